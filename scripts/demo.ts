@@ -1,0 +1,32 @@
+/**
+ * `npm run demo`: the whole pipeline on the bundled example (bug #4471). Without ANTHROPIC_API_KEY the
+ * model is scripted — a local fake of the Messages API serving __fixtures__/retry-budget/model/ — and the
+ * demo says so; with the key set it asks the real API.
+ */
+import { rm } from 'node:fs/promises'
+import { join } from 'node:path'
+import { runCli } from '../src/cli.js'
+import { startFakeAnthropic } from '../test/support/fake-anthropic.js'
+import { buildFixtureRepo } from '../test/support/fixture-repo.js'
+import { byStage, fixtureAnswers } from '../test/support/scripted-model.js'
+
+const outDir = join(process.cwd(), 'demo-out')
+await rm(outDir, { recursive: true, force: true })
+const repo = await buildFixtureRepo('retry-budget', { dir: join(outDir, 'repo'), withFixTest: false })
+
+const realKey = process.env.ANTHROPIC_API_KEY
+const fake = realKey ? null : await startFakeAnthropic(byStage(fixtureAnswers('retry-budget')))
+console.error(
+  fake
+    ? 'No ANTHROPIC_API_KEY: using a SCRIPTED model (a local fake of the Messages API on 127.0.0.1 serving __fixtures__/retry-budget/model/). No key, no network.\n'
+    : 'ANTHROPIC_API_KEY is set: asking the real Anthropic API.\n'
+)
+const env = fake ? { ...process.env, ANTHROPIC_API_KEY: 'scripted-demo', ANTHROPIC_BASE_URL: fake.baseURL } : process.env
+try {
+  process.exitCode = await runCli(
+    ['--repo', repo.dir, '--base', repo.base, '--head', repo.head, '--issue', repo.issuePath, '--out', outDir, '--print'],
+    env
+  )
+} finally {
+  await fake?.close()
+}

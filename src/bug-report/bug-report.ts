@@ -1,0 +1,35 @@
+/** The bug-report stage: the issue (file or text), the pull request, or else the commit messages. */
+import { readFile } from 'node:fs/promises'
+import type { BugReport } from '../domain.js'
+import type { GitCommands } from '../ports/git.js'
+import type { BugReportSource } from '../settings.js'
+import { UserFacingError } from '../errors.js'
+import { BUG_REPORT_BUDGET, sanitizeUntrusted, truncate } from './sanitize.js'
+
+export async function readBugReport(source: BugReportSource, git: GitCommands, base: string, head: string): Promise<BugReport> {
+  if (source.issueFile) return fromMarkdown(await readIssueFile(source.issueFile), 'issue-file')
+  if (source.issueText) return fromMarkdown(source.issueText, 'issue-text')
+  if (source.pullRequest) return build(source.pullRequest.title, source.pullRequest.body, 'pull-request')
+  const messages = await git.commitMessages(base, head)
+  const title = messages[0]?.split('\n')[0] ?? ''
+  return build(title, messages.join('\n\n---\n\n'), 'commits')
+}
+
+async function readIssueFile(path: string): Promise<string> {
+  try {
+    return await readFile(path, 'utf8')
+  } catch {
+    throw new UserFacingError(`Cannot read the issue file ${path}`, 'pass --issue with a readable markdown file')
+  }
+}
+
+/** The first line (a `# heading` or plain) is the title; the rest is the body. */
+function fromMarkdown(markdown: string, source: BugReport['source']): BugReport {
+  const [first = '', ...rest] = sanitizeUntrusted(markdown).split('\n')
+  return build(first.replace(/^#+\s*/, ''), rest.join('\n'), source)
+}
+
+function build(title: string, body: string, source: BugReport['source']): BugReport {
+  const bounded = truncate(sanitizeUntrusted(body), BUG_REPORT_BUDGET)
+  return { title: sanitizeUntrusted(title).slice(0, 300), body: bounded.text, source, truncated: bounded.truncated }
+}

@@ -1,0 +1,78 @@
+/** The command line: argv → Settings → the pipeline; prints where the report is and exits by verdict. */
+import { readFile } from 'node:fs/promises'
+import { parseArgs } from 'node:util'
+import { describeError, UserFacingError } from './errors.js'
+import { consoleLogger } from './ports/console-log.js'
+import { runWithRealPorts } from './run.js'
+import { buildSettings } from './settings.js'
+
+export const USAGE = `Usage:
+  regression-testgen [generate] --repo DIR --base SHA --head SHA [options]
+  regression-testgen verify --repo DIR --base SHA --head SHA [options]
+
+generate (default) asks Claude for a regression suite for the fix in base...head and proves it: every
+test passes at head, and at least one fails on the pre-fix tree. Needs ANTHROPIC_API_KEY.
+verify needs no model: it runs the change's own test files at head and on the pre-fix tree.
+
+Options:
+  --repo DIR                      the git repository (default: .)
+  --base SHA, --head SHA          the commits before and with the fix
+  --out DIR                       where report.json, report.md and suite/ go (default: regression-testgen-out)
+  --issue FILE                    the bug report, as markdown (first line is the title)
+  --issue-text TEXT               the bug report, inline (default: the commit messages of base..head)
+  --model NAME                    Claude model (default: claude-sonnet-5-5)
+  --max-tokens N                  max output tokens per model call (default: 16000)
+  --anthropic-base-url URL        Messages API base URL (default: ANTHROPIC_BASE_URL or Anthropic's)
+  --on-no-fail-to-pass fail|warn  exit 1 (fail, default) or 0 (warn) when no test fails before the fix
+  --timeout-minutes N             timeout of each test run (default: 5)
+  --print                         print report.md to stdout
+  -h, --help                      this help
+
+Exit codes: 0 fail-to-pass, 1 no-fail-to-pass, 2 error.`
+
+const OPTIONS = {
+  repo: { type: 'string' },
+  base: { type: 'string' },
+  head: { type: 'string' },
+  out: { type: 'string' },
+  issue: { type: 'string' },
+  'issue-text': { type: 'string' },
+  model: { type: 'string' },
+  'max-tokens': { type: 'string' },
+  'anthropic-base-url': { type: 'string' },
+  'on-no-fail-to-pass': { type: 'string' },
+  'timeout-minutes': { type: 'string' },
+  print: { type: 'boolean' },
+  help: { type: 'boolean', short: 'h' }
+} as const
+
+export async function runCli(argv: string[], env: NodeJS.ProcessEnv = process.env): Promise<number> {
+  try {
+    const { values, positionals } = parseArgs({ args: argv, options: OPTIONS, allowPositionals: true })
+    if (values.help) return (console.log(USAGE), 0)
+    const [command = 'generate', ...extra] = positionals
+    if (!['generate', 'verify'].includes(command) || extra.length > 0) throw new UserFacingError(`Unknown command "${positionals.join(' ')}"`, 'see --help')
+    const settings = buildSettings({
+      mode: command,
+      repo: values.repo,
+      base: values.base,
+      head: values.head,
+      out: values.out,
+      issueFile: values.issue,
+      issueText: values['issue-text'],
+      apiKey: env.ANTHROPIC_API_KEY,
+      model: values.model,
+      maxTokens: values['max-tokens'],
+      baseURL: values['anthropic-base-url'] ?? env.ANTHROPIC_BASE_URL,
+      onNoFailToPass: values['on-no-fail-to-pass'],
+      testTimeoutMinutes: values['timeout-minutes']
+    })
+    const outcome = await runWithRealPorts(settings, consoleLogger)
+    if (values.print) console.log(await readFile(outcome.paths.markdown, 'utf8'))
+    console.error(`verdict: ${outcome.report.verdict}${outcome.report.reason ? ` (${outcome.report.reason})` : ''}\nreport: ${outcome.paths.json}`)
+    return outcome.exitCode
+  } catch (error) {
+    console.error(`regression-testgen: ${describeError(error)}`)
+    return 2
+  }
+}

@@ -1,0 +1,102 @@
+/**
+ * The code the change touched, as whole functions: small files go in whole (the model then sees every
+ * name it may call); larger ones as the enclosing blocks of the changed lines.
+ */
+import type { CodeExcerpt } from '../domain.js'
+
+export const WHOLE_FILE_LIMIT = 16_000
+const FALLBACK_WINDOW = 15
+
+const DECLARATION = [
+  /^\s*(?:export\s+)?(?:default\s+)?(?:async\s+)?function\s*\*?\s*([\w$]+)/,
+  /^\s*(?:export\s+)?(?:default\s+)?(?:abstract\s+)?class\s+([\w$]+)/,
+  /^\s*(?:export\s+)?(?:const|let|var)\s+([\w$]+)\s*(?::[^=]+)?=\s*(?:async\s+)?(?:function\b|\([^)]*\)\s*(?::[^=]+)?=>|[\w$]+\s*=>)/,
+  /^\s*(?:(?:public|private|protected|static|async|readonly|override|get|set)\s+)*(?!if\b|for\b|while\b|switch\b|catch\b|return\b)([\w$]+)\s*(?:<[^>]*>)?\([^)]*\)?\s*(?::\s*[^{]+)?\{\s*$/,
+  /^\s*(?:async\s+)?def\s+(\w+)/,
+  /^\s*class\s+(\w+)\s*[(:]/
+]
+
+export function excerptsFor(content: string, changedLines: number[]): CodeExcerpt[] {
+  if (content.length <= WHOLE_FILE_LIMIT) return [{ name: '(whole file)', startLine: 1, code: content }]
+  const lines = content.split('\n')
+  const excerpts = new Map<number, CodeExcerpt>()
+  for (const line of changedLines) {
+    const excerpt = enclosingBlock(lines, line - 1)
+    if (!excerpts.has(excerpt.startLine)) excerpts.set(excerpt.startLine, excerpt)
+  }
+  return [...excerpts.values()].sort((a, b) => a.startLine - b.startLine)
+}
+
+/** The innermost declaration above `index` whose block still contains it; else a window around it. */
+function enclosingBlock(lines: string[], index: number): CodeExcerpt {
+  for (let start = Math.min(index, lines.length - 1); start >= 0; start--) {
+    const name = declaredName(lines[start])
+    if (!name) continue
+    const end = blockEnd(lines, start)
+    if (end >= index) return excerpt(lines, name, start, end)
+  }
+  const start = Math.max(0, index - FALLBACK_WINDOW)
+  return excerpt(lines, `(lines around ${index + 1})`, start, Math.min(lines.length - 1, index + FALLBACK_WINDOW))
+}
+
+function declaredName(line: string): string | null {
+  for (const pattern of DECLARATION) {
+    const match = pattern.exec(line)
+    if (match) return match[1]
+  }
+  return null
+}
+
+/** Brace matching for C-like code; indentation for Python-like blocks (a line ending in ':'). */
+function blockEnd(lines: string[], start: number): number {
+  if (/:\s*(?:#.*)?$/.test(lines[start]) && !lines[start].includes('{')) return indentedBlockEnd(lines, start)
+  let depth = 0
+  let opened = false
+  for (let i = start; i < lines.length; i++) {
+    for (const char of lines[i].replace(/(['"`])(?:\\.|(?!\1).)*\1/g, '')) {
+      if (char === '{') (depth++, (opened = true))
+      if (char === '}') depth--
+    }
+    if (opened && depth <= 0) return i
+  }
+  return lines.length - 1
+}
+
+function indentedBlockEnd(lines: string[], start: number): number {
+  const indent = lines[start].search(/\S/)
+  let end = start
+  for (let i = start + 1; i < lines.length; i++) {
+    if (lines[i].trim() === '') continue
+    if (lines[i].search(/\S/) <= indent) break
+    end = i
+  }
+  return end
+}
+
+function excerpt(lines: string[], name: string, start: number, end: number): CodeExcerpt {
+  return { name, startLine: start + 1, code: lines.slice(start, end + 1).join('\n') }
+}
+
+const EXPORT_PATTERNS = [
+  /^\s*export\s+(?:default\s+)?(?:declare\s+)?(?:abstract\s+)?(?:async\s+)?(?:function\s*\*?|class|const|let|var|interface|type|enum)\s+([\w$]+)/gm,
+  /^\s*(?:module\.)?exports\.([\w$]+)\s*=/gm
+]
+
+/** The names a module exports (ESM `export`, `export { … }`, CommonJS `exports.x` / `module.exports = { … }`). */
+export function exportedNames(content: string): string[] {
+  const names = new Set<string>()
+  for (const pattern of EXPORT_PATTERNS) for (const match of content.matchAll(pattern)) names.add(match[1])
+  // `export { a as b }` exports the name after `as`; `module.exports = { b: a }` the key before the colon.
+  for (const list of content.matchAll(/^\s*export\s+(?:type\s+)?\{([^}]*)\}/gm)) addListed(list[1], names, (item) => item.split(/\s+as\s+/).pop())
+  for (const list of content.matchAll(/module\.exports\s*=\s*\{([^}]*)\}/g)) addListed(list[1], names, (item) => item.split(':')[0])
+  if (/^\s*export\s+default\b/m.test(content) || /module\.exports\s*=\s*(?![\s{])/.test(content)) names.add('default')
+  for (const match of content.matchAll(/^__all__\s*=\s*\[([^\]]*)\]/gm)) addListed(match[1].replace(/['"]/g, ''), names, (item) => item)
+  return [...names]
+}
+
+function addListed(list: string, names: Set<string>, nameOf: (item: string) => string | undefined): void {
+  for (const item of list.split(',')) {
+    const name = nameOf(item.trim())?.trim()
+    if (name && /^[\w$]+$/.test(name)) names.add(name)
+  }
+}

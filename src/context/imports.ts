@@ -1,0 +1,27 @@
+/** How a new test imports a module: follow what the repository's own tests do, not a guess. */
+import { posix } from 'node:path'
+
+export interface ImportStyle {
+  moduleSystem: 'esm' | 'cjs'
+  /** Relative specifiers carry `.js` (ESM/NodeNext), `.ts`, or no extension. */
+  extension: '' | '.js' | '.ts'
+}
+
+export function importStyleOf(styleExampleContent: string | null, packageType: string | undefined): ImportStyle {
+  const fallback: ImportStyle = { moduleSystem: packageType === 'module' ? 'esm' : 'cjs', extension: packageType === 'module' ? '.js' : '' }
+  if (!styleExampleContent) return fallback
+  const esm = /^\s*import\s[^;]*?from\s+['"]/m.test(styleExampleContent)
+  const cjs = /\brequire\(\s*['"]\.{1,2}\//.test(styleExampleContent)
+  const relative = [...styleExampleContent.matchAll(/(?:from\s+|require\(\s*)['"](\.{1,2}\/[^'"]+)['"]/g)].map((m) => m[1])
+  const extension = relative.some((s) => s.endsWith('.js')) ? '.js' : relative.some((s) => s.endsWith('.ts')) ? '.ts' : ''
+  return { moduleSystem: esm || !cjs ? (esm ? 'esm' : fallback.moduleSystem) : 'cjs', extension: relative.length ? extension : fallback.extension }
+}
+
+/** The specifier a test in `fromDir` uses for `modulePath`, e.g. `../../src/transport`. */
+export function importSpecifier(fromDir: string, modulePath: string, style: ImportStyle): string {
+  const withoutExtension = modulePath.replace(/\.[cm]?[jt]sx?$/, '')
+  const sourceExtension = /\.([cm]?)[jt]sx?$/.exec(modulePath)?.[1] ?? ''
+  const extension = style.extension === '.js' ? `.${sourceExtension}js` : style.extension === '.ts' ? posix.extname(modulePath) : ''
+  const relative = posix.relative(fromDir, withoutExtension)
+  return (relative.startsWith('.') ? relative : `./${relative}`) + extension
+}

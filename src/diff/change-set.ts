@@ -1,0 +1,52 @@
+/** The diff stage: `git diff base...head`, parsed with parse-diff, each file classified. */
+import parseDiff from 'parse-diff'
+import type { ChangeSet, ChangedFile, Hunk } from '../domain.js'
+import type { GitCommands } from '../ports/git.js'
+import { classifyFile } from './classify.js'
+
+export async function readChangeSet(git: GitCommands, baseRef: string, headRef: string): Promise<ChangeSet> {
+  const base = await git.resolveCommit(baseRef)
+  const head = await git.resolveCommit(headRef)
+  const mergeBase = await git.mergeBase(base, head)
+  const files = parseDiff(await git.diff(base, head)).map(toChangedFile)
+  return { base, head, mergeBase, files }
+}
+
+export function toChangedFile(file: parseDiff.File): ChangedFile {
+  const from = cleanPath(file.from)
+  const to = cleanPath(file.to)
+  const status = file.new ? 'added' : file.deleted ? 'deleted' : from !== to ? 'renamed' : 'modified'
+  const path = (status === 'deleted' ? from : to) ?? from ?? ''
+  return {
+    path,
+    basePath: status === 'added' ? null : from,
+    status,
+    role: classifyFile(path),
+    hunks: file.chunks.map(toHunk)
+  }
+}
+
+function toHunk(chunk: parseDiff.Chunk): Hunk {
+  const addedLines: number[] = []
+  const removedLines: number[] = []
+  for (const change of chunk.changes) {
+    if (change.type === 'add') addedLines.push(change.ln)
+    if (change.type === 'del') removedLines.push(change.ln)
+  }
+  return {
+    header: chunk.content,
+    base: { start: chunk.oldStart, end: chunk.oldStart + Math.max(chunk.oldLines - 1, 0) },
+    head: { start: chunk.newStart, end: chunk.newStart + Math.max(chunk.newLines - 1, 0) },
+    text: [chunk.content, ...chunk.changes.map((change) => change.content)].join('\n'),
+    addedLines,
+    removedLines
+  }
+}
+
+function cleanPath(path: string | undefined): string | null {
+  if (!path || path === '/dev/null') return null
+  return path.replace(/^[ab]\//, '')
+}
+
+export const sourceFiles = (changeSet: ChangeSet) => changeSet.files.filter((file) => file.role === 'source')
+export const testFiles = (changeSet: ChangeSet) => changeSet.files.filter((file) => file.role === 'test')

@@ -1,0 +1,174 @@
+/**
+ * The data that flows through the pipeline, stage by stage, in one direction:
+ * ChangeSet → BugReport → ContextPack → Analysis → Scenario[] → Suite → RunResult → Verdict → Report.
+ * Each stage takes the earlier types and produces the next; none reaches back.
+ */
+
+export type FileRole = 'source' | 'test' | 'other'
+
+/** A run of lines in one version of a file (1-based, inclusive). */
+export interface LineRange {
+  start: number
+  end: number
+}
+
+export interface Hunk {
+  header: string
+  base: LineRange
+  head: LineRange
+  /** The hunk as unified-diff text, with its `@@` header. */
+  text: string
+  /** Head line numbers that the change added. */
+  addedLines: number[]
+  /** Base line numbers that the change removed. */
+  removedLines: number[]
+}
+
+export interface ChangedFile {
+  /** Path at head (at base for a deleted file), relative to the repository root, '/'-separated. */
+  path: string
+  basePath: string | null
+  status: 'added' | 'modified' | 'deleted' | 'renamed'
+  role: FileRole
+  hunks: Hunk[]
+}
+
+export interface ChangeSet {
+  base: string
+  head: string
+  /** The commit the diff is taken from: merge-base of base and head (`git diff base...head`). */
+  mergeBase: string
+  files: ChangedFile[]
+}
+
+export interface BugReport {
+  title: string
+  body: string
+  /** Where the text came from, for the report: `--issue FILE`, `--issue-text`, commit messages, PR. */
+  source: 'issue-file' | 'issue-text' | 'commits' | 'pull-request'
+  truncated: boolean
+}
+
+/** A function (or other enclosing block) touched by the change, at one version. */
+export interface CodeExcerpt {
+  name: string
+  startLine: number
+  code: string
+}
+
+export interface SourceContext {
+  path: string
+  /** Changed functions as they are at head and at base. */
+  head: CodeExcerpt[]
+  base: CodeExcerpt[]
+  /** The names the module exports at head: what a test may call. */
+  exports: string[]
+  /** The hunks of this file as diff text. */
+  diff: string
+  /** How a new test in the regression folder imports this module, e.g. `../../src/transport`. */
+  importSpecifier: string
+}
+
+export interface StyleExample {
+  path: string
+  content: string
+}
+
+export interface ContextPack {
+  sources: SourceContext[]
+  styleExample: StyleExample | null
+  /** Where the new suite goes (a folder relative to the repo root) and how files are named. */
+  regressionDir: string
+  testFileSuffix: string
+  framework: string
+  moduleSystem: 'esm' | 'cjs'
+  language: 'typescript' | 'javascript' | 'python'
+}
+
+/** One defect, as the root-cause analysis sees it; a fix for two defects has two. */
+export interface Defect {
+  observedFailure: string
+  rootCause: string
+  fixMechanism: string
+  bugClass: string
+  blastRadius: string[]
+  sharedState: boolean
+}
+
+export interface Analysis {
+  summary: string
+  defects: Defect[]
+}
+
+export type Priority = 'P0' | 'P1' | 'P2'
+
+export interface Scenario {
+  name: string
+  verifies: string
+  setup: string
+  assertion: string
+  priority: Priority
+  riskIfSkipped: string
+  failsBeforeFix: boolean
+  kind: 'regression' | 'state-isolation' | 'boundary' | 'neighbour'
+}
+
+export interface SuiteFile {
+  /** Repository-relative path. */
+  path: string
+  content: string
+  scenarios: string[]
+}
+
+export interface Suite {
+  files: SuiteFile[]
+}
+
+export type TestStatus = 'passed' | 'failed' | 'errored' | 'skipped'
+
+export interface TestResult {
+  /** Repository-relative test file path. */
+  file: string
+  /** Full test name, e.g. `describe block › test title`. */
+  name: string
+  status: TestStatus
+  durationMs: number | null
+  /** First failure message, trimmed; empty when passed. */
+  message: string
+}
+
+/** What one run of the tests in one tree produced. */
+export interface RunResult {
+  tests: TestResult[]
+  /** Files that could not run at all (syntax error, import failure), with the runner's message. */
+  fileErrors: Array<{ file: string; message: string }>
+  exitCode: number | null
+  timedOut: boolean
+  durationMs: number
+  /** The runner's raw output, trimmed, for repair prompts and logs. */
+  output: string
+}
+
+export type TestKind =
+  | 'fail-to-pass'
+  | 'pass-to-pass'
+  | 'fails-at-head'
+  | 'skipped'
+  | 'missing-at-pre-fix'
+
+export interface ClassifiedTest {
+  file: string
+  name: string
+  head: TestStatus
+  preFix: TestStatus | 'missing'
+  kind: TestKind
+  message: string
+}
+
+export type VerdictName = 'fail-to-pass' | 'no-fail-to-pass' | 'error'
+
+export interface Verdict {
+  verdict: VerdictName
+  reason: string | null
+  tests: ClassifiedTest[]
+}

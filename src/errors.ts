@@ -1,0 +1,32 @@
+/** A failure the user can act on: what went wrong, and what to do about it. Caught once, at each entry. */
+export class UserFacingError extends Error {
+  constructor(
+    message: string,
+    readonly hint: string = ''
+  ) {
+    super(message)
+    this.name = 'UserFacingError'
+  }
+}
+
+/** Invalid CLI flags or action inputs: names the input and what it accepts. */
+export class SettingsError extends UserFacingError {
+  constructor(input: string, problem: string) {
+    super(`Invalid ${input}: ${problem}`)
+    this.name = 'SettingsError'
+  }
+}
+
+/** The model's answer could not be used, even after the retry with the validation errors. */
+export class ModelOutputError extends UserFacingError {
+  constructor(stage: string, problems: string[]) {
+    super(`The model's ${stage} answer was invalid twice: ${problems.slice(0, 5).join('; ')}`)
+    this.name = 'ModelOutputError'
+  }
+}
+
+export function describeError(error: unknown): string {
+  if (error instanceof UserFacingError) return error.hint ? `${error.message} (${error.hint})` : error.message
+  if (error instanceof Error) return error.message
+  return String(error)
+}

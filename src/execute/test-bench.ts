@@ -1,0 +1,45 @@
+/** The suite's home in both trees: put files in, run them at head or on the pre-fix tree. */
+import { mkdir } from 'node:fs/promises'
+import { join } from 'node:path'
+import type { RunResult, SuiteFile } from '../domain.js'
+import type { FrameworkAdapter } from '../frameworks/adapter.js'
+import type { ProcessRunner } from '../ports/process.js'
+import { removeSuiteFiles, writeSuiteFiles } from '../suite/write.js'
+import type { Trees } from './trees.js'
+
+export type TreeName = 'head' | 'preFix'
+
+export class TestBench {
+  private installed: SuiteFile[] = []
+  private runs = 0
+
+  constructor(
+    private readonly trees: Trees,
+    private readonly framework: FrameworkAdapter,
+    private readonly processes: ProcessRunner,
+    private readonly scratchDir: string,
+    private readonly timeoutMs: number
+  ) {}
+
+  /** Replaces the generated files in both trees (the PR's own files are already there). */
+  async install(files: SuiteFile[]): Promise<void> {
+    for (const tree of [this.trees.head, this.trees.preFix]) {
+      await removeSuiteFiles(tree, this.installed)
+      await writeSuiteFiles(tree, files)
+    }
+    this.installed = files
+  }
+
+  async run(tree: TreeName, files: string[]): Promise<RunResult> {
+    const scratchDir = join(this.scratchDir, `run-${++this.runs}-${tree}`)
+    await mkdir(scratchDir, { recursive: true })
+    return this.framework.run({ treeDir: this.trees[tree], files, scratchDir, timeoutMs: this.timeoutMs }, this.processes)
+  }
+}
+
+/** Files with a test that did not pass, or that could not run at all. */
+export function failingFiles(run: RunResult): Set<string> {
+  const failing = new Set(run.fileErrors.map((error) => error.file))
+  for (const test of run.tests) if (test.status === 'failed' || test.status === 'errored') failing.add(test.file)
+  return failing
+}

@@ -1,0 +1,58 @@
+/**
+ * The two trees the suite runs in, both git worktrees outside the user's checkout: the head, and the
+ * pre-fix tree — the head with the PR's non-test source changes (and manifests) reverted.
+ */
+import { mkdir, rm, writeFile } from 'node:fs/promises'
+import { dirname, join } from 'node:path'
+import type { ChangeSet, ChangedFile } from '../domain.js'
+import { isManifest } from '../diff/classify.js'
+import type { GitCommands } from '../ports/git.js'
+import type { ProcessRunner } from '../ports/process.js'
+import { installDependencies, reuseDependencies, type DependencySource } from './dependencies.js'
+
+export interface Trees {
+  head: string
+  preFix: string
+  /** The files reverted in the pre-fix tree. */
+  reverted: string[]
+  preFixDependencies: DependencySource
+  dispose(): Promise<void>
+}
+
+/** What the pre-fix tree takes back: the fix's source files, and manifests (a fix may be a dependency bump). */
+export function filesToRevert(changeSet: ChangeSet): ChangedFile[] {
+  return changeSet.files.filter((file) => file.role === 'source' || isManifest(file.path))
+}
+
+export async function prepareTrees(git: GitCommands, changeSet: ChangeSet, workDir: string, processes: ProcessRunner, installTimeoutMs: number): Promise<Trees> {
+  const head = join(workDir, 'head')
+  const preFix = join(workDir, 'pre-fix')
+  const dispose = async () => {
+    await Promise.all([git.removeWorktree(head), git.removeWorktree(preFix)])
+    await rm(workDir, { recursive: true, force: true })
+  }
+  try {
+    await git.addWorktree(head, changeSet.head)
+    await git.addWorktree(preFix, changeSet.head)
+    const reverted = filesToRevert(changeSet)
+    for (const file of reverted) await revert(git, changeSet.mergeBase, preFix, file)
+    await reuseDependencies(git.repoDir, head)
+    const preFixDependencies = reverted.some((file) => isManifest(file.path))
+      ? await installDependencies(preFix, processes, installTimeoutMs)
+      : await reuseDependencies(git.repoDir, preFix)
+    return { head, preFix, reverted: reverted.map((file) => file.path), preFixDependencies, dispose }
+  } catch (error) {
+    await dispose()
+    throw error
+  }
+}
+
+async function revert(git: GitCommands, mergeBase: string, treeDir: string, file: ChangedFile): Promise<void> {
+  if (file.status !== 'deleted') await rm(join(treeDir, file.path), { force: true })
+  if (file.basePath === null) return
+  const baseContent = await git.fileAt(mergeBase, file.basePath)
+  if (baseContent === null) return
+  const target = join(treeDir, file.basePath)
+  await mkdir(dirname(target), { recursive: true })
+  await writeFile(target, baseContent)
+}

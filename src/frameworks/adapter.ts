@@ -1,0 +1,26 @@
+import type { RunResult } from '../domain.js'
+import type { ProcessRunner } from '../ports/process.js'
+
+/** Everything an adapter needs to run tests in one tree (the head tree or the pre-fix tree). */
+export interface RunRequest {
+  /** Absolute path of the tree's root (a git worktree). */
+  treeDir: string
+  /** Test files to run, relative to treeDir, '/'-separated. */
+  files: string[]
+  /** Folder for the runner's report files; the adapter may write anything there. */
+  scratchDir: string
+  timeoutMs: number
+}
+
+/**
+ * A test framework, as the pipeline sees it: how to tell it is used, where new tests go, and how to run
+ * given files and read per-test results from its machine-readable reporter.
+ */
+export interface FrameworkAdapter {
+  readonly name: string
+  /** True when the repository at `repoDir` uses this framework. */
+  detect(repoDir: string): Promise<boolean>
+  /** True when a repository-relative path is a test file by this framework's conventions. */
+  isTestFile(path: string): boolean
+  run(request: RunRequest, processes: ProcessRunner): Promise<RunResult>
+}

@@ -1,0 +1,182 @@
+/** Jest: found by its dependency, test script or config file; run by path, read from its JSON report. */
+import { existsSync } from 'node:fs'
+import { mkdir, readFile, realpath, rm } from 'node:fs/promises'
+import { createRequire } from 'node:module'
+import { dirname, join, relative, sep } from 'node:path'
+import type { RunResult, TestResult, TestStatus } from '../domain.js'
+import type { FrameworkAdapter, RunRequest } from './adapter.js'
+import { stripAnsi, trimMessage, trimTail } from './output.js'
+
+const CONFIG_FILES = ['js', 'cjs', 'mjs', 'ts', 'json'].map((ext) => `jest.config.${ext}`)
+const TEST_EXTENSION = /\.[mc]?[jt]sx?$/
+const REPORT_FILE = 'jest-results.json'
+// Jest's generic advice on a parse error, which would crowd the actual SyntaxError out of a trimmed message.
+const PARSE_ERROR_ADVICE = /(Jest encountered an unexpected token)[\s\S]*?\n\s*Details:\s*\n/
+
+/**
+ * Flags jest has accepted since version 22 (it rejects unknown flags): no snapshot writing, a JSON report
+ * in a file, exactly the given files, no coverage (a config's thresholds would fail the run), no watchman
+ * daemon, and an exit once the report is written even if a test left a handle open.
+ */
+export const JEST_FLAGS = ['--ci', '--json', '--runTestsByPath', '--coverage=false', '--watchman=false', '--forceExit']
+
+interface PackageJson {
+  dependencies?: Record<string, string>
+  devDependencies?: Record<string, string>
+  scripts?: Record<string, string>
+  jest?: unknown
+}
+
+interface JestAssertion {
+  ancestorTitles?: string[]
+  title: string
+  status: string
+  duration?: number | null
+  failureMessages?: string[] | null
+}
+
+interface JestFileResult {
+  name: string
+  status: string
+  message?: string
+  assertionResults?: JestAssertion[]
+}
+
+export const jestAdapter: FrameworkAdapter = {
+  name: 'jest',
+
+  async detect(repoDir) {
+    const manifest = await readPackageJson(repoDir)
+    if (manifest && usesJest(manifest)) return true
+    return CONFIG_FILES.some((file) => existsSync(join(repoDir, file)))
+  },
+
+  isTestFile(path) {
+    if (!TEST_EXTENSION.test(path) || path.split('/').includes('node_modules')) return false
+    const parts = path.split('/')
+    const base = parts[parts.length - 1]
+    return parts.slice(0, -1).includes('__tests__') || /^(?:.*\.)?(?:spec|test)+\.[mc]?[jt]sx?$/.test(base)
+  },
+
+  async run(request, processes) {
+    const jestBin = resolveJestBin(request.treeDir)
+    if (!jestBin) return notInstalled(request)
+    const reportFile = join(request.scratchDir, REPORT_FILE)
+    // A report left by an earlier run must not pass for this one's.
+    await mkdir(request.scratchDir, { recursive: true })
+    await rm(reportFile, { force: true })
+    const nodeArgs = await nodeArgsFor(request.treeDir)
+    const result = await processes.run({
+      command: process.execPath,
+      args: [...nodeArgs, jestBin, ...JEST_FLAGS, `--outputFile=${reportFile}`, ...request.files],
+      cwd: request.treeDir,
+      timeoutMs: request.timeoutMs
+    })
+    const output = trimTail(stripAnsi(result.output))
+    const base = { exitCode: result.exitCode, timedOut: result.timedOut, durationMs: result.durationMs, output }
+    const report = await readReport(reportFile)
+    if (!report) {
+      const reason = result.timedOut ? `jest timed out after ${request.timeoutMs} ms` : `jest wrote no report (exit ${result.exitCode})`
+      const message = `${reason}\n${trimTail(output, 2000)}`
+      return { ...base, tests: [], fileErrors: request.files.map((file) => ({ file, message })) }
+    }
+    return { ...base, ...(await readResults(report, request)) }
+  }
+}
+
+function usesJest(manifest: PackageJson): boolean {
+  const declared = { ...manifest.dependencies, ...manifest.devDependencies }
+  return 'jest' in declared || manifest.jest !== undefined || /\bjest\b/.test(manifest.scripts?.test ?? '')
+}
+
+async function readPackageJson(dir: string): Promise<PackageJson | null> {
+  try {
+    return JSON.parse(await readFile(join(dir, 'package.json'), 'utf8')) as PackageJson
+  } catch {
+    return null
+  }
+}
+
+/** Jest's bin as installed in the tree; through package.json, since jest ≥ 28 does not export `bin/jest.js`. */
+function resolveJestBin(treeDir: string): string | null {
+  try {
+    const require = createRequire(join(treeDir, 'package.json'))
+    const manifestPath = require.resolve('jest/package.json')
+    const { bin } = require(manifestPath) as { bin?: string | Record<string, string> }
+    const binPath = typeof bin === 'string' ? bin : (bin?.jest ?? 'bin/jest.js')
+    return join(dirname(manifestPath), binPath)
+  } catch {
+    return null
+  }
+}
+
+/** Node flags the project's own test script passes, since NODE_OPTIONS does not reach the test process. */
+async function nodeArgsFor(treeDir: string): Promise<string[]> {
+  const script = (await readPackageJson(treeDir))?.scripts?.test ?? ''
+  return script.includes('--experimental-vm-modules') ? ['--experimental-vm-modules'] : []
+}
+
+function notInstalled(request: RunRequest): RunResult {
+  const message = `jest is not installed in ${request.treeDir} (cannot resolve jest/package.json from it)`
+  return { tests: [], fileErrors: request.files.map((file) => ({ file, message })), exitCode: null, timedOut: false, durationMs: 0, output: message }
+}
+
+async function readReport(reportFile: string): Promise<JestFileResult[] | null> {
+  try {
+    const report = JSON.parse(await readFile(reportFile, 'utf8')) as { testResults?: JestFileResult[] }
+    return Array.isArray(report.testResults) ? report.testResults : null
+  } catch {
+    return null
+  }
+}
+
+async function readResults(report: JestFileResult[], request: RunRequest): Promise<Pick<RunResult, 'tests' | 'fileErrors'>> {
+  // Jest reports real paths (its rootDir is realpath'd), so a symlinked tmp dir must be resolved too.
+  const roots = [request.treeDir, await realpath(request.treeDir).catch(() => request.treeDir)]
+  const tests: TestResult[] = []
+  const fileErrors: RunResult['fileErrors'] = []
+  const seen = new Set<string>()
+  for (const fileResult of report) {
+    const file = repoRelative(fileResult.name, roots)
+    seen.add(file)
+    const assertions = fileResult.assertionResults ?? []
+    if (fileResult.status === 'failed' && assertions.length === 0) {
+      fileErrors.push({ file, message: cleanMessage(fileResult.message || 'the test file failed to run') })
+    }
+    for (const assertion of assertions) tests.push(toTestResult(file, assertion))
+  }
+  for (const file of request.files) {
+    if (!seen.has(file)) fileErrors.push({ file, message: 'jest did not run this file (does it match the testMatch / testRegex of the jest config?)' })
+  }
+  return { tests, fileErrors }
+}
+
+function toTestResult(file: string, assertion: JestAssertion): TestResult {
+  const failure = assertion.failureMessages?.[0] ?? ''
+  return {
+    file,
+    name: [...(assertion.ancestorTitles ?? []), assertion.title].join(' › '),
+    status: toStatus(assertion.status),
+    durationMs: typeof assertion.duration === 'number' ? assertion.duration : null,
+    message: failure ? cleanMessage(failure) : ''
+  }
+}
+
+function cleanMessage(text: string): string {
+  return trimMessage(stripAnsi(text).replace(PARSE_ERROR_ADVICE, '$1\n\n'))
+}
+
+function toStatus(status: string): TestStatus {
+  if (status === 'passed') return 'passed'
+  if (status === 'failed') return 'failed'
+  // pending (it.skip), skipped, todo, disabled, focused-elsewhere: the test did not run.
+  return 'skipped'
+}
+
+function repoRelative(path: string, roots: string[]): string {
+  for (const root of roots) {
+    const rel = relative(root, path)
+    if (!rel.startsWith('..') && rel !== '') return rel.split(sep).join('/')
+  }
+  return path.split(sep).join('/')
+}

@@ -1,0 +1,17 @@
+/** Action input and output names, defined once (they must match action.yml). */
+export const Inputs = {
+  AnthropicApiKey: 'anthropic-api-key',
+  Model: 'model',
+  AnthropicBaseUrl: 'anthropic-base-url',
+  MaxTokens: 'max-tokens',
+  OnNoFailToPass: 'on-no-fail-to-pass',
+  TimeoutMinutes: 'timeout-minutes',
+  OutputDir: 'output-dir'
+} as const
+
+export const Outputs = {
+  Verdict: 'verdict',
+  FailToPassCount: 'fail-to-pass-count',
+  ReportPath: 'report-path',
+  SuitePath: 'suite-path'
+} as const

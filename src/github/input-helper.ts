@@ -1,0 +1,32 @@
+/** Action inputs and the pull_request event → one Settings object. */
+import * as core from '@actions/core'
+import * as github from '@actions/github'
+import { join } from 'node:path'
+import { UserFacingError } from '../errors.js'
+import { buildSettings, type Settings } from '../settings.js'
+import { Inputs } from './constants.js'
+
+export function getSettings(): Settings {
+  const pullRequest = github.context.payload.pull_request
+  if (github.context.eventName !== 'pull_request' || !pullRequest) {
+    throw new UserFacingError(`regression-testgen runs on pull_request events, not ${github.context.eventName || 'this event'}`)
+  }
+  const workspace = process.env.GITHUB_WORKSPACE ?? process.cwd()
+  const apiKey = core.getInput(Inputs.AnthropicApiKey)
+  if (apiKey) core.setSecret(apiKey)
+  else core.notice('No anthropic-api-key (fork pull requests get no secrets): running verify mode on the PR\'s own tests.')
+  return buildSettings({
+    mode: apiKey ? 'generate' : 'verify',
+    repo: workspace,
+    base: pullRequest.base.sha,
+    head: pullRequest.head.sha,
+    out: core.getInput(Inputs.OutputDir) || join(process.env.RUNNER_TEMP ?? workspace, 'regression-testgen'),
+    pullRequest: { title: String(pullRequest.title ?? ''), body: String(pullRequest.body ?? '') },
+    apiKey,
+    model: core.getInput(Inputs.Model),
+    maxTokens: core.getInput(Inputs.MaxTokens),
+    baseURL: core.getInput(Inputs.AnthropicBaseUrl),
+    onNoFailToPass: core.getInput(Inputs.OnNoFailToPass) || 'fail',
+    testTimeoutMinutes: core.getInput(Inputs.TimeoutMinutes)
+  })
+}

@@ -1,0 +1,68 @@
+/** Pipeline data rendered as the markdown the prompts embed. */
+import type { Analysis, BugReport, ContextPack, RunResult, Scenario, Suite } from '../domain.js'
+
+const fence = (code: string, language = '') => {
+  const ticks = code.includes('```') ? '````' : '```'
+  return `${ticks}${language}\n${code}\n${ticks}`
+}
+
+export function renderBugReport(report: BugReport): string {
+  return `Title: ${report.title}\n\n${report.body}`.trim()
+}
+
+export function renderContext(pack: ContextPack): string {
+  const sources = pack.sources.map((source) =>
+    [
+      `### ${source.path}`,
+      `Import it in a new test as \`${source.importSpecifier}\`. Exports: ${source.exports.map((name) => `\`${name}\``).join(', ') || '(none found)'}.`,
+      `The fix:\n${fence(source.diff, 'diff')}`,
+      ...source.head.map((excerpt) => `After the fix — ${excerpt.name} (line ${excerpt.startLine}):\n${fence(excerpt.code, languageTag(pack))}`),
+      ...source.base.map((excerpt) => `Before the fix — ${excerpt.name} (line ${excerpt.startLine}):\n${fence(excerpt.code, languageTag(pack))}`)
+    ].join('\n\n')
+  )
+  return ['## The code', ...sources].join('\n\n')
+}
+
+export function renderConventions(pack: ContextPack, suitePath: string): string {
+  const example = pack.styleExample
+    ? `The style example, an existing test in this repository (\`${pack.styleExample.path}\`):\n${fence(pack.styleExample.content, languageTag(pack))}`
+    : 'The repository has no test to copy the style from: use the framework\'s most common idioms.'
+  return [
+    '## Conventions',
+    `- Framework: ${pack.framework}; language: ${pack.language}; module syntax: ${pack.moduleSystem === 'esm' ? 'ES modules (import)' : 'CommonJS (require) or whatever the style example uses'}.`,
+    `- Write the suite to \`${suitePath}\`. More files are allowed only inside \`${pack.regressionDir}/\`, named \`*${pack.testFileSuffix}\`.`,
+    ...pack.sources.map((source) => `- Import \`${source.path}\` as \`${source.importSpecifier}\`.`),
+    '',
+    example
+  ].join('\n')
+}
+
+export function renderAnalysis(analysis: Analysis): string {
+  return JSON.stringify(analysis, null, 2)
+}
+
+export function renderScenarios(scenarios: Scenario[]): string {
+  return JSON.stringify(scenarios, null, 2)
+}
+
+export function renderSuite(suite: Suite): string {
+  return suite.files.map((file) => `### ${file.path}\n${fence(file.content)}`).join('\n\n')
+}
+
+export function renderFailures(run: RunResult): string {
+  const tests = run.tests.filter((test) => test.status === 'failed' || test.status === 'errored')
+  const lines = [
+    ...run.fileErrors.map((error) => `### ${error.file} could not run\n${fence(error.message)}`),
+    ...tests.map((test) => `### ${test.file} › ${test.name}\n${fence(test.message)}`)
+  ]
+  return lines.join('\n\n') || fence(run.output.slice(-4000))
+}
+
+export function renderRun(run: RunResult): string {
+  const tests = run.tests.map((test) => `- ${test.status}: ${test.file} › ${test.name}`).join('\n')
+  return `${tests}\n\nRunner output (tail):\n${fence(run.output.slice(-3000))}`
+}
+
+function languageTag(pack: ContextPack): string {
+  return pack.language === 'python' ? 'python' : pack.language === 'typescript' ? 'ts' : 'js'
+}

@@ -1,0 +1,92 @@
+/** The tools the model answers through: each stage's output as a JSON schema, validated on arrival. */
+import type { ToolDefinition } from './model-port.js'
+
+const text = { type: 'string', minLength: 1 }
+
+export const ROOT_CAUSE_TOOL: ToolDefinition = {
+  name: 'record_root_cause',
+  description: 'Record the root-cause analysis of the bug fix: one entry per distinct defect.',
+  input_schema: {
+    type: 'object',
+    additionalProperties: false,
+    required: ['summary', 'defects'],
+    properties: {
+      summary: { ...text, description: 'One or two sentences: the bug and its fix.' },
+      defects: {
+        type: 'array',
+        minItems: 1,
+        items: {
+          type: 'object',
+          additionalProperties: false,
+          required: ['observedFailure', 'rootCause', 'fixMechanism', 'bugClass', 'blastRadius', 'sharedState'],
+          properties: {
+            observedFailure: text,
+            rootCause: text,
+            fixMechanism: text,
+            bugClass: { ...text, description: 'The class of bug in 2-4 words.' },
+            blastRadius: { type: 'array', minItems: 3, maxItems: 6, items: text },
+            sharedState: { type: 'boolean' }
+          }
+        }
+      }
+    }
+  }
+}
+
+export const SCENARIOS_TOOL: ToolDefinition = {
+  name: 'record_scenarios',
+  description: 'Record 6-9 ranked regression test scenarios inside the blast radius.',
+  input_schema: {
+    type: 'object',
+    additionalProperties: false,
+    required: ['scenarios'],
+    properties: {
+      scenarios: {
+        type: 'array',
+        minItems: 6,
+        maxItems: 9,
+        items: {
+          type: 'object',
+          additionalProperties: false,
+          required: ['name', 'verifies', 'setup', 'assertion', 'priority', 'riskIfSkipped', 'failsBeforeFix', 'kind'],
+          properties: {
+            name: text,
+            verifies: text,
+            setup: text,
+            assertion: text,
+            priority: { enum: ['P0', 'P1', 'P2'] },
+            riskIfSkipped: text,
+            failsBeforeFix: { type: 'boolean', description: 'True when this test must fail against the pre-fix code.' },
+            kind: { enum: ['regression', 'boundary', 'state-isolation', 'neighbour'] }
+          }
+        }
+      }
+    }
+  }
+}
+
+export const TEST_FILES_TOOL: ToolDefinition = {
+  name: 'write_test_files',
+  description: 'Return the complete content of every test file of the regression suite.',
+  input_schema: {
+    type: 'object',
+    additionalProperties: false,
+    required: ['files'],
+    properties: {
+      files: {
+        type: 'array',
+        minItems: 1,
+        items: {
+          type: 'object',
+          additionalProperties: false,
+          required: ['path', 'content', 'scenarios'],
+          properties: {
+            path: { ...text, description: 'Repository-relative path of the test file.' },
+            content: text,
+            scenarios: { type: 'array', items: { type: 'string' } }
+          }
+        }
+      }
+    }
+  }
+}

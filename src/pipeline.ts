@@ -1,0 +1,115 @@
+/**
+ * The one place that knows the stage order:
+ * diff → (verify: the PR's tests | generate: bug report → context → model) → trees → prove → verdict → report.
+ * Whatever happens, a report is written: a failure becomes verdict `error` with its reason.
+ */
+import { mkdtemp, rm } from 'node:fs/promises'
+import { tmpdir } from 'node:os'
+import { join } from 'node:path'
+import type { ChangeSet, SuiteFile, VerdictName } from './domain.js'
+import type { FrameworkAdapter } from './frameworks/adapter.js'
+import type { ModelPort, UsageLedger } from './model/model-port.js'
+import type { GitCommands } from './ports/git.js'
+import type { ProcessRunner } from './ports/process.js'
+import type { OnNoFailToPass, Settings } from './settings.js'
+import { readChangeSet } from './diff/change-set.js'
+import { describeError, UserFacingError } from './errors.js'
+import { proveSuite } from './execute/prove.js'
+import { TestBench } from './execute/test-bench.js'
+import { prepareTrees, type Trees } from './execute/trees.js'
+import { detectFramework } from './frameworks/detect.js'
+import { describeChangeSet, emptyReport, type Report } from './report/report.js'
+import { writeReport, type ReportPaths } from './report/write.js'
+import { generateSuite, type GeneratedSuite } from './suite/generate.js'
+import { Timings } from './timings.js'
+import { classifyTests, decideVerdict } from './verdict/classify.js'
+
+export interface Logger {
+  info(message: string): void
+  warn(message: string): void
+}
+
+export interface Ports {
+  git: GitCommands
+  processes: ProcessRunner
+  /** Null in verify mode. */
+  model: ModelPort | null
+  ledger: UsageLedger
+  log: Logger
+}
+
+export interface Outcome {
+  report: Report
+  paths: ReportPaths
+  exitCode: 0 | 1 | 2
+}
+
+export async function runPipeline(settings: Settings, ports: Ports): Promise<Outcome> {
+  const started = performance.now()
+  const report = emptyReport(settings.mode, settings.repoDir, settings.base, settings.head)
+  const timings = new Timings(report.timings)
+  const workDir = await mkdtemp(join(tmpdir(), 'regression-testgen-'))
+  let delivered: SuiteFile[] = []
+  let trees: Trees | undefined
+  try {
+    const changeSet = await timings.time('diff', () => readChangeSet(ports.git, settings.base, settings.head))
+    report.repository = { dir: settings.repoDir, base: changeSet.base, head: changeSet.head, mergeBase: changeSet.mergeBase }
+    report.changedFiles = describeChangeSet(changeSet)
+    const framework = await detectFramework(settings.repoDir)
+    report.framework = framework.name
+    ports.log.info(`${changeSet.files.length} changed file(s); framework ${framework.name}; mode ${settings.mode}`)
+
+    const candidate = settings.mode === 'verify' ? await pullRequestTests(changeSet, framework, ports.git) : await generate(settings, ports, changeSet, framework, timings, report)
+    trees = await timings.time('prepare-trees', () => prepareTrees(ports.git, changeSet, join(workDir, 'trees'), ports.processes, settings.testTimeoutMs))
+    report.preFixTree = { reverted: trees.reverted, dependencies: trees.preFixDependencies }
+    ports.log.info(`Pre-fix tree: reverted ${trees.reverted.join(', ') || 'nothing'}`)
+
+    const bench = new TestBench(trees, framework, ports.processes, join(workDir, 'runs'), settings.testTimeoutMs)
+    const proof = await proveSuite(bench, candidate.files, {
+      refiner: candidate.refiner,
+      repairRounds: settings.repairRounds,
+      installFiles: settings.mode === 'generate',
+      timings,
+      report
+    })
+    delivered = proof.kept
+    const verdict = decideVerdict(classifyTests(proof.headRun, proof.preFixRun))
+    Object.assign(report, { verdict: verdict.verdict, reason: verdict.reason, tests: verdict.tests })
+  } catch (error) {
+    Object.assign(report, { verdict: 'error', reason: describeError(error) })
+    ports.log.warn(`regression-testgen could not finish: ${report.reason}`)
+  } finally {
+    await trees?.dispose()
+    await rm(workDir, { recursive: true, force: true })
+  }
+  report.suite.files = delivered.map((file) => ({ path: file.path, scenarios: file.scenarios }))
+  report.model = {
+    name: settings.model?.model ?? null,
+    calls: ports.ledger.calls.length,
+    inputTokens: ports.ledger.inputTokens,
+    outputTokens: ports.ledger.outputTokens,
+    perCall: ports.ledger.calls
+  }
+  report.durationMs = Math.round(performance.now() - started)
+  const paths = await writeReport(settings.outDir, report, delivered)
+  return { report, paths, exitCode: exitCodeFor(report.verdict, settings.onNoFailToPass) }
+}
+
+export function exitCodeFor(verdict: VerdictName, onNoFailToPass: OnNoFailToPass): 0 | 1 | 2 {
+  if (verdict === 'fail-to-pass') return 0
+  if (verdict === 'no-fail-to-pass') return onNoFailToPass === 'warn' ? 0 : 1
+  return 2
+}
+
+async function generate(settings: Settings, ports: Ports, changeSet: ChangeSet, framework: FrameworkAdapter, timings: Timings, report: Report): Promise<GeneratedSuite> {
+  if (!ports.model) throw new UserFacingError('Generate mode needs a model', 'set ANTHROPIC_API_KEY, or use verify mode')
+  return generateSuite(changeSet, settings.bugReport, { git: ports.git, model: ports.model, framework, timings, report })
+}
+
+/** Verify mode's suite: the test files the PR itself added or changed, as they are at head. */
+async function pullRequestTests(changeSet: ChangeSet, framework: FrameworkAdapter, git: GitCommands): Promise<{ files: SuiteFile[]; refiner: null }> {
+  const paths = changeSet.files.filter((file) => file.role === 'test' && file.status !== 'deleted' && framework.isTestFile(file.path)).map((file) => file.path)
+  if (paths.length === 0) throw new UserFacingError(`The change adds or modifies no ${framework.name} test file, so there is nothing to verify`)
+  const files = await Promise.all(paths.map(async (path) => ({ path, content: (await git.fileAt(changeSet.head, path)) ?? '', scenarios: [] })))
+  return { files, refiner: null }
+}

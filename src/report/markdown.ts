@@ -1,0 +1,77 @@
+/** report.md: what a reviewer reads — verdict first, then why, then the numbers. */
+import type { Report } from './report.js'
+import { failToPassCount } from './report.js'
+
+const VERDICT_LINE: Record<Report['verdict'], string> = {
+  'fail-to-pass': '✅ **fail-to-pass** — the suite proves the fix: it passes on the fix and fails without it.',
+  'no-fail-to-pass': '❌ **no-fail-to-pass** — no test fails on the pre-fix code, so the suite does not prove the fix.',
+  error: '⚠️ **error** — the pipeline could not finish.'
+}
+
+const cell = (text: string) => text.replace(/\|/g, '\\|').replace(/\n+/g, ' ')
+
+export function renderMarkdown(report: Report): string {
+  return [
+    '# Regression tests for this fix',
+    VERDICT_LINE[report.verdict] + (report.reason ? `\n\nReason: ${report.reason}` : ''),
+    `${failToPassCount(report)} fail-to-pass of ${report.tests.length} test(s) · mode \`${report.mode}\` · framework ${report.framework ?? 'unknown'} · \`${report.repository.base.slice(0, 7)}...${report.repository.head.slice(0, 7)}\``,
+    report.bugReport && `**Bug report** (${report.bugReport.source}): ${cell(report.bugReport.title)}`,
+    rootCause(report),
+    scenarios(report),
+    tests(report),
+    suite(report),
+    model(report),
+    timings(report)
+  ]
+    .filter(Boolean)
+    .join('\n\n')
+    .concat('\n')
+}
+
+function rootCause(report: Report): string | null {
+  if (!report.analysis) return null
+  const defects = report.analysis.defects.map((defect, index) =>
+    [
+      `### Defect ${index + 1}: ${defect.bugClass}`,
+      `- **Observed failure:** ${defect.observedFailure}`,
+      `- **Root cause:** ${defect.rootCause}`,
+      `- **Fix:** ${defect.fixMechanism}`,
+      `- **Blast radius:** ${defect.blastRadius.join('; ')}`
+    ].join('\n')
+  )
+  return ['## Root cause', report.analysis.summary, ...defects].join('\n\n')
+}
+
+function scenarios(report: Report): string | null {
+  if (report.scenarios.length === 0) return null
+  const rows = report.scenarios.map((s) => `| ${s.priority} | ${cell(s.name)} | ${s.kind} | ${s.failsBeforeFix ? 'yes' : ''} | ${cell(s.verifies)} |`)
+  return ['## Scenarios', '| Priority | Scenario | Kind | Must fail before fix | Verifies |', '|---|---|---|---|---|', ...rows].join('\n')
+}
+
+function tests(report: Report): string {
+  if (report.tests.length === 0) return '## Tests\n\nNo test ran.'
+  const rows = report.tests.map((t) => `| ${cell(t.file)} | ${cell(t.name)} | ${t.head} | ${t.preFix} | **${t.kind}** |`)
+  return ['## Tests', '| File | Test | At head | Pre-fix | Kind |', '|---|---|---|---|---|', ...rows].join('\n')
+}
+
+function suite(report: Report): string | null {
+  const lines = report.suite.files.map((file) => `- \`${file.path}\``)
+  const refused = [...report.suite.refused, ...report.suite.dropped].map((file) => `- \`${file.path}\` left out: ${file.reason}`)
+  const reverted = report.preFixTree ? [`Pre-fix tree: reverted ${report.preFixTree.reverted.map((p) => `\`${p}\``).join(', ') || 'nothing'}; dependencies ${report.preFixTree.dependencies}.`] : []
+  if (lines.length + refused.length + reverted.length === 0) return null
+  return ['## Suite', ...lines, ...refused, '', ...reverted].join('\n')
+}
+
+function model(report: Report): string | null {
+  if (report.model.calls === 0) return null
+  const rows = report.model.perCall.map((call) => `| ${call.stage} | ${call.inputTokens} | ${call.outputTokens} | ${call.durationMs} |`)
+  return [
+    `## Model\n\n${report.model.name}: ${report.model.calls} call(s), ${report.model.inputTokens} input and ${report.model.outputTokens} output tokens; ${report.rounds.repair} repair and ${report.rounds.strengthen} strengthen round(s).`,
+    '| Stage | Input tokens | Output tokens | ms |\n|---|---|---|---|\n' + rows.join('\n')
+  ].join('\n\n')
+}
+
+function timings(report: Report): string {
+  const rows = Object.entries(report.timings).map(([phase, ms]) => `| ${phase} | ${ms} |`)
+  return ['## Timings', `Total ${report.durationMs} ms.`, '', '| Phase | ms |', '|---|---|', ...rows].join('\n')
+}

@@ -1,0 +1,55 @@
+/** The report: one JSON document (schema in report.schema.json) from which report.md is rendered. */
+import type { Analysis, BugReport, ChangeSet, ClassifiedTest, Scenario, SuiteFile, Verdict } from '../domain.js'
+import type { DependencySource } from '../execute/dependencies.js'
+import type { ModelCall } from '../model/model-port.js'
+import type { RefusedFile } from '../suite/placement.js'
+import type { Mode } from '../settings.js'
+
+export interface Report {
+  schemaVersion: 1
+  mode: Mode
+  verdict: Verdict['verdict']
+  reason: string | null
+  repository: { dir: string; base: string; head: string; mergeBase: string | null }
+  framework: string | null
+  bugReport: Pick<BugReport, 'title' | 'source' | 'truncated'> | null
+  changedFiles: Array<{ path: string; role: string; status: string }>
+  analysis: Analysis | null
+  scenarios: Scenario[]
+  suite: { files: Array<Pick<SuiteFile, 'path' | 'scenarios'>>; refused: RefusedFile[]; dropped: RefusedFile[] }
+  tests: ClassifiedTest[]
+  preFixTree: { reverted: string[]; dependencies: DependencySource } | null
+  rounds: { repair: number; strengthen: number }
+  model: { name: string | null; calls: number; inputTokens: number; outputTokens: number; perCall: ModelCall[] }
+  timings: Record<string, number>
+  durationMs: number
+}
+
+/** The report so far: every stage adds to it, so a failure at any point still reports what was learnt. */
+export function emptyReport(mode: Mode, repoDir: string, base: string, head: string): Report {
+  return {
+    schemaVersion: 1,
+    mode,
+    verdict: 'error',
+    reason: 'the pipeline did not finish',
+    repository: { dir: repoDir, base, head, mergeBase: null },
+    framework: null,
+    bugReport: null,
+    changedFiles: [],
+    analysis: null,
+    scenarios: [],
+    suite: { files: [], refused: [], dropped: [] },
+    tests: [],
+    preFixTree: null,
+    rounds: { repair: 0, strengthen: 0 },
+    model: { name: null, calls: 0, inputTokens: 0, outputTokens: 0, perCall: [] },
+    timings: {},
+    durationMs: 0
+  }
+}
+
+export function describeChangeSet(changeSet: ChangeSet): Report['changedFiles'] {
+  return changeSet.files.map((file) => ({ path: file.path, role: file.role, status: file.status }))
+}
+
+export const failToPassCount = (report: Report) => report.tests.filter((test) => test.kind === 'fail-to-pass').length

@@ -1,0 +1,49 @@
+/** Where the suite may go: inside the regression folder, never over an existing file, never with `..`. */
+import { posix } from 'node:path'
+import type { BugReport, ContextPack, SuiteFile } from '../domain.js'
+
+export interface RefusedFile {
+  path: string
+  reason: string
+}
+
+export interface Placement {
+  accepted: SuiteFile[]
+  refused: RefusedFile[]
+}
+
+/** `test/regression/issue-4471.test.ts` when the report names an issue, else `…/fix-<short sha>.test.ts`. */
+export function suitePathFor(report: BugReport, head: string, context: ContextPack): string {
+  const issue = /#(\d+)\b/.exec(`${report.title}\n${report.body}`)?.[1]
+  const stem = issue ? `issue-${issue}` : `fix-${head.slice(0, 7)}`
+  const name = context.testFileSuffix === '.py' ? `test_${stem.replace(/-/g, '_')}.py` : `${stem}${context.testFileSuffix}`
+  return posix.join(context.regressionDir, name)
+}
+
+export function placeSuite(files: SuiteFile[], context: ContextPack, existingFiles: ReadonlySet<string>): Placement {
+  const accepted: SuiteFile[] = []
+  const refused: RefusedFile[] = []
+  const taken = new Set<string>()
+  for (const file of files) {
+    const reason = refusal(file.path, context, existingFiles, taken)
+    if (reason) refused.push({ path: file.path, reason })
+    else {
+      const path = posix.normalize(file.path)
+      taken.add(path)
+      accepted.push({ ...file, path })
+    }
+  }
+  return { accepted, refused }
+}
+
+function refusal(path: string, context: ContextPack, existing: ReadonlySet<string>, taken: ReadonlySet<string>): string | null {
+  if (path.includes('\\') || path.includes('\0')) return 'the path has a backslash or NUL character'
+  if (posix.isAbsolute(path) || /^[a-zA-Z]:/.test(path)) return 'the path is absolute'
+  if (path.split('/').includes('..')) return 'the path contains ".."'
+  const normalized = posix.normalize(path)
+  if (!normalized.startsWith(`${context.regressionDir}/`)) return `the path is outside the regression folder ${context.regressionDir}/`
+  if (!normalized.endsWith(context.testFileSuffix)) return `the file name does not end in ${context.testFileSuffix}`
+  if (existing.has(normalized)) return 'a file already exists at that path'
+  if (taken.has(normalized)) return 'the suite has two files at that path'
+  return null
+}

@@ -1,0 +1,42 @@
+/** Each test's kind from its two runs, and the overall verdict. */
+import type { ClassifiedTest, RunResult, TestKind, TestResult, TestStatus, Verdict } from '../domain.js'
+
+const key = (test: { file: string; name: string }) => `${test.file}\u0000${test.name}`
+
+export function classifyTests(headRun: RunResult, preFixRun: RunResult | null): ClassifiedTest[] {
+  const preFix = new Map(preFixRun?.tests.map((test) => [key(test), test]))
+  const preFixFileErrors = new Map(preFixRun?.fileErrors.map((error) => [error.file, error.message]))
+  return headRun.tests.map((test) => {
+    const before = preFix.get(key(test))
+    // A file that could not even load before the fix (e.g. it imports what the fix added) fails there.
+    const preFixStatus: TestStatus | 'missing' = before?.status ?? (preFixFileErrors.has(test.file) ? 'errored' : 'missing')
+    const message = before?.message || preFixFileErrors.get(test.file) || test.message
+    return { file: test.file, name: test.name, head: test.status, preFix: preFixStatus, kind: kindOf(test, preFixStatus), message }
+  })
+}
+
+function kindOf(head: TestResult, preFix: TestStatus | 'missing'): TestKind {
+  if (head.status === 'skipped') return 'skipped'
+  if (head.status !== 'passed') return 'fails-at-head'
+  if (preFix === 'failed' || preFix === 'errored') return 'fail-to-pass'
+  if (preFix === 'passed') return 'pass-to-pass'
+  if (preFix === 'skipped') return 'skipped'
+  return 'missing-at-pre-fix'
+}
+
+export function decideVerdict(tests: ClassifiedTest[]): Verdict {
+  const failToPass = tests.filter((test) => test.kind === 'fail-to-pass').length
+  if (failToPass > 0) return { verdict: 'fail-to-pass', reason: null, tests }
+  const passing = tests.filter((test) => test.head === 'passed').length
+  const reason =
+    tests.length === 0
+      ? 'no test ran'
+      : passing === 0
+        ? 'no test passed at head'
+        : `none of the ${passing} test(s) passing at head failed on the pre-fix tree`
+  return { verdict: 'no-fail-to-pass', reason, tests }
+}
+
+export function errorVerdict(reason: string, tests: ClassifiedTest[] = []): Verdict {
+  return { verdict: 'error', reason, tests }
+}

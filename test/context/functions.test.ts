@@ -1,0 +1,36 @@
+import { excerptsFor, exportedNames, WHOLE_FILE_LIMIT } from '../../src/context/functions.js'
+
+const padding = Array.from({ length: 400 }, (_, i) => `// filler line ${i} ${'x'.repeat(40)}`).join('\n')
+
+test('a small file is given whole', () => {
+  expect(excerptsFor('export const a = 1\n', [1])).toEqual([{ name: '(whole file)', startLine: 1, code: 'export const a = 1\n' }])
+})
+
+test('a large file gives the enclosing method of each changed line, once', () => {
+  const code = `${padding}\nexport class Transport {\n  private budget = 1\n\n  async _open(request: string): Promise<void> {\n    const budget = this.budget\n    if (budget > 0) {\n      return\n    }\n  }\n\n  close() {\n    return 1\n  }\n}\n${padding}`
+  expect(code.length).toBeGreaterThan(WHOLE_FILE_LIMIT)
+  const line = (text: string) => code.split('\n').findIndex((l) => l.includes(text)) + 1
+  const excerpts = excerptsFor(code, [line('const budget'), line('return\n') || line('      return')])
+  expect(excerpts).toHaveLength(1)
+  expect(excerpts[0].name).toBe('_open')
+  expect(excerpts[0].code.split('\n')[0]).toContain('async _open')
+  expect(excerpts[0].code.trim().endsWith('}')).toBe(true)
+  expect(excerpts[0].code).not.toContain('close()')
+})
+
+test('python blocks end by indentation', () => {
+  const code = `${padding.replace(/\/\//g, '#')}\ndef parse(value):\n    if value:\n        return 1\n    return 2\n\ndef other():\n    return 3\n`
+  const line = code.split('\n').findIndex((l) => l.includes('return 1')) + 1
+  const [excerpt] = excerptsFor(code, [line])
+  expect(excerpt.name).toBe('parse')
+  expect(excerpt.code).toContain('return 2')
+  expect(excerpt.code).not.toContain('other')
+})
+
+test('exported names from ESM, CommonJS and Python', () => {
+  expect(exportedNames('export class A {}\nexport function b() {}\nexport const c = 1\nexport { d, e as f }\nexport default g')).toEqual(
+    expect.arrayContaining(['A', 'b', 'c', 'd', 'f', 'default'])
+  )
+  expect(exportedNames('module.exports = { parse, format: fmt }\nexports.helper = 1')).toEqual(expect.arrayContaining(['parse', 'format', 'helper']))
+  expect(exportedNames("__all__ = ['load', 'dump']")).toEqual(['load', 'dump'])
+})

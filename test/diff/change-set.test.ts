@@ -1,0 +1,47 @@
+import { execFileSync } from 'node:child_process'
+import { mkdtempSync, mkdirSync, rmSync, writeFileSync } from 'node:fs'
+import { tmpdir } from 'node:os'
+import { join } from 'node:path'
+import { readChangeSet } from '../../src/diff/change-set.js'
+import { createGit } from '../../src/ports/git.js'
+
+const dir = mkdtempSync(join(tmpdir(), 'rtg-diff-'))
+const git = (...args: string[]) => execFileSync('git', ['-c', 'user.name=t', '-c', 'user.email=t@t', ...args], { cwd: dir, encoding: 'utf8' }).trim()
+const write = (path: string, content: string) => (mkdirSync(join(dir, path, '..'), { recursive: true }), writeFileSync(join(dir, path), content))
+
+let base = ''
+let head = ''
+beforeAll(() => {
+  git('init', '-q', '-b', 'main')
+  write('src/a.ts', 'export const a = 1\nexport const b = 2\nexport const c = 3\n')
+  write('src/old-name.ts', 'export const moved = true\n')
+  write('src/gone.ts', 'export const gone = 1\n')
+  git('add', '.')
+  git('commit', '-q', '-m', 'base')
+  base = git('rev-parse', 'HEAD')
+  write('src/a.ts', 'export const a = 1\nexport const b = 20\nexport const c = 3\n')
+  git('mv', 'src/old-name.ts', 'src/new-name.ts')
+  git('rm', '-q', 'src/gone.ts')
+  write('test/a.test.ts', "test('a', () => {})\n")
+  write('README.md', '# docs\n')
+  git('add', '.')
+  git('commit', '-q', '-m', 'fix')
+  head = git('rev-parse', 'HEAD')
+})
+afterAll(() => rmSync(dir, { recursive: true, force: true }))
+
+test('the diff is parsed into classified files with hunks and line numbers', async () => {
+  const changeSet = await readChangeSet(createGit(dir), base, 'HEAD')
+  expect(changeSet).toMatchObject({ base, head, mergeBase: base })
+  const byPath = Object.fromEntries(changeSet.files.map((file) => [file.path, file]))
+  expect(byPath['src/a.ts']).toMatchObject({ status: 'modified', role: 'source', basePath: 'src/a.ts' })
+  expect(byPath['src/a.ts'].hunks[0]).toMatchObject({ addedLines: [2], removedLines: [2] })
+  expect(byPath['src/new-name.ts']).toMatchObject({ status: 'renamed', basePath: 'src/old-name.ts' })
+  expect(byPath['src/gone.ts']).toMatchObject({ status: 'deleted', basePath: 'src/gone.ts' })
+  expect(byPath['test/a.test.ts']).toMatchObject({ status: 'added', role: 'test', basePath: null })
+  expect(byPath['README.md'].role).toBe('other')
+})
+
+test('an unknown commit is a clear error', async () => {
+  await expect(readChangeSet(createGit(dir), 'no-such-ref', head)).rejects.toThrow('Commit "no-such-ref" is not in the repository')
+})

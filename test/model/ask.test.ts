@@ -1,0 +1,82 @@
+import Anthropic from '@anthropic-ai/sdk'
+import { ModelOutputError } from '../../src/errors.js'
+import { createAnthropicModel, supportsAdaptiveThinking } from '../../src/model/anthropic.js'
+import { askForTool } from '../../src/model/ask.js'
+import { UsageLedger } from '../../src/model/model-port.js'
+import { SCENARIOS_TOOL, TEST_FILES_TOOL } from '../../src/model/tools.js'
+import { requestText, startFakeAnthropic, type FakeAnthropic, type Script } from '../support/fake-anthropic.js'
+
+let fake: FakeAnthropic | undefined
+afterEach(async () => fake?.close())
+
+async function modelWith(script: Script, model = 'claude-sonnet-5-5') {
+  fake = await startFakeAnthropic(script)
+  const ledger = new UsageLedger()
+  return { model: createAnthropicModel({ apiKey: 'test-key', model, maxTokens: 1000, baseURL: fake.baseURL, maxRetries: 2 }, ledger), ledger, fake }
+}
+
+const files = { files: [{ path: 'test/regression/a.test.ts', content: "test('a', () => {})", scenarios: ['a'] }] }
+const ask = { stage: 'write-tests', system: 'system prompt', prompt: 'write the tests', tool: TEST_FILES_TOOL }
+
+test('a valid tool call comes back as its input, with usage recorded', async () => {
+  const { model, ledger, fake } = await modelWith([{ tool_use: { name: 'write_test_files', input: files } }])
+  await expect(askForTool(model, ask)).resolves.toEqual(files)
+  expect(ledger.calls).toHaveLength(1)
+  expect(ledger.calls[0]).toMatchObject({ stage: 'write-tests' })
+  expect(ledger.inputTokens).toBeGreaterThan(0)
+  const body = fake.requests[0].body
+  expect(body).toMatchObject({ model: 'claude-sonnet-5-5', system: 'system prompt', thinking: { type: 'adaptive' }, tool_choice: { type: 'auto' } })
+  expect(body.tools[0].name).toBe('write_test_files')
+  expect(body.temperature).toBeUndefined()
+  expect(JSON.stringify(fake.requests[0].headers)).toContain('test-key')
+})
+
+test('models without adaptive thinking get temperature 0 and a forced tool', async () => {
+  expect(supportsAdaptiveThinking('claude-haiku-4-5-20251001')).toBe(false)
+  expect(supportsAdaptiveThinking('claude-sonnet-4-20250514')).toBe(false)
+  expect(supportsAdaptiveThinking('claude-opus-4-6')).toBe(true)
+  const { model, fake } = await modelWith([{ tool_use: { name: 'write_test_files', input: files } }], 'claude-haiku-4-5')
+  await askForTool(model, ask)
+  expect(fake.requests[0].body).toMatchObject({ temperature: 0, tool_choice: { type: 'tool', name: 'write_test_files' } })
+  expect(fake.requests[0].body.thinking).toBeUndefined()
+})
+
+test('an invalid answer is retried once with the problems listed', async () => {
+  const { model, ledger, fake } = await modelWith([
+    { tool_use: { name: 'write_test_files', input: { files: [{ path: 'x' }] } } },
+    { tool_use: { name: 'write_test_files', input: files } }
+  ])
+  await expect(askForTool(model, ask)).resolves.toEqual(files)
+  expect(ledger.calls).toHaveLength(2)
+  const retry = fake.requests[1].body.messages
+  expect(retry).toHaveLength(3)
+  expect(retry[2].content[0]).toMatchObject({ type: 'tool_result', is_error: true })
+  expect(requestText(fake.requests[1])).toContain("must have required property 'content'")
+})
+
+test('semantic rules are checked too, and a second bad answer is a ModelOutputError', async () => {
+  const noText = { text: 'I think the tests should…' }
+  const { model } = await modelWith([noText, noText])
+  await expect(askForTool(model, { ...ask, tool: SCENARIOS_TOOL, check: () => [] })).rejects.toThrow(ModelOutputError)
+  await fake!.close()
+  const { model: strict } = await modelWith([
+    { tool_use: { name: 'write_test_files', input: files } },
+    { tool_use: { name: 'write_test_files', input: files } }
+  ])
+  await expect(askForTool(strict, { ...ask, check: () => ['no P0 scenario'] })).rejects.toThrow(/invalid twice: no P0 scenario/)
+})
+
+test('overloaded and rate-limit errors are retried by the SDK', async () => {
+  const { model, fake } = await modelWith([
+    { error: { status: 529, type: 'overloaded_error', message: 'Overloaded' } },
+    { error: { status: 429, type: 'rate_limit_error', message: 'slow down' } },
+    { tool_use: { name: 'write_test_files', input: files } }
+  ])
+  await expect(askForTool(model, ask)).resolves.toEqual(files)
+  expect(fake.requests).toHaveLength(3)
+})
+
+test('a request the API rejects surfaces as the SDK error', async () => {
+  const { model } = await modelWith([{ error: { status: 400, type: 'invalid_request_error', message: 'bad tool' } }])
+  await expect(askForTool(model, ask)).rejects.toBeInstanceOf(Anthropic.BadRequestError)
+})

@@ -1,0 +1,26 @@
+import { SettingsError } from '../src/errors.js'
+import { buildSettings, DEFAULT_MODEL } from '../src/settings.js'
+
+const base = { base: 'a1', head: 'b2', repo: '/repo' }
+
+test('generate mode reads the model settings, with defaults', () => {
+  const settings = buildSettings({ ...base, apiKey: 'k' }, '/cwd')
+  expect(settings).toMatchObject({ mode: 'generate', repoDir: '/repo', outDir: '/cwd/regression-testgen-out', onNoFailToPass: 'fail' })
+  expect(settings.model).toEqual({ apiKey: 'k', model: DEFAULT_MODEL, maxTokens: 16000, baseURL: undefined, maxRetries: 4 })
+})
+
+test('verify mode needs no key and has no model', () => {
+  expect(buildSettings({ ...base, mode: 'verify' }).model).toBeNull()
+})
+
+test.each([
+  [{ ...base }, 'Invalid anthropic-api-key: generate mode needs an Anthropic API key'],
+  [{ ...base, apiKey: 'k', onNoFailToPass: 'maybe' }, 'Invalid on-no-fail-to-pass: "maybe" is not one of fail, warn'],
+  [{ ...base, apiKey: 'k', maxTokens: '-3' }, 'Invalid max-tokens: "-3" is not a positive whole number'],
+  [{ ...base, apiKey: 'k', baseURL: 'not a url' }, 'Invalid anthropic-base-url: "not a url" is not a URL'],
+  [{ ...base, mode: 'verify', head: ' ' }, 'Invalid head: a commit SHA or ref is required'],
+  [{ ...base, mode: 'fix' }, 'Invalid mode: "fix" is not one of generate, verify']
+])('invalid settings name the input: %j', (raw, message) => {
+  expect(() => buildSettings(raw)).toThrow(SettingsError)
+  expect(() => buildSettings(raw)).toThrow(message)
+})

@@ -1,0 +1,42 @@
+import type { ContextPack } from '../../src/domain.js'
+import { placeSuite, suitePathFor } from '../../src/suite/placement.js'
+
+const context = { regressionDir: 'test/regression', testFileSuffix: '.test.ts' } as ContextPack
+const file = (path: string) => ({ path, content: 'test()', scenarios: [] })
+
+test('the suite is named after the issue, else the head commit', () => {
+  const report = { title: 'Streaming calls never retry (#4471)', body: '', source: 'issue-file' as const, truncated: false }
+  expect(suitePathFor(report, 'abcdef123', context)).toBe('test/regression/issue-4471.test.ts')
+  expect(suitePathFor({ ...report, title: 'no number' }, 'abcdef123', context)).toBe('test/regression/fix-abcdef1.test.ts')
+  expect(suitePathFor(report, 'abc', { regressionDir: 'tests/regression', testFileSuffix: '.py' } as ContextPack)).toBe('tests/regression/test_issue_4471.py')
+})
+
+test('paths that escape, collide or leave the regression folder are refused', () => {
+  const existing = new Set(['test/regression/old.test.ts'])
+  const { accepted, refused } = placeSuite(
+    [
+      file('test/regression/issue-1.test.ts'),
+      file('../../etc/x'),
+      file('test/regression/../../src/evil.test.ts'),
+      file('/etc/passwd.test.ts'),
+      file('test/regression/old.test.ts'),
+      file('src/other.test.ts'),
+      file('test/regression/notes.md'),
+      file('test/regression/issue-1.test.ts'),
+      file('test\\regression\\win.test.ts')
+    ],
+    context,
+    existing
+  )
+  expect(accepted.map((f) => f.path)).toEqual(['test/regression/issue-1.test.ts'])
+  expect(refused.map((f) => f.reason)).toEqual([
+    'the path contains ".."',
+    'the path contains ".."',
+    'the path is absolute',
+    'a file already exists at that path',
+    'the path is outside the regression folder test/regression/',
+    'the file name does not end in .test.ts',
+    'the suite has two files at that path',
+    'the path has a backslash or NUL character'
+  ])
+})
