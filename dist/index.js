@@ -75905,12 +75905,12 @@ function refusal(path, context, existing, taken) {
     if (path.split('/').includes('..'))
         return 'the path contains ".."';
     const normalized = external_node_path_.posix.normalize(path);
+    if (existing.has(normalized))
+        return 'a file already exists at that path';
     if (!normalized.startsWith(`${context.regressionDir}/`))
         return `the path is outside the regression folder ${context.regressionDir}/`;
     if (!normalized.endsWith(context.testFileSuffix))
         return `the file name does not end in ${context.testFileSuffix}`;
-    if (existing.has(normalized))
-        return 'a file already exists at that path';
     if (taken.has(normalized))
         return 'the suite has two files at that path';
     return null;

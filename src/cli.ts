@@ -2,6 +2,7 @@
 import { readFile } from 'node:fs/promises'
 import { parseArgs } from 'node:util'
 import { describeError, UserFacingError } from './errors.js'
+import type { Logger } from './pipeline.js'
 import { consoleLogger } from './ports/console-log.js'
 import { runWithRealPorts } from './run.js'
 import { buildSettings } from './settings.js'
@@ -30,7 +31,7 @@ Options:
 
 Exit codes: 0 fail-to-pass, 1 no-fail-to-pass, 2 error.`
 
-const OPTIONS = {
+export const CLI_OPTIONS = {
   repo: { type: 'string' },
   base: { type: 'string' },
   head: { type: 'string' },
@@ -46,9 +47,9 @@ const OPTIONS = {
   help: { type: 'boolean', short: 'h' }
 } as const
 
-export async function runCli(argv: string[], env: NodeJS.ProcessEnv = process.env): Promise<number> {
+export async function runCli(argv: string[], env: NodeJS.ProcessEnv = process.env, log: Logger = consoleLogger): Promise<number> {
   try {
-    const { values, positionals } = parseArgs({ args: argv, options: OPTIONS, allowPositionals: true })
+    const { values, positionals } = parseArgs({ args: argv, options: CLI_OPTIONS, allowPositionals: true })
     if (values.help) return (console.log(USAGE), 0)
     const [command = 'generate', ...extra] = positionals
     if (!['generate', 'verify'].includes(command) || extra.length > 0) throw new UserFacingError(`Unknown command "${positionals.join(' ')}"`, 'see --help')
@@ -67,12 +68,12 @@ export async function runCli(argv: string[], env: NodeJS.ProcessEnv = process.en
       onNoFailToPass: values['on-no-fail-to-pass'],
       testTimeoutMinutes: values['timeout-minutes']
     })
-    const outcome = await runWithRealPorts(settings, consoleLogger)
+    const outcome = await runWithRealPorts(settings, log)
     if (values.print) console.log(await readFile(outcome.paths.markdown, 'utf8'))
-    console.error(`verdict: ${outcome.report.verdict}${outcome.report.reason ? ` (${outcome.report.reason})` : ''}\nreport: ${outcome.paths.json}`)
+    log.info(`verdict: ${outcome.report.verdict}${outcome.report.reason ? ` (${outcome.report.reason})` : ''}\nreport: ${outcome.paths.json}`)
     return outcome.exitCode
   } catch (error) {
-    console.error(`regression-testgen: ${describeError(error)}`)
+    log.warn(`regression-testgen: ${describeError(error)}`)
     return 2
   }
 }

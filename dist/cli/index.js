@@ -6541,7 +6541,7 @@ module.exports=n=>{if(!n)return[];if(typeof n!="string"||n.match(/^\s+$/))return
 __nccwpck_require__.a(module, async (__webpack_handle_async_dependencies__, __webpack_async_result__) => { try {
 /* harmony import */ var _cli_js__WEBPACK_IMPORTED_MODULE_0__ = __nccwpck_require__(2225);
 
-process.exitCode = await (0,_cli_js__WEBPACK_IMPORTED_MODULE_0__/* .runCli */ .a)(process.argv.slice(2));
+process.exitCode = await (0,_cli_js__WEBPACK_IMPORTED_MODULE_0__/* .runCli */ .ak)(process.argv.slice(2));
 
 __webpack_async_result__();
 } catch(e) { __webpack_async_result__(e); } }, 1);
@@ -6554,10 +6554,10 @@ __webpack_async_result__();
 
 // EXPORTS
 __nccwpck_require__.d(__webpack_exports__, {
-  a: () => (/* binding */ runCli)
+  ak: () => (/* binding */ runCli)
 });
 
-// UNUSED EXPORTS: USAGE
+// UNUSED EXPORTS: CLI_OPTIONS, USAGE
 
 // EXTERNAL MODULE: external "node:fs/promises"
 var promises_ = __nccwpck_require__(1455);
@@ -38640,12 +38640,12 @@ function refusal(path, context, existing, taken) {
     if (path.split('/').includes('..'))
         return 'the path contains ".."';
     const normalized = external_node_path_.posix.normalize(path);
+    if (existing.has(normalized))
+        return 'a file already exists at that path';
     if (!normalized.startsWith(`${context.regressionDir}/`))
         return `the path is outside the regression folder ${context.regressionDir}/`;
     if (!normalized.endsWith(context.testFileSuffix))
         return `the file name does not end in ${context.testFileSuffix}`;
-    if (existing.has(normalized))
-        return 'a file already exists at that path';
     if (taken.has(normalized))
         return 'the suite has two files at that path';
     return null;
@@ -39092,7 +39092,7 @@ Options:
   -h, --help                      this help
 
 Exit codes: 0 fail-to-pass, 1 no-fail-to-pass, 2 error.`;
-const OPTIONS = {
+const CLI_OPTIONS = {
     repo: { type: 'string' },
     base: { type: 'string' },
     head: { type: 'string' },
@@ -39107,9 +39107,9 @@ const OPTIONS = {
     print: { type: 'boolean' },
     help: { type: 'boolean', short: 'h' }
 };
-async function runCli(argv, env = process.env) {
+async function runCli(argv, env = process.env, log = consoleLogger) {
     try {
-        const { values, positionals } = (0,external_node_util_.parseArgs)({ args: argv, options: OPTIONS, allowPositionals: true });
+        const { values, positionals } = (0,external_node_util_.parseArgs)({ args: argv, options: CLI_OPTIONS, allowPositionals: true });
         if (values.help)
             return (console.log(USAGE), 0);
         const [command = 'generate', ...extra] = positionals;
@@ -39130,14 +39130,14 @@ async function runCli(argv, env = process.env) {
             onNoFailToPass: values['on-no-fail-to-pass'],
             testTimeoutMinutes: values['timeout-minutes']
         });
-        const outcome = await runWithRealPorts(settings, consoleLogger);
+        const outcome = await runWithRealPorts(settings, log);
         if (values.print)
             console.log(await (0,promises_.readFile)(outcome.paths.markdown, 'utf8'));
-        console.error(`verdict: ${outcome.report.verdict}${outcome.report.reason ? ` (${outcome.report.reason})` : ''}\nreport: ${outcome.paths.json}`);
+        log.info(`verdict: ${outcome.report.verdict}${outcome.report.reason ? ` (${outcome.report.reason})` : ''}\nreport: ${outcome.paths.json}`);
         return outcome.exitCode;
     }
     catch (error) {
-        console.error(`regression-testgen: ${describeError(error)}`);
+        log.warn(`regression-testgen: ${describeError(error)}`);
         return 2;
     }
 }

@@ -41,9 +41,9 @@ function refusal(path: string, context: ContextPack, existing: ReadonlySet<strin
   if (posix.isAbsolute(path) || /^[a-zA-Z]:/.test(path)) return 'the path is absolute'
   if (path.split('/').includes('..')) return 'the path contains ".."'
   const normalized = posix.normalize(path)
+  if (existing.has(normalized)) return 'a file already exists at that path'
   if (!normalized.startsWith(`${context.regressionDir}/`)) return `the path is outside the regression folder ${context.regressionDir}/`
   if (!normalized.endsWith(context.testFileSuffix)) return `the file name does not end in ${context.testFileSuffix}`
-  if (existing.has(normalized)) return 'a file already exists at that path'
   if (taken.has(normalized)) return 'the suite has two files at that path'
   return null
 }

@@ -1,0 +1,156 @@
+/** The CLI end to end on the bundled example: real git, real jest, the real SDK against a scripted fake model. */
+import { execFileSync } from 'node:child_process'
+import { existsSync, readFileSync } from 'node:fs'
+import { join } from 'node:path'
+import { requestText, type ScriptedReply } from '../support/fake-anthropic.js'
+import { runCliOnFixture } from '../support/cli-run.js'
+import { fixtureAnswers, stageOf } from '../support/scripted-model.js'
+
+const answers = fixtureAnswers('retry-budget')
+const SUITE_PATH = 'test/regression/issue-4471.test.ts'
+const scriptedSuite = (answers['write-tests'] as { tool_use: { input: { files: Array<{ content: string }> } } }).tool_use.input.files[0].content
+
+const suite = (...files: Array<{ path?: string; content: string }>): ScriptedReply => ({
+  tool_use: { name: 'write_test_files', input: { files: files.map((file) => ({ path: file.path ?? SUITE_PATH, content: file.content, scenarios: ['stream retries after a single 429'] })) } }
+})
+
+const testFile = (body: string) => `import { StreamingTransport } from '../../src/streaming-transport'\n\ndescribe('regression #4471', () => {\n${body}\n})\n`
+const passesOnBothTrees = testFile(`  // Scenario: plain send() still retries — bug #4471.
+  it('send() retries after a 429', async () => {
+    const queue = [429, 200]
+    const transport = new StreamingTransport(async () => ({ status: queue.shift() ?? 200 }))
+    await expect(transport.send({ url: '/x' })).resolves.toEqual({ status: 200 })
+  })`)
+const git = (dir: string, ...args: string[]) => execFileSync('git', args, { cwd: dir, encoding: 'utf8' }).trim()
+
+test('(a) the scripted model gives a fail-to-pass suite, and the report says so', async () => {
+  const run = await runCliOnFixture({ script: answers, args: ['--issue', join('__fixtures__', 'retry-budget', 'issue.md')] })
+  expect(run.exitCode).toBe(0)
+  const { report } = run
+  expect(report).toMatchObject({ verdict: 'fail-to-pass', reason: null, mode: 'generate', framework: 'jest' })
+  expect(report.tests).toHaveLength(6)
+  expect(report.tests.every((t) => t.kind === 'fail-to-pass' && t.head === 'passed' && t.preFix === 'failed')).toBe(true)
+  expect(report.tests[0]).toMatchObject({ file: SUITE_PATH, name: 'StreamingTransport retry budget (#4471) › retries a streaming call after a single 429' })
+  expect(report.model).toMatchObject({ calls: 3, name: 'claude-sonnet-5-5' })
+  expect(report.model.inputTokens).toBeGreaterThan(1000)
+  expect(report.model.outputTokens).toBeGreaterThan(100)
+  expect(Object.keys(report.timings)).toEqual(expect.arrayContaining(['diff', 'context', 'analyse', 'scenarios', 'write-tests', 'prepare-trees', 'run-head', 'run-pre-fix']))
+  expect(report.preFixTree).toEqual({ reverted: ['src/streaming-transport.ts'], dependencies: 'reused' })
+  expect(report.bugReport).toMatchObject({ source: 'issue-file', title: 'Streaming calls never retry after a 429 (#4471)' })
+  expect(readFileSync(join(run.outDir, 'suite', SUITE_PATH), 'utf8')).toBe(scriptedSuite)
+  expect(run.markdown).toContain('✅ **fail-to-pass**')
+  expect(run.markdown).toContain('| P0 | stream retries after a single 429 |')
+
+  // What the model was shown: the bug report as quoted data, the fix, and the exact import to use.
+  const [analyse, scenarios, write] = run.model!.requests
+  expect(requestText(analyse)).toContain('<bug_report>\nTitle: Streaming calls never retry after a 429 (#4471)')
+  expect(requestText(analyse)).toContain('-    const budget = this.budget\n')
+  expect(requestText(scenarios)).toContain('"bugClass": "shared mutable state"')
+  expect(requestText(write)).toContain('Import `src/streaming-transport.ts` as `../../src/streaming-transport`')
+  expect(requestText(write)).toContain("import { RetryBudget } from '../src/retry-budget'")
+
+  // The user's checkout is untouched, and no worktree is left behind.
+  expect(git(run.repo.dir, 'status', '--porcelain')).toBe('')
+  expect(existsSync(join(run.repo.dir, SUITE_PATH))).toBe(false)
+  expect(git(run.repo.dir, 'worktree', 'list').split('\n')).toHaveLength(1)
+})
+
+test('(b) a suite that passes on both trees gets one strengthen round, then no-fail-to-pass (exit 1, or 0 with warn)', async () => {
+  const script = { ...answers, 'write-tests': suite({ content: passesOnBothTrees }), strengthen: suite({ content: passesOnBothTrees }) }
+  const run = await runCliOnFixture({ script })
+  expect(run.exitCode).toBe(1)
+  expect(run.report).toMatchObject({ verdict: 'no-fail-to-pass', reason: 'none of the 1 test(s) passing at head failed on the pre-fix tree', rounds: { repair: 0, strengthen: 1 } })
+  expect(run.report.tests).toEqual([expect.objectContaining({ head: 'passed', preFix: 'passed', kind: 'pass-to-pass' })])
+  const strengthen = run.model!.requests.find((request) => stageOf(request) === 'strengthen')!
+  expect(requestText(strengthen)).toContain('-      const cost = response.status')
+  expect(requestText(strengthen)).toContain('passed: test/regression/issue-4471.test.ts › regression #4471 › send() retries after a 429')
+
+  const warned = await runCliOnFixture({ script, args: ['--on-no-fail-to-pass', 'warn'] })
+  expect(warned.exitCode).toBe(0)
+  expect(warned.report.verdict).toBe('no-fail-to-pass')
+})
+
+test('(c) a broken import is repaired from the failure output', async () => {
+  const broken = scriptedSuite.replace("'../../src/streaming-transport'", "'../src/streaming-transport'")
+  const run = await runCliOnFixture({ script: { ...answers, 'write-tests': suite({ content: broken }), repair: answers['write-tests'] } })
+  expect(run.exitCode).toBe(0)
+  expect(run.report).toMatchObject({ verdict: 'fail-to-pass', rounds: { repair: 1, strengthen: 0 } })
+  expect(run.report.tests).toHaveLength(6)
+  const repair = run.model!.requests.find((request) => stageOf(request) === 'repair')!
+  expect(requestText(repair)).toContain("Cannot find module '../src/streaming-transport'")
+  expect(readFileSync(join(run.outDir, 'suite', SUITE_PATH), 'utf8')).toBe(scriptedSuite)
+})
+
+test('(c) a test still failing after the repair rounds leaves the suite but stays in the report', async () => {
+  const failing = testFile(`  // Scenario: a wrong expectation — bug #4471.
+  it('expects the wrong status', async () => {
+    const transport = new StreamingTransport(async () => ({ status: 200 }))
+    await expect(transport.stream({ url: '/x' })).resolves.toEqual({ status: 201 })
+  })`)
+  const run = await runCliOnFixture({ script: { ...answers, 'write-tests': suite({ content: failing }), repair: [suite({ content: failing }), suite({ content: failing })] } })
+  expect(run.exitCode).toBe(1)
+  expect(run.report).toMatchObject({ verdict: 'no-fail-to-pass', reason: 'no test passed at head', rounds: { repair: 2 } })
+  expect(run.report.tests).toEqual([expect.objectContaining({ kind: 'fails-at-head', head: 'failed', preFix: 'missing' })])
+  expect(run.report.suite).toMatchObject({ files: [], dropped: [{ path: SUITE_PATH, reason: 'still fails at head' }] })
+  expect(existsSync(join(run.outDir, 'suite', SUITE_PATH))).toBe(false)
+})
+
+test('(d) malformed model JSON is retried once, then verdict error with a clear reason (exit 2)', async () => {
+  const malformed: ScriptedReply = { tool_use: { name: 'record_root_cause', input: { summary: 'x', defects: 'not a list' } } }
+  const run = await runCliOnFixture({ script: { analyse: [malformed, malformed] } })
+  expect(run.exitCode).toBe(2)
+  expect(run.report.verdict).toBe('error')
+  expect(run.report.reason).toMatch(/^The model's analyse answer was invalid twice: \/defects must be array/)
+  expect(run.report.model.calls).toBe(2)
+  expect(requestText(run.model!.requests[1])).toContain('/defects must be array')
+  expect(run.markdown).toContain('⚠️ **error**')
+})
+
+test('(f) generated tests cannot see the API key, GITHUB_TOKEN, runtime tokens or inputs of the parent', async () => {
+  const secrets = { ANTHROPIC_API_KEY: 'sk-ant-parent-secret', GITHUB_TOKEN: 'ghs_parent_secret', ACTIONS_RUNTIME_TOKEN: 'runtime-secret', INPUT_ANTHROPIC_API_KEY: 'sk-ant-input-secret' }
+  const sniffer = testFile(`  // Scenario: the test environment is allow-listed — not a bug of #4471, a guard of the harness.
+  it('sees no secrets of the parent process', () => {
+    const seen = JSON.stringify(process.env)
+    for (const secret of ${JSON.stringify(Object.values(secrets))}) expect(seen).not.toContain(secret)
+    for (const name of ${JSON.stringify(Object.keys(secrets))}) expect(process.env[name]).toBeUndefined()
+  })`)
+  const saved = { ...process.env }
+  Object.assign(process.env, secrets)
+  try {
+    const run = await runCliOnFixture({ script: { ...answers, 'write-tests': suite({ content: sniffer }, { path: 'test/regression/issue-4471-more.test.ts', content: scriptedSuite }) } })
+    const sniff = run.report.tests.find((t) => t.name.endsWith('sees no secrets of the parent process'))
+    expect(sniff).toMatchObject({ head: 'passed', preFix: 'passed' })
+    expect(run.report.verdict).toBe('fail-to-pass')
+  } finally {
+    for (const name of Object.keys(secrets)) if (!(name in saved)) delete process.env[name]
+  }
+})
+
+test('(g) paths that escape the regression folder or overwrite a file are refused', async () => {
+  const run = await runCliOnFixture({
+    script: {
+      ...answers,
+      'write-tests': suite(
+        { path: '../../etc/x', content: 'pwned' },
+        { path: 'test/retry-budget.test.ts', content: 'overwritten' },
+        { path: 'test/regression/../../src/streaming-transport.test.ts', content: 'escaped' },
+        { content: scriptedSuite }
+      )
+    }
+  })
+  expect(run.report.suite.refused).toEqual([
+    { path: '../../etc/x', reason: 'the path contains ".."' },
+    { path: 'test/retry-budget.test.ts', reason: 'a file already exists at that path' },
+    { path: 'test/regression/../../src/streaming-transport.test.ts', reason: 'the path contains ".."' }
+  ])
+  expect(run.report.verdict).toBe('fail-to-pass')
+  expect(run.report.suite.files.map((file) => file.path)).toEqual([SUITE_PATH])
+  expect(existsSync(join(run.repo.dir, '../../etc/x'))).toBe(false)
+  expect(readFileSync(join(run.repo.dir, 'test/retry-budget.test.ts'), 'utf8')).not.toBe('overwritten')
+})
+
+test('every file refused is an error, not an empty suite', async () => {
+  const run = await runCliOnFixture({ script: { ...answers, 'write-tests': suite({ path: '/etc/passwd.test.ts', content: 'x' }) } })
+  expect(run.exitCode).toBe(2)
+  expect(run.report.reason).toBe('Every test file the model wrote was refused: /etc/passwd.test.ts (the path is absolute)')
+})

@@ -1,0 +1,25 @@
+/** Verify mode: no model, no key — the fix's own tests, run at head and on the pre-fix tree. */
+import { runCliOnFixture } from '../support/cli-run.js'
+
+test('(e) verify proves the example fix with its own test', async () => {
+  const run = await runCliOnFixture({ env: {} })
+  expect(run.exitCode).toBe(0)
+  expect(run.report).toMatchObject({ mode: 'verify', verdict: 'fail-to-pass', model: { calls: 0, name: null } })
+  expect(run.report.tests).toEqual([
+    expect.objectContaining({
+      file: 'test/streaming-transport.test.ts',
+      name: 'StreamingTransport.stream › retries a streaming call after a 429 (#4471)',
+      head: 'passed',
+      preFix: 'failed',
+      kind: 'fail-to-pass'
+    })
+  ])
+  expect(run.report.tests[0].message).toContain('RetryBudgetExhaustedError')
+  expect(run.report.suite.files).toEqual([{ path: 'test/streaming-transport.test.ts', scenarios: [] }])
+})
+
+test('verify on a fix without test changes says there is nothing to verify', async () => {
+  const run = await runCliOnFixture({ fixtureOptions: { withFixTest: false } })
+  expect(run.exitCode).toBe(2)
+  expect(run.report).toMatchObject({ verdict: 'error', reason: 'The change adds or modifies no jest test file, so there is nothing to verify' })
+})

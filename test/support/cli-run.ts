@@ -1,0 +1,52 @@
+/** Runs the CLI in-process against a fixture repository and the fake model, and reads what it wrote. */
+import { Ajv } from 'ajv'
+import { readFileSync } from 'node:fs'
+import { mkdtemp } from 'node:fs/promises'
+import { tmpdir } from 'node:os'
+import { join } from 'node:path'
+import { runCli } from '../../src/cli.js'
+import type { Report } from '../../src/report/report.js'
+import { startFakeAnthropic, type FakeAnthropic } from './fake-anthropic.js'
+import { buildFixtureRepo, type FixtureOptions, type FixtureRepo } from './fixture-repo.js'
+import { byStage, type StageScript } from './scripted-model.js'
+
+const schema = JSON.parse(readFileSync(new URL('../../src/report/report.schema.json', import.meta.url), 'utf8'))
+const validateReport = new Ajv({ allErrors: true, strict: false }).compile(schema)
+
+export interface CliRun {
+  exitCode: number
+  report: Report
+  markdown: string
+  /** What the CLI logged. */
+  log: string[]
+  outDir: string
+  repo: FixtureRepo
+  model: FakeAnthropic | null
+}
+
+export interface CliRunOptions {
+  fixture?: string
+  fixtureOptions?: FixtureOptions
+  /** Scripted model answers; omit for verify mode. */
+  script?: StageScript
+  args?: string[]
+  env?: NodeJS.ProcessEnv
+}
+
+export async function runCliOnFixture(options: CliRunOptions): Promise<CliRun> {
+  const repo = await buildFixtureRepo(options.fixture ?? 'retry-budget', options.fixtureOptions)
+  const outDir = await mkdtemp(join(tmpdir(), 'rtg-out-'))
+  const model = options.script ? await startFakeAnthropic(byStage(options.script)) : null
+  try {
+    const mode = options.script ? [] : ['verify']
+    const args = [...mode, '--repo', repo.dir, '--base', repo.base, '--head', repo.head, '--out', outDir, ...(options.args ?? [])]
+    const env = model ? { ANTHROPIC_API_KEY: 'test-key', ANTHROPIC_BASE_URL: model.baseURL, ...options.env } : { ...options.env }
+    const log: string[] = []
+    const exitCode = await runCli(args, env, { info: (m) => log.push(m), warn: (m) => log.push(`warning: ${m}`) })
+    const report = JSON.parse(readFileSync(join(outDir, 'report.json'), 'utf8')) as Report
+    if (!validateReport(report)) throw new Error(`report.json does not match its schema: ${JSON.stringify(validateReport.errors)}`)
+    return { exitCode, report, markdown: readFileSync(join(outDir, 'report.md'), 'utf8'), log, outDir, repo, model }
+  } finally {
+    await model?.close()
+  }
+}
