@@ -37696,20 +37696,29 @@ async function prepareTrees(git, changeSet, workDir, processes, installTimeoutMs
     };
     try {
         await git.addWorktree(head, changeSet.head);
-        await git.addWorktree(preFix, changeSet.head);
-        const reverted = filesToRevert(changeSet);
-        for (const file of reverted)
-            await revert(git, changeSet.mergeBase, preFix, file);
         await reuseDependencies(git.repoDir, head);
-        const preFixDependencies = reverted.some((file) => isManifest(file.path))
-            ? await installDependencies(preFix, processes, installTimeoutMs)
-            : await reuseDependencies(git.repoDir, preFix);
-        return { head, preFix, reverted: reverted.map((file) => file.path), preFixDependencies, dispose };
+        return { head, preFix, ...(await addPreFixTree(git, changeSet, preFix, processes, installTimeoutMs)), dispose };
     }
     catch (error) {
         await dispose();
         throw error;
     }
+}
+/** A worktree at head with the fix taken out, on the repository's installed dependencies where they fit. */
+async function addPreFixTree(git, changeSet, dir, processes, installTimeoutMs) {
+    await git.addWorktree(dir, changeSet.head);
+    const reverted = await revertFix(git, changeSet, dir);
+    const preFixDependencies = reverted.some(isManifest)
+        ? await installDependencies(dir, processes, installTimeoutMs)
+        : await reuseDependencies(git.repoDir, dir);
+    return { reverted, preFixDependencies };
+}
+/** Takes the fix out of a checkout of the head: its source files (and manifests) go back to the merge-base. */
+async function revertFix(git, changeSet, treeDir) {
+    const files = filesToRevert(changeSet);
+    for (const file of files)
+        await revert(git, changeSet.mergeBase, treeDir, file);
+    return files.map((file) => file.path);
 }
 async function revert(git, mergeBase, treeDir, file) {
     if (file.status !== 'deleted')

@@ -1,0 +1,88 @@
+/**
+ * `npm run bench`: on the bundled example, each phase's time (median of BENCH_RUNS runs, default 3), the
+ * harness overhead — the share of a run spent outside the model and the two test runs — and the pre-fix
+ * tree made by worktree + dependency reuse against a fresh clone + install of the same commit.
+ * The model is the scripted fake (answers at once), so the model phases here are the harness's own cost.
+ */
+import { execFile } from 'node:child_process'
+import { mkdtemp, rm } from 'node:fs/promises'
+import { tmpdir } from 'node:os'
+import { join } from 'node:path'
+import { promisify } from 'node:util'
+import { readChangeSet } from '../src/diff/change-set.js'
+import { addPreFixTree, revertFix } from '../src/execute/trees.js'
+import { createGit } from '../src/ports/git.js'
+import { createProcessRunner } from '../src/ports/process.js'
+import type { Report } from '../src/report/report.js'
+import { runWithRealPorts } from '../src/run.js'
+import { buildSettings } from '../src/settings.js'
+import { startFakeAnthropic } from '../test/support/fake-anthropic.js'
+import { buildFixtureRepo } from '../test/support/fixture-repo.js'
+import { byStage, fixtureAnswers } from '../test/support/scripted-model.js'
+
+const RUNS = Number(process.env.BENCH_RUNS ?? 3)
+const MODEL_PHASES = ['analyse', 'scenarios', 'write-tests', 'repair', 'strengthen']
+const TEST_RUN_PHASES = ['run-head', 'run-pre-fix']
+const silent = { info: () => undefined, warn: (message: string) => console.error(message) }
+const run = promisify(execFile)
+const median = (values: number[]) => [...values].sort((a, b) => a - b)[Math.floor(values.length / 2)]
+const ms = (value: number) => `${Math.round(value)} ms`.padStart(9)
+
+const repo = await buildFixtureRepo('retry-budget', { withFixTest: false })
+try {
+  await pipelinePhases()
+  await preFixTreeSpeedUp()
+} finally {
+  await repo.cleanup()
+}
+
+async function pipelinePhases(): Promise<void> {
+  const reports: Report[] = []
+  for (let i = 0; i < RUNS; i++) {
+    const fake = await startFakeAnthropic(byStage(fixtureAnswers('retry-budget')))
+    const out = await mkdtemp(join(tmpdir(), 'rtg-bench-'))
+    const settings = buildSettings({ repo: repo.dir, base: repo.base, head: repo.head, out, apiKey: 'bench', baseURL: fake.baseURL, issueFile: repo.issuePath })
+    reports.push((await runWithRealPorts(settings, silent)).report)
+    await fake.close()
+    await rm(out, { recursive: true, force: true })
+  }
+  const phases = [...new Set(reports.flatMap((report) => Object.keys(report.timings)))]
+  const phase = (name: string) => median(reports.map((report) => report.timings[name] ?? 0))
+  const total = median(reports.map((report) => report.durationMs))
+  const model = MODEL_PHASES.reduce((sum, name) => sum + phase(name), 0)
+  const testRuns = TEST_RUN_PHASES.reduce((sum, name) => sum + phase(name), 0)
+  const overhead = total - model - testRuns
+  console.log(`Pipeline on the bundled example, median of ${RUNS} run(s) (verdict ${reports[0].verdict}):`)
+  for (const name of phases) console.log(`  ${name.padEnd(16)}${ms(phase(name))}`)
+  console.log(`  ${'total'.padEnd(16)}${ms(total)}`)
+  console.log(`  model phases ${ms(model)} · test runs ${ms(testRuns)} · harness overhead ${ms(overhead)}`)
+  console.log(`Harness overhead share: ${((100 * overhead) / total).toFixed(1)}% of the run is outside the model and the two test runs`)
+}
+
+async function preFixTreeSpeedUp(): Promise<void> {
+  const git = createGit(repo.dir)
+  const changeSet = await readChangeSet(git, repo.base, repo.head)
+  const worktreeTimes: number[] = []
+  for (let i = 0; i < RUNS; i++) {
+    const dir = join(await mkdtemp(join(tmpdir(), 'rtg-bench-tree-')), 'pre-fix')
+    const started = performance.now()
+    await addPreFixTree(git, changeSet, dir, createProcessRunner(), 600_000)
+    worktreeTimes.push(performance.now() - started)
+    await git.removeWorktree(dir)
+  }
+
+  const cloneDir = await mkdtemp(join(tmpdir(), 'rtg-bench-clone-'))
+  const started = performance.now()
+  await run('git', ['clone', '--quiet', '--no-local', '--no-checkout', repo.dir, cloneDir])
+  await run('git', ['-C', cloneDir, 'checkout', '--quiet', '--detach', repo.head])
+  await revertFix(git, changeSet, cloneDir)
+  await run('npm', ['install', '--no-audit', '--no-fund', '--prefer-offline', '--ignore-scripts', '--loglevel=error'], { cwd: cloneDir })
+  const cloneTime = performance.now() - started
+  await rm(cloneDir, { recursive: true, force: true })
+
+  const worktree = median(worktreeTimes)
+  console.log('Pre-fix tree for the same commit:')
+  console.log(`  worktree + dependency reuse ${ms(worktree)} (median of ${RUNS})`)
+  console.log(`  fresh clone + npm install   ${ms(cloneTime)}`)
+  console.log(`Pre-fix tree speed-up: ${(cloneTime / worktree).toFixed(1)}x faster by worktree + dependency reuse`)
+}
