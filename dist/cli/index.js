@@ -37587,8 +37587,20 @@ class TestBench {
     async run(tree, files) {
         const scratchDir = (0,external_node_path_.join)(this.scratchDir, `run-${++this.runs}-${tree}`);
         await (0,promises_.mkdir)(scratchDir, { recursive: true });
-        return this.framework.run({ treeDir: this.trees[tree], files, scratchDir, timeoutMs: this.timeoutMs }, this.processes);
+        const treeDir = this.trees[tree];
+        const result = await this.framework.run({ treeDir, files, scratchDir, timeoutMs: this.timeoutMs }, this.processes);
+        return withoutTreePaths(result, [treeDir, await (0,promises_.realpath)(treeDir)]);
     }
+}
+/** Messages name files by repository path, not by the temporary tree's: the same in both trees, and no noise. */
+function withoutTreePaths(run, treeDirs) {
+    const clean = (text) => treeDirs.reduce((result, dir) => result.split(`${dir}${external_node_path_.sep}`).join(''), text);
+    return {
+        ...run,
+        tests: run.tests.map((test) => ({ ...test, message: clean(test.message) })),
+        fileErrors: run.fileErrors.map((error) => ({ ...error, message: clean(error.message) })),
+        output: clean(run.output)
+    };
 }
 /** Files with a test that did not pass, or that could not run at all. */
 function failingFiles(run) {

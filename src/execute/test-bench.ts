@@ -1,6 +1,6 @@
 /** The suite's home in both trees: put files in, run them at head or on the pre-fix tree. */
-import { mkdir } from 'node:fs/promises'
-import { join } from 'node:path'
+import { mkdir, realpath } from 'node:fs/promises'
+import { join, sep } from 'node:path'
 import type { RunResult, SuiteFile } from '../domain.js'
 import type { FrameworkAdapter } from '../frameworks/adapter.js'
 import type { ProcessRunner } from '../ports/process.js'
@@ -33,7 +33,20 @@ export class TestBench {
   async run(tree: TreeName, files: string[]): Promise<RunResult> {
     const scratchDir = join(this.scratchDir, `run-${++this.runs}-${tree}`)
     await mkdir(scratchDir, { recursive: true })
-    return this.framework.run({ treeDir: this.trees[tree], files, scratchDir, timeoutMs: this.timeoutMs }, this.processes)
+    const treeDir = this.trees[tree]
+    const result = await this.framework.run({ treeDir, files, scratchDir, timeoutMs: this.timeoutMs }, this.processes)
+    return withoutTreePaths(result, [treeDir, await realpath(treeDir)])
+  }
+}
+
+/** Messages name files by repository path, not by the temporary tree's: the same in both trees, and no noise. */
+function withoutTreePaths(run: RunResult, treeDirs: string[]): RunResult {
+  const clean = (text: string) => treeDirs.reduce((result, dir) => result.split(`${dir}${sep}`).join(''), text)
+  return {
+    ...run,
+    tests: run.tests.map((test) => ({ ...test, message: clean(test.message) })),
+    fileErrors: run.fileErrors.map((error) => ({ ...error, message: clean(error.message) })),
+    output: clean(run.output)
   }
 }
 

@@ -15,6 +15,9 @@ test('(e) verify proves the example fix with its own test', async () => {
     })
   ])
   expect(run.report.tests[0].message).toContain('RetryBudgetExhaustedError')
+  // Paths in messages are the repository's, not the temporary tree's.
+  expect(run.report.tests[0].message).toContain('at Object.<anonymous> (test/streaming-transport.test.ts:')
+  expect(run.report.tests[0].message).not.toContain('regression-testgen-')
   expect(run.report.suite.files).toEqual([{ path: 'test/streaming-transport.test.ts', scenarios: [] }])
 })
 
