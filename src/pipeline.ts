@@ -73,6 +73,7 @@ export async function runPipeline(settings: Settings, ports: Ports): Promise<Out
       report
     })
     delivered = proof.kept
+    report.suite.dropped = proof.dropped
     const verdict = decideVerdict(classifyTests(proof.headRun, proof.preFixRun))
     Object.assign(report, { verdict: verdict.verdict, reason: verdict.reason, tests: verdict.tests })
   } catch (error) {

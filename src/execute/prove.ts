@@ -2,9 +2,10 @@
  * The prove loop: the suite must pass at head (repairing it from failures, then leaving out what still
  * fails), and should fail on the pre-fix tree (one strengthen round when nothing does).
  */
-import type { RunResult, SuiteFile } from '../domain.js'
+import type { RunResult, SuiteFile, TestResult } from '../domain.js'
 import type { Report } from '../report/report.js'
 import type { Refiner } from '../suite/generate.js'
+import type { RefusedFile } from '../suite/placement.js'
 import type { Timings } from '../timings.js'
 import { classifyTests } from '../verdict/classify.js'
 import { failingFiles, type TestBench } from './test-bench.js'
@@ -12,8 +13,10 @@ import { failingFiles, type TestBench } from './test-bench.js'
 export interface Proof {
   headRun: RunResult
   preFixRun: RunResult | null
-  /** The files that pass at head: the suite delivered. */
+  /** The files that pass at head, twice: the suite delivered. */
   kept: SuiteFile[]
+  /** The files left out because a test in them still failed at head. */
+  dropped: RefusedFile[]
 }
 
 export interface ProveOptions {
@@ -38,18 +41,42 @@ async function passAtHeadThenPreFix(bench: TestBench, candidate: SuiteFile[], op
   const { refiner, timings, report } = options
   let files = candidate
   if (options.installFiles) await bench.install(files)
-  let headRun = await timings.time('run-head', () => bench.run('head', paths(files)))
+  const runAtHead = () => timings.time('run-head', () => bench.run('head', paths(files)))
+  let headRun = await runAtHead()
   for (let round = 0; refiner && round < options.repairRounds && failingFiles(headRun).size > 0; round++) {
     report.rounds.repair++
     files = await refiner.repair(files, headRun)
     await bench.install(files)
-    headRun = await timings.time('run-head', () => bench.run('head', paths(files)))
+    headRun = await runAtHead()
   }
+  // Passing once is not enough: a second run at head catches order-, time- and state-dependent tests.
+  if (failingFiles(headRun).size < files.length) headRun = markFlaky(headRun, await runAtHead())
   const failing = failingFiles(headRun)
   const kept = files.filter((file) => !failing.has(file.path))
-  report.suite.dropped = files.filter((file) => failing.has(file.path)).map((file) => ({ path: file.path, reason: 'still fails at head' }))
+  const dropped = files.filter((file) => failing.has(file.path)).map((file) => ({ path: file.path, reason: dropReason(headRun, file.path) }))
   const preFixRun = kept.length === 0 ? null : await timings.time('run-pre-fix', () => bench.run('preFix', paths(kept)))
-  return { headRun, preFixRun, kept }
+  return { headRun, preFixRun, kept, dropped }
+}
+
+const FLAKY = 'flaky:'
+
+/** A test that passed in the first run but not in the second counts as failing at head. */
+export function markFlaky(first: RunResult, second: RunResult): RunResult {
+  const again = new Map(second.tests.map((test) => [`${test.file}\0${test.name}`, test]))
+  const secondFileErrors = new Map(second.fileErrors.map((error) => [error.file, error.message]))
+  const tests = first.tests.map((test): TestResult => {
+    if (test.status !== 'passed') return test
+    const rerun = again.get(`${test.file}\0${test.name}`)
+    if (rerun?.status === 'passed') return test
+    const how = rerun ? `${rerun.status}: ${rerun.message}` : (secondFileErrors.get(test.file) ?? 'did not run')
+    return { ...test, status: 'failed', message: `${FLAKY} passed, then on a second run at head ${how}` }
+  })
+  return { ...first, tests }
+}
+
+function dropReason(headRun: RunResult, file: string): string {
+  const flaky = headRun.tests.some((test) => test.file === file && test.message.startsWith(FLAKY))
+  return flaky ? 'flaky at head: a test passed, then failed on a second run' : 'still fails at head'
 }
 
 const paths = (files: SuiteFile[]) => files.map((file) => file.path)

@@ -1,6 +1,7 @@
 /** The CLI end to end on the bundled example: real git, real jest, the real SDK against a scripted fake model. */
 import { execFileSync } from 'node:child_process'
 import { existsSync, readFileSync } from 'node:fs'
+import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import { requestText, type ScriptedReply } from '../support/fake-anthropic.js'
 import { runCliOnFixture } from '../support/cli-run.js'
@@ -153,4 +154,24 @@ test('every file refused is an error, not an empty suite', async () => {
   const run = await runCliOnFixture({ script: { ...answers, 'write-tests': suite({ path: '/etc/passwd.test.ts', content: 'x' }) } })
   expect(run.exitCode).toBe(2)
   expect(run.report.reason).toBe('Every test file the model wrote was refused: /etc/passwd.test.ts (the path is absolute)')
+})
+
+test('a test that passes once and fails on a second run at head is flaky: left out, reported', async () => {
+  const marker = join(tmpdir(), `rtg-flaky-${process.pid}-${Date.now()}`)
+  const flaky = testFile(`  // Scenario: depends on leftover state — bug #4471.
+  it('passes only the first time', () => {
+    const fs = require('fs')
+    const seen = fs.existsSync(${JSON.stringify(marker)})
+    fs.writeFileSync(${JSON.stringify(marker)}, 'x')
+    expect(seen).toBe(false)
+  })`)
+  const run = await runCliOnFixture({ script: { ...answers, 'write-tests': suite({ content: flaky }, { path: 'test/regression/issue-4471-stable.test.ts', content: scriptedSuite }) } })
+  expect(run.report.verdict).toBe('fail-to-pass')
+  expect(run.report.tests.find((t) => t.name.endsWith('passes only the first time'))).toMatchObject({
+    kind: 'fails-at-head',
+    head: 'failed',
+    message: expect.stringMatching(/^flaky: passed, then on a second run at head failed: /)
+  })
+  expect(run.report.suite.dropped).toEqual([{ path: SUITE_PATH, reason: 'flaky at head: a test passed, then failed on a second run' }])
+  expect(run.report.suite.files.map((f) => f.path)).toEqual(['test/regression/issue-4471-stable.test.ts'])
 })
