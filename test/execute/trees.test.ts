@@ -1,0 +1,99 @@
+/** The two trees, on a real repository: what the pre-fix tree reverts, keeps, links and installs. */
+import { execFileSync } from 'node:child_process'
+import { existsSync, lstatSync, mkdtempSync, mkdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs'
+import { tmpdir } from 'node:os'
+import { dirname, join } from 'node:path'
+import { readChangeSet } from '../../src/diff/change-set.js'
+import { prepareTrees } from '../../src/execute/trees.js'
+import { createGit } from '../../src/ports/git.js'
+import { createProcessRunner } from '../../src/ports/process.js'
+
+const dirs: string[] = []
+const isLink = (path: string) => {
+  try {
+    return lstatSync(path).isSymbolicLink()
+  } catch {
+    return false
+  }
+}
+afterAll(() => dirs.forEach((dir) => rmSync(dir, { recursive: true, force: true })))
+
+function repoWithFix(fix: (write: (path: string, content: string) => void, git: (...args: string[]) => string) => void) {
+  const dir = mkdtempSync(join(tmpdir(), 'rtg-trees-'))
+  dirs.push(dir)
+  const git = (...args: string[]) => execFileSync('git', ['-c', 'user.name=t', '-c', 'user.email=t@t', ...args], { cwd: dir, encoding: 'utf8' }).trim()
+  const write = (path: string, content: string) => (mkdirSync(dirname(join(dir, path)), { recursive: true }), writeFileSync(join(dir, path), content))
+  git('init', '-q', '-b', 'main')
+  write('.gitignore', 'node_modules\n')
+  write('package.json', JSON.stringify({ name: 'trees', version: '1.0.0' }))
+  write('package-lock.json', JSON.stringify({ name: 'trees', version: '1.0.0', lockfileVersion: 3, requires: true, packages: { '': { name: 'trees', version: '1.0.0' } } }))
+  write('src/changed.js', 'module.exports = 1\n')
+  write('src/renamed-from.js', 'module.exports = "r"\n')
+  write('src/deleted.js', 'module.exports = "d"\n')
+  write('test/changed.test.js', "test('old', () => {})\n")
+  git('add', '-A')
+  git('commit', '-q', '-m', 'base')
+  const base = git('rev-parse', 'HEAD')
+  fix(write, git)
+  git('add', '-A')
+  git('commit', '-q', '-m', 'fix')
+  mkdirSync(join(dir, 'node_modules', 'dep'), { recursive: true })
+  return { dir, base, head: git('rev-parse', 'HEAD'), git }
+}
+
+async function trees(repo: { dir: string; base: string; head: string }) {
+  const git = createGit(repo.dir)
+  const work = mkdtempSync(join(tmpdir(), 'rtg-trees-work-'))
+  return prepareTrees(git, await readChangeSet(git, repo.base, repo.head), join(work, 'trees'), createProcessRunner(), 120_000)
+}
+
+test('the pre-fix tree takes the fix out of every kind of source change and keeps the tests at head', async () => {
+  const repo = repoWithFix((write, git) => {
+    write('src/changed.js', 'module.exports = 2\n')
+    write('src/added.js', 'module.exports = "a"\n')
+    git('mv', 'src/renamed-from.js', 'src/renamed-to.js')
+    git('rm', '-q', 'src/deleted.js')
+    write('test/changed.test.js', "test('new', () => {})\n")
+  })
+  const { head, preFix, reverted, preFixDependencies, dispose } = await trees(repo)
+  const read = (tree: string, path: string) => readFileSync(join(tree, path), 'utf8')
+
+  expect(reverted.sort()).toEqual(['src/added.js', 'src/changed.js', 'src/deleted.js', 'src/renamed-to.js'])
+  expect(read(head, 'src/changed.js')).toBe('module.exports = 2\n')
+  expect(read(preFix, 'src/changed.js')).toBe('module.exports = 1\n')
+  expect(existsSync(join(preFix, 'src/added.js'))).toBe(false)
+  expect(existsSync(join(preFix, 'src/renamed-to.js'))).toBe(false)
+  expect(read(preFix, 'src/renamed-from.js')).toBe('module.exports = "r"\n')
+  expect(read(preFix, 'src/deleted.js')).toBe('module.exports = "d"\n')
+  expect(read(preFix, 'test/changed.test.js')).toBe("test('new', () => {})\n")
+
+  // Both trees use the repository's installed dependencies through a link, not a copy or an install.
+  expect(preFixDependencies).toBe('reused')
+  for (const tree of [head, preFix]) expect(isLink(join(tree, 'node_modules'))).toBe(true)
+
+  await dispose()
+  expect(existsSync(head) || existsSync(preFix)).toBe(false)
+  expect(repo.git('worktree', 'list').split('\n')).toHaveLength(1)
+  expect(repo.git('status', '--porcelain')).toBe('')
+})
+
+test('a fix that changes manifests gets them reverted and a fresh install in the pre-fix tree', async () => {
+  const repo = repoWithFix((write) => {
+    write('src/changed.js', 'module.exports = 2\n')
+    write('package.json', JSON.stringify({ name: 'trees', version: '1.0.1' }))
+    write('package-lock.json', JSON.stringify({ name: 'trees', version: '1.0.1', lockfileVersion: 3, requires: true, packages: { '': { name: 'trees', version: '1.0.1' } } }))
+  })
+  const { preFix, reverted, preFixDependencies, dispose } = await trees(repo)
+  expect(reverted.sort()).toEqual(['package-lock.json', 'package.json', 'src/changed.js'])
+  expect(JSON.parse(readFileSync(join(preFix, 'package.json'), 'utf8')).version).toBe('1.0.0')
+  expect(preFixDependencies).toBe('installed')
+  expect(isLink(join(preFix, 'node_modules'))).toBe(false)
+  await dispose()
+})
+
+test('a repository whose dependencies are not installed is a clear error, and nothing is left behind', async () => {
+  const repo = repoWithFix((write) => write('src/changed.js', 'module.exports = 2\n'))
+  rmSync(join(repo.dir, 'node_modules'), { recursive: true })
+  await expect(trees(repo)).rejects.toThrow(`Dependencies are not installed in ${repo.dir}`)
+  expect(repo.git('worktree', 'list').split('\n')).toHaveLength(1)
+})
