@@ -35748,8 +35748,11 @@ module.exports = {
 /***/ ((module, __unused_webpack___webpack_exports__, __nccwpck_require__) => {
 
 __nccwpck_require__.a(module, async (__webpack_handle_async_dependencies__, __webpack_async_result__) => { try {
-/* harmony import */ var _main_js__WEBPACK_IMPORTED_MODULE_0__ = __nccwpck_require__(1292);
+/* harmony import */ var _main_js__WEBPACK_IMPORTED_MODULE_0__ = __nccwpck_require__(6422);
+/* harmony import */ var _ports_process_js__WEBPACK_IMPORTED_MODULE_1__ = __nccwpck_require__(9558);
 
+
+(0,_ports_process_js__WEBPACK_IMPORTED_MODULE_1__/* .exitWithChildrenOnSignals */ .OQ)();
 await (0,_main_js__WEBPACK_IMPORTED_MODULE_0__/* .run */ .e)();
 
 __webpack_async_result__();
@@ -35757,7 +35760,7 @@ __webpack_async_result__();
 
 /***/ }),
 
-/***/ 1292:
+/***/ 6422:
 /***/ ((__unused_webpack_module, __webpack_exports__, __nccwpck_require__) => {
 
 
@@ -76158,6 +76161,72 @@ function runGit(args, cwd) {
     });
 }
 
+// EXTERNAL MODULE: ./src/ports/process.ts + 1 modules
+var ports_process = __nccwpck_require__(9558);
+;// CONCATENATED MODULE: ./src/run.ts
+/** Wires the real ports to the pipeline: shared by the CLI and the action. */
+
+
+
+
+
+function runWithRealPorts(settings, log) {
+    const ledger = new UsageLedger();
+    return runPipeline(settings, {
+        git: createGit(settings.repoDir),
+        processes: (0,ports_process/* createProcessRunner */.Ej)(),
+        model: settings.model ? createAnthropicModel(settings.model, ledger) : null,
+        ledger,
+        log
+    });
+}
+
+;// CONCATENATED MODULE: ./src/main.ts
+/** The action: inputs → Settings → the same pipeline as the CLI → outputs, job summary, exit status. */
+
+
+
+
+
+
+
+async function run() {
+    try {
+        const settings = getSettings();
+        const outcome = await runWithRealPorts(settings, { info: info, warn: warning });
+        const { report, paths } = outcome;
+        setOutput(Outputs.Verdict, report.verdict);
+        setOutput(Outputs.FailToPassCount, failToPassCount(report));
+        setOutput(Outputs.ReportPath, paths.json);
+        setOutput(Outputs.SuitePath, paths.suiteDir);
+        await summary.addRaw(await (0,promises_.readFile)(paths.markdown, 'utf8')).write();
+        if (outcome.exitCode === 0 && report.verdict !== 'fail-to-pass')
+            warning(`No test fails against the pre-fix code: ${report.reason}`);
+        if (outcome.exitCode !== 0)
+            setFailed(`verdict ${report.verdict}${report.reason ? `: ${report.reason}` : ''}`);
+    }
+    catch (error) {
+        setFailed(describeError(error));
+    }
+}
+
+
+/***/ }),
+
+/***/ 9558:
+/***/ ((__unused_webpack_module, __webpack_exports__, __nccwpck_require__) => {
+
+
+// EXPORTS
+__nccwpck_require__.d(__webpack_exports__, {
+  Ej: () => (/* binding */ createProcessRunner),
+  OQ: () => (/* binding */ exitWithChildrenOnSignals)
+});
+
+// UNUSED EXPORTS: KILL_GRACE_MS, OUTPUT_CAP, killRunningProcesses, testEnvironment
+
+// EXTERNAL MODULE: external "node:child_process"
+var external_node_child_process_ = __nccwpck_require__(1421);
 ;// CONCATENATED MODULE: external "node:string_decoder"
 const external_node_string_decoder_namespaceObject = __WEBPACK_EXTERNAL_createRequire(import.meta.url)("node:string_decoder");
 ;// CONCATENATED MODULE: ./src/ports/process.ts
@@ -76185,6 +76254,22 @@ function testEnvironment(parent) {
     }
     return { ...env, CI: 'true', FORCE_COLOR: '0', NO_COLOR: '1' };
 }
+/** Children still running: their groups are ours to end if this process is interrupted. */
+const running = new Set();
+/** Kills every running child's process group (they are detached, so a Ctrl-C does not reach them). */
+function killRunningProcesses() {
+    for (const child of running)
+        killGroup(child, 'SIGKILL');
+}
+/** For the entries: on SIGINT or SIGTERM, take the test processes down too, then exit. */
+function exitWithChildrenOnSignals() {
+    for (const [signal, code] of [['SIGINT', 130], ['SIGTERM', 143]]) {
+        process.once(signal, () => {
+            killRunningProcesses();
+            process.exit(code);
+        });
+    }
+}
 function createProcessRunner(parentEnv = process.env) {
     return { run: (request) => runProcess(request, testEnvironment(parentEnv)) };
 }
@@ -76201,6 +76286,7 @@ function runProcess(request, baseEnv) {
             stdio: ['ignore', 'pipe', 'pipe'],
             windowsHide: true
         });
+        running.add(child);
         output.capture(child.stdout);
         output.capture(child.stderr);
         let timedOut = false;
@@ -76217,6 +76303,7 @@ function runProcess(request, baseEnv) {
             if (settled)
                 return;
             settled = true;
+            running.delete(child);
             for (const timer of [timeoutTimer, graceTimer, closeTimer])
                 clearTimeout(timer);
             child.stdout?.destroy();
@@ -76280,53 +76367,6 @@ class TailBuffer {
         // Trim in batches rather than on every chunk.
         if (this.buffer.length > 2 * this.cap)
             this.buffer = this.buffer.slice(-this.cap);
-    }
-}
-
-;// CONCATENATED MODULE: ./src/run.ts
-/** Wires the real ports to the pipeline: shared by the CLI and the action. */
-
-
-
-
-
-function runWithRealPorts(settings, log) {
-    const ledger = new UsageLedger();
-    return runPipeline(settings, {
-        git: createGit(settings.repoDir),
-        processes: createProcessRunner(),
-        model: settings.model ? createAnthropicModel(settings.model, ledger) : null,
-        ledger,
-        log
-    });
-}
-
-;// CONCATENATED MODULE: ./src/main.ts
-/** The action: inputs → Settings → the same pipeline as the CLI → outputs, job summary, exit status. */
-
-
-
-
-
-
-
-async function run() {
-    try {
-        const settings = getSettings();
-        const outcome = await runWithRealPorts(settings, { info: info, warn: warning });
-        const { report, paths } = outcome;
-        setOutput(Outputs.Verdict, report.verdict);
-        setOutput(Outputs.FailToPassCount, failToPassCount(report));
-        setOutput(Outputs.ReportPath, paths.json);
-        setOutput(Outputs.SuitePath, paths.suiteDir);
-        await summary.addRaw(await (0,promises_.readFile)(paths.markdown, 'utf8')).write();
-        if (outcome.exitCode === 0 && report.verdict !== 'fail-to-pass')
-            warning(`No test fails against the pre-fix code: ${report.reason}`);
-        if (outcome.exitCode !== 0)
-            setFailed(`verdict ${report.verdict}${report.reason ? `: ${report.reason}` : ''}`);
-    }
-    catch (error) {
-        setFailed(describeError(error));
     }
 }
 

@@ -6539,8 +6539,11 @@ module.exports=n=>{if(!n)return[];if(typeof n!="string"||n.match(/^\s+$/))return
 /***/ ((module, __unused_webpack___webpack_exports__, __nccwpck_require__) => {
 
 __nccwpck_require__.a(module, async (__webpack_handle_async_dependencies__, __webpack_async_result__) => { try {
-/* harmony import */ var _cli_js__WEBPACK_IMPORTED_MODULE_0__ = __nccwpck_require__(2225);
+/* harmony import */ var _cli_js__WEBPACK_IMPORTED_MODULE_0__ = __nccwpck_require__(7157);
+/* harmony import */ var _ports_process_js__WEBPACK_IMPORTED_MODULE_1__ = __nccwpck_require__(9558);
 
+
+(0,_ports_process_js__WEBPACK_IMPORTED_MODULE_1__/* .exitWithChildrenOnSignals */ .OQ)();
 process.exitCode = await (0,_cli_js__WEBPACK_IMPORTED_MODULE_0__/* .runCli */ .ak)(process.argv.slice(2));
 
 __webpack_async_result__();
@@ -6548,7 +6551,7 @@ __webpack_async_result__();
 
 /***/ }),
 
-/***/ 2225:
+/***/ 7157:
 /***/ ((__unused_webpack_module, __webpack_exports__, __nccwpck_require__) => {
 
 
@@ -38893,131 +38896,8 @@ function runGit(args, cwd) {
     });
 }
 
-;// CONCATENATED MODULE: external "node:string_decoder"
-const external_node_string_decoder_namespaceObject = __WEBPACK_EXTERNAL_createRequire(import.meta.url)("node:string_decoder");
-;// CONCATENATED MODULE: ./src/ports/process.ts
-/** Running child processes: no shell, an allow-listed environment, a timeout that kills the whole tree. */
-
-
-/** How much output a result keeps (characters, the tail). */
-const OUTPUT_CAP = 256 * 1024;
-/** How long a timed-out group gets between SIGTERM and SIGKILL. */
-const KILL_GRACE_MS = 2000;
-/** How long to wait for stdio to close after the main process exited (a process outside the group may hold it). */
-const CLOSE_WAIT_MS = 2000;
-// setTimeout treats anything longer as 1 ms.
-const MAX_TIMER_MS = 2 ** 31 - 1;
-const ALLOWED_NAMES = new Set(['PATH', 'HOME', 'USER', 'LANG', 'LANGUAGE', 'TZ', 'TMPDIR', 'TMP', 'TEMP', 'SHELL', 'TERM']);
-/**
- * The environment of a test process: an allow-list, so that tests written by a model never see tokens,
- * API keys, Actions runtime variables, inputs or NODE_OPTIONS; plus quiet, non-interactive settings.
- */
-function testEnvironment(parent) {
-    const env = {};
-    for (const [name, value] of Object.entries(parent)) {
-        if (value !== undefined && (ALLOWED_NAMES.has(name) || name.startsWith('LC_')))
-            env[name] = value;
-    }
-    return { ...env, CI: 'true', FORCE_COLOR: '0', NO_COLOR: '1' };
-}
-function createProcessRunner(parentEnv = process.env) {
-    return { run: (request) => runProcess(request, testEnvironment(parentEnv)) };
-}
-function runProcess(request, baseEnv) {
-    const started = performance.now();
-    const output = new TailBuffer(OUTPUT_CAP);
-    return new Promise((resolve) => {
-        const child = (0,external_node_child_process_.spawn)(request.command, request.args, {
-            cwd: request.cwd,
-            env: { ...baseEnv, ...request.env },
-            shell: false,
-            // Its own process group, so a timeout (or the end) can take grandchildren such as test workers with it.
-            detached: true,
-            stdio: ['ignore', 'pipe', 'pipe'],
-            windowsHide: true
-        });
-        output.capture(child.stdout);
-        output.capture(child.stderr);
-        let timedOut = false;
-        let exit = null;
-        let graceTimer;
-        let closeTimer;
-        const timeoutTimer = setTimeout(() => {
-            timedOut = true;
-            killGroup(child, 'SIGTERM');
-            graceTimer = setTimeout(() => killGroup(child, 'SIGKILL'), KILL_GRACE_MS);
-        }, Math.min(Math.max(request.timeoutMs, 0), MAX_TIMER_MS));
-        let settled = false;
-        const finish = (extra = '') => {
-            if (settled)
-                return;
-            settled = true;
-            for (const timer of [timeoutTimer, graceTimer, closeTimer])
-                clearTimeout(timer);
-            child.stdout?.destroy();
-            child.stderr?.destroy();
-            resolve({
-                exitCode: exit?.code ?? null,
-                signal: exit?.signal ?? null,
-                timedOut,
-                output: output.text() + extra,
-                durationMs: Math.round(performance.now() - started)
-            });
-        };
-        child.once('error', (error) => {
-            // A spawn failure (e.g. ENOENT) has no process to wait for.
-            if (child.pid === undefined)
-                finish(`\n[could not start ${request.command}: ${error.message}]`);
-        });
-        child.once('exit', (code, signal) => {
-            exit = { code, signal };
-            // Whatever the main process left behind in its group goes too.
-            killGroup(child, 'SIGKILL');
-            closeTimer = setTimeout(() => finish(), CLOSE_WAIT_MS);
-        });
-        child.once('close', () => finish());
-    });
-}
-/** Signals the child's whole process group; best-effort, as the group may already be gone. */
-function killGroup(child, signal) {
-    if (child.pid === undefined)
-        return;
-    try {
-        if (process.platform === 'win32')
-            child.kill(signal);
-        else
-            process.kill(-child.pid, signal);
-    }
-    catch {
-        // ESRCH: nothing left to signal.
-    }
-}
-/** Interleaved text from several streams, keeping only the last `cap` characters. */
-class TailBuffer {
-    cap;
-    buffer = '';
-    constructor(cap) {
-        this.cap = cap;
-    }
-    capture(stream) {
-        if (!stream)
-            return;
-        // One decoder per stream, so a multi-byte character split across chunks survives interleaving.
-        const decoder = new external_node_string_decoder_namespaceObject.StringDecoder('utf8');
-        stream.on('data', (chunk) => this.append(decoder.write(chunk)));
-        stream.on('end', () => this.append(decoder.end()));
-    }
-    text() {
-        return this.buffer.length > this.cap ? this.buffer.slice(-this.cap) : this.buffer;
-    }
-    append(text) {
-        this.buffer += text;
-        // Trim in batches rather than on every chunk.
-        if (this.buffer.length > 2 * this.cap)
-            this.buffer = this.buffer.slice(-this.cap);
-    }
-}
-
+// EXTERNAL MODULE: ./src/ports/process.ts + 1 modules
+var ports_process = __nccwpck_require__(9558);
 ;// CONCATENATED MODULE: ./src/run.ts
 /** Wires the real ports to the pipeline: shared by the CLI and the action. */
 
@@ -39029,7 +38909,7 @@ function runWithRealPorts(settings, log) {
     const ledger = new UsageLedger();
     return runPipeline(settings, {
         git: createGit(settings.repoDir),
-        processes: createProcessRunner(),
+        processes: (0,ports_process/* createProcessRunner */.Ej)(),
         model: settings.model ? createAnthropicModel(settings.model, ledger) : null,
         ledger,
         log
@@ -39185,6 +39065,166 @@ async function runCli(argv, env = process.env, log = consoleLogger) {
     catch (error) {
         log.warn(`regression-testgen: ${describeError(error)}`);
         return 2;
+    }
+}
+
+
+/***/ }),
+
+/***/ 9558:
+/***/ ((__unused_webpack_module, __webpack_exports__, __nccwpck_require__) => {
+
+
+// EXPORTS
+__nccwpck_require__.d(__webpack_exports__, {
+  Ej: () => (/* binding */ createProcessRunner),
+  OQ: () => (/* binding */ exitWithChildrenOnSignals)
+});
+
+// UNUSED EXPORTS: KILL_GRACE_MS, OUTPUT_CAP, killRunningProcesses, testEnvironment
+
+// EXTERNAL MODULE: external "node:child_process"
+var external_node_child_process_ = __nccwpck_require__(1421);
+;// CONCATENATED MODULE: external "node:string_decoder"
+const external_node_string_decoder_namespaceObject = __WEBPACK_EXTERNAL_createRequire(import.meta.url)("node:string_decoder");
+;// CONCATENATED MODULE: ./src/ports/process.ts
+/** Running child processes: no shell, an allow-listed environment, a timeout that kills the whole tree. */
+
+
+/** How much output a result keeps (characters, the tail). */
+const OUTPUT_CAP = 256 * 1024;
+/** How long a timed-out group gets between SIGTERM and SIGKILL. */
+const KILL_GRACE_MS = 2000;
+/** How long to wait for stdio to close after the main process exited (a process outside the group may hold it). */
+const CLOSE_WAIT_MS = 2000;
+// setTimeout treats anything longer as 1 ms.
+const MAX_TIMER_MS = 2 ** 31 - 1;
+const ALLOWED_NAMES = new Set(['PATH', 'HOME', 'USER', 'LANG', 'LANGUAGE', 'TZ', 'TMPDIR', 'TMP', 'TEMP', 'SHELL', 'TERM']);
+/**
+ * The environment of a test process: an allow-list, so that tests written by a model never see tokens,
+ * API keys, Actions runtime variables, inputs or NODE_OPTIONS; plus quiet, non-interactive settings.
+ */
+function testEnvironment(parent) {
+    const env = {};
+    for (const [name, value] of Object.entries(parent)) {
+        if (value !== undefined && (ALLOWED_NAMES.has(name) || name.startsWith('LC_')))
+            env[name] = value;
+    }
+    return { ...env, CI: 'true', FORCE_COLOR: '0', NO_COLOR: '1' };
+}
+/** Children still running: their groups are ours to end if this process is interrupted. */
+const running = new Set();
+/** Kills every running child's process group (they are detached, so a Ctrl-C does not reach them). */
+function killRunningProcesses() {
+    for (const child of running)
+        killGroup(child, 'SIGKILL');
+}
+/** For the entries: on SIGINT or SIGTERM, take the test processes down too, then exit. */
+function exitWithChildrenOnSignals() {
+    for (const [signal, code] of [['SIGINT', 130], ['SIGTERM', 143]]) {
+        process.once(signal, () => {
+            killRunningProcesses();
+            process.exit(code);
+        });
+    }
+}
+function createProcessRunner(parentEnv = process.env) {
+    return { run: (request) => runProcess(request, testEnvironment(parentEnv)) };
+}
+function runProcess(request, baseEnv) {
+    const started = performance.now();
+    const output = new TailBuffer(OUTPUT_CAP);
+    return new Promise((resolve) => {
+        const child = (0,external_node_child_process_.spawn)(request.command, request.args, {
+            cwd: request.cwd,
+            env: { ...baseEnv, ...request.env },
+            shell: false,
+            // Its own process group, so a timeout (or the end) can take grandchildren such as test workers with it.
+            detached: true,
+            stdio: ['ignore', 'pipe', 'pipe'],
+            windowsHide: true
+        });
+        running.add(child);
+        output.capture(child.stdout);
+        output.capture(child.stderr);
+        let timedOut = false;
+        let exit = null;
+        let graceTimer;
+        let closeTimer;
+        const timeoutTimer = setTimeout(() => {
+            timedOut = true;
+            killGroup(child, 'SIGTERM');
+            graceTimer = setTimeout(() => killGroup(child, 'SIGKILL'), KILL_GRACE_MS);
+        }, Math.min(Math.max(request.timeoutMs, 0), MAX_TIMER_MS));
+        let settled = false;
+        const finish = (extra = '') => {
+            if (settled)
+                return;
+            settled = true;
+            running.delete(child);
+            for (const timer of [timeoutTimer, graceTimer, closeTimer])
+                clearTimeout(timer);
+            child.stdout?.destroy();
+            child.stderr?.destroy();
+            resolve({
+                exitCode: exit?.code ?? null,
+                signal: exit?.signal ?? null,
+                timedOut,
+                output: output.text() + extra,
+                durationMs: Math.round(performance.now() - started)
+            });
+        };
+        child.once('error', (error) => {
+            // A spawn failure (e.g. ENOENT) has no process to wait for.
+            if (child.pid === undefined)
+                finish(`\n[could not start ${request.command}: ${error.message}]`);
+        });
+        child.once('exit', (code, signal) => {
+            exit = { code, signal };
+            // Whatever the main process left behind in its group goes too.
+            killGroup(child, 'SIGKILL');
+            closeTimer = setTimeout(() => finish(), CLOSE_WAIT_MS);
+        });
+        child.once('close', () => finish());
+    });
+}
+/** Signals the child's whole process group; best-effort, as the group may already be gone. */
+function killGroup(child, signal) {
+    if (child.pid === undefined)
+        return;
+    try {
+        if (process.platform === 'win32')
+            child.kill(signal);
+        else
+            process.kill(-child.pid, signal);
+    }
+    catch {
+        // ESRCH: nothing left to signal.
+    }
+}
+/** Interleaved text from several streams, keeping only the last `cap` characters. */
+class TailBuffer {
+    cap;
+    buffer = '';
+    constructor(cap) {
+        this.cap = cap;
+    }
+    capture(stream) {
+        if (!stream)
+            return;
+        // One decoder per stream, so a multi-byte character split across chunks survives interleaving.
+        const decoder = new external_node_string_decoder_namespaceObject.StringDecoder('utf8');
+        stream.on('data', (chunk) => this.append(decoder.write(chunk)));
+        stream.on('end', () => this.append(decoder.end()));
+    }
+    text() {
+        return this.buffer.length > this.cap ? this.buffer.slice(-this.cap) : this.buffer;
+    }
+    append(text) {
+        this.buffer += text;
+        // Trim in batches rather than on every chunk.
+        if (this.buffer.length > 2 * this.cap)
+            this.buffer = this.buffer.slice(-this.cap);
     }
 }
 

@@ -47,6 +47,24 @@ export function testEnvironment(parent: NodeJS.ProcessEnv): Record<string, strin
   return { ...env, CI: 'true', FORCE_COLOR: '0', NO_COLOR: '1' }
 }
 
+/** Children still running: their groups are ours to end if this process is interrupted. */
+const running = new Set<ChildProcess>()
+
+/** Kills every running child's process group (they are detached, so a Ctrl-C does not reach them). */
+export function killRunningProcesses(): void {
+  for (const child of running) killGroup(child, 'SIGKILL')
+}
+
+/** For the entries: on SIGINT or SIGTERM, take the test processes down too, then exit. */
+export function exitWithChildrenOnSignals(): void {
+  for (const [signal, code] of [['SIGINT', 130], ['SIGTERM', 143]] as const) {
+    process.once(signal, () => {
+      killRunningProcesses()
+      process.exit(code)
+    })
+  }
+}
+
 export function createProcessRunner(parentEnv: NodeJS.ProcessEnv = process.env): ProcessRunner {
   return { run: (request) => runProcess(request, testEnvironment(parentEnv)) }
 }
@@ -64,6 +82,7 @@ function runProcess(request: ProcessRequest, baseEnv: Record<string, string>): P
       stdio: ['ignore', 'pipe', 'pipe'],
       windowsHide: true
     })
+    running.add(child)
     output.capture(child.stdout)
     output.capture(child.stderr)
 
@@ -81,6 +100,7 @@ function runProcess(request: ProcessRequest, baseEnv: Record<string, string>): P
     const finish = (extra = '') => {
       if (settled) return
       settled = true
+      running.delete(child)
       for (const timer of [timeoutTimer, graceTimer, closeTimer]) clearTimeout(timer)
       child.stdout?.destroy()
       child.stderr?.destroy()

@@ -1,6 +1,7 @@
-import { readFileSync } from 'node:fs'
+import { existsSync, mkdtempSync, readFileSync } from 'node:fs'
 import { tmpdir } from 'node:os'
-import { createProcessRunner, testEnvironment } from '../../src/ports/process.js'
+import { join } from 'node:path'
+import { createProcessRunner, killRunningProcesses, testEnvironment } from '../../src/ports/process.js'
 
 const runner = createProcessRunner()
 
@@ -50,6 +51,17 @@ describe('createProcessRunner', () => {
     expect(result.exitCode).toBeNull()
     expect(result.signal).toBe('SIGTERM')
     expect(result.durationMs).toBeLessThan(10000)
+    expect(await waitUntilGone(grandchildPid(result.output))).toBe(true)
+  })
+
+  it('kills every running process group on demand (what an interrupted CLI does)', async () => {
+    const ready = join(mkdtempSync(join(tmpdir(), 'rtg-kill-')), 'ready')
+    const then = `require('node:fs').writeFileSync(${JSON.stringify(ready)}, ''); setTimeout(() => {}, 60000)`
+    const pending = runner.run({ command: process.execPath, args: ['-e', parentScript(then)], cwd: tmpdir(), timeoutMs: 60000 })
+    for (let waited = 0; !existsSync(ready) && waited < 20000; waited += 50) await new Promise((resolve) => setTimeout(resolve, 50))
+    killRunningProcesses()
+    const result = await pending
+    expect(result).toMatchObject({ timedOut: false, signal: 'SIGKILL' })
     expect(await waitUntilGone(grandchildPid(result.output))).toBe(true)
   })
 
