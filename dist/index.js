@@ -74743,6 +74743,7 @@ function isManifest(path) {
 
 
 async function readChangeSet(git, baseRef, headRef) {
+    await git.verifyRepository();
     const base = await git.resolveCommit(baseRef);
     const head = await git.resolveCommit(headRef);
     const mergeBase = await git.mergeBase(base, head);
@@ -74786,7 +74787,6 @@ function cleanPath(path) {
     return path.replace(/^[ab]\//, '');
 }
 const sourceFiles = (changeSet) => changeSet.files.filter((file) => file.role === 'source');
-const testFiles = (changeSet) => changeSet.files.filter((file) => file.role === 'test');
 
 ;// CONCATENATED MODULE: ./src/verdict/classify.ts
 const key = (test) => `${test.file}\u0000${test.name}`;
@@ -74825,9 +74825,6 @@ function decideVerdict(tests) {
             ? 'no test passed at head'
             : `none of the ${passing} test(s) passing at head failed on the pre-fix tree`;
     return { verdict: 'no-fail-to-pass', reason, tests };
-}
-function errorVerdict(reason, tests = []) {
-    return { verdict: 'error', reason, tests };
 }
 
 ;// CONCATENATED MODULE: ./src/suite/write.ts
@@ -76122,6 +76119,11 @@ function createGit(repoDir) {
     const git = (args, cwd = repoDir) => runGit(args, cwd);
     return {
         repoDir,
+        async verifyRepository() {
+            const inside = await git(['rev-parse', '--is-inside-work-tree']).catch(() => 'false');
+            if (inside.trim() !== 'true')
+                throw new UserFacingError(`${repoDir} is not a git repository`, 'pass --repo with the folder of a git checkout');
+        },
         async resolveCommit(ref) {
             try {
                 return (await git(['rev-parse', '--verify', '--quiet', `${ref}^{commit}`])).trim();

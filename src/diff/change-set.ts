@@ -5,6 +5,7 @@ import type { GitCommands } from '../ports/git.js'
 import { classifyFile } from './classify.js'
 
 export async function readChangeSet(git: GitCommands, baseRef: string, headRef: string): Promise<ChangeSet> {
+  await git.verifyRepository()
   const base = await git.resolveCommit(baseRef)
   const head = await git.resolveCommit(headRef)
   const mergeBase = await git.mergeBase(base, head)
@@ -12,7 +13,7 @@ export async function readChangeSet(git: GitCommands, baseRef: string, headRef: 
   return { base, head, mergeBase, files }
 }
 
-export function toChangedFile(file: parseDiff.File): ChangedFile {
+function toChangedFile(file: parseDiff.File): ChangedFile {
   const from = cleanPath(file.from)
   const to = cleanPath(file.to)
   const status = file.new ? 'added' : file.deleted ? 'deleted' : from !== to ? 'renamed' : 'modified'
@@ -49,4 +50,3 @@ function cleanPath(path: string | undefined): string | null {
 }
 
 export const sourceFiles = (changeSet: ChangeSet) => changeSet.files.filter((file) => file.role === 'source')
-export const testFiles = (changeSet: ChangeSet) => changeSet.files.filter((file) => file.role === 'test')

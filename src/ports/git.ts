@@ -4,6 +4,8 @@ import { UserFacingError } from '../errors.js'
 
 export interface GitCommands {
   readonly repoDir: string
+  /** Throws a UserFacingError when repoDir is not inside a git work tree. */
+  verifyRepository(): Promise<void>
   resolveCommit(ref: string): Promise<string>
   mergeBase(base: string, head: string): Promise<string>
   /** Unified diff of `base...head` (from their merge-base), no colour, rename detection on. */
@@ -24,6 +26,10 @@ export function createGit(repoDir: string): GitCommands {
   const git = (args: string[], cwd = repoDir) => runGit(args, cwd)
   return {
     repoDir,
+    async verifyRepository() {
+      const inside = await git(['rev-parse', '--is-inside-work-tree']).catch(() => 'false')
+      if (inside.trim() !== 'true') throw new UserFacingError(`${repoDir} is not a git repository`, 'pass --repo with the folder of a git checkout')
+    },
     async resolveCommit(ref) {
       try {
         return (await git(['rev-parse', '--verify', '--quiet', `${ref}^{commit}`])).trim()

@@ -36,7 +36,3 @@ export function decideVerdict(tests: ClassifiedTest[]): Verdict {
         : `none of the ${passing} test(s) passing at head failed on the pre-fix tree`
   return { verdict: 'no-fail-to-pass', reason, tests }
 }
-
-export function errorVerdict(reason: string, tests: ClassifiedTest[] = []): Verdict {
-  return { verdict: 'error', reason, tests }
-}

@@ -45,3 +45,9 @@ test('the diff is parsed into classified files with hunks and line numbers', asy
 test('an unknown commit is a clear error', async () => {
   await expect(readChangeSet(createGit(dir), 'no-such-ref', head)).rejects.toThrow('Commit "no-such-ref" is not in the repository')
 })
+
+test('a folder that is not a git repository is a clear error', async () => {
+  const plain = mkdtempSync(join(tmpdir(), 'rtg-plain-'))
+  await expect(readChangeSet(createGit(plain), 'a', 'b')).rejects.toThrow(`${plain} is not a git repository`)
+  rmSync(plain, { recursive: true })
+})

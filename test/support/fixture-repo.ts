@@ -4,7 +4,7 @@
  * project's node_modules (as if installed).
  */
 import { execFile } from 'node:child_process'
-import { cp, mkdir, mkdtemp, readFile, readdir, rm, symlink } from 'node:fs/promises'
+import { cp, mkdir, mkdtemp, readFile, rm, symlink } from 'node:fs/promises'
 import { tmpdir } from 'node:os'
 import { dirname, join, relative } from 'node:path'
 import { fileURLToPath } from 'node:url'
@@ -60,9 +60,4 @@ export async function buildFixtureRepo(name: string, options: FixtureOptions = {
 
   await symlink(join(projectRoot, 'node_modules'), join(dir, 'node_modules'), 'dir')
   return { dir, base, head, issuePath: join(source, meta.issue), cleanup: () => rm(dir, { recursive: true, force: true }) }
-}
-
-/** The fixture projects there are. */
-export async function fixtureNames(): Promise<string[]> {
-  return (await readdir(fixturesDir(), { withFileTypes: true })).filter((entry) => entry.isDirectory()).map((entry) => entry.name)
 }
