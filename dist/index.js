@@ -35748,7 +35748,7 @@ module.exports = {
 /***/ ((module, __unused_webpack___webpack_exports__, __nccwpck_require__) => {
 
 __nccwpck_require__.a(module, async (__webpack_handle_async_dependencies__, __webpack_async_result__) => { try {
-/* harmony import */ var _main_js__WEBPACK_IMPORTED_MODULE_0__ = __nccwpck_require__(6422);
+/* harmony import */ var _main_js__WEBPACK_IMPORTED_MODULE_0__ = __nccwpck_require__(4789);
 /* harmony import */ var _ports_process_js__WEBPACK_IMPORTED_MODULE_1__ = __nccwpck_require__(9558);
 
 
@@ -35760,7 +35760,7 @@ __webpack_async_result__();
 
 /***/ }),
 
-/***/ 6422:
+/***/ 4789:
 /***/ ((__unused_webpack_module, __webpack_exports__, __nccwpck_require__) => {
 
 
@@ -75240,11 +75240,45 @@ function repoRelative(path, roots) {
     return path.split(external_node_path_.sep).join('/');
 }
 
+;// CONCATENATED MODULE: ./src/frameworks/mocha.ts
+const mochaAdapter = {
+    name: 'mocha',
+    detect: async () => false,
+    isTestFile: () => false,
+    run: async () => {
+        throw new Error('the mocha adapter is not implemented yet');
+    }
+};
+
+;// CONCATENATED MODULE: ./src/frameworks/pytest.ts
+const pytestAdapter = {
+    name: 'pytest',
+    detect: async () => false,
+    isTestFile: () => false,
+    run: async () => {
+        throw new Error('the pytest adapter is not implemented yet');
+    }
+};
+
+;// CONCATENATED MODULE: ./src/frameworks/vitest.ts
+const vitestAdapter = {
+    name: 'vitest',
+    detect: async () => false,
+    isTestFile: () => false,
+    run: async () => {
+        throw new Error('the vitest adapter is not implemented yet');
+    }
+};
+
 ;// CONCATENATED MODULE: ./src/frameworks/detect.ts
-/** Which framework runs this repository's tests. */
+/** Which framework runs this repository's tests: the first adapter, in this order, that recognises it. */
 
 
-const ADAPTERS = [jestAdapter];
+
+
+
+// vitest before jest: vitest projects often keep jest-compatible names and globals.
+const ADAPTERS = [vitestAdapter, jestAdapter, mochaAdapter, pytestAdapter];
 async function detectFramework(repoDir) {
     for (const adapter of ADAPTERS)
         if (await adapter.detect(repoDir))

@@ -137,6 +137,14 @@ export interface TestResult {
   message: string
 }
 
+/** Which lines of one source file ran (1-based line numbers at that tree's version of the file). */
+export interface FileCoverage {
+  /** Repository-relative path. */
+  file: string
+  executableLines: number[]
+  coveredLines: number[]
+}
+
 /** What one run of the tests in one tree produced. */
 export interface RunResult {
   tests: TestResult[]
@@ -147,6 +155,8 @@ export interface RunResult {
   durationMs: number
   /** The runner's raw output, trimmed, for repair prompts and logs. */
   output: string
+  /** Per-line coverage of the repository's own source files, when the run was asked for it. */
+  coverage?: FileCoverage[]
 }
 
 export type TestKind =

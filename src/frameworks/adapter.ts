@@ -10,6 +10,14 @@ export interface RunRequest {
   /** Folder for the runner's report files; the adapter may write anything there. */
   scratchDir: string
   timeoutMs: number
+  /** Also collect per-line coverage of the repository's source files (RunResult.coverage). */
+  coverage?: boolean
+  /**
+   * The repository's own test command (the test-command setting), split into words; `{files}` marks where
+   * the files go. Run it with `expandCommand` from ./command.ts, adding the adapter's reporter arguments.
+   * Absent: the adapter's own way of running the framework.
+   */
+  command?: string[]
 }
 
 /**

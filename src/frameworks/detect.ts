@@ -1,9 +1,13 @@
-/** Which framework runs this repository's tests. */
+/** Which framework runs this repository's tests: the first adapter, in this order, that recognises it. */
 import { UserFacingError } from '../errors.js'
 import type { FrameworkAdapter } from './adapter.js'
 import { jestAdapter } from './jest.js'
+import { mochaAdapter } from './mocha.js'
+import { pytestAdapter } from './pytest.js'
+import { vitestAdapter } from './vitest.js'
 
-export const ADAPTERS: readonly FrameworkAdapter[] = [jestAdapter]
+// vitest before jest: vitest projects often keep jest-compatible names and globals.
+export const ADAPTERS: readonly FrameworkAdapter[] = [vitestAdapter, jestAdapter, mochaAdapter, pytestAdapter]
 
 export async function detectFramework(repoDir: string): Promise<FrameworkAdapter> {
   for (const adapter of ADAPTERS) if (await adapter.detect(repoDir)) return adapter
