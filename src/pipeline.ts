@@ -12,7 +12,7 @@ import type { ModelPort, UsageLedger } from './model/model-port.js'
 import type { GitCommands } from './ports/git.js'
 import type { ProcessRunner } from './ports/process.js'
 import type { OnNoFailToPass, Settings } from './settings.js'
-import { readChangeSet } from './diff/change-set.js'
+import { readChangeSet, sourceFiles } from './diff/change-set.js'
 import { describeError, UserFacingError } from './errors.js'
 import { proveSuite } from './execute/prove.js'
 import { TestBench } from './execute/test-bench.js'
@@ -23,6 +23,7 @@ import { writeReport, type ReportPaths } from './report/write.js'
 import { generateSuite, type GeneratedSuite } from './suite/generate.js'
 import { Timings } from './timings.js'
 import { classifyTests, decideVerdict } from './verdict/classify.js'
+import { diffCoverage } from './verdict/diff-coverage.js'
 
 export interface Logger {
   info(message: string): void
@@ -76,6 +77,7 @@ export async function runPipeline(settings: Settings, ports: Ports): Promise<Out
     report.suite.dropped = proof.dropped
     const verdict = decideVerdict(classifyTests(proof.headRun, proof.preFixRun))
     Object.assign(report, { verdict: verdict.verdict, reason: verdict.reason, tests: verdict.tests })
+    report.diffCoverage = diffCoverage(changeSet, proof.headRun.coverage, await headLines(ports.git, changeSet))
   } catch (error) {
     Object.assign(report, { verdict: 'error', reason: describeError(error) })
     ports.log.warn(`regression-testgen could not finish: ${report.reason}`)
@@ -105,6 +107,12 @@ export function exitCodeFor(verdict: VerdictName, onNoFailToPass: OnNoFailToPass
 async function generate(settings: Settings, ports: Ports, changeSet: ChangeSet, framework: FrameworkAdapter, timings: Timings, report: Report): Promise<GeneratedSuite> {
   if (!ports.model) throw new UserFacingError('Generate mode needs a model', 'set ANTHROPIC_API_KEY, or use verify mode')
   return generateSuite(changeSet, settings.bugReport, { git: ports.git, model: ports.model, framework, timings, report })
+}
+
+async function headLines(git: GitCommands, changeSet: ChangeSet): Promise<(file: string) => string[]> {
+  const sources = sourceFiles(changeSet).filter((file) => file.status !== 'deleted')
+  const contents = new Map(await Promise.all(sources.map(async (file) => [file.path, ((await git.fileAt(changeSet.head, file.path)) ?? '').split('\n')] as const)))
+  return (file) => contents.get(file) ?? []
 }
 
 /** Verify mode's suite: the test files the PR itself added or changed, as they are at head. */

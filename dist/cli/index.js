@@ -6539,7 +6539,7 @@ module.exports=n=>{if(!n)return[];if(typeof n!="string"||n.match(/^\s+$/))return
 /***/ ((module, __unused_webpack___webpack_exports__, __nccwpck_require__) => {
 
 __nccwpck_require__.a(module, async (__webpack_handle_async_dependencies__, __webpack_async_result__) => { try {
-/* harmony import */ var _cli_js__WEBPACK_IMPORTED_MODULE_0__ = __nccwpck_require__(3790);
+/* harmony import */ var _cli_js__WEBPACK_IMPORTED_MODULE_0__ = __nccwpck_require__(5968);
 /* harmony import */ var _ports_process_js__WEBPACK_IMPORTED_MODULE_1__ = __nccwpck_require__(9558);
 
 
@@ -6551,7 +6551,7 @@ __webpack_async_result__();
 
 /***/ }),
 
-/***/ 3790:
+/***/ 5968:
 /***/ ((__unused_webpack_module, __webpack_exports__, __nccwpck_require__) => {
 
 
@@ -6577,7 +6577,7 @@ class UserFacingError extends Error {
     }
 }
 /** Invalid CLI flags or action inputs: names the input and what it accepts. */
-class SettingsError extends UserFacingError {
+class errors_SettingsError extends UserFacingError {
     constructor(input, problem) {
         super(`Invalid ${input}: ${problem}`);
         this.name = 'SettingsError';
@@ -37584,11 +37584,11 @@ class TestBench {
         }
         this.installed = files;
     }
-    async run(tree, files) {
+    async run(tree, files, options = {}) {
         const scratchDir = (0,external_node_path_.join)(this.scratchDir, `run-${++this.runs}-${tree}`);
         await (0,promises_.mkdir)(scratchDir, { recursive: true });
         const treeDir = this.trees[tree];
-        const result = await this.framework.run({ treeDir, files, scratchDir, timeoutMs: this.timeoutMs }, this.processes);
+        const result = await this.framework.run({ treeDir, files, scratchDir, timeoutMs: this.timeoutMs, coverage: options.coverage }, this.processes);
         return withoutTreePaths(result, [treeDir, await (0,promises_.realpath)(treeDir)]);
     }
 }
@@ -37628,7 +37628,7 @@ async function passAtHeadThenPreFix(bench, candidate, options) {
     let files = candidate;
     if (options.installFiles)
         await bench.install(files);
-    const runAtHead = () => timings.time('run-head', () => bench.run('head', paths(files)));
+    const runAtHead = (coverage = false) => timings.time('run-head', () => bench.run('head', paths(files), { coverage }));
     let headRun = await runAtHead();
     for (let round = 0; refiner && round < options.repairRounds && failingFiles(headRun).size > 0; round++) {
         report.rounds.repair++;
@@ -37636,9 +37636,12 @@ async function passAtHeadThenPreFix(bench, candidate, options) {
         await bench.install(files);
         headRun = await runAtHead();
     }
-    // Passing once is not enough: a second run at head catches order-, time- and state-dependent tests.
-    if (failingFiles(headRun).size < files.length)
-        headRun = markFlaky(headRun, await runAtHead());
+    // Passing once is not enough: a second run at head catches order-, time- and state-dependent tests,
+    // and measures which changed lines the suite runs.
+    if (failingFiles(headRun).size < files.length) {
+        const second = await runAtHead(true);
+        headRun = { ...markFlaky(headRun, second), coverage: second.coverage };
+    }
     const failing = failingFiles(headRun);
     const kept = files.filter((file) => !failing.has(file.path));
     const dropped = files.filter((file) => failing.has(file.path)).map((file) => ({ path: file.path, reason: dropReason(headRun, file.path) }));
@@ -37771,6 +37774,114 @@ async function revert(git, mergeBase, treeDir, file) {
 
 ;// CONCATENATED MODULE: external "node:module"
 const external_node_module_namespaceObject = __WEBPACK_EXTERNAL_createRequire(import.meta.url)("node:module");
+;// CONCATENATED MODULE: ./src/frameworks/command.ts
+/**
+ * A repository's own test command (the `test-command` setting), run without a shell: split into argv here,
+ * leading `NAME=value` words become environment variables, `{files}` becomes the test files, and the
+ * adapter's reporter arguments go at the end.
+ */
+
+const FILES_PLACEHOLDER = '{files}';
+/** Splits like a POSIX shell does for plain words and quotes; anything needing a real shell is refused. */
+function splitCommandLine(text, input = 'test-command') {
+    const words = [];
+    let word = null;
+    let quote = null;
+    for (let i = 0; i < text.length; i++) {
+        const char = text[i];
+        if (quote) {
+            if (char === quote)
+                quote = null;
+            else if (char === '\\' && quote === '"' && i + 1 < text.length)
+                word += text[++i];
+            else
+                word += char;
+        }
+        else if (char === '"' || char === "'") {
+            quote = char;
+            word ??= '';
+        }
+        else if (/\s/.test(char)) {
+            if (word !== null)
+                words.push(word);
+            word = null;
+        }
+        else if (/[|&;<>()$`]/.test(char)) {
+            throw new SettingsError(input, `"${text}" needs a shell (${char}); give one command, or put it in a package.json script`);
+        }
+        else {
+            word = (word ?? '') + (char === '\\' && i + 1 < text.length ? text[++i] : char);
+        }
+    }
+    if (quote)
+        throw new SettingsError(input, `"${text}" has an unclosed ${quote}`);
+    if (word !== null)
+        words.push(word);
+    if (words.length === 0)
+        throw new SettingsError(input, 'the command is empty');
+    return words;
+}
+/** The argv for one run: `{files}` (or the end, when absent) gets the files, then the reporter arguments. */
+function expandCommand(template, files, reporterArgs) {
+    const env = {};
+    let start = 0;
+    for (; start < template.length && /^[A-Za-z_][A-Za-z0-9_]*=/.test(template[start]); start++) {
+        const [name, ...value] = template[start].split('=');
+        env[name] = value.join('=');
+    }
+    const words = template.slice(start);
+    const expanded = words.includes(FILES_PLACEHOLDER) ? words.flatMap((word) => (word === FILES_PLACEHOLDER ? files : [word])) : [...words, ...files];
+    const [command, ...args] = [...expanded, ...reporterArgs];
+    if (!command)
+        throw new errors_SettingsError('test-command', 'the command has only variable assignments');
+    return { command, args, env };
+}
+
+;// CONCATENATED MODULE: ./src/frameworks/paths.ts
+
+
+/** The tree's path and its real path: runners report real paths (a symlinked tmp dir resolves). */
+async function treeRoots(treeDir) {
+    return [treeDir, await (0,promises_.realpath)(treeDir).catch(() => treeDir)];
+}
+/** A runner's absolute path as a repository-relative, '/'-separated one. */
+function repoRelative(path, roots) {
+    for (const root of roots) {
+        const rel = (0,external_node_path_.relative)(root, path);
+        if (!rel.startsWith('..') && rel !== '')
+            return rel.split(external_node_path_.sep).join('/');
+    }
+    return path.split(external_node_path_.sep).join('/');
+}
+
+;// CONCATENATED MODULE: ./src/frameworks/istanbul.ts
+/** Istanbul's `coverage-final.json` (jest, vitest, c8) → per-file executable and covered lines. */
+
+
+/** Null when there is no report (coverage was off, or the run crashed before writing it). */
+async function readIstanbulCoverage(reportPath, treeRoots) {
+    let report;
+    try {
+        report = JSON.parse(await (0,promises_.readFile)(reportPath, 'utf8'));
+    }
+    catch {
+        return null;
+    }
+    return Object.entries(report).map(([path, data]) => toFileCoverage(repoRelative(data.path ?? path, treeRoots), data));
+}
+function toFileCoverage(file, data) {
+    const executable = new Set();
+    const covered = new Set();
+    for (const [id, statement] of Object.entries(data.statementMap)) {
+        // A statement counts on its first line, the line a reviewer would point at.
+        executable.add(statement.start.line);
+        if ((data.s[id] ?? 0) > 0)
+            covered.add(statement.start.line);
+    }
+    const sorted = (lines) => [...lines].sort((a, b) => a - b);
+    return { file, executableLines: sorted(executable), coveredLines: sorted(covered) };
+}
+
 ;// CONCATENATED MODULE: ./src/frameworks/output.ts
 /** Cleaning test-runner text before it reaches results, prompts and logs. */
 /** How much of a failure message a TestResult keeps (the head: the assertion, then the top of the stack). */
@@ -37800,6 +37911,9 @@ function trimTail(text, maxChars = OUTPUT_TAIL_CHARS) {
 
 
 
+
+
+
 const CONFIG_FILES = ['js', 'cjs', 'mjs', 'ts', 'json'].map((ext) => `jest.config.${ext}`);
 const TEST_EXTENSION = /\.[mc]?[jt]sx?$/;
 const REPORT_FILE = 'jest-results.json';
@@ -37807,10 +37921,16 @@ const REPORT_FILE = 'jest-results.json';
 const PARSE_ERROR_ADVICE = /(Jest encountered an unexpected token)[\s\S]*?\n\s*Details:\s*\n/;
 /**
  * Flags jest has accepted since version 22 (it rejects unknown flags): no snapshot writing, a JSON report
- * in a file, exactly the given files, no coverage (a config's thresholds would fail the run), no watchman
- * daemon, and an exit once the report is written even if a test left a handle open.
+ * in a file, exactly the given files, no watchman daemon, and an exit once the report is written even if
+ * a test left a handle open.
  */
-const JEST_FLAGS = ['--ci', '--json', '--runTestsByPath', '--coverage=false', '--watchman=false', '--forceExit'];
+const JEST_FLAGS = ['--ci', '--json', '--runTestsByPath', '--watchman=false', '--forceExit'];
+/** Coverage as istanbul JSON in the scratch folder, or none (a config's thresholds could fail the run). */
+function coverageFlags(request) {
+    if (!request.coverage)
+        return ['--coverage=false'];
+    return ['--coverage', '--coverageReporters=json', `--coverageDirectory=${(0,external_node_path_.join)(request.scratchDir, 'coverage')}`, '--coverageThreshold={}'];
+}
 const jestAdapter = {
     name: 'jest',
     async detect(repoDir) {
@@ -37827,20 +37947,15 @@ const jestAdapter = {
         return parts.slice(0, -1).includes('__tests__') || /^(?:.*\.)?(?:spec|test)+\.[mc]?[jt]sx?$/.test(base);
     },
     async run(request, processes) {
-        const jestBin = resolveJestBin(request.treeDir);
-        if (!jestBin)
-            return notInstalled(request);
         const reportFile = (0,external_node_path_.join)(request.scratchDir, REPORT_FILE);
         // A report left by an earlier run must not pass for this one's.
         await (0,promises_.mkdir)(request.scratchDir, { recursive: true });
         await (0,promises_.rm)(reportFile, { force: true });
-        const nodeArgs = await nodeArgsFor(request.treeDir);
-        const result = await processes.run({
-            command: process.execPath,
-            args: [...nodeArgs, jestBin, ...JEST_FLAGS, `--outputFile=${reportFile}`, ...request.files],
-            cwd: request.treeDir,
-            timeoutMs: request.timeoutMs
-        });
+        const reporterArgs = [...JEST_FLAGS, ...coverageFlags(request), `--outputFile=${reportFile}`];
+        const invocation = request.command ? expandCommand(request.command, request.files, reporterArgs) : await defaultInvocation(request, reporterArgs);
+        if (!invocation)
+            return notInstalled(request);
+        const result = await processes.run({ ...invocation, cwd: request.treeDir, timeoutMs: request.timeoutMs });
         const output = trimTail(stripAnsi(result.output));
         const base = { exitCode: result.exitCode, timedOut: result.timedOut, durationMs: result.durationMs, output };
         const report = await readReport(reportFile);
@@ -37849,9 +37964,17 @@ const jestAdapter = {
             const message = `${reason}\n${trimTail(output, 2000)}`;
             return { ...base, tests: [], fileErrors: request.files.map((file) => ({ file, message })) };
         }
-        return { ...base, ...(await readResults(report, request)) };
+        const coverage = request.coverage ? await readIstanbulCoverage((0,external_node_path_.join)(request.scratchDir, 'coverage', 'coverage-final.json'), await treeRoots(request.treeDir)) : null;
+        return { ...base, ...(await readResults(report, request)), ...(coverage && { coverage }) };
     }
 };
+/** The tree's own jest, run by node directly (no npx, no shell). */
+async function defaultInvocation(request, reporterArgs) {
+    const jestBin = resolveJestBin(request.treeDir);
+    if (!jestBin)
+        return null;
+    return { command: process.execPath, args: [...(await nodeArgsFor(request.treeDir)), jestBin, ...reporterArgs, ...request.files], env: {} };
+}
 function usesJest(manifest) {
     const declared = { ...manifest.dependencies, ...manifest.devDependencies };
     return 'jest' in declared || manifest.jest !== undefined || /\bjest\b/.test(manifest.scripts?.test ?? '');
@@ -37896,8 +38019,7 @@ async function readReport(reportFile) {
     }
 }
 async function readResults(report, request) {
-    // Jest reports real paths (its rootDir is realpath'd), so a symlinked tmp dir must be resolved too.
-    const roots = [request.treeDir, await (0,promises_.realpath)(request.treeDir).catch(() => request.treeDir)];
+    const roots = await treeRoots(request.treeDir);
     const tests = [];
     const fileErrors = [];
     const seen = new Set();
@@ -37937,14 +38059,6 @@ function toStatus(status) {
         return 'failed';
     // pending (it.skip), skipped, todo, disabled, focused-elsewhere: the test did not run.
     return 'skipped';
-}
-function repoRelative(path, roots) {
-    for (const root of roots) {
-        const rel = (0,external_node_path_.relative)(root, path);
-        if (!rel.startsWith('..') && rel !== '')
-            return rel.split(external_node_path_.sep).join('/');
-    }
-    return path.split(external_node_path_.sep).join('/');
 }
 
 ;// CONCATENATED MODULE: ./src/frameworks/mocha.ts
@@ -38009,6 +38123,7 @@ function emptyReport(mode, repoDir, base, head) {
         scenarios: [],
         suite: { files: [], refused: [], dropped: [] },
         tests: [],
+        diffCoverage: null,
         preFixTree: null,
         rounds: { repair: 0, strengthen: 0 },
         model: { name: null, calls: 0, inputTokens: 0, outputTokens: 0, perCall: [] },
@@ -38038,6 +38153,7 @@ function renderMarkdown(report) {
         rootCause(report),
         scenarios(report),
         tests(report),
+        diffCoverage(report),
         suite(report),
         model(report),
         timings(report)
@@ -38069,6 +38185,14 @@ function tests(report) {
         return '## Tests\n\nNo test ran.';
     const rows = report.tests.map((t) => `| ${cell(t.file)} | ${cell(t.name)} | ${t.head} | ${t.preFix} | **${t.kind}** |`);
     return ['## Tests', '| File | Test | At head | Pre-fix | Kind |', '|---|---|---|---|---|', ...rows].join('\n');
+}
+function diffCoverage(report) {
+    const coverage = report.diffCoverage;
+    if (!coverage)
+        return null;
+    const percent = coverage.total === 0 ? 'no executable changed lines' : `${Math.round((100 * coverage.covered) / coverage.total)}%`;
+    const rows = coverage.files.map((f) => `| ${cell(f.file)} | ${f.covered}/${f.total} | ${f.uncoveredLines.join(', ') || '—'} |`);
+    return [`## Diff coverage\n\n${coverage.covered} of ${coverage.total} changed executable lines run by the suite at head (${percent}).`, '| File | Covered | Uncovered changed lines |\n|---|---|---|\n' + rows.join('\n')].join('\n\n');
 }
 function suite(report) {
     const lines = report.suite.files.map((file) => `- \`${file.path}\``);
@@ -38785,12 +38909,44 @@ class Timings {
     }
 }
 
+;// CONCATENATED MODULE: ./src/verdict/diff-coverage.ts
+
+/**
+ * Null when the run collected no coverage. A changed file the tests never loaded has no executable-line
+ * map, so every changed line of it that holds code counts, uncovered.
+ */
+function diff_coverage_diffCoverage(changeSet, coverage, headLines) {
+    if (!coverage)
+        return null;
+    const byFile = new Map(coverage.map((entry) => [entry.file, entry]));
+    const files = sourceFiles(changeSet)
+        .filter((file) => file.status !== 'deleted')
+        .map((file) => {
+        const changed = file.hunks.flatMap((hunk) => hunk.addedLines);
+        const measured = byFile.get(file.path);
+        const executable = measured ? new Set(measured.executableLines) : null;
+        const lines = headLines(file.path);
+        const relevant = changed.filter((line) => (executable ? executable.has(line) : isCode(lines[line - 1] ?? '')));
+        const ran = new Set(measured?.coveredLines ?? []);
+        const uncoveredLines = relevant.filter((line) => !ran.has(line));
+        return { file: file.path, covered: relevant.length - uncoveredLines.length, total: relevant.length, uncoveredLines };
+    })
+        .filter((file) => file.total > 0);
+    return { covered: sum(files, 'covered'), total: sum(files, 'total'), files };
+}
+const sum = (files, key) => files.reduce((total, file) => total + file[key], 0);
+function isCode(line) {
+    const text = line.trim();
+    return text !== '' && !/^(?:\/\/|\/\*|\*|#|[{}()[\];,]+$)/.test(text);
+}
+
 ;// CONCATENATED MODULE: ./src/pipeline.ts
 /**
  * The one place that knows the stage order:
  * diff → (verify: the PR's tests | generate: bug report → context → model) → trees → prove → verdict → report.
  * Whatever happens, a report is written: a failure becomes verdict `error` with its reason.
  */
+
 
 
 
@@ -38835,6 +38991,7 @@ async function runPipeline(settings, ports) {
         report.suite.dropped = proof.dropped;
         const verdict = decideVerdict(classifyTests(proof.headRun, proof.preFixRun));
         Object.assign(report, { verdict: verdict.verdict, reason: verdict.reason, tests: verdict.tests });
+        report.diffCoverage = diff_coverage_diffCoverage(changeSet, proof.headRun.coverage, await headLines(ports.git, changeSet));
     }
     catch (error) {
         Object.assign(report, { verdict: 'error', reason: describeError(error) });
@@ -38867,6 +39024,11 @@ async function pipeline_generate(settings, ports, changeSet, framework, timings,
     if (!ports.model)
         throw new UserFacingError('Generate mode needs a model', 'set ANTHROPIC_API_KEY, or use verify mode');
     return generateSuite(changeSet, settings.bugReport, { git: ports.git, model: ports.model, framework, timings, report });
+}
+async function headLines(git, changeSet) {
+    const sources = sourceFiles(changeSet).filter((file) => file.status !== 'deleted');
+    const contents = new Map(await Promise.all(sources.map(async (file) => [file.path, ((await git.fileAt(changeSet.head, file.path)) ?? '').split('\n')])));
+    return (file) => contents.get(file) ?? [];
 }
 /** Verify mode's suite: the test files the PR itself added or changed, as they are at head. */
 async function pullRequestTests(changeSet, framework, git) {
@@ -38965,7 +39127,7 @@ function buildSettings(raw, cwd = process.cwd()) {
     const mode = oneOf('mode', raw.mode ?? 'generate', ['generate', 'verify']);
     const apiKey = raw.apiKey?.trim() ?? '';
     if (mode === 'generate' && !apiKey) {
-        throw new SettingsError('anthropic-api-key', 'generate mode needs an Anthropic API key (ANTHROPIC_API_KEY); without one, use verify mode');
+        throw new errors_SettingsError('anthropic-api-key', 'generate mode needs an Anthropic API key (ANTHROPIC_API_KEY); without one, use verify mode');
     }
     return {
         mode,
@@ -38992,13 +39154,13 @@ function buildSettings(raw, cwd = process.cwd()) {
 }
 function required(input, value) {
     if (!value?.trim())
-        throw new SettingsError(input, 'a commit SHA or ref is required');
+        throw new errors_SettingsError(input, 'a commit SHA or ref is required');
     return value.trim();
 }
 function oneOf(input, value, allowed) {
     const trimmed = value.trim();
     if (!allowed.includes(trimmed))
-        throw new SettingsError(input, `"${value}" is not one of ${allowed.join(', ')}`);
+        throw new errors_SettingsError(input, `"${value}" is not one of ${allowed.join(', ')}`);
     return trimmed;
 }
 function positiveInt(input, value, fallback) {
@@ -39006,7 +39168,7 @@ function positiveInt(input, value, fallback) {
         return fallback;
     const parsed = Number(value);
     if (!Number.isInteger(parsed) || parsed <= 0)
-        throw new SettingsError(input, `"${value}" is not a positive whole number`);
+        throw new errors_SettingsError(input, `"${value}" is not a positive whole number`);
     return parsed;
 }
 function optionalUrl(input, value) {
@@ -39016,7 +39178,7 @@ function optionalUrl(input, value) {
         return new URL(value.trim()).toString().replace(/\/$/, '');
     }
     catch {
-        throw new SettingsError(input, `"${value}" is not a URL`);
+        throw new errors_SettingsError(input, `"${value}" is not a URL`);
     }
 }
 function absolute(path, cwd) {

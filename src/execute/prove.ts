@@ -41,7 +41,7 @@ async function passAtHeadThenPreFix(bench: TestBench, candidate: SuiteFile[], op
   const { refiner, timings, report } = options
   let files = candidate
   if (options.installFiles) await bench.install(files)
-  const runAtHead = () => timings.time('run-head', () => bench.run('head', paths(files)))
+  const runAtHead = (coverage = false) => timings.time('run-head', () => bench.run('head', paths(files), { coverage }))
   let headRun = await runAtHead()
   for (let round = 0; refiner && round < options.repairRounds && failingFiles(headRun).size > 0; round++) {
     report.rounds.repair++
@@ -49,8 +49,12 @@ async function passAtHeadThenPreFix(bench: TestBench, candidate: SuiteFile[], op
     await bench.install(files)
     headRun = await runAtHead()
   }
-  // Passing once is not enough: a second run at head catches order-, time- and state-dependent tests.
-  if (failingFiles(headRun).size < files.length) headRun = markFlaky(headRun, await runAtHead())
+  // Passing once is not enough: a second run at head catches order-, time- and state-dependent tests,
+  // and measures which changed lines the suite runs.
+  if (failingFiles(headRun).size < files.length) {
+    const second = await runAtHead(true)
+    headRun = { ...markFlaky(headRun, second), coverage: second.coverage }
+  }
   const failing = failingFiles(headRun)
   const kept = files.filter((file) => !failing.has(file.path))
   const dropped = files.filter((file) => failing.has(file.path)).map((file) => ({ path: file.path, reason: dropReason(headRun, file.path) }))

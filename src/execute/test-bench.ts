@@ -30,11 +30,11 @@ export class TestBench {
     this.installed = files
   }
 
-  async run(tree: TreeName, files: string[]): Promise<RunResult> {
+  async run(tree: TreeName, files: string[], options: { coverage?: boolean } = {}): Promise<RunResult> {
     const scratchDir = join(this.scratchDir, `run-${++this.runs}-${tree}`)
     await mkdir(scratchDir, { recursive: true })
     const treeDir = this.trees[tree]
-    const result = await this.framework.run({ treeDir, files, scratchDir, timeoutMs: this.timeoutMs }, this.processes)
+    const result = await this.framework.run({ treeDir, files, scratchDir, timeoutMs: this.timeoutMs, coverage: options.coverage }, this.processes)
     return withoutTreePaths(result, [treeDir, await realpath(treeDir)])
   }
 }

@@ -1,11 +1,14 @@
 /** Jest: found by its dependency, test script or config file; run by path, read from its JSON report. */
 import { existsSync } from 'node:fs'
-import { mkdir, readFile, realpath, rm } from 'node:fs/promises'
+import { mkdir, readFile, rm } from 'node:fs/promises'
 import { createRequire } from 'node:module'
-import { dirname, join, relative, sep } from 'node:path'
+import { dirname, join } from 'node:path'
 import type { RunResult, TestResult, TestStatus } from '../domain.js'
 import type { FrameworkAdapter, RunRequest } from './adapter.js'
+import { expandCommand, type CommandLine } from './command.js'
+import { readIstanbulCoverage } from './istanbul.js'
 import { stripAnsi, trimMessage, trimTail } from './output.js'
+import { repoRelative, treeRoots } from './paths.js'
 
 const CONFIG_FILES = ['js', 'cjs', 'mjs', 'ts', 'json'].map((ext) => `jest.config.${ext}`)
 const TEST_EXTENSION = /\.[mc]?[jt]sx?$/
@@ -15,10 +18,16 @@ const PARSE_ERROR_ADVICE = /(Jest encountered an unexpected token)[\s\S]*?\n\s*D
 
 /**
  * Flags jest has accepted since version 22 (it rejects unknown flags): no snapshot writing, a JSON report
- * in a file, exactly the given files, no coverage (a config's thresholds would fail the run), no watchman
- * daemon, and an exit once the report is written even if a test left a handle open.
+ * in a file, exactly the given files, no watchman daemon, and an exit once the report is written even if
+ * a test left a handle open.
  */
-export const JEST_FLAGS = ['--ci', '--json', '--runTestsByPath', '--coverage=false', '--watchman=false', '--forceExit']
+export const JEST_FLAGS = ['--ci', '--json', '--runTestsByPath', '--watchman=false', '--forceExit']
+
+/** Coverage as istanbul JSON in the scratch folder, or none (a config's thresholds could fail the run). */
+function coverageFlags(request: RunRequest): string[] {
+  if (!request.coverage) return ['--coverage=false']
+  return ['--coverage', '--coverageReporters=json', `--coverageDirectory=${join(request.scratchDir, 'coverage')}`, '--coverageThreshold={}']
+}
 
 interface PackageJson {
   dependencies?: Record<string, string>
@@ -59,19 +68,14 @@ export const jestAdapter: FrameworkAdapter = {
   },
 
   async run(request, processes) {
-    const jestBin = resolveJestBin(request.treeDir)
-    if (!jestBin) return notInstalled(request)
     const reportFile = join(request.scratchDir, REPORT_FILE)
     // A report left by an earlier run must not pass for this one's.
     await mkdir(request.scratchDir, { recursive: true })
     await rm(reportFile, { force: true })
-    const nodeArgs = await nodeArgsFor(request.treeDir)
-    const result = await processes.run({
-      command: process.execPath,
-      args: [...nodeArgs, jestBin, ...JEST_FLAGS, `--outputFile=${reportFile}`, ...request.files],
-      cwd: request.treeDir,
-      timeoutMs: request.timeoutMs
-    })
+    const reporterArgs = [...JEST_FLAGS, ...coverageFlags(request), `--outputFile=${reportFile}`]
+    const invocation = request.command ? expandCommand(request.command, request.files, reporterArgs) : await defaultInvocation(request, reporterArgs)
+    if (!invocation) return notInstalled(request)
+    const result = await processes.run({ ...invocation, cwd: request.treeDir, timeoutMs: request.timeoutMs })
     const output = trimTail(stripAnsi(result.output))
     const base = { exitCode: result.exitCode, timedOut: result.timedOut, durationMs: result.durationMs, output }
     const report = await readReport(reportFile)
@@ -80,8 +84,16 @@ export const jestAdapter: FrameworkAdapter = {
       const message = `${reason}\n${trimTail(output, 2000)}`
       return { ...base, tests: [], fileErrors: request.files.map((file) => ({ file, message })) }
     }
-    return { ...base, ...(await readResults(report, request)) }
+    const coverage = request.coverage ? await readIstanbulCoverage(join(request.scratchDir, 'coverage', 'coverage-final.json'), await treeRoots(request.treeDir)) : null
+    return { ...base, ...(await readResults(report, request)), ...(coverage && { coverage }) }
   }
+}
+
+/** The tree's own jest, run by node directly (no npx, no shell). */
+async function defaultInvocation(request: RunRequest, reporterArgs: string[]): Promise<CommandLine | null> {
+  const jestBin = resolveJestBin(request.treeDir)
+  if (!jestBin) return null
+  return { command: process.execPath, args: [...(await nodeArgsFor(request.treeDir)), jestBin, ...reporterArgs, ...request.files], env: {} }
 }
 
 function usesJest(manifest: PackageJson): boolean {
@@ -131,8 +143,7 @@ async function readReport(reportFile: string): Promise<JestFileResult[] | null> 
 }
 
 async function readResults(report: JestFileResult[], request: RunRequest): Promise<Pick<RunResult, 'tests' | 'fileErrors'>> {
-  // Jest reports real paths (its rootDir is realpath'd), so a symlinked tmp dir must be resolved too.
-  const roots = [request.treeDir, await realpath(request.treeDir).catch(() => request.treeDir)]
+  const roots = await treeRoots(request.treeDir)
   const tests: TestResult[] = []
   const fileErrors: RunResult['fileErrors'] = []
   const seen = new Set<string>()
@@ -171,12 +182,4 @@ function toStatus(status: string): TestStatus {
   if (status === 'failed') return 'failed'
   // pending (it.skip), skipped, todo, disabled, focused-elsewhere: the test did not run.
   return 'skipped'
-}
-
-function repoRelative(path: string, roots: string[]): string {
-  for (const root of roots) {
-    const rel = relative(root, path)
-    if (!rel.startsWith('..') && rel !== '') return rel.split(sep).join('/')
-  }
-  return path.split(sep).join('/')
 }

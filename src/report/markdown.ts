@@ -19,6 +19,7 @@ export function renderMarkdown(report: Report): string {
     rootCause(report),
     scenarios(report),
     tests(report),
+    diffCoverage(report),
     suite(report),
     model(report),
     timings(report)
@@ -52,6 +53,14 @@ function tests(report: Report): string {
   if (report.tests.length === 0) return '## Tests\n\nNo test ran.'
   const rows = report.tests.map((t) => `| ${cell(t.file)} | ${cell(t.name)} | ${t.head} | ${t.preFix} | **${t.kind}** |`)
   return ['## Tests', '| File | Test | At head | Pre-fix | Kind |', '|---|---|---|---|---|', ...rows].join('\n')
+}
+
+function diffCoverage(report: Report): string | null {
+  const coverage = report.diffCoverage
+  if (!coverage) return null
+  const percent = coverage.total === 0 ? 'no executable changed lines' : `${Math.round((100 * coverage.covered) / coverage.total)}%`
+  const rows = coverage.files.map((f) => `| ${cell(f.file)} | ${f.covered}/${f.total} | ${f.uncoveredLines.join(', ') || '—'} |`)
+  return [`## Diff coverage\n\n${coverage.covered} of ${coverage.total} changed executable lines run by the suite at head (${percent}).`, '| File | Covered | Uncovered changed lines |\n|---|---|---|\n' + rows.join('\n')].join('\n\n')
 }
 
 function suite(report: Report): string | null {

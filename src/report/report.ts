@@ -4,6 +4,7 @@ import type { DependencySource } from '../execute/dependencies.js'
 import type { ModelCall } from '../model/model-port.js'
 import type { RefusedFile } from '../suite/placement.js'
 import type { Mode } from '../settings.js'
+import type { DiffCoverage } from '../verdict/diff-coverage.js'
 
 export interface Report {
   schemaVersion: 1
@@ -18,6 +19,8 @@ export interface Report {
   scenarios: Scenario[]
   suite: { files: Array<Pick<SuiteFile, 'path' | 'scenarios'>>; refused: RefusedFile[]; dropped: RefusedFile[] }
   tests: ClassifiedTest[]
+  /** Of the changed executable lines at head, those the suite ran; null when coverage was not collected. */
+  diffCoverage: DiffCoverage | null
   preFixTree: { reverted: string[]; dependencies: DependencySource } | null
   rounds: { repair: number; strengthen: number }
   model: { name: string | null; calls: number; inputTokens: number; outputTokens: number; perCall: ModelCall[] }
@@ -40,6 +43,7 @@ export function emptyReport(mode: Mode, repoDir: string, base: string, head: str
     scenarios: [],
     suite: { files: [], refused: [], dropped: [] },
     tests: [],
+    diffCoverage: null,
     preFixTree: null,
     rounds: { repair: 0, strengthen: 0 },
     model: { name: null, calls: 0, inputTokens: 0, outputTokens: 0, perCall: [] },

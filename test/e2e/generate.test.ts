@@ -39,6 +39,8 @@ test('(a) the scripted model gives a fail-to-pass suite, and the report says so'
   expect(report.preFixTree).toEqual({ reverted: ['src/streaming-transport.ts'], dependencies: 'reused' })
   expect(report.bugReport).toMatchObject({ source: 'issue-file', title: 'Streaming calls never retry after a 429 (#4471)' })
   expect(readFileSync(join(run.outDir, 'suite', SUITE_PATH), 'utf8')).toBe(scriptedSuite)
+  expect(report.diffCoverage).toEqual({ covered: 2, total: 2, files: [{ file: 'src/streaming-transport.ts', covered: 2, total: 2, uncoveredLines: [] }] })
+  expect(run.markdown).toContain('2 of 2 changed executable lines run by the suite at head (100%)')
   expect(run.markdown).toContain('✅ **fail-to-pass**')
   expect(run.markdown).toContain('| P0 | stream retries after a single 429 |')
 
@@ -62,6 +64,8 @@ test('(b) a suite that passes on both trees gets one strengthen round, then no-f
   expect(run.exitCode).toBe(1)
   expect(run.report).toMatchObject({ verdict: 'no-fail-to-pass', reason: 'none of the 1 test(s) passing at head failed on the pre-fix tree', rounds: { repair: 0, strengthen: 1 } })
   expect(run.report.tests).toEqual([expect.objectContaining({ head: 'passed', preFix: 'passed', kind: 'pass-to-pass' })])
+  // send() never reaches the fixed lines in _open: the diff coverage shows it.
+  expect(run.report.diffCoverage).toEqual({ covered: 0, total: 2, files: [{ file: 'src/streaming-transport.ts', covered: 0, total: 2, uncoveredLines: [56, 59] }] })
   const strengthen = run.model!.requests.find((request) => stageOf(request) === 'strengthen')!
   expect(requestText(strengthen)).toContain('-      const cost = response.status')
   expect(requestText(strengthen)).toContain('passed: test/regression/issue-4471.test.ts › regression #4471 › send() retries after a 429')

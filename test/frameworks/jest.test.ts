@@ -50,6 +50,22 @@ describe('jestAdapter.run', () => {
     await rm(scratchDir, { recursive: true, force: true })
   })
 
+  it('collects per-line coverage of the code the tests load, when asked', async () => {
+    const result = await jestAdapter.run({ treeDir, files: ['test/add.test.js'], scratchDir, timeoutMs: 60000, coverage: true }, createProcessRunner())
+    expect(result.coverage).toEqual([{ file: 'src/add.js', executableLines: [1], coveredLines: [1] }])
+    const without = await jestAdapter.run({ treeDir, files: ['test/add.test.js'], scratchDir, timeoutMs: 60000 }, createProcessRunner())
+    expect(without.coverage).toBeUndefined()
+  })
+
+  it("runs the repository's own test command, with its variables, adding the reporter flags", async () => {
+    const command = ['TZ=Pacific/Chatham', process.execPath, 'node_modules/jest/bin/jest.js', '{files}', '--testNamePattern', 'adds']
+    await writeProject(treeDir, { 'test/tz.test.js': "test('sees TZ', () => { expect(process.env.TZ).toBe('Pacific/Chatham') })\n" })
+    const result = await jestAdapter.run({ treeDir, files: ['test/tz.test.js', 'test/add.test.js'], scratchDir, timeoutMs: 60000, command }, createProcessRunner())
+    expect(result.tests.filter((test) => test.status === 'passed').map((test) => test.name)).toEqual(['add › adds two numbers'])
+    const all = await jestAdapter.run({ treeDir, files: ['test/tz.test.js'], scratchDir, timeoutMs: 60000, command: command.slice(0, 4) }, createProcessRunner())
+    expect(all.tests).toEqual([expect.objectContaining({ name: 'sees TZ', status: 'passed' })])
+  })
+
   it('reads per-test results and file errors from the JSON report', async () => {
     const files = ['test/add.test.js', 'test/broken.test.js']
     const result = await jestAdapter.run({ treeDir, files, scratchDir, timeoutMs: 60000 }, createProcessRunner())

@@ -6,7 +6,7 @@
 import { execFile } from 'node:child_process'
 import { cp, mkdir, mkdtemp, readFile, rm, symlink } from 'node:fs/promises'
 import { tmpdir } from 'node:os'
-import { dirname, join, relative } from 'node:path'
+import { dirname, join, relative, sep } from 'node:path'
 import { fileURLToPath } from 'node:url'
 import { promisify } from 'node:util'
 
@@ -28,7 +28,8 @@ export interface FixtureOptions {
 const projectRoot = join(dirname(fileURLToPath(import.meta.url)), '..', '..')
 export const fixturesDir = () => join(projectRoot, '__fixtures__')
 
-// Commits independent of the machine's git configuration.
+// Commits independent of the machine's git configuration. No identity goes into the repo's own config:
+// CI checkouts have none, so the tool under test must not need one.
 const GIT_ENV = {
   ...process.env,
   GIT_CONFIG_NOSYSTEM: '1',
@@ -38,6 +39,9 @@ const GIT_ENV = {
   GIT_COMMITTER_NAME: 'Fixture Author',
   GIT_COMMITTER_EMAIL: 'author@fixture.invalid'
 }
+
+// The fix's own tests live under test/.
+const isTestPath = (path: string) => path === 'test' || path.startsWith(`test${sep}`)
 
 export async function buildFixtureRepo(name: string, options: FixtureOptions = {}): Promise<FixtureRepo> {
   const source = join(fixturesDir(), name)
@@ -52,8 +56,9 @@ export async function buildFixtureRepo(name: string, options: FixtureOptions = {
   await git('commit', '-q', '-m', meta.baseMessage)
   const base = await git('rev-parse', 'HEAD')
 
+  const fix = join(source, 'fix')
   const withFixTest = options.withFixTest ?? true
-  await cp(join(source, 'fix'), dir, { recursive: true, filter: (path) => withFixTest || !relative(join(source, 'fix'), path).startsWith('test') })
+  await cp(fix, dir, { recursive: true, filter: (path) => withFixTest || !isTestPath(relative(fix, path)) })
   await git('add', '-A')
   await git('commit', '-q', '-m', meta.fixMessage)
   const head = await git('rev-parse', 'HEAD')
