@@ -26,6 +26,11 @@ Options:
   --anthropic-base-url URL        Messages API base URL (default: ANTHROPIC_BASE_URL or Anthropic's)
   --on-no-fail-to-pass fail|warn  exit 1 (fail, default) or 0 (warn) when no test fails before the fix
   --timeout-minutes N             timeout of each test run (default: 5)
+  --framework NAME                jest, vitest, mocha or pytest (default: detected)
+  --test-command CMD              the repository's own test command; {files} marks where the test files go
+  --build-command CMD             run in each tree before its tests (for tests that import built output)
+  --install-command CMD           install in the pre-fix tree when the change touched manifests (default: by lockfile)
+  --working-directory DIR         the package whose tests run, inside a monorepo (default: the root)
   --print                         print report.md to stdout
   -h, --help                      this help
 
@@ -43,6 +48,11 @@ export const CLI_OPTIONS = {
   'anthropic-base-url': { type: 'string' },
   'on-no-fail-to-pass': { type: 'string' },
   'timeout-minutes': { type: 'string' },
+  framework: { type: 'string' },
+  'test-command': { type: 'string' },
+  'build-command': { type: 'string' },
+  'install-command': { type: 'string' },
+  'working-directory': { type: 'string' },
   print: { type: 'boolean' },
   help: { type: 'boolean', short: 'h' }
 } as const
@@ -66,7 +76,12 @@ export async function runCli(argv: string[], env: NodeJS.ProcessEnv = process.en
       maxTokens: values['max-tokens'],
       baseURL: values['anthropic-base-url'] ?? env.ANTHROPIC_BASE_URL,
       onNoFailToPass: values['on-no-fail-to-pass'],
-      testTimeoutMinutes: values['timeout-minutes']
+      testTimeoutMinutes: values['timeout-minutes'],
+      framework: values.framework,
+      testCommand: values['test-command'],
+      buildCommand: values['build-command'],
+      installCommand: values['install-command'],
+      workingDirectory: values['working-directory']
     })
     const outcome = await runWithRealPorts(settings, log)
     if (values.print) console.log(await readFile(outcome.paths.markdown, 'utf8'))

@@ -16,8 +16,8 @@ import { readChangeSet, sourceFiles } from './diff/change-set.js'
 import { describeError, UserFacingError } from './errors.js'
 import { proveSuite } from './execute/prove.js'
 import { TestBench } from './execute/test-bench.js'
-import { prepareTrees, type Trees } from './execute/trees.js'
-import { detectFramework } from './frameworks/detect.js'
+import { buildTrees, prepareTrees, type Trees } from './execute/trees.js'
+import { frameworkFor } from './frameworks/detect.js'
 import { describeChangeSet, emptyReport, type Report } from './report/report.js'
 import { writeReport, type ReportPaths } from './report/write.js'
 import { generateSuite, type GeneratedSuite } from './suite/generate.js'
@@ -56,16 +56,24 @@ export async function runPipeline(settings: Settings, ports: Ports): Promise<Out
     const changeSet = await timings.time('diff', () => readChangeSet(ports.git, settings.base, settings.head))
     report.repository = { dir: settings.repoDir, base: changeSet.base, head: changeSet.head, mergeBase: changeSet.mergeBase }
     report.changedFiles = describeChangeSet(changeSet)
-    const framework = await detectFramework(settings.repoDir)
+    const framework = await frameworkFor(join(settings.repoDir, settings.tests.workingDirectory), settings.tests.framework)
     report.framework = framework.name
     ports.log.info(`${changeSet.files.length} changed file(s); framework ${framework.name}; mode ${settings.mode}`)
 
     const candidate = settings.mode === 'verify' ? await pullRequestTests(changeSet, framework, ports.git) : await generate(settings, ports, changeSet, framework, timings, report)
-    trees = await timings.time('prepare-trees', () => prepareTrees(ports.git, changeSet, join(workDir, 'trees'), ports.processes, settings.testTimeoutMs))
+    const { tests } = settings
+    const dependencies = { processes: ports.processes, timeoutMs: settings.testTimeoutMs, installCommand: tests.installCommand, packageDir: tests.workingDirectory }
+    trees = await timings.time('prepare-trees', () => prepareTrees(ports.git, changeSet, join(workDir, 'trees'), dependencies))
     report.preFixTree = { reverted: trees.reverted, dependencies: trees.preFixDependencies }
     ports.log.info(`Pre-fix tree: reverted ${trees.reverted.join(', ') || 'nothing'}`)
+    if (tests.buildCommand) await timings.time('build', () => buildTrees(trees!, tests.buildCommand!, tests.workingDirectory, ports.processes, settings.testTimeoutMs))
 
-    const bench = new TestBench(trees, framework, ports.processes, join(workDir, 'runs'), settings.testTimeoutMs)
+    const bench = new TestBench(trees, framework, ports.processes, {
+      scratchDir: join(workDir, 'runs'),
+      timeoutMs: settings.testTimeoutMs,
+      packageDir: tests.workingDirectory,
+      command: tests.command
+    })
     const proof = await proveSuite(bench, candidate.files, {
       refiner: candidate.refiner,
       repairRounds: settings.repairRounds,

@@ -1,6 +1,8 @@
 /** One validated settings object: the CLI (argv) and the action (inputs) each build it; nothing below reads either. */
-import { isAbsolute, resolve } from 'node:path'
+import { isAbsolute, posix, resolve } from 'node:path'
 import { SettingsError } from './errors.js'
+import { splitCommandLine } from './frameworks/command.js'
+import { ADAPTERS } from './frameworks/detect.js'
 
 export type Mode = 'generate' | 'verify'
 export type OnNoFailToPass = 'fail' | 'warn'
@@ -32,6 +34,21 @@ export interface Settings {
   onNoFailToPass: OnNoFailToPass
   repairRounds: number
   testTimeoutMs: number
+  /** How this repository runs its tests, where detection is not enough. */
+  tests: TestSettings
+}
+
+export interface TestSettings {
+  /** An adapter name; null: detect. */
+  framework: string | null
+  /** The repository's own test command, split into words, with an optional `{files}` placeholder. */
+  command: string[] | null
+  /** Run in each tree before its tests (for tests that import built output). */
+  buildCommand: string[] | null
+  /** Run in the pre-fix tree when the change touched manifests or lockfiles; null: by the lockfile. */
+  installCommand: string[] | null
+  /** The package the tests belong to, relative to the repository root ('' for the root). */
+  workingDirectory: string
 }
 
 export const DEFAULT_MODEL = 'claude-sonnet-5-5'
@@ -54,6 +71,11 @@ export interface RawSettings {
   baseURL?: string
   onNoFailToPass?: string
   testTimeoutMinutes?: string
+  framework?: string
+  testCommand?: string
+  buildCommand?: string
+  installCommand?: string
+  workingDirectory?: string
 }
 
 /** Validates raw strings (from argv or action inputs) into Settings; throws SettingsError naming the input. */
@@ -84,8 +106,26 @@ export function buildSettings(raw: RawSettings, cwd: string = process.cwd()): Se
     repairRounds: DEFAULT_REPAIR_ROUNDS,
     testTimeoutMs: raw.testTimeoutMinutes
       ? positiveInt('timeout-minutes', raw.testTimeoutMinutes, 5) * 60_000
-      : DEFAULT_TEST_TIMEOUT_MS
+      : DEFAULT_TEST_TIMEOUT_MS,
+    tests: {
+      framework: raw.framework?.trim() ? oneOf('framework', raw.framework, ADAPTERS.map((adapter) => adapter.name)) : null,
+      command: optionalCommand('test-command', raw.testCommand),
+      buildCommand: optionalCommand('build-command', raw.buildCommand),
+      installCommand: optionalCommand('install-command', raw.installCommand),
+      workingDirectory: relativeFolder('working-directory', raw.workingDirectory)
+    }
   }
+}
+
+function optionalCommand(input: string, value: string | undefined): string[] | null {
+  return value?.trim() ? splitCommandLine(value, input) : null
+}
+
+/** A folder inside the repository, '/'-separated, without `./` or a trailing slash; '' for the root. */
+function relativeFolder(input: string, value: string | undefined): string {
+  const folder = posix.normalize((value ?? '').trim().replace(/\\/g, '/') || '.').replace(/\/$/, '')
+  if (isAbsolute(folder) || folder === '..' || folder.startsWith('../')) throw new SettingsError(input, `"${value}" is not a folder inside the repository`)
+  return folder === '.' ? '' : folder
 }
 
 function required(input: string, value: string | undefined): string {

@@ -4,7 +4,8 @@ import type { FrameworkAdapter } from '../frameworks/adapter.js'
 import type { GitCommands } from '../ports/git.js'
 import { sourceFiles } from '../diff/change-set.js'
 import { excerptsFor, exportedNames } from './functions.js'
-import { importSpecifier, importStyleOf, type ImportStyle } from './imports.js'
+import { importSpecifier, importStyleOf } from './imports.js'
+import { pythonModuleName } from './python-imports.js'
 import { layoutFor, nearestTest } from './test-layout.js'
 
 const STYLE_EXAMPLE_LIMIT = 8_000
@@ -19,8 +20,12 @@ export async function buildContext(changeSet: ChangeSet, git: GitCommands, frame
   const layout = layoutFor(nearestTest(existingTests, primary), primary)
   const styleExample = await readStyleExample(git, changeSet.head, layout.styleExample)
   const style = importStyleOf(styleExample?.content ?? null, await packageType(git, changeSet.head))
+  const headFileSet = new Set(headFiles)
+  // Python imports by module name from the import root; JavaScript by a path relative to the regression folder.
+  const importOf = (path: string) =>
+    path.endsWith('.py') ? pythonModuleName(path, (file) => headFileSet.has(file), styleExample ? [styleExample.content] : []) : importSpecifier(layout.regressionDir, path, style)
   return {
-    sources: await Promise.all(sources.map((file) => sourceContext(file, changeSet, git, layout.regressionDir, style))),
+    sources: await Promise.all(sources.map((file) => sourceContext(file, changeSet, git, importOf))),
     styleExample,
     regressionDir: layout.regressionDir,
     testFileSuffix: layout.testFileSuffix,
@@ -30,7 +35,7 @@ export async function buildContext(changeSet: ChangeSet, git: GitCommands, frame
   }
 }
 
-async function sourceContext(file: ChangedFile, changeSet: ChangeSet, git: GitCommands, regressionDir: string, style: ImportStyle): Promise<SourceContext> {
+async function sourceContext(file: ChangedFile, changeSet: ChangeSet, git: GitCommands, importOf: (path: string) => string): Promise<SourceContext> {
   const headContent = (await git.fileAt(changeSet.head, file.path)) ?? ''
   const baseContent = file.basePath ? await git.fileAt(changeSet.mergeBase, file.basePath) : null
   return {
@@ -39,7 +44,7 @@ async function sourceContext(file: ChangedFile, changeSet: ChangeSet, git: GitCo
     base: baseContent === null ? [] : excerptsFor(baseContent, file.hunks.flatMap((hunk) => hunk.removedLines.length ? hunk.removedLines : [hunk.base.start])),
     exports: exportedNames(headContent),
     diff: file.hunks.map((hunk) => hunk.text).join('\n'),
-    importSpecifier: importSpecifier(regressionDir, file.path, style)
+    importSpecifier: importOf(file.path)
   }
 }
 

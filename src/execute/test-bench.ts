@@ -1,6 +1,6 @@
 /** The suite's home in both trees: put files in, run them at head or on the pre-fix tree. */
 import { mkdir, realpath } from 'node:fs/promises'
-import { join, sep } from 'node:path'
+import { join, posix, sep } from 'node:path'
 import type { RunResult, SuiteFile } from '../domain.js'
 import type { FrameworkAdapter } from '../frameworks/adapter.js'
 import type { ProcessRunner } from '../ports/process.js'
@@ -8,6 +8,15 @@ import { removeSuiteFiles, writeSuiteFiles } from '../suite/write.js'
 import type { Trees } from './trees.js'
 
 export type TreeName = 'head' | 'preFix'
+
+export interface BenchOptions {
+  scratchDir: string
+  timeoutMs: number
+  /** The package whose tests run ('' for the root): the runner works there, reports stay repo-relative. */
+  packageDir: string
+  /** The repository's own test command, if set. */
+  command: string[] | null
+}
 
 export class TestBench {
   private installed: SuiteFile[] = []
@@ -17,8 +26,7 @@ export class TestBench {
     private readonly trees: Trees,
     private readonly framework: FrameworkAdapter,
     private readonly processes: ProcessRunner,
-    private readonly scratchDir: string,
-    private readonly timeoutMs: number
+    private readonly options: BenchOptions
   ) {}
 
   /** Replaces the generated files in both trees (the PR's own files are already there). */
@@ -31,11 +39,25 @@ export class TestBench {
   }
 
   async run(tree: TreeName, files: string[], options: { coverage?: boolean } = {}): Promise<RunResult> {
-    const scratchDir = join(this.scratchDir, `run-${++this.runs}-${tree}`)
+    const { packageDir, command, timeoutMs } = this.options
+    const scratchDir = join(this.options.scratchDir, `run-${++this.runs}-${tree}`)
     await mkdir(scratchDir, { recursive: true })
-    const treeDir = this.trees[tree]
-    const result = await this.framework.run({ treeDir, files, scratchDir, timeoutMs: this.timeoutMs, coverage: options.coverage }, this.processes)
-    return withoutTreePaths(result, [treeDir, await realpath(treeDir)])
+    const treeDir = join(this.trees[tree], packageDir)
+    const packageFiles = files.map((file) => posix.relative(packageDir, file))
+    const result = await this.framework.run({ treeDir, files: packageFiles, scratchDir, timeoutMs, coverage: options.coverage, command: command ?? undefined }, this.processes)
+    return repoRelativeRun(withoutTreePaths(result, [treeDir, await realpath(treeDir)]), packageDir)
+  }
+}
+
+/** Paths from a runner working in the package folder, back to repository paths. */
+function repoRelativeRun(run: RunResult, packageDir: string): RunResult {
+  if (!packageDir) return run
+  const repoPath = (file: string) => posix.join(packageDir, file)
+  return {
+    ...run,
+    tests: run.tests.map((test) => ({ ...test, file: repoPath(test.file) })),
+    fileErrors: run.fileErrors.map((error) => ({ ...error, file: repoPath(error.file) })),
+    coverage: run.coverage?.map((entry) => ({ ...entry, file: repoPath(entry.file) }))
   }
 }
 

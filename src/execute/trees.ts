@@ -7,8 +7,10 @@ import { dirname, join } from 'node:path'
 import type { ChangeSet, ChangedFile } from '../domain.js'
 import { isManifest } from '../diff/classify.js'
 import type { GitCommands } from '../ports/git.js'
+import { expandCommand } from '../frameworks/command.js'
 import type { ProcessRunner } from '../ports/process.js'
-import { installDependencies, reuseDependencies, type DependencySource } from './dependencies.js'
+import { runTreeCommand } from './tree-command.js'
+import { installDependencies, reuseDependencies, type DependencyOptions, type DependencySource } from './dependencies.js'
 
 export interface Trees {
   head: string
@@ -24,7 +26,7 @@ export function filesToRevert(changeSet: ChangeSet): ChangedFile[] {
   return changeSet.files.filter((file) => file.role === 'source' || isManifest(file.path))
 }
 
-export async function prepareTrees(git: GitCommands, changeSet: ChangeSet, workDir: string, processes: ProcessRunner, installTimeoutMs: number): Promise<Trees> {
+export async function prepareTrees(git: GitCommands, changeSet: ChangeSet, workDir: string, options: DependencyOptions): Promise<Trees> {
   const head = join(workDir, 'head')
   const preFix = join(workDir, 'pre-fix')
   const dispose = async () => {
@@ -33,8 +35,8 @@ export async function prepareTrees(git: GitCommands, changeSet: ChangeSet, workD
   }
   try {
     await git.addWorktree(head, changeSet.head)
-    await reuseDependencies(git.repoDir, head)
-    return { head, preFix, ...(await addPreFixTree(git, changeSet, preFix, processes, installTimeoutMs)), dispose }
+    await reuseDependencies(git.repoDir, head, options.packageDir)
+    return { head, preFix, ...(await addPreFixTree(git, changeSet, preFix, options)), dispose }
   } catch (error) {
     await dispose()
     throw error
@@ -42,18 +44,12 @@ export async function prepareTrees(git: GitCommands, changeSet: ChangeSet, workD
 }
 
 /** A worktree at head with the fix taken out, on the repository's installed dependencies where they fit. */
-export async function addPreFixTree(
-  git: GitCommands,
-  changeSet: ChangeSet,
-  dir: string,
-  processes: ProcessRunner,
-  installTimeoutMs: number
-): Promise<Pick<Trees, 'reverted' | 'preFixDependencies'>> {
+export async function addPreFixTree(git: GitCommands, changeSet: ChangeSet, dir: string, options: DependencyOptions): Promise<Pick<Trees, 'reverted' | 'preFixDependencies'>> {
   await git.addWorktree(dir, changeSet.head)
   const reverted = await revertFix(git, changeSet, dir)
   const preFixDependencies = reverted.some(isManifest)
-    ? await installDependencies(dir, processes, installTimeoutMs)
-    : await reuseDependencies(git.repoDir, dir)
+    ? await installDependencies(dir, options)
+    : await reuseDependencies(git.repoDir, dir, options.packageDir)
   return { reverted, preFixDependencies }
 }
 
@@ -72,4 +68,11 @@ async function revert(git: GitCommands, mergeBase: string, treeDir: string, file
   const target = join(treeDir, file.basePath)
   await mkdir(dirname(target), { recursive: true })
   await writeFile(target, baseContent)
+}
+
+/** The build-command, in the package folder of each tree, so the tests import this tree's own output. */
+export async function buildTrees(trees: Trees, buildCommand: string[], packageDir: string, processes: ProcessRunner, timeoutMs: number): Promise<void> {
+  const command = expandCommand(buildCommand, [], [])
+  await runTreeCommand(processes, command, join(trees.head, packageDir), timeoutMs, 'The build at head')
+  await runTreeCommand(processes, command, join(trees.preFix, packageDir), timeoutMs, 'The build of the pre-fix tree')
 }

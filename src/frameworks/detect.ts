@@ -9,6 +9,12 @@ import { vitestAdapter } from './vitest.js'
 // vitest before jest: vitest projects often keep jest-compatible names and globals.
 export const ADAPTERS: readonly FrameworkAdapter[] = [vitestAdapter, jestAdapter, mochaAdapter, pytestAdapter]
 
+/** The adapter the framework setting names, else the detected one. */
+export async function frameworkFor(packageDir: string, name: string | null): Promise<FrameworkAdapter> {
+  const named = ADAPTERS.find((adapter) => adapter.name === name)
+  return named ?? detectFramework(packageDir)
+}
+
 export async function detectFramework(repoDir: string): Promise<FrameworkAdapter> {
   for (const adapter of ADAPTERS) if (await adapter.detect(repoDir)) return adapter
   throw new UserFacingError(

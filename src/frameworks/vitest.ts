@@ -1,11 +1,225 @@
-/** vitest: not yet implemented (a stub that never detects, so detection falls through to the others). */
-import type { FrameworkAdapter } from './adapter.js'
+/** vitest: found by its dependency, test script or config file; run by path, read from its JSON report. */
+import { existsSync, readFileSync } from 'node:fs'
+import { mkdir, readFile, rm } from 'node:fs/promises'
+import { createRequire } from 'node:module'
+import { join } from 'node:path'
+import type { RunResult, TestResult, TestStatus } from '../domain.js'
+import type { FrameworkAdapter, RunRequest } from './adapter.js'
+import { expandCommand, type CommandLine } from './command.js'
+import { readIstanbulCoverage } from './istanbul.js'
+import { stripAnsi, trimMessage, trimTail } from './output.js'
+import { repoRelative, treeRoots } from './paths.js'
+
+const CONFIG_EXTENSIONS = ['ts', 'mts', 'cts', 'js', 'mjs', 'cjs']
+const VITEST_CONFIGS = CONFIG_EXTENSIONS.flatMap((ext) => [`vitest.config.${ext}`, `vitest.workspace.${ext}`]).concat('vitest.workspace.json')
+const VITE_CONFIGS = CONFIG_EXTENSIONS.map((ext) => `vite.config.${ext}`)
+// vitest's default include, `**/*.{test,spec}.?(c|m)[jt]s?(x)`, and its default exclude.
+const TEST_FILE = /\.(?:test|spec)\.[cm]?[jt]sx?$/
+const EXCLUDED_FOLDERS = new Set(['node_modules', 'dist', 'cypress', '.idea', '.git', '.cache', '.output', '.temp'])
+const TOOL_CONFIG = /^(?:karma|rollup|webpack|vite|vitest|jest|ava|babel|nyc|cypress|tsup|build|eslint|prettier)\.config\./
+const REPORT_FILE = 'vitest-results.json'
+// Frames of vitest itself and of node: noise in a failure message (the test's own frames stay).
+const INTERNAL_FRAME = /^\s*at .*(?:[\\/]node_modules[\\/]|node:internal|\(<anonymous>\))/
+const HOOK_FAILED = 'a hook or suite of this file failed (vitest reports no message for it; see the run output)'
+
+/**
+ * Flags vitest has accepted from 0.3x to 3.x (vitest 1+ rejects unknown flags; the dotted coverage options
+ * are parsed as one `coverage` object, which every version knows). Both reporters: the JSON one for the
+ * results, the default one for the human output that repair prompts and logs show.
+ */
+export const VITEST_FLAGS = ['--reporter=default', '--reporter=json']
+
+/** Coverage as istanbul JSON in the scratch folder, through whichever provider package the tree has. */
+function coverageFlags(request: RunRequest, provider: string | null): string[] {
+  if (!request.coverage || !provider) return []
+  const reportsDirectory = join(request.scratchDir, 'coverage')
+  return ['--coverage.enabled', `--coverage.provider=${provider}`, '--coverage.reporter=json', `--coverage.reportsDirectory=${reportsDirectory}`, '--coverage.reportOnFailure']
+}
+
+interface PackageJson {
+  dependencies?: Record<string, string>
+  devDependencies?: Record<string, string>
+  scripts?: Record<string, string>
+}
+
+interface VitestAssertion {
+  ancestorTitles?: string[]
+  title: string
+  status: string
+  duration?: number | null
+  failureMessages?: string[] | null
+}
+
+interface VitestFileResult {
+  name: string
+  status: string
+  message?: string
+  assertionResults?: VitestAssertion[]
+}
 
 export const vitestAdapter: FrameworkAdapter = {
   name: 'vitest',
-  detect: async () => false,
-  isTestFile: () => false,
-  run: async () => {
-    throw new Error('the vitest adapter is not implemented yet')
+
+  async detect(repoDir) {
+    const manifest = await readPackageJson(repoDir)
+    const script = manifest?.scripts?.test ?? ''
+    if (/\bvitest\b/.test(script)) return true
+    // A test script that runs jest decides, whatever else is installed (a migration half done).
+    if (/\bjest\b/.test(script)) return false
+    if (manifest && 'vitest' in { ...manifest.dependencies, ...manifest.devDependencies }) return true
+    if (VITEST_CONFIGS.some((file) => existsSync(join(repoDir, file)))) return true
+    return hasViteTestSection(repoDir)
+  },
+
+  isTestFile(path) {
+    const parts = path.split('/')
+    const base = parts[parts.length - 1]
+    return TEST_FILE.test(base) && !TOOL_CONFIG.test(base) && !parts.slice(0, -1).some((part) => EXCLUDED_FOLDERS.has(part))
+  },
+
+  async run(request, processes) {
+    const reportFile = join(request.scratchDir, REPORT_FILE)
+    const coverageFile = join(request.scratchDir, 'coverage', 'coverage-final.json')
+    // Reports left by an earlier run must not pass for this one's.
+    await mkdir(request.scratchDir, { recursive: true })
+    await Promise.all([rm(reportFile, { force: true }), rm(coverageFile, { force: true })])
+    const provider = request.coverage ? coverageProvider(request.treeDir) : null
+    const reporterArgs = [...VITEST_FLAGS, `--outputFile=${reportFile}`, ...coverageFlags(request, provider)]
+    const invocation = request.command ? expandCommand(request.command, request.files, reporterArgs) : defaultInvocation(request, reporterArgs)
+    if (!invocation) return notInstalled(request)
+    const result = await processes.run({ ...invocation, cwd: request.treeDir, timeoutMs: request.timeoutMs })
+    const output = trimTail(stripAnsi(result.output))
+    const base = { exitCode: result.exitCode, timedOut: result.timedOut, durationMs: result.durationMs, output }
+    const report = await readReport(reportFile)
+    if (!report) {
+      const reason = result.timedOut ? `vitest timed out after ${request.timeoutMs} ms` : `vitest wrote no report (exit ${result.exitCode})`
+      const message = `${reason}\n${trimTail(output, 2000)}`
+      return { ...base, tests: [], fileErrors: request.files.map((file) => ({ file, message })) }
+    }
+    const roots = await treeRoots(request.treeDir)
+    const coverage = provider ? await readIstanbulCoverage(coverageFile, roots) : null
+    return { ...base, ...readResults(report, request.files, roots), ...(coverage && { coverage }) }
   }
+}
+
+/**
+ * The tree's own vitest, run by node directly (no npx, no shell), once, without watching. The files go
+ * before the flags: vitest 0.x takes the word after a flag it does not know (--coverage.reportOnFailure)
+ * as that flag's value.
+ */
+function defaultInvocation(request: RunRequest, reporterArgs: string[]): CommandLine | null {
+  const vitestBin = resolveVitestBin(request.treeDir)
+  if (!vitestBin) return null
+  return { command: process.execPath, args: [vitestBin, 'run', ...request.files, ...reporterArgs], env: {} }
+}
+
+/** Where node would find a package from the tree, without resolving through its `exports`. */
+function packageDir(treeDir: string, name: string): string | null {
+  const lookup = createRequire(join(treeDir, 'package.json')).resolve.paths(name) ?? []
+  const found = lookup.find((dir) => existsSync(join(dir, name, 'package.json')))
+  return found ? join(found, name) : null
+}
+
+/** vitest's bin, through its package.json `bin` rather than a guessed path. */
+function resolveVitestBin(treeDir: string): string | null {
+  const dir = packageDir(treeDir, 'vitest')
+  if (!dir) return null
+  try {
+    const { bin } = JSON.parse(readFileSync(join(dir, 'package.json'), 'utf8')) as { bin?: string | Record<string, string> }
+    const binPath = typeof bin === 'string' ? bin : bin?.vitest
+    return binPath ? join(dir, binPath) : null
+  } catch {
+    return null
+  }
+}
+
+/** v8, else istanbul, else none: a missing provider would make vitest stop and offer to install it. */
+function coverageProvider(treeDir: string): string | null {
+  return ['v8', 'istanbul'].find((provider) => packageDir(treeDir, `@vitest/coverage-${provider}`)) ?? null
+}
+
+async function readPackageJson(dir: string): Promise<PackageJson | null> {
+  try {
+    return JSON.parse(await readFile(join(dir, 'package.json'), 'utf8')) as PackageJson
+  } catch {
+    return null
+  }
+}
+
+async function hasViteTestSection(repoDir: string): Promise<boolean> {
+  for (const file of VITE_CONFIGS) {
+    const text = await readFile(join(repoDir, file), 'utf8').catch(() => '')
+    if (/\btest\s*:/.test(text)) return true
+  }
+  return false
+}
+
+function notInstalled(request: RunRequest): RunResult {
+  const message = `vitest is not installed in ${request.treeDir} (no node_modules/vitest/package.json from it)`
+  return { tests: [], fileErrors: request.files.map((file) => ({ file, message })), exitCode: null, timedOut: false, durationMs: 0, output: message }
+}
+
+async function readReport(reportFile: string): Promise<VitestFileResult[] | null> {
+  try {
+    const report = JSON.parse(await readFile(reportFile, 'utf8')) as { testResults?: VitestFileResult[] }
+    return Array.isArray(report.testResults) ? report.testResults : null
+  } catch {
+    return null
+  }
+}
+
+/** Per-test results of the requested files (vitest's file filters match substrings, so it may run more). */
+function readResults(report: VitestFileResult[], files: string[], roots: string[]): Pick<RunResult, 'tests' | 'fileErrors'> {
+  const requested = new Set(files)
+  const tests: TestResult[] = []
+  const fileErrors: RunResult['fileErrors'] = []
+  const seen = new Set<string>()
+  for (const fileResult of report) {
+    const file = repoRelative(fileResult.name, roots)
+    if (!requested.has(file)) continue
+    seen.add(file)
+    const assertions = fileResult.assertionResults ?? []
+    const fileMessage = cleanMessage(fileResult.message ?? '')
+    const results = assertions.map((assertion) => toTestResult(file, assertion, fileMessage || HOOK_FAILED))
+    // The file failed but no test did: it did not load or collect, or a hook failed and kept tests from
+    // running. vitest ≥ 1 marks such a file failed; 0.x only gives its message.
+    if ((fileResult.status === 'failed' || fileMessage) && !results.some((test) => test.status === 'failed')) {
+      const message = fileMessage || (assertions.length ? HOOK_FAILED : 'the test file failed to run')
+      for (const test of results) if (test.status !== 'passed') Object.assign(test, { status: 'errored', message })
+      if (!results.some((test) => test.status === 'errored')) fileErrors.push({ file, message })
+    }
+    tests.push(...results)
+  }
+  for (const file of files) {
+    if (!seen.has(file)) fileErrors.push({ file, message: 'vitest did not run this file (does it match the include / exclude of the vitest config?)' })
+  }
+  return { tests, fileErrors }
+}
+
+/** `notRun` explains a test vitest meant to run but did not (`pending`): its file's setup failed. */
+function toTestResult(file: string, assertion: VitestAssertion, notRun: string): TestResult {
+  const failure = assertion.failureMessages?.[0] ?? ''
+  const status = toStatus(assertion.status)
+  return {
+    file,
+    // vitest 0.x puts the file's unnamed suite first, as ''.
+    name: [...(assertion.ancestorTitles ?? []).filter(Boolean), assertion.title].join(' › '),
+    status,
+    durationMs: typeof assertion.duration === 'number' ? Math.round(assertion.duration) : null,
+    message: failure ? cleanMessage(failure) : status === 'errored' ? notRun : ''
+  }
+}
+
+function cleanMessage(text: string): string {
+  const lines = stripAnsi(text).split('\n').filter((line) => !INTERNAL_FRAME.test(line))
+  return trimMessage(lines.join('\n'))
+}
+
+function toStatus(status: string): TestStatus {
+  if (status === 'passed') return 'passed'
+  if (status === 'failed') return 'failed'
+  // Meant to run, never did (a failed hook or collection): not a pass, not a choice to skip.
+  if (status === 'pending') return 'errored'
+  // skipped, todo, disabled: the test was not to run.
+  return 'skipped'
 }

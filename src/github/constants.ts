@@ -6,7 +6,12 @@ export const Inputs = {
   MaxTokens: 'max-tokens',
   OnNoFailToPass: 'on-no-fail-to-pass',
   TimeoutMinutes: 'timeout-minutes',
-  OutputDir: 'output-dir'
+  OutputDir: 'output-dir',
+  Framework: 'framework',
+  TestCommand: 'test-command',
+  BuildCommand: 'build-command',
+  InstallCommand: 'install-command',
+  WorkingDirectory: 'working-directory'
 } as const
 
 export const Outputs = {

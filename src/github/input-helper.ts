@@ -27,6 +27,11 @@ export function getSettings(): Settings {
     maxTokens: core.getInput(Inputs.MaxTokens),
     baseURL: core.getInput(Inputs.AnthropicBaseUrl),
     onNoFailToPass: core.getInput(Inputs.OnNoFailToPass) || 'fail',
-    testTimeoutMinutes: core.getInput(Inputs.TimeoutMinutes)
+    testTimeoutMinutes: core.getInput(Inputs.TimeoutMinutes),
+    framework: core.getInput(Inputs.Framework),
+    testCommand: core.getInput(Inputs.TestCommand),
+    buildCommand: core.getInput(Inputs.BuildCommand),
+    installCommand: core.getInput(Inputs.InstallCommand),
+    workingDirectory: core.getInput(Inputs.WorkingDirectory)
   })
 }

@@ -9,7 +9,10 @@ import type { ContentBlock, Message, ModelPort, ToolDefinition } from './model-p
 export interface Ask<T> {
   stage: string
   system: string
-  prompt: string
+  /** The bug, the code and the conventions: the same for every stage, so it is sent first and cached. */
+  context: string
+  /** This stage's task. */
+  task: string
   tool: ToolDefinition
   /** Rules a schema cannot say (e.g. "at least one scenario fails before the fix"); returns problems. */
   check?: (value: T) => string[]
@@ -19,7 +22,15 @@ const ajv = new Ajv({ allErrors: true, strict: false })
 const validators = new WeakMap<ToolDefinition, ValidateFunction>()
 
 export async function askForTool<T>(model: ModelPort, ask: Ask<T>): Promise<T> {
-  const messages: Message[] = [{ role: 'user', content: ask.prompt }]
+  const messages: Message[] = [
+    {
+      role: 'user',
+      content: [
+        { type: 'text', text: ask.context, cache_control: { type: 'ephemeral' } },
+        { type: 'text', text: ask.task }
+      ]
+    }
+  ]
   let problems: string[] = []
   for (let attempt = 1; attempt <= 2; attempt++) {
     const reply = await model.send({ stage: ask.stage, system: ask.system, messages, tool: ask.tool })

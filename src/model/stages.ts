@@ -1,6 +1,5 @@
 /** The model's stages: analyse → scenarios → write tests, and the repair and strengthen rounds. */
-import type { Analysis, BugReport, ChangeSet, ContextPack, RunResult, Scenario, Suite, SuiteFile } from '../domain.js'
-import { sourceFiles } from '../diff/change-set.js'
+import type { Analysis, BugReport, ContextPack, RunResult, Scenario, Suite, SuiteFile } from '../domain.js'
 import { askForTool } from './ask.js'
 import type { ModelPort } from './model-port.js'
 import { loadPrompt, renderPrompt } from './prompts.js'
@@ -14,25 +13,24 @@ export interface GenerationInput {
   suitePath: string
 }
 
-export function analyse(model: ModelPort, input: GenerationInput): Promise<Analysis> {
-  return askForTool<Analysis>(model, {
-    stage: 'analyse',
-    system: loadPrompt('system'),
-    prompt: renderPrompt('analyse', { bug_report: render.renderBugReport(input.bugReport), context: render.renderContext(input.context) }),
-    tool: ROOT_CAUSE_TOOL
+/** What every stage is shown first (and the API caches): the bug report, the code, the conventions. */
+export function sharedContext(input: GenerationInput): string {
+  return renderPrompt('context', {
+    bug_report: render.renderBugReport(input.bugReport),
+    code: render.renderContext(input.context),
+    conventions: render.renderConventions(input.context, input.suitePath)
   })
+}
+
+export function analyse(model: ModelPort, input: GenerationInput): Promise<Analysis> {
+  return askForTool<Analysis>(model, { ...base('analyse', input), task: renderPrompt('analyse', {}), tool: ROOT_CAUSE_TOOL })
 }
 
 export async function planScenarios(model: ModelPort, input: GenerationInput, analysis: Analysis): Promise<Scenario[]> {
   const sharedState = analysis.defects.some((defect) => defect.sharedState)
   const answer = await askForTool<{ scenarios: Scenario[] }>(model, {
-    stage: 'scenarios',
-    system: loadPrompt('system'),
-    prompt: renderPrompt('scenarios', {
-      analysis: render.renderAnalysis(analysis),
-      bug_report: render.renderBugReport(input.bugReport),
-      context: render.renderContext(input.context)
-    }),
+    ...base('scenarios', input),
+    task: renderPrompt('scenarios', { analysis: render.renderAnalysis(analysis) }),
     tool: SCENARIOS_TOOL,
     check: ({ scenarios }) => scenarioRuleProblems(scenarios, sharedState)
   })
@@ -49,41 +47,26 @@ export function scenarioRuleProblems(scenarios: Scenario[], sharedState: boolean
   return problems
 }
 
-export async function writeTests(model: ModelPort, input: GenerationInput, analysis: Analysis, scenarios: Scenario[]): Promise<Suite> {
-  const wanted = scenarios.filter((s) => s.priority !== 'P2')
-  return askForSuite(model, 'write-tests', {
-    conventions: render.renderConventions(input.context, input.suitePath),
-    scenarios: render.renderScenarios(wanted),
-    analysis: render.renderAnalysis(analysis),
-    context: render.renderContext(input.context)
+export function writeTests(model: ModelPort, input: GenerationInput, analysis: Analysis, scenarios: Scenario[]): Promise<Suite> {
+  return askForSuite(model, input, 'write-tests', {
+    scenarios: render.renderScenarios(scenarios.filter((s) => s.priority !== 'P2')),
+    analysis: render.renderAnalysis(analysis)
   })
 }
 
 export function repairTests(model: ModelPort, input: GenerationInput, suite: Suite, headRun: RunResult): Promise<Suite> {
-  return askForSuite(model, 'repair', {
-    conventions: render.renderConventions(input.context, input.suitePath),
-    suite: render.renderSuite(suite),
-    failures: render.renderFailures(headRun),
-    context: render.renderContext(input.context)
-  })
+  return askForSuite(model, input, 'repair', { suite: render.renderSuite(suite), failures: render.renderFailures(headRun) })
 }
 
-export function strengthenTests(model: ModelPort, input: GenerationInput, changeSet: ChangeSet, suite: Suite, preFixRun: RunResult): Promise<Suite> {
-  return askForSuite(model, 'strengthen', {
-    conventions: render.renderConventions(input.context, input.suitePath),
-    fix_hunks: sourceFiles(changeSet).map((file) => `--- ${file.path}\n${file.hunks.map((h) => h.text).join('\n')}`).join('\n'),
-    suite: render.renderSuite(suite),
-    pre_fix_output: render.renderRun(preFixRun),
-    context: render.renderContext(input.context)
-  })
+export function strengthenTests(model: ModelPort, input: GenerationInput, suite: Suite, preFixRun: RunResult): Promise<Suite> {
+  return askForSuite(model, input, 'strengthen', { suite: render.renderSuite(suite), pre_fix_output: render.renderRun(preFixRun) })
 }
 
-async function askForSuite(model: ModelPort, stage: 'write-tests' | 'repair' | 'strengthen', values: Record<string, string>): Promise<Suite> {
-  const answer = await askForTool<{ files: SuiteFile[] }>(model, {
-    stage,
-    system: loadPrompt('system'),
-    prompt: renderPrompt(stage, values),
-    tool: TEST_FILES_TOOL
-  })
+async function askForSuite(model: ModelPort, input: GenerationInput, stage: 'write-tests' | 'repair' | 'strengthen', values: Record<string, string>): Promise<Suite> {
+  const answer = await askForTool<{ files: SuiteFile[] }>(model, { ...base(stage, input), task: renderPrompt(stage, values), tool: TEST_FILES_TOOL })
   return { files: answer.files }
+}
+
+function base(stage: string, input: GenerationInput) {
+  return { stage, system: loadPrompt('system'), context: sharedContext(input) }
 }

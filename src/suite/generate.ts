@@ -62,7 +62,7 @@ export async function generateSuite(changeSet: ChangeSet, source: BugReportSourc
     refiner: {
       repair: async (files, headRun) => place((await timings.time('repair', () => repairTests(model, input, { files }, headRun))).files),
       strengthen: async (files, preFixRun) =>
-        place((await timings.time('strengthen', () => strengthenTests(model, input, changeSet, { files }, preFixRun))).files)
+        place((await timings.time('strengthen', () => strengthenTests(model, input, { files }, preFixRun))).files)
     }
   }
 }

@@ -44,7 +44,7 @@ function repoWithFix(fix: (write: (path: string, content: string) => void, git: 
 async function trees(repo: { dir: string; base: string; head: string }) {
   const git = createGit(repo.dir)
   const work = mkdtempSync(join(tmpdir(), 'rtg-trees-work-'))
-  return prepareTrees(git, await readChangeSet(git, repo.base, repo.head), join(work, 'trees'), createProcessRunner(), 120_000)
+  return prepareTrees(git, await readChangeSet(git, repo.base, repo.head), join(work, 'trees'), { processes: createProcessRunner(), timeoutMs: 120_000, installCommand: null, packageDir: '' })
 }
 
 test('the pre-fix tree takes the fix out of every kind of source change and keeps the tests at head', async () => {

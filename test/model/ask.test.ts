@@ -16,7 +16,7 @@ async function modelWith(script: Script, model = 'claude-sonnet-5-5') {
 }
 
 const files = { files: [{ path: 'test/regression/a.test.ts', content: "test('a', () => {})", scenarios: ['a'] }] }
-const ask = { stage: 'write-tests', system: 'system prompt', prompt: 'write the tests', tool: TEST_FILES_TOOL }
+const ask = { stage: 'write-tests', system: 'system prompt', context: 'the bug and the code', task: 'write the tests', tool: TEST_FILES_TOOL }
 
 test('a valid tool call comes back as its input, with usage recorded', async () => {
   const { model, ledger, fake } = await modelWith([{ tool_use: { name: 'write_test_files', input: files } }])
@@ -28,6 +28,11 @@ test('a valid tool call comes back as its input, with usage recorded', async () 
   expect(body).toMatchObject({ model: 'claude-sonnet-5-5', system: 'system prompt', thinking: { type: 'adaptive' }, tool_choice: { type: 'auto' } })
   expect(body.tools[0].name).toBe('write_test_files')
   expect(body.temperature).toBeUndefined()
+  // The shared context goes first and is marked for the prompt cache; the stage's task follows.
+  expect(body.messages[0].content).toEqual([
+    { type: 'text', text: 'the bug and the code', cache_control: { type: 'ephemeral' } },
+    { type: 'text', text: 'write the tests' }
+  ])
   expect(JSON.stringify(fake.requests[0].headers)).toContain('test-key')
 })
 

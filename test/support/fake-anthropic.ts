@@ -1,7 +1,9 @@
 /**
  * A fake Anthropic Messages API on 127.0.0.1 for tests and the no-key demo: the real SDK talks to it via
  * `baseURL`. Replies are scripted; every request is recorded. Streaming requests get a real SSE stream.
- * Error replies of 429/5xx/529 are retried by the SDK (its maxRetries), with its usual short back-off.
+ * Scripted 408/409/429/5xx/529 errors are retried by the SDK (up to its maxRetries), each retry consuming
+ * the next scripted reply. The SDK's own back-off is 0.5s, 1s, 2s…, so error replies carry
+ * `retry-after-ms: 1` to keep retrying tests fast.
  */
 import { createServer, type IncomingMessage, type ServerResponse } from 'node:http'
 import type { AddressInfo } from 'node:net'
@@ -24,24 +26,32 @@ export interface FakeAnthropic {
 
 export async function startFakeAnthropic(script: Script): Promise<FakeAnthropic> {
   const requests: RecordedRequest[] = []
-  const nextReply = (request: RecordedRequest, index: number): ScriptedReply =>
-    typeof script === 'function'
-      ? script(request, index)
-      : (script[index] ?? { error: { status: 500, type: 'api_error', message: `fake-anthropic: the script ran out after ${script.length} replies` } })
+  // The fake's own failures (script ran out or threw) are not retried, so a test sees them exactly once.
+  const nextReply = (request: RecordedRequest, index: number): ScriptedReply | string => {
+    if (typeof script !== 'function') return script[index] ?? `the script ran out after ${script.length} replies`
+    try {
+      return script(request, index)
+    } catch (error) {
+      return `the script failed: ${(error as Error).message}`
+    }
+  }
 
   const server = createServer(async (req, res) => {
-    if (req.method !== 'POST' || !req.url?.startsWith('/v1/messages')) return sendError(res, 404, 'not_found_error', `no route ${req.method} ${req.url}`)
-    const request = { body: JSON.parse(await readBody(req)), headers: req.headers }
-    const index = requests.push(request) - 1
-    let reply: ScriptedReply
+    // The beta client adds `?beta=true`, so match the path alone.
+    const path = new URL(req.url ?? '/', 'http://fake').pathname
+    if (req.method !== 'POST' || path !== '/v1/messages') return sendError(res, 404, 'not_found_error', `fake-anthropic: no route ${req.method} ${req.url}`, false)
+    let body: any
     try {
-      reply = nextReply(request, index)
-    } catch (error) {
-      reply = { error: { status: 500, type: 'api_error', message: `fake-anthropic script failed: ${(error as Error).message}` } }
+      body = JSON.parse(await readBody(req))
+    } catch {
+      return sendError(res, 400, 'invalid_request_error', 'fake-anthropic: the request body is not JSON', false)
     }
-    if ('error' in reply) return sendError(res, reply.error.status, reply.error.type, reply.error.message)
-    const message = toMessage(request.body, reply)
-    if (request.body.stream) sendStream(res, message)
+    const request: RecordedRequest = { body, headers: req.headers }
+    const reply = nextReply(request, requests.push(request) - 1)
+    if (typeof reply === 'string') return sendError(res, 500, 'api_error', `fake-anthropic: ${reply}`, false)
+    if ('error' in reply) return sendError(res, reply.error.status, reply.error.type, reply.error.message, true)
+    const message = toMessage(body, reply)
+    if (body.stream) sendStream(res, message)
     else sendJson(res, 200, message)
   })
   await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve))
@@ -105,9 +115,10 @@ function sendJson(res: ServerResponse, status: number, body: object): void {
   res.end(JSON.stringify(body))
 }
 
-function sendError(res: ServerResponse, status: number, type: string, message: string): void {
-  // x-should-retry: false keeps the SDK from retrying the 500 we send when a script runs out.
-  if (type === 'api_error' && message.startsWith('fake-anthropic')) res.setHeader('x-should-retry', 'false')
+function sendError(res: ServerResponse, status: number, type: string, message: string, retry: boolean): void {
+  // Without retry-after-ms the SDK backs off 0.5s, 1s, 2s… between retries, which makes tests slow.
+  if (retry) res.setHeader('retry-after-ms', '1')
+  else res.setHeader('x-should-retry', 'false')
   sendJson(res, status, { type: 'error', error: { type, message } })
 }
 

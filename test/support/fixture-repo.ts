@@ -9,6 +9,7 @@ import { tmpdir } from 'node:os'
 import { dirname, join, relative, sep } from 'node:path'
 import { fileURLToPath } from 'node:url'
 import { promisify } from 'node:util'
+import { classifyFile } from '../../src/diff/classify.js'
 
 export interface FixtureRepo {
   dir: string
@@ -23,6 +24,8 @@ export interface FixtureOptions {
   dir?: string
   /** Include the fix's own test files in the fix commit (default true). */
   withFixTest?: boolean
+  /** Put the project in this folder of the repository, as one package of a monorepo (default: the root). */
+  packageDir?: string
 }
 
 const projectRoot = join(dirname(fileURLToPath(import.meta.url)), '..', '..')
@@ -40,8 +43,6 @@ const GIT_ENV = {
   GIT_COMMITTER_EMAIL: 'author@fixture.invalid'
 }
 
-// The fix's own tests live under test/.
-const isTestPath = (path: string) => path === 'test' || path.startsWith(`test${sep}`)
 
 export async function buildFixtureRepo(name: string, options: FixtureOptions = {}): Promise<FixtureRepo> {
   const source = join(fixturesDir(), name)
@@ -51,18 +52,20 @@ export async function buildFixtureRepo(name: string, options: FixtureOptions = {
   const git = async (...args: string[]) => (await promisify(execFile)('git', args, { cwd: dir, env: GIT_ENV })).stdout.trim()
 
   await git('-c', 'init.defaultBranch=main', 'init', '-q')
-  await cp(join(source, 'base'), dir, { recursive: true })
+  const packageDir = join(dir, options.packageDir ?? '')
+  await cp(join(source, 'base'), packageDir, { recursive: true })
   await git('add', '-A')
   await git('commit', '-q', '-m', meta.baseMessage)
   const base = await git('rev-parse', 'HEAD')
 
   const fix = join(source, 'fix')
   const withFixTest = options.withFixTest ?? true
-  await cp(fix, dir, { recursive: true, filter: (path) => withFixTest || !isTestPath(relative(fix, path)) })
+  const isFixTest = (path: string) => classifyFile(relative(fix, path).split(sep).join('/')) === 'test'
+  await cp(fix, packageDir, { recursive: true, filter: (path) => withFixTest || !isFixTest(path) })
   await git('add', '-A')
   await git('commit', '-q', '-m', meta.fixMessage)
   const head = await git('rev-parse', 'HEAD')
 
-  await symlink(join(projectRoot, 'node_modules'), join(dir, 'node_modules'), 'dir')
+  await symlink(join(projectRoot, 'node_modules'), join(packageDir, 'node_modules'), 'dir')
   return { dir, base, head, issuePath: join(source, meta.issue), cleanup: () => rm(dir, { recursive: true, force: true }) }
 }

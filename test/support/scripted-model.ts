@@ -18,11 +18,12 @@ const HEADINGS: Array<[string, Stage]> = [
   ['# Task: strengthen the regression tests', 'strengthen']
 ]
 
+/** The stage of a request, from the `# Task:` heading of a text block in its first message. */
 export function stageOf(request: RecordedRequest): Stage {
   const first = request.body.messages?.[0]?.content
-  const text = typeof first === 'string' ? first : (first?.find((block: { type: string }) => block.type === 'text')?.text ?? '')
-  const stage = HEADINGS.find(([heading]) => text.startsWith(heading))?.[1]
-  if (!stage) throw new Error(`The scripted model does not know this prompt: ${text.slice(0, 80)}`)
+  const texts: string[] = typeof first === 'string' ? [first] : (first ?? []).filter((block: { type: string }) => block.type === 'text').map((block: { text: string }) => block.text)
+  const stage = HEADINGS.find(([heading]) => texts.some((text) => text.startsWith(heading)))?.[1]
+  if (!stage) throw new Error(`The scripted model does not know this prompt: ${texts.join(' ').slice(0, 80)}`)
   return stage
 }
 
