@@ -5,6 +5,7 @@
 import type { CodeExcerpt } from '../domain.js'
 
 export const WHOLE_FILE_LIMIT = 16_000
+export const WHOLE_FILE = '(whole file)'
 const FALLBACK_WINDOW = 15
 
 const DECLARATION = [
@@ -17,7 +18,7 @@ const DECLARATION = [
 ]
 
 export function excerptsFor(content: string, changedLines: number[]): CodeExcerpt[] {
-  if (content.length <= WHOLE_FILE_LIMIT) return [{ name: '(whole file)', startLine: 1, code: content }]
+  if (content.length <= WHOLE_FILE_LIMIT) return [{ name: WHOLE_FILE, startLine: 1, code: content }]
   const lines = content.split('\n')
   const excerpts = new Map<number, CodeExcerpt>()
   for (const line of changedLines) {

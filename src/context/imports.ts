@@ -22,6 +22,8 @@ export function importSpecifier(fromDir: string, modulePath: string, style: Impo
   const withoutExtension = modulePath.replace(/\.[cm]?[jt]sx?$/, '')
   const sourceExtension = /\.([cm]?)[jt]sx?$/.exec(modulePath)?.[1] ?? ''
   const extension = style.extension === '.js' ? `.${sourceExtension}js` : style.extension === '.ts' ? posix.extname(modulePath) : ''
-  const relative = posix.relative(fromDir, withoutExtension)
-  return (relative.startsWith('.') ? relative : `./${relative}`) + extension
+  // Without extensions, `dir/index` is imported as `dir`, as repositories write it.
+  const target = extension === '' && posix.basename(withoutExtension) === 'index' ? posix.dirname(withoutExtension) : withoutExtension
+  const relative = posix.relative(fromDir, target) || '.'
+  return (relative.startsWith('.') ? relative : `./${relative}`) + (target === withoutExtension ? extension : '')
 }

@@ -1,4 +1,5 @@
 /** Pipeline data rendered as the markdown the prompts embed. */
+import { WHOLE_FILE } from '../context/functions.js'
 import type { Analysis, BugReport, ContextPack, RunResult, Scenario, Suite } from '../domain.js'
 
 const fence = (code: string, language = '') => {
@@ -11,15 +12,17 @@ export function renderBugReport(report: BugReport): string {
 }
 
 export function renderContext(pack: ContextPack): string {
-  const sources = pack.sources.map((source) =>
-    [
+  const sources = pack.sources.map((source) => {
+    const whole = source.head.length === 1 && source.head[0].name === WHOLE_FILE
+    return [
       `### ${source.path}`,
-      `Import it in a new test as \`${source.importSpecifier}\`. Exports: ${source.exports.map((name) => `\`${name}\``).join(', ') || '(none found)'}.`,
+      `Exports: ${source.exports.map((name) => `\`${name}\``).join(', ') || '(none found)'}.`,
       `The fix:\n${fence(source.diff, 'diff')}`,
-      ...source.head.map((excerpt) => `After the fix — ${excerpt.name} (line ${excerpt.startLine}):\n${fence(excerpt.code, languageTag(pack))}`),
-      ...source.base.map((excerpt) => `Before the fix — ${excerpt.name} (line ${excerpt.startLine}):\n${fence(excerpt.code, languageTag(pack))}`)
+      ...source.head.map((excerpt) => `${whole ? 'The whole file after the fix' : `After the fix: ${excerpt.name} (from line ${excerpt.startLine})`}:\n${fence(excerpt.code, languageTag(pack))}`),
+      // With the whole file after the fix and the diff, the file before it adds nothing.
+      ...(whole ? [] : source.base.map((excerpt) => `Before the fix: ${excerpt.name} (from line ${excerpt.startLine}):\n${fence(excerpt.code, languageTag(pack))}`))
     ].join('\n\n')
-  )
+  })
   return ['## The code', ...sources].join('\n\n')
 }
 

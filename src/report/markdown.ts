@@ -45,8 +45,10 @@ function rootCause(report: Report): string | null {
 
 function scenarios(report: Report): string | null {
   if (report.scenarios.length === 0) return null
-  const rows = report.scenarios.map((s) => `| ${s.priority} | ${cell(s.name)} | ${s.kind} | ${s.failsBeforeFix ? 'yes' : ''} | ${cell(s.verifies)} |`)
-  return ['## Scenarios', '| Priority | Scenario | Kind | Must fail before fix | Verifies |', '|---|---|---|---|---|', ...rows].join('\n')
+  const written = new Set(report.suite.files.flatMap((file) => file.scenarios))
+  const test = (s: Report['scenarios'][number]) => (s.priority === 'P2' ? 'not written (P2)' : written.has(s.name) ? 'yes' : 'no')
+  const rows = report.scenarios.map((s) => `| ${s.priority} | ${cell(s.name)} | ${s.kind} | ${s.failsBeforeFix ? 'yes' : ''} | ${test(s)} | ${cell(s.verifies)} |`)
+  return ['## Scenarios', '| Priority | Scenario | Kind | Must fail before fix | Test in the suite | Verifies |', '|---|---|---|---|---|---|', ...rows].join('\n')
 }
 
 function tests(report: Report): string {

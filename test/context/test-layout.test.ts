@@ -32,8 +32,10 @@ test('imports follow the style example: extensions, module system', () => {
 
   const required = importStyleOf("const { parse } = require('../index')\n", undefined)
   expect(required).toEqual({ moduleSystem: 'cjs', extension: '' })
-  expect(importSpecifier('test', 'index.js', required)).toBe('../index')
   expect(importSpecifier('lib', 'lib/parse.js', required)).toBe('./parse')
+  expect(importSpecifier('test/regression', 'src/plugin/customParseFormat/index.js', required)).toBe('../../src/plugin/customParseFormat')
+  expect(importSpecifier('test', 'index.js', required)).toBe('..')
+  expect(importSpecifier('test/regression', 'src/lib/index.ts', nodeNext)).toBe('../../src/lib/index.js')
 
   expect(importStyleOf(null, 'module')).toEqual({ moduleSystem: 'esm', extension: '.js' })
 })

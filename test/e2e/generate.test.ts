@@ -42,7 +42,8 @@ test('(a) the scripted model gives a fail-to-pass suite, and the report says so'
   expect(report.diffCoverage).toEqual({ covered: 2, total: 2, files: [{ file: 'src/streaming-transport.ts', covered: 2, total: 2, uncoveredLines: [] }] })
   expect(run.markdown).toContain('2 of 2 changed executable lines run by the suite at head (100%)')
   expect(run.markdown).toContain('✅ **fail-to-pass**')
-  expect(run.markdown).toContain('| P0 | stream retries after a single 429 |')
+  expect(run.markdown).toContain('| P0 | stream retries after a single 429 | regression | yes | yes |')
+  expect(run.markdown).toContain('| P2 | plain send() still retries up to maxAttempts | neighbour |  | not written (P2) |')
 
   // What the model was shown: the bug report as quoted data, the fix, and the exact import to use.
   const [analyse, scenarios, write] = run.model!.requests

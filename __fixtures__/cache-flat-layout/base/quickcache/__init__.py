@@ -1,0 +1,5 @@
+"""Time-to-live memoization."""
+from quickcache.memo import default_store, memoize
+from quickcache.store import MemoryStore
+
+__all__ = ["memoize", "default_store", "MemoryStore"]
