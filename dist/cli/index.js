@@ -6539,7 +6539,7 @@ module.exports=n=>{if(!n)return[];if(typeof n!="string"||n.match(/^\s+$/))return
 /***/ ((module, __unused_webpack___webpack_exports__, __nccwpck_require__) => {
 
 __nccwpck_require__.a(module, async (__webpack_handle_async_dependencies__, __webpack_async_result__) => { try {
-/* harmony import */ var _cli_js__WEBPACK_IMPORTED_MODULE_0__ = __nccwpck_require__(785);
+/* harmony import */ var _cli_js__WEBPACK_IMPORTED_MODULE_0__ = __nccwpck_require__(530);
 /* harmony import */ var _ports_process_js__WEBPACK_IMPORTED_MODULE_1__ = __nccwpck_require__(9558);
 
 
@@ -6551,7 +6551,7 @@ __webpack_async_result__();
 
 /***/ }),
 
-/***/ 785:
+/***/ 530:
 /***/ ((__unused_webpack_module, __webpack_exports__, __nccwpck_require__) => {
 
 
@@ -38099,15 +38099,552 @@ function toStatus(status) {
     return 'skipped';
 }
 
-;// CONCATENATED MODULE: ./src/frameworks/mocha.ts
-const mochaAdapter = {
-    name: 'mocha',
-    detect: async () => false,
-    isTestFile: () => false,
-    run: async () => {
-        throw new Error('the mocha adapter is not implemented yet');
+;// CONCATENATED MODULE: ./src/frameworks/mocha-args.ts
+/**
+ * The repository's own mocha flags, read from its `test` script (and a legacy `mocha.opts`): kept so the
+ * run loads what the suite needs (`--require`, `--ui`, `--timeout`, node flags), without the script's spec
+ * paths (the run gives its files) or flags that would change what runs or how it reports.
+ */
+// Mocha's flags that take a value (mocha 6–11, plus the legacy --opts and --compilers); anything else is a
+// switch, as mocha itself treats unknown (node) flags written without `=`.
+const VALUE_FLAGS = new Set([
+    'config', 'extension', 'fgrep', 'file', 'global', 'grep', 'ignore', 'jobs', 'node-option', 'package', 'reporter',
+    'reporter-option', 'require', 'retries', 'slow', 'spec', 'timeout', 'ui', 'watch-files', 'watch-ignore', 'opts', 'compilers'
+]);
+const ALIASES = {
+    A: 'async-only', b: 'bail', c: 'color', colors: 'color', C: 'no-colors', f: 'fgrep', g: 'grep', globals: 'global',
+    exclude: 'ignore', i: 'invert', j: 'jobs', n: 'node-option', p: 'parallel', R: 'reporter', O: 'reporter-option',
+    'reporter-options': 'reporter-option', r: 'require', s: 'slow', S: 'sort', t: 'timeout', timeouts: 'timeout',
+    u: 'ui', w: 'watch'
+};
+/**
+ * What the run decides itself: the files, the reporter, a full run (no filter, no bail), one run (no watch),
+ * and where the configuration comes from. Exported for the configuration wrapper, which drops the same.
+ */
+const DROPPED_OPTIONS = [
+    'spec', 'reporter', 'reporter-option', 'watch', 'watch-files', 'watch-ignore', 'grep', 'fgrep', 'invert', 'bail',
+    'dry-run', 'list-interfaces', 'list-reporters', 'config', 'package', 'opts'
+];
+const DROPPED = new Set(DROPPED_OPTIONS);
+const MOCHA_WORD = /(?:^|[\\/])_?mocha(?:\.js)?$/;
+const SCRIPT_RUNNER = /^(?:npm|pnpm|yarn|bun)$/;
+const ASSIGNMENT = /^([A-Za-z_][A-Za-z0-9_]*)=(.*)$/s;
+/** The flags of the first mocha command the `test` script runs, following `npm run x` into other scripts. */
+function scriptFlags(scripts, name = 'test', depth = 0) {
+    const script = scripts?.[name];
+    if (!script || depth > 3)
+        return { flags: [], env: {} };
+    for (const words of scriptCommands(script)) {
+        const at = words.findIndex((word) => MOCHA_WORD.test(word));
+        if (at >= 0)
+            return { ...parseMochaArgs(words.slice(at + 1)), env: assignments(words.slice(0, at)) };
+        const target = scriptTarget(words);
+        if (target && target !== name && scripts?.[target]) {
+            const found = scriptFlags(scripts, target, depth + 1);
+            if (found.flags.length || Object.keys(found.env).length || found.config !== undefined)
+                return found;
+        }
+    }
+    return { flags: [], env: {} };
+}
+/** Mocha's arguments, minus positionals (spec paths) and the dropped options; config sources apart. */
+function parseMochaArgs(words) {
+    const result = { flags: [] };
+    for (let i = 0; i < words.length; i++) {
+        const word = words[i];
+        if (word === '--')
+            break;
+        if (!word.startsWith('-') || word === '-')
+            continue;
+        const [rawName, ...inline] = word.replace(/^--?/, '').split('=');
+        const name = ALIASES[rawName] ?? rawName;
+        const negated = name.startsWith('no-') && ['config', 'package', 'opts'].includes(name.slice(3));
+        const takesValue = VALUE_FLAGS.has(name) && inline.length === 0;
+        const value = inline.length ? inline.join('=') : takesValue ? words[++i] : undefined;
+        if (negated)
+            result[name.slice(3)] = false;
+        else if (name === 'config' || name === 'package' || name === 'opts')
+            result[name] = value;
+        else if (DROPPED.has(name) || (name.startsWith('no-') && DROPPED.has(name.slice(3))))
+            continue;
+        else
+            result.flags.push(...(takesValue && value !== undefined ? [word, value] : [word]));
+    }
+    return result;
+}
+/** A `mocha.opts` file: flags, one or more a line, `#` comments. */
+function parseOptsFile(text) {
+    const words = text
+        .split('\n')
+        .filter((line) => !line.trim().startsWith('#'))
+        .flatMap((line) => splitWords(line));
+    return parseMochaArgs(words);
+}
+/** The script's commands (split at `&&`, `||`, `;`, `|`, `&`), each as words. */
+function scriptCommands(script) {
+    const commands = [[]];
+    for (const word of splitWords(script, true)) {
+        if (/^(?:&&|\|\||;|\||&)$/.test(word))
+            commands.push([]);
+        else
+            commands[commands.length - 1].push(word);
+    }
+    return commands.filter((words) => words.length > 0);
+}
+/** `npm run x`, `npm test`, `yarn x`, `pnpm run x`: the script it runs. */
+function scriptTarget(words) {
+    const [runner, ...rest] = words.filter((word) => !ASSIGNMENT.test(word));
+    if (!runner || !SCRIPT_RUNNER.test(runner))
+        return null;
+    const args = rest.filter((word) => !word.startsWith('-'));
+    if (args[0] === 'run' || args[0] === 'run-script')
+        return args[1] ?? null;
+    if (args[0] === 'test' || args[0] === 't')
+        return 'test';
+    return runner === 'npm' ? null : (args[0] ?? null);
+}
+function assignments(words) {
+    const env = {};
+    for (const word of words) {
+        const match = ASSIGNMENT.exec(word);
+        if (match)
+            env[match[1]] = match[2];
+    }
+    return env;
+}
+/** Shell-like words: quotes and backslashes as a shell reads them; operators as words of their own. */
+function splitWords(text, operators = false) {
+    const words = [];
+    let word = null;
+    let quote = null;
+    const flush = () => {
+        if (word !== null)
+            words.push(word);
+        word = null;
+    };
+    for (let i = 0; i < text.length; i++) {
+        const char = text[i];
+        if (quote) {
+            if (char === quote)
+                quote = null;
+            else
+                word += char === '\\' && quote === '"' && i + 1 < text.length ? text[++i] : char;
+        }
+        else if (char === '"' || char === "'") {
+            quote = char;
+            word ??= '';
+        }
+        else if (/\s/.test(char)) {
+            flush();
+        }
+        else if (operators && /[;&|]/.test(char)) {
+            flush();
+            const double = (char === '&' || char === '|') && text[i + 1] === char;
+            words.push(double ? char + text[++i] : char);
+        }
+        else {
+            word = (word ?? '') + (char === '\\' && i + 1 < text.length ? text[++i] : char);
+        }
+    }
+    flush();
+    return words;
+}
+
+;// CONCATENATED MODULE: ./src/frameworks/mocha-install.ts
+/**
+ * The tree's own mocha (and c8): where its bin is, and what it supports, read from its files as text (the
+ * tree's code never runs in this process).
+ */
+
+
+
+
+
+/** Where node would find a package from the tree, without resolving through its `exports`. */
+function packageDir(treeDir, name) {
+    const lookup = (0,external_node_module_namespaceObject.createRequire)((0,external_node_path_.join)(treeDir, 'package.json')).resolve.paths(name) ?? [];
+    const found = lookup.find((dir) => (0,external_node_fs_.existsSync)((0,external_node_path_.join)(dir, name, 'package.json')));
+    return found ? (0,external_node_path_.join)(found, name) : null;
+}
+function readManifest(dir) {
+    try {
+        return JSON.parse((0,external_node_fs_.readFileSync)((0,external_node_path_.join)(dir, 'package.json'), 'utf8'));
+    }
+    catch {
+        return null;
+    }
+}
+const readText = (path) => {
+    try {
+        return (0,external_node_fs_.readFileSync)(path, 'utf8');
+    }
+    catch {
+        return '';
     }
 };
+/** The tree's mocha: its `mocha` bin (which passes node flags from the config on), else `_mocha`. */
+function findMocha(treeDir) {
+    const dir = packageDir(treeDir, 'mocha');
+    const manifest = dir ? readManifest(dir) : null;
+    if (!dir || !manifest)
+        return null;
+    const binPath = typeof manifest.bin === 'string' ? manifest.bin : (manifest.bin?.mocha ?? manifest.bin?._mocha);
+    if (!binPath)
+        return null;
+    const metadata = readText((0,external_node_path_.join)(dir, 'lib', 'cli', 'run-option-metadata.js'));
+    const config = readText((0,external_node_path_.join)(dir, 'lib', 'cli', 'config.js'));
+    return {
+        dir,
+        bin: (0,external_node_path_.join)(dir, binPath),
+        version: manifest.version ?? 'unknown',
+        modern: metadata !== '' && /exports\.loadConfig/.test(config) && /exports\.findConfig/.test(config),
+        jsonToFile: /reporterOptions?\s*&&\s*options\.reporterOptions?\.output/.test(readText((0,external_node_path_.join)(dir, 'lib', 'reporters', 'json.js'))),
+        failHookAffectedTests: metadata.includes('fail-hook-affected-tests'),
+        readsOpts: /['"]opts['"]/.test(metadata)
+    };
+}
+/** c8's bin in the tree, for coverage; null when c8 is not installed. */
+function findC8(treeDir) {
+    const dir = packageDir(treeDir, 'c8');
+    const bin = dir ? readManifest(dir)?.bin : undefined;
+    const binPath = typeof bin === 'string' ? bin : bin?.c8;
+    return dir && binPath ? (0,external_node_path_.join)(dir, binPath) : null;
+}
+/**
+ * A config file for `--config` that is the repository's own (found and parsed by the tree's mocha, merged
+ * with package.json's `mocha` key as mocha merges them) without its `spec`: mocha adds a config's spec to
+ * the files on the command line, so the run would load the whole suite. Reporter, watch, filters and bail
+ * go too. Written as `.js` beside a CommonJS package.json, which every mocha since 6 loads by `require`.
+ */
+async function writeConfigWrapper(mocha, sources, folder) {
+    await (0,promises_.mkdir)(folder, { recursive: true });
+    await (0,promises_.writeFile)((0,external_node_path_.join)(folder, 'package.json'), '{ "type": "commonjs" }\n');
+    const camel = (name) => name.replace(/-([a-z])/g, (_match, letter) => letter.toUpperCase());
+    const dropped = [...DROPPED_OPTIONS, 'reporter-options', '_'].flatMap((name) => [name, camel(name)]);
+    const source = `'use strict'
+// Written by regression-testgen: the repository's mocha configuration, minus what the run sets itself.
+const { findConfig, loadConfig } = require(${JSON.stringify((0,external_node_path_.join)(mocha.dir, 'lib', 'cli', 'config.js'))})
+const { readFileSync } = require('fs')
+const configured = ${JSON.stringify(sources.config ?? null)}
+const rcPath = configured === false ? null : configured || findConfig()
+const rc = rcPath ? loadConfig(rcPath) : {}
+let pkg = {}
+try {
+  pkg = ${sources.package ? `JSON.parse(readFileSync(${JSON.stringify(sources.package)}, 'utf8')).mocha || {}` : '{}'}
+} catch (error) {}
+const merged = Object.assign({}, pkg)
+for (const key of Object.keys(rc)) {
+  const both = key in merged && (Array.isArray(rc[key]) || Array.isArray(merged[key]))
+  merged[key] = both ? [].concat(merged[key], rc[key]) : rc[key]
+}
+for (const key of ${JSON.stringify(dropped)}) delete merged[key]
+module.exports = merged
+`;
+    const path = (0,external_node_path_.join)(folder, '.mocharc.js');
+    await (0,promises_.writeFile)(path, source);
+    return path;
+}
+
+;// CONCATENATED MODULE: ./src/frameworks/mocha-report.ts
+/** Mocha's JSON reporter output (`--reporter json`) → per-test results and file errors. */
+
+
+
+// Frames of mocha and node: noise in a failure message (the test's own frames stay).
+const INTERNAL_FRAME = /^\s*at .*(?:[\\/]node_modules[\\/]|node:internal|\(<anonymous>\))/;
+// Where the JSON reporter's object starts when it prints to stdout (its `stats` come first).
+const REPORT_START = /(?:^|\n)\{\s*\n\s*"stats"\s*:/g;
+async function readReportFile(path) {
+    try {
+        return asReport(JSON.parse(await (0,promises_.readFile)(path, 'utf8')));
+    }
+    catch {
+        return null;
+    }
+}
+/**
+ * The JSON report in a run's output, for a mocha whose JSON reporter can only print to stdout: the last
+ * object that starts like one, up to its matching brace (test output before it, warnings after it).
+ */
+function extractReport(output) {
+    const starts = [...output.matchAll(REPORT_START)].map((match) => output.indexOf('{', match.index));
+    for (const start of starts.reverse()) {
+        const end = matchingBrace(output, start);
+        if (end < 0)
+            continue;
+        try {
+            const report = asReport(JSON.parse(output.slice(start, end + 1)));
+            if (report)
+                return { report, rest: output.slice(0, start) + output.slice(end + 1) };
+        }
+        catch {
+            // Not the report after all; try an earlier start.
+        }
+    }
+    return null;
+}
+function asReport(value) {
+    const report = value;
+    if (!report || !Array.isArray(report.tests) || !Array.isArray(report.failures))
+        return null;
+    return { tests: report.tests, failures: report.failures, pending: Array.isArray(report.pending) ? report.pending : [] };
+}
+/** The index of the brace closing the object opened at `start`, skipping strings; -1 if it never closes. */
+function matchingBrace(text, start) {
+    let depth = 0;
+    let inString = false;
+    for (let i = start; i < text.length; i++) {
+        const char = text[i];
+        if (inString) {
+            if (char === '\\')
+                i++;
+            else if (char === '"')
+                inString = false;
+        }
+        else if (char === '"')
+            inString = true;
+        else if (char === '{')
+            depth++;
+        else if (char === '}' && --depth === 0)
+            return i;
+    }
+    return -1;
+}
+/**
+ * Per-test results of the requested files. A failure that is no test (a hook, or an error outside any
+ * test) puts its file, or every file when it has none, in fileErrors: the tests it kept from running are
+ * absent from the report, and a file error counts them as not passing.
+ */
+function mocha_report_readResults(report, files, roots) {
+    const fileOf = (test) => (test.file ? repoRelative(test.file, roots) : null);
+    const keyOf = (test) => `${test.file ?? ''}\0${test.fullTitle}`;
+    const failed = countBy(report.failures.map(keyOf));
+    const pending = countBy(report.pending.map(keyOf));
+    const requested = new Set(files);
+    const tests = [];
+    for (const test of report.tests) {
+        const file = fileOf(test);
+        if (!file || !requested.has(file))
+            continue;
+        tests.push(mocha_report_toTestResult(file, test, take(failed, keyOf(test)) ? 'failed' : take(pending, keyOf(test)) ? 'skipped' : 'passed'));
+    }
+    const fileErrors = [];
+    const seen = new Set(tests.map((test) => test.file));
+    // What remains in `failed` is not a test: a failed hook, or an uncaught error between tests.
+    for (const failure of report.failures.filter((test) => take(failed, keyOf(test)))) {
+        const file = fileOf(failure);
+        const message = `${failure.fullTitle}: ${errorMessage(failure.err)}`;
+        for (const target of file ? [file] : files) {
+            if (requested.has(target) && !fileErrors.some((error) => error.file === target))
+                fileErrors.push({ file: target, message });
+            seen.add(target);
+        }
+    }
+    for (const file of files) {
+        if (!seen.has(file))
+            fileErrors.push({ file, message: 'mocha ran no test from this file (does it define any, with the interface the mocha config sets?)' });
+    }
+    return { tests, fileErrors };
+}
+function mocha_report_toTestResult(file, test, outcome) {
+    // A failed test without a duration never ran: a hook failed first (--fail-hook-affected-tests).
+    const status = outcome === 'failed' && typeof test.duration !== 'number' ? 'errored' : outcome;
+    // fullTitle is the suite titles and the test title joined by spaces: the suites' part, then the test.
+    const suites = test.fullTitle.endsWith(test.title) ? test.fullTitle.slice(0, test.fullTitle.length - test.title.length).trim() : '';
+    const name = suites ? `${suites} › ${test.title}` : test.fullTitle;
+    return {
+        file,
+        name,
+        status,
+        durationMs: typeof test.duration === 'number' ? Math.round(test.duration) : null,
+        message: outcome === 'failed' ? errorMessage(test.err) : ''
+    };
+}
+/** The error's stack (which starts with its message), or its message and then the stack when it does not. */
+function errorMessage(err) {
+    const message = err?.message ?? '';
+    const stack = err?.stack ?? '';
+    const text = !stack ? message : stack.includes(message) ? stack : `${message}\n${stack}`;
+    const lines = stripAnsi(text || 'failed without an error message').split('\n').filter((line) => !INTERNAL_FRAME.test(line));
+    return trimMessage(lines.join('\n'));
+}
+function countBy(keys) {
+    const counts = new Map();
+    for (const key of keys)
+        counts.set(key, (counts.get(key) ?? 0) + 1);
+    return counts;
+}
+/** Takes one from a count; false when none is left. */
+function take(counts, key) {
+    const count = counts.get(key) ?? 0;
+    if (count === 0)
+        return false;
+    counts.set(key, count - 1);
+    return true;
+}
+
+;// CONCATENATED MODULE: ./src/frameworks/mocha.ts
+/** mocha: found by its dependency, config file or test script; run by path, read from its JSON reporter. */
+
+
+
+
+
+
+
+
+
+
+const mocha_CONFIG_FILES = ['js', 'cjs', 'mjs', 'json', 'jsonc', 'yml', 'yaml'].map((ext) => `.mocharc.${ext}`);
+const SCRIPT_FILE = /\.[cm]?[jt]s$/;
+const SPEC_NAME = /\.(?:spec|test)\.[cm]?[jt]s$/;
+const TEST_FOLDERS = new Set(['test', 'tests']);
+// Never specs: inputs of tests, and (for files not named *.spec.* / *.test.*) the suite's helpers.
+const EXCLUDED_FOLDERS = new Set(['node_modules', 'fixtures', '__fixtures__']);
+const HELPER_FOLDERS = new Set(['helpers', 'helper', 'support', 'mocks', '__mocks__', 'utils']);
+const HELPER_NAME = /^(?:setup|helpers?|bootstrap|common|utils?|hooks|global-setup)\.[cm]?[jt]s$/;
+const mocha_REPORT_FILE = 'mocha-results.json';
+const mochaAdapter = {
+    name: 'mocha',
+    async detect(repoDir) {
+        const manifest = await mocha_readPackageJson(repoDir);
+        if (manifest && usesMocha(manifest))
+            return true;
+        return mocha_CONFIG_FILES.some((file) => (0,external_node_fs_.existsSync)((0,external_node_path_.join)(repoDir, file)));
+    },
+    isTestFile(path) {
+        const parts = path.split('/');
+        const base = parts[parts.length - 1];
+        const folders = parts.slice(0, -1);
+        if (!SCRIPT_FILE.test(base) || base.endsWith('.d.ts') || base.startsWith('.'))
+            return false;
+        if (folders.some((folder) => EXCLUDED_FOLDERS.has(folder)))
+            return false;
+        if (SPEC_NAME.test(base))
+            return true;
+        // mocha's default spec is the ./test folder: any script in it that is not a helper.
+        return folders.some((folder) => TEST_FOLDERS.has(folder)) && !folders.some((folder) => HELPER_FOLDERS.has(folder)) && !HELPER_NAME.test(base);
+    },
+    async run(request, processes) {
+        await (0,promises_.mkdir)(request.scratchDir, { recursive: true });
+        const mocha = findMocha(request.treeDir);
+        if (!mocha && !request.command)
+            return mocha_notInstalled(request);
+        const first = await runMocha(request, processes, mocha, request.files, request.scratchDir);
+        const base = { exitCode: first.process.exitCode, timedOut: first.process.timedOut, durationMs: first.process.durationMs, output: first.output };
+        const roots = await treeRoots(request.treeDir);
+        if (first.report) {
+            const c8Report = (0,external_node_path_.join)(request.scratchDir, 'coverage', 'coverage-final.json');
+            const coverage = request.coverage && findC8(request.treeDir) ? await readIstanbulCoverage(c8Report, roots) : null;
+            return { ...base, ...mocha_report_readResults(first.report, request.files, roots), ...(coverage && { coverage }) };
+        }
+        // mocha loads every file before it runs any, so one that cannot load ends the run without a report.
+        // Alone, each file shows whether it is the one.
+        if (!first.process.timedOut && request.files.length > 1)
+            return isolate(request, processes, mocha, base, roots);
+        return { ...base, tests: [], fileErrors: request.files.map((file) => ({ file, message: noReport(first, request) })) };
+    }
+};
+async function isolate(request, processes, mocha, base, roots) {
+    const result = { ...base, tests: [], fileErrors: [] };
+    const outputs = [base.output];
+    for (const [index, file] of request.files.entries()) {
+        const alone = await runMocha({ ...request, coverage: false }, processes, mocha, [file], (0,external_node_path_.join)(request.scratchDir, `file-${index + 1}`));
+        outputs.push(`── ${file} alone ──\n${alone.output}`);
+        result.durationMs += alone.process.durationMs;
+        result.timedOut ||= alone.process.timedOut;
+        if (!alone.report)
+            result.fileErrors.push({ file, message: noReport(alone, request) });
+        else {
+            const { tests, fileErrors } = mocha_report_readResults(alone.report, [file], roots);
+            result.tests.push(...tests);
+            result.fileErrors.push(...fileErrors);
+        }
+    }
+    return { ...result, output: trimTail(outputs.join('\n')) };
+}
+/** Runs the files once, with coverage through c8 when asked and installed, and reads the report. */
+async function runMocha(request, processes, mocha, files, scratchDir) {
+    const reportFile = (0,external_node_path_.join)(scratchDir, mocha_REPORT_FILE);
+    // Reports left by an earlier run must not pass for this one's.
+    await (0,promises_.mkdir)(scratchDir, { recursive: true });
+    await Promise.all([(0,promises_.rm)(reportFile, { force: true }), (0,promises_.rm)((0,external_node_path_.join)(scratchDir, 'coverage'), { recursive: true, force: true })]);
+    const reporterArgs = mochaReporterArgs(mocha, reportFile);
+    const invocation = request.command ? expandCommand(request.command, files, reporterArgs) : await mocha_defaultInvocation(request, mocha, files, reporterArgs, scratchDir);
+    const c8 = request.coverage ? findC8(request.treeDir) : null;
+    const command = c8 ? withCoverage(invocation, c8, scratchDir) : invocation;
+    const ran = await processes.run({ ...command, cwd: request.treeDir, timeoutMs: request.timeoutMs });
+    const output = stripAnsi(ran.output);
+    const fromFile = await readReportFile(reportFile);
+    if (fromFile)
+        return { process: ran, output: trimTail(output), report: fromFile };
+    // A mocha older than 9.2 (or one that could not write the file) prints the JSON report to stdout.
+    const printed = extractReport(output);
+    return { process: ran, output: trimTail(printed ? printed.rest : output), report: printed?.report ?? null };
+}
+/**
+ * The JSON reporter, into a file where mocha can; `--exit` (mocha ≥ 4 waits for open handles, so a test
+ * that leaves a server or timer running would hold the run until the timeout); and, where mocha has it,
+ * tests a failed hook kept from running reported as failed rather than left out.
+ */
+function mochaReporterArgs(mocha, reportFile) {
+    const toFile = !mocha || mocha.jsonToFile ? ['--reporter-options', `output=${reportFile}`] : [];
+    const exit = !mocha || mocha.modern ? ['--exit'] : [];
+    const hooks = mocha?.failHookAffectedTests ? ['--fail-hook-affected-tests'] : [];
+    return ['--reporter', 'json', ...toFile, ...exit, ...hooks];
+}
+/**
+ * The tree's mocha, run by node directly (no npx, no shell), with the flags of the repository's test script
+ * and its configuration through a wrapper without `spec` (mocha ≥ 6; older ones read theirs themselves).
+ */
+async function mocha_defaultInvocation(request, mocha, files, reporterArgs, scratchDir) {
+    const manifest = await mocha_readPackageJson(request.treeDir);
+    const script = scriptFlags(manifest?.scripts);
+    const flags = [...script.flags];
+    if (mocha.modern) {
+        if (mocha.readsOpts)
+            flags.unshift(...(await optsFileFlags(request.treeDir, script.opts)));
+        const packageJson = script.package === false ? false : (0,external_node_path_.resolve)(request.treeDir, script.package ?? 'package.json');
+        const config = typeof script.config === 'string' ? (0,external_node_path_.resolve)(request.treeDir, script.config) : script.config;
+        const found = packageJson !== false && (0,external_node_fs_.existsSync)(packageJson) ? packageJson : false;
+        const wrapper = await writeConfigWrapper(mocha, { config, package: found }, (0,external_node_path_.join)(scratchDir, 'mocha-config'));
+        flags.push('--config', wrapper, '--no-package', ...(mocha.readsOpts ? ['--no-opts'] : []));
+    }
+    return { command: process.execPath, args: [mocha.bin, ...flags, ...reporterArgs, ...files], env: script.env };
+}
+/** The flags of mocha 6–7's `mocha.opts` (its spec paths dropped), which `--no-opts` then keeps mocha from reading. */
+async function optsFileFlags(treeDir, opts) {
+    if (opts === false)
+        return [];
+    const text = await (0,promises_.readFile)((0,external_node_path_.resolve)(treeDir, opts ?? 'test/mocha.opts'), 'utf8').catch(() => '');
+    return parseOptsFile(text).flags;
+}
+/** c8 around the command: istanbul JSON in the scratch folder, and no coverage threshold failing the run. */
+function withCoverage(invocation, c8Bin, scratchDir) {
+    const c8Args = ['--reporter=json', `--report-dir=${(0,external_node_path_.join)(scratchDir, 'coverage')}`, `--temp-directory=${(0,external_node_path_.join)(scratchDir, 'c8-temp')}`, '--check-coverage=false'];
+    return { command: process.execPath, args: [c8Bin, ...c8Args, invocation.command, ...invocation.args], env: invocation.env };
+}
+function usesMocha(manifest) {
+    const declared = { ...manifest.dependencies, ...manifest.devDependencies };
+    return 'mocha' in declared || manifest.mocha !== undefined || /(?:^|[\s/])_?mocha\b/.test(manifest.scripts?.test ?? '');
+}
+async function mocha_readPackageJson(dir) {
+    try {
+        return JSON.parse(await (0,promises_.readFile)((0,external_node_path_.join)(dir, 'package.json'), 'utf8'));
+    }
+    catch {
+        return null;
+    }
+}
+function noReport(attempt, request) {
+    const ran = attempt.process;
+    const reason = ran.timedOut ? `mocha timed out after ${request.timeoutMs} ms` : `mocha wrote no report (exit ${ran.exitCode})`;
+    return `${reason}\n${trimTail(attempt.output, 2000)}`;
+}
+function mocha_notInstalled(request) {
+    const message = `mocha is not installed in ${request.treeDir} (no node_modules/mocha/package.json from it)`;
+    return { tests: [], fileErrors: request.files.map((file) => ({ file, message })), exitCode: null, timedOut: false, durationMs: 0, output: message };
+}
 
 ;// CONCATENATED MODULE: ./src/frameworks/python.ts
 /**
@@ -38136,14 +38673,28 @@ function findPython(treeDir, processes, systemPythons = SYSTEM_PYTHONS) {
 }
 async function searchPython(treeDir, processes, systemPythons) {
     const tried = [];
-    for (const command of [...(await virtualenvPythons(treeDir)), ...systemPythons]) {
+    const probe = async (command) => {
         const result = await processes.run({ command, args: ['-c', PROBE], cwd: treeDir, timeoutMs: PROBE_TIMEOUT_MS });
         const answer = result.exitCode === 0 ? lastJsonLine(result.output) : null;
-        if (answer)
-            return { interpreter: { command, hasCoverage: answer.coverage === true }, tried };
-        tried.push(`${command}: ${describeFailure(result.output, result.exitCode)}`);
+        if (!answer)
+            tried.push(`${command}: ${describeFailure(result.output, result.exitCode)}`);
+        return answer && { command, hasCoverage: answer.coverage === true };
+    };
+    // The project's own virtualenv wins outright: it has the project's dependencies.
+    for (const command of await virtualenvPythons(treeDir)) {
+        const interpreter = await probe(command);
+        if (interpreter)
+            return { interpreter, tried };
     }
-    return { interpreter: null, tried };
+    // Among system interpreters, one that can also measure coverage beats the first that merely runs pytest.
+    let fallback = null;
+    for (const command of systemPythons) {
+        const interpreter = await probe(command);
+        if (interpreter?.hasCoverage)
+            return { interpreter, tried };
+        fallback ??= interpreter;
+    }
+    return { interpreter: fallback, tried };
 }
 /**
  * The virtualenv interpreters that exist for a tree. The trees are git worktrees outside the checkout, and
@@ -45715,14 +46266,16 @@ const pytestAdapter = {
         return TEST_FILE.test(path) && !OUTSIDE_PROJECT.test(path);
     },
     async run(request, processes) {
+        // No files would mean pytest's own choice of tests (testpaths, or the whole tree): never what was asked.
+        if (request.files.length === 0)
+            return { tests: [], fileErrors: [], exitCode: null, timedOut: false, durationMs: 0, output: '' };
         const reportFile = (0,external_node_path_.join)(request.scratchDir, pytest_REPORT_FILE);
-        // Reports left by an earlier run must not pass for this one's.
-        await (0,promises_.mkdir)(request.scratchDir, { recursive: true });
-        await Promise.all([pytest_REPORT_FILE, COVERAGE_DATA, COVERAGE_REPORT].map((file) => (0,promises_.rm)((0,external_node_path_.join)(request.scratchDir, file), { force: true })));
+        await clearReports(request.scratchDir);
         const reporterArgs = [...PYTEST_FLAGS, `--junitxml=${reportFile}`];
         const env = pythonEnvironment(request.treeDir);
         let python = null;
         let invocation;
+        // The repository's own command runs as given: pytest's flags go on it, coverage.py does not wrap it.
         if (request.command)
             invocation = expandCommand(request.command, request.files, reporterArgs);
         else {
@@ -45748,6 +46301,12 @@ const pytestAdapter = {
         return { ...base, tests, fileErrors, ...(coverage && { coverage }) };
     }
 };
+/** Reports (and coverage data) left by an earlier run must not pass for this one's. */
+async function clearReports(scratchDir) {
+    await (0,promises_.mkdir)(scratchDir, { recursive: true });
+    const stale = (await (0,promises_.readdir)(scratchDir)).filter((file) => [pytest_REPORT_FILE, COVERAGE_REPORT].includes(file) || file.startsWith(COVERAGE_DATA));
+    await Promise.all(stale.map((file) => (0,promises_.rm)((0,external_node_path_.join)(scratchDir, file), { force: true })));
+}
 /** `python -m pytest` (which puts the tree's root on sys.path, as the usual way to run it does), under coverage when asked. */
 function pytest_defaultInvocation(python, request, reporterArgs) {
     const pytest = ['-m', 'pytest', ...reporterArgs, ...request.files];
@@ -45823,11 +46382,11 @@ const VITEST_CONFIGS = CONFIG_EXTENSIONS.flatMap((ext) => [`vitest.config.${ext}
 const VITE_CONFIGS = CONFIG_EXTENSIONS.map((ext) => `vite.config.${ext}`);
 // vitest's default include, `**/*.{test,spec}.?(c|m)[jt]s?(x)`, and its default exclude.
 const vitest_TEST_FILE = /\.(?:test|spec)\.[cm]?[jt]sx?$/;
-const EXCLUDED_FOLDERS = new Set(['node_modules', 'dist', 'cypress', '.idea', '.git', '.cache', '.output', '.temp']);
+const vitest_EXCLUDED_FOLDERS = new Set(['node_modules', 'dist', 'cypress', '.idea', '.git', '.cache', '.output', '.temp']);
 const TOOL_CONFIG = /^(?:karma|rollup|webpack|vite|vitest|jest|ava|babel|nyc|cypress|tsup|build|eslint|prettier)\.config\./;
 const vitest_REPORT_FILE = 'vitest-results.json';
 // Frames of vitest itself and of node: noise in a failure message (the test's own frames stay).
-const INTERNAL_FRAME = /^\s*at .*(?:[\\/]node_modules[\\/]|node:internal|\(<anonymous>\))/;
+const vitest_INTERNAL_FRAME = /^\s*at .*(?:[\\/]node_modules[\\/]|node:internal|\(<anonymous>\))/;
 const HOOK_FAILED = 'a hook or suite of this file failed (vitest reports no message for it; see the run output)';
 /**
  * Flags vitest has accepted from 0.3x to 3.x (vitest 1+ rejects unknown flags; the dotted coverage options
@@ -45861,7 +46420,7 @@ const vitestAdapter = {
     isTestFile(path) {
         const parts = path.split('/');
         const base = parts[parts.length - 1];
-        return vitest_TEST_FILE.test(base) && !TOOL_CONFIG.test(base) && !parts.slice(0, -1).some((part) => EXCLUDED_FOLDERS.has(part));
+        return vitest_TEST_FILE.test(base) && !TOOL_CONFIG.test(base) && !parts.slice(0, -1).some((part) => vitest_EXCLUDED_FOLDERS.has(part));
     },
     async run(request, processes) {
         const reportFile = (0,external_node_path_.join)(request.scratchDir, vitest_REPORT_FILE);
@@ -45900,14 +46459,14 @@ function vitest_defaultInvocation(request, reporterArgs) {
     return { command: process.execPath, args: [vitestBin, 'run', ...request.files, ...reporterArgs], env: {} };
 }
 /** Where node would find a package from the tree, without resolving through its `exports`. */
-function packageDir(treeDir, name) {
+function vitest_packageDir(treeDir, name) {
     const lookup = (0,external_node_module_namespaceObject.createRequire)((0,external_node_path_.join)(treeDir, 'package.json')).resolve.paths(name) ?? [];
     const found = lookup.find((dir) => (0,external_node_fs_.existsSync)((0,external_node_path_.join)(dir, name, 'package.json')));
     return found ? (0,external_node_path_.join)(found, name) : null;
 }
 /** vitest's bin, through its package.json `bin` rather than a guessed path. */
 function resolveVitestBin(treeDir) {
-    const dir = packageDir(treeDir, 'vitest');
+    const dir = vitest_packageDir(treeDir, 'vitest');
     if (!dir)
         return null;
     try {
@@ -45921,7 +46480,7 @@ function resolveVitestBin(treeDir) {
 }
 /** v8, else istanbul, else none: a missing provider would make vitest stop and offer to install it. */
 function coverageProvider(treeDir) {
-    return ['v8', 'istanbul'].find((provider) => packageDir(treeDir, `@vitest/coverage-${provider}`)) ?? null;
+    return ['v8', 'istanbul'].find((provider) => vitest_packageDir(treeDir, `@vitest/coverage-${provider}`)) ?? null;
 }
 async function vitest_readPackageJson(dir) {
     try {
@@ -45998,7 +46557,7 @@ function vitest_toTestResult(file, assertion, notRun) {
     };
 }
 function vitest_cleanMessage(text) {
-    const lines = stripAnsi(text).split('\n').filter((line) => !INTERNAL_FRAME.test(line));
+    const lines = stripAnsi(text).split('\n').filter((line) => !vitest_INTERNAL_FRAME.test(line));
     return trimMessage(lines.join('\n'));
 }
 function vitest_toStatus(status) {
@@ -46104,8 +46663,10 @@ function rootCause(report) {
 function scenarios(report) {
     if (report.scenarios.length === 0)
         return null;
-    const rows = report.scenarios.map((s) => `| ${s.priority} | ${cell(s.name)} | ${s.kind} | ${s.failsBeforeFix ? 'yes' : ''} | ${cell(s.verifies)} |`);
-    return ['## Scenarios', '| Priority | Scenario | Kind | Must fail before fix | Verifies |', '|---|---|---|---|---|', ...rows].join('\n');
+    const written = new Set(report.suite.files.flatMap((file) => file.scenarios));
+    const test = (s) => (s.priority === 'P2' ? 'not written (P2)' : written.has(s.name) ? 'yes' : 'no');
+    const rows = report.scenarios.map((s) => `| ${s.priority} | ${cell(s.name)} | ${s.kind} | ${s.failsBeforeFix ? 'yes' : ''} | ${test(s)} | ${cell(s.verifies)} |`);
+    return ['## Scenarios', '| Priority | Scenario | Kind | Must fail before fix | Test in the suite | Verifies |', '|---|---|---|---|---|---|', ...rows].join('\n');
 }
 function tests(report) {
     if (report.tests.length === 0)
@@ -46213,6 +46774,7 @@ function build(title, body, source) {
 
 ;// CONCATENATED MODULE: ./src/context/functions.ts
 const WHOLE_FILE_LIMIT = 16_000;
+const WHOLE_FILE = '(whole file)';
 const FALLBACK_WINDOW = 15;
 const DECLARATION = [
     /^\s*(?:export\s+)?(?:default\s+)?(?:async\s+)?function\s*\*?\s*([\w$]+)/,
@@ -46224,7 +46786,7 @@ const DECLARATION = [
 ];
 function excerptsFor(content, changedLines) {
     if (content.length <= WHOLE_FILE_LIMIT)
-        return [{ name: '(whole file)', startLine: 1, code: content }];
+        return [{ name: WHOLE_FILE, startLine: 1, code: content }];
     const lines = content.split('\n');
     const excerpts = new Map();
     for (const line of changedLines) {
@@ -46307,6 +46869,11 @@ function exportedNames(content) {
         names.add('default');
     for (const match of content.matchAll(/^__all__\s*=\s*\[([^\]]*)\]/gm))
         addListed(match[1].replace(/['"]/g, ''), names, (item) => item);
+    // A Python module without __all__ exports its public top-level functions and classes.
+    if (!/^__all__\s*=/m.test(content)) {
+        for (const match of content.matchAll(/^(?:(?:async\s+)?def\s+([A-Za-z]\w*)\s*\(|class\s+([A-Za-z]\w*)\s*[(:])/gm))
+            names.add(match[1] ?? match[2]);
+    }
     return [...names];
 }
 function addListed(list, names, nameOf) {
@@ -46335,8 +46902,10 @@ function importSpecifier(fromDir, modulePath, style) {
     const withoutExtension = modulePath.replace(/\.[cm]?[jt]sx?$/, '');
     const sourceExtension = /\.([cm]?)[jt]sx?$/.exec(modulePath)?.[1] ?? '';
     const extension = style.extension === '.js' ? `.${sourceExtension}js` : style.extension === '.ts' ? external_node_path_.posix.extname(modulePath) : '';
-    const relative = external_node_path_.posix.relative(fromDir, withoutExtension);
-    return (relative.startsWith('.') ? relative : `./${relative}`) + extension;
+    // Without extensions, `dir/index` is imported as `dir`, as repositories write it.
+    const target = extension === '' && external_node_path_.posix.basename(withoutExtension) === 'index' ? external_node_path_.posix.dirname(withoutExtension) : withoutExtension;
+    const relative = external_node_path_.posix.relative(fromDir, target) || '.';
+    return (relative.startsWith('.') ? relative : `./${relative}`) + (target === withoutExtension ? extension : '');
 }
 
 ;// CONCATENATED MODULE: ./src/context/python-imports.ts
@@ -46584,6 +47153,8 @@ function renderPrompt(name, values) {
 }
 
 ;// CONCATENATED MODULE: ./src/model/render.ts
+/** Pipeline data rendered as the markdown the prompts embed. */
+
 const fence = (code, language = '') => {
     const ticks = code.includes('```') ? '````' : '```';
     return `${ticks}${language}\n${code}\n${ticks}`;
@@ -46592,13 +47163,17 @@ function renderBugReport(report) {
     return `Title: ${report.title}\n\n${report.body}`.trim();
 }
 function renderContext(pack) {
-    const sources = pack.sources.map((source) => [
-        `### ${source.path}`,
-        `Import it in a new test as \`${source.importSpecifier}\`. Exports: ${source.exports.map((name) => `\`${name}\``).join(', ') || '(none found)'}.`,
-        `The fix:\n${fence(source.diff, 'diff')}`,
-        ...source.head.map((excerpt) => `After the fix — ${excerpt.name} (line ${excerpt.startLine}):\n${fence(excerpt.code, languageTag(pack))}`),
-        ...source.base.map((excerpt) => `Before the fix — ${excerpt.name} (line ${excerpt.startLine}):\n${fence(excerpt.code, languageTag(pack))}`)
-    ].join('\n\n'));
+    const sources = pack.sources.map((source) => {
+        const whole = source.head.length === 1 && source.head[0].name === WHOLE_FILE;
+        return [
+            `### ${source.path}`,
+            `Exports: ${source.exports.map((name) => `\`${name}\``).join(', ') || '(none found)'}.`,
+            `The fix:\n${fence(source.diff, 'diff')}`,
+            ...source.head.map((excerpt) => `${whole ? 'The whole file after the fix' : `After the fix: ${excerpt.name} (from line ${excerpt.startLine})`}:\n${fence(excerpt.code, languageTag(pack))}`),
+            // With the whole file after the fix and the diff, the file before it adds nothing.
+            ...(whole ? [] : source.base.map((excerpt) => `Before the fix: ${excerpt.name} (from line ${excerpt.startLine}):\n${fence(excerpt.code, languageTag(pack))}`))
+        ].join('\n\n');
+    });
     return ['## The code', ...sources].join('\n\n');
 }
 function renderConventions(pack, suitePath) {
@@ -46607,7 +47182,7 @@ function renderConventions(pack, suitePath) {
         : 'The repository has no test to copy the style from: use the framework\'s most common idioms.';
     return [
         '## Conventions',
-        `- Framework: ${pack.framework}; language: ${pack.language}; module syntax: ${pack.moduleSystem === 'esm' ? 'ES modules (import)' : 'CommonJS (require) or whatever the style example uses'}.`,
+        `- Framework: ${pack.framework}; language: ${pack.language}; module syntax: ${pack.language === 'python' ? 'absolute imports of the module paths given below' : pack.moduleSystem === 'esm' ? 'ES modules (import)' : 'CommonJS (require) or whatever the style example uses'}.`,
         `- Write the suite to \`${suitePath}\`. More files are allowed only inside \`${pack.regressionDir}/\`, named \`*${pack.testFileSuffix}\`.`,
         ...pack.sources.map((source) => `- Import \`${source.path}\` as \`${source.importSpecifier}\`.`),
         '',

@@ -92,6 +92,10 @@ export function exportedNames(content: string): string[] {
   for (const list of content.matchAll(/module\.exports\s*=\s*\{([^}]*)\}/g)) addListed(list[1], names, (item) => item.split(':')[0])
   if (/^\s*export\s+default\b/m.test(content) || /module\.exports\s*=\s*(?![\s{])/.test(content)) names.add('default')
   for (const match of content.matchAll(/^__all__\s*=\s*\[([^\]]*)\]/gm)) addListed(match[1].replace(/['"]/g, ''), names, (item) => item)
+  // A Python module without __all__ exports its public top-level functions and classes.
+  if (!/^__all__\s*=/m.test(content)) {
+    for (const match of content.matchAll(/^(?:(?:async\s+)?def\s+([A-Za-z]\w*)\s*\(|class\s+([A-Za-z]\w*)\s*[(:])/gm)) names.add(match[1] ?? match[2])
+  }
   return [...names]
 }
 

@@ -1,11 +1,182 @@
-/** mocha: not yet implemented (a stub that never detects, so detection falls through to the others). */
-import type { FrameworkAdapter } from './adapter.js'
+/** mocha: found by its dependency, config file or test script; run by path, read from its JSON reporter. */
+import { existsSync } from 'node:fs'
+import { mkdir, readFile, rm } from 'node:fs/promises'
+import { join, resolve } from 'node:path'
+import type { RunResult } from '../domain.js'
+import type { ProcessResult, ProcessRunner } from '../ports/process.js'
+import type { FrameworkAdapter, RunRequest } from './adapter.js'
+import { expandCommand, type CommandLine } from './command.js'
+import { readIstanbulCoverage } from './istanbul.js'
+import { parseOptsFile, scriptFlags } from './mocha-args.js'
+import { findC8, findMocha, writeConfigWrapper, type MochaInstall } from './mocha-install.js'
+import { extractReport, readReportFile, readResults, withoutInternalFrames, type MochaReport } from './mocha-report.js'
+import { stripAnsi, trimTail } from './output.js'
+import { treeRoots } from './paths.js'
+
+const CONFIG_FILES = ['js', 'cjs', 'mjs', 'json', 'jsonc', 'yml', 'yaml'].map((ext) => `.mocharc.${ext}`)
+const SCRIPT_FILE = /\.[cm]?[jt]s$/
+const SPEC_NAME = /\.(?:spec|test)\.[cm]?[jt]s$/
+const TEST_FOLDERS = new Set(['test', 'tests'])
+// Never specs: inputs of tests, and (for files not named *.spec.* / *.test.*) the suite's helpers.
+const EXCLUDED_FOLDERS = new Set(['node_modules', 'fixtures', '__fixtures__'])
+const HELPER_FOLDERS = new Set(['helpers', 'helper', 'support', 'mocks', '__mocks__', 'utils'])
+const HELPER_NAME = /^(?:setup|helpers?|bootstrap|common|utils?|hooks|global-setup)\.[cm]?[jt]s$/
+const REPORT_FILE = 'mocha-results.json'
+
+interface PackageJson {
+  dependencies?: Record<string, string>
+  devDependencies?: Record<string, string>
+  scripts?: Record<string, string>
+  mocha?: unknown
+}
+
+/** One run of mocha on some files: what the process did and the report it left, if any. */
+interface Attempt {
+  process: ProcessResult
+  output: string
+  report: MochaReport | null
+}
 
 export const mochaAdapter: FrameworkAdapter = {
   name: 'mocha',
-  detect: async () => false,
-  isTestFile: () => false,
-  run: async () => {
-    throw new Error('the mocha adapter is not implemented yet')
+
+  async detect(repoDir) {
+    const manifest = await readPackageJson(repoDir)
+    if (manifest && usesMocha(manifest)) return true
+    return CONFIG_FILES.some((file) => existsSync(join(repoDir, file)))
+  },
+
+  isTestFile(path) {
+    const parts = path.split('/')
+    const base = parts[parts.length - 1]
+    const folders = parts.slice(0, -1)
+    if (!SCRIPT_FILE.test(base) || base.endsWith('.d.ts') || base.startsWith('.')) return false
+    if (folders.some((folder) => EXCLUDED_FOLDERS.has(folder))) return false
+    if (SPEC_NAME.test(base)) return true
+    // mocha's default spec is the ./test folder: any script in it that is not a helper.
+    return folders.some((folder) => TEST_FOLDERS.has(folder)) && !folders.some((folder) => HELPER_FOLDERS.has(folder)) && !HELPER_NAME.test(base)
+  },
+
+  async run(request, processes) {
+    await mkdir(request.scratchDir, { recursive: true })
+    const mocha = findMocha(request.treeDir)
+    if (!mocha && !request.command) return notInstalled(request)
+    const first = await runMocha(request, processes, mocha, request.files, request.scratchDir)
+    const base = { exitCode: first.process.exitCode, timedOut: first.process.timedOut, durationMs: first.process.durationMs, output: first.output }
+    const roots = await treeRoots(request.treeDir)
+    if (first.report) {
+      const c8Report = join(request.scratchDir, 'coverage', 'coverage-final.json')
+      const coverage = request.coverage && findC8(request.treeDir) ? await readIstanbulCoverage(c8Report, roots) : null
+      return { ...base, ...readResults(first.report, request.files, roots), ...(coverage && { coverage }) }
+    }
+    // mocha loads every file before it runs any, so one that cannot load ends the run without a report.
+    // Alone, each file shows whether it is the one.
+    if (!first.process.timedOut && request.files.length > 1) return isolate(request, processes, mocha, base, roots)
+    return { ...base, tests: [], fileErrors: request.files.map((file) => ({ file, message: noReport(first, request) })) }
   }
+}
+
+async function isolate(request: RunRequest, processes: ProcessRunner, mocha: MochaInstall | null, base: Omit<RunResult, 'tests' | 'fileErrors'>, roots: string[]): Promise<RunResult> {
+  const result: RunResult = { ...base, tests: [], fileErrors: [] }
+  const outputs = [base.output]
+  for (const [index, file] of request.files.entries()) {
+    const alone = await runMocha({ ...request, coverage: false }, processes, mocha, [file], join(request.scratchDir, `file-${index + 1}`))
+    outputs.push(`── ${file} alone ──\n${alone.output}`)
+    result.durationMs += alone.process.durationMs
+    result.timedOut ||= alone.process.timedOut
+    if (!alone.report) result.fileErrors.push({ file, message: noReport(alone, request) })
+    else {
+      const { tests, fileErrors } = readResults(alone.report, [file], roots)
+      result.tests.push(...tests)
+      result.fileErrors.push(...fileErrors)
+    }
+  }
+  return { ...result, output: trimTail(outputs.join('\n')) }
+}
+
+/** Runs the files once, with coverage through c8 when asked and installed, and reads the report. */
+async function runMocha(request: RunRequest, processes: ProcessRunner, mocha: MochaInstall | null, files: string[], scratchDir: string): Promise<Attempt> {
+  const reportFile = join(scratchDir, REPORT_FILE)
+  // Reports left by an earlier run must not pass for this one's.
+  await mkdir(scratchDir, { recursive: true })
+  await Promise.all([rm(reportFile, { force: true }), rm(join(scratchDir, 'coverage'), { recursive: true, force: true })])
+  const reporterArgs = mochaReporterArgs(mocha, reportFile)
+  const invocation = request.command ? expandCommand(request.command, files, reporterArgs) : await defaultInvocation(request, mocha!, files, reporterArgs, scratchDir)
+  const c8 = request.coverage ? findC8(request.treeDir) : null
+  const command = c8 ? withCoverage(invocation, c8, scratchDir) : invocation
+  const ran = await processes.run({ ...command, cwd: request.treeDir, timeoutMs: request.timeoutMs })
+  const output = stripAnsi(ran.output)
+  const fromFile = await readReportFile(reportFile)
+  if (fromFile) return { process: ran, output: trimTail(output), report: fromFile }
+  // A mocha older than 9.2 (or one that could not write the file) prints the JSON report to stdout.
+  const printed = extractReport(output)
+  return { process: ran, output: trimTail(printed ? printed.rest : output), report: printed?.report ?? null }
+}
+
+/**
+ * The JSON reporter, into a file where mocha can; `--exit` (mocha ≥ 4 waits for open handles, so a test
+ * that leaves a server or timer running would hold the run until the timeout); and, where mocha has it,
+ * tests a failed hook kept from running reported as failed rather than left out.
+ */
+export function mochaReporterArgs(mocha: MochaInstall | null, reportFile: string): string[] {
+  const toFile = !mocha || mocha.jsonToFile ? ['--reporter-options', `output=${reportFile}`] : []
+  const exit = !mocha || mocha.modern ? ['--exit'] : []
+  const hooks = mocha?.failHookAffectedTests ? ['--fail-hook-affected-tests'] : []
+  return ['--reporter', 'json', ...toFile, ...exit, ...hooks]
+}
+
+/**
+ * The tree's mocha, run by node directly (no npx, no shell), with the flags of the repository's test script
+ * and its configuration through a wrapper without `spec` (mocha ≥ 6; older ones read theirs themselves).
+ */
+async function defaultInvocation(request: RunRequest, mocha: MochaInstall, files: string[], reporterArgs: string[], scratchDir: string): Promise<CommandLine> {
+  const manifest = await readPackageJson(request.treeDir)
+  const script = scriptFlags(manifest?.scripts)
+  const flags = [...script.flags]
+  if (mocha.modern) {
+    if (mocha.readsOpts) flags.unshift(...(await optsFileFlags(request.treeDir, script.opts)))
+    const packageJson = script.package === false ? false : resolve(request.treeDir, script.package ?? 'package.json')
+    const config = typeof script.config === 'string' ? resolve(request.treeDir, script.config) : script.config
+    const found = packageJson !== false && existsSync(packageJson) ? packageJson : false
+    const wrapper = await writeConfigWrapper(mocha, { config, package: found }, join(scratchDir, 'mocha-config'))
+    flags.push('--config', wrapper, '--no-package', ...(mocha.readsOpts ? ['--no-opts'] : []))
+  }
+  return { command: process.execPath, args: [mocha.bin, ...flags, ...reporterArgs, ...files], env: script.env }
+}
+
+/** The flags of mocha 6–7's `mocha.opts` (its spec paths dropped), which `--no-opts` then keeps mocha from reading. */
+async function optsFileFlags(treeDir: string, opts: string | false | undefined): Promise<string[]> {
+  if (opts === false) return []
+  const text = await readFile(resolve(treeDir, opts ?? 'test/mocha.opts'), 'utf8').catch(() => '')
+  return parseOptsFile(text).flags
+}
+
+/** c8 around the command: istanbul JSON in the scratch folder, and no coverage threshold failing the run. */
+function withCoverage(invocation: CommandLine, c8Bin: string, scratchDir: string): CommandLine {
+  const c8Args = ['--reporter=json', `--report-dir=${join(scratchDir, 'coverage')}`, `--temp-directory=${join(scratchDir, 'c8-temp')}`, '--check-coverage=false']
+  return { command: process.execPath, args: [c8Bin, ...c8Args, invocation.command, ...invocation.args], env: invocation.env }
+}
+
+function usesMocha(manifest: PackageJson): boolean {
+  const declared = { ...manifest.dependencies, ...manifest.devDependencies }
+  return 'mocha' in declared || manifest.mocha !== undefined || /(?:^|[\s/])_?mocha\b/.test(manifest.scripts?.test ?? '')
+}
+
+async function readPackageJson(dir: string): Promise<PackageJson | null> {
+  try {
+    return JSON.parse(await readFile(join(dir, 'package.json'), 'utf8')) as PackageJson
+  } catch {
+    return null
+  }
+}
+
+function noReport(attempt: Attempt, request: RunRequest): string {
+  const ran = attempt.process
+  const reason = ran.timedOut ? `mocha timed out after ${request.timeoutMs} ms` : `mocha wrote no report (exit ${ran.exitCode})`
+  return `${reason}\n${trimTail(withoutInternalFrames(attempt.output), 2000)}`
+}
+
+function notInstalled(request: RunRequest): RunResult {
+  const message = `mocha is not installed in ${request.treeDir} (no node_modules/mocha/package.json from it)`
+  return { tests: [], fileErrors: request.files.map((file) => ({ file, message })), exitCode: null, timedOut: false, durationMs: 0, output: message }
 }

@@ -52,14 +52,15 @@ export const pytestAdapter: FrameworkAdapter = {
   },
 
   async run(request, processes) {
+    // No files would mean pytest's own choice of tests (testpaths, or the whole tree): never what was asked.
+    if (request.files.length === 0) return { tests: [], fileErrors: [], exitCode: null, timedOut: false, durationMs: 0, output: '' }
     const reportFile = join(request.scratchDir, REPORT_FILE)
-    // Reports left by an earlier run must not pass for this one's.
-    await mkdir(request.scratchDir, { recursive: true })
-    await Promise.all([REPORT_FILE, COVERAGE_DATA, COVERAGE_REPORT].map((file) => rm(join(request.scratchDir, file), { force: true })))
+    await clearReports(request.scratchDir)
     const reporterArgs = [...PYTEST_FLAGS, `--junitxml=${reportFile}`]
     const env = pythonEnvironment(request.treeDir)
     let python: PythonInterpreter | null = null
     let invocation: CommandLine
+    // The repository's own command runs as given: pytest's flags go on it, coverage.py does not wrap it.
     if (request.command) invocation = expandCommand(request.command, request.files, reporterArgs)
     else {
       const search = await findPython(request.treeDir, processes)
@@ -82,6 +83,13 @@ export const pytestAdapter: FrameworkAdapter = {
     const coverage = python && request.coverage && python.hasCoverage ? await collectCoverage(python, request, env, processes) : null
     return { ...base, tests, fileErrors, ...(coverage && { coverage }) }
   }
+}
+
+/** Reports (and coverage data) left by an earlier run must not pass for this one's. */
+async function clearReports(scratchDir: string): Promise<void> {
+  await mkdir(scratchDir, { recursive: true })
+  const stale = (await readdir(scratchDir)).filter((file) => [REPORT_FILE, COVERAGE_REPORT].includes(file) || file.startsWith(COVERAGE_DATA))
+  await Promise.all(stale.map((file) => rm(join(scratchDir, file), { force: true })))
 }
 
 /** `python -m pytest` (which puts the tree's root on sys.path, as the usual way to run it does), under coverage when asked. */

@@ -41,13 +41,25 @@ export function findPython(treeDir: string, processes: ProcessRunner, systemPyth
 
 async function searchPython(treeDir: string, processes: ProcessRunner, systemPythons: string[]): Promise<PythonSearch> {
   const tried: string[] = []
-  for (const command of [...(await virtualenvPythons(treeDir)), ...systemPythons]) {
+  const probe = async (command: string): Promise<PythonInterpreter | null> => {
     const result = await processes.run({ command, args: ['-c', PROBE], cwd: treeDir, timeoutMs: PROBE_TIMEOUT_MS })
     const answer = result.exitCode === 0 ? lastJsonLine(result.output) : null
-    if (answer) return { interpreter: { command, hasCoverage: answer.coverage === true }, tried }
-    tried.push(`${command}: ${describeFailure(result.output, result.exitCode)}`)
+    if (!answer) tried.push(`${command}: ${describeFailure(result.output, result.exitCode)}`)
+    return answer && { command, hasCoverage: answer.coverage === true }
   }
-  return { interpreter: null, tried }
+  // The project's own virtualenv wins outright: it has the project's dependencies.
+  for (const command of await virtualenvPythons(treeDir)) {
+    const interpreter = await probe(command)
+    if (interpreter) return { interpreter, tried }
+  }
+  // Among system interpreters, one that can also measure coverage beats the first that merely runs pytest.
+  let fallback: PythonInterpreter | null = null
+  for (const command of systemPythons) {
+    const interpreter = await probe(command)
+    if (interpreter?.hasCoverage) return { interpreter, tried }
+    fallback ??= interpreter
+  }
+  return { interpreter: fallback, tried }
 }
 
 /**

@@ -32,7 +32,7 @@ export function renderConventions(pack: ContextPack, suitePath: string): string 
     : 'The repository has no test to copy the style from: use the framework\'s most common idioms.'
   return [
     '## Conventions',
-    `- Framework: ${pack.framework}; language: ${pack.language}; module syntax: ${pack.moduleSystem === 'esm' ? 'ES modules (import)' : 'CommonJS (require) or whatever the style example uses'}.`,
+    `- Framework: ${pack.framework}; language: ${pack.language}; module syntax: ${pack.language === 'python' ? 'absolute imports of the module paths given below' : pack.moduleSystem === 'esm' ? 'ES modules (import)' : 'CommonJS (require) or whatever the style example uses'}.`,
     `- Write the suite to \`${suitePath}\`. More files are allowed only inside \`${pack.regressionDir}/\`, named \`*${pack.testFileSuffix}\`.`,
     ...pack.sources.map((source) => `- Import \`${source.path}\` as \`${source.importSpecifier}\`.`),
     '',

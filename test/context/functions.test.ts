@@ -32,5 +32,7 @@ test('exported names from ESM, CommonJS and Python', () => {
     expect.arrayContaining(['A', 'b', 'c', 'd', 'f', 'default'])
   )
   expect(exportedNames('module.exports = { parse, format: fmt }\nexports.helper = 1')).toEqual(expect.arrayContaining(['parse', 'format', 'helper']))
-  expect(exportedNames("__all__ = ['load', 'dump']")).toEqual(['load', 'dump'])
+  expect(exportedNames("__all__ = ['load', 'dump']\ndef other(): pass")).toEqual(['load', 'dump'])
+  expect(exportedNames('def apply_discount(total):\n    pass\n\nclass Tier:\n    pass\n\ndef _private():\n    pass\n')).toEqual(['apply_discount', 'Tier'])
+  expect(exportedNames('class Parser {\n}\n')).toEqual([])
 })

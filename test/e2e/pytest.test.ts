@@ -26,7 +26,7 @@ describe('a src-layout project (pyproject pythonpath = ["src"])', () => {
     const run = await runCliOnFixture({ fixture: 'pricing-src-layout', env: {} })
     expect(run.exitCode).toBe(0)
     expect(run.report).toMatchObject({ mode: 'verify', framework: 'pytest', verdict: 'fail-to-pass', model: { calls: 0 } })
-    expect(run.report.preFixTree.reverted).toEqual(['src/pricing/discounts.py'])
+    expect(run.report.preFixTree?.reverted).toEqual(['src/pricing/discounts.py'])
     const failToPass = run.report.tests.filter((test) => test.kind === 'fail-to-pass')
     expect(failToPass.map((test) => test.name)).toEqual(
       ['100.00-0.05', '250.00-0.10', '500.00-0.15'].map((id) => `TestVolumeRate › test_a_subtotal_exactly_at_a_threshold_gets_that_tier[${id}]`)

@@ -2,7 +2,7 @@ import { execFileSync } from 'node:child_process'
 import { mkdir, mkdtemp, rm, symlink, writeFile } from 'node:fs/promises'
 import { tmpdir } from 'node:os'
 import { dirname, join } from 'node:path'
-import { locate } from '../../src/frameworks/pytest-reports.js'
+import { locate, MODULE_SKIPPED } from '../../src/frameworks/pytest-reports.js'
 import { pytestAdapter } from '../../src/frameworks/pytest.js'
 import { findPython, pythonSourceRoots } from '../../src/frameworks/python.js'
 import { createProcessRunner } from '../../src/ports/process.js'
@@ -124,6 +124,28 @@ describe.each([
       { file: 'src/calc/__init__.py', executableLines: [], coveredLines: [] },
       { file: 'src/calc/ops.py', executableLines: [1, 2, 5, 6, 7, 8], coveredLines: [1, 2, 5] }
     ])
+  })
+
+  it("combines the data files of a coverage config with `parallel = true`", async () => {
+    if (!(await findPython(treeDir, processes)).interpreter!.hasCoverage) return
+    await writeProject(treeDir, { '.coveragerc': '[run]\nparallel = True\nrelative_files = True\n' })
+    try {
+      const result = await pytestAdapter.run({ treeDir, files: ['tests/test_add_only.py'], scratchDir, timeoutMs: 60000, coverage: true }, processes)
+      expect(result.coverage).toContainEqual({ file: 'src/calc/ops.py', executableLines: [1, 2, 5, 6, 7, 8], coveredLines: [1, 2, 5] })
+    } finally {
+      await rm(join(treeDir, '.coveragerc'))
+    }
+  })
+
+  it('reports a module skipped at collection as one skipped result', async () => {
+    await writeProject(treeDir, { 'tests/test_optional.py': 'import pytest\n\npytest.importorskip("no_such_module_for_this_test")\n\n\ndef test_never():\n    pass\n' })
+    const result = await pytestAdapter.run({ treeDir, files: ['tests/test_optional.py'], scratchDir, timeoutMs: 60000 }, processes)
+    expect(result.fileErrors).toEqual([])
+    expect(result.tests).toEqual([expect.objectContaining({ file: 'tests/test_optional.py', name: MODULE_SKIPPED, status: 'skipped', message: expect.stringContaining('no_such_module_for_this_test') })])
+  })
+
+  it('runs nothing for no files (pytest would pick its own)', async () => {
+    expect(await pytestAdapter.run({ treeDir, files: [], scratchDir, timeoutMs: 60000 }, processes)).toMatchObject({ tests: [], fileErrors: [], exitCode: null })
   })
 
   it('reports a file without tests (pytest exit 5) as not run, without treating the exit as a crash', async () => {

@@ -1,0 +1,6 @@
+'use strict'
+
+const { parse } = require('./parse')
+const { coerce } = require('./coerce')
+
+module.exports = { parse, coerce }
