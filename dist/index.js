@@ -35748,7 +35748,7 @@ module.exports = {
 /***/ ((module, __unused_webpack___webpack_exports__, __nccwpck_require__) => {
 
 __nccwpck_require__.a(module, async (__webpack_handle_async_dependencies__, __webpack_async_result__) => { try {
-/* harmony import */ var _main_js__WEBPACK_IMPORTED_MODULE_0__ = __nccwpck_require__(2817);
+/* harmony import */ var _main_js__WEBPACK_IMPORTED_MODULE_0__ = __nccwpck_require__(1262);
 /* harmony import */ var _ports_process_js__WEBPACK_IMPORTED_MODULE_1__ = __nccwpck_require__(9558);
 
 
@@ -35760,7 +35760,7 @@ __webpack_async_result__();
 
 /***/ }),
 
-/***/ 2817:
+/***/ 1262:
 /***/ ((__unused_webpack_module, __webpack_exports__, __nccwpck_require__) => {
 
 
@@ -44238,9 +44238,10 @@ function findMocha(treeDir) {
         bin: (0,external_node_path_.join)(dir, binPath),
         version: manifest.version ?? 'unknown',
         modern: metadata !== '' && /exports\.loadConfig/.test(config) && /exports\.findConfig/.test(config),
+        exitFlag: Number(/^(\d+)\./.exec(manifest.version ?? '')?.[1] ?? 0) >= 4,
         jsonToFile: /reporterOptions?\s*&&\s*options\.reporterOptions?\.output/.test(readText((0,external_node_path_.join)(dir, 'lib', 'reporters', 'json.js'))),
         failHookAffectedTests: metadata.includes('fail-hook-affected-tests'),
-        readsOpts: /['"]opts['"]/.test(metadata)
+        readsOpts: metadata === '' || /['"]opts['"]/.test(metadata)
     };
 }
 /** c8's bin in the tree, for coverage; null when c8 is not installed. */
@@ -44323,6 +44324,10 @@ function extractReport(output) {
     }
     return null;
 }
+/** Whether the report says which file each test is in (mocha ≥ 6 does). */
+function namesFiles(report) {
+    return report.tests.every((test) => typeof test.file === 'string');
+}
 function asReport(value) {
     const report = value;
     if (!report || !Array.isArray(report.tests) || !Array.isArray(report.failures))
@@ -44356,7 +44361,8 @@ function matchingBrace(text, start) {
  * absent from the report, and a file error counts them as not passing.
  */
 function mocha_report_readResults(report, files, roots) {
-    const fileOf = (test) => (test.file ? repoRelative(test.file, roots) : null);
+    // mocha < 6 names no files: a run of one file is all that file's.
+    const fileOf = (test) => (test.file ? repoRelative(test.file, roots) : files.length === 1 ? files[0] : null);
     const keyOf = (test) => `${test.file ?? ''}\0${test.fullTitle}`;
     const failed = countBy(report.failures.map(keyOf));
     const pending = countBy(report.pending.map(keyOf));
@@ -44366,7 +44372,10 @@ function mocha_report_readResults(report, files, roots) {
         const file = fileOf(test);
         if (!file || !requested.has(file))
             continue;
-        tests.push(mocha_report_toTestResult(file, test, take(failed, keyOf(test)) ? 'failed' : take(pending, keyOf(test)) ? 'skipped' : 'passed'));
+        // A failed test carries its error (a passed or pending one an empty object). Failures left over after
+        // the tests took theirs are hooks.
+        const failedTest = Object.keys(test.err ?? {}).length > 0 && take(failed, keyOf(test));
+        tests.push(mocha_report_toTestResult(file, test, failedTest ? 'failed' : take(pending, keyOf(test)) ? 'skipped' : 'passed'));
     }
     const fileErrors = [];
     const seen = new Set(tests.map((test) => test.file));
@@ -44400,13 +44409,16 @@ function mocha_report_toTestResult(file, test, outcome) {
         message: outcome === 'failed' ? errorMessage(test.err) : ''
     };
 }
+/** Text without mocha's and node's stack frames. */
+function withoutInternalFrames(text) {
+    return text.split('\n').filter((line) => !INTERNAL_FRAME.test(line)).join('\n');
+}
 /** The error's stack (which starts with its message), or its message and then the stack when it does not. */
 function errorMessage(err) {
     const message = err?.message ?? '';
     const stack = err?.stack ?? '';
     const text = !stack ? message : stack.includes(message) ? stack : `${message}\n${stack}`;
-    const lines = stripAnsi(text || 'failed without an error message').split('\n').filter((line) => !INTERNAL_FRAME.test(line));
-    return trimMessage(lines.join('\n'));
+    return trimMessage(withoutInternalFrames(stripAnsi(text || 'failed without an error message')));
 }
 function countBy(keys) {
     const counts = new Map();
@@ -44439,10 +44451,12 @@ const mocha_CONFIG_FILES = ['js', 'cjs', 'mjs', 'json', 'jsonc', 'yml', 'yaml'].
 const SCRIPT_FILE = /\.[cm]?[jt]s$/;
 const SPEC_NAME = /\.(?:spec|test)\.[cm]?[jt]s$/;
 const TEST_FOLDERS = new Set(['test', 'tests']);
-// Never specs: inputs of tests, and (for files not named *.spec.* / *.test.*) the suite's helpers.
+// Never specs: inputs of tests, and (for files not named *.spec.* / *.test.*) the suite's helpers. Narrow on
+// purpose: `test/utils.js` is as likely the spec of `lib/utils.js` as a helper, and a spec taken for a
+// helper is never run, while a helper taken for a spec only shows up as a file without tests.
 const EXCLUDED_FOLDERS = new Set(['node_modules', 'fixtures', '__fixtures__']);
-const HELPER_FOLDERS = new Set(['helpers', 'helper', 'support', 'mocks', '__mocks__', 'utils']);
-const HELPER_NAME = /^(?:setup|helpers?|bootstrap|common|utils?|hooks|global-setup)\.[cm]?[jt]s$/;
+const HELPER_FOLDERS = new Set(['helpers', 'helper', 'support', 'mocks', '__mocks__']);
+const HELPER_NAME = /^(?:setup|helpers?|bootstrap|global-setup)\.[cm]?[jt]s$/;
 const mocha_REPORT_FILE = 'mocha-results.json';
 const mochaAdapter = {
     name: 'mocha',
@@ -44473,13 +44487,14 @@ const mochaAdapter = {
         const first = await runMocha(request, processes, mocha, request.files, request.scratchDir);
         const base = { exitCode: first.process.exitCode, timedOut: first.process.timedOut, durationMs: first.process.durationMs, output: first.output };
         const roots = await treeRoots(request.treeDir);
-        if (first.report) {
+        // A report that names no files (mocha < 6) is only of use for a single file.
+        if (first.report && (namesFiles(first.report) || request.files.length === 1)) {
             const c8Report = (0,external_node_path_.join)(request.scratchDir, 'coverage', 'coverage-final.json');
             const coverage = request.coverage && findC8(request.treeDir) ? await readIstanbulCoverage(c8Report, roots) : null;
             return { ...base, ...mocha_report_readResults(first.report, request.files, roots), ...(coverage && { coverage }) };
         }
         // mocha loads every file before it runs any, so one that cannot load ends the run without a report.
-        // Alone, each file shows whether it is the one.
+        // Alone, each file shows whether it is the one (and whose tests are whose, for an old mocha).
         if (!first.process.timedOut && request.files.length > 1)
             return isolate(request, processes, mocha, base, roots);
         return { ...base, tests: [], fileErrors: request.files.map((file) => ({ file, message: noReport(first, request) })) };
@@ -44529,35 +44544,44 @@ async function runMocha(request, processes, mocha, files, scratchDir) {
  */
 function mochaReporterArgs(mocha, reportFile) {
     const toFile = !mocha || mocha.jsonToFile ? ['--reporter-options', `output=${reportFile}`] : [];
-    const exit = !mocha || mocha.modern ? ['--exit'] : [];
+    const exit = !mocha || mocha.exitFlag ? ['--exit'] : [];
     const hooks = mocha?.failHookAffectedTests ? ['--fail-hook-affected-tests'] : [];
     return ['--reporter', 'json', ...toFile, ...exit, ...hooks];
 }
 /**
- * The tree's mocha, run by node directly (no npx, no shell), with the flags of the repository's test script
- * and its configuration through a wrapper without `spec` (mocha ≥ 6; older ones read theirs themselves).
+ * The tree's mocha, run by node directly (no npx, no shell), with the flags of the repository's test script,
+ * its `mocha.opts` (mocha ≤ 7) and its configuration through a wrapper (mocha ≥ 6), without their spec paths.
  */
 async function mocha_defaultInvocation(request, mocha, files, reporterArgs, scratchDir) {
     const manifest = await mocha_readPackageJson(request.treeDir);
     const script = scriptFlags(manifest?.scripts);
     const flags = [...script.flags];
+    const configDir = (0,external_node_path_.join)(scratchDir, 'mocha-config');
+    if (mocha.readsOpts) {
+        // Its flags on the command line instead, without its spec paths; mocha ≤ 5 gets an empty opts file.
+        flags.unshift(...(await optsFileFlags(request.treeDir, script.opts)));
+        flags.push(...(mocha.modern ? ['--no-opts'] : ['--opts', await emptyOptsFile(configDir)]));
+    }
     if (mocha.modern) {
-        if (mocha.readsOpts)
-            flags.unshift(...(await optsFileFlags(request.treeDir, script.opts)));
         const packageJson = script.package === false ? false : (0,external_node_path_.resolve)(request.treeDir, script.package ?? 'package.json');
         const config = typeof script.config === 'string' ? (0,external_node_path_.resolve)(request.treeDir, script.config) : script.config;
         const found = packageJson !== false && (0,external_node_fs_.existsSync)(packageJson) ? packageJson : false;
-        const wrapper = await writeConfigWrapper(mocha, { config, package: found }, (0,external_node_path_.join)(scratchDir, 'mocha-config'));
-        flags.push('--config', wrapper, '--no-package', ...(mocha.readsOpts ? ['--no-opts'] : []));
+        const wrapper = await writeConfigWrapper(mocha, { config, package: found }, configDir);
+        flags.push('--config', wrapper, '--no-package');
     }
     return { command: process.execPath, args: [mocha.bin, ...flags, ...reporterArgs, ...files], env: script.env };
 }
-/** The flags of mocha 6–7's `mocha.opts` (its spec paths dropped), which `--no-opts` then keeps mocha from reading. */
+/** The flags of a `mocha.opts` (mocha ≤ 7), its spec paths dropped. */
 async function optsFileFlags(treeDir, opts) {
     if (opts === false)
         return [];
     const text = await (0,promises_.readFile)((0,external_node_path_.resolve)(treeDir, opts ?? 'test/mocha.opts'), 'utf8').catch(() => '');
     return parseOptsFile(text).flags;
+}
+async function emptyOptsFile(dir) {
+    await (0,promises_.mkdir)(dir, { recursive: true });
+    await (0,promises_.writeFile)((0,external_node_path_.join)(dir, 'mocha.opts'), '');
+    return (0,external_node_path_.join)(dir, 'mocha.opts');
 }
 /** c8 around the command: istanbul JSON in the scratch folder, and no coverage threshold failing the run. */
 function withCoverage(invocation, c8Bin, scratchDir) {
@@ -44579,7 +44603,7 @@ async function mocha_readPackageJson(dir) {
 function noReport(attempt, request) {
     const ran = attempt.process;
     const reason = ran.timedOut ? `mocha timed out after ${request.timeoutMs} ms` : `mocha wrote no report (exit ${ran.exitCode})`;
-    return `${reason}\n${trimTail(attempt.output, 2000)}`;
+    return `${reason}\n${trimTail(withoutInternalFrames(attempt.output), 2000)}`;
 }
 function mocha_notInstalled(request) {
     const message = `mocha is not installed in ${request.treeDir} (no node_modules/mocha/package.json from it)`;
@@ -84260,6 +84284,55 @@ function importedTopLevelNames(sources) {
     return names;
 }
 
+;// CONCATENATED MODULE: ./src/context/related.ts
+/**
+ * Code around the change that a test needs and the diff does not show: the modules the changed files
+ * import, and the style example's own imports as seen from the regression folder.
+ */
+
+
+const MAX_RELATED = 4;
+const RELATED_WHOLE_LIMIT = 6_000;
+const RESOLVE_SUFFIXES = ['', '.ts', '.tsx', '.js', '.jsx', '.mjs', '.cjs', '/index.ts', '/index.js'];
+const RELATIVE_IMPORT = /(?:\bfrom\s+|\bimport\s+|\brequire\(\s*)['"](\.{1,2}\/[^'"]*|\.{1,2})['"]/g;
+/** The relative specifiers a JavaScript/TypeScript file imports. */
+function relativeImports(content) {
+    return [...new Set([...content.matchAll(RELATIVE_IMPORT)].map((match) => match[1]))];
+}
+/** A relative specifier from `fromFile`, resolved to a repository file (TypeScript's `.js` → `.ts` too). */
+function resolveImport(fromFile, specifier, files) {
+    const target = external_node_path_.posix.join(external_node_path_.posix.dirname(fromFile), specifier);
+    const candidates = [target, target.replace(/\.([cm]?)js$/, '.$1ts')];
+    for (const candidate of candidates)
+        for (const suffix of RESOLVE_SUFFIXES)
+            if (files.has(candidate + suffix))
+                return candidate + suffix;
+    return null;
+}
+async function relatedModules(changed, files, git, head, importOf) {
+    const paths = [];
+    for (const path of changed.filter((file) => /\.[cm]?[jt]sx?$/.test(file))) {
+        const content = (await git.fileAt(head, path)) ?? '';
+        for (const specifier of relativeImports(content)) {
+            const resolved = resolveImport(path, specifier, files);
+            if (resolved && !changed.includes(resolved) && !paths.includes(resolved))
+                paths.push(resolved);
+        }
+    }
+    return Promise.all(paths.slice(0, MAX_RELATED).map(async (path) => {
+        const content = (await git.fileAt(head, path)) ?? '';
+        return { path, importSpecifier: importOf(path), exports: exportedNames(content), content: content.length <= RELATED_WHOLE_LIMIT ? content : null };
+    }));
+}
+/** `'../src/a'` in `test/a.test.ts` becomes `'../../src/a'` in `test/regression/`. */
+function rebaseImports(examplePath, content, regressionDir) {
+    return relativeImports(content).map((original) => {
+        const target = external_node_path_.posix.join(external_node_path_.posix.dirname(examplePath), original);
+        const rebased = external_node_path_.posix.relative(regressionDir, target) || '.';
+        return { original, rebased: rebased.startsWith('.') ? rebased : `./${rebased}` };
+    });
+}
+
 ;// CONCATENATED MODULE: ./src/context/test-layout.ts
 /** Where this repository keeps its tests, which one shows its style, and where a regression suite goes. */
 
@@ -84310,6 +84383,10 @@ function defaultSuffix(sourceExtension) {
 }
 
 ;// CONCATENATED MODULE: ./src/context/context.ts
+/** The context stage: what the model may see and call, and how a new test must look and import. */
+
+
+
 
 
 
@@ -84319,12 +84396,17 @@ const STYLE_EXAMPLE_LIMIT = 8_000;
 async function buildContext(changeSet, git, framework) {
     const sources = sourceFiles(changeSet).filter((file) => file.status !== 'deleted');
     const headFiles = await git.listFiles(changeSet.head);
-    const fixTests = new Set(changeSet.files.filter((file) => file.role === 'test').map((file) => file.path));
-    // The style example comes from tests that existed before the PR: the fix's own tests may be what we replace.
-    const existingTests = headFiles.filter((file) => framework.isTestFile(file) && !fixTests.has(file));
+    // The style example is a test as it was before the PR: a test the fix changed is the most relevant one,
+    // and its pre-fix version does not give away the fix's own new tests.
+    const fixTests = changeSet.files.filter((file) => file.role === 'test' && framework.isTestFile(file.path));
+    const changedBefore = new Map(fixTests.filter((file) => file.basePath && file.status !== 'added').map((file) => [file.path, file.basePath]));
+    const untouched = headFiles.filter((file) => framework.isTestFile(file) && !fixTests.some((test) => test.path === file));
     const primary = sources[0]?.path ?? '';
-    const layout = layoutFor(nearestTest(existingTests, primary), primary);
-    const styleExample = await readStyleExample(git, changeSet.head, layout.styleExample);
+    const layout = layoutFor(nearestTest([...untouched, ...changedBefore.keys()], primary), primary);
+    const examplePath = layout.styleExample;
+    const styleExample = !examplePath
+        ? null
+        : await readStyleExample(git, changedBefore.has(examplePath) ? changeSet.mergeBase : changeSet.head, changedBefore.get(examplePath) ?? examplePath, examplePath);
     const style = importStyleOf(styleExample?.content ?? null, await packageType(git, changeSet.head));
     const headFileSet = new Set(headFiles);
     // Python imports by module name from the import root; JavaScript by a path relative to the regression folder.
@@ -84332,9 +84414,12 @@ async function buildContext(changeSet, git, framework) {
     return {
         sources: await Promise.all(sources.map((file) => sourceContext(file, changeSet, git, importOf))),
         styleExample,
+        styleImports: styleExample ? rebaseImports(styleExample.path, styleExample.content, layout.regressionDir) : [],
+        related: await relatedModules(sources.map((file) => file.path), headFileSet, git, changeSet.head, importOf),
         regressionDir: layout.regressionDir,
         testFileSuffix: layout.testFileSuffix,
         framework: framework.name,
+        frameworkVersion: installedVersion(git.repoDir, framework.name),
         moduleSystem: style.moduleSystem,
         language: primary.endsWith('.py') ? 'python' : /\.[cm]?tsx?$/.test(primary) ? 'typescript' : 'javascript'
     };
@@ -84351,11 +84436,22 @@ async function sourceContext(file, changeSet, git, importOf) {
         importSpecifier: importOf(file.path)
     };
 }
-async function readStyleExample(git, head, path) {
-    if (!path)
+/** The example as of `commit`, cut at a blank line when long, so no test is shown half-written. */
+async function readStyleExample(git, commit, pathThere, path) {
+    const content = (await git.fileAt(commit, pathThere)) ?? '';
+    if (content.length <= STYLE_EXAMPLE_LIMIT)
+        return { path, content };
+    const cut = content.lastIndexOf('\n\n', STYLE_EXAMPLE_LIMIT);
+    return { path, content: `${content.slice(0, cut > 0 ? cut : STYLE_EXAMPLE_LIMIT)}\n\n… (the rest of the file is left out)` };
+}
+/** The version of the framework installed in the repository (JavaScript runners), for the model's API choices. */
+function installedVersion(repoDir, framework) {
+    try {
+        return JSON.parse((0,external_node_fs_.readFileSync)((0,external_node_path_.join)(repoDir, 'node_modules', framework, 'package.json'), 'utf8')).version ?? null;
+    }
+    catch {
         return null;
-    const content = (await git.fileAt(head, path)) ?? '';
-    return { path, content: content.length > STYLE_EXAMPLE_LIMIT ? `${content.slice(0, STYLE_EXAMPLE_LIMIT)}\n// … (truncated)` : content };
+    }
 }
 async function packageType(git, head) {
     try {
@@ -84468,17 +84564,26 @@ function renderContext(pack) {
             ...(whole ? [] : source.base.map((excerpt) => `Before the fix: ${excerpt.name} (from line ${excerpt.startLine}):\n${fence(excerpt.code, languageTag(pack))}`))
         ].join('\n\n');
     });
-    return ['## The code', ...sources].join('\n\n');
+    const related = pack.related.map((module) => [
+        `### ${module.path} (imported by the changed code)`,
+        `Exports: ${module.exports.map((name) => `\`${name}\``).join(', ') || '(none found)'}.`,
+        ...(module.content === null ? [] : [fence(module.content, languageTag(pack))])
+    ].join('\n\n'));
+    return ['## The code', ...sources, ...related].join('\n\n');
 }
 function renderConventions(pack, suitePath) {
     const example = pack.styleExample
-        ? `The style example, an existing test in this repository (\`${pack.styleExample.path}\`):\n${fence(pack.styleExample.content, languageTag(pack))}`
+        ? `The style example, an existing test in this repository (\`${pack.styleExample.path}\`, as it was before the fix):\n${fence(pack.styleExample.content, languageTag(pack))}`
         : 'The repository has no test to copy the style from: use the framework\'s most common idioms.';
+    const framework = pack.frameworkVersion ? `${pack.framework} ${pack.frameworkVersion} (use only its API as of that version)` : pack.framework;
+    const moduleSyntax = pack.language === 'python' ? 'absolute imports of the module paths given below' : pack.moduleSystem === 'esm' ? 'ES modules (import)' : 'CommonJS (require) or whatever the style example uses';
+    const rebased = pack.styleImports.filter((entry) => entry.original !== entry.rebased);
     return [
         '## Conventions',
-        `- Framework: ${pack.framework}; language: ${pack.language}; module syntax: ${pack.language === 'python' ? 'absolute imports of the module paths given below' : pack.moduleSystem === 'esm' ? 'ES modules (import)' : 'CommonJS (require) or whatever the style example uses'}.`,
+        `- Framework: ${framework}; language: ${pack.language}; module syntax: ${moduleSyntax}.`,
         `- Write the suite to \`${suitePath}\`. More files are allowed only inside \`${pack.regressionDir}/\`, named \`*${pack.testFileSuffix}\`.`,
-        ...pack.sources.map((source) => `- Import \`${source.path}\` as \`${source.importSpecifier}\`.`),
+        ...[...pack.sources, ...pack.related].map((module) => `- Import \`${module.path}\` as \`${module.importSpecifier}\`.`),
+        ...(rebased.length ? [`- The style example's own imports, written from \`${pack.regressionDir}/\`: ${rebased.map((entry) => `\`${entry.original}\` → \`${entry.rebased}\``).join(', ')}.`] : []),
         '',
         example
     ].join('\n');

@@ -74,13 +74,33 @@ export interface StyleExample {
   content: string
 }
 
+/** A module a changed file imports: code the tests may need to call or build inputs with. */
+export interface RelatedModule {
+  path: string
+  importSpecifier: string
+  exports: string[]
+  /** The whole file when small, else null (its exports are listed). */
+  content: string | null
+}
+
+/** A relative import of the style example, rewritten for a test file in the regression folder. */
+export interface RebasedImport {
+  original: string
+  rebased: string
+}
+
 export interface ContextPack {
   sources: SourceContext[]
   styleExample: StyleExample | null
+  /** The style example's relative imports, as a file in the regression folder writes them. */
+  styleImports: RebasedImport[]
+  related: RelatedModule[]
   /** Where the new suite goes (a folder relative to the repo root) and how files are named. */
   regressionDir: string
   testFileSuffix: string
   framework: string
+  /** The installed version of the framework, e.g. `22.4.4`, when known. */
+  frameworkVersion: string | null
   moduleSystem: 'esm' | 'cjs'
   language: 'typescript' | 'javascript' | 'python'
 }

@@ -1,4 +1,6 @@
 /** The context stage: what the model may see and call, and how a new test must look and import. */
+import { readFileSync } from 'node:fs'
+import { join } from 'node:path'
 import type { ChangeSet, ChangedFile, ContextPack, SourceContext, StyleExample } from '../domain.js'
 import type { FrameworkAdapter } from '../frameworks/adapter.js'
 import type { GitCommands } from '../ports/git.js'
@@ -6,6 +8,7 @@ import { sourceFiles } from '../diff/change-set.js'
 import { excerptsFor, exportedNames } from './functions.js'
 import { importSpecifier, importStyleOf } from './imports.js'
 import { pythonModuleName } from './python-imports.js'
+import { rebaseImports, relatedModules } from './related.js'
 import { layoutFor, nearestTest } from './test-layout.js'
 
 const STYLE_EXAMPLE_LIMIT = 8_000
@@ -13,12 +16,17 @@ const STYLE_EXAMPLE_LIMIT = 8_000
 export async function buildContext(changeSet: ChangeSet, git: GitCommands, framework: FrameworkAdapter): Promise<ContextPack> {
   const sources = sourceFiles(changeSet).filter((file) => file.status !== 'deleted')
   const headFiles = await git.listFiles(changeSet.head)
-  const fixTests = new Set(changeSet.files.filter((file) => file.role === 'test').map((file) => file.path))
-  // The style example comes from tests that existed before the PR: the fix's own tests may be what we replace.
-  const existingTests = headFiles.filter((file) => framework.isTestFile(file) && !fixTests.has(file))
+  // The style example is a test as it was before the PR: a test the fix changed is the most relevant one,
+  // and its pre-fix version does not give away the fix's own new tests.
+  const fixTests = changeSet.files.filter((file) => file.role === 'test' && framework.isTestFile(file.path))
+  const changedBefore = new Map(fixTests.filter((file) => file.basePath && file.status !== 'added').map((file) => [file.path, file.basePath!]))
+  const untouched = headFiles.filter((file) => framework.isTestFile(file) && !fixTests.some((test) => test.path === file))
   const primary = sources[0]?.path ?? ''
-  const layout = layoutFor(nearestTest(existingTests, primary), primary)
-  const styleExample = await readStyleExample(git, changeSet.head, layout.styleExample)
+  const layout = layoutFor(nearestTest([...untouched, ...changedBefore.keys()], primary), primary)
+  const examplePath = layout.styleExample
+  const styleExample = !examplePath
+    ? null
+    : await readStyleExample(git, changedBefore.has(examplePath) ? changeSet.mergeBase : changeSet.head, changedBefore.get(examplePath) ?? examplePath, examplePath)
   const style = importStyleOf(styleExample?.content ?? null, await packageType(git, changeSet.head))
   const headFileSet = new Set(headFiles)
   // Python imports by module name from the import root; JavaScript by a path relative to the regression folder.
@@ -27,9 +35,12 @@ export async function buildContext(changeSet: ChangeSet, git: GitCommands, frame
   return {
     sources: await Promise.all(sources.map((file) => sourceContext(file, changeSet, git, importOf))),
     styleExample,
+    styleImports: styleExample ? rebaseImports(styleExample.path, styleExample.content, layout.regressionDir) : [],
+    related: await relatedModules(sources.map((file) => file.path), headFileSet, git, changeSet.head, importOf),
     regressionDir: layout.regressionDir,
     testFileSuffix: layout.testFileSuffix,
     framework: framework.name,
+    frameworkVersion: installedVersion(git.repoDir, framework.name),
     moduleSystem: style.moduleSystem,
     language: primary.endsWith('.py') ? 'python' : /\.[cm]?tsx?$/.test(primary) ? 'typescript' : 'javascript'
   }
@@ -48,10 +59,21 @@ async function sourceContext(file: ChangedFile, changeSet: ChangeSet, git: GitCo
   }
 }
 
-async function readStyleExample(git: GitCommands, head: string, path: string | null): Promise<StyleExample | null> {
-  if (!path) return null
-  const content = (await git.fileAt(head, path)) ?? ''
-  return { path, content: content.length > STYLE_EXAMPLE_LIMIT ? `${content.slice(0, STYLE_EXAMPLE_LIMIT)}\n// … (truncated)` : content }
+/** The example as of `commit`, cut at a blank line when long, so no test is shown half-written. */
+async function readStyleExample(git: GitCommands, commit: string, pathThere: string, path: string): Promise<StyleExample> {
+  const content = (await git.fileAt(commit, pathThere)) ?? ''
+  if (content.length <= STYLE_EXAMPLE_LIMIT) return { path, content }
+  const cut = content.lastIndexOf('\n\n', STYLE_EXAMPLE_LIMIT)
+  return { path, content: `${content.slice(0, cut > 0 ? cut : STYLE_EXAMPLE_LIMIT)}\n\n… (the rest of the file is left out)` }
+}
+
+/** The version of the framework installed in the repository (JavaScript runners), for the model's API choices. */
+function installedVersion(repoDir: string, framework: string): string | null {
+  try {
+    return JSON.parse(readFileSync(join(repoDir, 'node_modules', framework, 'package.json'), 'utf8')).version ?? null
+  } catch {
+    return null
+  }
 }
 
 async function packageType(git: GitCommands, head: string): Promise<string | undefined> {

@@ -12,13 +12,15 @@ export interface MochaInstall {
   dir: string
   bin: string
   version: string
-  /** mocha ≥ 6 (yargs): `--config`, `--no-package`, `--exit`, and `lib/cli/config.js` to load a config. */
+  /** mocha ≥ 6 (yargs): `--config`, `--no-package`, and `lib/cli/config.js` to load a config. */
   modern: boolean
+  /** `--exit` (mocha ≥ 4, which stopped exiting by itself while a handle is open). */
+  exitFlag: boolean
   /** The JSON reporter writes to `--reporter-options output=FILE` (mocha ≥ 9.2); else it prints to stdout. */
   jsonToFile: boolean
   /** `--fail-hook-affected-tests` (mocha ≥ 11.8): tests a failed hook kept from running are reported failed. */
   failHookAffectedTests: boolean
-  /** It still reads `test/mocha.opts` unless told `--no-opts` (mocha 6 and 7). */
+  /** It reads `test/mocha.opts` (mocha ≤ 7; 6 and 7 unless told `--no-opts`). */
   readsOpts: boolean
 }
 
@@ -64,9 +66,10 @@ export function findMocha(treeDir: string): MochaInstall | null {
     bin: join(dir, binPath),
     version: manifest.version ?? 'unknown',
     modern: metadata !== '' && /exports\.loadConfig/.test(config) && /exports\.findConfig/.test(config),
+    exitFlag: Number(/^(\d+)\./.exec(manifest.version ?? '')?.[1] ?? 0) >= 4,
     jsonToFile: /reporterOptions?\s*&&\s*options\.reporterOptions?\.output/.test(readText(join(dir, 'lib', 'reporters', 'json.js'))),
     failHookAffectedTests: metadata.includes('fail-hook-affected-tests'),
-    readsOpts: /['"]opts['"]/.test(metadata)
+    readsOpts: metadata === '' || /['"]opts['"]/.test(metadata)
   }
 }
 

@@ -56,6 +56,11 @@ export function extractReport(output: string): { report: MochaReport; rest: stri
   return null
 }
 
+/** Whether the report says which file each test is in (mocha ≥ 6 does). */
+export function namesFiles(report: MochaReport): boolean {
+  return report.tests.every((test) => typeof test.file === 'string')
+}
+
 function asReport(value: unknown): MochaReport | null {
   const report = value as Partial<MochaReport> | null
   if (!report || !Array.isArray(report.tests) || !Array.isArray(report.failures)) return null
@@ -84,7 +89,8 @@ function matchingBrace(text: string, start: number): number {
  * absent from the report, and a file error counts them as not passing.
  */
 export function readResults(report: MochaReport, files: string[], roots: string[]): Pick<RunResult, 'tests' | 'fileErrors'> {
-  const fileOf = (test: MochaTest) => (test.file ? repoRelative(test.file, roots) : null)
+  // mocha < 6 names no files: a run of one file is all that file's.
+  const fileOf = (test: MochaTest) => (test.file ? repoRelative(test.file, roots) : files.length === 1 ? files[0] : null)
   const keyOf = (test: MochaTest) => `${test.file ?? ''}\0${test.fullTitle}`
   const failed = countBy(report.failures.map(keyOf))
   const pending = countBy(report.pending.map(keyOf))
@@ -93,7 +99,10 @@ export function readResults(report: MochaReport, files: string[], roots: string[
   for (const test of report.tests) {
     const file = fileOf(test)
     if (!file || !requested.has(file)) continue
-    tests.push(toTestResult(file, test, take(failed, keyOf(test)) ? 'failed' : take(pending, keyOf(test)) ? 'skipped' : 'passed'))
+    // A failed test carries its error (a passed or pending one an empty object). Failures left over after
+    // the tests took theirs are hooks.
+    const failedTest = Object.keys(test.err ?? {}).length > 0 && take(failed, keyOf(test))
+    tests.push(toTestResult(file, test, failedTest ? 'failed' : take(pending, keyOf(test)) ? 'skipped' : 'passed'))
   }
   const fileErrors: RunResult['fileErrors'] = []
   const seen = new Set(tests.map((test) => test.file))

@@ -1,6 +1,6 @@
 /** mocha: found by its dependency, config file or test script; run by path, read from its JSON reporter. */
 import { existsSync } from 'node:fs'
-import { mkdir, readFile, rm } from 'node:fs/promises'
+import { mkdir, readFile, rm, writeFile } from 'node:fs/promises'
 import { join, resolve } from 'node:path'
 import type { RunResult } from '../domain.js'
 import type { ProcessResult, ProcessRunner } from '../ports/process.js'
@@ -9,7 +9,7 @@ import { expandCommand, type CommandLine } from './command.js'
 import { readIstanbulCoverage } from './istanbul.js'
 import { parseOptsFile, scriptFlags } from './mocha-args.js'
 import { findC8, findMocha, writeConfigWrapper, type MochaInstall } from './mocha-install.js'
-import { extractReport, readReportFile, readResults, withoutInternalFrames, type MochaReport } from './mocha-report.js'
+import { extractReport, namesFiles, readReportFile, readResults, withoutInternalFrames, type MochaReport } from './mocha-report.js'
 import { stripAnsi, trimTail } from './output.js'
 import { treeRoots } from './paths.js'
 
@@ -17,10 +17,12 @@ const CONFIG_FILES = ['js', 'cjs', 'mjs', 'json', 'jsonc', 'yml', 'yaml'].map((e
 const SCRIPT_FILE = /\.[cm]?[jt]s$/
 const SPEC_NAME = /\.(?:spec|test)\.[cm]?[jt]s$/
 const TEST_FOLDERS = new Set(['test', 'tests'])
-// Never specs: inputs of tests, and (for files not named *.spec.* / *.test.*) the suite's helpers.
+// Never specs: inputs of tests, and (for files not named *.spec.* / *.test.*) the suite's helpers. Narrow on
+// purpose: `test/utils.js` is as likely the spec of `lib/utils.js` as a helper, and a spec taken for a
+// helper is never run, while a helper taken for a spec only shows up as a file without tests.
 const EXCLUDED_FOLDERS = new Set(['node_modules', 'fixtures', '__fixtures__'])
-const HELPER_FOLDERS = new Set(['helpers', 'helper', 'support', 'mocks', '__mocks__', 'utils'])
-const HELPER_NAME = /^(?:setup|helpers?|bootstrap|common|utils?|hooks|global-setup)\.[cm]?[jt]s$/
+const HELPER_FOLDERS = new Set(['helpers', 'helper', 'support', 'mocks', '__mocks__'])
+const HELPER_NAME = /^(?:setup|helpers?|bootstrap|global-setup)\.[cm]?[jt]s$/
 const REPORT_FILE = 'mocha-results.json'
 
 interface PackageJson {
@@ -64,13 +66,14 @@ export const mochaAdapter: FrameworkAdapter = {
     const first = await runMocha(request, processes, mocha, request.files, request.scratchDir)
     const base = { exitCode: first.process.exitCode, timedOut: first.process.timedOut, durationMs: first.process.durationMs, output: first.output }
     const roots = await treeRoots(request.treeDir)
-    if (first.report) {
+    // A report that names no files (mocha < 6) is only of use for a single file.
+    if (first.report && (namesFiles(first.report) || request.files.length === 1)) {
       const c8Report = join(request.scratchDir, 'coverage', 'coverage-final.json')
       const coverage = request.coverage && findC8(request.treeDir) ? await readIstanbulCoverage(c8Report, roots) : null
       return { ...base, ...readResults(first.report, request.files, roots), ...(coverage && { coverage }) }
     }
     // mocha loads every file before it runs any, so one that cannot load ends the run without a report.
-    // Alone, each file shows whether it is the one.
+    // Alone, each file shows whether it is the one (and whose tests are whose, for an old mocha).
     if (!first.process.timedOut && request.files.length > 1) return isolate(request, processes, mocha, base, roots)
     return { ...base, tests: [], fileErrors: request.files.map((file) => ({ file, message: noReport(first, request) })) }
   }
@@ -120,35 +123,46 @@ async function runMocha(request: RunRequest, processes: ProcessRunner, mocha: Mo
  */
 export function mochaReporterArgs(mocha: MochaInstall | null, reportFile: string): string[] {
   const toFile = !mocha || mocha.jsonToFile ? ['--reporter-options', `output=${reportFile}`] : []
-  const exit = !mocha || mocha.modern ? ['--exit'] : []
+  const exit = !mocha || mocha.exitFlag ? ['--exit'] : []
   const hooks = mocha?.failHookAffectedTests ? ['--fail-hook-affected-tests'] : []
   return ['--reporter', 'json', ...toFile, ...exit, ...hooks]
 }
 
 /**
- * The tree's mocha, run by node directly (no npx, no shell), with the flags of the repository's test script
- * and its configuration through a wrapper without `spec` (mocha ≥ 6; older ones read theirs themselves).
+ * The tree's mocha, run by node directly (no npx, no shell), with the flags of the repository's test script,
+ * its `mocha.opts` (mocha ≤ 7) and its configuration through a wrapper (mocha ≥ 6), without their spec paths.
  */
 async function defaultInvocation(request: RunRequest, mocha: MochaInstall, files: string[], reporterArgs: string[], scratchDir: string): Promise<CommandLine> {
   const manifest = await readPackageJson(request.treeDir)
   const script = scriptFlags(manifest?.scripts)
   const flags = [...script.flags]
+  const configDir = join(scratchDir, 'mocha-config')
+  if (mocha.readsOpts) {
+    // Its flags on the command line instead, without its spec paths; mocha ≤ 5 gets an empty opts file.
+    flags.unshift(...(await optsFileFlags(request.treeDir, script.opts)))
+    flags.push(...(mocha.modern ? ['--no-opts'] : ['--opts', await emptyOptsFile(configDir)]))
+  }
   if (mocha.modern) {
-    if (mocha.readsOpts) flags.unshift(...(await optsFileFlags(request.treeDir, script.opts)))
     const packageJson = script.package === false ? false : resolve(request.treeDir, script.package ?? 'package.json')
     const config = typeof script.config === 'string' ? resolve(request.treeDir, script.config) : script.config
     const found = packageJson !== false && existsSync(packageJson) ? packageJson : false
-    const wrapper = await writeConfigWrapper(mocha, { config, package: found }, join(scratchDir, 'mocha-config'))
-    flags.push('--config', wrapper, '--no-package', ...(mocha.readsOpts ? ['--no-opts'] : []))
+    const wrapper = await writeConfigWrapper(mocha, { config, package: found }, configDir)
+    flags.push('--config', wrapper, '--no-package')
   }
   return { command: process.execPath, args: [mocha.bin, ...flags, ...reporterArgs, ...files], env: script.env }
 }
 
-/** The flags of mocha 6–7's `mocha.opts` (its spec paths dropped), which `--no-opts` then keeps mocha from reading. */
+/** The flags of a `mocha.opts` (mocha ≤ 7), its spec paths dropped. */
 async function optsFileFlags(treeDir: string, opts: string | false | undefined): Promise<string[]> {
   if (opts === false) return []
   const text = await readFile(resolve(treeDir, opts ?? 'test/mocha.opts'), 'utf8').catch(() => '')
   return parseOptsFile(text).flags
+}
+
+async function emptyOptsFile(dir: string): Promise<string> {
+  await mkdir(dir, { recursive: true })
+  await writeFile(join(dir, 'mocha.opts'), '')
+  return join(dir, 'mocha.opts')
 }
 
 /** c8 around the command: istanbul JSON in the scratch folder, and no coverage threshold failing the run. */

@@ -23,18 +23,29 @@ export function renderContext(pack: ContextPack): string {
       ...(whole ? [] : source.base.map((excerpt) => `Before the fix: ${excerpt.name} (from line ${excerpt.startLine}):\n${fence(excerpt.code, languageTag(pack))}`))
     ].join('\n\n')
   })
-  return ['## The code', ...sources].join('\n\n')
+  const related = pack.related.map((module) =>
+    [
+      `### ${module.path} (imported by the changed code)`,
+      `Exports: ${module.exports.map((name) => `\`${name}\``).join(', ') || '(none found)'}.`,
+      ...(module.content === null ? [] : [fence(module.content, languageTag(pack))])
+    ].join('\n\n')
+  )
+  return ['## The code', ...sources, ...related].join('\n\n')
 }
 
 export function renderConventions(pack: ContextPack, suitePath: string): string {
   const example = pack.styleExample
-    ? `The style example, an existing test in this repository (\`${pack.styleExample.path}\`):\n${fence(pack.styleExample.content, languageTag(pack))}`
+    ? `The style example, an existing test in this repository (\`${pack.styleExample.path}\`, as it was before the fix):\n${fence(pack.styleExample.content, languageTag(pack))}`
     : 'The repository has no test to copy the style from: use the framework\'s most common idioms.'
+  const framework = pack.frameworkVersion ? `${pack.framework} ${pack.frameworkVersion} (use only its API as of that version)` : pack.framework
+  const moduleSyntax = pack.language === 'python' ? 'absolute imports of the module paths given below' : pack.moduleSystem === 'esm' ? 'ES modules (import)' : 'CommonJS (require) or whatever the style example uses'
+  const rebased = pack.styleImports.filter((entry) => entry.original !== entry.rebased)
   return [
     '## Conventions',
-    `- Framework: ${pack.framework}; language: ${pack.language}; module syntax: ${pack.language === 'python' ? 'absolute imports of the module paths given below' : pack.moduleSystem === 'esm' ? 'ES modules (import)' : 'CommonJS (require) or whatever the style example uses'}.`,
+    `- Framework: ${framework}; language: ${pack.language}; module syntax: ${moduleSyntax}.`,
     `- Write the suite to \`${suitePath}\`. More files are allowed only inside \`${pack.regressionDir}/\`, named \`*${pack.testFileSuffix}\`.`,
-    ...pack.sources.map((source) => `- Import \`${source.path}\` as \`${source.importSpecifier}\`.`),
+    ...[...pack.sources, ...pack.related].map((module) => `- Import \`${module.path}\` as \`${module.importSpecifier}\`.`),
+    ...(rebased.length ? [`- The style example's own imports, written from \`${pack.regressionDir}/\`: ${rebased.map((entry) => `\`${entry.original}\` → \`${entry.rebased}\``).join(', ')}.`] : []),
     '',
     example
   ].join('\n')

@@ -52,6 +52,10 @@ test('(a) the scripted model gives a fail-to-pass suite, and the report says so'
   expect(requestText(scenarios)).toContain('"bugClass": "shared mutable state"')
   expect(requestText(write)).toContain('Import `src/streaming-transport.ts` as `../../src/streaming-transport`')
   expect(requestText(write)).toContain("import { RetryBudget } from '../src/retry-budget'")
+  // The module the fixed code imports is shown too, with how a regression test imports it.
+  expect(requestText(write)).toContain('### src/retry-budget.ts (imported by the changed code)')
+  expect(requestText(write)).toContain('Import `src/retry-budget.ts` as `../../src/retry-budget`')
+  expect(requestText(write)).toContain('- Framework: jest 30.')
 
   // The user's checkout is untouched, and no worktree is left behind.
   expect(git(run.repo.dir, 'status', '--porcelain')).toBe('')

@@ -54,8 +54,10 @@ test('generate: the scripted model gives a fail-to-pass vitest suite with .js im
   const write = run.model!.requests[2]
   expect(requestText(write)).toContain(SUITE_PATH)
   expect(requestText(write)).toContain('Import `src/truncate.ts` as `../../src/truncate.js`')
-  expect(requestText(write)).toContain('- Framework: vitest; language: typescript; module syntax: ES modules (import).')
-  expect(requestText(write)).toContain("import { permalink } from '../src/permalink.js'")
+  expect(requestText(write)).toContain('- Framework: vitest 3.2.7 (use only its API as of that version); language: typescript; module syntax: ES modules (import).')
+  // The example is the test the fix changed, as it was before; its imports are rebased to the regression folder.
+  expect(requestText(write)).toContain("import { slugify } from '../src/slugify.js'")
+  expect(requestText(write)).toContain("own imports, written from `test/regression/`: `../src/slugify.js` → `../../src/slugify.js`")
 })
 
 test('verify on a vitest fix without test changes says there is nothing to verify', async () => {

@@ -143,6 +143,27 @@ describe('mochaAdapter.run', () => {
     ])
   })
 
+  it("merges package.json's mocha key with the config the script names, both without their spec", async () => {
+    const other = await mkdtemp(join(tmpdir(), 'mocha-adapter-pkg-'))
+    try {
+      await writeProject(other, {
+        'package.json': JSON.stringify({ scripts: { test: 'mocha --config ci.mocharc.json' }, mocha: { require: ['./setup-a.js'], spec: 'test/**/*.js', ui: 'tdd' } }),
+        'ci.mocharc.json': JSON.stringify({ require: './setup-b.js', spec: ['test/broken.js'] }),
+        '.mocharc.json': JSON.stringify({ require: './not-this-one.js' }),
+        'setup-a.js': 'global.A = 1\n',
+        'setup-b.js': 'global.B = 2\n',
+        'test/both.js': "test('sees both setups', () => { if (global.A !== 1 || global.B !== 2) throw new Error('a setup is missing') })\n",
+        'test/broken.js': FILES['test/broken.js']
+      })
+      await symlink(OUR_NODE_MODULES, join(other, 'node_modules'), 'dir')
+      const result = await mochaAdapter.run({ treeDir: other, files: ['test/both.js'], scratchDir, timeoutMs: 60000 }, runner)
+      expect(result.fileErrors).toEqual([])
+      expect(result.tests).toEqual([expect.objectContaining({ name: 'sees both setups', status: 'passed' })])
+    } finally {
+      await rm(other, { recursive: true, force: true })
+    }
+  })
+
   it('puts every file in fileErrors when mocha is not installed', async () => {
     const bare = await mkdtemp(join(tmpdir(), 'mocha-adapter-bare-'))
     try {
@@ -181,7 +202,7 @@ describe('mochaAdapter.detect', () => {
 })
 
 describe('mochaAdapter.isTestFile', () => {
-  it.each(['test/parse.js', 'test/unit/parse.cjs', 'tests/parse.mjs', 'test/parse.ts', 'lib/parse.spec.js', 'src/a.test.ts', 'test/regression/issue-37.test.js', 'packages/x/test/y.js'])(
+  it.each(['test/parse.js', 'test/unit/parse.cjs', 'tests/parse.mjs', 'test/parse.ts', 'lib/parse.spec.js', 'src/a.test.ts', 'test/regression/issue-37.test.js', 'packages/x/test/y.js', 'test/utils.js'])(
     '%s is a test file',
     (path) => {
       expect(mochaAdapter.isTestFile(path)).toBe(true)

@@ -1,0 +1,58 @@
+/**
+ * Code around the change that a test needs and the diff does not show: the modules the changed files
+ * import, and the style example's own imports as seen from the regression folder.
+ */
+import { posix } from 'node:path'
+import type { RebasedImport, RelatedModule } from '../domain.js'
+import type { GitCommands } from '../ports/git.js'
+import { exportedNames } from './functions.js'
+
+const MAX_RELATED = 4
+const RELATED_WHOLE_LIMIT = 6_000
+const RESOLVE_SUFFIXES = ['', '.ts', '.tsx', '.js', '.jsx', '.mjs', '.cjs', '/index.ts', '/index.js']
+const RELATIVE_IMPORT = /(?:\bfrom\s+|\bimport\s+|\brequire\(\s*)['"](\.{1,2}\/[^'"]*|\.{1,2})['"]/g
+
+/** The relative specifiers a JavaScript/TypeScript file imports. */
+export function relativeImports(content: string): string[] {
+  return [...new Set([...content.matchAll(RELATIVE_IMPORT)].map((match) => match[1]))]
+}
+
+/** A relative specifier from `fromFile`, resolved to a repository file (TypeScript's `.js` → `.ts` too). */
+export function resolveImport(fromFile: string, specifier: string, files: ReadonlySet<string>): string | null {
+  const target = posix.join(posix.dirname(fromFile), specifier)
+  const candidates = [target, target.replace(/\.([cm]?)js$/, '.$1ts')]
+  for (const candidate of candidates) for (const suffix of RESOLVE_SUFFIXES) if (files.has(candidate + suffix)) return candidate + suffix
+  return null
+}
+
+export async function relatedModules(
+  changed: string[],
+  files: ReadonlySet<string>,
+  git: GitCommands,
+  head: string,
+  importOf: (path: string) => string
+): Promise<RelatedModule[]> {
+  const paths: string[] = []
+  for (const path of changed.filter((file) => /\.[cm]?[jt]sx?$/.test(file))) {
+    const content = (await git.fileAt(head, path)) ?? ''
+    for (const specifier of relativeImports(content)) {
+      const resolved = resolveImport(path, specifier, files)
+      if (resolved && !changed.includes(resolved) && !paths.includes(resolved)) paths.push(resolved)
+    }
+  }
+  return Promise.all(
+    paths.slice(0, MAX_RELATED).map(async (path) => {
+      const content = (await git.fileAt(head, path)) ?? ''
+      return { path, importSpecifier: importOf(path), exports: exportedNames(content), content: content.length <= RELATED_WHOLE_LIMIT ? content : null }
+    })
+  )
+}
+
+/** `'../src/a'` in `test/a.test.ts` becomes `'../../src/a'` in `test/regression/`. */
+export function rebaseImports(examplePath: string, content: string, regressionDir: string): RebasedImport[] {
+  return relativeImports(content).map((original) => {
+    const target = posix.join(posix.dirname(examplePath), original)
+    const rebased = posix.relative(regressionDir, target) || '.'
+    return { original, rebased: rebased.startsWith('.') ? rebased : `./${rebased}` }
+  })
+}

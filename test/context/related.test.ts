@@ -1,0 +1,26 @@
+import { rebaseImports, relativeImports, resolveImport } from '../../src/context/related.js'
+
+test('relative imports of ESM, CommonJS and side-effect imports; packages are not relative', () => {
+  const code = "import { a } from './a.js'\nimport '../setup'\nconst b = require('./lib/b')\nimport x from 'lodash'\nexport * from './c'\nconst up = require('..')\n"
+  expect(relativeImports(code)).toEqual(['./a.js', '../setup', './lib/b', './c', '..'])
+})
+
+test('specifiers resolve to repository files, TypeScript `.js` to `.ts`, folders to their index', () => {
+  const files = new Set(['src/a.ts', 'src/lib/b.js', 'src/c/index.ts', 'setup.js'])
+  expect(resolveImport('src/x.ts', './a.js', files)).toBe('src/a.ts')
+  expect(resolveImport('src/x.ts', './lib/b', files)).toBe('src/lib/b.js')
+  expect(resolveImport('src/x.ts', './c', files)).toBe('src/c/index.ts')
+  expect(resolveImport('src/x.ts', '../setup', files)).toBe('setup.js')
+  expect(resolveImport('src/x.ts', './missing', files)).toBeNull()
+})
+
+test("the style example's imports are rewritten for the regression folder", () => {
+  expect(rebaseImports('test/plugin/a.test.js', "import dayjs from '../../src'\nimport '../../src/locale/zh-cn'\n", 'test/regression')).toEqual([
+    { original: '../../src', rebased: '../../src' },
+    { original: '../../src/locale/zh-cn', rebased: '../../src/locale/zh-cn' }
+  ])
+  expect(rebaseImports('test/a.test.ts', "import { a } from '../src/a.js'\nimport { h } from './helpers'\n", 'test/regression')).toEqual([
+    { original: '../src/a.js', rebased: '../../src/a.js' },
+    { original: './helpers', rebased: '../helpers' }
+  ])
+})
