@@ -21,6 +21,7 @@ import { frameworkFor } from './frameworks/detect.js'
 import { describeChangeSet, emptyReport, type Report } from './report/report.js'
 import { writeReport, type ReportPaths } from './report/write.js'
 import { generateSuite, type GeneratedSuite } from './suite/generate.js'
+import { pullRequestTests } from './suite/pull-request-tests.js'
 import { Timings } from './timings.js'
 import { classifyTests, decideVerdict } from './verdict/classify.js'
 import { diffCoverage } from './verdict/diff-coverage.js'
@@ -60,7 +61,10 @@ export async function runPipeline(settings: Settings, ports: Ports): Promise<Out
     report.framework = framework.name
     ports.log.info(`${changeSet.files.length} changed file(s); framework ${framework.name}; mode ${settings.mode}`)
 
-    const candidate = settings.mode === 'verify' ? await pullRequestTests(changeSet, framework, ports.git) : await generate(settings, ports, changeSet, framework, timings, report)
+    const candidate =
+      settings.mode === 'verify'
+        ? { files: await pullRequestTests(changeSet, framework, ports.git), refiner: null }
+        : await generate(settings, ports, changeSet, framework, timings, report)
     const { tests } = settings
     const dependencies = { processes: ports.processes, timeoutMs: settings.testTimeoutMs, installCommand: tests.installCommand, packageDir: tests.workingDirectory }
     trees = await timings.time('prepare-trees', () => prepareTrees(ports.git, changeSet, join(workDir, 'trees'), dependencies))
@@ -121,12 +125,4 @@ async function headLines(git: GitCommands, changeSet: ChangeSet): Promise<(file:
   const sources = sourceFiles(changeSet).filter((file) => file.status !== 'deleted')
   const contents = new Map(await Promise.all(sources.map(async (file) => [file.path, ((await git.fileAt(changeSet.head, file.path)) ?? '').split('\n')] as const)))
   return (file) => contents.get(file) ?? []
-}
-
-/** Verify mode's suite: the test files the PR itself added or changed, as they are at head. */
-async function pullRequestTests(changeSet: ChangeSet, framework: FrameworkAdapter, git: GitCommands): Promise<{ files: SuiteFile[]; refiner: null }> {
-  const paths = changeSet.files.filter((file) => file.role === 'test' && file.status !== 'deleted' && framework.isTestFile(file.path)).map((file) => file.path)
-  if (paths.length === 0) throw new UserFacingError(`The change adds or modifies no ${framework.name} test file, so there is nothing to verify`)
-  const files = await Promise.all(paths.map(async (path) => ({ path, content: (await git.fileAt(changeSet.head, path)) ?? '', scenarios: [] })))
-  return { files, refiner: null }
 }

@@ -6539,7 +6539,7 @@ module.exports=n=>{if(!n)return[];if(typeof n!="string"||n.match(/^\s+$/))return
 /***/ ((module, __unused_webpack___webpack_exports__, __nccwpck_require__) => {
 
 __nccwpck_require__.a(module, async (__webpack_handle_async_dependencies__, __webpack_async_result__) => { try {
-/* harmony import */ var _cli_js__WEBPACK_IMPORTED_MODULE_0__ = __nccwpck_require__(11);
+/* harmony import */ var _cli_js__WEBPACK_IMPORTED_MODULE_0__ = __nccwpck_require__(1315);
 /* harmony import */ var _ports_process_js__WEBPACK_IMPORTED_MODULE_1__ = __nccwpck_require__(9558);
 
 
@@ -6551,7 +6551,7 @@ __webpack_async_result__();
 
 /***/ }),
 
-/***/ 11:
+/***/ 1315:
 /***/ ((__unused_webpack_module, __webpack_exports__, __nccwpck_require__) => {
 
 
@@ -47549,6 +47549,52 @@ async function generateSuite(changeSet, source, deps) {
     };
 }
 
+;// CONCATENATED MODULE: ./src/suite/pull-request-tests.ts
+/**
+ * Verify mode's suite: the test files the change added or modified, and — when it changed a test helper
+ * that holds no tests itself (a base class, `test/support/*.js`, `conftest.py`) — the test files using it.
+ */
+
+
+
+async function pullRequestTests(changeSet, framework, git) {
+    const changed = changeSet.files.filter((file) => file.role === 'test' && file.status !== 'deleted').map((file) => file.path);
+    const helpers = changed.filter((path) => !framework.isTestFile(path));
+    const users = helpers.length ? await testsUsing(helpers, framework, git, changeSet.head) : [];
+    const paths = [...new Set([...changed.filter((path) => framework.isTestFile(path)), ...users])];
+    if (paths.length === 0)
+        throw new UserFacingError(`The change adds or modifies no ${framework.name} test file, so there is nothing to verify`);
+    return Promise.all(paths.map(async (path) => ({ path, content: (await git.fileAt(changeSet.head, path)) ?? '', scenarios: [] })));
+}
+/** The test files that import one of the helpers, or sit under a changed `conftest.py` / `__init__.py`. */
+async function testsUsing(helpers, framework, git, head) {
+    const files = await git.listFiles(head);
+    const fileSet = new Set(files);
+    const tests = files.filter((file) => framework.isTestFile(file));
+    const scopes = helpers.filter((helper) => /(?:^|\/)(?:conftest|__init__)\.py$/.test(helper)).map((helper) => external_node_path_.posix.dirname(helper));
+    const used = [];
+    for (const test of tests) {
+        if (scopes.some((scope) => scope === '.' || test.startsWith(`${scope}/`))) {
+            used.push(test);
+            continue;
+        }
+        const content = (await git.fileAt(head, test)) ?? '';
+        if (helpers.some((helper) => imports(test, content, helper, fileSet)))
+            used.push(test);
+    }
+    return used;
+}
+function imports(test, content, helper, files) {
+    if (helper.endsWith('.py')) {
+        const module = helper.replace(/\.py$/, '').split('/');
+        // `from tests.helpers import x`, `import tests.helpers`, or the module's own name (`from helpers import x`).
+        const names = module.map((_, start) => module.slice(start).join('.').replace(/\./g, '\\.'));
+        return new RegExp(`^\\s*(?:from\\s+(?:${names.join('|')})\\s+import|import\\s+(?:${names.join('|')})\\b)`, 'm').test(content) ||
+            new RegExp(`^\\s*from\\s+\\.+${module[module.length - 1]}\\s+import`, 'm').test(content);
+    }
+    return relativeImports(content).some((specifier) => resolveImport(test, specifier, files) === helper);
+}
+
 ;// CONCATENATED MODULE: ./src/timings.ts
 /** Wall-clock time per pipeline phase, in ms, added up when a phase runs more than once. */
 class Timings {
@@ -47619,6 +47665,7 @@ function isCode(line) {
 
 
 
+
 async function runPipeline(settings, ports) {
     const started = performance.now();
     const report = emptyReport(settings.mode, settings.repoDir, settings.base, settings.head);
@@ -47633,7 +47680,9 @@ async function runPipeline(settings, ports) {
         const framework = await frameworkFor((0,external_node_path_.join)(settings.repoDir, settings.tests.workingDirectory), settings.tests.framework);
         report.framework = framework.name;
         ports.log.info(`${changeSet.files.length} changed file(s); framework ${framework.name}; mode ${settings.mode}`);
-        const candidate = settings.mode === 'verify' ? await pullRequestTests(changeSet, framework, ports.git) : await pipeline_generate(settings, ports, changeSet, framework, timings, report);
+        const candidate = settings.mode === 'verify'
+            ? { files: await pullRequestTests(changeSet, framework, ports.git), refiner: null }
+            : await pipeline_generate(settings, ports, changeSet, framework, timings, report);
         const { tests } = settings;
         const dependencies = { processes: ports.processes, timeoutMs: settings.testTimeoutMs, installCommand: tests.installCommand, packageDir: tests.workingDirectory };
         trees = await timings.time('prepare-trees', () => prepareTrees(ports.git, changeSet, (0,external_node_path_.join)(workDir, 'trees'), dependencies));
@@ -47696,14 +47745,6 @@ async function headLines(git, changeSet) {
     const sources = sourceFiles(changeSet).filter((file) => file.status !== 'deleted');
     const contents = new Map(await Promise.all(sources.map(async (file) => [file.path, ((await git.fileAt(changeSet.head, file.path)) ?? '').split('\n')])));
     return (file) => contents.get(file) ?? [];
-}
-/** Verify mode's suite: the test files the PR itself added or changed, as they are at head. */
-async function pullRequestTests(changeSet, framework, git) {
-    const paths = changeSet.files.filter((file) => file.role === 'test' && file.status !== 'deleted' && framework.isTestFile(file.path)).map((file) => file.path);
-    if (paths.length === 0)
-        throw new UserFacingError(`The change adds or modifies no ${framework.name} test file, so there is nothing to verify`);
-    const files = await Promise.all(paths.map(async (path) => ({ path, content: (await git.fileAt(changeSet.head, path)) ?? '', scenarios: [] })));
-    return { files, refiner: null };
 }
 
 // EXTERNAL MODULE: external "node:child_process"
