@@ -35748,7 +35748,7 @@ module.exports = {
 /***/ ((module, __unused_webpack___webpack_exports__, __nccwpck_require__) => {
 
 __nccwpck_require__.a(module, async (__webpack_handle_async_dependencies__, __webpack_async_result__) => { try {
-/* harmony import */ var _main_js__WEBPACK_IMPORTED_MODULE_0__ = __nccwpck_require__(8981);
+/* harmony import */ var _main_js__WEBPACK_IMPORTED_MODULE_0__ = __nccwpck_require__(5420);
 /* harmony import */ var _ports_process_js__WEBPACK_IMPORTED_MODULE_1__ = __nccwpck_require__(9558);
 
 
@@ -35760,7 +35760,7 @@ __webpack_async_result__();
 
 /***/ }),
 
-/***/ 8981:
+/***/ 5420:
 /***/ ((__unused_webpack_module, __webpack_exports__, __nccwpck_require__) => {
 
 
@@ -43815,6 +43815,46 @@ function expandCommand(template, files, reporterArgs) {
 var external_node_fs_ = __nccwpck_require__(3024);
 ;// CONCATENATED MODULE: external "node:module"
 const external_node_module_namespaceObject = __WEBPACK_EXTERNAL_createRequire(import.meta.url)("node:module");
+;// CONCATENATED MODULE: ./src/frameworks/packages.ts
+/** The repository's package.json and the packages installed in a tree, as the JavaScript adapters read them. */
+
+
+
+
+async function readPackageJson(dir) {
+    try {
+        return JSON.parse(await (0,promises_.readFile)((0,external_node_path_.join)(dir, 'package.json'), 'utf8'));
+    }
+    catch {
+        return null;
+    }
+}
+function readPackageJsonSync(dir) {
+    try {
+        return JSON.parse((0,external_node_fs_.readFileSync)((0,external_node_path_.join)(dir, 'package.json'), 'utf8'));
+    }
+    catch {
+        return null;
+    }
+}
+/** The package is in dependencies or devDependencies. */
+function declares(manifest, name) {
+    return manifest !== null && name in { ...manifest.dependencies, ...manifest.devDependencies };
+}
+/** Where node would find a package from the tree, without resolving through its `exports`. */
+function packageDir(treeDir, name) {
+    const lookup = (0,external_node_module_namespaceObject.createRequire)((0,external_node_path_.join)(treeDir, 'package.json')).resolve.paths(name) ?? [];
+    const found = lookup.find((dir) => (0,external_node_fs_.existsSync)((0,external_node_path_.join)(dir, name, 'package.json')));
+    return found ? (0,external_node_path_.join)(found, name) : null;
+}
+/** A package's bin as installed in the tree, through its package.json `bin` (the first of `names` it has). */
+function installedBin(treeDir, name, names = [name]) {
+    const dir = packageDir(treeDir, name);
+    const bin = dir ? readPackageJsonSync(dir)?.bin : undefined;
+    const binPath = typeof bin === 'string' ? bin : names.map((entry) => bin?.[entry]).find(Boolean);
+    return dir && binPath ? (0,external_node_path_.join)(dir, binPath) : null;
+}
+
 ;// CONCATENATED MODULE: ./src/frameworks/paths.ts
 
 
@@ -43948,35 +43988,13 @@ const jestAdapter = {
 };
 /** The tree's own jest, run by node directly (no npx, no shell). */
 async function defaultInvocation(request, reporterArgs) {
-    const jestBin = resolveJestBin(request.treeDir);
+    const jestBin = installedBin(request.treeDir, 'jest');
     if (!jestBin)
         return null;
     return { command: process.execPath, args: [...(await nodeArgsFor(request.treeDir)), jestBin, ...reporterArgs, ...request.files], env: {} };
 }
 function usesJest(manifest) {
-    const declared = { ...manifest.dependencies, ...manifest.devDependencies };
-    return 'jest' in declared || manifest.jest !== undefined || /\bjest\b/.test(manifest.scripts?.test ?? '');
-}
-async function readPackageJson(dir) {
-    try {
-        return JSON.parse(await (0,promises_.readFile)((0,external_node_path_.join)(dir, 'package.json'), 'utf8'));
-    }
-    catch {
-        return null;
-    }
-}
-/** Jest's bin as installed in the tree; through package.json, since jest ≥ 28 does not export `bin/jest.js`. */
-function resolveJestBin(treeDir) {
-    try {
-        const require = (0,external_node_module_namespaceObject.createRequire)((0,external_node_path_.join)(treeDir, 'package.json'));
-        const manifestPath = require.resolve('jest/package.json');
-        const { bin } = require(manifestPath);
-        const binPath = typeof bin === 'string' ? bin : (bin?.jest ?? 'bin/jest.js');
-        return (0,external_node_path_.join)((0,external_node_path_.dirname)(manifestPath), binPath);
-    }
-    catch {
-        return null;
-    }
+    return declares(manifest, 'jest') || manifest.jest !== undefined || /\bjest\b/.test(manifest.scripts?.test ?? '');
 }
 /** Node flags the project's own test script passes, since NODE_OPTIONS does not reach the test process. */
 async function nodeArgsFor(treeDir) {
@@ -44200,20 +44218,6 @@ function splitWords(text, operators = false) {
 
 
 
-/** Where node would find a package from the tree, without resolving through its `exports`. */
-function packageDir(treeDir, name) {
-    const lookup = (0,external_node_module_namespaceObject.createRequire)((0,external_node_path_.join)(treeDir, 'package.json')).resolve.paths(name) ?? [];
-    const found = lookup.find((dir) => (0,external_node_fs_.existsSync)((0,external_node_path_.join)(dir, name, 'package.json')));
-    return found ? (0,external_node_path_.join)(found, name) : null;
-}
-function readManifest(dir) {
-    try {
-        return JSON.parse((0,external_node_fs_.readFileSync)((0,external_node_path_.join)(dir, 'package.json'), 'utf8'));
-    }
-    catch {
-        return null;
-    }
-}
 const readText = (path) => {
     try {
         return (0,external_node_fs_.readFileSync)(path, 'utf8');
@@ -44225,7 +44229,7 @@ const readText = (path) => {
 /** The tree's mocha: its `mocha` bin (which passes node flags from the config on), else `_mocha`. */
 function findMocha(treeDir) {
     const dir = packageDir(treeDir, 'mocha');
-    const manifest = dir ? readManifest(dir) : null;
+    const manifest = dir ? readPackageJsonSync(dir) : null;
     if (!dir || !manifest)
         return null;
     const binPath = typeof manifest.bin === 'string' ? manifest.bin : (manifest.bin?.mocha ?? manifest.bin?._mocha);
@@ -44246,10 +44250,7 @@ function findMocha(treeDir) {
 }
 /** c8's bin in the tree, for coverage; null when c8 is not installed. */
 function findC8(treeDir) {
-    const dir = packageDir(treeDir, 'c8');
-    const bin = dir ? readManifest(dir)?.bin : undefined;
-    const binPath = typeof bin === 'string' ? bin : bin?.c8;
-    return dir && binPath ? (0,external_node_path_.join)(dir, binPath) : null;
+    return installedBin(treeDir, 'c8');
 }
 /**
  * A config file for `--config` that is the repository's own (found and parsed by the tree's mocha, merged
@@ -44447,6 +44448,7 @@ function take(counts, key) {
 
 
 
+
 const mocha_CONFIG_FILES = ['js', 'cjs', 'mjs', 'json', 'jsonc', 'yml', 'yaml'].map((ext) => `.mocharc.${ext}`);
 const SCRIPT_FILE = /\.[cm]?[jt]s$/;
 const SPEC_NAME = /\.(?:spec|test)\.[cm]?[jt]s$/;
@@ -44461,7 +44463,7 @@ const mocha_REPORT_FILE = 'mocha-results.json';
 const mochaAdapter = {
     name: 'mocha',
     async detect(repoDir) {
-        const manifest = await mocha_readPackageJson(repoDir);
+        const manifest = await readPackageJson(repoDir);
         if (manifest && usesMocha(manifest))
             return true;
         return mocha_CONFIG_FILES.some((file) => (0,external_node_fs_.existsSync)((0,external_node_path_.join)(repoDir, file)));
@@ -44553,7 +44555,7 @@ function mochaReporterArgs(mocha, reportFile) {
  * its `mocha.opts` (mocha ≤ 7) and its configuration through a wrapper (mocha ≥ 6), without their spec paths.
  */
 async function mocha_defaultInvocation(request, mocha, files, reporterArgs, scratchDir) {
-    const manifest = await mocha_readPackageJson(request.treeDir);
+    const manifest = await readPackageJson(request.treeDir);
     const script = scriptFlags(manifest?.scripts);
     const flags = [...script.flags];
     const configDir = (0,external_node_path_.join)(scratchDir, 'mocha-config');
@@ -44589,16 +44591,7 @@ function withCoverage(invocation, c8Bin, scratchDir) {
     return { command: process.execPath, args: [c8Bin, ...c8Args, invocation.command, ...invocation.args], env: invocation.env };
 }
 function usesMocha(manifest) {
-    const declared = { ...manifest.dependencies, ...manifest.devDependencies };
-    return 'mocha' in declared || manifest.mocha !== undefined || /(?:^|[\s/])_?mocha\b/.test(manifest.scripts?.test ?? '');
-}
-async function mocha_readPackageJson(dir) {
-    try {
-        return JSON.parse(await (0,promises_.readFile)((0,external_node_path_.join)(dir, 'package.json'), 'utf8'));
-    }
-    catch {
-        return null;
-    }
+    return declares(manifest, 'mocha') || manifest.mocha !== undefined || /(?:^|[\s/])_?mocha\b/.test(manifest.scripts?.test ?? '');
 }
 function noReport(attempt, request) {
     const ran = attempt.process;
@@ -52368,14 +52361,14 @@ function vitest_coverageFlags(request, provider) {
 const vitestAdapter = {
     name: 'vitest',
     async detect(repoDir) {
-        const manifest = await vitest_readPackageJson(repoDir);
+        const manifest = await readPackageJson(repoDir);
         const script = manifest?.scripts?.test ?? '';
         if (/\bvitest\b/.test(script))
             return true;
         // A test script that runs jest decides, whatever else is installed (a migration half done).
         if (/\bjest\b/.test(script))
             return false;
-        if (manifest && 'vitest' in { ...manifest.dependencies, ...manifest.devDependencies })
+        if (declares(manifest, 'vitest'))
             return true;
         if (VITEST_CONFIGS.some((file) => (0,external_node_fs_.existsSync)((0,external_node_path_.join)(repoDir, file))))
             return true;
@@ -52417,42 +52410,14 @@ const vitestAdapter = {
  * as that flag's value.
  */
 function vitest_defaultInvocation(request, reporterArgs) {
-    const vitestBin = resolveVitestBin(request.treeDir);
+    const vitestBin = installedBin(request.treeDir, 'vitest');
     if (!vitestBin)
         return null;
     return { command: process.execPath, args: [vitestBin, 'run', ...request.files, ...reporterArgs], env: {} };
 }
-/** Where node would find a package from the tree, without resolving through its `exports`. */
-function vitest_packageDir(treeDir, name) {
-    const lookup = (0,external_node_module_namespaceObject.createRequire)((0,external_node_path_.join)(treeDir, 'package.json')).resolve.paths(name) ?? [];
-    const found = lookup.find((dir) => (0,external_node_fs_.existsSync)((0,external_node_path_.join)(dir, name, 'package.json')));
-    return found ? (0,external_node_path_.join)(found, name) : null;
-}
-/** vitest's bin, through its package.json `bin` rather than a guessed path. */
-function resolveVitestBin(treeDir) {
-    const dir = vitest_packageDir(treeDir, 'vitest');
-    if (!dir)
-        return null;
-    try {
-        const { bin } = JSON.parse((0,external_node_fs_.readFileSync)((0,external_node_path_.join)(dir, 'package.json'), 'utf8'));
-        const binPath = typeof bin === 'string' ? bin : bin?.vitest;
-        return binPath ? (0,external_node_path_.join)(dir, binPath) : null;
-    }
-    catch {
-        return null;
-    }
-}
 /** v8, else istanbul, else none: a missing provider would make vitest stop and offer to install it. */
 function coverageProvider(treeDir) {
-    return ['v8', 'istanbul'].find((provider) => vitest_packageDir(treeDir, `@vitest/coverage-${provider}`)) ?? null;
-}
-async function vitest_readPackageJson(dir) {
-    try {
-        return JSON.parse(await (0,promises_.readFile)((0,external_node_path_.join)(dir, 'package.json'), 'utf8'));
-    }
-    catch {
-        return null;
-    }
+    return ['v8', 'istanbul'].find((provider) => packageDir(treeDir, `@vitest/coverage-${provider}`)) ?? null;
 }
 async function hasViteTestSection(repoDir) {
     for (const file of VITE_CONFIGS) {

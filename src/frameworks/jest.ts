@@ -1,11 +1,11 @@
 /** Jest: found by its dependency, test script or config file; run by path, read from its JSON report. */
 import { existsSync } from 'node:fs'
 import { mkdir, readFile, rm } from 'node:fs/promises'
-import { createRequire } from 'node:module'
-import { dirname, join } from 'node:path'
+import { join } from 'node:path'
 import type { RunResult, TestResult, TestStatus } from '../domain.js'
 import type { FrameworkAdapter, RunRequest } from './adapter.js'
 import { expandCommand, type CommandLine } from './command.js'
+import { declares, installedBin, readPackageJson, type PackageJson } from './packages.js'
 import { readIstanbulCoverage } from './istanbul.js'
 import { stripAnsi, trimMessage, trimTail } from './output.js'
 import { repoRelative, treeRoots } from './paths.js'
@@ -27,13 +27,6 @@ export const JEST_FLAGS = ['--ci', '--json', '--runTestsByPath', '--watchman=fal
 function coverageFlags(request: RunRequest): string[] {
   if (!request.coverage) return ['--coverage=false']
   return ['--coverage', '--coverageReporters=json', `--coverageDirectory=${join(request.scratchDir, 'coverage')}`, '--coverageThreshold={}']
-}
-
-interface PackageJson {
-  dependencies?: Record<string, string>
-  devDependencies?: Record<string, string>
-  scripts?: Record<string, string>
-  jest?: unknown
 }
 
 interface JestAssertion {
@@ -91,35 +84,13 @@ export const jestAdapter: FrameworkAdapter = {
 
 /** The tree's own jest, run by node directly (no npx, no shell). */
 async function defaultInvocation(request: RunRequest, reporterArgs: string[]): Promise<CommandLine | null> {
-  const jestBin = resolveJestBin(request.treeDir)
+  const jestBin = installedBin(request.treeDir, 'jest')
   if (!jestBin) return null
   return { command: process.execPath, args: [...(await nodeArgsFor(request.treeDir)), jestBin, ...reporterArgs, ...request.files], env: {} }
 }
 
 function usesJest(manifest: PackageJson): boolean {
-  const declared = { ...manifest.dependencies, ...manifest.devDependencies }
-  return 'jest' in declared || manifest.jest !== undefined || /\bjest\b/.test(manifest.scripts?.test ?? '')
-}
-
-async function readPackageJson(dir: string): Promise<PackageJson | null> {
-  try {
-    return JSON.parse(await readFile(join(dir, 'package.json'), 'utf8')) as PackageJson
-  } catch {
-    return null
-  }
-}
-
-/** Jest's bin as installed in the tree; through package.json, since jest ≥ 28 does not export `bin/jest.js`. */
-function resolveJestBin(treeDir: string): string | null {
-  try {
-    const require = createRequire(join(treeDir, 'package.json'))
-    const manifestPath = require.resolve('jest/package.json')
-    const { bin } = require(manifestPath) as { bin?: string | Record<string, string> }
-    const binPath = typeof bin === 'string' ? bin : (bin?.jest ?? 'bin/jest.js')
-    return join(dirname(manifestPath), binPath)
-  } catch {
-    return null
-  }
+  return declares(manifest, 'jest') || manifest.jest !== undefined || /\bjest\b/.test(manifest.scripts?.test ?? '')
 }
 
 /** Node flags the project's own test script passes, since NODE_OPTIONS does not reach the test process. */

@@ -2,11 +2,11 @@
  * The tree's own mocha (and c8): where its bin is, and what it supports, read from its files as text (the
  * tree's code never runs in this process).
  */
-import { existsSync, readFileSync } from 'node:fs'
+import { readFileSync } from 'node:fs'
 import { mkdir, writeFile } from 'node:fs/promises'
-import { createRequire } from 'node:module'
 import { join } from 'node:path'
 import { DROPPED_OPTIONS } from './mocha-args.js'
+import { installedBin, packageDir, readPackageJsonSync } from './packages.js'
 
 export interface MochaInstall {
   dir: string
@@ -24,26 +24,6 @@ export interface MochaInstall {
   readsOpts: boolean
 }
 
-/** Where node would find a package from the tree, without resolving through its `exports`. */
-export function packageDir(treeDir: string, name: string): string | null {
-  const lookup = createRequire(join(treeDir, 'package.json')).resolve.paths(name) ?? []
-  const found = lookup.find((dir) => existsSync(join(dir, name, 'package.json')))
-  return found ? join(found, name) : null
-}
-
-interface Manifest {
-  version?: string
-  bin?: string | Record<string, string>
-}
-
-function readManifest(dir: string): Manifest | null {
-  try {
-    return JSON.parse(readFileSync(join(dir, 'package.json'), 'utf8')) as Manifest
-  } catch {
-    return null
-  }
-}
-
 const readText = (path: string) => {
   try {
     return readFileSync(path, 'utf8')
@@ -55,7 +35,7 @@ const readText = (path: string) => {
 /** The tree's mocha: its `mocha` bin (which passes node flags from the config on), else `_mocha`. */
 export function findMocha(treeDir: string): MochaInstall | null {
   const dir = packageDir(treeDir, 'mocha')
-  const manifest = dir ? readManifest(dir) : null
+  const manifest = dir ? readPackageJsonSync(dir) : null
   if (!dir || !manifest) return null
   const binPath = typeof manifest.bin === 'string' ? manifest.bin : (manifest.bin?.mocha ?? manifest.bin?._mocha)
   if (!binPath) return null
@@ -75,10 +55,7 @@ export function findMocha(treeDir: string): MochaInstall | null {
 
 /** c8's bin in the tree, for coverage; null when c8 is not installed. */
 export function findC8(treeDir: string): string | null {
-  const dir = packageDir(treeDir, 'c8')
-  const bin = dir ? readManifest(dir)?.bin : undefined
-  const binPath = typeof bin === 'string' ? bin : bin?.c8
-  return dir && binPath ? join(dir, binPath) : null
+  return installedBin(treeDir, 'c8')
 }
 
 export interface ConfigSources {

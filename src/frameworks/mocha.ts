@@ -4,6 +4,7 @@ import { mkdir, readFile, rm, writeFile } from 'node:fs/promises'
 import { join, resolve } from 'node:path'
 import type { RunResult } from '../domain.js'
 import type { ProcessResult, ProcessRunner } from '../ports/process.js'
+import { declares, readPackageJson, type PackageJson } from './packages.js'
 import type { FrameworkAdapter, RunRequest } from './adapter.js'
 import { expandCommand, type CommandLine } from './command.js'
 import { readIstanbulCoverage } from './istanbul.js'
@@ -24,13 +25,6 @@ const EXCLUDED_FOLDERS = new Set(['node_modules', 'fixtures', '__fixtures__'])
 const HELPER_FOLDERS = new Set(['helpers', 'helper', 'support', 'mocks', '__mocks__'])
 const HELPER_NAME = /^(?:setup|helpers?|bootstrap|global-setup)\.[cm]?[jt]s$/
 const REPORT_FILE = 'mocha-results.json'
-
-interface PackageJson {
-  dependencies?: Record<string, string>
-  devDependencies?: Record<string, string>
-  scripts?: Record<string, string>
-  mocha?: unknown
-}
 
 /** One run of mocha on some files: what the process did and the report it left, if any. */
 interface Attempt {
@@ -172,16 +166,7 @@ function withCoverage(invocation: CommandLine, c8Bin: string, scratchDir: string
 }
 
 function usesMocha(manifest: PackageJson): boolean {
-  const declared = { ...manifest.dependencies, ...manifest.devDependencies }
-  return 'mocha' in declared || manifest.mocha !== undefined || /(?:^|[\s/])_?mocha\b/.test(manifest.scripts?.test ?? '')
-}
-
-async function readPackageJson(dir: string): Promise<PackageJson | null> {
-  try {
-    return JSON.parse(await readFile(join(dir, 'package.json'), 'utf8')) as PackageJson
-  } catch {
-    return null
-  }
+  return declares(manifest, 'mocha') || manifest.mocha !== undefined || /(?:^|[\s/])_?mocha\b/.test(manifest.scripts?.test ?? '')
 }
 
 function noReport(attempt: Attempt, request: RunRequest): string {

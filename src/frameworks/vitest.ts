@@ -1,10 +1,10 @@
 /** vitest: found by its dependency, test script or config file; run by path, read from its JSON report. */
-import { existsSync, readFileSync } from 'node:fs'
+import { existsSync } from 'node:fs'
 import { mkdir, readFile, rm } from 'node:fs/promises'
-import { createRequire } from 'node:module'
 import { join } from 'node:path'
 import type { RunResult, TestResult, TestStatus } from '../domain.js'
 import type { FrameworkAdapter, RunRequest } from './adapter.js'
+import { declares, installedBin, packageDir, readPackageJson } from './packages.js'
 import { expandCommand, type CommandLine } from './command.js'
 import { readIstanbulCoverage } from './istanbul.js'
 import { stripAnsi, trimMessage, trimTail } from './output.js'
@@ -36,12 +36,6 @@ function coverageFlags(request: RunRequest, provider: string | null): string[] {
   return ['--coverage.enabled', `--coverage.provider=${provider}`, '--coverage.reporter=json', `--coverage.reportsDirectory=${reportsDirectory}`, '--coverage.reportOnFailure']
 }
 
-interface PackageJson {
-  dependencies?: Record<string, string>
-  devDependencies?: Record<string, string>
-  scripts?: Record<string, string>
-}
-
 interface VitestAssertion {
   ancestorTitles?: string[]
   title: string
@@ -66,7 +60,7 @@ export const vitestAdapter: FrameworkAdapter = {
     if (/\bvitest\b/.test(script)) return true
     // A test script that runs jest decides, whatever else is installed (a migration half done).
     if (/\bjest\b/.test(script)) return false
-    if (manifest && 'vitest' in { ...manifest.dependencies, ...manifest.devDependencies }) return true
+    if (declares(manifest, 'vitest')) return true
     if (VITEST_CONFIGS.some((file) => existsSync(join(repoDir, file)))) return true
     return hasViteTestSection(repoDir)
   },
@@ -108,42 +102,14 @@ export const vitestAdapter: FrameworkAdapter = {
  * as that flag's value.
  */
 function defaultInvocation(request: RunRequest, reporterArgs: string[]): CommandLine | null {
-  const vitestBin = resolveVitestBin(request.treeDir)
+  const vitestBin = installedBin(request.treeDir, 'vitest')
   if (!vitestBin) return null
   return { command: process.execPath, args: [vitestBin, 'run', ...request.files, ...reporterArgs], env: {} }
-}
-
-/** Where node would find a package from the tree, without resolving through its `exports`. */
-function packageDir(treeDir: string, name: string): string | null {
-  const lookup = createRequire(join(treeDir, 'package.json')).resolve.paths(name) ?? []
-  const found = lookup.find((dir) => existsSync(join(dir, name, 'package.json')))
-  return found ? join(found, name) : null
-}
-
-/** vitest's bin, through its package.json `bin` rather than a guessed path. */
-function resolveVitestBin(treeDir: string): string | null {
-  const dir = packageDir(treeDir, 'vitest')
-  if (!dir) return null
-  try {
-    const { bin } = JSON.parse(readFileSync(join(dir, 'package.json'), 'utf8')) as { bin?: string | Record<string, string> }
-    const binPath = typeof bin === 'string' ? bin : bin?.vitest
-    return binPath ? join(dir, binPath) : null
-  } catch {
-    return null
-  }
 }
 
 /** v8, else istanbul, else none: a missing provider would make vitest stop and offer to install it. */
 function coverageProvider(treeDir: string): string | null {
   return ['v8', 'istanbul'].find((provider) => packageDir(treeDir, `@vitest/coverage-${provider}`)) ?? null
-}
-
-async function readPackageJson(dir: string): Promise<PackageJson | null> {
-  try {
-    return JSON.parse(await readFile(join(dir, 'package.json'), 'utf8')) as PackageJson
-  } catch {
-    return null
-  }
 }
 
 async function hasViteTestSection(repoDir: string): Promise<boolean> {

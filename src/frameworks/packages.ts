@@ -1,0 +1,51 @@
+/** The repository's package.json and the packages installed in a tree, as the JavaScript adapters read them. */
+import { existsSync, readFileSync } from 'node:fs'
+import { readFile } from 'node:fs/promises'
+import { createRequire } from 'node:module'
+import { join } from 'node:path'
+
+export interface PackageJson {
+  version?: string
+  type?: string
+  dependencies?: Record<string, string>
+  devDependencies?: Record<string, string>
+  scripts?: Record<string, string>
+  bin?: string | Record<string, string>
+  [key: string]: unknown
+}
+
+export async function readPackageJson(dir: string): Promise<PackageJson | null> {
+  try {
+    return JSON.parse(await readFile(join(dir, 'package.json'), 'utf8')) as PackageJson
+  } catch {
+    return null
+  }
+}
+
+export function readPackageJsonSync(dir: string): PackageJson | null {
+  try {
+    return JSON.parse(readFileSync(join(dir, 'package.json'), 'utf8')) as PackageJson
+  } catch {
+    return null
+  }
+}
+
+/** The package is in dependencies or devDependencies. */
+export function declares(manifest: PackageJson | null, name: string): boolean {
+  return manifest !== null && name in { ...manifest.dependencies, ...manifest.devDependencies }
+}
+
+/** Where node would find a package from the tree, without resolving through its `exports`. */
+export function packageDir(treeDir: string, name: string): string | null {
+  const lookup = createRequire(join(treeDir, 'package.json')).resolve.paths(name) ?? []
+  const found = lookup.find((dir) => existsSync(join(dir, name, 'package.json')))
+  return found ? join(found, name) : null
+}
+
+/** A package's bin as installed in the tree, through its package.json `bin` (the first of `names` it has). */
+export function installedBin(treeDir: string, name: string, names: string[] = [name]): string | null {
+  const dir = packageDir(treeDir, name)
+  const bin = dir ? readPackageJsonSync(dir)?.bin : undefined
+  const binPath = typeof bin === 'string' ? bin : names.map((entry) => bin?.[entry]).find(Boolean)
+  return dir && binPath ? join(dir, binPath) : null
+}
