@@ -84942,11 +84942,9 @@ async function runPipeline(settings, ports) {
         const candidate = settings.mode === 'verify'
             ? { files: await pullRequestTests(changeSet, framework, ports.git), refiner: null }
             : await pipeline_generate(settings, ports, changeSet, framework, timings, report);
-        const { tests } = settings;
-        const dependencies = { processes: ports.processes, timeoutMs: settings.testTimeoutMs, installCommand: tests.installCommand, packageDir: tests.workingDirectory };
-        trees = await timings.time('prepare-trees', () => prepareTrees(ports.git, changeSet, (0,external_node_path_.join)(workDir, 'trees'), dependencies));
+        trees = await timings.time('prepare-trees', () => setUpTrees(settings, ports, changeSet, (0,external_node_path_.join)(workDir, 'trees')));
         report.preFixTree = { reverted: trees.reverted, dependencies: trees.preFixDependencies };
-        ports.log.info(`Pre-fix tree: reverted ${trees.reverted.join(', ') || 'nothing'}`);
+        const { tests } = settings;
         if (tests.buildCommand)
             await timings.time('build', () => buildTrees(trees, tests.buildCommand, tests.workingDirectory, ports.processes, settings.testTimeoutMs));
         const bench = new TestBench(trees, framework, ports.processes, {
@@ -84994,6 +84992,12 @@ function exitCodeFor(verdict, onNoFailToPass) {
     if (verdict === 'no-fail-to-pass')
         return onNoFailToPass === 'warn' ? 0 : 1;
     return 2;
+}
+async function setUpTrees(settings, ports, changeSet, dir) {
+    const { installCommand, workingDirectory } = settings.tests;
+    const trees = await prepareTrees(ports.git, changeSet, dir, { processes: ports.processes, timeoutMs: settings.testTimeoutMs, installCommand, packageDir: workingDirectory });
+    ports.log.info(`Pre-fix tree: reverted ${trees.reverted.join(', ') || 'nothing'}; dependencies ${trees.preFixDependencies}`);
+    return trees;
 }
 async function pipeline_generate(settings, ports, changeSet, framework, timings, report) {
     if (!ports.model)

@@ -65,11 +65,9 @@ export async function runPipeline(settings: Settings, ports: Ports): Promise<Out
       settings.mode === 'verify'
         ? { files: await pullRequestTests(changeSet, framework, ports.git), refiner: null }
         : await generate(settings, ports, changeSet, framework, timings, report)
-    const { tests } = settings
-    const dependencies = { processes: ports.processes, timeoutMs: settings.testTimeoutMs, installCommand: tests.installCommand, packageDir: tests.workingDirectory }
-    trees = await timings.time('prepare-trees', () => prepareTrees(ports.git, changeSet, join(workDir, 'trees'), dependencies))
+    trees = await timings.time('prepare-trees', () => setUpTrees(settings, ports, changeSet, join(workDir, 'trees')))
     report.preFixTree = { reverted: trees.reverted, dependencies: trees.preFixDependencies }
-    ports.log.info(`Pre-fix tree: reverted ${trees.reverted.join(', ') || 'nothing'}`)
+    const { tests } = settings
     if (tests.buildCommand) await timings.time('build', () => buildTrees(trees!, tests.buildCommand!, tests.workingDirectory, ports.processes, settings.testTimeoutMs))
 
     const bench = new TestBench(trees, framework, ports.processes, {
@@ -114,6 +112,13 @@ export function exitCodeFor(verdict: VerdictName, onNoFailToPass: OnNoFailToPass
   if (verdict === 'fail-to-pass') return 0
   if (verdict === 'no-fail-to-pass') return onNoFailToPass === 'warn' ? 0 : 1
   return 2
+}
+
+async function setUpTrees(settings: Settings, ports: Ports, changeSet: ChangeSet, dir: string): Promise<Trees> {
+  const { installCommand, workingDirectory } = settings.tests
+  const trees = await prepareTrees(ports.git, changeSet, dir, { processes: ports.processes, timeoutMs: settings.testTimeoutMs, installCommand, packageDir: workingDirectory })
+  ports.log.info(`Pre-fix tree: reverted ${trees.reverted.join(', ') || 'nothing'}; dependencies ${trees.preFixDependencies}`)
+  return trees
 }
 
 async function generate(settings: Settings, ports: Ports, changeSet: ChangeSet, framework: FrameworkAdapter, timings: Timings, report: Report): Promise<GeneratedSuite> {
