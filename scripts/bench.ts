@@ -1,6 +1,6 @@
 /**
  * `npm run bench`: on the bundled example, each phase's time (median of BENCH_RUNS runs, default 3), the
- * harness overhead — the share of a run spent outside the model and the two test runs — and the pre-fix
+ * harness overhead — the share of a run spent outside the model and the test runs — and the pre-fix
  * tree made by worktree + dependency reuse against a fresh clone + install of the same commit.
  * The model is the scripted fake (answers at once), so the model phases here are the harness's own cost.
  */
@@ -56,7 +56,7 @@ async function pipelinePhases(): Promise<void> {
   for (const name of phases) console.log(`  ${name.padEnd(16)}${ms(phase(name))}`)
   console.log(`  ${'total'.padEnd(16)}${ms(total)}`)
   console.log(`  model phases ${ms(model)} · test runs ${ms(testRuns)} · harness overhead ${ms(overhead)}`)
-  console.log(`Harness overhead share: ${((100 * overhead) / total).toFixed(1)}% of the run is outside the model and the two test runs`)
+  console.log(`Harness overhead share: ${((100 * overhead) / total).toFixed(1)}% of the run is outside the model and the test runs (head twice, pre-fix once)`)
 }
 
 async function preFixTreeSpeedUp(): Promise<void> {
