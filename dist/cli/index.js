@@ -6539,7 +6539,7 @@ module.exports=n=>{if(!n)return[];if(typeof n!="string"||n.match(/^\s+$/))return
 /***/ ((module, __unused_webpack___webpack_exports__, __nccwpck_require__) => {
 
 __nccwpck_require__.a(module, async (__webpack_handle_async_dependencies__, __webpack_async_result__) => { try {
-/* harmony import */ var _cli_js__WEBPACK_IMPORTED_MODULE_0__ = __nccwpck_require__(4123);
+/* harmony import */ var _cli_js__WEBPACK_IMPORTED_MODULE_0__ = __nccwpck_require__(4672);
 /* harmony import */ var _ports_process_js__WEBPACK_IMPORTED_MODULE_1__ = __nccwpck_require__(9558);
 
 
@@ -6551,7 +6551,7 @@ __webpack_async_result__();
 
 /***/ }),
 
-/***/ 4123:
+/***/ 4672:
 /***/ ((__unused_webpack_module, __webpack_exports__, __nccwpck_require__) => {
 
 
@@ -37417,6 +37417,7 @@ const TEST_PATTERNS = [
     /(?:^|\/)__tests__\//,
     /(?:^|\/)(?:test|tests|spec|specs|__test__)\//,
     /\.(?:test|spec)\.[cm]?[jt]sx?$/,
+    /[-_]test\.[cm]?[jt]s$/,
     /(?:^|\/)test_[^/]*\.py$/,
     /_test\.py$/,
     /(?:^|\/)conftest\.py$/
@@ -38663,153 +38664,223 @@ function mocha_notInstalled(request) {
     return { tests: [], fileErrors: request.files.map((file) => ({ file, message })), exitCode: null, timedOut: false, durationMs: 0, output: message };
 }
 
-;// CONCATENATED MODULE: ./src/frameworks/python.ts
+;// CONCATENATED MODULE: ./src/frameworks/node-test-args.ts
 /**
- * The Python that runs a tree's tests: the repository's virtualenv, else the first interpreter on offer that
- * can import pytest. Probed once per tree; the probe also tells whether coverage.py is there.
+ * The repository's own node:test command, read from its `test` script: which runner (`node --test` or
+ * `tsx --test`), the node flags the suite needs (`--import`, `--require`, loaders, `--experimental-*`,
+ * `--test-concurrency`, `--env-file`, …) and the script's variables, without its file patterns or the
+ * flags that would change what runs or how it reports.
  */
+
+// Node's options that take a value, as a separate word or after `=`; anything else is a switch.
+const node_test_args_VALUE_FLAGS = new Set([
+    'require', 'r', 'import', 'loader', 'experimental-loader', 'conditions', 'C', 'env-file', 'env-file-if-exists',
+    'input-type', 'experimental-default-type', 'disable-warning', 'redirect-warnings', 'title', 'stack-size',
+    'max-old-space-size', 'max-semi-space-size', 'diagnostic-dir', 'report-dir', 'openssl-config', 'inspect-port',
+    'test-concurrency', 'test-timeout', 'test-isolation', 'experimental-test-isolation', 'test-global-setup',
+    'test-reporter', 'test-reporter-destination', 'test-name-pattern', 'test-skip-pattern', 'test-shard',
+    'test-coverage-include', 'test-coverage-exclude', 'test-coverage-lines', 'test-coverage-branches',
+    'test-coverage-functions', 'watch-path', 'cpu-prof-dir', 'cpu-prof-name', 'heap-prof-dir', 'heap-prof-name',
+    'eval', 'e', 'print', 'p'
+]);
+/**
+ * What the run decides itself: the test mode and its reporters, the whole file (no name filters, no
+ * `--test-only`, no shards), coverage (added when measured; thresholds could fail the run), one run (no
+ * watch), and nothing that would wait for a debugger or run other code.
+ */
+const node_test_args_DROPPED = new Set([
+    'test', 'test-reporter', 'test-reporter-destination', 'test-name-pattern', 'test-skip-pattern', 'test-only',
+    'test-shard', 'test-update-snapshots', 'experimental-test-coverage', 'test-coverage-include', 'test-coverage-exclude',
+    'test-coverage-lines', 'test-coverage-branches', 'test-coverage-functions', 'watch', 'watch-path',
+    'watch-preserve-output', 'inspect', 'inspect-brk', 'inspect-wait', 'inspect-port', 'debug', 'debug-brk', 'prof',
+    'cpu-prof', 'cpu-prof-dir', 'cpu-prof-name', 'heap-prof', 'heap-prof-dir', 'heap-prof-name', 'eval', 'e', 'print',
+    'p', 'check', 'c', 'interactive', 'i', 'version', 'v', 'help', 'h', 'run'
+]);
+const RUNNER_WORD = /(?:^|[\\/])(node|nodejs|tsx)(?:\.exe)?$/;
+const node_test_args_SCRIPT_RUNNER = /^(?:npm|pnpm|yarn|bun)$/;
+const node_test_args_ASSIGNMENT = /^([A-Za-z_][A-Za-z0-9_]*)=(.*)$/s;
+/** The first `node … --test` (or `tsx … --test`) command the `test` script runs, following `npm run x`. */
+function nodeTestScript(scripts, name = 'test', depth = 0) {
+    const script = scripts?.[name];
+    if (!script || depth > 3)
+        return null;
+    for (const words of scriptCommands(script)) {
+        const at = words.findIndex((word) => RUNNER_WORD.test(word));
+        if (at >= 0 && nodeArgs(words.slice(at + 1)).includes('--test')) {
+            const runner = RUNNER_WORD.exec(words[at])[1] === 'tsx' ? 'tsx' : 'node';
+            return { runner, flags: keptFlags(words.slice(at + 1)), env: node_test_args_assignments(words.slice(0, at)) };
+        }
+        const target = node_test_args_scriptTarget(words);
+        const found = target && target !== name ? nodeTestScript(scripts, target, depth + 1) : null;
+        if (found)
+            return found;
+    }
+    return null;
+}
+/** The runner's own options: the words before the first file (node hands the rest to the program). */
+function nodeArgs(words) {
+    const options = [];
+    for (let i = 0; i < words.length; i++) {
+        const word = words[i];
+        // Node reads its options up to the first file (or `--`): later words belong to the program.
+        if (word === '--' || !word.startsWith('-') || word === '-')
+            break;
+        options.push(word);
+        if (takesSeparateValue(word))
+            options.push(words[++i] ?? '');
+    }
+    return options;
+}
+/** The options to pass on: all but the dropped ones, values kept with their flags. */
+function keptFlags(words) {
+    const options = nodeArgs(words);
+    const kept = [];
+    for (let i = 0; i < options.length; i++) {
+        const word = options[i];
+        const value = takesSeparateValue(word) ? [options[++i]] : [];
+        if (!node_test_args_DROPPED.has(optionName(word)))
+            kept.push(word, ...value);
+    }
+    return kept;
+}
+function optionName(word) {
+    return word.replace(/^--?/, '').split('=')[0];
+}
+function takesSeparateValue(word) {
+    return !word.includes('=') && node_test_args_VALUE_FLAGS.has(optionName(word));
+}
+/** `npm run x`, `npm test`, `yarn x`, `pnpm run x`: the script it runs. */
+function node_test_args_scriptTarget(words) {
+    const [runner, ...rest] = words.filter((word) => !node_test_args_ASSIGNMENT.test(word));
+    if (!runner || !node_test_args_SCRIPT_RUNNER.test(runner))
+        return null;
+    const args = rest.filter((word) => !word.startsWith('-'));
+    if (args[0] === 'run' || args[0] === 'run-script')
+        return args[1] ?? null;
+    if (args[0] === 'test' || args[0] === 't')
+        return 'test';
+    return runner === 'npm' ? null : (args[0] ?? null);
+}
+function node_test_args_assignments(words) {
+    const env = {};
+    for (const word of words) {
+        const match = node_test_args_ASSIGNMENT.exec(word);
+        if (match)
+            env[match[1]] = match[2];
+    }
+    return env;
+}
+
+;// CONCATENATED MODULE: ./src/frameworks/node-test-files.ts
+/** node:test's files: which paths are tests, and whether a repository's tests import it. */
+
+
+// Node's default patterns (`**/*.test.?(c|m)js`, `*-test`, `*_test`, `test-*`, `test.js`, `**/test/**`), with
+// their TypeScript variants: Node ≥ 22.18 strips types by default, and earlier ones run them with a loader.
+const node_test_files_SCRIPT_FILE = /\.[cm]?[jt]s$/;
+const TEST_NAME = /^(?:.+[.\-_])?test\.[cm]?[jt]s$|^test-.+\.[cm]?[jt]s$/;
+// Never tests: installed packages and inputs of tests; in a test folder (where any script would run),
+// the suite's helpers too, which a changed test then brings in as their users rather than running them.
+const node_test_files_EXCLUDED_FOLDERS = new Set(['node_modules', 'fixtures', '__fixtures__']);
+const node_test_files_HELPER_FOLDERS = new Set(['helpers', 'helper', 'support', 'mocks', '__mocks__']);
+const node_test_files_HELPER_NAME = /^(?:setup|helpers?|bootstrap|global-setup|register)\.[cm]?[jt]s$/;
+const IMPORTS_NODE_TEST = /(?:\bfrom\s*|\bimport\s*\(\s*|\brequire\s*\(\s*)['"](?:node:)?test['"]/;
+const SCAN_LIMIT = 400;
+function isNodeTestFile(path) {
+    const parts = path.split('/');
+    const base = parts[parts.length - 1];
+    const folders = parts.slice(0, -1);
+    if (!node_test_files_SCRIPT_FILE.test(base) || base.endsWith('.d.ts') || base.startsWith('.'))
+        return false;
+    if (folders.some((folder) => node_test_files_EXCLUDED_FOLDERS.has(folder)))
+        return false;
+    if (TEST_NAME.test(base))
+        return true;
+    return folders.includes('test') && !folders.some((folder) => node_test_files_HELPER_FOLDERS.has(folder)) && !node_test_files_HELPER_NAME.test(base);
+}
+/** Whether a test file of the repository imports `node:test` (or its old name `test`). */
+async function importsNodeTest(repoDir) {
+    for (const file of await testFiles(repoDir)) {
+        if (IMPORTS_NODE_TEST.test(await head((0,external_node_path_.join)(repoDir, file))))
+            return true;
+    }
+    return false;
+}
+/** Test files by node's patterns, outside dot folders and node_modules, breadth first, at most SCAN_LIMIT. */
+async function testFiles(repoDir) {
+    const found = [];
+    const queue = [''];
+    let seen = 0;
+    while (queue.length > 0 && seen < SCAN_LIMIT * 10 && found.length < SCAN_LIMIT) {
+        const dir = queue.shift();
+        const entries = await (0,promises_.readdir)((0,external_node_path_.join)(repoDir, dir), { withFileTypes: true }).catch(() => []);
+        for (const entry of entries) {
+            seen++;
+            const path = external_node_path_.posix.join(dir, entry.name);
+            if (entry.isDirectory() && !entry.name.startsWith('.') && entry.name !== 'node_modules')
+                queue.push(path);
+            else if (entry.isFile() && isNodeTestFile(path))
+                found.push(path);
+        }
+    }
+    return found;
+}
+/** The start of a file, where its imports are. */
+async function head(path) {
+    const file = await (0,promises_.open)(path, 'r').catch(() => null);
+    if (!file)
+        return '';
+    try {
+        const { buffer, bytesRead } = await file.read(Buffer.alloc(16_384), 0, 16_384, 0);
+        return buffer.subarray(0, bytesRead).toString('utf8');
+    }
+    finally {
+        await file.close();
+    }
+}
+
+;// CONCATENATED MODULE: ./src/frameworks/node-test-runtime.ts
+/** The node that runs node:test, and what its test runner can report. */
 
 
 
-/** Interpreters outside any virtualenv: PATH's first, then Debian's (where python3-pytest installs). */
-const SYSTEM_PYTHONS = ['python3', '/usr/bin/python3'];
-const VENV_DIRS = ['.venv', 'venv'];
-const PROBE_TIMEOUT_MS = 30_000;
-// Imports pytest for real (a broken install fails here, not mid-run); coverage is only looked up.
-const PROBE = 'import json, importlib.util, pytest; print(json.dumps({"coverage": importlib.util.find_spec("coverage") is not None}))';
-const probes = new Map();
-/** The interpreter for `treeDir`, probed once per tree (the bench runs each tree several times). */
-function findPython(treeDir, processes, systemPythons = SYSTEM_PYTHONS) {
-    const key = `${treeDir}\0${systemPythons.join('\0')}`;
-    let search = probes.get(key);
-    if (!search) {
-        search = searchPython(treeDir, processes, systemPythons);
-        probes.set(key, search);
-    }
-    return search;
+const PROBE = "JSON.stringify({ version: process.version, reporters: Object.keys(require('node:test/reporters')) })";
+// Per process runner (its environment decides what runs) and node path: one probe each.
+const runtimes = new WeakMap();
+/** The node on PATH (the repository's, e.g. from actions/setup-node), and which reporters its node:test has. */
+function nodeRuntime(processes, cwd) {
+    const path = findNode(process.env.PATH);
+    const cache = runtimes.get(processes) ?? new Map();
+    runtimes.set(processes, cache);
+    const known = cache.get(path);
+    if (known)
+        return known;
+    const probed = processes.run({ command: path, args: ['-p', PROBE], cwd, timeoutMs: 30_000 }).then((ran) => {
+        const line = ran.output.split('\n').find((text) => text.startsWith('{"version"'));
+        if (!line)
+            return { path, version: 'unknown', lcov: false, problem: `could not ask ${path} for its test reporters:\n${trimTail(ran.output, 1000)}` };
+        const { version, reporters } = JSON.parse(line);
+        // The junit reporter came in a 2023 minor release of Node 20 (and 18.19): older ones have no machine-readable report.
+        const problem = reporters.includes('junit') ? null : `node ${version} (${path}) has no junit reporter for node:test; run the tests with a newer Node`;
+        return { path, version, lcov: reporters.includes('lcov'), problem };
+    });
+    cache.set(path, probed);
+    return probed;
 }
-async function searchPython(treeDir, processes, systemPythons) {
-    const tried = [];
-    const probe = async (command) => {
-        const result = await processes.run({ command, args: ['-c', PROBE], cwd: treeDir, timeoutMs: PROBE_TIMEOUT_MS });
-        const answer = result.exitCode === 0 ? lastJsonLine(result.output) : null;
-        if (!answer)
-            tried.push(`${command}: ${describeFailure(result.output, result.exitCode)}`);
-        return answer && { command, hasCoverage: answer.coverage === true };
-    };
-    // The project's own virtualenv wins outright: it has the project's dependencies.
-    for (const command of await virtualenvPythons(treeDir)) {
-        const interpreter = await probe(command);
-        if (interpreter)
-            return { interpreter, tried };
+/** The first `node` on PATH (the one the repository's own `node --test` would run), else this process's. */
+function findNode(pathVariable) {
+    const name = process.platform === 'win32' ? 'node.exe' : 'node';
+    for (const dir of (pathVariable ?? '').split(external_node_path_.delimiter).filter(Boolean)) {
+        const candidate = (0,external_node_path_.join)(dir, name);
+        if (isExecutable(candidate))
+            return candidate;
     }
-    // Among system interpreters, one that can also measure coverage beats the first that merely runs pytest.
-    let fallback = null;
-    for (const command of systemPythons) {
-        const interpreter = await probe(command);
-        if (interpreter?.hasCoverage)
-            return { interpreter, tried };
-        fallback ??= interpreter;
-    }
-    return { interpreter: fallback, tried };
+    return process.execPath;
 }
-/**
- * The virtualenv interpreters that exist for a tree. The trees are git worktrees outside the checkout, and
- * a virtualenv is never committed: it lives in the user's checkout, which the worktree's `.git` file names.
- */
-async function virtualenvPythons(treeDir) {
-    const homes = [treeDir];
-    const worktree = findUp(treeDir, '.git');
-    if (worktree) {
-        const inside = (0,external_node_path_.relative)(worktree, treeDir);
-        const checkout = await mainCheckoutOf(worktree);
-        homes.push(worktree, ...(checkout ? [(0,external_node_path_.join)(checkout, inside), checkout] : []));
-    }
-    const pythons = [...new Set(homes)].flatMap((home) => VENV_DIRS.flatMap((venv) => [(0,external_node_path_.join)(home, venv, 'bin', 'python'), (0,external_node_path_.join)(home, venv, 'Scripts', 'python.exe')]));
-    return pythons.filter((path) => (0,external_node_fs_.existsSync)(path));
-}
-/** The closest folder at or above `dir` that holds `name`. */
-function findUp(dir, name) {
-    for (let current = (0,external_node_path_.resolve)(dir);; current = (0,external_node_path_.dirname)(current)) {
-        if ((0,external_node_fs_.existsSync)((0,external_node_path_.join)(current, name)))
-            return current;
-        if ((0,external_node_path_.dirname)(current) === current)
-            return null;
-    }
-}
-/** For a linked worktree (`.git` is a file, `gitdir: …/.git/worktrees/x`), the main checkout's folder. */
-async function mainCheckoutOf(worktree) {
-    const dotGit = (0,external_node_path_.join)(worktree, '.git');
-    if ((0,external_node_fs_.statSync)(dotGit).isDirectory())
-        return null;
+function isExecutable(path) {
     try {
-        const gitDir = (0,external_node_path_.resolve)(worktree, /^gitdir:\s*(.+)$/m.exec(await (0,promises_.readFile)(dotGit, 'utf8'))?.[1].trim() ?? '');
-        const commonDir = (0,external_node_path_.resolve)(gitDir, (await (0,promises_.readFile)((0,external_node_path_.join)(gitDir, 'commondir'), 'utf8')).trim());
-        return (0,external_node_path_.basename)(commonDir) === '.git' ? (0,external_node_path_.dirname)(commonDir) : null;
-    }
-    catch {
-        return null;
-    }
-}
-function lastJsonLine(output) {
-    const line = output.trim().split('\n').reverse().find((text) => text.trim().startsWith('{'));
-    try {
-        return line ? JSON.parse(line) : null;
-    }
-    catch {
-        return null;
-    }
-}
-function describeFailure(output, exitCode) {
-    const lastLine = output.trim().split('\n').pop()?.trim();
-    return lastLine || `exit ${exitCode}`;
-}
-/** Files that mark a Python project's root (a repository may hold several, e.g. `packages/*`). */
-const PROJECT_FILES = ['pyproject.toml', 'setup.py', 'setup.cfg'];
-const SKIPPED_DIRS = /^(?:\.|node_modules$|venv$|__pycache__$|site-packages$|build$|dist$|docs?$|tests?$)/;
-/**
- * The folders a tree's own modules are imported from, beyond the tree's root (which `python -m` puts on
- * sys.path): `src/` of a src layout, and the roots of project folders one or two levels down. Put first on
- * PYTHONPATH, they beat an editable install, which points at the user's checkout rather than at this tree.
- */
-function pythonSourceRoots(treeDir) {
-    const roots = [];
-    if (isSourceFolder((0,external_node_path_.join)(treeDir, 'src')))
-        roots.push('src');
-    for (const project of projectFolders(treeDir)) {
-        if (isSourceFolder((0,external_node_path_.join)(treeDir, project, 'src')))
-            roots.push(`${project}/src`);
-        else if (hasPackage((0,external_node_path_.join)(treeDir, project)))
-            roots.push(project);
-    }
-    return roots;
-}
-function projectFolders(treeDir) {
-    const level = (relativeDir) => subfolders((0,external_node_path_.join)(treeDir, relativeDir)).map((name) => (relativeDir ? `${relativeDir}/${name}` : name));
-    const folders = level('').flatMap((first) => [first, ...level(first)]);
-    return folders.filter((folder) => PROJECT_FILES.some((file) => (0,external_node_fs_.existsSync)((0,external_node_path_.join)(treeDir, folder, file))));
-}
-/** A `src/` that holds modules and is not itself a package (`import src.x` is never the way). */
-function isSourceFolder(dir) {
-    return isDirectory(dir) && !(0,external_node_fs_.existsSync)((0,external_node_path_.join)(dir, '__init__.py'));
-}
-function hasPackage(dir) {
-    return subfolders(dir).some((name) => (0,external_node_fs_.existsSync)((0,external_node_path_.join)(dir, name, '__init__.py')));
-}
-function subfolders(dir) {
-    try {
-        return (0,external_node_fs_.readdirSync)(dir, { withFileTypes: true })
-            .filter((entry) => entry.isDirectory() && !SKIPPED_DIRS.test(entry.name))
-            .map((entry) => entry.name)
-            .sort();
-    }
-    catch {
-        return [];
-    }
-}
-function isDirectory(path) {
-    try {
-        return (0,external_node_fs_.statSync)(path).isDirectory();
+        (0,external_node_fs_.accessSync)(path, external_node_fs_.constants.X_OK);
+        return (0,external_node_fs_.statSync)(path).isFile();
     }
     catch {
         return false;
@@ -46101,6 +46172,468 @@ class XMLParser {
         return XmlNode.getMetaDataSymbol();
     }
 }
+;// CONCATENATED MODULE: ./src/frameworks/node-test-report.ts
+/** node:test's machine-readable output: its JUnit XML report (`--test-reporter=junit`) and its lcov report. */
+
+
+
+
+
+const parser = new XMLParser({
+    // Document order: a suite's tests and nested suites are reported as they ran.
+    preserveOrder: true,
+    ignoreAttributes: false,
+    attributeNamePrefix: '',
+    parseTagValue: false,
+    parseAttributeValue: false,
+    trimValues: false,
+    // Node 24 writes newlines in attributes as `&#10;` (Node 20 drops them).
+    htmlEntities: true
+});
+// A test that never ran because a hook or its parent failed first.
+const DID_NOT_RUN = new Set(['hookFailed', 'cancelledByParent']);
+// Frames of node itself and of installed packages: noise in a failure message (the test's own frames stay).
+const node_test_report_INTERNAL_FRAME = /^\s*at (?:.*\()?(?:node:|.*[\\/]node_modules[\\/]|index \d+\)|<anonymous>\)?$)/;
+/** Every <testcase> of the report in document order, or null when there is no readable report. */
+async function readJunitReport(reportPath) {
+    let nodes;
+    try {
+        const xml = await (0,promises_.readFile)(reportPath, 'utf8');
+        // A report cut short (the process was killed, or exited before the reporter finished) is no report.
+        if (!xml.includes('</testsuites>'))
+            return null;
+        nodes = parser.parse(xml);
+    }
+    catch {
+        return null;
+    }
+    const root = nodes.find((node) => 'testsuites' in node);
+    return root ? collectCases(root.testsuites, []) : null;
+}
+function collectCases(nodes, suites) {
+    return nodes.flatMap((node) => {
+        const attributes = node[':@'] ?? {};
+        if ('testsuite' in node)
+            return collectCases(node.testsuite, [...suites, unescapeName(attributes.name ?? '')]);
+        if (!('testcase' in node))
+            return [];
+        const children = node.testcase;
+        const failure = children.find((child) => 'failure' in child);
+        return [{
+                suites,
+                name: unescapeName(attributes.name ?? ''),
+                time: attributes.time,
+                failure: failure ? { type: failure[':@']?.type ?? '', message: unescapeName(failure[':@']?.message ?? ''), text: textOf(failure.failure) } : null,
+                skipped: children.some((child) => 'skipped' in child)
+            }];
+    });
+}
+function textOf(nodes) {
+    return nodes.map((node) => String(node['#text'] ?? '')).join('');
+}
+// The junit reporter escapes `"` as `&quot;` and then escapes that `&` again: one more decoding step.
+function unescapeName(text) {
+    return text.replace(/&quot;/g, '"');
+}
+/** The case node:test reports for the file itself: named by its path, when it could not load or exited early. */
+function isFileCase(testCase, file, roots) {
+    if (testCase.suites.length > 0)
+        return false;
+    // Node 20 names it by its absolute path, Node 24 by the path as given on the command line.
+    return testCase.name === file || repoRelative((0,external_node_path_.resolve)(roots[0], testCase.name), roots) === file;
+}
+function node_test_report_toTestResult(file, testCase) {
+    const status = statusOf(testCase);
+    const seconds = Number(testCase.time);
+    return {
+        file,
+        name: [...testCase.suites, testCase.name].join(' › '),
+        status,
+        durationMs: status !== 'skipped' && testCase.time !== undefined && Number.isFinite(seconds) ? Math.round(seconds * 1000) : null,
+        message: status === 'failed' || status === 'errored' ? failureMessage(testCase.failure) : ''
+    };
+}
+function statusOf(testCase) {
+    // Like a skipped test, a todo one says nothing yet, even when it fails.
+    if (testCase.skipped)
+        return 'skipped';
+    if (testCase.failure)
+        return DID_NOT_RUN.has(testCase.failure.type) ? 'errored' : 'failed';
+    return 'passed';
+}
+/**
+ * The test's own error, with its stack and properties (the `cause` that node:test wraps in its
+ * ERR_TEST_FAILURE), else the reporter's message; prefixed with node:test's reason when the test's own
+ * code did not fail (a hook did, or a timeout).
+ */
+function failureMessage(failure) {
+    const cause = /\n {2}cause: (?!['"])([\s\S]*)\n\}\s*$/.exec(failure.text)?.[1];
+    const text = cause ? cause.replace(/^ {2}/gm, '') : failure.message || failure.text.trim();
+    const reason = failure.type !== 'testCodeFailure' && failure.message && !text.startsWith(failure.message) ? `${failure.message}\n` : '';
+    return trimMessage(cleanStack(stripAnsi(reason + text)) || 'failed without an error message');
+}
+/** Text without node's own stack frames, and with file URLs as paths. */
+function cleanStack(text) {
+    const kept = [];
+    for (const line of text.split('\n')) {
+        if (!node_test_report_INTERNAL_FRAME.test(line))
+            kept.push(line);
+        // util.inspect opens an error's properties at the end of its last frame: keep the brace.
+        else if (line.endsWith(' {') && kept.length > 0)
+            kept[kept.length - 1] += ' {';
+    }
+    return fileUrlsToPaths(kept.join('\n'));
+}
+/** ES modules' stack frames name files by URL: as paths, the tree's folder can be taken out of them. */
+function fileUrlsToPaths(text) {
+    return text.replace(/file:\/\/(\/[^\s:)]+)/g, (match, path) => {
+        try {
+            return decodeURIComponent(path);
+        }
+        catch {
+            return match;
+        }
+    });
+}
+/** node:test's lcov report → per-file lines; null when there is none. */
+async function readLcov(reportPath, treeDir, roots) {
+    let text;
+    try {
+        text = await (0,promises_.readFile)(reportPath, 'utf8');
+    }
+    catch {
+        return null;
+    }
+    const coverage = [];
+    for (const record of text.split('end_of_record')) {
+        const source = /^SF:(.+)$/m.exec(record)?.[1]?.trim();
+        if (!source)
+            continue;
+        const hits = [...record.matchAll(/^DA:(\d+),(\d+)/gm)].map((match) => ({ line: Number(match[1]), count: Number(match[2]) }));
+        const file = repoRelative((0,external_node_path_.resolve)(treeDir, source), roots);
+        coverage.push({ file, executableLines: hits.map((hit) => hit.line), coveredLines: hits.filter((hit) => hit.count > 0).map((hit) => hit.line) });
+    }
+    return coverage;
+}
+/**
+ * The tree's own files, counting only lines with code: V8 coverage (node's, and c8's) counts every line of
+ * a function that ran, blank lines, comments and closing braces included.
+ */
+async function codeLinesOnly(coverage, treeDir) {
+    const inTree = coverage.filter(({ file }) => !(0,external_node_path_.isAbsolute)(file) && !file.startsWith('../') && !file.split('/').includes('node_modules'));
+    return Promise.all(inTree.map(async (entry) => {
+        const lines = (await (0,promises_.readFile)((0,external_node_path_.resolve)(treeDir, entry.file), 'utf8').catch(() => '')).split('\n');
+        const code = (line) => isCode(lines[line - 1] ?? '');
+        return { file: entry.file, executableLines: entry.executableLines.filter(code), coveredLines: entry.coveredLines.filter(code) };
+    }));
+}
+function isCode(line) {
+    const text = line.trim();
+    return text !== '' && !/^(?:\/\/|\/\*|\*)/.test(text) && !/^[{}()[\];,]+$/.test(text);
+}
+/** Per-file coverage of several runs as one: a line ran if it ran in any of them. */
+function mergeCoverage(runs) {
+    const merged = new Map();
+    for (const entry of runs.flat()) {
+        const lines = merged.get(entry.file) ?? { executable: new Set(), covered: new Set() };
+        entry.executableLines.forEach((line) => lines.executable.add(line));
+        entry.coveredLines.forEach((line) => lines.covered.add(line));
+        merged.set(entry.file, lines);
+    }
+    const sorted = (lines) => [...lines].sort((a, b) => a - b);
+    return [...merged].map(([file, lines]) => ({ file, executableLines: sorted(lines.executable), coveredLines: sorted(lines.covered) })).sort((a, b) => a.file.localeCompare(b.file));
+}
+
+;// CONCATENATED MODULE: ./src/frameworks/node-test.ts
+/**
+ * node:test, Node's built-in runner: found by a `node --test` test script, or by test files that import
+ * `node:test` where no other runner is declared; run one file at a time, read from its JUnit reporter.
+ */
+
+
+
+
+
+
+
+
+
+
+
+// Runners whose projects may import `node:test` helpers without running their tests with it.
+const OTHER_RUNNERS = ['jest', 'vitest', 'mocha', 'ava', 'tap', 'tape', 'jasmine', 'uvu', '@playwright/test', 'cypress'];
+// node stops reading its options at the first file, so ours go right after `--test`.
+const TEST_FLAG = '--test';
+const nodeTestAdapter = {
+    name: 'node-test',
+    async detect(repoDir) {
+        const manifest = await readPackageJson(repoDir);
+        if (nodeTestScript(manifest?.scripts))
+            return true;
+        if (OTHER_RUNNERS.some((runner) => declares(manifest, runner)))
+            return false;
+        return importsNodeTest(repoDir);
+    },
+    isTestFile: isNodeTestFile,
+    async run(request, processes) {
+        await (0,promises_.mkdir)(request.scratchDir, { recursive: true });
+        const node = await nodeRuntime(processes, request.treeDir);
+        if (node.problem)
+            return everyFileFails(request, node.problem);
+        const script = (request.command ? null : nodeTestScript((await readPackageJson(request.treeDir))?.scripts)) ?? { runner: 'node', flags: [], env: {} };
+        const tsxBin = script.runner === 'tsx' ? installedBin(request.treeDir, 'tsx') : null;
+        if (script.runner === 'tsx' && !tsxBin)
+            return everyFileFails(request, `the test script runs tsx --test, but tsx is not installed in ${request.treeDir}`);
+        const c8 = installedBin(request.treeDir, 'c8');
+        const coverage = !request.coverage ? null : node.lcov ? 'lcov' : c8 ? { c8 } : null;
+        const plan = { request, processes, node, script, tsxBin, coverage, roots: await treeRoots(request.treeDir), deadline: Date.now() + request.timeoutMs };
+        // One process a file: node's JUnit report names no files before Node 24.11, and hides a failed
+        // suite, hook or file (only the exit code shows it); alone, each file's exit code and output are its own.
+        const runs = [];
+        for (const [index, file] of request.files.entries())
+            runs.push(await runFile(plan, file, (0,external_node_path_.join)(request.scratchDir, `file-${index + 1}`)));
+        return node_test_combine(runs, plan);
+    }
+};
+async function runFile(plan, file, dir) {
+    const { request } = plan;
+    const junit = (0,external_node_path_.join)(dir, 'junit.xml');
+    const lcov = (0,external_node_path_.join)(dir, 'lcov.info');
+    // Reports left by an earlier run must not pass for this one's.
+    await (0,promises_.rm)(dir, { recursive: true, force: true });
+    await (0,promises_.mkdir)(dir, { recursive: true });
+    const remaining = plan.deadline - Date.now();
+    if (remaining <= 0)
+        return { file, process: null, output: '', tests: [], fileErrors: [{ file, message: `not run: the files before it used up the ${request.timeoutMs} ms time limit` }], coverage: [] };
+    const reporterArgs = ['--test-reporter=junit', `--test-reporter-destination=${junit}`, '--test-reporter=spec', '--test-reporter-destination=stdout'];
+    if (plan.coverage === 'lcov')
+        reporterArgs.push('--experimental-test-coverage', '--test-reporter=lcov', `--test-reporter-destination=${lcov}`);
+    const invocation = request.command ? userInvocation(request.command, file, reporterArgs) : node_test_defaultInvocation(plan, file, reporterArgs);
+    const c8 = plan.coverage && plan.coverage !== 'lcov' ? plan.coverage.c8 : null;
+    const command = c8 ? withC8(invocation, c8, dir, plan.node.path) : invocation;
+    const ran = await plan.processes.run({ ...command, cwd: request.treeDir, timeoutMs: remaining });
+    const output = trimTail(fileUrlsToPaths(stripAnsi(ran.output)));
+    const cases = await readJunitReport(junit);
+    const excerpt = messageExcerpt(output);
+    if (!cases) {
+        const forceExit = command.args.includes('--test-force-exit') ? ' (--test-force-exit cuts the report short on some Node versions: nodejs/node#54327)' : '';
+        const reason = ran.timedOut ? `node --test timed out after ${remaining} ms` : `node --test wrote no complete report (exit ${ran.exitCode})${forceExit}`;
+        return { file, process: ran, output, tests: [], fileErrors: [{ file, message: `${reason}\n${excerpt}`.trim() }], coverage: [] };
+    }
+    const fileCases = cases.filter((testCase) => isFileCase(testCase, file, plan.roots));
+    const tests = cases.filter((testCase) => !fileCases.includes(testCase)).map((testCase) => node_test_report_toTestResult(file, testCase));
+    const coverage = !plan.coverage ? null : c8 ? await readIstanbulCoverage((0,external_node_path_.join)(dir, 'coverage', 'coverage-final.json'), plan.roots) : await readLcov(lcov, request.treeDir, plan.roots);
+    const fileErrors = fileErrorsOf(file, ran, tests, fileCases.some((testCase) => testCase.failure), excerpt);
+    return { file, process: ran, output, tests, fileErrors, coverage: coverage ? await codeLinesOnly(coverage, request.treeDir) : [] };
+}
+/** What the JUnit report alone does not say about the file: that it did not load, ran no test, or failed outside its tests. */
+function fileErrorsOf(file, ran, tests, fileFailed, excerpt) {
+    const exit = ran.timedOut ? 'timed out' : `exit ${ran.exitCode}`;
+    if (fileFailed)
+        return [{ file, message: `The file failed to load, or its process ended before its tests did (${exit}):\n${excerpt}` }];
+    if (tests.length === 0)
+        return [{ file, message: 'node:test ran no test from this file (does it call test() or it() from node:test?)' }];
+    const failing = tests.some((test) => test.status === 'failed' || test.status === 'errored');
+    if (ran.exitCode !== 0 && !failing)
+        return [{ file, message: `A suite, a hook or the file itself failed outside its tests (${exit}):\n${excerpt}` }];
+    return [];
+}
+/** The tree's node (or tsx) with the test script's flags and variables. */
+function node_test_defaultInvocation(plan, file, reporterArgs) {
+    const runner = plan.tsxBin ? [plan.tsxBin] : [];
+    return { command: plan.node.path, args: [...runner, ...plan.script.flags, TEST_FLAG, ...reporterArgs, file], env: plan.script.env };
+}
+/** The repository's command, its own reporters replaced by ours, which go after `--test` (added when absent). */
+function userInvocation(template, file, reporterArgs) {
+    const line = expandCommand(template, [file], []);
+    const args = line.args.filter((arg, index) => !isReporterArg(arg) && !(index > 0 && /^--test-reporter(?:-destination)?$/.test(line.args[index - 1])));
+    const at = args.indexOf(TEST_FLAG);
+    const withOurs = at >= 0 ? [...args.slice(0, at + 1), ...reporterArgs, ...args.slice(at + 1)] : [TEST_FLAG, ...reporterArgs, ...args];
+    return { ...line, args: withOurs };
+}
+function isReporterArg(arg) {
+    return /^--test-reporter(?:-destination)?(?:=|$)/.test(arg);
+}
+/** c8 around the command: istanbul JSON in the file's folder, and no coverage threshold failing the run. */
+function withC8(invocation, c8Bin, dir, nodePath) {
+    const c8Args = ['--reporter=json', `--report-dir=${(0,external_node_path_.join)(dir, 'coverage')}`, `--temp-directory=${(0,external_node_path_.join)(dir, 'c8-temp')}`, '--check-coverage=false'];
+    return { command: nodePath, args: [c8Bin, ...c8Args, invocation.command, ...invocation.args], env: invocation.env };
+}
+function node_test_combine(runs, plan) {
+    const processes = runs.flatMap((run) => (run.process ? [run.process] : []));
+    const output = runs.length === 1 ? runs[0].output : runs.map((run) => `── ${run.file} ──\n${run.output}`).join('\n');
+    return {
+        tests: runs.flatMap((run) => run.tests),
+        fileErrors: runs.flatMap((run) => run.fileErrors),
+        exitCode: processes.map((ran) => ran.exitCode).find((code) => code !== 0) ?? 0,
+        timedOut: processes.some((ran) => ran.timedOut),
+        durationMs: processes.reduce((total, ran) => total + ran.durationMs, 0),
+        output: trimTail(output),
+        ...(plan.coverage && { coverage: mergeCoverage(runs.map((run) => run.coverage)) })
+    };
+}
+/** The run's output for a message: without node's frames and the spec reporter's counts. */
+function messageExcerpt(output) {
+    const lines = cleanStack(output).split('\n').filter((line) => !/^ℹ /.test(line) && !/^Node\.js v\d/.test(line));
+    return trimTail(lines.join('\n').replace(/\n{3,}/g, '\n\n'), 2000);
+}
+function everyFileFails(request, message) {
+    return { tests: [], fileErrors: request.files.map((file) => ({ file, message })), exitCode: null, timedOut: false, durationMs: 0, output: message };
+}
+
+;// CONCATENATED MODULE: ./src/frameworks/python.ts
+/**
+ * The Python that runs a tree's tests: the repository's virtualenv, else the first interpreter on offer that
+ * can import pytest. Probed once per tree; the probe also tells whether coverage.py is there.
+ */
+
+
+
+/** Interpreters outside any virtualenv: PATH's first, then Debian's (where python3-pytest installs). */
+const SYSTEM_PYTHONS = ['python3', '/usr/bin/python3'];
+const VENV_DIRS = ['.venv', 'venv'];
+const PROBE_TIMEOUT_MS = 30_000;
+// Imports pytest for real (a broken install fails here, not mid-run); coverage is only looked up.
+const python_PROBE = 'import json, importlib.util, pytest; print(json.dumps({"coverage": importlib.util.find_spec("coverage") is not None}))';
+const probes = new Map();
+/** The interpreter for `treeDir`, probed once per tree (the bench runs each tree several times). */
+function findPython(treeDir, processes, systemPythons = SYSTEM_PYTHONS) {
+    const key = `${treeDir}\0${systemPythons.join('\0')}`;
+    let search = probes.get(key);
+    if (!search) {
+        search = searchPython(treeDir, processes, systemPythons);
+        probes.set(key, search);
+    }
+    return search;
+}
+async function searchPython(treeDir, processes, systemPythons) {
+    const tried = [];
+    const probe = async (command) => {
+        const result = await processes.run({ command, args: ['-c', python_PROBE], cwd: treeDir, timeoutMs: PROBE_TIMEOUT_MS });
+        const answer = result.exitCode === 0 ? lastJsonLine(result.output) : null;
+        if (!answer)
+            tried.push(`${command}: ${describeFailure(result.output, result.exitCode)}`);
+        return answer && { command, hasCoverage: answer.coverage === true };
+    };
+    // The project's own virtualenv wins outright: it has the project's dependencies.
+    for (const command of await virtualenvPythons(treeDir)) {
+        const interpreter = await probe(command);
+        if (interpreter)
+            return { interpreter, tried };
+    }
+    // Among system interpreters, one that can also measure coverage beats the first that merely runs pytest.
+    let fallback = null;
+    for (const command of systemPythons) {
+        const interpreter = await probe(command);
+        if (interpreter?.hasCoverage)
+            return { interpreter, tried };
+        fallback ??= interpreter;
+    }
+    return { interpreter: fallback, tried };
+}
+/**
+ * The virtualenv interpreters that exist for a tree. The trees are git worktrees outside the checkout, and
+ * a virtualenv is never committed: it lives in the user's checkout, which the worktree's `.git` file names.
+ */
+async function virtualenvPythons(treeDir) {
+    const homes = [treeDir];
+    const worktree = findUp(treeDir, '.git');
+    if (worktree) {
+        const inside = (0,external_node_path_.relative)(worktree, treeDir);
+        const checkout = await mainCheckoutOf(worktree);
+        homes.push(worktree, ...(checkout ? [(0,external_node_path_.join)(checkout, inside), checkout] : []));
+    }
+    const pythons = [...new Set(homes)].flatMap((home) => VENV_DIRS.flatMap((venv) => [(0,external_node_path_.join)(home, venv, 'bin', 'python'), (0,external_node_path_.join)(home, venv, 'Scripts', 'python.exe')]));
+    return pythons.filter((path) => (0,external_node_fs_.existsSync)(path));
+}
+/** The closest folder at or above `dir` that holds `name`. */
+function findUp(dir, name) {
+    for (let current = (0,external_node_path_.resolve)(dir);; current = (0,external_node_path_.dirname)(current)) {
+        if ((0,external_node_fs_.existsSync)((0,external_node_path_.join)(current, name)))
+            return current;
+        if ((0,external_node_path_.dirname)(current) === current)
+            return null;
+    }
+}
+/** For a linked worktree (`.git` is a file, `gitdir: …/.git/worktrees/x`), the main checkout's folder. */
+async function mainCheckoutOf(worktree) {
+    const dotGit = (0,external_node_path_.join)(worktree, '.git');
+    if ((0,external_node_fs_.statSync)(dotGit).isDirectory())
+        return null;
+    try {
+        const gitDir = (0,external_node_path_.resolve)(worktree, /^gitdir:\s*(.+)$/m.exec(await (0,promises_.readFile)(dotGit, 'utf8'))?.[1].trim() ?? '');
+        const commonDir = (0,external_node_path_.resolve)(gitDir, (await (0,promises_.readFile)((0,external_node_path_.join)(gitDir, 'commondir'), 'utf8')).trim());
+        return (0,external_node_path_.basename)(commonDir) === '.git' ? (0,external_node_path_.dirname)(commonDir) : null;
+    }
+    catch {
+        return null;
+    }
+}
+function lastJsonLine(output) {
+    const line = output.trim().split('\n').reverse().find((text) => text.trim().startsWith('{'));
+    try {
+        return line ? JSON.parse(line) : null;
+    }
+    catch {
+        return null;
+    }
+}
+function describeFailure(output, exitCode) {
+    const lastLine = output.trim().split('\n').pop()?.trim();
+    return lastLine || `exit ${exitCode}`;
+}
+/** Files that mark a Python project's root (a repository may hold several, e.g. `packages/*`). */
+const PROJECT_FILES = ['pyproject.toml', 'setup.py', 'setup.cfg'];
+const SKIPPED_DIRS = /^(?:\.|node_modules$|venv$|__pycache__$|site-packages$|build$|dist$|docs?$|tests?$)/;
+/**
+ * The folders a tree's own modules are imported from, beyond the tree's root (which `python -m` puts on
+ * sys.path): `src/` of a src layout, and the roots of project folders one or two levels down. Put first on
+ * PYTHONPATH, they beat an editable install, which points at the user's checkout rather than at this tree.
+ */
+function pythonSourceRoots(treeDir) {
+    const roots = [];
+    if (isSourceFolder((0,external_node_path_.join)(treeDir, 'src')))
+        roots.push('src');
+    for (const project of projectFolders(treeDir)) {
+        if (isSourceFolder((0,external_node_path_.join)(treeDir, project, 'src')))
+            roots.push(`${project}/src`);
+        else if (hasPackage((0,external_node_path_.join)(treeDir, project)))
+            roots.push(project);
+    }
+    return roots;
+}
+function projectFolders(treeDir) {
+    const level = (relativeDir) => subfolders((0,external_node_path_.join)(treeDir, relativeDir)).map((name) => (relativeDir ? `${relativeDir}/${name}` : name));
+    const folders = level('').flatMap((first) => [first, ...level(first)]);
+    return folders.filter((folder) => PROJECT_FILES.some((file) => (0,external_node_fs_.existsSync)((0,external_node_path_.join)(treeDir, folder, file))));
+}
+/** A `src/` that holds modules and is not itself a package (`import src.x` is never the way). */
+function isSourceFolder(dir) {
+    return isDirectory(dir) && !(0,external_node_fs_.existsSync)((0,external_node_path_.join)(dir, '__init__.py'));
+}
+function hasPackage(dir) {
+    return subfolders(dir).some((name) => (0,external_node_fs_.existsSync)((0,external_node_path_.join)(dir, name, '__init__.py')));
+}
+function subfolders(dir) {
+    try {
+        return (0,external_node_fs_.readdirSync)(dir, { withFileTypes: true })
+            .filter((entry) => entry.isDirectory() && !SKIPPED_DIRS.test(entry.name))
+            .map((entry) => entry.name)
+            .sort();
+    }
+    catch {
+        return [];
+    }
+}
+function isDirectory(path) {
+    try {
+        return (0,external_node_fs_.statSync)(path).isDirectory();
+    }
+    catch {
+        return false;
+    }
+}
+
 ;// CONCATENATED MODULE: ./src/frameworks/pytest-reports.ts
 /** pytest's machine-readable output: the JUnit XML report (`--junitxml`) and coverage.py's JSON report. */
 
@@ -46110,7 +46643,7 @@ class XMLParser {
 
 /** The name of a test result that stands for a whole file skipped at collection (`pytest.importorskip`). */
 const MODULE_SKIPPED = '(module skipped)';
-const parser = new XMLParser({
+const pytest_reports_parser = new XMLParser({
     ignoreAttributes: false,
     attributeNamePrefix: '',
     parseTagValue: false,
@@ -46123,7 +46656,7 @@ const parser = new XMLParser({
 /** Every <testcase> of the report, or null when there is no readable report. */
 async function readJunitCases(reportPath) {
     try {
-        const xml = parser.parse(await (0,promises_.readFile)(reportPath, 'utf8'));
+        const xml = pytest_reports_parser.parse(await (0,promises_.readFile)(reportPath, 'utf8'));
         const suites = xml.testsuites?.testsuite ?? xml.testsuite;
         if (!Array.isArray(suites))
             return null;
@@ -46146,7 +46679,7 @@ function caseResults(cases, files) {
         const address = wholeFile ? [classname, name].filter(Boolean).join('.') : classname;
         const { file, classes } = locate(address, testCase.file, files);
         reported.add(file);
-        const status = statusOf(testCase);
+        const status = pytest_reports_statusOf(testCase);
         if (wholeFile && status === 'errored')
             fileErrors.push({ file, message: messageOf(testCase.error) || 'the file could not be collected' });
         else
@@ -46178,7 +46711,7 @@ function locate(address, fileAttribute, files) {
     const rest = address.slice(best.at + best.tail.length + 1);
     return { file: best.file, classes: rest.split('.').filter(Boolean) };
 }
-function statusOf(testCase) {
+function pytest_reports_statusOf(testCase) {
     if (testCase.failure?.length)
         return 'failed';
     if (testCase.error?.length)
@@ -46568,8 +47101,10 @@ function vitest_toStatus(status) {
 
 
 
-// vitest before jest: vitest projects often keep jest-compatible names and globals.
-const ADAPTERS = [vitestAdapter, jestAdapter, mochaAdapter, pytestAdapter];
+
+// vitest before jest: vitest projects often keep jest-compatible names and globals. node:test last of the
+// JavaScript runners: other runners' scripts may call node too.
+const ADAPTERS = [vitestAdapter, jestAdapter, mochaAdapter, nodeTestAdapter, pytestAdapter];
 /** The adapter the framework setting names, else the detected one. */
 async function frameworkFor(packageDir, name) {
     const named = ADAPTERS.find((adapter) => adapter.name === name);
@@ -47595,7 +48130,7 @@ function diff_coverage_diffCoverage(changeSet, coverage, headLines) {
         const measured = byFile.get(file.path);
         const executable = measured ? new Set(measured.executableLines) : null;
         const lines = headLines(file.path);
-        const relevant = changed.filter((line) => (executable ? executable.has(line) : isCode(lines[line - 1] ?? '')));
+        const relevant = changed.filter((line) => (executable ? executable.has(line) : diff_coverage_isCode(lines[line - 1] ?? '')));
         const ran = new Set(measured?.coveredLines ?? []);
         const uncoveredLines = relevant.filter((line) => !ran.has(line));
         return { file: file.path, covered: relevant.length - uncoveredLines.length, total: relevant.length, uncoveredLines };
@@ -47604,7 +48139,7 @@ function diff_coverage_diffCoverage(changeSet, coverage, headLines) {
     return { covered: sum(files, 'covered'), total: sum(files, 'total'), files };
 }
 const sum = (files, key) => files.reduce((total, file) => total + file[key], 0);
-function isCode(line) {
+function diff_coverage_isCode(line) {
     const text = line.trim();
     return text !== '' && !/^(?:\/\/|\/\*|\*|#|[{}()[\];,]+$)/.test(text);
 }
@@ -47908,7 +48443,7 @@ Options:
   --anthropic-base-url URL        Messages API base URL (default: ANTHROPIC_BASE_URL or Anthropic's)
   --on-no-fail-to-pass fail|warn  exit 1 (fail, default) or 0 (warn) when no test fails before the fix
   --timeout-minutes N             timeout of each test run (default: 5)
-  --framework NAME                jest, vitest, mocha or pytest (default: detected)
+  --framework NAME                jest, vitest, mocha, node-test or pytest (default: detected)
   --test-command CMD              the repository's own test command; {files} marks where the test files go
   --build-command CMD             run in each tree before its tests (for tests that import built output)
   --install-command CMD           install in the pre-fix tree when the change touched manifests (default: by lockfile)

@@ -6,6 +6,7 @@ const TEST_PATTERNS = [
   /(?:^|\/)__tests__\//,
   /(?:^|\/)(?:test|tests|spec|specs|__test__)\//,
   /\.(?:test|spec)\.[cm]?[jt]sx?$/,
+  /[-_]test\.[cm]?[jt]s$/,
   /(?:^|\/)test_[^/]*\.py$/,
   /_test\.py$/,
   /(?:^|\/)conftest\.py$/

@@ -3,11 +3,13 @@ import { UserFacingError } from '../errors.js'
 import type { FrameworkAdapter } from './adapter.js'
 import { jestAdapter } from './jest.js'
 import { mochaAdapter } from './mocha.js'
+import { nodeTestAdapter } from './node-test.js'
 import { pytestAdapter } from './pytest.js'
 import { vitestAdapter } from './vitest.js'
 
-// vitest before jest: vitest projects often keep jest-compatible names and globals.
-export const ADAPTERS: readonly FrameworkAdapter[] = [vitestAdapter, jestAdapter, mochaAdapter, pytestAdapter]
+// vitest before jest: vitest projects often keep jest-compatible names and globals. node:test last of the
+// JavaScript runners: other runners' scripts may call node too.
+export const ADAPTERS: readonly FrameworkAdapter[] = [vitestAdapter, jestAdapter, mochaAdapter, nodeTestAdapter, pytestAdapter]
 
 /** The adapter the framework setting names, else the detected one. */
 export async function frameworkFor(packageDir: string, name: string | null): Promise<FrameworkAdapter> {

@@ -7,6 +7,8 @@ test.each([
   ['pkg/module.py', 'source'],
   ['test/streaming-transport.test.ts', 'test'],
   ['src/a.spec.js', 'test'],
+  ['lib/parse_test.js', 'test'],
+  ['lib/test-utils.js', 'source'],
   ['__tests__/response/redirect.js', 'test'],
   ['tests/test_parse.py', 'test'],
   ['pkg/parse_test.py', 'test'],

@@ -50,5 +50,5 @@ test('framework names the adapter; an unknown one is refused with the list', asy
   const log: string[] = []
   const code = await runCli(['verify', '--base', 'a', '--head', 'b', '--framework', 'karma'], {}, { info: (m) => log.push(m), warn: (m) => log.push(m) })
   expect(code).toBe(2)
-  expect(log[0]).toMatch(/^regression-testgen: Invalid framework: "karma" is not one of vitest, jest, mocha, pytest/)
+  expect(log[0]).toMatch(/^regression-testgen: Invalid framework: "karma" is not one of vitest, jest, mocha, node-test, pytest/)
 })
