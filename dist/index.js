@@ -35748,7 +35748,7 @@ module.exports = {
 /***/ ((module, __unused_webpack___webpack_exports__, __nccwpck_require__) => {
 
 __nccwpck_require__.a(module, async (__webpack_handle_async_dependencies__, __webpack_async_result__) => { try {
-/* harmony import */ var _main_js__WEBPACK_IMPORTED_MODULE_0__ = __nccwpck_require__(341);
+/* harmony import */ var _main_js__WEBPACK_IMPORTED_MODULE_0__ = __nccwpck_require__(9592);
 /* harmony import */ var _ports_process_js__WEBPACK_IMPORTED_MODULE_1__ = __nccwpck_require__(9558);
 
 
@@ -35760,7 +35760,7 @@ __webpack_async_result__();
 
 /***/ }),
 
-/***/ 341:
+/***/ 9592:
 /***/ ((__unused_webpack_module, __webpack_exports__, __nccwpck_require__) => {
 
 
@@ -44057,87 +44057,10 @@ function toStatus(status) {
     return 'skipped';
 }
 
-;// CONCATENATED MODULE: ./src/frameworks/mocha-args.ts
-/**
- * The repository's own mocha flags, read from its `test` script (and a legacy `mocha.opts`): kept so the
- * run loads what the suite needs (`--require`, `--ui`, `--timeout`, node flags), without the script's spec
- * paths (the run gives its files) or flags that would change what runs or how it reports.
- */
-// Mocha's flags that take a value (mocha 6–11, plus the legacy --opts and --compilers); anything else is a
-// switch, as mocha itself treats unknown (node) flags written without `=`.
-const VALUE_FLAGS = new Set([
-    'config', 'extension', 'fgrep', 'file', 'global', 'grep', 'ignore', 'jobs', 'node-option', 'package', 'reporter',
-    'reporter-option', 'require', 'retries', 'slow', 'spec', 'timeout', 'ui', 'watch-files', 'watch-ignore', 'opts', 'compilers'
-]);
-const ALIASES = {
-    A: 'async-only', b: 'bail', c: 'color', colors: 'color', C: 'no-colors', f: 'fgrep', g: 'grep', globals: 'global',
-    exclude: 'ignore', i: 'invert', j: 'jobs', n: 'node-option', p: 'parallel', R: 'reporter', O: 'reporter-option',
-    'reporter-options': 'reporter-option', r: 'require', s: 'slow', S: 'sort', t: 'timeout', timeouts: 'timeout',
-    u: 'ui', w: 'watch'
-};
-/**
- * What the run decides itself: the files, the reporter, a full run (no filter, no bail), one run (no watch),
- * and where the configuration comes from. Exported for the configuration wrapper, which drops the same.
- */
-const DROPPED_OPTIONS = [
-    'spec', 'reporter', 'reporter-option', 'watch', 'watch-files', 'watch-ignore', 'grep', 'fgrep', 'invert', 'bail',
-    'dry-run', 'list-interfaces', 'list-reporters', 'config', 'package', 'opts'
-];
-const DROPPED = new Set(DROPPED_OPTIONS);
-const MOCHA_WORD = /(?:^|[\\/])_?mocha(?:\.js)?$/;
+;// CONCATENATED MODULE: ./src/frameworks/package-scripts.ts
+/** package.json scripts read as a shell would split them: commands, words, `NAME=value` variables, `npm run x`. */
 const SCRIPT_RUNNER = /^(?:npm|pnpm|yarn|bun)$/;
 const ASSIGNMENT = /^([A-Za-z_][A-Za-z0-9_]*)=(.*)$/s;
-/** The flags of the first mocha command the `test` script runs, following `npm run x` into other scripts. */
-function scriptFlags(scripts, name = 'test', depth = 0) {
-    const script = scripts?.[name];
-    if (!script || depth > 3)
-        return { flags: [], env: {} };
-    for (const words of scriptCommands(script)) {
-        const at = words.findIndex((word) => MOCHA_WORD.test(word));
-        if (at >= 0)
-            return { ...parseMochaArgs(words.slice(at + 1)), env: assignments(words.slice(0, at)) };
-        const target = scriptTarget(words);
-        if (target && target !== name && scripts?.[target]) {
-            const found = scriptFlags(scripts, target, depth + 1);
-            if (found.flags.length || Object.keys(found.env).length || found.config !== undefined)
-                return found;
-        }
-    }
-    return { flags: [], env: {} };
-}
-/** Mocha's arguments, minus positionals (spec paths) and the dropped options; config sources apart. */
-function parseMochaArgs(words) {
-    const result = { flags: [] };
-    for (let i = 0; i < words.length; i++) {
-        const word = words[i];
-        if (word === '--')
-            break;
-        if (!word.startsWith('-') || word === '-')
-            continue;
-        const [rawName, ...inline] = word.replace(/^--?/, '').split('=');
-        const name = ALIASES[rawName] ?? rawName;
-        const negated = name.startsWith('no-') && ['config', 'package', 'opts'].includes(name.slice(3));
-        const takesValue = VALUE_FLAGS.has(name) && inline.length === 0;
-        const value = inline.length ? inline.join('=') : takesValue ? words[++i] : undefined;
-        if (negated)
-            result[name.slice(3)] = false;
-        else if (name === 'config' || name === 'package' || name === 'opts')
-            result[name] = value;
-        else if (DROPPED.has(name) || (name.startsWith('no-') && DROPPED.has(name.slice(3))))
-            continue;
-        else
-            result.flags.push(...(takesValue && value !== undefined ? [word, value] : [word]));
-    }
-    return result;
-}
-/** A `mocha.opts` file: flags, one or more a line, `#` comments. */
-function parseOptsFile(text) {
-    const words = text
-        .split('\n')
-        .filter((line) => !line.trim().startsWith('#'))
-        .flatMap((line) => splitWords(line));
-    return parseMochaArgs(words);
-}
 /** The script's commands (split at `&&`, `||`, `;`, `|`, `&`), each as words. */
 function scriptCommands(script) {
     const commands = [[]];
@@ -44206,6 +44129,87 @@ function splitWords(text, operators = false) {
     }
     flush();
     return words;
+}
+
+;// CONCATENATED MODULE: ./src/frameworks/mocha-args.ts
+/**
+ * The repository's own mocha flags, read from its `test` script (and a legacy `mocha.opts`): kept so the
+ * run loads what the suite needs (`--require`, `--ui`, `--timeout`, node flags), without the script's spec
+ * paths (the run gives its files) or flags that would change what runs or how it reports.
+ */
+
+// Mocha's flags that take a value (mocha 6–11, plus the legacy --opts and --compilers); anything else is a
+// switch, as mocha itself treats unknown (node) flags written without `=`.
+const VALUE_FLAGS = new Set([
+    'config', 'extension', 'fgrep', 'file', 'global', 'grep', 'ignore', 'jobs', 'node-option', 'package', 'reporter',
+    'reporter-option', 'require', 'retries', 'slow', 'spec', 'timeout', 'ui', 'watch-files', 'watch-ignore', 'opts', 'compilers'
+]);
+const ALIASES = {
+    A: 'async-only', b: 'bail', c: 'color', colors: 'color', C: 'no-colors', f: 'fgrep', g: 'grep', globals: 'global',
+    exclude: 'ignore', i: 'invert', j: 'jobs', n: 'node-option', p: 'parallel', R: 'reporter', O: 'reporter-option',
+    'reporter-options': 'reporter-option', r: 'require', s: 'slow', S: 'sort', t: 'timeout', timeouts: 'timeout',
+    u: 'ui', w: 'watch'
+};
+/**
+ * What the run decides itself: the files, the reporter, a full run (no filter, no bail), one run (no watch),
+ * and where the configuration comes from. Exported for the configuration wrapper, which drops the same.
+ */
+const DROPPED_OPTIONS = [
+    'spec', 'reporter', 'reporter-option', 'watch', 'watch-files', 'watch-ignore', 'grep', 'fgrep', 'invert', 'bail',
+    'dry-run', 'list-interfaces', 'list-reporters', 'config', 'package', 'opts'
+];
+const DROPPED = new Set(DROPPED_OPTIONS);
+const MOCHA_WORD = /(?:^|[\\/])_?mocha(?:\.js)?$/;
+/** The flags of the first mocha command the `test` script runs, following `npm run x` into other scripts. */
+function scriptFlags(scripts, name = 'test', depth = 0) {
+    const script = scripts?.[name];
+    if (!script || depth > 3)
+        return { flags: [], env: {} };
+    for (const words of scriptCommands(script)) {
+        const at = words.findIndex((word) => MOCHA_WORD.test(word));
+        if (at >= 0)
+            return { ...parseMochaArgs(words.slice(at + 1)), env: assignments(words.slice(0, at)) };
+        const target = scriptTarget(words);
+        if (target && target !== name && scripts?.[target]) {
+            const found = scriptFlags(scripts, target, depth + 1);
+            if (found.flags.length || Object.keys(found.env).length || found.config !== undefined)
+                return found;
+        }
+    }
+    return { flags: [], env: {} };
+}
+/** Mocha's arguments, minus positionals (spec paths) and the dropped options; config sources apart. */
+function parseMochaArgs(words) {
+    const result = { flags: [] };
+    for (let i = 0; i < words.length; i++) {
+        const word = words[i];
+        if (word === '--')
+            break;
+        if (!word.startsWith('-') || word === '-')
+            continue;
+        const [rawName, ...inline] = word.replace(/^--?/, '').split('=');
+        const name = ALIASES[rawName] ?? rawName;
+        const negated = name.startsWith('no-') && ['config', 'package', 'opts'].includes(name.slice(3));
+        const takesValue = VALUE_FLAGS.has(name) && inline.length === 0;
+        const value = inline.length ? inline.join('=') : takesValue ? words[++i] : undefined;
+        if (negated)
+            result[name.slice(3)] = false;
+        else if (name === 'config' || name === 'package' || name === 'opts')
+            result[name] = value;
+        else if (DROPPED.has(name) || (name.startsWith('no-') && DROPPED.has(name.slice(3))))
+            continue;
+        else
+            result.flags.push(...(takesValue && value !== undefined ? [word, value] : [word]));
+    }
+    return result;
+}
+/** A `mocha.opts` file: flags, one or more a line, `#` comments. */
+function parseOptsFile(text) {
+    const words = text
+        .split('\n')
+        .filter((line) => !line.trim().startsWith('#'))
+        .flatMap((line) => splitWords(line));
+    return parseMochaArgs(words);
 }
 
 ;// CONCATENATED MODULE: ./src/frameworks/mocha-install.ts
@@ -44636,8 +44640,6 @@ const node_test_args_DROPPED = new Set([
     'p', 'check', 'c', 'interactive', 'i', 'version', 'v', 'help', 'h', 'run'
 ]);
 const RUNNER_WORD = /(?:^|[\\/])(node|nodejs|tsx)(?:\.exe)?$/;
-const node_test_args_SCRIPT_RUNNER = /^(?:npm|pnpm|yarn|bun)$/;
-const node_test_args_ASSIGNMENT = /^([A-Za-z_][A-Za-z0-9_]*)=(.*)$/s;
 /** The first `node … --test` (or `tsx … --test`) command the `test` script runs, following `npm run x`. */
 function nodeTestScript(scripts, name = 'test', depth = 0) {
     const script = scripts?.[name];
@@ -44647,9 +44649,9 @@ function nodeTestScript(scripts, name = 'test', depth = 0) {
         const at = words.findIndex((word) => RUNNER_WORD.test(word));
         if (at >= 0 && nodeArgs(words.slice(at + 1)).includes('--test')) {
             const runner = RUNNER_WORD.exec(words[at])[1] === 'tsx' ? 'tsx' : 'node';
-            return { runner, flags: keptFlags(words.slice(at + 1)), env: node_test_args_assignments(words.slice(0, at)) };
+            return { runner, flags: keptFlags(words.slice(at + 1)), env: assignments(words.slice(0, at)) };
         }
-        const target = node_test_args_scriptTarget(words);
+        const target = scriptTarget(words);
         const found = target && target !== name ? nodeTestScript(scripts, target, depth + 1) : null;
         if (found)
             return found;
@@ -44687,27 +44689,6 @@ function optionName(word) {
 }
 function takesSeparateValue(word) {
     return !word.includes('=') && node_test_args_VALUE_FLAGS.has(optionName(word));
-}
-/** `npm run x`, `npm test`, `yarn x`, `pnpm run x`: the script it runs. */
-function node_test_args_scriptTarget(words) {
-    const [runner, ...rest] = words.filter((word) => !node_test_args_ASSIGNMENT.test(word));
-    if (!runner || !node_test_args_SCRIPT_RUNNER.test(runner))
-        return null;
-    const args = rest.filter((word) => !word.startsWith('-'));
-    if (args[0] === 'run' || args[0] === 'run-script')
-        return args[1] ?? null;
-    if (args[0] === 'test' || args[0] === 't')
-        return 'test';
-    return runner === 'npm' ? null : (args[0] ?? null);
-}
-function node_test_args_assignments(words) {
-    const env = {};
-    for (const word of words) {
-        const match = node_test_args_ASSIGNMENT.exec(word);
-        if (match)
-            env[match[1]] = match[2];
-    }
-    return env;
 }
 
 ;// CONCATENATED MODULE: ./src/frameworks/node-test-files.ts

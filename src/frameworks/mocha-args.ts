@@ -4,6 +4,8 @@
  * paths (the run gives its files) or flags that would change what runs or how it reports.
  */
 
+import { assignments, scriptCommands, scriptTarget, splitWords } from './package-scripts.js'
+
 export interface ScriptFlags {
   /** Flags to pass on, in order, values included. */
   flags: string[]
@@ -39,8 +41,6 @@ export const DROPPED_OPTIONS = [
 ]
 const DROPPED = new Set(DROPPED_OPTIONS)
 const MOCHA_WORD = /(?:^|[\\/])_?mocha(?:\.js)?$/
-const SCRIPT_RUNNER = /^(?:npm|pnpm|yarn|bun)$/
-const ASSIGNMENT = /^([A-Za-z_][A-Za-z0-9_]*)=(.*)$/s
 
 /** The flags of the first mocha command the `test` script runs, following `npm run x` into other scripts. */
 export function scriptFlags(scripts: Record<string, string> | undefined, name = 'test', depth = 0): ScriptFlags {
@@ -85,64 +85,4 @@ export function parseOptsFile(text: string): Omit<ScriptFlags, 'env'> {
     .filter((line) => !line.trim().startsWith('#'))
     .flatMap((line) => splitWords(line))
   return parseMochaArgs(words)
-}
-
-/** The script's commands (split at `&&`, `||`, `;`, `|`, `&`), each as words. */
-export function scriptCommands(script: string): string[][] {
-  const commands: string[][] = [[]]
-  for (const word of splitWords(script, true)) {
-    if (/^(?:&&|\|\||;|\||&)$/.test(word)) commands.push([])
-    else commands[commands.length - 1].push(word)
-  }
-  return commands.filter((words) => words.length > 0)
-}
-
-/** `npm run x`, `npm test`, `yarn x`, `pnpm run x`: the script it runs. */
-function scriptTarget(words: string[]): string | null {
-  const [runner, ...rest] = words.filter((word) => !ASSIGNMENT.test(word))
-  if (!runner || !SCRIPT_RUNNER.test(runner)) return null
-  const args = rest.filter((word) => !word.startsWith('-'))
-  if (args[0] === 'run' || args[0] === 'run-script') return args[1] ?? null
-  if (args[0] === 'test' || args[0] === 't') return 'test'
-  return runner === 'npm' ? null : (args[0] ?? null)
-}
-
-function assignments(words: string[]): Record<string, string> {
-  const env: Record<string, string> = {}
-  for (const word of words) {
-    const match = ASSIGNMENT.exec(word)
-    if (match) env[match[1]] = match[2]
-  }
-  return env
-}
-
-/** Shell-like words: quotes and backslashes as a shell reads them; operators as words of their own. */
-function splitWords(text: string, operators = false): string[] {
-  const words: string[] = []
-  let word: string | null = null
-  let quote: string | null = null
-  const flush = () => {
-    if (word !== null) words.push(word)
-    word = null
-  }
-  for (let i = 0; i < text.length; i++) {
-    const char = text[i]
-    if (quote) {
-      if (char === quote) quote = null
-      else word += char === '\\' && quote === '"' && i + 1 < text.length ? text[++i] : char
-    } else if (char === '"' || char === "'") {
-      quote = char
-      word ??= ''
-    } else if (/\s/.test(char)) {
-      flush()
-    } else if (operators && /[;&|]/.test(char)) {
-      flush()
-      const double = (char === '&' || char === '|') && text[i + 1] === char
-      words.push(double ? char + text[++i] : char)
-    } else {
-      word = (word ?? '') + (char === '\\' && i + 1 < text.length ? text[++i] : char)
-    }
-  }
-  flush()
-  return words
 }

@@ -4,7 +4,7 @@
  * `--test-concurrency`, `--env-file`, …) and the script's variables, without its file patterns or the
  * flags that would change what runs or how it reports.
  */
-import { scriptCommands } from './mocha-args.js'
+import { assignments, scriptCommands, scriptTarget } from './package-scripts.js'
 
 export interface NodeTestScript {
   /** `node`, or `tsx` (which runs node with its TypeScript loader). */
@@ -40,8 +40,6 @@ const DROPPED = new Set([
   'p', 'check', 'c', 'interactive', 'i', 'version', 'v', 'help', 'h', 'run'
 ])
 const RUNNER_WORD = /(?:^|[\\/])(node|nodejs|tsx)(?:\.exe)?$/
-const SCRIPT_RUNNER = /^(?:npm|pnpm|yarn|bun)$/
-const ASSIGNMENT = /^([A-Za-z_][A-Za-z0-9_]*)=(.*)$/s
 
 /** The first `node … --test` (or `tsx … --test`) command the `test` script runs, following `npm run x`. */
 export function nodeTestScript(scripts: Record<string, string> | undefined, name = 'test', depth = 0): NodeTestScript | null {
@@ -91,23 +89,4 @@ function optionName(word: string): string {
 
 function takesSeparateValue(word: string): boolean {
   return !word.includes('=') && VALUE_FLAGS.has(optionName(word))
-}
-
-/** `npm run x`, `npm test`, `yarn x`, `pnpm run x`: the script it runs. */
-function scriptTarget(words: string[]): string | null {
-  const [runner, ...rest] = words.filter((word) => !ASSIGNMENT.test(word))
-  if (!runner || !SCRIPT_RUNNER.test(runner)) return null
-  const args = rest.filter((word) => !word.startsWith('-'))
-  if (args[0] === 'run' || args[0] === 'run-script') return args[1] ?? null
-  if (args[0] === 'test' || args[0] === 't') return 'test'
-  return runner === 'npm' ? null : (args[0] ?? null)
-}
-
-function assignments(words: string[]): Record<string, string> {
-  const env: Record<string, string> = {}
-  for (const word of words) {
-    const match = ASSIGNMENT.exec(word)
-    if (match) env[match[1]] = match[2]
-  }
-  return env
 }

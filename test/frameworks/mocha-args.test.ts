@@ -1,4 +1,5 @@
-import { parseMochaArgs, parseOptsFile, scriptCommands, scriptFlags } from '../../src/frameworks/mocha-args.js'
+import { parseMochaArgs, parseOptsFile, scriptFlags } from '../../src/frameworks/mocha-args.js'
+import { scriptCommands } from '../../src/frameworks/package-scripts.js'
 
 describe('scriptFlags', () => {
   it.each<[string, Record<string, string>, string[]]>([
