@@ -35748,7 +35748,7 @@ module.exports = {
 /***/ ((module, __unused_webpack___webpack_exports__, __nccwpck_require__) => {
 
 __nccwpck_require__.a(module, async (__webpack_handle_async_dependencies__, __webpack_async_result__) => { try {
-/* harmony import */ var _main_js__WEBPACK_IMPORTED_MODULE_0__ = __nccwpck_require__(9592);
+/* harmony import */ var _main_js__WEBPACK_IMPORTED_MODULE_0__ = __nccwpck_require__(6464);
 /* harmony import */ var _ports_process_js__WEBPACK_IMPORTED_MODULE_1__ = __nccwpck_require__(9558);
 
 
@@ -35760,7 +35760,7 @@ __webpack_async_result__();
 
 /***/ }),
 
-/***/ 9592:
+/***/ 6464:
 /***/ ((__unused_webpack_module, __webpack_exports__, __nccwpck_require__) => {
 
 
@@ -43676,7 +43676,7 @@ const defaults = {
         fetch: getProxyFetch(baseUrl)
     }
 };
-const utils_GitHub = Octokit.plugin(restEndpointMethods, paginateRest).defaults(defaults);
+const GitHub = Octokit.plugin(restEndpointMethods, paginateRest).defaults(defaults);
 
 /**
  * Convience function to correctly format Octokit Options to pass into the constructor.
@@ -43684,15 +43684,15 @@ const utils_GitHub = Octokit.plugin(restEndpointMethods, paginateRest).defaults(
  * @param     token    the repo PAT or GITHUB_TOKEN
  * @param     options  other options to set
  */
-function utils_getOctokitOptions(token, options) {
+function getOctokitOptions(token, options) {
     const opts = Object.assign({}, options || {}); // Shallow clone - don't mutate the object provided by the caller
     // Auth
-    const auth = Utils.getAuthString(token, opts);
+    const auth = getAuthString(token, opts);
     if (auth) {
         opts.auth = auth;
     }
     // Orchestration ID
-    const userAgent = Utils.getUserAgentWithOrchestrationId(opts.userAgent);
+    const userAgent = getUserAgentWithOrchestrationId(opts.userAgent);
     if (userAgent) {
         opts.userAgent = userAgent;
     }
@@ -53060,7 +53060,7 @@ function buildSettings(raw, cwd = process.cwd()) {
         base: required('base', raw.base),
         head: required('head', raw.head),
         outDir: absolute(raw.out ?? 'regression-testgen-out', cwd),
-        bugReport: { issueFile: raw.issueFile && absolute(raw.issueFile, cwd), issueText: raw.issueText, pullRequest: raw.pullRequest },
+        bugReport: { issueFile: raw.issueFile && absolute(raw.issueFile, cwd), issueText: raw.issueText, pullRequest: raw.pullRequest, linkedIssues: raw.linkedIssues },
         model: mode === 'verify'
             ? null
             : {
@@ -53141,7 +53141,8 @@ const Inputs = {
     TestCommand: 'test-command',
     BuildCommand: 'build-command',
     InstallCommand: 'install-command',
-    WorkingDirectory: 'working-directory'
+    WorkingDirectory: 'working-directory',
+    GithubToken: 'github-token'
 };
 const Outputs = {
     Verdict: 'verdict',
@@ -53149,6 +53150,90 @@ const Outputs = {
     ReportPath: 'report-path',
     SuitePath: 'suite-path'
 };
+
+;// CONCATENATED MODULE: ./src/github/linked-issues.ts
+/**
+ * The issues a pull request body says it fixes: closing keywords (`Fixes #12`, `closes owner/repo#3`) and
+ * issue URLs, in order, each once. GraphQL's closingIssuesReferences comes first when available; this
+ * covers what it misses (cross-repository references, URLs, PRs whose body was edited later).
+ */
+const KEYWORDS = 'close|closes|closed|fix|fixes|fixed|resolve|resolves|resolved';
+const NAME = '[A-Za-z0-9](?:[A-Za-z0-9-]{0,38})';
+const REPO = '[A-Za-z0-9._-]{1,100}';
+const KEYWORD_REFERENCE = new RegExp(`\\b(?:${KEYWORDS}):?\\s+(?:(${NAME})/(${REPO}))?#(\\d+)\\b`, 'gi');
+const ISSUE_URL = new RegExp(`https://github\\.com/(${NAME})/(${REPO})/issues/(\\d+)\\b`, 'g');
+function referencedIssues(body, current) {
+    const text = body.replace(/<!--[\s\S]*?-->/g, '').replace(/```[\s\S]*?```/g, '');
+    const found = [];
+    for (const match of text.matchAll(KEYWORD_REFERENCE)) {
+        found.push({ at: match.index, reference: { owner: match[1] ?? current.owner, repo: match[2] ?? current.repo, number: Number(match[3]) } });
+    }
+    for (const match of text.matchAll(ISSUE_URL)) {
+        found.push({ at: match.index, reference: { owner: match[1], repo: match[2], number: Number(match[3]) } });
+    }
+    const seen = new Set();
+    return found
+        .sort((a, b) => a.at - b.at)
+        .map((entry) => entry.reference)
+        .filter((reference) => {
+        const key = `${reference.owner.toLowerCase()}/${reference.repo.toLowerCase()}#${reference.number}`;
+        return !seen.has(key) && seen.add(key);
+    });
+}
+
+;// CONCATENATED MODULE: ./src/github/fetch-linked-issues.ts
+
+const MAX_ISSUES = 5;
+const MAX_COMMENTS = 3;
+const CLOSING_ISSUES = `query($owner: String!, $repo: String!, $number: Int!) {
+  repository(owner: $owner, name: $repo) {
+    pullRequest(number: $number) {
+      closingIssuesReferences(first: 10) { nodes { number repository { name owner { login } } } }
+    }
+  }
+}`;
+async function fetchLinkedIssues(octokit, pullRequest, repository, warn) {
+    const references = unique([...(await closingReferences(octokit, pullRequest.number, repository, warn)), ...referencedIssues(pullRequest.body, repository)]);
+    const issues = [];
+    for (const reference of references.slice(0, MAX_ISSUES)) {
+        try {
+            const issue = await fetchIssue(octokit, reference);
+            if (issue)
+                issues.push(issue);
+        }
+        catch (error) {
+            warn(`Could not read issue ${fetch_linked_issues_name(reference)}: ${error.message}`);
+        }
+    }
+    return issues;
+}
+async function closingReferences(octokit, number, repository, warn) {
+    try {
+        const result = await octokit.graphql(CLOSING_ISSUES, { ...repository, number });
+        return (result.repository.pullRequest?.closingIssuesReferences.nodes ?? []).map((node) => ({ owner: node.repository.owner.login, repo: node.repository.name, number: node.number }));
+    }
+    catch (error) {
+        warn(`Could not read the issues this pull request closes: ${error.message}`);
+        return [];
+    }
+}
+async function fetchIssue(octokit, reference) {
+    const target = { owner: reference.owner, repo: reference.repo, issue_number: reference.number };
+    const { data: issue } = await octokit.rest.issues.get(target);
+    // `#12` may name a pull request: not a bug report.
+    if (issue.pull_request)
+        return null;
+    const { data: comments } = await octokit.rest.issues.listComments({ ...target, per_page: MAX_COMMENTS });
+    return { reference: fetch_linked_issues_name(reference), title: issue.title, body: issue.body ?? '', comments: comments.map((comment) => comment.body ?? '') };
+}
+const fetch_linked_issues_name = (reference) => `${reference.owner}/${reference.repo}#${reference.number}`;
+function unique(references) {
+    const seen = new Set();
+    return references.filter((reference) => {
+        const key = fetch_linked_issues_name(reference).toLowerCase();
+        return !seen.has(key) && seen.add(key);
+    });
+}
 
 ;// CONCATENATED MODULE: ./src/github/input-helper.ts
 /** Action inputs and the pull_request event → one Settings object. */
@@ -53158,7 +53243,8 @@ const Outputs = {
 
 
 
-function getSettings() {
+
+async function getSettings() {
     const pullRequest = github_context.payload.pull_request;
     if (github_context.eventName !== 'pull_request' || !pullRequest) {
         throw new UserFacingError(`regression-testgen runs on pull_request events, not ${github_context.eventName || 'this event'}`);
@@ -53176,6 +53262,8 @@ function getSettings() {
         head: pullRequest.head.sha,
         out: getInput(Inputs.OutputDir) || (0,external_node_path_.join)(process.env.RUNNER_TEMP ?? workspace, 'regression-testgen'),
         pullRequest: { title: String(pullRequest.title ?? ''), body: String(pullRequest.body ?? '') },
+        // Only generate mode reads the bug report: verify mode makes no API call for it.
+        linkedIssues: apiKey ? await linkedIssues(Number(pullRequest.number), String(pullRequest.body ?? '')) : [],
         apiKey,
         model: getInput(Inputs.Model),
         maxTokens: getInput(Inputs.MaxTokens),
@@ -53188,6 +53276,14 @@ function getSettings() {
         installCommand: getInput(Inputs.InstallCommand),
         workingDirectory: getInput(Inputs.WorkingDirectory)
     });
+}
+async function linkedIssues(number, body) {
+    const token = getInput(Inputs.GithubToken);
+    if (!token)
+        return [];
+    const issues = await fetchLinkedIssues(getOctokit(token), { number, body }, github_context.repo, warning);
+    info(issues.length ? `Bug report: ${issues.map((issue) => issue.reference).join(', ')}` : 'Bug report: no linked issue, the pull request itself');
+    return issues;
 }
 
 ;// CONCATENATED MODULE: ./src/report/report.ts
@@ -84547,6 +84643,8 @@ async function readBugReport(source, git, base, head) {
         return fromMarkdown(await readIssueFile(source.issueFile), 'issue-file');
     if (source.issueText)
         return fromMarkdown(source.issueText, 'issue-text');
+    if (source.linkedIssues?.length)
+        return fromLinkedIssues(source.linkedIssues);
     if (source.pullRequest)
         return build(source.pullRequest.title, source.pullRequest.body, 'pull-request');
     const messages = await git.commitMessages(base, head);
@@ -84569,6 +84667,11 @@ function fromMarkdown(markdown, source) {
 function build(title, body, source) {
     const bounded = truncate(sanitizeUntrusted(body), BUG_REPORT_BUDGET);
     return { title: sanitizeUntrusted(title).slice(0, 300), body: bounded.text, source, truncated: bounded.truncated };
+}
+/** Each issue's title, body and first comments, the first issue's title as the report's. */
+function fromLinkedIssues(issues) {
+    const sections = issues.map((issue) => [`## ${issue.reference}: ${issue.title}`, issue.body, ...issue.comments.map((comment, index) => `### Comment ${index + 1}\n${comment}`)].join('\n\n'));
+    return build(issues[0].title, sections.join('\n\n'), 'linked-issues');
 }
 
 ;// CONCATENATED MODULE: ./src/context/functions.ts
@@ -85612,7 +85715,7 @@ function runWithRealPorts(settings, log) {
 
 async function run() {
     try {
-        const settings = getSettings();
+        const settings = await getSettings();
         const outcome = await runWithRealPorts(settings, { info: info, warn: warning });
         const { report, paths } = outcome;
         setOutput(Outputs.Verdict, report.verdict);

@@ -45,7 +45,7 @@ export interface BugReport {
   title: string
   body: string
   /** Where the text came from, for the report: `--issue FILE`, `--issue-text`, commit messages, PR. */
-  source: 'issue-file' | 'issue-text' | 'commits' | 'pull-request'
+  source: 'issue-file' | 'issue-text' | 'commits' | 'pull-request' | 'linked-issues'
   truncated: boolean
 }
 

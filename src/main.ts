@@ -9,7 +9,7 @@ import { runWithRealPorts } from './run.js'
 
 export async function run(): Promise<void> {
   try {
-    const settings = getSettings()
+    const settings = await getSettings()
     const outcome = await runWithRealPorts(settings, { info: core.info, warn: core.warning })
     const { report, paths } = outcome
     core.setOutput(Outputs.Verdict, report.verdict)

@@ -12,6 +12,15 @@ export interface BugReportSource {
   issueText?: string
   /** Title and body handed over by the action (the pull request). */
   pullRequest?: { title: string; body: string }
+  /** The issues the pull request fixes, fetched by the action: they win over the pull request's own text. */
+  linkedIssues?: LinkedIssue[]
+}
+
+export interface LinkedIssue {
+  reference: string
+  title: string
+  body: string
+  comments: string[]
 }
 
 export interface ModelSettings {
@@ -65,6 +74,7 @@ export interface RawSettings {
   issueFile?: string
   issueText?: string
   pullRequest?: { title: string; body: string }
+  linkedIssues?: LinkedIssue[]
   apiKey?: string
   model?: string
   maxTokens?: string
@@ -91,7 +101,7 @@ export function buildSettings(raw: RawSettings, cwd: string = process.cwd()): Se
     base: required('base', raw.base),
     head: required('head', raw.head),
     outDir: absolute(raw.out ?? 'regression-testgen-out', cwd),
-    bugReport: { issueFile: raw.issueFile && absolute(raw.issueFile, cwd), issueText: raw.issueText, pullRequest: raw.pullRequest },
+    bugReport: { issueFile: raw.issueFile && absolute(raw.issueFile, cwd), issueText: raw.issueText, pullRequest: raw.pullRequest, linkedIssues: raw.linkedIssues },
     model:
       mode === 'verify'
         ? null

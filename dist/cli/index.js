@@ -47253,6 +47253,8 @@ async function readBugReport(source, git, base, head) {
         return fromMarkdown(await readIssueFile(source.issueFile), 'issue-file');
     if (source.issueText)
         return fromMarkdown(source.issueText, 'issue-text');
+    if (source.linkedIssues?.length)
+        return fromLinkedIssues(source.linkedIssues);
     if (source.pullRequest)
         return build(source.pullRequest.title, source.pullRequest.body, 'pull-request');
     const messages = await git.commitMessages(base, head);
@@ -47275,6 +47277,11 @@ function fromMarkdown(markdown, source) {
 function build(title, body, source) {
     const bounded = truncate(sanitizeUntrusted(body), BUG_REPORT_BUDGET);
     return { title: sanitizeUntrusted(title).slice(0, 300), body: bounded.text, source, truncated: bounded.truncated };
+}
+/** Each issue's title, body and first comments, the first issue's title as the report's. */
+function fromLinkedIssues(issues) {
+    const sections = issues.map((issue) => [`## ${issue.reference}: ${issue.title}`, issue.body, ...issue.comments.map((comment, index) => `### Comment ${index + 1}\n${comment}`)].join('\n\n'));
+    return build(issues[0].title, sections.join('\n\n'), 'linked-issues');
 }
 
 ;// CONCATENATED MODULE: ./src/context/functions.ts
@@ -48330,7 +48337,7 @@ function buildSettings(raw, cwd = process.cwd()) {
         base: required('base', raw.base),
         head: required('head', raw.head),
         outDir: absolute(raw.out ?? 'regression-testgen-out', cwd),
-        bugReport: { issueFile: raw.issueFile && absolute(raw.issueFile, cwd), issueText: raw.issueText, pullRequest: raw.pullRequest },
+        bugReport: { issueFile: raw.issueFile && absolute(raw.issueFile, cwd), issueText: raw.issueText, pullRequest: raw.pullRequest, linkedIssues: raw.linkedIssues },
         model: mode === 'verify'
             ? null
             : {

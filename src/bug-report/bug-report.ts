@@ -2,13 +2,14 @@
 import { readFile } from 'node:fs/promises'
 import type { BugReport } from '../domain.js'
 import type { GitCommands } from '../ports/git.js'
-import type { BugReportSource } from '../settings.js'
+import type { BugReportSource, LinkedIssue } from '../settings.js'
 import { UserFacingError } from '../errors.js'
 import { BUG_REPORT_BUDGET, sanitizeUntrusted, truncate } from './sanitize.js'
 
 export async function readBugReport(source: BugReportSource, git: GitCommands, base: string, head: string): Promise<BugReport> {
   if (source.issueFile) return fromMarkdown(await readIssueFile(source.issueFile), 'issue-file')
   if (source.issueText) return fromMarkdown(source.issueText, 'issue-text')
+  if (source.linkedIssues?.length) return fromLinkedIssues(source.linkedIssues)
   if (source.pullRequest) return build(source.pullRequest.title, source.pullRequest.body, 'pull-request')
   const messages = await git.commitMessages(base, head)
   const title = messages[0]?.split('\n')[0] ?? ''
@@ -32,4 +33,12 @@ function fromMarkdown(markdown: string, source: BugReport['source']): BugReport 
 function build(title: string, body: string, source: BugReport['source']): BugReport {
   const bounded = truncate(sanitizeUntrusted(body), BUG_REPORT_BUDGET)
   return { title: sanitizeUntrusted(title).slice(0, 300), body: bounded.text, source, truncated: bounded.truncated }
+}
+
+/** Each issue's title, body and first comments, the first issue's title as the report's. */
+function fromLinkedIssues(issues: LinkedIssue[]): BugReport {
+  const sections = issues.map((issue) =>
+    [`## ${issue.reference}: ${issue.title}`, issue.body, ...issue.comments.map((comment, index) => `### Comment ${index + 1}\n${comment}`)].join('\n\n')
+  )
+  return build(issues[0].title, sections.join('\n\n'), 'linked-issues')
 }

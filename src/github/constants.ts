@@ -11,7 +11,8 @@ export const Inputs = {
   TestCommand: 'test-command',
   BuildCommand: 'build-command',
   InstallCommand: 'install-command',
-  WorkingDirectory: 'working-directory'
+  WorkingDirectory: 'working-directory',
+  GithubToken: 'github-token'
 } as const
 
 export const Outputs = {

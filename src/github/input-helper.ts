@@ -3,10 +3,11 @@ import * as core from '@actions/core'
 import * as github from '@actions/github'
 import { join } from 'node:path'
 import { UserFacingError } from '../errors.js'
-import { buildSettings, type Settings } from '../settings.js'
+import { buildSettings, type LinkedIssue, type Settings } from '../settings.js'
 import { Inputs } from './constants.js'
+import { fetchLinkedIssues } from './fetch-linked-issues.js'
 
-export function getSettings(): Settings {
+export async function getSettings(): Promise<Settings> {
   const pullRequest = github.context.payload.pull_request
   if (github.context.eventName !== 'pull_request' || !pullRequest) {
     throw new UserFacingError(`regression-testgen runs on pull_request events, not ${github.context.eventName || 'this event'}`)
@@ -22,6 +23,8 @@ export function getSettings(): Settings {
     head: pullRequest.head.sha,
     out: core.getInput(Inputs.OutputDir) || join(process.env.RUNNER_TEMP ?? workspace, 'regression-testgen'),
     pullRequest: { title: String(pullRequest.title ?? ''), body: String(pullRequest.body ?? '') },
+    // Only generate mode reads the bug report: verify mode makes no API call for it.
+    linkedIssues: apiKey ? await linkedIssues(Number(pullRequest.number), String(pullRequest.body ?? '')) : [],
     apiKey,
     model: core.getInput(Inputs.Model),
     maxTokens: core.getInput(Inputs.MaxTokens),
@@ -34,4 +37,12 @@ export function getSettings(): Settings {
     installCommand: core.getInput(Inputs.InstallCommand),
     workingDirectory: core.getInput(Inputs.WorkingDirectory)
   })
+}
+
+async function linkedIssues(number: number, body: string): Promise<LinkedIssue[]> {
+  const token = core.getInput(Inputs.GithubToken)
+  if (!token) return []
+  const issues = await fetchLinkedIssues(github.getOctokit(token), { number, body }, github.context.repo, core.warning)
+  core.info(issues.length ? `Bug report: ${issues.map((issue) => issue.reference).join(', ')}` : 'Bug report: no linked issue, the pull request itself')
+  return issues
 }
