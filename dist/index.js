@@ -35748,7 +35748,7 @@ module.exports = {
 /***/ ((module, __unused_webpack___webpack_exports__, __nccwpck_require__) => {
 
 __nccwpck_require__.a(module, async (__webpack_handle_async_dependencies__, __webpack_async_result__) => { try {
-/* harmony import */ var _main_js__WEBPACK_IMPORTED_MODULE_0__ = __nccwpck_require__(6464);
+/* harmony import */ var _main_js__WEBPACK_IMPORTED_MODULE_0__ = __nccwpck_require__(3707);
 /* harmony import */ var _ports_process_js__WEBPACK_IMPORTED_MODULE_1__ = __nccwpck_require__(9558);
 
 
@@ -35760,7 +35760,7 @@ __webpack_async_result__();
 
 /***/ }),
 
-/***/ 6464:
+/***/ 3707:
 /***/ ((__unused_webpack_module, __webpack_exports__, __nccwpck_require__) => {
 
 
@@ -53142,7 +53142,9 @@ const Inputs = {
     BuildCommand: 'build-command',
     InstallCommand: 'install-command',
     WorkingDirectory: 'working-directory',
-    GithubToken: 'github-token'
+    GithubToken: 'github-token',
+    PrNumber: 'pr-number',
+    AllowPullRequestTarget: 'allow-pull-request-target'
 };
 const Outputs = {
     Verdict: 'verdict',
@@ -53235,8 +53237,48 @@ function unique(references) {
     });
 }
 
+;// CONCATENATED MODULE: ./src/github/pull-request.ts
+/**
+ * The pull request a run is about, by event: `pull_request` (its payload), `workflow_dispatch` (the
+ * `pr-number` input, read from the API), `pull_request_target` (refused unless explicitly allowed).
+ */
+
+
+const PULL_REQUEST_TARGET_RISK = 'pull_request_target runs with the base repository\'s secrets and a write token, while this action runs the pull request\'s ' +
+    'code (its tests and build): a pull request from a fork could read the secrets. Use the pull_request event; ' +
+    'set allow-pull-request-target: true only when the workflow checks out code you trust.';
+async function pullRequestOfEvent(inputs) {
+    const { eventName, payload } = github_context;
+    if (eventName === 'pull_request_target' && !inputs.allowPullRequestTarget)
+        throw new UserFacingError(`Refusing to run on pull_request_target. ${PULL_REQUEST_TARGET_RISK}`);
+    if ((eventName === 'pull_request' || eventName === 'pull_request_target') && payload.pull_request)
+        return fromPayload(payload.pull_request);
+    if (eventName === 'workflow_dispatch')
+        return fromApi(inputs);
+    throw new UserFacingError(`regression-testgen runs on pull_request (or workflow_dispatch with pr-number) events, not ${eventName || 'this event'}`);
+}
+function fromPayload(pullRequest) {
+    return {
+        number: Number(pullRequest.number),
+        title: String(pullRequest.title ?? ''),
+        body: String(pullRequest.body ?? ''),
+        baseSha: pullRequest.base.sha,
+        headSha: pullRequest.head.sha
+    };
+}
+async function fromApi(inputs) {
+    const number = Number(inputs.prNumber);
+    if (!Number.isInteger(number) || number <= 0)
+        throw new SettingsError('pr-number', `a workflow_dispatch run needs the pull request's number, got "${inputs.prNumber}"`);
+    if (!inputs.token)
+        throw new SettingsError('github-token', 'a workflow_dispatch run reads the pull request from the API and needs a token');
+    const { data } = await getOctokit(inputs.token).rest.pulls.get({ ...github_context.repo, pull_number: number });
+    return { number, title: data.title, body: data.body ?? '', baseSha: data.base.sha, headSha: data.head.sha };
+}
+
 ;// CONCATENATED MODULE: ./src/github/input-helper.ts
-/** Action inputs and the pull_request event → one Settings object. */
+/** Action inputs and the event's pull request → one Settings object. */
+
 
 
 
@@ -53245,10 +53287,11 @@ function unique(references) {
 
 
 async function getSettings() {
-    const pullRequest = github_context.payload.pull_request;
-    if (github_context.eventName !== 'pull_request' || !pullRequest) {
-        throw new UserFacingError(`regression-testgen runs on pull_request events, not ${github_context.eventName || 'this event'}`);
-    }
+    const pullRequest = await pullRequestOfEvent({
+        allowPullRequestTarget: booleanInput(Inputs.AllowPullRequestTarget),
+        prNumber: getInput(Inputs.PrNumber),
+        token: getInput(Inputs.GithubToken)
+    });
     const workspace = process.env.GITHUB_WORKSPACE ?? process.cwd();
     const apiKey = getInput(Inputs.AnthropicApiKey);
     if (apiKey)
@@ -53258,12 +53301,12 @@ async function getSettings() {
     return buildSettings({
         mode: apiKey ? 'generate' : 'verify',
         repo: workspace,
-        base: pullRequest.base.sha,
-        head: pullRequest.head.sha,
+        base: pullRequest.baseSha,
+        head: pullRequest.headSha,
         out: getInput(Inputs.OutputDir) || (0,external_node_path_.join)(process.env.RUNNER_TEMP ?? workspace, 'regression-testgen'),
-        pullRequest: { title: String(pullRequest.title ?? ''), body: String(pullRequest.body ?? '') },
+        pullRequest: { title: pullRequest.title, body: pullRequest.body },
         // Only generate mode reads the bug report: verify mode makes no API call for it.
-        linkedIssues: apiKey ? await linkedIssues(Number(pullRequest.number), String(pullRequest.body ?? '')) : [],
+        linkedIssues: apiKey ? await linkedIssues(pullRequest.number, pullRequest.body) : [],
         apiKey,
         model: getInput(Inputs.Model),
         maxTokens: getInput(Inputs.MaxTokens),
@@ -53284,6 +53327,15 @@ async function linkedIssues(number, body) {
     const issues = await fetchLinkedIssues(getOctokit(token), { number, body }, github_context.repo, warning);
     info(issues.length ? `Bug report: ${issues.map((issue) => issue.reference).join(', ')}` : 'Bug report: no linked issue, the pull request itself');
     return issues;
+}
+/** `true` or `false` (any case); empty is false. Anything else names the input. */
+function booleanInput(name) {
+    const value = getInput(name).toLowerCase();
+    if (value === '' || value === 'false')
+        return false;
+    if (value === 'true')
+        return true;
+    throw new SettingsError(name, `"${getInput(name)}" is not true or false`);
 }
 
 ;// CONCATENATED MODULE: ./src/report/report.ts

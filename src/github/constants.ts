@@ -12,7 +12,9 @@ export const Inputs = {
   BuildCommand: 'build-command',
   InstallCommand: 'install-command',
   WorkingDirectory: 'working-directory',
-  GithubToken: 'github-token'
+  GithubToken: 'github-token',
+  PrNumber: 'pr-number',
+  AllowPullRequestTarget: 'allow-pull-request-target'
 } as const
 
 export const Outputs = {

@@ -67,11 +67,3 @@ test('the bundled action on a pull_request event without a key runs verify mode 
     await repo.cleanup()
   }
 })
-
-test('the action refuses events other than pull_request, and fails the step', async () => {
-  const event = join(await mkdtemp(join(tmpdir(), 'rtg-push-')), 'event.json')
-  await writeFile(event, JSON.stringify({ ref: 'refs/heads/main' }))
-  const result = await node('dist/index.js', [], { GITHUB_EVENT_NAME: 'push', GITHUB_EVENT_PATH: event })
-  expect(result.code).toBe(1)
-  expect(result.stdout).toContain('::error::regression-testgen runs on pull_request events, not push')
-})

@@ -14,6 +14,8 @@ export interface FakeGitHubData {
   closing?: string[]
   /** Issues by `owner/repo#number`. */
   issues: Record<string, FakeIssue>
+  /** Pull requests by `owner/repo#number`. */
+  pulls?: Record<string, { title: string; body: string; baseSha: string; headSha: string }>
 }
 
 export interface FakeGitHub {
@@ -33,6 +35,12 @@ export async function startFakeGitHub(data: FakeGitHubData): Promise<FakeGitHub>
       res.end(JSON.stringify(payload))
     }
     if (req.method === 'POST' && path === '/graphql') return send(200, { data: closingIssues(data.closing ?? []) })
+    const pull = /^\/repos\/([^/]+)\/([^/]+)\/pulls\/(\d+)$/.exec(path)
+    if (pull) {
+      const found = data.pulls?.[`${pull[1]}/${pull[2]}#${pull[3]}`]
+      if (!found) return send(404, { message: 'Not Found' })
+      return send(200, { number: Number(pull[3]), title: found.title, body: found.body, base: { sha: found.baseSha }, head: { sha: found.headSha } })
+    }
     const match = /^\/repos\/([^/]+)\/([^/]+)\/issues\/(\d+)(\/comments)?$/.exec(path)
     const issue = match && data.issues[`${match[1]}/${match[2]}#${match[3]}`]
     if (!match || !issue) return send(404, { message: 'Not Found' })

@@ -1,0 +1,51 @@
+/**
+ * The pull request a run is about, by event: `pull_request` (its payload), `workflow_dispatch` (the
+ * `pr-number` input, read from the API), `pull_request_target` (refused unless explicitly allowed).
+ */
+import * as github from '@actions/github'
+import { SettingsError, UserFacingError } from '../errors.js'
+
+export interface PullRequestInfo {
+  number: number
+  title: string
+  body: string
+  baseSha: string
+  headSha: string
+}
+
+export const PULL_REQUEST_TARGET_RISK =
+  'pull_request_target runs with the base repository\'s secrets and a write token, while this action runs the pull request\'s ' +
+  'code (its tests and build): a pull request from a fork could read the secrets. Use the pull_request event; ' +
+  'set allow-pull-request-target: true only when the workflow checks out code you trust.'
+
+export interface EventInputs {
+  allowPullRequestTarget: boolean
+  prNumber: string
+  token: string
+}
+
+export async function pullRequestOfEvent(inputs: EventInputs): Promise<PullRequestInfo> {
+  const { eventName, payload } = github.context
+  if (eventName === 'pull_request_target' && !inputs.allowPullRequestTarget) throw new UserFacingError(`Refusing to run on pull_request_target. ${PULL_REQUEST_TARGET_RISK}`)
+  if ((eventName === 'pull_request' || eventName === 'pull_request_target') && payload.pull_request) return fromPayload(payload.pull_request)
+  if (eventName === 'workflow_dispatch') return fromApi(inputs)
+  throw new UserFacingError(`regression-testgen runs on pull_request (or workflow_dispatch with pr-number) events, not ${eventName || 'this event'}`)
+}
+
+function fromPayload(pullRequest: NonNullable<typeof github.context.payload.pull_request>): PullRequestInfo {
+  return {
+    number: Number(pullRequest.number),
+    title: String(pullRequest.title ?? ''),
+    body: String(pullRequest.body ?? ''),
+    baseSha: pullRequest.base.sha,
+    headSha: pullRequest.head.sha
+  }
+}
+
+async function fromApi(inputs: EventInputs): Promise<PullRequestInfo> {
+  const number = Number(inputs.prNumber)
+  if (!Number.isInteger(number) || number <= 0) throw new SettingsError('pr-number', `a workflow_dispatch run needs the pull request's number, got "${inputs.prNumber}"`)
+  if (!inputs.token) throw new SettingsError('github-token', 'a workflow_dispatch run reads the pull request from the API and needs a token')
+  const { data } = await github.getOctokit(inputs.token).rest.pulls.get({ ...github.context.repo, pull_number: number })
+  return { number, title: data.title, body: data.body ?? '', baseSha: data.base.sha, headSha: data.head.sha }
+}
