@@ -35748,7 +35748,7 @@ module.exports = {
 /***/ ((module, __unused_webpack___webpack_exports__, __nccwpck_require__) => {
 
 __nccwpck_require__.a(module, async (__webpack_handle_async_dependencies__, __webpack_async_result__) => { try {
-/* harmony import */ var _main_js__WEBPACK_IMPORTED_MODULE_0__ = __nccwpck_require__(3707);
+/* harmony import */ var _main_js__WEBPACK_IMPORTED_MODULE_0__ = __nccwpck_require__(3912);
 /* harmony import */ var _ports_process_js__WEBPACK_IMPORTED_MODULE_1__ = __nccwpck_require__(9558);
 
 
@@ -35760,7 +35760,7 @@ __webpack_async_result__();
 
 /***/ }),
 
-/***/ 3707:
+/***/ 3912:
 /***/ ((__unused_webpack_module, __webpack_exports__, __nccwpck_require__) => {
 
 
@@ -84256,6 +84256,20 @@ function cleanPath(path) {
 }
 const sourceFiles = (changeSet) => changeSet.files.filter((file) => file.role === 'source');
 
+;// CONCATENATED MODULE: ./src/diff/history.ts
+async function ensureHistory(git, base, head, log) {
+    const missing = [];
+    for (const ref of [base, head])
+        if (!(await git.hasCommit(ref)))
+            missing.push(ref);
+    const shallow = await git.isShallow();
+    if (missing.length === 0 && !shallow)
+        return;
+    const why = missing.length ? `lacks ${missing.join(' and ')}` : 'is shallow';
+    log.info(`The checkout ${why}: fetching the history from origin (use fetch-depth: 0 in actions/checkout to skip this).`);
+    await git.fetchCommits([base, head]).catch((error) => log.warn(`Fetching the history failed: ${error.message}`));
+}
+
 ;// CONCATENATED MODULE: ./src/verdict/classify.ts
 const key = (test) => `${test.file}\u0000${test.name}`;
 function classifyTests(headRun, preFixRun) {
@@ -85596,6 +85610,7 @@ function diff_coverage_isCode(line) {
 
 
 
+
 async function runPipeline(settings, ports) {
     const started = performance.now();
     const report = emptyReport(settings.mode, settings.repoDir, settings.base, settings.head);
@@ -85604,6 +85619,8 @@ async function runPipeline(settings, ports) {
     let delivered = [];
     let trees;
     try {
+        await ports.git.verifyRepository();
+        await timings.time('fetch-history', () => ensureHistory(ports.git, settings.base, settings.head, ports.log));
         const changeSet = await timings.time('diff', () => readChangeSet(ports.git, settings.base, settings.head));
         report.repository = { dir: settings.repoDir, base: changeSet.base, head: changeSet.head, mergeBase: changeSet.mergeBase };
         report.changedFiles = describeChangeSet(changeSet);
@@ -85704,6 +85721,12 @@ function createGit(repoDir) {
             catch {
                 throw new UserFacingError(`Commit "${ref}" is not in the repository at ${repoDir}`, 'fetch it first, e.g. git fetch --unshallow or actions/checkout with fetch-depth: 0');
             }
+        },
+        hasCommit: (ref) => git(['cat-file', '-e', `${ref}^{commit}`]).then(() => true, () => false),
+        isShallow: async () => (await git(['rev-parse', '--is-shallow-repository'])).trim() === 'true',
+        async fetchCommits(refs) {
+            const unshallow = (await git(['rev-parse', '--is-shallow-repository'])).trim() === 'true' ? ['--unshallow'] : [];
+            await git(['fetch', '--no-tags', '--quiet', ...unshallow, 'origin', ...refs]);
         },
         mergeBase: async (base, head) => (await git(['merge-base', base, head])).trim(),
         diff: (base, head) => git(['-c', 'core.quotePath=false', 'diff', '--no-color', '--no-ext-diff', '-M', '--unified=3', `${base}...${head}`]),

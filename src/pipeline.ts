@@ -13,6 +13,7 @@ import type { GitCommands } from './ports/git.js'
 import type { ProcessRunner } from './ports/process.js'
 import type { OnNoFailToPass, Settings } from './settings.js'
 import { readChangeSet, sourceFiles } from './diff/change-set.js'
+import { ensureHistory } from './diff/history.js'
 import { describeError, UserFacingError } from './errors.js'
 import { proveSuite } from './execute/prove.js'
 import { TestBench } from './execute/test-bench.js'
@@ -54,6 +55,8 @@ export async function runPipeline(settings: Settings, ports: Ports): Promise<Out
   let delivered: SuiteFile[] = []
   let trees: Trees | undefined
   try {
+    await ports.git.verifyRepository()
+    await timings.time('fetch-history', () => ensureHistory(ports.git, settings.base, settings.head, ports.log))
     const changeSet = await timings.time('diff', () => readChangeSet(ports.git, settings.base, settings.head))
     report.repository = { dir: settings.repoDir, base: changeSet.base, head: changeSet.head, mergeBase: changeSet.mergeBase }
     report.changedFiles = describeChangeSet(changeSet)

@@ -7,6 +7,10 @@ export interface GitCommands {
   /** Throws a UserFacingError when repoDir is not inside a git work tree. */
   verifyRepository(): Promise<void>
   resolveCommit(ref: string): Promise<string>
+  hasCommit(ref: string): Promise<boolean>
+  isShallow(): Promise<boolean>
+  /** Fetches commits from origin, with the whole history when the clone is shallow. */
+  fetchCommits(refs: string[]): Promise<void>
   mergeBase(base: string, head: string): Promise<string>
   /** Unified diff of `base...head` (from their merge-base), no colour, rename detection on. */
   diff(base: string, head: string): Promise<string>
@@ -36,6 +40,12 @@ export function createGit(repoDir: string): GitCommands {
       } catch {
         throw new UserFacingError(`Commit "${ref}" is not in the repository at ${repoDir}`, 'fetch it first, e.g. git fetch --unshallow or actions/checkout with fetch-depth: 0')
       }
+    },
+    hasCommit: (ref) => git(['cat-file', '-e', `${ref}^{commit}`]).then(() => true, () => false),
+    isShallow: async () => (await git(['rev-parse', '--is-shallow-repository'])).trim() === 'true',
+    async fetchCommits(refs) {
+      const unshallow = (await git(['rev-parse', '--is-shallow-repository'])).trim() === 'true' ? ['--unshallow'] : []
+      await git(['fetch', '--no-tags', '--quiet', ...unshallow, 'origin', ...refs])
     },
     mergeBase: async (base, head) => (await git(['merge-base', base, head])).trim(),
     diff: (base, head) => git(['-c', 'core.quotePath=false', 'diff', '--no-color', '--no-ext-diff', '-M', '--unified=3', `${base}...${head}`]),
