@@ -45,6 +45,8 @@ export interface Outcome {
   report: Report
   paths: ReportPaths
   exitCode: 0 | 1 | 2
+  /** The parsed diff, when the run got that far (the action annotates its hunks). */
+  changeSet: ChangeSet | null
 }
 
 export async function runPipeline(settings: Settings, ports: Ports): Promise<Outcome> {
@@ -53,11 +55,13 @@ export async function runPipeline(settings: Settings, ports: Ports): Promise<Out
   const timings = new Timings(report.timings)
   const workDir = await mkdtemp(join(tmpdir(), 'regression-testgen-'))
   let delivered: SuiteFile[] = []
+  let parsedDiff: ChangeSet | null = null
   let trees: Trees | undefined
   try {
     await ports.git.verifyRepository()
     await timings.time('fetch-history', () => ensureHistory(ports.git, settings.base, settings.head, ports.log))
     const changeSet = await timings.time('diff', () => readChangeSet(ports.git, settings.base, settings.head))
+    parsedDiff = changeSet
     report.repository = { dir: settings.repoDir, base: changeSet.base, head: changeSet.head, mergeBase: changeSet.mergeBase }
     report.changedFiles = describeChangeSet(changeSet)
     const framework = await frameworkFor(join(settings.repoDir, settings.tests.workingDirectory), settings.tests.framework)
@@ -108,7 +112,7 @@ export async function runPipeline(settings: Settings, ports: Ports): Promise<Out
   }
   report.durationMs = Math.round(performance.now() - started)
   const paths = await writeReport(settings.outDir, report, delivered)
-  return { report, paths, exitCode: exitCodeFor(report.verdict, settings.onNoFailToPass) }
+  return { report, paths, exitCode: exitCodeFor(report.verdict, settings.onNoFailToPass), changeSet: parsedDiff }
 }
 
 export function exitCodeFor(verdict: VerdictName, onNoFailToPass: OnNoFailToPass): 0 | 1 | 2 {

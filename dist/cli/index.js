@@ -48175,11 +48175,13 @@ async function runPipeline(settings, ports) {
     const timings = new Timings(report.timings);
     const workDir = await (0,promises_.mkdtemp)((0,external_node_path_.join)((0,external_node_os_.tmpdir)(), 'regression-testgen-'));
     let delivered = [];
+    let parsedDiff = null;
     let trees;
     try {
         await ports.git.verifyRepository();
         await timings.time('fetch-history', () => ensureHistory(ports.git, settings.base, settings.head, ports.log));
         const changeSet = await timings.time('diff', () => readChangeSet(ports.git, settings.base, settings.head));
+        parsedDiff = changeSet;
         report.repository = { dir: settings.repoDir, base: changeSet.base, head: changeSet.head, mergeBase: changeSet.mergeBase };
         report.changedFiles = describeChangeSet(changeSet);
         const framework = await frameworkFor((0,external_node_path_.join)(settings.repoDir, settings.tests.workingDirectory), settings.tests.framework);
@@ -48230,7 +48232,7 @@ async function runPipeline(settings, ports) {
     };
     report.durationMs = Math.round(performance.now() - started);
     const paths = await writeReport(settings.outDir, report, delivered);
-    return { report, paths, exitCode: exitCodeFor(report.verdict, settings.onNoFailToPass) };
+    return { report, paths, exitCode: exitCodeFor(report.verdict, settings.onNoFailToPass), changeSet: parsedDiff };
 }
 function exitCodeFor(verdict, onNoFailToPass) {
     if (verdict === 'fail-to-pass')

@@ -57,6 +57,8 @@ test('the bundled action on a pull_request event without a key runs verify mode 
       'INPUT_ON-NO-FAIL-TO-PASS': 'fail'
     })
     expect(result.stdout).toContain('::notice::No anthropic-api-key')
+    // The fix's hunk is annotated on the diff: the suite runs it and fails without it.
+    expect(result.stdout).toMatch(/^::notice title=Guarded by a regression test,file=src\/streaming-transport\.ts,line=55,endLine=59::The suite runs this change and fails without it \(1 fail-to-pass test\(s\)\)\.$/m)
     expect(result.code).toBe(0)
     const outputs = await readFile(files.output, 'utf8')
     expect(outputs).toMatch(/verdict<<.*\nfail-to-pass\n/)

@@ -1,0 +1,55 @@
+/**
+ * Check annotations on the fix's hunks, within GitHub's limit of 10 of each kind per step: a notice on a
+ * hunk the suite runs when it proves the fix, an error on a hunk no test guards when it does not, and a
+ * warning on changed lines the suite never runs.
+ */
+import type { ChangeSet } from '../domain.js'
+import type { Report } from '../report/report.js'
+import { sourceFiles } from '../diff/change-set.js'
+
+export type AnnotationKind = 'error' | 'warning' | 'notice'
+
+export interface Annotation {
+  kind: AnnotationKind
+  file: string
+  startLine: number
+  endLine: number
+  title: string
+  message: string
+}
+
+export const MAX_PER_KIND = 10
+
+export function annotationsFor(report: Report, changeSet: ChangeSet): Annotation[] {
+  const proven = report.verdict === 'fail-to-pass'
+  const uncovered = new Map(report.diffCoverage?.files.map((file) => [file.file, new Set(file.uncoveredLines)]))
+  const annotations: Annotation[] = []
+  for (const file of sourceFiles(changeSet).filter((entry) => entry.status !== 'deleted')) {
+    const missed = uncovered.get(file.path) ?? new Set<number>()
+    for (const hunk of file.hunks) {
+      const changed = hunk.addedLines.length ? hunk.addedLines : [hunk.head.start]
+      // Without coverage every hunk counts as run; with it, a hunk is run when none of its executable lines was missed.
+      const run = !changed.some((line) => missed.has(line))
+      const range = { file: file.path, startLine: Math.min(...changed), endLine: Math.max(...changed) }
+      if (proven && run) annotations.push({ kind: 'notice', ...range, title: 'Guarded by a regression test', message: `The suite runs this change and fails without it (${failToPass(report)} fail-to-pass test(s)).` })
+      if (!proven) annotations.push({ kind: 'error', ...range, title: 'No test guards this fix', message: `No test fails without this change: ${report.reason ?? report.verdict}.` })
+    }
+    for (const [startLine, endLine] of runs([...missed].sort((a, b) => a - b))) {
+      annotations.push({ kind: 'warning', file: file.path, startLine, endLine, title: 'Changed line not run by the suite', message: 'No regression test runs this changed line.' })
+    }
+  }
+  return (['error', 'warning', 'notice'] as const).flatMap((kind) => annotations.filter((annotation) => annotation.kind === kind).slice(0, MAX_PER_KIND))
+}
+
+const failToPass = (report: Report) => report.tests.filter((test) => test.kind === 'fail-to-pass').length
+
+/** Consecutive line numbers as [start, end] ranges. */
+function runs(lines: number[]): Array<[number, number]> {
+  const ranges: Array<[number, number]> = []
+  for (const line of lines) {
+    const last = ranges[ranges.length - 1]
+    if (last && line === last[1] + 1) last[1] = line
+    else ranges.push([line, line])
+  }
+  return ranges
+}

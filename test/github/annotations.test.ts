@@ -1,0 +1,41 @@
+import type { ChangeSet, ChangedFile } from '../../src/domain.js'
+import { annotationsFor, MAX_PER_KIND } from '../../src/github/annotations.js'
+import { emptyReport, type Report } from '../../src/report/report.js'
+
+const hunk = (addedLines: number[]) => ({ header: '@@', base: { start: 1, end: 1 }, head: { start: addedLines[0], end: addedLines[addedLines.length - 1] }, text: '', addedLines, removedLines: [] })
+const file = (path: string, hunks: number[][]): ChangedFile => ({ path, basePath: path, status: 'modified', role: 'source', hunks: hunks.map(hunk) })
+const changeSet = (files: ChangedFile[]): ChangeSet => ({ base: 'b', head: 'h', mergeBase: 'b', files })
+
+function report(verdict: Report['verdict'], uncovered: Record<string, number[]> | null): Report {
+  const base = emptyReport('generate', '/repo', 'b', 'h')
+  return {
+    ...base,
+    verdict,
+    reason: verdict === 'fail-to-pass' ? null : 'none of the 2 test(s) passing at head failed on the pre-fix tree',
+    tests: [{ file: 't', name: 'n', head: 'passed', preFix: 'failed', kind: 'fail-to-pass', message: '' }],
+    diffCoverage: uncovered && { covered: 0, total: 0, files: Object.entries(uncovered).map(([path, lines]) => ({ file: path, covered: 0, total: lines.length, uncoveredLines: lines })) }
+  }
+}
+
+test('a proven fix: notices on the hunks the suite runs, warnings on changed lines it never runs', () => {
+  const annotations = annotationsFor(report('fail-to-pass', { 'src/a.ts': [40, 41, 43] }), changeSet([file('src/a.ts', [[10, 11], [40, 41, 42, 43]])]))
+  expect(annotations).toEqual([
+    { kind: 'warning', file: 'src/a.ts', startLine: 40, endLine: 41, title: 'Changed line not run by the suite', message: 'No regression test runs this changed line.' },
+    { kind: 'warning', file: 'src/a.ts', startLine: 43, endLine: 43, title: 'Changed line not run by the suite', message: 'No regression test runs this changed line.' },
+    { kind: 'notice', file: 'src/a.ts', startLine: 10, endLine: 11, title: 'Guarded by a regression test', message: 'The suite runs this change and fails without it (1 fail-to-pass test(s)).' }
+  ])
+})
+
+test('an unproven fix: an error on every fix hunk, saying why', () => {
+  const annotations = annotationsFor(report('no-fail-to-pass', null), changeSet([file('src/a.ts', [[5]]), { ...file('test/a.test.ts', [[1]]), role: 'test' }]))
+  expect(annotations).toEqual([
+    { kind: 'error', file: 'src/a.ts', startLine: 5, endLine: 5, title: 'No test guards this fix', message: 'No test fails without this change: none of the 2 test(s) passing at head failed on the pre-fix tree.' }
+  ])
+})
+
+test(`at most ${MAX_PER_KIND} of each kind`, () => {
+  const many = Array.from({ length: 15 }, (_, i) => [i * 10 + 1])
+  const annotations = annotationsFor(report('error', { 'src/a.ts': many.flat() }), changeSet([file('src/a.ts', many)]))
+  expect(annotations.filter((a) => a.kind === 'error')).toHaveLength(MAX_PER_KIND)
+  expect(annotations.filter((a) => a.kind === 'warning')).toHaveLength(MAX_PER_KIND)
+})
