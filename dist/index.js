@@ -43788,6 +43788,15 @@ class ModelOutputError extends UserFacingError {
         this.name = 'ModelOutputError';
     }
 }
+/** The max-model-calls budget is spent: the run goes on with what it has where it can. */
+class ModelCallLimitError extends UserFacingError {
+    limit;
+    constructor(limit, stage) {
+        super(`The model call limit (${limit}) was reached before the ${stage} call`, 'raise max-model-calls');
+        this.limit = limit;
+        this.name = 'ModelCallLimitError';
+    }
+}
 function describeError(error) {
     if (error instanceof UserFacingError)
         return error.hint ? `${error.message} (${error.hint})` : error.message;
@@ -53093,6 +53102,7 @@ async function detectFramework(repoDir) {
 
 const DEFAULT_MODEL = 'claude-sonnet-5-5';
 const DEFAULT_MAX_TOKENS = 16000;
+const DEFAULT_MAX_MODEL_CALLS = 12;
 const DEFAULT_REPAIR_ROUNDS = 2;
 const DEFAULT_TEST_TIMEOUT_MS = 5 * 60_000;
 /** Validates raw strings (from argv or action inputs) into Settings; throws SettingsError naming the input. */
@@ -53116,7 +53126,8 @@ function buildSettings(raw, cwd = process.cwd()) {
                 model: raw.model?.trim() || DEFAULT_MODEL,
                 maxTokens: positiveInt('max-tokens', raw.maxTokens, DEFAULT_MAX_TOKENS),
                 baseURL: optionalUrl('anthropic-base-url', raw.baseURL),
-                maxRetries: 4
+                maxRetries: 4,
+                maxCalls: positiveInt('max-model-calls', raw.maxModelCalls, DEFAULT_MAX_MODEL_CALLS)
             },
         onNoFailToPass: oneOf('on-no-fail-to-pass', raw.onNoFailToPass ?? 'fail', ['fail', 'warn']),
         repairRounds: DEFAULT_REPAIR_ROUNDS,
@@ -53182,6 +53193,7 @@ const Inputs = {
     Model: 'model',
     AnthropicBaseUrl: 'anthropic-base-url',
     MaxTokens: 'max-tokens',
+    MaxModelCalls: 'max-model-calls',
     OnNoFailToPass: 'on-no-fail-to-pass',
     TimeoutMinutes: 'timeout-minutes',
     OutputDir: 'output-dir',
@@ -53358,6 +53370,7 @@ async function getSettings() {
         apiKey,
         model: getInput(Inputs.Model),
         maxTokens: getInput(Inputs.MaxTokens),
+        maxModelCalls: getInput(Inputs.MaxModelCalls),
         baseURL: getInput(Inputs.AnthropicBaseUrl),
         onNoFailToPass: getInput(Inputs.OnNoFailToPass) || 'fail',
         testTimeoutMinutes: getInput(Inputs.TimeoutMinutes),
@@ -84162,6 +84175,7 @@ var Anthropic = /* @__PURE__ */ (() => {
 ;// CONCATENATED MODULE: ./src/model/anthropic.ts
 /** The real model: the Anthropic SDK, streaming (long answers), with its own retries on 429/5xx/overloaded. */
 
+
 /** Models before adaptive thinking (Claude 4.6): they get temperature 0 and a forced tool call instead. */
 const WITHOUT_ADAPTIVE_THINKING = /^claude-(?:3|instant|2|(?:opus|sonnet|haiku)-4-(?:[0-5])(?:\D|$)|(?:opus|sonnet|haiku)-4(?:-\d{8})?$)/;
 function supportsAdaptiveThinking(model) {
@@ -84172,6 +84186,8 @@ function createAnthropicModel(settings, ledger) {
     const thinking = supportsAdaptiveThinking(settings.model);
     return {
         async send(request) {
+            if (ledger.calls.length >= settings.maxCalls)
+                throw new ModelCallLimitError(settings.maxCalls, request.stage);
             const started = Date.now();
             const message = await client.messages
                 .stream({
@@ -84344,13 +84360,15 @@ function kindOf(head, preFix) {
         return 'skipped';
     return 'missing-at-pre-fix';
 }
-function decideVerdict(tests) {
+function decideVerdict(tests, headFileErrors = []) {
     const failToPass = tests.filter((test) => test.kind === 'fail-to-pass').length;
     if (failToPass > 0)
         return { verdict: 'fail-to-pass', reason: null, tests };
     const passing = tests.filter((test) => test.head === 'passed').length;
     const reason = tests.length === 0
-        ? 'no test ran'
+        ? headFileErrors.length
+            ? `no test ran: ${headFileErrors.length} test file(s) could not run at head (${headFileErrors[0].file}: ${headFileErrors[0].message.split('\n')[0]})`
+            : 'no test ran'
         : passing === 0
             ? 'no test passed at head'
             : `none of the ${passing} test(s) passing at head failed on the pre-fix tree`;
@@ -84449,12 +84467,15 @@ function failingFiles(run) {
 ;// CONCATENATED MODULE: ./src/execute/prove.ts
 
 
+
 async function proveSuite(bench, files, options) {
     const first = await passAtHeadThenPreFix(bench, files, options);
     if (!options.refiner || first.preFixRun === null || provesFix(first))
         return first;
+    const strengthened = await withinLimit(() => options.refiner.strengthen(first.kept, first.preFixRun));
+    if (!strengthened)
+        return first;
     options.report.rounds.strengthen++;
-    const strengthened = await options.refiner.strengthen(first.kept, first.preFixRun);
     const second = await passAtHeadThenPreFix(bench, strengthened, { ...options, repairRounds: 0 });
     return provesFix(second) ? second : first;
 }
@@ -84466,8 +84487,11 @@ async function passAtHeadThenPreFix(bench, candidate, options) {
     const runAtHead = (coverage = false) => timings.time('run-head', () => bench.run('head', paths(files), { coverage }));
     let headRun = await runAtHead();
     for (let round = 0; refiner && round < options.repairRounds && failingFiles(headRun).size > 0; round++) {
+        const repaired = await withinLimit(() => refiner.repair(files, headRun));
+        if (!repaired)
+            break;
         report.rounds.repair++;
-        files = await refiner.repair(files, headRun);
+        files = repaired;
         await bench.install(files);
         headRun = await runAtHead();
     }
@@ -84502,6 +84526,17 @@ function markFlaky(first, second) {
 function dropReason(headRun, file) {
     const flaky = headRun.tests.some((test) => test.file === file && test.message.startsWith(FLAKY));
     return flaky ? 'flaky at head: a test passed, then failed on a second run' : 'still fails at head';
+}
+/** A refinement round the model-call limit rules out is skipped: the suite stands as it is. */
+async function withinLimit(round) {
+    try {
+        return await round();
+    }
+    catch (error) {
+        if (error instanceof ModelCallLimitError)
+            return null;
+        throw error;
+    }
 }
 const paths = (files) => files.map((file) => file.path);
 const provesFix = (proof) => classifyTests(proof.headRun, proof.preFixRun).some((test) => test.kind === 'fail-to-pass');
@@ -85700,7 +85735,7 @@ async function runPipeline(settings, ports) {
         });
         delivered = proof.kept;
         report.suite.dropped = proof.dropped;
-        const verdict = decideVerdict(classifyTests(proof.headRun, proof.preFixRun));
+        const verdict = decideVerdict(classifyTests(proof.headRun, proof.preFixRun), proof.headRun.fileErrors);
         Object.assign(report, { verdict: verdict.verdict, reason: verdict.reason, tests: verdict.tests });
         report.diffCoverage = diff_coverage_diffCoverage(changeSet, proof.headRun.coverage, await headLines(ports.git, changeSet));
     }

@@ -23,6 +23,7 @@ Options:
   --issue-text TEXT               the bug report, inline (default: the commit messages of base..head)
   --model NAME                    Claude model (default: claude-sonnet-5-5)
   --max-tokens N                  max output tokens per model call (default: 16000)
+  --max-model-calls N             at most N model calls in a run; repair rounds past it are skipped (default: 12)
   --anthropic-base-url URL        Messages API base URL (default: ANTHROPIC_BASE_URL or Anthropic's)
   --on-no-fail-to-pass fail|warn  exit 1 (fail, default) or 0 (warn) when no test fails before the fix
   --timeout-minutes N             timeout of each test run (default: 5)
@@ -45,6 +46,7 @@ export const CLI_OPTIONS = {
   'issue-text': { type: 'string' },
   model: { type: 'string' },
   'max-tokens': { type: 'string' },
+  'max-model-calls': { type: 'string' },
   'anthropic-base-url': { type: 'string' },
   'on-no-fail-to-pass': { type: 'string' },
   'timeout-minutes': { type: 'string' },
@@ -74,6 +76,7 @@ export async function runCli(argv: string[], env: NodeJS.ProcessEnv = process.en
       apiKey: env.ANTHROPIC_API_KEY,
       model: values.model,
       maxTokens: values['max-tokens'],
+      maxModelCalls: values['max-model-calls'],
       baseURL: values['anthropic-base-url'] ?? env.ANTHROPIC_BASE_URL,
       onNoFailToPass: values['on-no-fail-to-pass'],
       testTimeoutMinutes: values['timeout-minutes'],

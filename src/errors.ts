@@ -25,6 +25,14 @@ export class ModelOutputError extends UserFacingError {
   }
 }
 
+/** The max-model-calls budget is spent: the run goes on with what it has where it can. */
+export class ModelCallLimitError extends UserFacingError {
+  constructor(readonly limit: number, stage: string) {
+    super(`The model call limit (${limit}) was reached before the ${stage} call`, 'raise max-model-calls')
+    this.name = 'ModelCallLimitError'
+  }
+}
+
 export function describeError(error: unknown): string {
   if (error instanceof UserFacingError) return error.hint ? `${error.message} (${error.hint})` : error.message
   if (error instanceof Error) return error.message

@@ -92,7 +92,7 @@ export async function runPipeline(settings: Settings, ports: Ports): Promise<Out
     })
     delivered = proof.kept
     report.suite.dropped = proof.dropped
-    const verdict = decideVerdict(classifyTests(proof.headRun, proof.preFixRun))
+    const verdict = decideVerdict(classifyTests(proof.headRun, proof.preFixRun), proof.headRun.fileErrors)
     Object.assign(report, { verdict: verdict.verdict, reason: verdict.reason, tests: verdict.tests })
     report.diffCoverage = diffCoverage(changeSet, proof.headRun.coverage, await headLines(ports.git, changeSet))
   } catch (error) {

@@ -30,6 +30,8 @@ export interface ModelSettings {
   baseURL: string | undefined
   /** SDK retries on 429, 5xx and overloaded. */
   maxRetries: number
+  /** At most this many calls in a run (each stage, retry, repair and strengthen round is one). */
+  maxCalls: number
 }
 
 export interface Settings {
@@ -62,6 +64,7 @@ export interface TestSettings {
 
 export const DEFAULT_MODEL = 'claude-sonnet-5-5'
 export const DEFAULT_MAX_TOKENS = 16000
+export const DEFAULT_MAX_MODEL_CALLS = 12
 export const DEFAULT_REPAIR_ROUNDS = 2
 export const DEFAULT_TEST_TIMEOUT_MS = 5 * 60_000
 
@@ -78,6 +81,7 @@ export interface RawSettings {
   apiKey?: string
   model?: string
   maxTokens?: string
+  maxModelCalls?: string
   baseURL?: string
   onNoFailToPass?: string
   testTimeoutMinutes?: string
@@ -110,7 +114,8 @@ export function buildSettings(raw: RawSettings, cwd: string = process.cwd()): Se
             model: raw.model?.trim() || DEFAULT_MODEL,
             maxTokens: positiveInt('max-tokens', raw.maxTokens, DEFAULT_MAX_TOKENS),
             baseURL: optionalUrl('anthropic-base-url', raw.baseURL),
-            maxRetries: 4
+            maxRetries: 4,
+            maxCalls: positiveInt('max-model-calls', raw.maxModelCalls, DEFAULT_MAX_MODEL_CALLS)
           },
     onNoFailToPass: oneOf('on-no-fail-to-pass', raw.onNoFailToPass ?? 'fail', ['fail', 'warn'] as const),
     repairRounds: DEFAULT_REPAIR_ROUNDS,

@@ -6590,6 +6590,15 @@ class ModelOutputError extends UserFacingError {
         this.name = 'ModelOutputError';
     }
 }
+/** The max-model-calls budget is spent: the run goes on with what it has where it can. */
+class ModelCallLimitError extends UserFacingError {
+    limit;
+    constructor(limit, stage) {
+        super(`The model call limit (${limit}) was reached before the ${stage} call`, 'raise max-model-calls');
+        this.limit = limit;
+        this.name = 'ModelCallLimitError';
+    }
+}
 function describeError(error) {
     if (error instanceof UserFacingError)
         return error.hint ? `${error.message} (${error.hint})` : error.message;
@@ -37352,6 +37361,7 @@ var Anthropic = /* @__PURE__ */ (() => {
 ;// CONCATENATED MODULE: ./src/model/anthropic.ts
 /** The real model: the Anthropic SDK, streaming (long answers), with its own retries on 429/5xx/overloaded. */
 
+
 /** Models before adaptive thinking (Claude 4.6): they get temperature 0 and a forced tool call instead. */
 const WITHOUT_ADAPTIVE_THINKING = /^claude-(?:3|instant|2|(?:opus|sonnet|haiku)-4-(?:[0-5])(?:\D|$)|(?:opus|sonnet|haiku)-4(?:-\d{8})?$)/;
 function supportsAdaptiveThinking(model) {
@@ -37362,6 +37372,8 @@ function createAnthropicModel(settings, ledger) {
     const thinking = supportsAdaptiveThinking(settings.model);
     return {
         async send(request) {
+            if (ledger.calls.length >= settings.maxCalls)
+                throw new ModelCallLimitError(settings.maxCalls, request.stage);
             const started = Date.now();
             const message = await client.messages
                 .stream({
@@ -37536,13 +37548,15 @@ function kindOf(head, preFix) {
         return 'skipped';
     return 'missing-at-pre-fix';
 }
-function decideVerdict(tests) {
+function decideVerdict(tests, headFileErrors = []) {
     const failToPass = tests.filter((test) => test.kind === 'fail-to-pass').length;
     if (failToPass > 0)
         return { verdict: 'fail-to-pass', reason: null, tests };
     const passing = tests.filter((test) => test.head === 'passed').length;
     const reason = tests.length === 0
-        ? 'no test ran'
+        ? headFileErrors.length
+            ? `no test ran: ${headFileErrors.length} test file(s) could not run at head (${headFileErrors[0].file}: ${headFileErrors[0].message.split('\n')[0]})`
+            : 'no test ran'
         : passing === 0
             ? 'no test passed at head'
             : `none of the ${passing} test(s) passing at head failed on the pre-fix tree`;
@@ -37641,12 +37655,15 @@ function failingFiles(run) {
 ;// CONCATENATED MODULE: ./src/execute/prove.ts
 
 
+
 async function proveSuite(bench, files, options) {
     const first = await passAtHeadThenPreFix(bench, files, options);
     if (!options.refiner || first.preFixRun === null || provesFix(first))
         return first;
+    const strengthened = await withinLimit(() => options.refiner.strengthen(first.kept, first.preFixRun));
+    if (!strengthened)
+        return first;
     options.report.rounds.strengthen++;
-    const strengthened = await options.refiner.strengthen(first.kept, first.preFixRun);
     const second = await passAtHeadThenPreFix(bench, strengthened, { ...options, repairRounds: 0 });
     return provesFix(second) ? second : first;
 }
@@ -37658,8 +37675,11 @@ async function passAtHeadThenPreFix(bench, candidate, options) {
     const runAtHead = (coverage = false) => timings.time('run-head', () => bench.run('head', paths(files), { coverage }));
     let headRun = await runAtHead();
     for (let round = 0; refiner && round < options.repairRounds && failingFiles(headRun).size > 0; round++) {
+        const repaired = await withinLimit(() => refiner.repair(files, headRun));
+        if (!repaired)
+            break;
         report.rounds.repair++;
-        files = await refiner.repair(files, headRun);
+        files = repaired;
         await bench.install(files);
         headRun = await runAtHead();
     }
@@ -37694,6 +37714,17 @@ function markFlaky(first, second) {
 function dropReason(headRun, file) {
     const flaky = headRun.tests.some((test) => test.file === file && test.message.startsWith(FLAKY));
     return flaky ? 'flaky at head: a test passed, then failed on a second run' : 'still fails at head';
+}
+/** A refinement round the model-call limit rules out is skipped: the suite stands as it is. */
+async function withinLimit(round) {
+    try {
+        return await round();
+    }
+    catch (error) {
+        if (error instanceof ModelCallLimitError)
+            return null;
+        throw error;
+    }
 }
 const paths = (files) => files.map((file) => file.path);
 const provesFix = (proof) => classifyTests(proof.headRun, proof.preFixRun).some((test) => test.kind === 'fail-to-pass');
@@ -48210,7 +48241,7 @@ async function runPipeline(settings, ports) {
         });
         delivered = proof.kept;
         report.suite.dropped = proof.dropped;
-        const verdict = decideVerdict(classifyTests(proof.headRun, proof.preFixRun));
+        const verdict = decideVerdict(classifyTests(proof.headRun, proof.preFixRun), proof.headRun.fileErrors);
         Object.assign(report, { verdict: verdict.verdict, reason: verdict.reason, tests: verdict.tests });
         report.diffCoverage = diff_coverage_diffCoverage(changeSet, proof.headRun.coverage, await headLines(ports.git, changeSet));
     }
@@ -48347,6 +48378,7 @@ function runWithRealPorts(settings, log) {
 
 const DEFAULT_MODEL = 'claude-sonnet-5-5';
 const DEFAULT_MAX_TOKENS = 16000;
+const DEFAULT_MAX_MODEL_CALLS = 12;
 const DEFAULT_REPAIR_ROUNDS = 2;
 const DEFAULT_TEST_TIMEOUT_MS = 5 * 60_000;
 /** Validates raw strings (from argv or action inputs) into Settings; throws SettingsError naming the input. */
@@ -48370,7 +48402,8 @@ function buildSettings(raw, cwd = process.cwd()) {
                 model: raw.model?.trim() || DEFAULT_MODEL,
                 maxTokens: positiveInt('max-tokens', raw.maxTokens, DEFAULT_MAX_TOKENS),
                 baseURL: optionalUrl('anthropic-base-url', raw.baseURL),
-                maxRetries: 4
+                maxRetries: 4,
+                maxCalls: positiveInt('max-model-calls', raw.maxModelCalls, DEFAULT_MAX_MODEL_CALLS)
             },
         onNoFailToPass: oneOf('on-no-fail-to-pass', raw.onNoFailToPass ?? 'fail', ['fail', 'warn']),
         repairRounds: DEFAULT_REPAIR_ROUNDS,
@@ -48453,6 +48486,7 @@ Options:
   --issue-text TEXT               the bug report, inline (default: the commit messages of base..head)
   --model NAME                    Claude model (default: claude-sonnet-5-5)
   --max-tokens N                  max output tokens per model call (default: 16000)
+  --max-model-calls N             at most N model calls in a run; repair rounds past it are skipped (default: 12)
   --anthropic-base-url URL        Messages API base URL (default: ANTHROPIC_BASE_URL or Anthropic's)
   --on-no-fail-to-pass fail|warn  exit 1 (fail, default) or 0 (warn) when no test fails before the fix
   --timeout-minutes N             timeout of each test run (default: 5)
@@ -48474,6 +48508,7 @@ const CLI_OPTIONS = {
     'issue-text': { type: 'string' },
     model: { type: 'string' },
     'max-tokens': { type: 'string' },
+    'max-model-calls': { type: 'string' },
     'anthropic-base-url': { type: 'string' },
     'on-no-fail-to-pass': { type: 'string' },
     'timeout-minutes': { type: 'string' },
@@ -48504,6 +48539,7 @@ async function runCli(argv, env = process.env, log = consoleLogger) {
             apiKey: env.ANTHROPIC_API_KEY,
             model: values.model,
             maxTokens: values['max-tokens'],
+            maxModelCalls: values['max-model-calls'],
             baseURL: values['anthropic-base-url'] ?? env.ANTHROPIC_BASE_URL,
             onNoFailToPass: values['on-no-fail-to-pass'],
             testTimeoutMinutes: values['timeout-minutes'],

@@ -3,6 +3,7 @@
  * fails), and should fail on the pre-fix tree (one strengthen round when nothing does).
  */
 import type { RunResult, SuiteFile, TestResult } from '../domain.js'
+import { ModelCallLimitError } from '../errors.js'
 import type { Report } from '../report/report.js'
 import type { Refiner } from '../suite/generate.js'
 import type { RefusedFile } from '../suite/placement.js'
@@ -31,8 +32,9 @@ export interface ProveOptions {
 export async function proveSuite(bench: TestBench, files: SuiteFile[], options: ProveOptions): Promise<Proof> {
   const first = await passAtHeadThenPreFix(bench, files, options)
   if (!options.refiner || first.preFixRun === null || provesFix(first)) return first
+  const strengthened = await withinLimit(() => options.refiner!.strengthen(first.kept, first.preFixRun!))
+  if (!strengthened) return first
   options.report.rounds.strengthen++
-  const strengthened = await options.refiner.strengthen(first.kept, first.preFixRun)
   const second = await passAtHeadThenPreFix(bench, strengthened, { ...options, repairRounds: 0 })
   return provesFix(second) ? second : first
 }
@@ -44,8 +46,10 @@ async function passAtHeadThenPreFix(bench: TestBench, candidate: SuiteFile[], op
   const runAtHead = (coverage = false) => timings.time('run-head', () => bench.run('head', paths(files), { coverage }))
   let headRun = await runAtHead()
   for (let round = 0; refiner && round < options.repairRounds && failingFiles(headRun).size > 0; round++) {
+    const repaired = await withinLimit(() => refiner.repair(files, headRun))
+    if (!repaired) break
     report.rounds.repair++
-    files = await refiner.repair(files, headRun)
+    files = repaired
     await bench.install(files)
     headRun = await runAtHead()
   }
@@ -81,6 +85,16 @@ export function markFlaky(first: RunResult, second: RunResult): RunResult {
 function dropReason(headRun: RunResult, file: string): string {
   const flaky = headRun.tests.some((test) => test.file === file && test.message.startsWith(FLAKY))
   return flaky ? 'flaky at head: a test passed, then failed on a second run' : 'still fails at head'
+}
+
+/** A refinement round the model-call limit rules out is skipped: the suite stands as it is. */
+async function withinLimit(round: () => Promise<SuiteFile[]>): Promise<SuiteFile[] | null> {
+  try {
+    return await round()
+  } catch (error) {
+    if (error instanceof ModelCallLimitError) return null
+    throw error
+  }
 }
 
 const paths = (files: SuiteFile[]) => files.map((file) => file.path)

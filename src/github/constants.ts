@@ -4,6 +4,7 @@ export const Inputs = {
   Model: 'model',
   AnthropicBaseUrl: 'anthropic-base-url',
   MaxTokens: 'max-tokens',
+  MaxModelCalls: 'max-model-calls',
   OnNoFailToPass: 'on-no-fail-to-pass',
   TimeoutMinutes: 'timeout-minutes',
   OutputDir: 'output-dir',

@@ -30,6 +30,7 @@ export async function getSettings(): Promise<Settings> {
     apiKey,
     model: core.getInput(Inputs.Model),
     maxTokens: core.getInput(Inputs.MaxTokens),
+    maxModelCalls: core.getInput(Inputs.MaxModelCalls),
     baseURL: core.getInput(Inputs.AnthropicBaseUrl),
     onNoFailToPass: core.getInput(Inputs.OnNoFailToPass) || 'fail',
     testTimeoutMinutes: core.getInput(Inputs.TimeoutMinutes),

@@ -1,5 +1,6 @@
 /** The real model: the Anthropic SDK, streaming (long answers), with its own retries on 429/5xx/overloaded. */
 import Anthropic from '@anthropic-ai/sdk'
+import { ModelCallLimitError } from '../errors.js'
 import type { ModelSettings } from '../settings.js'
 import type { ModelPort, ModelReply, ModelRequest, UsageLedger } from './model-port.js'
 
@@ -15,6 +16,7 @@ export function createAnthropicModel(settings: ModelSettings, ledger: UsageLedge
   const thinking = supportsAdaptiveThinking(settings.model)
   return {
     async send(request: ModelRequest): Promise<ModelReply> {
+      if (ledger.calls.length >= settings.maxCalls) throw new ModelCallLimitError(settings.maxCalls, request.stage)
       const started = Date.now()
       const message = await client.messages
         .stream({

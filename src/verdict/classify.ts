@@ -24,13 +24,15 @@ function kindOf(head: TestResult, preFix: TestStatus | 'missing'): TestKind {
   return 'missing-at-pre-fix'
 }
 
-export function decideVerdict(tests: ClassifiedTest[]): Verdict {
+export function decideVerdict(tests: ClassifiedTest[], headFileErrors: RunResult['fileErrors'] = []): Verdict {
   const failToPass = tests.filter((test) => test.kind === 'fail-to-pass').length
   if (failToPass > 0) return { verdict: 'fail-to-pass', reason: null, tests }
   const passing = tests.filter((test) => test.head === 'passed').length
   const reason =
     tests.length === 0
-      ? 'no test ran'
+      ? headFileErrors.length
+        ? `no test ran: ${headFileErrors.length} test file(s) could not run at head (${headFileErrors[0].file}: ${headFileErrors[0].message.split('\n')[0]})`
+        : 'no test ran'
       : passing === 0
         ? 'no test passed at head'
         : `none of the ${passing} test(s) passing at head failed on the pre-fix tree`

@@ -184,3 +184,14 @@ test('a test that passes once and fails on a second run at head is flaky: left o
   expect(run.report.suite.dropped).toEqual([{ path: SUITE_PATH, reason: 'flaky at head: a test passed, then failed on a second run' }])
   expect(run.report.suite.files.map((f) => f.path)).toEqual(['test/regression/issue-4471-stable.test.ts'])
 })
+
+test('max-model-calls: a repair round past the limit is skipped; a stage past it is an error', async () => {
+  const broken = scriptedSuite.replace("'../../src/streaming-transport'", "'../src/streaming-transport'")
+  const capped = await runCliOnFixture({ script: { ...answers, 'write-tests': suite({ content: broken }), repair: answers['write-tests'] }, args: ['--max-model-calls', '3'] })
+  expect(capped.report).toMatchObject({ verdict: 'no-fail-to-pass', rounds: { repair: 0 }, model: { calls: 3 } })
+  expect(capped.report.reason).toMatch(/^no test ran: 1 test file\(s\) could not run at head \(test\/regression\/issue-4471\.test\.ts: /)
+
+  const tooFew = await runCliOnFixture({ script: answers, args: ['--max-model-calls', '2'] })
+  expect(tooFew.exitCode).toBe(2)
+  expect(tooFew.report).toMatchObject({ verdict: 'error', reason: 'The model call limit (2) was reached before the write-tests call (raise max-model-calls)', model: { calls: 2 } })
+})

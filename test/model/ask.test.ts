@@ -12,7 +12,7 @@ afterEach(async () => fake?.close())
 async function modelWith(script: Script, model = 'claude-sonnet-5-5') {
   fake = await startFakeAnthropic(script)
   const ledger = new UsageLedger()
-  return { model: createAnthropicModel({ apiKey: 'test-key', model, maxTokens: 1000, baseURL: fake.baseURL, maxRetries: 2 }, ledger), ledger, fake }
+  return { model: createAnthropicModel({ apiKey: 'test-key', model, maxTokens: 1000, baseURL: fake.baseURL, maxRetries: 2, maxCalls: 10 }, ledger), ledger, fake }
 }
 
 const files = { files: [{ path: 'test/regression/a.test.ts', content: "test('a', () => {})", scenarios: ['a'] }] }
