@@ -84275,7 +84275,6 @@ function isManifest(path) {
 
 
 async function readChangeSet(git, baseRef, headRef) {
-    await git.verifyRepository();
     const base = await git.resolveCommit(baseRef);
     const head = await git.resolveCommit(headRef);
     const mergeBase = await git.mergeBase(base, head);

@@ -5,7 +5,6 @@ import type { GitCommands } from '../ports/git.js'
 import { classifyFile } from './classify.js'
 
 export async function readChangeSet(git: GitCommands, baseRef: string, headRef: string): Promise<ChangeSet> {
-  await git.verifyRepository()
   const base = await git.resolveCommit(baseRef)
   const head = await git.resolveCommit(headRef)
   const mergeBase = await git.mergeBase(base, head)

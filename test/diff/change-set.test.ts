@@ -48,6 +48,6 @@ test('an unknown commit is a clear error', async () => {
 
 test('a folder that is not a git repository is a clear error', async () => {
   const plain = mkdtempSync(join(tmpdir(), 'rtg-plain-'))
-  await expect(readChangeSet(createGit(plain), 'a', 'b')).rejects.toThrow(`${plain} is not a git repository`)
+  await expect(createGit(plain).verifyRepository()).rejects.toThrow(`${plain} is not a git repository`)
   rmSync(plain, { recursive: true })
 })

@@ -3,10 +3,11 @@
  * as a runner starts it: INPUT_* variables, an event payload, output and summary files).
  */
 import { execFile } from 'node:child_process'
-import { mkdtemp, readFile, writeFile } from 'node:fs/promises'
+import { mkdtemp, readFile } from 'node:fs/promises'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import { promisify } from 'node:util'
+import { runBundledAction } from '../support/action-run.js'
 import { startFakeAnthropic } from '../support/fake-anthropic.js'
 import { buildFixtureRepo } from '../support/fixture-repo.js'
 import { byStage, fixtureAnswers } from '../support/scripted-model.js'
@@ -39,32 +40,22 @@ test('the bundled CLI runs generate mode with its prompts, from any working dire
 
 test('the bundled action on a pull_request event without a key runs verify mode and sets its outputs', async () => {
   const repo = await buildFixtureRepo('retry-budget')
-  const runnerTemp = await mkdtemp(join(tmpdir(), 'rtg-runner-'))
-  const files = { event: join(runnerTemp, 'event.json'), output: join(runnerTemp, 'output'), summary: join(runnerTemp, 'summary.md') }
   const pullRequest = { number: 7, title: 'Fix streaming retries', body: 'Fixes #4471', base: { sha: repo.base }, head: { sha: repo.head } }
-  await writeFile(files.event, JSON.stringify({ action: 'opened', number: 7, pull_request: pullRequest }))
-  await Promise.all([writeFile(files.output, ''), writeFile(files.summary, '')])
   try {
-    const result = await node('dist/index.js', [], {
-      GITHUB_EVENT_NAME: 'pull_request',
-      GITHUB_EVENT_PATH: files.event,
-      GITHUB_WORKSPACE: repo.dir,
-      GITHUB_OUTPUT: files.output,
-      GITHUB_STEP_SUMMARY: files.summary,
-      GITHUB_REPOSITORY: 'acme/transport',
-      RUNNER_TEMP: runnerTemp,
-      'INPUT_ANTHROPIC-API-KEY': '',
-      'INPUT_ON-NO-FAIL-TO-PASS': 'fail'
+    const result = await runBundledAction({
+      event: 'pull_request',
+      payload: { action: 'opened', number: 7, pull_request: pullRequest },
+      workspace: repo.dir,
+      inputs: { 'anthropic-api-key': '', 'on-no-fail-to-pass': 'fail' }
     })
     expect(result.stdout).toContain('::notice::No anthropic-api-key')
     // The fix's hunk is annotated on the diff: the suite runs it and fails without it.
     expect(result.stdout).toMatch(/^::notice title=Guarded by a regression test,file=src\/streaming-transport\.ts,line=55,endLine=59::The suite runs this change and fails without it \(1 fail-to-pass test\(s\)\)\.$/m)
     expect(result.code).toBe(0)
-    const outputs = await readFile(files.output, 'utf8')
-    expect(outputs).toMatch(/verdict<<.*\nfail-to-pass\n/)
-    expect(outputs).toMatch(/fail-to-pass-count<<.*\n1\n/)
-    expect(outputs).toContain(join(runnerTemp, 'regression-testgen', 'report.json'))
-    expect(await readFile(files.summary, 'utf8')).toContain('✅ **fail-to-pass**')
+    expect(result.outputs).toMatch(/verdict<<.*\nfail-to-pass\n/)
+    expect(result.outputs).toMatch(/fail-to-pass-count<<.*\n1\n/)
+    expect(result.outputs).toContain(join(result.runnerTemp, 'regression-testgen', 'report.json'))
+    expect(result.summary).toContain('✅ **fail-to-pass**')
   } finally {
     await repo.cleanup()
   }

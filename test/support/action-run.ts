@@ -10,6 +10,7 @@ import type { Report } from '../../src/report/report.js'
 const root = join(new URL('.', import.meta.url).pathname, '..', '..')
 
 export interface ActionRun {
+  runnerTemp: string
   code: number
   stdout: string
   outputs: string
@@ -50,6 +51,7 @@ export async function runBundledAction(options: ActionRunOptions): Promise<Actio
   )
   const reportPath = join(runnerTemp, 'regression-testgen', 'report.json')
   return {
+    runnerTemp,
     ...result,
     outputs: await readFile(files.output, 'utf8'),
     summary: await readFile(files.summary, 'utf8'),

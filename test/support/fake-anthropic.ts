@@ -5,8 +5,9 @@
  * the next scripted reply. The SDK's own back-off is 0.5s, 1s, 2s…, so error replies carry
  * `retry-after-ms: 1` to keep retrying tests fast.
  */
-import { createServer, type IncomingMessage, type ServerResponse } from 'node:http'
+import { createServer, type ServerResponse } from 'node:http'
 import type { AddressInfo } from 'node:net'
+import { readBody } from './http.js'
 
 export type ScriptedReply =
   | { tool_use: { name: string; input: unknown } }
@@ -120,10 +121,4 @@ function sendError(res: ServerResponse, status: number, type: string, message: s
   if (retry) res.setHeader('retry-after-ms', '1')
   else res.setHeader('x-should-retry', 'false')
   sendJson(res, status, { type: 'error', error: { type, message } })
-}
-
-async function readBody(req: IncomingMessage): Promise<string> {
-  const chunks: Buffer[] = []
-  for await (const chunk of req) chunks.push(chunk as Buffer)
-  return Buffer.concat(chunks).toString('utf8')
 }

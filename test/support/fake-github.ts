@@ -1,6 +1,7 @@
 /** A fake GitHub REST and GraphQL API on 127.0.0.1 for the real Octokit: issues, comments, closing references. */
-import { createServer, type IncomingMessage } from 'node:http'
+import { createServer } from 'node:http'
 import type { AddressInfo } from 'node:net'
+import { readBody } from './http.js'
 
 export interface FakeIssue {
   title: string
@@ -61,10 +62,4 @@ function closingIssues(references: string[]) {
     return { number: Number(number), repository: { name, owner: { login: owner } } }
   })
   return { repository: { pullRequest: { closingIssuesReferences: { nodes } } } }
-}
-
-async function readBody(req: IncomingMessage): Promise<string> {
-  const chunks: Buffer[] = []
-  for await (const chunk of req) chunks.push(chunk as Buffer)
-  return Buffer.concat(chunks).toString('utf8')
 }
