@@ -66,7 +66,7 @@ async function preFixTreeSpeedUp(): Promise<void> {
   for (let i = 0; i < RUNS; i++) {
     const dir = join(await mkdtemp(join(tmpdir(), 'rtg-bench-tree-')), 'pre-fix')
     const started = performance.now()
-    await addPreFixTree(git, changeSet, dir, { processes: createProcessRunner(), timeoutMs: 600_000, installCommand: null, packageDir: '' })
+    await addPreFixTree(git, changeSet, dir, { processes: createProcessRunner(), timeoutMs: 600_000, installCommand: null, packageDir: '', cache: null })
     worktreeTimes.push(performance.now() - started)
     await git.removeWorktree(dir)
   }

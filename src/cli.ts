@@ -4,6 +4,7 @@ import { parseArgs } from 'node:util'
 import { describeError, UserFacingError } from './errors.js'
 import type { Logger } from './pipeline.js'
 import { consoleLogger } from './ports/console-log.js'
+import { runLogPath, withRunLog } from './ports/run-log.js'
 import { runWithRealPorts } from './run.js'
 import { buildSettings } from './settings.js'
 
@@ -18,12 +19,13 @@ verify needs no model: it runs the change's own test files at head and on the pr
 Options:
   --repo DIR                      the git repository (default: .)
   --base SHA, --head SHA          the commits before and with the fix
-  --out DIR                       where report.json, report.md and suite/ go (default: regression-testgen-out)
+  --out DIR                       where report.json, report.md, run.log and suite/ go (default: regression-testgen-out)
   --issue FILE                    the bug report, as markdown (first line is the title)
   --issue-text TEXT               the bug report, inline (default: the commit messages of base..head)
   --model NAME                    Claude model (default: claude-sonnet-5-5)
   --max-tokens N                  max output tokens per model call (default: 16000)
   --max-model-calls N             at most N model calls in a run; repair rounds past it are skipped (default: 12)
+  --response-cache DIR            keep model replies in DIR by request hash; a re-run of the same state costs no tokens
   --anthropic-base-url URL        Messages API base URL (default: ANTHROPIC_BASE_URL or Anthropic's)
   --on-no-fail-to-pass fail|warn  exit 1 (fail, default) or 0 (warn) when no test fails before the fix
   --timeout-minutes N             timeout of each test run (default: 5)
@@ -47,6 +49,7 @@ export const CLI_OPTIONS = {
   model: { type: 'string' },
   'max-tokens': { type: 'string' },
   'max-model-calls': { type: 'string' },
+  'response-cache': { type: 'string' },
   'anthropic-base-url': { type: 'string' },
   'on-no-fail-to-pass': { type: 'string' },
   'timeout-minutes': { type: 'string' },
@@ -77,6 +80,7 @@ export async function runCli(argv: string[], env: NodeJS.ProcessEnv = process.en
       model: values.model,
       maxTokens: values['max-tokens'],
       maxModelCalls: values['max-model-calls'],
+      responseCacheDir: values['response-cache'],
       baseURL: values['anthropic-base-url'] ?? env.ANTHROPIC_BASE_URL,
       onNoFailToPass: values['on-no-fail-to-pass'],
       testTimeoutMinutes: values['timeout-minutes'],
@@ -86,7 +90,7 @@ export async function runCli(argv: string[], env: NodeJS.ProcessEnv = process.en
       installCommand: values['install-command'],
       workingDirectory: values['working-directory']
     })
-    const outcome = await runWithRealPorts(settings, log)
+    const outcome = await runWithRealPorts(settings, withRunLog(log, runLogPath(settings.outDir)))
     if (values.print) console.log(await readFile(outcome.paths.markdown, 'utf8'))
     log.info(`verdict: ${outcome.report.verdict}${outcome.report.reason ? ` (${outcome.report.reason})` : ''}\nreport: ${outcome.paths.json}`)
     return outcome.exitCode

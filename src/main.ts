@@ -1,29 +1,72 @@
-/** The action: inputs → Settings → the same pipeline as the CLI → outputs, job summary, exit status. */
+/**
+ * The action: inputs → settings → the same pipeline as the CLI, with the Actions services around it:
+ * the model response cache restored before and saved after, then the artifact, the outputs, the
+ * annotations, the job summary, the optional comment and the exit status.
+ */
 import * as core from '@actions/core'
+import * as github from '@actions/github'
 import { readFile } from 'node:fs/promises'
-import { getSettings } from './github/input-helper.js'
-import { Outputs } from './github/constants.js'
 import { describeError } from './errors.js'
+import { actionsLogger } from './github/actions-log.js'
+import { annotationsFor, type Annotation } from './github/annotations.js'
+import { uploadRunArtifact, type UploadedArtifact } from './github/artifact.js'
+import { upsertStickyComment } from './github/comment.js'
+import { Outputs } from './github/constants.js'
+import { actionsDependencyCache } from './github/dependency-cache.js'
+import { getSettings, type ActionSettings } from './github/input-helper.js'
+import { ResponseCacheStore } from './github/response-cache-store.js'
+import type { Logger, Outcome } from './pipeline.js'
+import { runLogPath, withRunLog } from './ports/run-log.js'
 import { failToPassCount } from './report/report.js'
 import { runWithRealPorts } from './run.js'
-import { annotationsFor, type Annotation } from './github/annotations.js'
 
 export async function run(): Promise<void> {
   try {
     const settings = await getSettings()
-    const outcome = await runWithRealPorts(settings, { info: core.info, warn: core.warning })
-    const { report, paths } = outcome
-    core.setOutput(Outputs.Verdict, report.verdict)
-    core.setOutput(Outputs.FailToPassCount, failToPassCount(report))
-    core.setOutput(Outputs.ReportPath, paths.json)
-    core.setOutput(Outputs.SuitePath, paths.suiteDir)
-    if (outcome.changeSet) annotate(annotationsFor(report, outcome.changeSet))
-    await core.summary.addRaw(await readFile(paths.markdown, 'utf8')).write()
-    if (outcome.exitCode === 0 && report.verdict !== 'fail-to-pass') core.warning(`No test fails against the pre-fix code: ${report.reason}`)
-    if (outcome.exitCode !== 0) core.setFailed(`verdict ${report.verdict}${report.reason ? `: ${report.reason}` : ''}`)
+    const log = withRunLog(actionsLogger, runLogPath(settings.pipeline.outDir))
+    const outcome = await generateAndProve(settings, log)
+    // Before anything that could fail: whatever the verdict, the files reach the artifact.
+    const artifact = await uploadRunArtifact(settings.pipeline.outDir, settings.artifact, log)
+    await report(settings, outcome, artifact, log)
   } catch (error) {
     core.setFailed(describeError(error))
   }
+}
+
+async function generateAndProve(settings: ActionSettings, log: Logger): Promise<Outcome> {
+  const { pipeline } = settings
+  const responses = pipeline.model?.responseCacheDir
+    ? new ResponseCacheStore(pipeline.model.responseCacheDir, { repository: process.env.GITHUB_REPOSITORY ?? '', base: pipeline.base, head: pipeline.head, model: pipeline.model.model }, log)
+    : null
+  await responses?.restore()
+  const outcome = await runWithRealPorts(pipeline, log, actionsDependencyCache(log))
+  await responses?.save()
+  return outcome
+}
+
+async function report(settings: ActionSettings, outcome: Outcome, artifact: UploadedArtifact | null, log: Logger): Promise<void> {
+  const { report, paths } = outcome
+  core.setOutput(Outputs.Verdict, report.verdict)
+  core.setOutput(Outputs.FailToPassCount, failToPassCount(report))
+  core.setOutput(Outputs.ReportPath, paths.json)
+  core.setOutput(Outputs.SuitePath, paths.suiteDir)
+  if (artifact) core.setOutput(Outputs.ArtifactId, artifact.id)
+  if (outcome.changeSet) annotate(annotationsFor(report, outcome.changeSet))
+
+  const markdown = withArtifactLink(await readFile(paths.markdown, 'utf8'), artifact, settings.artifact.name)
+  await core.summary.addRaw(markdown).write()
+  if (settings.comment) await upsertStickyComment(github.getOctokit(settings.token), { ...github.context.repo, number: settings.pullRequest.number }, markdown, log)
+
+  if (outcome.exitCode === 0 && report.verdict !== 'fail-to-pass') core.warning(`No test fails against the pre-fix code: ${report.reason}`)
+  if (outcome.exitCode !== 0) core.setFailed(`verdict ${report.verdict}${report.reason ? `: ${report.reason}` : ''}`)
+}
+
+/** The artifact is named right under the title, where a reader looks for the files. */
+function withArtifactLink(markdown: string, artifact: UploadedArtifact | null, name: string): string {
+  if (!artifact) return markdown
+  const link = artifact.url ? `[${name}](${artifact.url})` : `\`${name}\` (#${artifact.id})`
+  const titleEnd = markdown.indexOf('\n\n')
+  return `${markdown.slice(0, titleEnd)}\n\n📦 Artifact ${link}: the suite at its repository paths, report.json, report.md and run.log.${markdown.slice(titleEnd)}`
 }
 
 function annotate(annotations: Annotation[]): void {

@@ -3,10 +3,11 @@
  * diff → (verify: the PR's tests | generate: bug report → context → model) → trees → prove → verdict → report.
  * Whatever happens, a report is written: a failure becomes verdict `error` with its reason.
  */
-import { mkdtemp, rm } from 'node:fs/promises'
+import { mkdir, mkdtemp, rm } from 'node:fs/promises'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import type { ChangeSet, SuiteFile, VerdictName } from './domain.js'
+import type { DependencyCache } from './execute/dependencies.js'
 import type { FrameworkAdapter } from './frameworks/adapter.js'
 import type { ModelPort, UsageLedger } from './model/model-port.js'
 import type { GitCommands } from './ports/git.js'
@@ -19,7 +20,7 @@ import { proveSuite } from './execute/prove.js'
 import { TestBench } from './execute/test-bench.js'
 import { buildTrees, prepareTrees, type Trees } from './execute/trees.js'
 import { frameworkFor } from './frameworks/detect.js'
-import { describeChangeSet, emptyReport, type Report } from './report/report.js'
+import { describeChangeSet, emptyReport, modelUsage, type Report } from './report/report.js'
 import { writeReport, type ReportPaths } from './report/write.js'
 import { generateSuite, type GeneratedSuite } from './suite/generate.js'
 import { pullRequestTests } from './suite/pull-request-tests.js'
@@ -39,6 +40,8 @@ export interface Ports {
   model: ModelPort | null
   ledger: UsageLedger
   log: Logger
+  /** Keeps the pre-fix tree's install between runs; null: install each time. */
+  dependencyCache: DependencyCache | null
 }
 
 export interface Outcome {
@@ -53,7 +56,7 @@ export async function runPipeline(settings: Settings, ports: Ports): Promise<Out
   const started = performance.now()
   const report = emptyReport(settings.mode, settings.repoDir, settings.base, settings.head)
   const timings = new Timings(report.timings)
-  const workDir = await mkdtemp(join(tmpdir(), 'regression-testgen-'))
+  const workDir = await makeWorkDir(settings.workDir)
   let delivered: SuiteFile[] = []
   let parsedDiff: ChangeSet | null = null
   let trees: Trees | undefined
@@ -103,13 +106,7 @@ export async function runPipeline(settings: Settings, ports: Ports): Promise<Out
     await rm(workDir, { recursive: true, force: true })
   }
   report.suite.files = delivered.map((file) => ({ path: file.path, scenarios: file.scenarios }))
-  report.model = {
-    name: settings.model?.model ?? null,
-    calls: ports.ledger.calls.length,
-    inputTokens: ports.ledger.inputTokens,
-    outputTokens: ports.ledger.outputTokens,
-    perCall: ports.ledger.calls
-  }
+  report.model = modelUsage(settings.model?.model ?? null, ports.ledger)
   report.durationMs = Math.round(performance.now() - started)
   const paths = await writeReport(settings.outDir, report, delivered)
   return { report, paths, exitCode: exitCodeFor(report.verdict, settings.onNoFailToPass), changeSet: parsedDiff }
@@ -121,9 +118,17 @@ export function exitCodeFor(verdict: VerdictName, onNoFailToPass: OnNoFailToPass
   return 2
 }
 
+/** A fixed folder (emptied first) keeps tree paths the same from run to run, as a path-keyed cache needs. */
+async function makeWorkDir(fixed: string | null): Promise<string> {
+  if (!fixed) return mkdtemp(join(tmpdir(), 'regression-testgen-'))
+  await rm(fixed, { recursive: true, force: true })
+  await mkdir(fixed, { recursive: true })
+  return fixed
+}
+
 async function setUpTrees(settings: Settings, ports: Ports, changeSet: ChangeSet, dir: string): Promise<Trees> {
   const { installCommand, workingDirectory } = settings.tests
-  const trees = await prepareTrees(ports.git, changeSet, dir, { processes: ports.processes, timeoutMs: settings.testTimeoutMs, installCommand, packageDir: workingDirectory })
+  const trees = await prepareTrees(ports.git, changeSet, dir, { processes: ports.processes, timeoutMs: settings.testTimeoutMs, installCommand, packageDir: workingDirectory, cache: ports.dependencyCache })
   ports.log.info(`Pre-fix tree: reverted ${trees.reverted.join(', ') || 'nothing'}; dependencies ${trees.preFixDependencies}`)
   return trees
 }

@@ -1,18 +1,27 @@
 /** Wires the real ports to the pipeline: shared by the CLI and the action. */
+import type { DependencyCache } from './execute/dependencies.js'
 import { createAnthropicModel } from './model/anthropic.js'
-import { UsageLedger } from './model/model-port.js'
+import { UsageLedger, type ModelPort } from './model/model-port.js'
+import { withResponseCache } from './model/response-cache.js'
 import { runPipeline, type Logger, type Outcome } from './pipeline.js'
 import { createGit } from './ports/git.js'
 import { createProcessRunner } from './ports/process.js'
-import type { Settings } from './settings.js'
+import type { ModelSettings, Settings } from './settings.js'
 
-export function runWithRealPorts(settings: Settings, log: Logger): Promise<Outcome> {
+export function runWithRealPorts(settings: Settings, log: Logger, dependencyCache: DependencyCache | null = null): Promise<Outcome> {
   const ledger = new UsageLedger()
   return runPipeline(settings, {
     git: createGit(settings.repoDir),
     processes: createProcessRunner(),
-    model: settings.model ? createAnthropicModel(settings.model, ledger) : null,
+    model: settings.model ? createModel(settings.model, ledger) : null,
     ledger,
-    log
+    log,
+    dependencyCache
   })
+}
+
+function createModel(settings: ModelSettings, ledger: UsageLedger): ModelPort {
+  const model = createAnthropicModel(settings, ledger)
+  if (!settings.responseCacheDir) return model
+  return withResponseCache(model, { dir: settings.responseCacheDir, modelIdentity: `${settings.model} max_tokens=${settings.maxTokens}`, ledger })
 }

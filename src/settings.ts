@@ -32,6 +32,8 @@ export interface ModelSettings {
   maxRetries: number
   /** At most this many calls in a run (each stage, retry, repair and strengthen round is one). */
   maxCalls: number
+  /** Replies kept here by request hash and replayed on the next run; null: no cache. */
+  responseCacheDir: string | null
 }
 
 export interface Settings {
@@ -40,6 +42,8 @@ export interface Settings {
   base: string
   head: string
   outDir: string
+  /** Where the trees go; null: a new temporary folder. A fixed one is emptied first (the action uses one). */
+  workDir: string | null
   bugReport: BugReportSource
   model: ModelSettings | null
   onNoFailToPass: OnNoFailToPass
@@ -74,6 +78,7 @@ export interface RawSettings {
   base?: string
   head?: string
   out?: string
+  workDir?: string
   issueFile?: string
   issueText?: string
   pullRequest?: { title: string; body: string }
@@ -82,6 +87,7 @@ export interface RawSettings {
   model?: string
   maxTokens?: string
   maxModelCalls?: string
+  responseCacheDir?: string
   baseURL?: string
   onNoFailToPass?: string
   testTimeoutMinutes?: string
@@ -105,6 +111,7 @@ export function buildSettings(raw: RawSettings, cwd: string = process.cwd()): Se
     base: required('base', raw.base),
     head: required('head', raw.head),
     outDir: absolute(raw.out ?? 'regression-testgen-out', cwd),
+    workDir: raw.workDir ? absolute(raw.workDir, cwd) : null,
     bugReport: { issueFile: raw.issueFile && absolute(raw.issueFile, cwd), issueText: raw.issueText, pullRequest: raw.pullRequest, linkedIssues: raw.linkedIssues },
     model:
       mode === 'verify'
@@ -115,7 +122,8 @@ export function buildSettings(raw: RawSettings, cwd: string = process.cwd()): Se
             maxTokens: positiveInt('max-tokens', raw.maxTokens, DEFAULT_MAX_TOKENS),
             baseURL: optionalUrl('anthropic-base-url', raw.baseURL),
             maxRetries: 4,
-            maxCalls: positiveInt('max-model-calls', raw.maxModelCalls, DEFAULT_MAX_MODEL_CALLS)
+            maxCalls: positiveInt('max-model-calls', raw.maxModelCalls, DEFAULT_MAX_MODEL_CALLS),
+            responseCacheDir: raw.responseCacheDir?.trim() ? absolute(raw.responseCacheDir.trim(), cwd) : null
           },
     onNoFailToPass: oneOf('on-no-fail-to-pass', raw.onNoFailToPass ?? 'fail', ['fail', 'warn'] as const),
     repairRounds: DEFAULT_REPAIR_ROUNDS,

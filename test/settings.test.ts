@@ -6,7 +6,7 @@ const base = { base: 'a1', head: 'b2', repo: '/repo' }
 test('generate mode reads the model settings, with defaults', () => {
   const settings = buildSettings({ ...base, apiKey: 'k' }, '/cwd')
   expect(settings).toMatchObject({ mode: 'generate', repoDir: '/repo', outDir: '/cwd/regression-testgen-out', onNoFailToPass: 'fail' })
-  expect(settings.model).toEqual({ apiKey: 'k', model: DEFAULT_MODEL, maxTokens: 16000, baseURL: undefined, maxRetries: 4, maxCalls: 12 })
+  expect(settings.model).toEqual({ apiKey: 'k', model: DEFAULT_MODEL, maxTokens: 16000, baseURL: undefined, maxRetries: 4, maxCalls: 12, responseCacheDir: null })
 })
 
 test('verify mode needs no key and has no model', () => {

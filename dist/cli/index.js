@@ -6539,7 +6539,7 @@ module.exports=n=>{if(!n)return[];if(typeof n!="string"||n.match(/^\s+$/))return
 /***/ ((module, __unused_webpack___webpack_exports__, __nccwpck_require__) => {
 
 __nccwpck_require__.a(module, async (__webpack_handle_async_dependencies__, __webpack_async_result__) => { try {
-/* harmony import */ var _cli_js__WEBPACK_IMPORTED_MODULE_0__ = __nccwpck_require__(3990);
+/* harmony import */ var _cli_js__WEBPACK_IMPORTED_MODULE_0__ = __nccwpck_require__(4974);
 /* harmony import */ var _ports_process_js__WEBPACK_IMPORTED_MODULE_1__ = __nccwpck_require__(9558);
 
 
@@ -6551,7 +6551,7 @@ __webpack_async_result__();
 
 /***/ }),
 
-/***/ 3990:
+/***/ 4974:
 /***/ ((__unused_webpack_module, __webpack_exports__, __nccwpck_require__) => {
 
 
@@ -6613,6 +6613,26 @@ const consoleLogger = {
     info: (message) => console.error(message),
     warn: (message) => console.error(`warning: ${message}`)
 };
+
+// EXTERNAL MODULE: external "node:fs"
+var external_node_fs_ = __nccwpck_require__(3024);
+// EXTERNAL MODULE: external "node:path"
+var external_node_path_ = __nccwpck_require__(6760);
+;// CONCATENATED MODULE: ./src/ports/run-log.ts
+/** Every log line of a run also goes to `<out>/run.log`, so the artifact keeps what the job log showed. */
+
+
+const runLogPath = (outDir) => (0,external_node_path_.join)(outDir, 'run.log');
+function withRunLog(log, file) {
+    (0,external_node_fs_.mkdirSync)((0,external_node_path_.dirname)(file), { recursive: true });
+    (0,external_node_fs_.writeFileSync)(file, '');
+    // Synchronous on purpose: the lines are few, and a crash right after a line must not lose it.
+    const write = (level, message) => (0,external_node_fs_.appendFileSync)(file, `${new Date().toISOString()} ${level} ${message}\n`);
+    return {
+        info: (message) => (write('info', message), log.info(message)),
+        warn: (message) => (write('warn', message), log.warn(message))
+    };
+}
 
 // EXTERNAL MODULE: ./node_modules/@anthropic-ai/sdk/internal/tslib.mjs
 var tslib = __nccwpck_require__(3364);
@@ -37372,7 +37392,7 @@ function createAnthropicModel(settings, ledger) {
     const thinking = supportsAdaptiveThinking(settings.model);
     return {
         async send(request) {
-            if (ledger.calls.length >= settings.maxCalls)
+            if (ledger.sentCalls >= settings.maxCalls)
                 throw new ModelCallLimitError(settings.maxCalls, request.stage);
             const started = Date.now();
             const message = await client.messages
@@ -37389,37 +37409,95 @@ function createAnthropicModel(settings, ledger) {
                     : { temperature: 0, tool_choice: { type: 'tool', name: request.tool.name } })
             })
                 .finalMessage();
-            const reply = {
-                content: message.content,
-                stopReason: message.stop_reason,
-                inputTokens: message.usage.input_tokens + (message.usage.cache_read_input_tokens ?? 0) + (message.usage.cache_creation_input_tokens ?? 0),
+            const usage = {
+                inputTokens: message.usage.input_tokens,
+                cacheWriteTokens: message.usage.cache_creation_input_tokens ?? 0,
+                cacheReadTokens: message.usage.cache_read_input_tokens ?? 0,
                 outputTokens: message.usage.output_tokens
             };
-            ledger.record({ stage: request.stage, inputTokens: reply.inputTokens, outputTokens: reply.outputTokens, durationMs: Date.now() - started });
-            return reply;
+            ledger.record(request.stage, usage, Date.now() - started);
+            return { content: message.content, stopReason: message.stop_reason, usage };
         }
     };
 }
 
 ;// CONCATENATED MODULE: ./src/model/model-port.ts
+const NO_TOKENS = { inputTokens: 0, cacheWriteTokens: 0, cacheReadTokens: 0, outputTokens: 0 };
 /** Every call's stage and token usage, for the report. */
 class UsageLedger {
     calls = [];
-    record(call) {
-        this.calls.push(call);
+    record(stage, usage, durationMs) {
+        this.calls.push({ stage, ...usage, durationMs, cached: false });
     }
-    get inputTokens() {
-        return this.calls.reduce((sum, call) => sum + call.inputTokens, 0);
+    recordCached(stage, durationMs) {
+        this.calls.push({ stage, ...NO_TOKENS, durationMs, cached: true });
     }
-    get outputTokens() {
-        return this.calls.reduce((sum, call) => sum + call.outputTokens, 0);
+    /** Requests actually sent to the API (the max-model-calls budget counts these). */
+    get sentCalls() {
+        return this.calls.filter((call) => !call.cached).length;
     }
+    get cachedCalls() {
+        return this.calls.length - this.sentCalls;
+    }
+    get usage() {
+        const total = { ...NO_TOKENS };
+        for (const call of this.calls)
+            for (const key of Object.keys(total))
+                total[key] += call[key];
+        return total;
+    }
+}
+
+// EXTERNAL MODULE: external "node:crypto"
+var external_node_crypto_ = __nccwpck_require__(7598);
+;// CONCATENATED MODULE: ./src/model/response-cache.ts
+/**
+ * Replies kept on disk by a hash of the request: the same pull request state asks the same questions, so a
+ * re-run gets the same answers (and the same suite) without paying for them again.
+ */
+
+
+
+function withResponseCache(model, { dir, modelIdentity, ledger }) {
+    return {
+        async send(request) {
+            const started = Date.now();
+            const file = (0,external_node_path_.join)(dir, `${requestHash(request, modelIdentity)}.json`);
+            const stored = await readReply(file);
+            if (stored) {
+                ledger.recordCached(request.stage, Date.now() - started);
+                return stored;
+            }
+            const reply = await model.send(request);
+            await storeReply(file, reply);
+            return reply;
+        }
+    };
+}
+/** The stage is a label only: the same request from another stage may share the answer. */
+function requestHash({ system, messages, tool }, modelIdentity) {
+    return (0,external_node_crypto_.createHash)('sha256').update(JSON.stringify({ modelIdentity, system, messages, tool })).digest('hex');
+}
+/** A missing or unreadable entry is a miss, never an error. */
+async function readReply(file) {
+    try {
+        const reply = JSON.parse(await (0,promises_.readFile)(file, 'utf8'));
+        return Array.isArray(reply.content) ? reply : null;
+    }
+    catch {
+        return null;
+    }
+}
+/** Written aside and renamed, so a run killed mid-write leaves no half entry. */
+async function storeReply(file, reply) {
+    await (0,promises_.mkdir)((0,external_node_path_.join)(file, '..'), { recursive: true });
+    const partial = `${file}.${process.pid}.partial`;
+    await (0,promises_.writeFile)(partial, JSON.stringify(reply));
+    await (0,promises_.rename)(partial, file);
 }
 
 // EXTERNAL MODULE: external "node:os"
 var external_node_os_ = __nccwpck_require__(8161);
-// EXTERNAL MODULE: external "node:path"
-var external_node_path_ = __nccwpck_require__(6760);
 // EXTERNAL MODULE: ./node_modules/parse-diff/index.js
 var parse_diff = __nccwpck_require__(2673);
 var parse_diff_default = /*#__PURE__*/__nccwpck_require__.n(parse_diff);
@@ -37807,10 +37885,12 @@ function installEnvironment(parent) {
     return Object.fromEntries(Object.entries(parent).filter((entry) => wanted.test(entry[0]) && entry[1] !== undefined));
 }
 
-// EXTERNAL MODULE: external "node:fs"
-var external_node_fs_ = __nccwpck_require__(3024);
 ;// CONCATENATED MODULE: ./src/execute/dependencies.ts
-/** The trees reuse the repository's installed dependencies; only a PR that changed manifests reinstalls. */
+/**
+ * The trees reuse the repository's installed dependencies; only a PR that changed manifests reinstalls,
+ * in the pre-fix tree — from a dependency cache when one is given and holds that install.
+ */
+
 
 
 
@@ -37847,8 +37927,23 @@ async function installDependencies(treeDir, options) {
     const install = options.installCommand ? expandCommand(options.installCommand, [], []) : INSTALLS.find((candidate) => (0,external_node_fs_.existsSync)((0,external_node_path_.join)(treeDir, candidate.lockfile)));
     if (!install)
         return 'none';
+    const installed = (0,external_node_path_.join)(treeDir, 'node_modules');
+    const key = options.cache && (await cacheKey(treeDir, install));
+    if (key && (await options.cache.restore(installed, key)))
+        return 'cached';
     await runTreeCommand(options.processes, install, treeDir, options.timeoutMs, 'Installing dependencies in the pre-fix tree');
+    if (key && (0,external_node_fs_.existsSync)(installed))
+        await options.cache.save(installed, key);
     return 'installed';
+}
+/** The install is the same when the command, the manifests it reads, the platform and node's major are. */
+async function cacheKey(treeDir, install) {
+    const hash = (0,external_node_crypto_.createHash)('sha256').update(JSON.stringify([install.command, install.args, install.env]));
+    for (const { lockfile } of INSTALLS)
+        if ((0,external_node_fs_.existsSync)((0,external_node_path_.join)(treeDir, lockfile)))
+            hash.update(lockfile).update(await (0,promises_.readFile)((0,external_node_path_.join)(treeDir, lockfile)));
+    const node = process.versions.node.split('.')[0];
+    return `regression-testgen-pre-fix-deps-v1-${process.platform}-${process.arch}-node${node}-${hash.digest('hex').slice(0, 32)}`;
 }
 
 ;// CONCATENATED MODULE: ./src/execute/trees.ts
@@ -47142,7 +47237,44 @@ async function detectFramework(repoDir) {
     throw new UserFacingError(`No supported test framework found in ${repoDir}`, `supported: ${ADAPTERS.map((adapter) => adapter.name).join(', ')}`);
 }
 
+;// CONCATENATED MODULE: ./src/model/pricing.ts
+/** Longest prefix first. 5-minute cache writes cost 1.25× the input price on every model. */
+const PRICES = [
+    ['claude-fable-5-1', { input: 10, output: 50, cacheRead: 0.25 }],
+    ['claude-mythos-5-1', { input: 10, output: 50, cacheRead: 0.25 }],
+    ['claude-fable-5', { input: 10, output: 50, cacheRead: 1 }],
+    ['claude-mythos-5', { input: 10, output: 50, cacheRead: 1 }],
+    ['claude-opus-5-5', { input: 4, output: 20, cacheRead: 0.2 }],
+    ['claude-opus-5', { input: 5, output: 25, cacheRead: 0.5 }],
+    ['claude-opus-4-1', { input: 15, output: 75, cacheRead: 1.5 }],
+    ['claude-opus-4-', { input: 5, output: 25, cacheRead: 0.5 }],
+    ['claude-sonnet-5-5', { input: 2, output: 10, cacheRead: 0.1 }],
+    ['claude-sonnet-5', { input: 2, output: 10, cacheRead: 0.2 }],
+    ['claude-sonnet-4', { input: 3, output: 15, cacheRead: 0.3 }],
+    ['claude-haiku-5-5', { input: 0.1, output: 0.5, cacheRead: 0.01 }],
+    ['claude-haiku-4-5', { input: 1, output: 5, cacheRead: 0.1 }]
+];
+const CACHE_WRITE_FACTOR = 1.25;
+function priceOf(model) {
+    // Opus 4 (`claude-opus-4`, `claude-opus-4-20250514`) kept the old price; Opus 4.5 and later are cheaper.
+    if (model === 'claude-opus-4' || /^claude-opus-4-\d{8}$/.test(model))
+        return { input: 15, output: 75, cacheRead: 1.5 };
+    return PRICES.find(([prefix]) => model.startsWith(prefix))?.[1] ?? null;
+}
+/** US dollars to a hundredth of a cent, or null when the model's price is not known here. */
+function estimateCostUsd(model, usage) {
+    const price = priceOf(model);
+    if (!price)
+        return null;
+    const perMillion = usage.inputTokens * price.input +
+        usage.cacheWriteTokens * price.input * CACHE_WRITE_FACTOR +
+        usage.cacheReadTokens * price.cacheRead +
+        usage.outputTokens * price.output;
+    return Math.round(perMillion / 100) / 10_000;
+}
+
 ;// CONCATENATED MODULE: ./src/report/report.ts
+
 /** The report so far: every stage adds to it, so a failure at any point still reports what was learnt. */
 function emptyReport(mode, repoDir, base, head) {
     return {
@@ -47161,7 +47293,7 @@ function emptyReport(mode, repoDir, base, head) {
         diffCoverage: null,
         preFixTree: null,
         rounds: { repair: 0, strengthen: 0 },
-        model: { name: null, calls: 0, inputTokens: 0, outputTokens: 0, perCall: [] },
+        model: modelUsage(null, null),
         timings: {},
         durationMs: 0
     };
@@ -47170,6 +47302,19 @@ function describeChangeSet(changeSet) {
     return changeSet.files.map((file) => ({ path: file.path, role: file.role, status: file.status }));
 }
 const failToPassCount = (report) => report.tests.filter((test) => test.kind === 'fail-to-pass').length;
+function modelUsage(name, ledger) {
+    const usage = ledger?.usage ?? { inputTokens: 0, cacheWriteTokens: 0, cacheReadTokens: 0, outputTokens: 0 };
+    return {
+        name,
+        calls: ledger?.sentCalls ?? 0,
+        cachedCalls: ledger?.cachedCalls ?? 0,
+        ...usage,
+        costUsd: name ? estimateCostUsd(name, usage) : null,
+        perCall: ledger?.calls ?? []
+    };
+}
+/** All input tokens, however billed. */
+const report_inputTokens = (usage) => usage.inputTokens + usage.cacheWriteTokens + usage.cacheReadTokens;
 
 ;// CONCATENATED MODULE: ./src/report/markdown.ts
 
@@ -47240,12 +47385,15 @@ function suite(report) {
     return ['## Suite', ...lines, ...refused, '', ...reverted].join('\n');
 }
 function model(report) {
-    if (report.model.calls === 0)
+    const usage = report.model;
+    if (usage.calls + usage.cachedCalls === 0)
         return null;
-    const rows = report.model.perCall.map((call) => `| ${call.stage} | ${call.inputTokens} | ${call.outputTokens} | ${call.durationMs} |`);
+    const cached = usage.cachedCalls > 0 ? ` and ${usage.cachedCalls} answered from the response cache` : '';
+    const cost = usage.costUsd === null ? 'cost unknown for this model' : `≈ $${usage.costUsd.toFixed(4)} at list prices`;
+    const rows = usage.perCall.map((call) => `| ${call.stage}${call.cached ? ' (cached)' : ''} | ${report_inputTokens(call)} | ${call.cacheReadTokens} | ${call.outputTokens} | ${call.durationMs} |`);
     return [
-        `## Model\n\n${report.model.name}: ${report.model.calls} call(s), ${report.model.inputTokens} input and ${report.model.outputTokens} output tokens; ${report.rounds.repair} repair and ${report.rounds.strengthen} strengthen round(s).`,
-        '| Stage | Input tokens | Output tokens | ms |\n|---|---|---|---|\n' + rows.join('\n')
+        `## Model\n\n${usage.name}: ${usage.calls} call(s)${cached}; ${report_inputTokens(usage)} input (${usage.cacheReadTokens} from the prompt cache) and ${usage.outputTokens} output tokens, ${cost}; ${report.rounds.repair} repair and ${report.rounds.strengthen} strengthen round(s).`,
+        '| Stage | Input tokens | of which cache reads | Output tokens | ms |\n|---|---|---|---|---|\n' + rows.join('\n')
     ].join('\n\n');
 }
 function timings(report) {
@@ -48203,7 +48351,7 @@ async function runPipeline(settings, ports) {
     const started = performance.now();
     const report = emptyReport(settings.mode, settings.repoDir, settings.base, settings.head);
     const timings = new Timings(report.timings);
-    const workDir = await (0,promises_.mkdtemp)((0,external_node_path_.join)((0,external_node_os_.tmpdir)(), 'regression-testgen-'));
+    const workDir = await makeWorkDir(settings.workDir);
     let delivered = [];
     let parsedDiff = null;
     let trees;
@@ -48253,13 +48401,7 @@ async function runPipeline(settings, ports) {
         await (0,promises_.rm)(workDir, { recursive: true, force: true });
     }
     report.suite.files = delivered.map((file) => ({ path: file.path, scenarios: file.scenarios }));
-    report.model = {
-        name: settings.model?.model ?? null,
-        calls: ports.ledger.calls.length,
-        inputTokens: ports.ledger.inputTokens,
-        outputTokens: ports.ledger.outputTokens,
-        perCall: ports.ledger.calls
-    };
+    report.model = modelUsage(settings.model?.model ?? null, ports.ledger);
     report.durationMs = Math.round(performance.now() - started);
     const paths = await writeReport(settings.outDir, report, delivered);
     return { report, paths, exitCode: exitCodeFor(report.verdict, settings.onNoFailToPass), changeSet: parsedDiff };
@@ -48271,9 +48413,17 @@ function exitCodeFor(verdict, onNoFailToPass) {
         return onNoFailToPass === 'warn' ? 0 : 1;
     return 2;
 }
+/** A fixed folder (emptied first) keeps tree paths the same from run to run, as a path-keyed cache needs. */
+async function makeWorkDir(fixed) {
+    if (!fixed)
+        return (0,promises_.mkdtemp)((0,external_node_path_.join)((0,external_node_os_.tmpdir)(), 'regression-testgen-'));
+    await (0,promises_.rm)(fixed, { recursive: true, force: true });
+    await (0,promises_.mkdir)(fixed, { recursive: true });
+    return fixed;
+}
 async function setUpTrees(settings, ports, changeSet, dir) {
     const { installCommand, workingDirectory } = settings.tests;
-    const trees = await prepareTrees(ports.git, changeSet, dir, { processes: ports.processes, timeoutMs: settings.testTimeoutMs, installCommand, packageDir: workingDirectory });
+    const trees = await prepareTrees(ports.git, changeSet, dir, { processes: ports.processes, timeoutMs: settings.testTimeoutMs, installCommand, packageDir: workingDirectory, cache: ports.dependencyCache });
     ports.log.info(`Pre-fix tree: reverted ${trees.reverted.join(', ') || 'nothing'}; dependencies ${trees.preFixDependencies}`);
     return trees;
 }
@@ -48352,21 +48502,28 @@ function runGit(args, cwd) {
 // EXTERNAL MODULE: ./src/ports/process.ts + 1 modules
 var ports_process = __nccwpck_require__(9558);
 ;// CONCATENATED MODULE: ./src/run.ts
-/** Wires the real ports to the pipeline: shared by the CLI and the action. */
 
 
 
 
 
-function runWithRealPorts(settings, log) {
+
+function runWithRealPorts(settings, log, dependencyCache = null) {
     const ledger = new UsageLedger();
     return runPipeline(settings, {
         git: createGit(settings.repoDir),
         processes: (0,ports_process/* createProcessRunner */.Ej)(),
-        model: settings.model ? createAnthropicModel(settings.model, ledger) : null,
+        model: settings.model ? createModel(settings.model, ledger) : null,
         ledger,
-        log
+        log,
+        dependencyCache
     });
+}
+function createModel(settings, ledger) {
+    const model = createAnthropicModel(settings, ledger);
+    if (!settings.responseCacheDir)
+        return model;
+    return withResponseCache(model, { dir: settings.responseCacheDir, modelIdentity: `${settings.model} max_tokens=${settings.maxTokens}`, ledger });
 }
 
 ;// CONCATENATED MODULE: ./src/settings.ts
@@ -48393,6 +48550,7 @@ function buildSettings(raw, cwd = process.cwd()) {
         base: required('base', raw.base),
         head: required('head', raw.head),
         outDir: absolute(raw.out ?? 'regression-testgen-out', cwd),
+        workDir: raw.workDir ? absolute(raw.workDir, cwd) : null,
         bugReport: { issueFile: raw.issueFile && absolute(raw.issueFile, cwd), issueText: raw.issueText, pullRequest: raw.pullRequest, linkedIssues: raw.linkedIssues },
         model: mode === 'verify'
             ? null
@@ -48402,7 +48560,8 @@ function buildSettings(raw, cwd = process.cwd()) {
                 maxTokens: positiveInt('max-tokens', raw.maxTokens, DEFAULT_MAX_TOKENS),
                 baseURL: optionalUrl('anthropic-base-url', raw.baseURL),
                 maxRetries: 4,
-                maxCalls: positiveInt('max-model-calls', raw.maxModelCalls, DEFAULT_MAX_MODEL_CALLS)
+                maxCalls: positiveInt('max-model-calls', raw.maxModelCalls, DEFAULT_MAX_MODEL_CALLS),
+                responseCacheDir: raw.responseCacheDir?.trim() ? absolute(raw.responseCacheDir.trim(), cwd) : null
             },
         onNoFailToPass: oneOf('on-no-fail-to-pass', raw.onNoFailToPass ?? 'fail', ['fail', 'warn']),
         repairRounds: DEFAULT_REPAIR_ROUNDS,
@@ -48469,6 +48628,7 @@ function absolute(path, cwd) {
 
 
 
+
 const USAGE = `Usage:
   regression-testgen [generate] --repo DIR --base SHA --head SHA [options]
   regression-testgen verify --repo DIR --base SHA --head SHA [options]
@@ -48480,12 +48640,13 @@ verify needs no model: it runs the change's own test files at head and on the pr
 Options:
   --repo DIR                      the git repository (default: .)
   --base SHA, --head SHA          the commits before and with the fix
-  --out DIR                       where report.json, report.md and suite/ go (default: regression-testgen-out)
+  --out DIR                       where report.json, report.md, run.log and suite/ go (default: regression-testgen-out)
   --issue FILE                    the bug report, as markdown (first line is the title)
   --issue-text TEXT               the bug report, inline (default: the commit messages of base..head)
   --model NAME                    Claude model (default: claude-sonnet-5-5)
   --max-tokens N                  max output tokens per model call (default: 16000)
   --max-model-calls N             at most N model calls in a run; repair rounds past it are skipped (default: 12)
+  --response-cache DIR            keep model replies in DIR by request hash; a re-run of the same state costs no tokens
   --anthropic-base-url URL        Messages API base URL (default: ANTHROPIC_BASE_URL or Anthropic's)
   --on-no-fail-to-pass fail|warn  exit 1 (fail, default) or 0 (warn) when no test fails before the fix
   --timeout-minutes N             timeout of each test run (default: 5)
@@ -48508,6 +48669,7 @@ const CLI_OPTIONS = {
     model: { type: 'string' },
     'max-tokens': { type: 'string' },
     'max-model-calls': { type: 'string' },
+    'response-cache': { type: 'string' },
     'anthropic-base-url': { type: 'string' },
     'on-no-fail-to-pass': { type: 'string' },
     'timeout-minutes': { type: 'string' },
@@ -48539,6 +48701,7 @@ async function runCli(argv, env = process.env, log = consoleLogger) {
             model: values.model,
             maxTokens: values['max-tokens'],
             maxModelCalls: values['max-model-calls'],
+            responseCacheDir: values['response-cache'],
             baseURL: values['anthropic-base-url'] ?? env.ANTHROPIC_BASE_URL,
             onNoFailToPass: values['on-no-fail-to-pass'],
             testTimeoutMinutes: values['timeout-minutes'],
@@ -48548,7 +48711,7 @@ async function runCli(argv, env = process.env, log = consoleLogger) {
             installCommand: values['install-command'],
             workingDirectory: values['working-directory']
         });
-        const outcome = await runWithRealPorts(settings, log);
+        const outcome = await runWithRealPorts(settings, withRunLog(log, runLogPath(settings.outDir)));
         if (values.print)
             console.log(await (0,promises_.readFile)(outcome.paths.markdown, 'utf8'));
         log.info(`verdict: ${outcome.report.verdict}${outcome.report.reason ? ` (${outcome.report.reason})` : ''}\nreport: ${outcome.paths.json}`);

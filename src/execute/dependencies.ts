@@ -1,13 +1,24 @@
-/** The trees reuse the repository's installed dependencies; only a PR that changed manifests reinstalls. */
+/**
+ * The trees reuse the repository's installed dependencies; only a PR that changed manifests reinstalls,
+ * in the pre-fix tree — from a dependency cache when one is given and holds that install.
+ */
+import { createHash } from 'node:crypto'
 import { existsSync } from 'node:fs'
-import { symlink } from 'node:fs/promises'
+import { readFile, symlink } from 'node:fs/promises'
 import { join } from 'node:path'
 import { UserFacingError } from '../errors.js'
 import { expandCommand, type CommandLine } from '../frameworks/command.js'
 import type { ProcessRunner } from '../ports/process.js'
 import { runTreeCommand } from './tree-command.js'
 
-export type DependencySource = 'reused' | 'installed' | 'none'
+export type DependencySource = 'reused' | 'installed' | 'cached' | 'none'
+
+/** Keeps an install's node_modules between runs (the action: the Actions cache). Failures are its own to report. */
+export interface DependencyCache {
+  /** True when `dir` was filled from the entry under `key`. */
+  restore(dir: string, key: string): Promise<boolean>
+  save(dir: string, key: string): Promise<void>
+}
 
 export interface DependencyOptions {
   processes: ProcessRunner
@@ -16,6 +27,7 @@ export interface DependencyOptions {
   installCommand: string[] | null
   /** The package folder (working-directory), '' for the root. */
   packageDir: string
+  cache: DependencyCache | null
 }
 
 const INSTALLS: Array<{ lockfile: string } & CommandLine> = [
@@ -47,6 +59,18 @@ export async function reuseDependencies(repoDir: string, treeDir: string, packag
 export async function installDependencies(treeDir: string, options: DependencyOptions): Promise<DependencySource> {
   const install = options.installCommand ? expandCommand(options.installCommand, [], []) : INSTALLS.find((candidate) => existsSync(join(treeDir, candidate.lockfile)))
   if (!install) return 'none'
+  const installed = join(treeDir, 'node_modules')
+  const key = options.cache && (await cacheKey(treeDir, install))
+  if (key && (await options.cache!.restore(installed, key))) return 'cached'
   await runTreeCommand(options.processes, install, treeDir, options.timeoutMs, 'Installing dependencies in the pre-fix tree')
+  if (key && existsSync(installed)) await options.cache!.save(installed, key)
   return 'installed'
+}
+
+/** The install is the same when the command, the manifests it reads, the platform and node's major are. */
+async function cacheKey(treeDir: string, install: CommandLine): Promise<string> {
+  const hash = createHash('sha256').update(JSON.stringify([install.command, install.args, install.env]))
+  for (const { lockfile } of INSTALLS) if (existsSync(join(treeDir, lockfile))) hash.update(lockfile).update(await readFile(join(treeDir, lockfile)))
+  const node = process.versions.node.split('.')[0]
+  return `regression-testgen-pre-fix-deps-v1-${process.platform}-${process.arch}-node${node}-${hash.digest('hex').slice(0, 32)}`
 }

@@ -15,12 +15,20 @@ export const Inputs = {
   WorkingDirectory: 'working-directory',
   GithubToken: 'github-token',
   PrNumber: 'pr-number',
-  AllowPullRequestTarget: 'allow-pull-request-target'
+  AllowPullRequestTarget: 'allow-pull-request-target',
+  ArtifactName: 'artifact-name',
+  RetentionDays: 'retention-days',
+  Comment: 'comment',
+  CacheModelResponses: 'cache-model-responses'
 } as const
 
 export const Outputs = {
   Verdict: 'verdict',
   FailToPassCount: 'fail-to-pass-count',
   ReportPath: 'report-path',
-  SuitePath: 'suite-path'
+  SuitePath: 'suite-path',
+  ArtifactId: 'artifact-id'
 } as const
+
+/** Under RUNNER_TEMP: the model's replies, carried between runs by the Actions cache. */
+export const RESPONSE_CACHE_FOLDER = 'regression-testgen-model-responses'

@@ -1,14 +1,34 @@
-/** Action inputs and the event's pull request → one Settings object. */
+/** Action inputs and the event's pull request → one settings object: the pipeline's Settings and the reporting around it. */
 import * as core from '@actions/core'
 import * as github from '@actions/github'
 import { join } from 'node:path'
 import { SettingsError } from '../errors.js'
 import { buildSettings, type LinkedIssue, type Settings } from '../settings.js'
-import { Inputs } from './constants.js'
+import { Inputs, RESPONSE_CACHE_FOLDER } from './constants.js'
 import { fetchLinkedIssues } from './fetch-linked-issues.js'
-import { pullRequestOfEvent } from './pull-request.js'
+import { pullRequestOfEvent, type PullRequestInfo } from './pull-request.js'
 
-export async function getSettings(): Promise<Settings> {
+export interface ActionSettings {
+  pipeline: Settings
+  pullRequest: PullRequestInfo
+  token: string
+  artifact: { name: string; retentionDays: number | undefined }
+  /** Post the summary as a pull request comment, updated in place on re-runs. */
+  comment: boolean
+}
+
+export const DEFAULT_ARTIFACT_NAME = 'regression-testgen'
+
+export async function getSettings(): Promise<ActionSettings> {
+  const comment = booleanInput(Inputs.Comment)
+  const artifact = { name: artifactName(), retentionDays: retentionDays() }
+  const token = core.getInput(Inputs.GithubToken)
+  if (comment && !token) throw new SettingsError(Inputs.Comment, 'the pull request comment needs github-token')
+  const pipeline = await pipelineSettings()
+  return { pipeline: pipeline.settings, pullRequest: pipeline.pullRequest, token, artifact, comment }
+}
+
+async function pipelineSettings(): Promise<{ settings: Settings; pullRequest: PullRequestInfo }> {
   const pullRequest = await pullRequestOfEvent({
     allowPullRequestTarget: booleanInput(Inputs.AllowPullRequestTarget),
     prNumber: core.getInput(Inputs.PrNumber),
@@ -18,12 +38,15 @@ export async function getSettings(): Promise<Settings> {
   const apiKey = core.getInput(Inputs.AnthropicApiKey)
   if (apiKey) core.setSecret(apiKey)
   else core.notice('No anthropic-api-key (fork pull requests get no secrets): running verify mode on the PR\'s own tests.')
-  return buildSettings({
+  const runnerTemp = process.env.RUNNER_TEMP ?? workspace
+  const settings = buildSettings({
     mode: apiKey ? 'generate' : 'verify',
     repo: workspace,
     base: pullRequest.baseSha,
     head: pullRequest.headSha,
-    out: core.getInput(Inputs.OutputDir) || join(process.env.RUNNER_TEMP ?? workspace, 'regression-testgen'),
+    out: core.getInput(Inputs.OutputDir) || join(runnerTemp, 'regression-testgen'),
+    // The same tree paths on every run, so the pre-fix tree's install can come back from the Actions cache.
+    workDir: join(runnerTemp, 'regression-testgen-work'),
     pullRequest: { title: pullRequest.title, body: pullRequest.body },
     // Only generate mode reads the bug report: verify mode makes no API call for it.
     linkedIssues: apiKey ? await linkedIssues(pullRequest.number, pullRequest.body) : [],
@@ -31,6 +54,8 @@ export async function getSettings(): Promise<Settings> {
     model: core.getInput(Inputs.Model),
     maxTokens: core.getInput(Inputs.MaxTokens),
     maxModelCalls: core.getInput(Inputs.MaxModelCalls),
+    // Restored from and saved to the Actions cache around the run (see response-cache-store.ts).
+    responseCacheDir: booleanInput(Inputs.CacheModelResponses, true) ? join(runnerTemp, RESPONSE_CACHE_FOLDER) : undefined,
     baseURL: core.getInput(Inputs.AnthropicBaseUrl),
     onNoFailToPass: core.getInput(Inputs.OnNoFailToPass) || 'fail',
     testTimeoutMinutes: core.getInput(Inputs.TimeoutMinutes),
@@ -40,6 +65,23 @@ export async function getSettings(): Promise<Settings> {
     installCommand: core.getInput(Inputs.InstallCommand),
     workingDirectory: core.getInput(Inputs.WorkingDirectory)
   })
+  return { settings, pullRequest }
+}
+
+function artifactName(): string {
+  const name = core.getInput(Inputs.ArtifactName).trim() || DEFAULT_ARTIFACT_NAME
+  // The characters the artifact service refuses in a name.
+  if (/["':<>|*?\\/\r\n]/.test(name)) throw new SettingsError(Inputs.ArtifactName, `"${name}" has a character artifact names cannot hold (" : < > | * ? \\ / or a line break)`)
+  return name
+}
+
+/** 1–90 days; empty: the repository's own retention setting. */
+function retentionDays(): number | undefined {
+  const value = core.getInput(Inputs.RetentionDays).trim()
+  if (!value) return undefined
+  const days = Number(value)
+  if (!Number.isInteger(days) || days < 1 || days > 90) throw new SettingsError(Inputs.RetentionDays, `"${value}" is not a whole number of days from 1 to 90`)
+  return days
 }
 
 async function linkedIssues(number: number, body: string): Promise<LinkedIssue[]> {
@@ -50,10 +92,11 @@ async function linkedIssues(number: number, body: string): Promise<LinkedIssue[]
   return issues
 }
 
-/** `true` or `false` (any case); empty is false. Anything else names the input. */
-function booleanInput(name: string): boolean {
+/** `true` or `false` (any case); empty is the default. Anything else names the input. */
+function booleanInput(name: string, byDefault = false): boolean {
   const value = core.getInput(name).toLowerCase()
-  if (value === '' || value === 'false') return false
+  if (value === '') return byDefault
+  if (value === 'false') return false
   if (value === 'true') return true
   throw new SettingsError(name, `"${core.getInput(name)}" is not true or false`)
 }

@@ -16,7 +16,7 @@ export function createAnthropicModel(settings: ModelSettings, ledger: UsageLedge
   const thinking = supportsAdaptiveThinking(settings.model)
   return {
     async send(request: ModelRequest): Promise<ModelReply> {
-      if (ledger.calls.length >= settings.maxCalls) throw new ModelCallLimitError(settings.maxCalls, request.stage)
+      if (ledger.sentCalls >= settings.maxCalls) throw new ModelCallLimitError(settings.maxCalls, request.stage)
       const started = Date.now()
       const message = await client.messages
         .stream({
@@ -32,14 +32,14 @@ export function createAnthropicModel(settings: ModelSettings, ledger: UsageLedge
             : { temperature: 0, tool_choice: { type: 'tool' as const, name: request.tool.name } })
         })
         .finalMessage()
-      const reply = {
-        content: message.content,
-        stopReason: message.stop_reason,
-        inputTokens: message.usage.input_tokens + (message.usage.cache_read_input_tokens ?? 0) + (message.usage.cache_creation_input_tokens ?? 0),
+      const usage = {
+        inputTokens: message.usage.input_tokens,
+        cacheWriteTokens: message.usage.cache_creation_input_tokens ?? 0,
+        cacheReadTokens: message.usage.cache_read_input_tokens ?? 0,
         outputTokens: message.usage.output_tokens
       }
-      ledger.record({ stage: request.stage, inputTokens: reply.inputTokens, outputTokens: reply.outputTokens, durationMs: Date.now() - started })
-      return reply
+      ledger.record(request.stage, usage, Date.now() - started)
+      return { content: message.content, stopReason: message.stop_reason, usage }
     }
   }
 }

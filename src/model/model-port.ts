@@ -15,7 +15,14 @@ export interface ModelRequest {
 export interface ModelReply {
   content: ContentBlock[]
   stopReason: string | null
+  usage: TokenUsage
+}
+
+/** Tokens of one call, split the way they are billed. */
+export interface TokenUsage {
   inputTokens: number
+  cacheWriteTokens: number
+  cacheReadTokens: number
   outputTokens: number
 }
 
@@ -23,26 +30,39 @@ export interface ModelPort {
   send(request: ModelRequest): Promise<ModelReply>
 }
 
-export interface ModelCall {
+export interface ModelCall extends TokenUsage {
   stage: string
-  inputTokens: number
-  outputTokens: number
   durationMs: number
+  /** Answered from the response cache: no request was sent, no token paid. */
+  cached: boolean
 }
+
+const NO_TOKENS: TokenUsage = { inputTokens: 0, cacheWriteTokens: 0, cacheReadTokens: 0, outputTokens: 0 }
 
 /** Every call's stage and token usage, for the report. */
 export class UsageLedger {
   readonly calls: ModelCall[] = []
 
-  record(call: ModelCall): void {
-    this.calls.push(call)
+  record(stage: string, usage: TokenUsage, durationMs: number): void {
+    this.calls.push({ stage, ...usage, durationMs, cached: false })
   }
 
-  get inputTokens(): number {
-    return this.calls.reduce((sum, call) => sum + call.inputTokens, 0)
+  recordCached(stage: string, durationMs: number): void {
+    this.calls.push({ stage, ...NO_TOKENS, durationMs, cached: true })
   }
 
-  get outputTokens(): number {
-    return this.calls.reduce((sum, call) => sum + call.outputTokens, 0)
+  /** Requests actually sent to the API (the max-model-calls budget counts these). */
+  get sentCalls(): number {
+    return this.calls.filter((call) => !call.cached).length
+  }
+
+  get cachedCalls(): number {
+    return this.calls.length - this.sentCalls
+  }
+
+  get usage(): TokenUsage {
+    const total = { ...NO_TOKENS }
+    for (const call of this.calls) for (const key of Object.keys(total) as Array<keyof TokenUsage>) total[key] += call[key]
+    return total
   }
 }

@@ -1,6 +1,6 @@
 /** report.md: what a reviewer reads — verdict first, then why, then the numbers. */
 import type { Report } from './report.js'
-import { failToPassCount } from './report.js'
+import { failToPassCount, inputTokens } from './report.js'
 
 const VERDICT_LINE: Record<Report['verdict'], string> = {
   'fail-to-pass': '✅ **fail-to-pass** — the suite proves the fix: it passes on the fix and fails without it.',
@@ -74,11 +74,14 @@ function suite(report: Report): string | null {
 }
 
 function model(report: Report): string | null {
-  if (report.model.calls === 0) return null
-  const rows = report.model.perCall.map((call) => `| ${call.stage} | ${call.inputTokens} | ${call.outputTokens} | ${call.durationMs} |`)
+  const usage = report.model
+  if (usage.calls + usage.cachedCalls === 0) return null
+  const cached = usage.cachedCalls > 0 ? ` and ${usage.cachedCalls} answered from the response cache` : ''
+  const cost = usage.costUsd === null ? 'cost unknown for this model' : `≈ $${usage.costUsd.toFixed(4)} at list prices`
+  const rows = usage.perCall.map((call) => `| ${call.stage}${call.cached ? ' (cached)' : ''} | ${inputTokens(call)} | ${call.cacheReadTokens} | ${call.outputTokens} | ${call.durationMs} |`)
   return [
-    `## Model\n\n${report.model.name}: ${report.model.calls} call(s), ${report.model.inputTokens} input and ${report.model.outputTokens} output tokens; ${report.rounds.repair} repair and ${report.rounds.strengthen} strengthen round(s).`,
-    '| Stage | Input tokens | Output tokens | ms |\n|---|---|---|---|\n' + rows.join('\n')
+    `## Model\n\n${usage.name}: ${usage.calls} call(s)${cached}; ${inputTokens(usage)} input (${usage.cacheReadTokens} from the prompt cache) and ${usage.outputTokens} output tokens, ${cost}; ${report.rounds.repair} repair and ${report.rounds.strengthen} strengthen round(s).`,
+    '| Stage | Input tokens | of which cache reads | Output tokens | ms |\n|---|---|---|---|---|\n' + rows.join('\n')
   ].join('\n\n')
 }
 

@@ -1,7 +1,8 @@
 /** The report: one JSON document (schema in report.schema.json) from which report.md is rendered. */
 import type { Analysis, BugReport, ChangeSet, ClassifiedTest, Scenario, SuiteFile, Verdict } from '../domain.js'
 import type { DependencySource } from '../execute/dependencies.js'
-import type { ModelCall } from '../model/model-port.js'
+import type { ModelCall, TokenUsage, UsageLedger } from '../model/model-port.js'
+import { estimateCostUsd } from '../model/pricing.js'
 import type { RefusedFile } from '../suite/placement.js'
 import type { Mode } from '../settings.js'
 import type { DiffCoverage } from '../verdict/diff-coverage.js'
@@ -23,9 +24,20 @@ export interface Report {
   diffCoverage: DiffCoverage | null
   preFixTree: { reverted: string[]; dependencies: DependencySource } | null
   rounds: { repair: number; strengthen: number }
-  model: { name: string | null; calls: number; inputTokens: number; outputTokens: number; perCall: ModelCall[] }
+  model: ModelUsage
   timings: Record<string, number>
   durationMs: number
+}
+
+export interface ModelUsage extends TokenUsage {
+  name: string | null
+  /** Requests sent to the API. */
+  calls: number
+  /** Answers replayed from the response cache. */
+  cachedCalls: number
+  /** At list prices; null without a model or with one whose price is unknown. */
+  costUsd: number | null
+  perCall: ModelCall[]
 }
 
 /** The report so far: every stage adds to it, so a failure at any point still reports what was learnt. */
@@ -46,7 +58,7 @@ export function emptyReport(mode: Mode, repoDir: string, base: string, head: str
     diffCoverage: null,
     preFixTree: null,
     rounds: { repair: 0, strengthen: 0 },
-    model: { name: null, calls: 0, inputTokens: 0, outputTokens: 0, perCall: [] },
+    model: modelUsage(null, null),
     timings: {},
     durationMs: 0
   }
@@ -57,3 +69,18 @@ export function describeChangeSet(changeSet: ChangeSet): Report['changedFiles'] 
 }
 
 export const failToPassCount = (report: Report) => report.tests.filter((test) => test.kind === 'fail-to-pass').length
+
+export function modelUsage(name: string | null, ledger: UsageLedger | null): ModelUsage {
+  const usage = ledger?.usage ?? { inputTokens: 0, cacheWriteTokens: 0, cacheReadTokens: 0, outputTokens: 0 }
+  return {
+    name,
+    calls: ledger?.sentCalls ?? 0,
+    cachedCalls: ledger?.cachedCalls ?? 0,
+    ...usage,
+    costUsd: name ? estimateCostUsd(name, usage) : null,
+    perCall: ledger?.calls ?? []
+  }
+}
+
+/** All input tokens, however billed. */
+export const inputTokens = (usage: TokenUsage) => usage.inputTokens + usage.cacheWriteTokens + usage.cacheReadTokens

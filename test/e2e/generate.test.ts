@@ -1,6 +1,7 @@
 /** The CLI end to end on the bundled example: real git, real jest, the real SDK against a scripted fake model. */
 import { execFileSync } from 'node:child_process'
 import { existsSync, readFileSync } from 'node:fs'
+import { mkdtemp } from 'node:fs/promises'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import { requestText, type ScriptedReply } from '../support/fake-anthropic.js'
@@ -194,4 +195,17 @@ test('max-model-calls: a repair round past the limit is skipped; a stage past it
   const tooFew = await runCliOnFixture({ script: answers, args: ['--max-model-calls', '2'] })
   expect(tooFew.exitCode).toBe(2)
   expect(tooFew.report).toMatchObject({ verdict: 'error', reason: 'The model call limit (2) was reached before the write-tests call (raise max-model-calls)', model: { calls: 2 } })
+})
+
+test('--response-cache: a second run of the same state asks the model nothing and writes the same suite', async () => {
+  const cacheDir = await mkdtemp(join(tmpdir(), 'rtg-responses-'))
+  const broken = scriptedSuite.replace("'../../src/streaming-transport'", "'../src/streaming-transport'")
+  const first = await runCliOnFixture({ script: { ...answers, 'write-tests': suite({ content: broken }), repair: answers['write-tests'] }, args: ['--response-cache', cacheDir] })
+  expect(first.report).toMatchObject({ verdict: 'fail-to-pass', rounds: { repair: 1 }, model: { calls: 4, cachedCalls: 0 } })
+
+  const second = await runCliOnFixture({ script: {}, args: ['--response-cache', cacheDir] })
+  expect(second.model!.requests).toHaveLength(0)
+  expect(second.report).toMatchObject({ verdict: 'fail-to-pass', rounds: { repair: 1 }, model: { calls: 0, cachedCalls: 4, inputTokens: 0, outputTokens: 0, costUsd: 0 } })
+  expect(readFileSync(join(second.outDir, 'suite', SUITE_PATH), 'utf8')).toBe(readFileSync(join(first.outDir, 'suite', SUITE_PATH), 'utf8'))
+  expect(second.markdown).toContain('0 call(s) and 4 answered from the response cache')
 })

@@ -1,9 +1,10 @@
 /** The two trees, on a real repository: what the pre-fix tree reverts, keeps, links and installs. */
 import { execFileSync } from 'node:child_process'
-import { existsSync, lstatSync, mkdtempSync, mkdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs'
+import { cpSync, existsSync, lstatSync, mkdtempSync, mkdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs'
 import { tmpdir } from 'node:os'
 import { dirname, join } from 'node:path'
 import { readChangeSet } from '../../src/diff/change-set.js'
+import type { DependencyCache } from '../../src/execute/dependencies.js'
 import { prepareTrees } from '../../src/execute/trees.js'
 import { createGit } from '../../src/ports/git.js'
 import { createProcessRunner } from '../../src/ports/process.js'
@@ -41,10 +42,22 @@ function repoWithFix(fix: (write: (path: string, content: string) => void, git: 
   return { dir, base, head: git('rev-parse', 'HEAD'), git }
 }
 
-async function trees(repo: { dir: string; base: string; head: string }) {
+async function trees(repo: { dir: string; base: string; head: string }, cache: DependencyCache | null = null, installCommand: string[] | null = null) {
   const git = createGit(repo.dir)
   const work = mkdtempSync(join(tmpdir(), 'rtg-trees-work-'))
-  return prepareTrees(git, await readChangeSet(git, repo.base, repo.head), join(work, 'trees'), { processes: createProcessRunner(), timeoutMs: 120_000, installCommand: null, packageDir: '' })
+  return prepareTrees(git, await readChangeSet(git, repo.base, repo.head), join(work, 'trees'), { processes: createProcessRunner(), timeoutMs: 120_000, installCommand, packageDir: '', cache })
+}
+
+/** A dependency cache in a folder: entries are copies of the saved node_modules. */
+function folderCache() {
+  const root = mkdtempSync(join(tmpdir(), 'rtg-dep-cache-'))
+  dirs.push(root)
+  const keys: string[] = []
+  const cache: DependencyCache = {
+    restore: async (dir, key) => existsSync(join(root, key)) && (cpSync(join(root, key), dir, { recursive: true }), true),
+    save: async (dir, key) => (keys.push(key), cpSync(dir, join(root, key), { recursive: true }))
+  }
+  return { cache, keys, root }
 }
 
 test('the pre-fix tree takes the fix out of every kind of source change and keeps the tests at head', async () => {
@@ -89,6 +102,26 @@ test('a fix that changes manifests gets them reverted and a fresh install in the
   expect(preFixDependencies).toBe('installed')
   expect(isLink(join(preFix, 'node_modules'))).toBe(false)
   await dispose()
+})
+
+test('with a dependency cache, the pre-fix install is saved once and restored on the next run', async () => {
+  const repo = repoWithFix((write) => {
+    write('src/changed.js', 'module.exports = 2\n')
+    write('package.json', JSON.stringify({ name: 'trees', version: '1.0.1' }))
+  })
+  const { cache, keys, root } = folderCache()
+  const install = ['node', '-e', "require('fs').mkdirSync('node_modules/dep', { recursive: true })"]
+  const first = await trees(repo, cache, install)
+  expect(first.preFixDependencies).toBe('installed')
+  expect(keys).toEqual([expect.stringMatching(/^regression-testgen-pre-fix-deps-v1-\w+-\w+-node\d+-[0-9a-f]{32}$/)])
+  await first.dispose()
+
+  writeFileSync(join(root, keys[0], 'from-the-cache'), '')
+  const second = await trees(repo, cache, install)
+  expect(second.preFixDependencies).toBe('cached')
+  expect(existsSync(join(second.preFix, 'node_modules', 'from-the-cache'))).toBe(true)
+  expect(keys).toHaveLength(1)
+  await second.dispose()
 })
 
 test('a repository whose dependencies are not installed is a clear error, and nothing is left behind', async () => {

@@ -12,7 +12,7 @@ afterEach(async () => fake?.close())
 async function modelWith(script: Script, model = 'claude-sonnet-5-5') {
   fake = await startFakeAnthropic(script)
   const ledger = new UsageLedger()
-  return { model: createAnthropicModel({ apiKey: 'test-key', model, maxTokens: 1000, baseURL: fake.baseURL, maxRetries: 2, maxCalls: 10 }, ledger), ledger, fake }
+  return { model: createAnthropicModel({ apiKey: 'test-key', model, maxTokens: 1000, baseURL: fake.baseURL, maxRetries: 2, maxCalls: 10, responseCacheDir: null }, ledger), ledger, fake }
 }
 
 const files = { files: [{ path: 'test/regression/a.test.ts', content: "test('a', () => {})", scenarios: ['a'] }] }
@@ -23,7 +23,7 @@ test('a valid tool call comes back as its input, with usage recorded', async () 
   await expect(askForTool(model, ask)).resolves.toEqual(files)
   expect(ledger.calls).toHaveLength(1)
   expect(ledger.calls[0]).toMatchObject({ stage: 'write-tests' })
-  expect(ledger.inputTokens).toBeGreaterThan(0)
+  expect(ledger.usage.inputTokens).toBeGreaterThan(0)
   const body = fake.requests[0].body
   expect(body).toMatchObject({ model: 'claude-sonnet-5-5', system: 'system prompt', thinking: { type: 'adaptive' }, tool_choice: { type: 'auto' } })
   expect(body.tools[0].name).toBe('write_test_files')

@@ -1,4 +1,7 @@
-/** A fake GitHub REST and GraphQL API on 127.0.0.1 for the real Octokit: issues, comments, closing references. */
+/**
+ * A fake GitHub REST and GraphQL API on 127.0.0.1 for the real Octokit: issues and their comments (listed,
+ * created, edited), pull requests, closing references.
+ */
 import { createServer } from 'node:http'
 import type { AddressInfo } from 'node:net'
 import { readBody } from './http.js'
@@ -19,16 +22,31 @@ export interface FakeGitHubData {
   pulls?: Record<string, { title: string; body: string; baseSha: string; headSha: string }>
 }
 
+export interface FakeComment {
+  id: number
+  issue: string
+  body: string
+  user: { login: string; type: 'User' | 'Bot' }
+}
+
 export interface FakeGitHub {
   url: string
   requests: Array<{ method: string; path: string; authorization: string | undefined; body: unknown }>
+  /** Every comment, seeded and written, by id order. */
+  comments: FakeComment[]
   close(): Promise<void>
 }
 
+const BOT = { login: 'github-actions[bot]', type: 'Bot' as const }
+
 export async function startFakeGitHub(data: FakeGitHubData): Promise<FakeGitHub> {
   const requests: FakeGitHub['requests'] = []
+  const comments: FakeComment[] = Object.entries(data.issues).flatMap(([issue, { comments = [] }]) =>
+    comments.map((body) => ({ id: 0, issue, body, user: { login: 'octocat', type: 'User' as const } }))
+  )
+  comments.forEach((comment, index) => (comment.id = index + 1))
   const server = createServer(async (req, res) => {
-    const body = req.method === 'POST' ? JSON.parse(await readBody(req)) : undefined
+    const body = req.method === 'POST' || req.method === 'PATCH' ? JSON.parse(await readBody(req)) : undefined
     const path = (req.url ?? '').split('?')[0]
     requests.push({ method: req.method ?? '', path, authorization: req.headers.authorization, body })
     const send = (status: number, payload: unknown) => {
@@ -42,16 +60,30 @@ export async function startFakeGitHub(data: FakeGitHubData): Promise<FakeGitHub>
       if (!found) return send(404, { message: 'Not Found' })
       return send(200, { number: Number(pull[3]), title: found.title, body: found.body, base: { sha: found.baseSha }, head: { sha: found.headSha } })
     }
+    const edit = /^\/repos\/[^/]+\/[^/]+\/issues\/comments\/(\d+)$/.exec(path)
+    if (edit && req.method === 'PATCH') {
+      const comment = comments.find((candidate) => candidate.id === Number(edit[1]))
+      if (!comment) return send(404, { message: 'Not Found' })
+      comment.body = (body as { body: string }).body
+      return send(200, comment)
+    }
     const match = /^\/repos\/([^/]+)\/([^/]+)\/issues\/(\d+)(\/comments)?$/.exec(path)
-    const issue = match && data.issues[`${match[1]}/${match[2]}#${match[3]}`]
+    const ref = match && `${match[1]}/${match[2]}#${match[3]}`
+    const issue = ref && data.issues[ref]
     if (!match || !issue) return send(404, { message: 'Not Found' })
-    if (match[4]) return send(200, (issue.comments ?? []).map((comment, index) => ({ id: index + 1, body: comment })))
+    if (match[4] && req.method === 'POST') {
+      const comment = { id: comments.length + 1, issue: ref, body: (body as { body: string }).body, user: BOT }
+      comments.push(comment)
+      return send(201, comment)
+    }
+    if (match[4]) return send(200, comments.filter((comment) => comment.issue === ref))
     send(200, { number: Number(match[3]), title: issue.title, body: issue.body, ...(issue.pullRequest && { pull_request: { url: 'x' } }) })
   })
   await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve))
   return {
     url: `http://127.0.0.1:${(server.address() as AddressInfo).port}`,
     requests,
+    comments,
     close: () => new Promise((resolve) => (server.closeAllConnections(), server.close(() => resolve())))
   }
 }

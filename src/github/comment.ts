@@ -1,0 +1,52 @@
+/**
+ * The optional sticky pull request comment: one comment, found by a hidden marker and edited in place on
+ * every re-run, so the thread holds the latest verdict once. Failure (e.g. no pull-requests: write) only warns.
+ */
+import type * as github from '@actions/github'
+import type { Logger } from '../pipeline.js'
+
+type Octokit = ReturnType<typeof github.getOctokit>
+
+export const COMMENT_MARKER = '<!-- regression-testgen:sticky-comment -->'
+/** GitHub refuses comment bodies over 65,536 characters. */
+const MAX_COMMENT_LENGTH = 65_000
+
+export interface CommentTarget {
+  owner: string
+  repo: string
+  number: number
+}
+
+export async function upsertStickyComment(octokit: Octokit, target: CommentTarget, markdown: string, log: Logger): Promise<void> {
+  const body = commentBody(markdown)
+  const { owner, repo, number } = target
+  try {
+    const existing = await findStickyComment(octokit, target)
+    if (existing) {
+      await octokit.rest.issues.updateComment({ owner, repo, comment_id: existing, body })
+      log.info(`Updated the pull request comment #${existing}`)
+    } else {
+      const { data } = await octokit.rest.issues.createComment({ owner, repo, issue_number: number, body })
+      log.info(`Commented on the pull request (#${data.id})`)
+    }
+  } catch (error) {
+    const status = (error as { status?: number }).status
+    const hint = status === 403 ? ' (the job needs `permissions: pull-requests: write` for the comment input)' : ''
+    log.warn(`The pull request comment was not written: ${(error as Error).message}${hint}`)
+  }
+}
+
+export function commentBody(markdown: string): string {
+  const text = markdown.length > MAX_COMMENT_LENGTH ? `${markdown.slice(0, MAX_COMMENT_LENGTH)}\n\n… (cut: the full report is in the job summary and the artifact)` : markdown
+  return `${COMMENT_MARKER}\n${text}`
+}
+
+async function findStickyComment(octokit: Octokit, { owner, repo, number }: CommentTarget): Promise<number | null> {
+  const comments = octokit.paginate.iterator(octokit.rest.issues.listComments, { owner, repo, issue_number: number, per_page: 100 })
+  for await (const page of comments) {
+    // Only our own marker, and only from a bot: a user quoting the marker does not hijack the comment.
+    const ours = page.data.find((comment) => comment.body?.startsWith(COMMENT_MARKER) && comment.user?.type === 'Bot')
+    if (ours) return ours.id
+  }
+  return null
+}
