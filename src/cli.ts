@@ -4,7 +4,7 @@ import { parseArgs } from 'node:util'
 import { describeError, UserFacingError } from './errors.js'
 import type { Logger } from './pipeline.js'
 import { consoleLogger } from './ports/console-log.js'
-import { runLogPath, withRunLog } from './ports/run-log.js'
+import { withRunLog } from './ports/run-log.js'
 import { runWithRealPorts } from './run.js'
 import { buildSettings } from './settings.js'
 
@@ -90,7 +90,7 @@ export async function runCli(argv: string[], env: NodeJS.ProcessEnv = process.en
       installCommand: values['install-command'],
       workingDirectory: values['working-directory']
     })
-    const outcome = await runWithRealPorts(settings, withRunLog(log, runLogPath(settings.outDir)))
+    const outcome = await runWithRealPorts(settings, withRunLog(log, settings.outDir))
     if (values.print) console.log(await readFile(outcome.paths.markdown, 'utf8'))
     log.info(`verdict: ${outcome.report.verdict}${outcome.report.reason ? ` (${outcome.report.reason})` : ''}\nreport: ${outcome.paths.json}`)
     return outcome.exitCode

@@ -16,14 +16,14 @@ import { actionsDependencyCache } from './github/dependency-cache.js'
 import { getSettings, type ActionSettings } from './github/input-helper.js'
 import { ResponseCacheStore } from './github/response-cache-store.js'
 import type { Logger, Outcome } from './pipeline.js'
-import { runLogPath, withRunLog } from './ports/run-log.js'
+import { withRunLog } from './ports/run-log.js'
 import { failToPassCount } from './report/report.js'
 import { runWithRealPorts } from './run.js'
 
 export async function run(): Promise<void> {
   try {
     const settings = await getSettings()
-    const log = withRunLog(actionsLogger, runLogPath(settings.pipeline.outDir))
+    const log = withRunLog(actionsLogger, settings.pipeline.outDir)
     const outcome = await generateAndProve(settings, log)
     // Before anything that could fail: whatever the verdict, the files reach the artifact.
     const artifact = await uploadRunArtifact(settings.pipeline.outDir, settings.artifact, log)

@@ -6619,12 +6619,12 @@ var external_node_fs_ = __nccwpck_require__(3024);
 // EXTERNAL MODULE: external "node:path"
 var external_node_path_ = __nccwpck_require__(6760);
 ;// CONCATENATED MODULE: ./src/ports/run-log.ts
-/** Every log line of a run also goes to `<out>/run.log`, so the artifact keeps what the job log showed. */
+/** Every log line of a run also goes to `<outDir>/run.log`, so the artifact keeps what the job log showed. */
 
 
-const runLogPath = (outDir) => (0,external_node_path_.join)(outDir, 'run.log');
-function withRunLog(log, file) {
-    (0,external_node_fs_.mkdirSync)((0,external_node_path_.dirname)(file), { recursive: true });
+function withRunLog(log, outDir) {
+    const file = (0,external_node_path_.join)(outDir, 'run.log');
+    (0,external_node_fs_.mkdirSync)(outDir, { recursive: true });
     (0,external_node_fs_.writeFileSync)(file, '');
     // Synchronous on purpose: the lines are few, and a crash right after a line must not lose it.
     const write = (level, message) => (0,external_node_fs_.appendFileSync)(file, `${new Date().toISOString()} ${level} ${message}\n`);
@@ -47275,6 +47275,7 @@ function estimateCostUsd(model, usage) {
 
 ;// CONCATENATED MODULE: ./src/report/report.ts
 
+
 /** The report so far: every stage adds to it, so a failure at any point still reports what was learnt. */
 function emptyReport(mode, repoDir, base, head) {
     return {
@@ -47293,7 +47294,7 @@ function emptyReport(mode, repoDir, base, head) {
         diffCoverage: null,
         preFixTree: null,
         rounds: { repair: 0, strengthen: 0 },
-        model: modelUsage(null, null),
+        model: modelUsage(null, new UsageLedger()),
         timings: {},
         durationMs: 0
     };
@@ -47303,15 +47304,8 @@ function describeChangeSet(changeSet) {
 }
 const failToPassCount = (report) => report.tests.filter((test) => test.kind === 'fail-to-pass').length;
 function modelUsage(name, ledger) {
-    const usage = ledger?.usage ?? { inputTokens: 0, cacheWriteTokens: 0, cacheReadTokens: 0, outputTokens: 0 };
-    return {
-        name,
-        calls: ledger?.sentCalls ?? 0,
-        cachedCalls: ledger?.cachedCalls ?? 0,
-        ...usage,
-        costUsd: name ? estimateCostUsd(name, usage) : null,
-        perCall: ledger?.calls ?? []
-    };
+    const usage = ledger.usage;
+    return { name, calls: ledger.sentCalls, cachedCalls: ledger.cachedCalls, ...usage, costUsd: name ? estimateCostUsd(name, usage) : null, perCall: ledger.calls };
 }
 /** All input tokens, however billed. */
 const report_inputTokens = (usage) => usage.inputTokens + usage.cacheWriteTokens + usage.cacheReadTokens;
@@ -48711,7 +48705,7 @@ async function runCli(argv, env = process.env, log = consoleLogger) {
             installCommand: values['install-command'],
             workingDirectory: values['working-directory']
         });
-        const outcome = await runWithRealPorts(settings, withRunLog(log, runLogPath(settings.outDir)));
+        const outcome = await runWithRealPorts(settings, withRunLog(log, settings.outDir));
         if (values.print)
             console.log(await (0,promises_.readFile)(outcome.paths.markdown, 'utf8'));
         log.info(`verdict: ${outcome.report.verdict}${outcome.report.reason ? ` (${outcome.report.reason})` : ''}\nreport: ${outcome.paths.json}`);

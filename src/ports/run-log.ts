@@ -1,12 +1,11 @@
-/** Every log line of a run also goes to `<out>/run.log`, so the artifact keeps what the job log showed. */
+/** Every log line of a run also goes to `<outDir>/run.log`, so the artifact keeps what the job log showed. */
 import { appendFileSync, mkdirSync, writeFileSync } from 'node:fs'
-import { dirname, join } from 'node:path'
+import { join } from 'node:path'
 import type { Logger } from '../pipeline.js'
 
-export const runLogPath = (outDir: string) => join(outDir, 'run.log')
-
-export function withRunLog(log: Logger, file: string): Logger {
-  mkdirSync(dirname(file), { recursive: true })
+export function withRunLog(log: Logger, outDir: string): Logger {
+  const file = join(outDir, 'run.log')
+  mkdirSync(outDir, { recursive: true })
   writeFileSync(file, '')
   // Synchronous on purpose: the lines are few, and a crash right after a line must not lose it.
   const write = (level: string, message: string) => appendFileSync(file, `${new Date().toISOString()} ${level} ${message}\n`)

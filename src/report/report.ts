@@ -1,7 +1,7 @@
 /** The report: one JSON document (schema in report.schema.json) from which report.md is rendered. */
 import type { Analysis, BugReport, ChangeSet, ClassifiedTest, Scenario, SuiteFile, Verdict } from '../domain.js'
 import type { DependencySource } from '../execute/dependencies.js'
-import type { ModelCall, TokenUsage, UsageLedger } from '../model/model-port.js'
+import { UsageLedger, type ModelCall, type TokenUsage } from '../model/model-port.js'
 import { estimateCostUsd } from '../model/pricing.js'
 import type { RefusedFile } from '../suite/placement.js'
 import type { Mode } from '../settings.js'
@@ -58,7 +58,7 @@ export function emptyReport(mode: Mode, repoDir: string, base: string, head: str
     diffCoverage: null,
     preFixTree: null,
     rounds: { repair: 0, strengthen: 0 },
-    model: modelUsage(null, null),
+    model: modelUsage(null, new UsageLedger()),
     timings: {},
     durationMs: 0
   }
@@ -70,16 +70,9 @@ export function describeChangeSet(changeSet: ChangeSet): Report['changedFiles'] 
 
 export const failToPassCount = (report: Report) => report.tests.filter((test) => test.kind === 'fail-to-pass').length
 
-export function modelUsage(name: string | null, ledger: UsageLedger | null): ModelUsage {
-  const usage = ledger?.usage ?? { inputTokens: 0, cacheWriteTokens: 0, cacheReadTokens: 0, outputTokens: 0 }
-  return {
-    name,
-    calls: ledger?.sentCalls ?? 0,
-    cachedCalls: ledger?.cachedCalls ?? 0,
-    ...usage,
-    costUsd: name ? estimateCostUsd(name, usage) : null,
-    perCall: ledger?.calls ?? []
-  }
+export function modelUsage(name: string | null, ledger: UsageLedger): ModelUsage {
+  const usage = ledger.usage
+  return { name, calls: ledger.sentCalls, cachedCalls: ledger.cachedCalls, ...usage, costUsd: name ? estimateCostUsd(name, usage) : null, perCall: ledger.calls }
 }
 
 /** All input tokens, however billed. */
