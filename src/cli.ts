@@ -92,7 +92,7 @@ export async function runCli(argv: string[], env: NodeJS.ProcessEnv = process.en
     })
     const outcome = await runWithRealPorts(settings, withRunLog(log, settings.outDir))
     if (values.print) console.log(await readFile(outcome.paths.markdown, 'utf8'))
-    log.info(`verdict: ${outcome.report.verdict}${outcome.report.reason ? ` (${outcome.report.reason})` : ''}\nreport: ${outcome.paths.json}`)
+    log.info(`report: ${outcome.paths.json}`)
     return outcome.exitCode
   } catch (error) {
     log.warn(`regression-testgen: ${describeError(error)}`)

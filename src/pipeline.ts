@@ -31,6 +31,8 @@ import { diffCoverage } from './verdict/diff-coverage.js'
 export interface Logger {
   info(message: string): void
   warn(message: string): void
+  /** Detail kept for the run log (and a runner's debug mode), such as each test run's output. */
+  debug(message: string): void
 }
 
 export interface Ports {
@@ -84,7 +86,8 @@ export async function runPipeline(settings: Settings, ports: Ports): Promise<Out
       scratchDir: join(workDir, 'runs'),
       timeoutMs: settings.testTimeoutMs,
       packageDir: tests.workingDirectory,
-      command: tests.command
+      command: tests.command,
+      log: ports.log
     })
     const proof = await proveSuite(bench, candidate.files, {
       refiner: candidate.refiner,
@@ -108,6 +111,8 @@ export async function runPipeline(settings: Settings, ports: Ports): Promise<Out
   report.suite.files = delivered.map((file) => ({ path: file.path, scenarios: file.scenarios }))
   report.model = modelUsage(settings.model?.model ?? null, ports.ledger)
   report.durationMs = Math.round(performance.now() - started)
+  // An error's reason was just logged as a warning.
+  ports.log.info(`verdict: ${report.verdict}${report.reason && report.verdict !== 'error' ? ` (${report.reason})` : ''}`)
   const paths = await writeReport(settings.outDir, report, delivered)
   return { report, paths, exitCode: exitCodeFor(report.verdict, settings.onNoFailToPass), changeSet: parsedDiff }
 }
@@ -135,7 +140,7 @@ async function setUpTrees(settings: Settings, ports: Ports, changeSet: ChangeSet
 
 async function generate(settings: Settings, ports: Ports, changeSet: ChangeSet, framework: FrameworkAdapter, timings: Timings, report: Report): Promise<GeneratedSuite> {
   if (!ports.model) throw new UserFacingError('Generate mode needs a model', 'set ANTHROPIC_API_KEY, or use verify mode')
-  return generateSuite(changeSet, settings.bugReport, { git: ports.git, model: ports.model, framework, timings, report })
+  return generateSuite(changeSet, settings.bugReport, { git: ports.git, model: ports.model, framework, timings, report, log: ports.log })
 }
 
 async function headLines(git: GitCommands, changeSet: ChangeSet): Promise<(file: string) => string[]> {

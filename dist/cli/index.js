@@ -6611,7 +6611,9 @@ function describeError(error) {
 /** Progress for a terminal: on stderr, so stdout stays the report. */
 const consoleLogger = {
     info: (message) => console.error(message),
-    warn: (message) => console.error(`warning: ${message}`)
+    warn: (message) => console.error(`warning: ${message}`),
+    // The runners' output would drown the progress lines; run.log keeps it.
+    debug: () => { }
 };
 
 // EXTERNAL MODULE: external "node:fs"
@@ -6626,11 +6628,12 @@ function withRunLog(log, outDir) {
     const file = (0,external_node_path_.join)(outDir, 'run.log');
     (0,external_node_fs_.mkdirSync)(outDir, { recursive: true });
     (0,external_node_fs_.writeFileSync)(file, '');
-    // Synchronous on purpose: the lines are few, and a crash right after a line must not lose it.
+    // Synchronous on purpose: the writes are few (a line, or a run's trimmed output), and a crash right after a line must not lose it.
     const write = (level, message) => (0,external_node_fs_.appendFileSync)(file, `${new Date().toISOString()} ${level} ${message}\n`);
     return {
         info: (message) => (write('info', message), log.info(message)),
-        warn: (message) => (write('warn', message), log.warn(message))
+        warn: (message) => (write('warn', message), log.warn(message)),
+        debug: (message) => (write('debug', message), log.debug(message))
     };
 }
 
@@ -37695,7 +37698,20 @@ class TestBench {
         const treeDir = (0,external_node_path_.join)(this.trees[tree], packageDir);
         const packageFiles = files.map((file) => external_node_path_.posix.relative(packageDir, file));
         const result = await this.framework.run({ treeDir, files: packageFiles, scratchDir, timeoutMs, coverage: options.coverage, command: command ?? undefined }, this.processes);
-        return repoRelativeRun(withoutTreePaths(result, [treeDir, await (0,promises_.realpath)(treeDir)]), packageDir);
+        const run = repoRelativeRun(withoutTreePaths(result, [treeDir, await (0,promises_.realpath)(treeDir)]), packageDir);
+        this.logRun(`Run ${this.runs} ${tree === 'head' ? 'at head' : 'on the pre-fix tree'}${options.coverage ? ' (with coverage)' : ''}`, run);
+        return run;
+    }
+    logRun(title, run) {
+        const counts = new Map();
+        for (const test of run.tests)
+            counts.set(test.status, (counts.get(test.status) ?? 0) + 1);
+        const tally = [...counts].map(([status, count]) => `${count} ${status}`);
+        if (run.fileErrors.length)
+            tally.push(`${run.fileErrors.length} file(s) that could not run`);
+        const how = run.timedOut ? 'timed out after' : 'in';
+        this.options.log.info(`${title}: ${tally.join(', ') || 'no tests'} ${how} ${(run.durationMs / 1000).toFixed(1)} s`);
+        this.options.log.debug(`${title}, the runner's output:\n${run.output}`);
     }
 }
 /** Paths from a runner working in the package folder, back to repository paths. */
@@ -48193,7 +48209,7 @@ function refusal(path, context, existing, taken) {
 
 
 async function generateSuite(changeSet, source, deps) {
-    const { git, model, framework, timings, report } = deps;
+    const { git, model, framework, timings, report, log } = deps;
     const bugReport = await readBugReport(source, git, changeSet.base, changeSet.head);
     report.bugReport = { title: bugReport.title, source: bugReport.source, truncated: bugReport.truncated };
     const context = await timings.time('context', () => buildContext(changeSet, git, framework));
@@ -48210,17 +48226,33 @@ async function generateSuite(changeSet, source, deps) {
         }
         return placement.accepted;
     };
+    log.info(`Bug report: ${bugReport.title}; asking the model for the root cause`);
     const analysis = await timings.time('analyse', () => analyse(model, input));
     report.analysis = analysis;
+    log.info(`Root cause: ${analysis.summary}`);
     report.scenarios = await timings.time('scenarios', () => planScenarios(model, input, analysis));
+    log.info(`Scenarios: ${describeScenarios(report.scenarios)}`);
     const suite = await timings.time('write-tests', () => writeTests(model, input, analysis, report.scenarios));
+    const files = place(suite.files);
+    log.info(`Tests written: ${files.map((file) => file.path).join(', ')}`);
     return {
-        files: place(suite.files),
+        files,
         refiner: {
-            repair: async (files, headRun) => place((await timings.time('repair', () => repairTests(model, input, { files }, headRun))).files),
-            strengthen: async (files, preFixRun) => place((await timings.time('strengthen', () => strengthenTests(model, input, { files }, preFixRun))).files)
+            repair: async (files, headRun) => {
+                log.info('Repair: the model fixes the tests that failed at head, from their failures');
+                return place((await timings.time('repair', () => repairTests(model, input, { files }, headRun))).files);
+            },
+            strengthen: async (files, preFixRun) => {
+                log.info('Strengthen: no test failed on the pre-fix tree; the model rewrites the suite to reach the bug');
+                return place((await timings.time('strengthen', () => strengthenTests(model, input, { files }, preFixRun))).files);
+            }
         }
     };
+}
+/** `5 (P0 2, P1 2, P2 1)`. */
+function describeScenarios(scenarios) {
+    const byPriority = ['P0', 'P1', 'P2'].map((priority) => [priority, scenarios.filter((scenario) => scenario.priority === priority).length]);
+    return `${scenarios.length} (${byPriority.filter(([, count]) => count > 0).map(([priority, count]) => `${priority} ${count}`).join(', ')})`;
 }
 
 ;// CONCATENATED MODULE: ./src/suite/pull-request-tests.ts
@@ -48371,7 +48403,8 @@ async function runPipeline(settings, ports) {
             scratchDir: (0,external_node_path_.join)(workDir, 'runs'),
             timeoutMs: settings.testTimeoutMs,
             packageDir: tests.workingDirectory,
-            command: tests.command
+            command: tests.command,
+            log: ports.log
         });
         const proof = await proveSuite(bench, candidate.files, {
             refiner: candidate.refiner,
@@ -48397,6 +48430,8 @@ async function runPipeline(settings, ports) {
     report.suite.files = delivered.map((file) => ({ path: file.path, scenarios: file.scenarios }));
     report.model = modelUsage(settings.model?.model ?? null, ports.ledger);
     report.durationMs = Math.round(performance.now() - started);
+    // An error's reason was just logged as a warning.
+    ports.log.info(`verdict: ${report.verdict}${report.reason && report.verdict !== 'error' ? ` (${report.reason})` : ''}`);
     const paths = await writeReport(settings.outDir, report, delivered);
     return { report, paths, exitCode: exitCodeFor(report.verdict, settings.onNoFailToPass), changeSet: parsedDiff };
 }
@@ -48424,7 +48459,7 @@ async function setUpTrees(settings, ports, changeSet, dir) {
 async function pipeline_generate(settings, ports, changeSet, framework, timings, report) {
     if (!ports.model)
         throw new UserFacingError('Generate mode needs a model', 'set ANTHROPIC_API_KEY, or use verify mode');
-    return generateSuite(changeSet, settings.bugReport, { git: ports.git, model: ports.model, framework, timings, report });
+    return generateSuite(changeSet, settings.bugReport, { git: ports.git, model: ports.model, framework, timings, report, log: ports.log });
 }
 async function headLines(git, changeSet) {
     const sources = sourceFiles(changeSet).filter((file) => file.status !== 'deleted');
@@ -48708,7 +48743,7 @@ async function runCli(argv, env = process.env, log = consoleLogger) {
         const outcome = await runWithRealPorts(settings, withRunLog(log, settings.outDir));
         if (values.print)
             console.log(await (0,promises_.readFile)(outcome.paths.markdown, 'utf8'));
-        log.info(`verdict: ${outcome.report.verdict}${outcome.report.reason ? ` (${outcome.report.reason})` : ''}\nreport: ${outcome.paths.json}`);
+        log.info(`report: ${outcome.paths.json}`);
         return outcome.exitCode;
     }
     catch (error) {

@@ -3,6 +3,7 @@ import { mkdir, realpath } from 'node:fs/promises'
 import { join, posix, sep } from 'node:path'
 import type { RunResult, SuiteFile } from '../domain.js'
 import type { FrameworkAdapter } from '../frameworks/adapter.js'
+import type { Logger } from '../pipeline.js'
 import type { ProcessRunner } from '../ports/process.js'
 import { removeSuiteFiles, writeSuiteFiles } from '../suite/write.js'
 import type { Trees } from './trees.js'
@@ -16,6 +17,7 @@ export interface BenchOptions {
   packageDir: string
   /** The repository's own test command, if set. */
   command: string[] | null
+  log: Logger
 }
 
 export class TestBench {
@@ -45,7 +47,19 @@ export class TestBench {
     const treeDir = join(this.trees[tree], packageDir)
     const packageFiles = files.map((file) => posix.relative(packageDir, file))
     const result = await this.framework.run({ treeDir, files: packageFiles, scratchDir, timeoutMs, coverage: options.coverage, command: command ?? undefined }, this.processes)
-    return repoRelativeRun(withoutTreePaths(result, [treeDir, await realpath(treeDir)]), packageDir)
+    const run = repoRelativeRun(withoutTreePaths(result, [treeDir, await realpath(treeDir)]), packageDir)
+    this.logRun(`Run ${this.runs} ${tree === 'head' ? 'at head' : 'on the pre-fix tree'}${options.coverage ? ' (with coverage)' : ''}`, run)
+    return run
+  }
+
+  private logRun(title: string, run: RunResult): void {
+    const counts = new Map<string, number>()
+    for (const test of run.tests) counts.set(test.status, (counts.get(test.status) ?? 0) + 1)
+    const tally = [...counts].map(([status, count]) => `${count} ${status}`)
+    if (run.fileErrors.length) tally.push(`${run.fileErrors.length} file(s) that could not run`)
+    const how = run.timedOut ? 'timed out after' : 'in'
+    this.options.log.info(`${title}: ${tally.join(', ') || 'no tests'} ${how} ${(run.durationMs / 1000).toFixed(1)} s`)
+    this.options.log.debug(`${title}, the runner's output:\n${run.output}`)
   }
 }
 

@@ -1,4 +1,4 @@
-/** The pipeline's log on a runner: progress as plain lines, problems as warnings (both shown in the job log). */
+/** The pipeline's log on a runner: progress as plain lines, problems as warnings, detail as debug lines. */
 import * as core from '@actions/core'
 import type { Logger } from '../pipeline.js'
 
@@ -13,5 +13,7 @@ export function neutralizeWorkflowCommands(text: string): string {
 
 export const actionsLogger: Logger = {
   info: (message) => core.info(neutralizeWorkflowCommands(message)),
-  warn: (message) => core.warning(message)
+  warn: (message) => core.warning(message),
+  // Shown when the run is re-run with debug logging; @actions/core escapes it into one command's data.
+  debug: (message) => core.debug(message)
 }

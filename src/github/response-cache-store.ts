@@ -4,18 +4,11 @@
  * Cache entries cannot be overwritten: each run that learnt new replies saves a new entry under the same
  * prefix, and the next run restores the newest. A cache failure only warns.
  */
-import * as cache from '@actions/cache'
 import { createHash } from 'node:crypto'
 import { existsSync } from 'node:fs'
 import { readdir } from 'node:fs/promises'
 import type { Logger } from '../pipeline.js'
-
-/** The part of @actions/cache used here, so tests can watch what is restored and saved. */
-export interface CacheService {
-  isFeatureAvailable(): boolean
-  restoreCache(paths: string[], primaryKey: string, restoreKeys?: string[]): Promise<string | undefined>
-  saveCache(paths: string[], key: string): Promise<number>
-}
+import { ActionsCache, type CacheService } from './actions-cache.js'
 
 const KEY_PREFIX = 'regression-testgen-responses-v1'
 
@@ -29,40 +22,32 @@ export interface ResponseCacheScope {
 export class ResponseCacheStore {
   private restoredEntries = new Set<string>()
   private readonly prefix: string
+  private readonly cache: ActionsCache
 
   constructor(
     private readonly dir: string,
     scope: ResponseCacheScope,
     private readonly log: Logger,
-    private readonly service: CacheService = cache
+    service?: CacheService
   ) {
     this.prefix = `${KEY_PREFIX}-${shortHash(JSON.stringify(scope))}-`
+    this.cache = new ActionsCache('Model response cache', log, service)
   }
 
   async restore(): Promise<void> {
-    if (!this.service.isFeatureAvailable()) return this.log.info('Model response cache: the Actions cache service is not available here')
-    const key = await this.attempt('restore', () => this.service.restoreCache([this.dir], this.prefix, [this.prefix]))
+    if (!this.cache.available) return this.log.info('Model response cache: the Actions cache service is not available here')
+    const key = await this.cache.restore(this.dir, this.prefix, [this.prefix])
     this.restoredEntries = new Set(await entriesIn(this.dir))
     this.log.info(key ? `Model response cache: ${this.restoredEntries.size} repl(ies) restored from ${key}` : 'Model response cache: nothing saved for this pull request state yet')
   }
 
   /** Saves only when the run added replies: an unchanged folder is already in the cache. */
   async save(): Promise<void> {
-    if (!this.service.isFeatureAvailable()) return
+    if (!this.cache.available) return
     const entries = await entriesIn(this.dir)
     if (entries.every((entry) => this.restoredEntries.has(entry))) return
     const key = this.prefix + shortHash(entries.join('\n'))
-    const id = await this.attempt('save', () => this.service.saveCache([this.dir], key))
-    if (id !== undefined && id !== -1) this.log.info(`Model response cache: ${entries.length} repl(ies) saved as ${key}`)
-  }
-
-  private async attempt<T>(action: string, call: () => Promise<T>): Promise<T | undefined> {
-    try {
-      return await call()
-    } catch (error) {
-      this.log.warn(`Model response cache: could not ${action} (${(error as Error).message}); the run goes on without it`)
-      return undefined
-    }
+    if (await this.cache.save(this.dir, key)) this.log.info(`Model response cache: ${entries.length} repl(ies) saved as ${key}`)
   }
 }
 

@@ -7,10 +7,11 @@ export function withRunLog(log: Logger, outDir: string): Logger {
   const file = join(outDir, 'run.log')
   mkdirSync(outDir, { recursive: true })
   writeFileSync(file, '')
-  // Synchronous on purpose: the lines are few, and a crash right after a line must not lose it.
+  // Synchronous on purpose: the writes are few (a line, or a run's trimmed output), and a crash right after a line must not lose it.
   const write = (level: string, message: string) => appendFileSync(file, `${new Date().toISOString()} ${level} ${message}\n`)
   return {
     info: (message) => (write('info', message), log.info(message)),
-    warn: (message) => (write('warn', message), log.warn(message))
+    warn: (message) => (write('warn', message), log.warn(message)),
+    debug: (message) => (write('debug', message), log.debug(message))
   }
 }

@@ -2,10 +2,11 @@
  * Generate mode's suite: bug report → context → analysis → scenarios → test files, placed safely; and the
  * refiner that the prove loop calls back for repair and strengthen rounds.
  */
-import type { ChangeSet, RunResult, SuiteFile } from '../domain.js'
+import type { ChangeSet, RunResult, Scenario, SuiteFile } from '../domain.js'
 import type { FrameworkAdapter } from '../frameworks/adapter.js'
 import type { GitCommands } from '../ports/git.js'
 import type { ModelPort } from '../model/model-port.js'
+import type { Logger } from '../pipeline.js'
 import type { Report } from '../report/report.js'
 import type { BugReportSource } from '../settings.js'
 import type { Timings } from '../timings.js'
@@ -32,10 +33,11 @@ export interface GenerateDeps {
   framework: FrameworkAdapter
   timings: Timings
   report: Report
+  log: Logger
 }
 
 export async function generateSuite(changeSet: ChangeSet, source: BugReportSource, deps: GenerateDeps): Promise<GeneratedSuite> {
-  const { git, model, framework, timings, report } = deps
+  const { git, model, framework, timings, report, log } = deps
   const bugReport = await readBugReport(source, git, changeSet.base, changeSet.head)
   report.bugReport = { title: bugReport.title, source: bugReport.source, truncated: bugReport.truncated }
   const context = await timings.time('context', () => buildContext(changeSet, git, framework))
@@ -53,16 +55,32 @@ export async function generateSuite(changeSet: ChangeSet, source: BugReportSourc
     return placement.accepted
   }
 
+  log.info(`Bug report: ${bugReport.title}; asking the model for the root cause`)
   const analysis = await timings.time('analyse', () => analyse(model, input))
   report.analysis = analysis
+  log.info(`Root cause: ${analysis.summary}`)
   report.scenarios = await timings.time('scenarios', () => planScenarios(model, input, analysis))
+  log.info(`Scenarios: ${describeScenarios(report.scenarios)}`)
   const suite = await timings.time('write-tests', () => writeTests(model, input, analysis, report.scenarios))
+  const files = place(suite.files)
+  log.info(`Tests written: ${files.map((file) => file.path).join(', ')}`)
   return {
-    files: place(suite.files),
+    files,
     refiner: {
-      repair: async (files, headRun) => place((await timings.time('repair', () => repairTests(model, input, { files }, headRun))).files),
-      strengthen: async (files, preFixRun) =>
-        place((await timings.time('strengthen', () => strengthenTests(model, input, { files }, preFixRun))).files)
+      repair: async (files, headRun) => {
+        log.info('Repair: the model fixes the tests that failed at head, from their failures')
+        return place((await timings.time('repair', () => repairTests(model, input, { files }, headRun))).files)
+      },
+      strengthen: async (files, preFixRun) => {
+        log.info('Strengthen: no test failed on the pre-fix tree; the model rewrites the suite to reach the bug')
+        return place((await timings.time('strengthen', () => strengthenTests(model, input, { files }, preFixRun))).files)
+      }
     }
   }
+}
+
+/** `5 (P0 2, P1 2, P2 1)`. */
+function describeScenarios(scenarios: Scenario[]): string {
+  const byPriority = (['P0', 'P1', 'P2'] as const).map((priority) => [priority, scenarios.filter((scenario) => scenario.priority === priority).length] as const)
+  return `${scenarios.length} (${byPriority.filter(([, count]) => count > 0).map(([priority, count]) => `${priority} ${count}`).join(', ')})`
 }

@@ -2,7 +2,7 @@ import { CLI_OPTIONS, runCli, USAGE } from '../../src/cli.js'
 
 const quiet = () => {
   const lines: string[] = []
-  return { lines, log: { info: (m: string) => lines.push(m), warn: (m: string) => lines.push(m) } }
+  return { lines, log: { info: (m: string) => lines.push(m), warn: (m: string) => lines.push(m), debug: () => {} } }
 }
 
 test('unknown commands and missing commits are usage errors (exit 2) that say what to do', async () => {

@@ -1,6 +1,6 @@
 /** The settings that override detection: working-directory, test-command, build-command, framework. */
 import { runCli } from '../../src/cli.js'
-import { runCliOnFixture } from '../support/cli-run.js'
+import { linesLogger, runCliOnFixture } from '../support/cli-run.js'
 import { fixtureAnswers } from '../support/scripted-model.js'
 
 test('working-directory runs the tests of one package of a monorepo, and reports repository paths', async () => {
@@ -48,7 +48,7 @@ test('framework names the adapter; an unknown one is refused with the list', asy
   const named = await runCliOnFixture({ args: ['--framework', 'jest'] })
   expect(named.report).toMatchObject({ framework: 'jest', verdict: 'fail-to-pass' })
   const log: string[] = []
-  const code = await runCli(['verify', '--base', 'a', '--head', 'b', '--framework', 'karma'], {}, { info: (m) => log.push(m), warn: (m) => log.push(m) })
+  const code = await runCli(['verify', '--base', 'a', '--head', 'b', '--framework', 'karma'], {}, linesLogger(log))
   expect(code).toBe(2)
-  expect(log[0]).toMatch(/^regression-testgen: Invalid framework: "karma" is not one of vitest, jest, mocha, node-test, pytest/)
+  expect(log[0]).toMatch(/^warning: regression-testgen: Invalid framework: "karma" is not one of vitest, jest, mocha, node-test, pytest/)
 })

@@ -1,7 +1,7 @@
 /** Runs the bundled action (dist/index.js) as a runner does: INPUT_* variables, an event file, output files. */
 import { execFile } from 'node:child_process'
 import { existsSync } from 'node:fs'
-import { mkdtemp, readFile, writeFile } from 'node:fs/promises'
+import { mkdir, mkdtemp, readFile, rm, writeFile } from 'node:fs/promises'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import { promisify } from 'node:util'
@@ -24,10 +24,14 @@ export interface ActionRunOptions {
   workspace: string
   inputs?: Record<string, string>
   env?: Record<string, string>
+  /** The runner's temp folder, emptied first: a later job on a fresh runner of the same image gets the same path. */
+  runnerTemp?: string
 }
 
 export async function runBundledAction(options: ActionRunOptions): Promise<ActionRun> {
-  const runnerTemp = await mkdtemp(join(tmpdir(), 'rtg-runner-'))
+  const runnerTemp = options.runnerTemp ?? (await mkdtemp(join(tmpdir(), 'rtg-runner-')))
+  await rm(runnerTemp, { recursive: true, force: true })
+  await mkdir(runnerTemp, { recursive: true })
   const files = { event: join(runnerTemp, 'event.json'), output: join(runnerTemp, 'output'), summary: join(runnerTemp, 'summary.md') }
   await writeFile(files.event, JSON.stringify(options.payload))
   await Promise.all([writeFile(files.output, ''), writeFile(files.summary, '')])

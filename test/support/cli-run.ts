@@ -5,6 +5,7 @@ import { mkdtemp } from 'node:fs/promises'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import { runCli } from '../../src/cli.js'
+import type { Logger } from '../../src/pipeline.js'
 import type { Report } from '../../src/report/report.js'
 import { startFakeAnthropic, type FakeAnthropic } from './fake-anthropic.js'
 import { buildFixtureRepo, type FixtureOptions, type FixtureRepo } from './fixture-repo.js'
@@ -33,6 +34,11 @@ export interface CliRunOptions {
   env?: NodeJS.ProcessEnv
 }
 
+/** A logger that keeps its lines (warnings marked, details left out, as on a terminal). */
+export function linesLogger(lines: string[]): Logger {
+  return { info: (m) => lines.push(m), warn: (m) => lines.push(`warning: ${m}`), debug: () => {} }
+}
+
 export async function runCliOnFixture(options: CliRunOptions): Promise<CliRun> {
   const repo = await buildFixtureRepo(options.fixture ?? 'retry-budget', options.fixtureOptions)
   const outDir = await mkdtemp(join(tmpdir(), 'rtg-out-'))
@@ -42,7 +48,7 @@ export async function runCliOnFixture(options: CliRunOptions): Promise<CliRun> {
     const args = [...mode, '--repo', repo.dir, '--base', repo.base, '--head', repo.head, '--out', outDir, ...(options.args ?? [])]
     const env = model ? { ANTHROPIC_API_KEY: 'test-key', ANTHROPIC_BASE_URL: model.baseURL, ...options.env } : { ...options.env }
     const log: string[] = []
-    const exitCode = await runCli(args, env, { info: (m) => log.push(m), warn: (m) => log.push(`warning: ${m}`) })
+    const exitCode = await runCli(args, env, linesLogger(log))
     const report = JSON.parse(readFileSync(join(outDir, 'report.json'), 'utf8')) as Report
     if (!validateReport(report)) throw new Error(`report.json does not match its schema: ${JSON.stringify(validateReport.errors)}`)
     return { exitCode, report, markdown: readFileSync(join(outDir, 'report.md'), 'utf8'), log, outDir, repo, model }
