@@ -137,7 +137,15 @@ export interface SuiteFile {
   /** Repository-relative path. */
   path: string
   content: string
-  scenarios: string[]
+  /** The scenario of each test the model wrote; empty for the pull request's own tests. */
+  tests: TestIntent[]
+}
+
+/** Which scenario a generated test was written for. */
+export interface TestIntent {
+  /** The test's own title as written in the file: the string given to `it`/`test`, or the function's name. */
+  title: string
+  scenario: string
 }
 
 export interface Suite {
@@ -193,6 +201,8 @@ export interface ClassifiedTest {
   preFix: TestStatus | 'missing'
   kind: TestKind
   message: string
+  /** The scenario the test was written for, when the model said so. */
+  scenario: string | null
 }
 
 export type VerdictName = 'fail-to-pass' | 'no-fail-to-pass' | 'error'

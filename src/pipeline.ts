@@ -27,6 +27,7 @@ import { pullRequestTests } from './suite/pull-request-tests.js'
 import { Timings } from './timings.js'
 import { classifyTests, decideVerdict } from './verdict/classify.js'
 import { diffCoverage } from './verdict/diff-coverage.js'
+import { withScenarios } from './verdict/scenarios.js'
 
 export interface Logger {
   info(message: string): void
@@ -99,7 +100,7 @@ export async function runPipeline(settings: Settings, ports: Ports): Promise<Out
     delivered = proof.kept
     report.suite.dropped = proof.dropped
     const verdict = decideVerdict(classifyTests(proof.headRun, proof.preFixRun), proof.headRun.fileErrors)
-    Object.assign(report, { verdict: verdict.verdict, reason: verdict.reason, tests: verdict.tests })
+    Object.assign(report, { verdict: verdict.verdict, reason: verdict.reason, tests: withScenarios(verdict.tests, delivered) })
     report.diffCoverage = diffCoverage(changeSet, proof.headRun.coverage, await headLines(ports.git, changeSet))
   } catch (error) {
     Object.assign(report, { verdict: 'error', reason: describeError(error) })
@@ -108,7 +109,7 @@ export async function runPipeline(settings: Settings, ports: Ports): Promise<Out
     await trees?.dispose()
     await rm(workDir, { recursive: true, force: true })
   }
-  report.suite.files = delivered.map((file) => ({ path: file.path, scenarios: file.scenarios }))
+  report.suite.files = delivered.map((file) => ({ path: file.path, tests: file.tests }))
   report.model = modelUsage(settings.model?.model ?? null, ports.ledger)
   report.durationMs = Math.round(performance.now() - started)
   // An error's reason was just logged as a warning.

@@ -6539,7 +6539,7 @@ module.exports=n=>{if(!n)return[];if(typeof n!="string"||n.match(/^\s+$/))return
 /***/ ((module, __unused_webpack___webpack_exports__, __nccwpck_require__) => {
 
 __nccwpck_require__.a(module, async (__webpack_handle_async_dependencies__, __webpack_async_result__) => { try {
-/* harmony import */ var _cli_js__WEBPACK_IMPORTED_MODULE_0__ = __nccwpck_require__(4974);
+/* harmony import */ var _cli_js__WEBPACK_IMPORTED_MODULE_0__ = __nccwpck_require__(3011);
 /* harmony import */ var _ports_process_js__WEBPACK_IMPORTED_MODULE_1__ = __nccwpck_require__(9558);
 
 
@@ -6551,7 +6551,7 @@ __webpack_async_result__();
 
 /***/ }),
 
-/***/ 4974:
+/***/ 3011:
 /***/ ((__unused_webpack_module, __webpack_exports__, __nccwpck_require__) => {
 
 
@@ -37612,7 +37612,7 @@ function classifyTests(headRun, preFixRun) {
         // A file that could not even load before the fix (e.g. it imports what the fix added) fails there.
         const preFixStatus = before?.status ?? (preFixFileErrors.has(test.file) ? 'errored' : 'missing');
         const message = before?.message || preFixFileErrors.get(test.file) || test.message;
-        return { file: test.file, name: test.name, head: test.status, preFix: preFixStatus, kind: kindOf(test, preFixStatus), message };
+        return { file: test.file, name: test.name, head: test.status, preFix: preFixStatus, kind: kindOf(test, preFixStatus), message, scenario: null };
     });
 }
 function kindOf(head, preFix) {
@@ -47364,13 +47364,25 @@ function rootCause(report) {
     ].join('\n'));
     return ['## Root cause', report.analysis.summary, ...defects].join('\n\n');
 }
+/** Each scenario with how its tests ran: the proof, scenario by scenario. */
 function scenarios(report) {
     if (report.scenarios.length === 0)
         return null;
-    const written = new Set(report.suite.files.flatMap((file) => file.scenarios));
-    const test = (s) => (s.priority === 'P2' ? 'not written (P2)' : written.has(s.name) ? 'yes' : 'no');
-    const rows = report.scenarios.map((s) => `| ${s.priority} | ${cell(s.name)} | ${s.kind} | ${s.failsBeforeFix ? 'yes' : ''} | ${test(s)} | ${cell(s.verifies)} |`);
-    return ['## Scenarios', '| Priority | Scenario | Kind | Must fail before fix | Test in the suite | Verifies |', '|---|---|---|---|---|---|', ...rows].join('\n');
+    const rows = report.scenarios.map((s) => {
+        const tests = report.tests.filter((test) => test.scenario === s.name);
+        const results = tests.length ? `${tally(tests.map((test) => test.head))} | ${tally(tests.map((test) => test.preFix))}` : `${s.priority === 'P2' ? 'not written (P2)' : 'no test'} | `;
+        return `| ${s.priority} | ${cell(s.name)} | ${s.kind} | ${s.failsBeforeFix ? 'yes' : ''} | ${results} | ${cell(s.verifies)} |`;
+    });
+    return ['## Scenarios', '| Priority | Scenario | Kind | Must fail before fix | At head | Pre-fix | Verifies |', '|---|---|---|---|---|---|---|', ...rows].join('\n');
+}
+/** `passed`, `failed ×3`, or `2 passed, 1 failed`. */
+function tally(statuses) {
+    const counts = new Map();
+    for (const status of statuses)
+        counts.set(status, (counts.get(status) ?? 0) + 1);
+    if (counts.size === 1)
+        return statuses.length === 1 ? statuses[0] : `${statuses[0]} ×${statuses.length}`;
+    return [...counts].map(([status, count]) => `${count} ${status}`).join(', ');
 }
 function tests(report) {
     if (report.tests.length === 0)
@@ -48085,11 +48097,23 @@ const TEST_FILES_TOOL = {
                 items: {
                     type: 'object',
                     additionalProperties: false,
-                    required: ['path', 'content', 'scenarios'],
+                    required: ['path', 'content', 'tests'],
                     properties: {
                         path: { ...tools_text, description: 'Repository-relative path of the test file.' },
                         content: tools_text,
-                        scenarios: { type: 'array', items: { type: 'string' } }
+                        tests: {
+                            type: 'array',
+                            description: 'Every test in the file, with the scenario it covers.',
+                            items: {
+                                type: 'object',
+                                additionalProperties: false,
+                                required: ['title', 'scenario'],
+                                properties: {
+                                    title: { ...tools_text, description: 'The test\'s title exactly as written in the file (the string given to it/test, or the function name).' },
+                                    scenario: { ...tools_text, description: 'The name of the scenario the test covers.' }
+                                }
+                            }
+                        }
                     }
                 }
             }
@@ -48270,7 +48294,7 @@ async function pullRequestTests(changeSet, framework, git) {
     const paths = [...new Set([...changed.filter((path) => framework.isTestFile(path)), ...users])];
     if (paths.length === 0)
         throw new UserFacingError(`The change adds or modifies no ${framework.name} test file, so there is nothing to verify`);
-    return Promise.all(paths.map(async (path) => ({ path, content: (await git.fileAt(changeSet.head, path)) ?? '', scenarios: [] })));
+    return Promise.all(paths.map(async (path) => ({ path, content: (await git.fileAt(changeSet.head, path)) ?? '', tests: [] })));
 }
 /** The test files that import one of the helpers, or sit under a changed `conftest.py` / `__init__.py`. */
 async function testsUsing(helpers, framework, git, head) {
@@ -48350,12 +48374,27 @@ function diff_coverage_isCode(line) {
     return text !== '' && !/^(?:\/\/|\/\*|\*|#|[{}()[\];,]+$)/.test(text);
 }
 
+;// CONCATENATED MODULE: ./src/verdict/scenarios.ts
+function withScenarios(tests, files) {
+    const intentsByFile = new Map(files.map((file) => [file.path, file.tests]));
+    return tests.map((test) => ({ ...test, scenario: scenarioOf(test.name, intentsByFile.get(test.file) ?? []) }));
+}
+const SEPARATORS = [' › ', ' > ', '::', ' ', '.'];
+function scenarioOf(name, intents) {
+    const bare = name.replace(/\[[^\]]*\]$/, ''); // a parametrized pytest case: test_x[a-1]
+    const names = (title) => bare === title || SEPARATORS.some((separator) => bare.endsWith(`${separator}${title}`));
+    // The longest title that fits: "retries twice" must not claim "never retries twice".
+    const [best] = intents.filter((intent) => names(intent.title)).sort((a, b) => b.title.length - a.title.length);
+    return best?.scenario ?? null;
+}
+
 ;// CONCATENATED MODULE: ./src/pipeline.ts
 /**
  * The one place that knows the stage order:
  * diff → (verify: the PR's tests | generate: bug report → context → model) → trees → prove → verdict → report.
  * Whatever happens, a report is written: a failure becomes verdict `error` with its reason.
  */
+
 
 
 
@@ -48416,7 +48455,7 @@ async function runPipeline(settings, ports) {
         delivered = proof.kept;
         report.suite.dropped = proof.dropped;
         const verdict = decideVerdict(classifyTests(proof.headRun, proof.preFixRun), proof.headRun.fileErrors);
-        Object.assign(report, { verdict: verdict.verdict, reason: verdict.reason, tests: verdict.tests });
+        Object.assign(report, { verdict: verdict.verdict, reason: verdict.reason, tests: withScenarios(verdict.tests, delivered) });
         report.diffCoverage = diff_coverage_diffCoverage(changeSet, proof.headRun.coverage, await headLines(ports.git, changeSet));
     }
     catch (error) {
@@ -48427,7 +48466,7 @@ async function runPipeline(settings, ports) {
         await trees?.dispose();
         await (0,promises_.rm)(workDir, { recursive: true, force: true });
     }
-    report.suite.files = delivered.map((file) => ({ path: file.path, scenarios: file.scenarios }));
+    report.suite.files = delivered.map((file) => ({ path: file.path, tests: file.tests }));
     report.model = modelUsage(settings.model?.model ?? null, ports.ledger);
     report.durationMs = Math.round(performance.now() - started);
     // An error's reason was just logged as a warning.

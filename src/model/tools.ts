@@ -79,11 +79,23 @@ export const TEST_FILES_TOOL: ToolDefinition = {
         items: {
           type: 'object',
           additionalProperties: false,
-          required: ['path', 'content', 'scenarios'],
+          required: ['path', 'content', 'tests'],
           properties: {
             path: { ...text, description: 'Repository-relative path of the test file.' },
             content: text,
-            scenarios: { type: 'array', items: { type: 'string' } }
+            tests: {
+              type: 'array',
+              description: 'Every test in the file, with the scenario it covers.',
+              items: {
+                type: 'object',
+                additionalProperties: false,
+                required: ['title', 'scenario'],
+                properties: {
+                  title: { ...text, description: 'The test\'s title exactly as written in the file (the string given to it/test, or the function name).' },
+                  scenario: { ...text, description: 'The name of the scenario the test covers.' }
+                }
+              }
+            }
           }
         }
       }

@@ -43,12 +43,23 @@ function rootCause(report: Report): string | null {
   return ['## Root cause', report.analysis.summary, ...defects].join('\n\n')
 }
 
+/** Each scenario with how its tests ran: the proof, scenario by scenario. */
 function scenarios(report: Report): string | null {
   if (report.scenarios.length === 0) return null
-  const written = new Set(report.suite.files.flatMap((file) => file.scenarios))
-  const test = (s: Report['scenarios'][number]) => (s.priority === 'P2' ? 'not written (P2)' : written.has(s.name) ? 'yes' : 'no')
-  const rows = report.scenarios.map((s) => `| ${s.priority} | ${cell(s.name)} | ${s.kind} | ${s.failsBeforeFix ? 'yes' : ''} | ${test(s)} | ${cell(s.verifies)} |`)
-  return ['## Scenarios', '| Priority | Scenario | Kind | Must fail before fix | Test in the suite | Verifies |', '|---|---|---|---|---|---|', ...rows].join('\n')
+  const rows = report.scenarios.map((s) => {
+    const tests = report.tests.filter((test) => test.scenario === s.name)
+    const results = tests.length ? `${tally(tests.map((test) => test.head))} | ${tally(tests.map((test) => test.preFix))}` : `${s.priority === 'P2' ? 'not written (P2)' : 'no test'} | `
+    return `| ${s.priority} | ${cell(s.name)} | ${s.kind} | ${s.failsBeforeFix ? 'yes' : ''} | ${results} | ${cell(s.verifies)} |`
+  })
+  return ['## Scenarios', '| Priority | Scenario | Kind | Must fail before fix | At head | Pre-fix | Verifies |', '|---|---|---|---|---|---|---|', ...rows].join('\n')
+}
+
+/** `passed`, `failed ×3`, or `2 passed, 1 failed`. */
+function tally(statuses: string[]): string {
+  const counts = new Map<string, number>()
+  for (const status of statuses) counts.set(status, (counts.get(status) ?? 0) + 1)
+  if (counts.size === 1) return statuses.length === 1 ? statuses[0] : `${statuses[0]} ×${statuses.length}`
+  return [...counts].map(([status, count]) => `${count} ${status}`).join(', ')
 }
 
 function tests(report: Report): string {

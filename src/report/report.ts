@@ -18,7 +18,7 @@ export interface Report {
   changedFiles: Array<{ path: string; role: string; status: string }>
   analysis: Analysis | null
   scenarios: Scenario[]
-  suite: { files: Array<Pick<SuiteFile, 'path' | 'scenarios'>>; refused: RefusedFile[]; dropped: RefusedFile[] }
+  suite: { files: Array<Pick<SuiteFile, 'path' | 'tests'>>; refused: RefusedFile[]; dropped: RefusedFile[] }
   tests: ClassifiedTest[]
   /** Of the changed executable lines at head, those the suite ran; null when coverage was not collected. */
   diffCoverage: DiffCoverage | null

@@ -15,7 +15,7 @@ export async function pullRequestTests(changeSet: ChangeSet, framework: Framewor
   const users = helpers.length ? await testsUsing(helpers, framework, git, changeSet.head) : []
   const paths = [...new Set([...changed.filter((path) => framework.isTestFile(path)), ...users])]
   if (paths.length === 0) throw new UserFacingError(`The change adds or modifies no ${framework.name} test file, so there is nothing to verify`)
-  return Promise.all(paths.map(async (path) => ({ path, content: (await git.fileAt(changeSet.head, path)) ?? '', scenarios: [] })))
+  return Promise.all(paths.map(async (path) => ({ path, content: (await git.fileAt(changeSet.head, path)) ?? '', tests: [] })))
 }
 
 /** The test files that import one of the helpers, or sit under a changed `conftest.py` / `__init__.py`. */

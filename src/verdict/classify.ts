@@ -11,7 +11,7 @@ export function classifyTests(headRun: RunResult, preFixRun: RunResult | null): 
     // A file that could not even load before the fix (e.g. it imports what the fix added) fails there.
     const preFixStatus: TestStatus | 'missing' = before?.status ?? (preFixFileErrors.has(test.file) ? 'errored' : 'missing')
     const message = before?.message || preFixFileErrors.get(test.file) || test.message
-    return { file: test.file, name: test.name, head: test.status, preFix: preFixStatus, kind: kindOf(test, preFixStatus), message }
+    return { file: test.file, name: test.name, head: test.status, preFix: preFixStatus, kind: kindOf(test, preFixStatus), message, scenario: null }
   })
 }
 

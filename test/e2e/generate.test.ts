@@ -13,7 +13,7 @@ const SUITE_PATH = 'test/regression/issue-4471.test.ts'
 const scriptedSuite = (answers['write-tests'] as { tool_use: { input: { files: Array<{ content: string }> } } }).tool_use.input.files[0].content
 
 const suite = (...files: Array<{ path?: string; content: string }>): ScriptedReply => ({
-  tool_use: { name: 'write_test_files', input: { files: files.map((file) => ({ path: file.path ?? SUITE_PATH, content: file.content, scenarios: ['stream retries after a single 429'] })) } }
+  tool_use: { name: 'write_test_files', input: { files: files.map((file) => ({ path: file.path ?? SUITE_PATH, content: file.content, tests: [] })) } }
 })
 
 const testFile = (body: string) => `import { StreamingTransport } from '../../src/streaming-transport'\n\ndescribe('regression #4471', () => {\n${body}\n})\n`
@@ -43,8 +43,10 @@ test('(a) the scripted model gives a fail-to-pass suite, and the report says so'
   expect(report.diffCoverage).toEqual({ covered: 2, total: 2, files: [{ file: 'src/streaming-transport.ts', covered: 2, total: 2, uncoveredLines: [] }] })
   expect(run.markdown).toContain('2 of 2 changed executable lines run by the suite at head (100%)')
   expect(run.markdown).toContain('✅ **fail-to-pass**')
-  expect(run.markdown).toContain('| P0 | stream retries after a single 429 | regression | yes | yes |')
-  expect(run.markdown).toContain('| P2 | plain send() still retries up to maxAttempts | neighbour |  | not written (P2) |')
+  // Each scenario with its test's results, by the titles the model gave.
+  expect(report.tests[0].scenario).toBe('stream retries after a single 429')
+  expect(run.markdown).toContain('| P0 | stream retries after a single 429 | regression | yes | passed | failed |')
+  expect(run.markdown).toContain('| P2 | plain send() still retries up to maxAttempts | neighbour |  | not written (P2) |  |')
 
   // What the model was shown: the bug report as quoted data, the fix, and the exact import to use.
   const [analyse, scenarios, write] = run.model!.requests

@@ -30,7 +30,7 @@ test('sees the build output of its own tree', () => {
 `
   const build = `${process.execPath} -e "require('fs').writeFileSync('BUILT.txt', process.cwd())"`
   const run = await runCliOnFixture({
-    script: { ...answers, 'write-tests': { tool_use: { name: 'write_test_files', input: { files: [{ path: 'test/regression/issue-4471.test.ts', content: checksBuild, scenarios: [] }] } } } },
+    script: { ...answers, 'write-tests': { tool_use: { name: 'write_test_files', input: { files: [{ path: 'test/regression/issue-4471.test.ts', content: checksBuild, tests: [] }] } } } },
     args: ['--build-command', build]
   })
   expect(run.report.tests.find((t) => t.name === 'sees the build output of its own tree')).toMatchObject({ head: 'passed', preFix: 'passed' })

@@ -37,7 +37,7 @@ describe('a src-layout project (pyproject pythonpath = ["src"])', () => {
     expect(failToPass[1].message).toContain('tests/test_discounts.py:')
     expect(failToPass[1].message).not.toContain('regression-testgen-')
     expect(kinds(run.report.tests)).toEqual({ 'fail-to-pass': 3, 'pass-to-pass': 8 })
-    expect(run.report.suite.files).toEqual([{ path: 'tests/test_discounts.py', scenarios: [] }])
+    expect(run.report.suite.files).toEqual([{ path: 'tests/test_discounts.py', tests: [] }])
   })
 
   it("generate: the scripted suite in tests/regression/ imports pricing.discounts and is fail-to-pass, run by the checkout's virtualenv", async () => {
@@ -49,13 +49,15 @@ describe('a src-layout project (pyproject pythonpath = ["src"])', () => {
     })
     expect(run.exitCode).toBe(0)
     expect(run.report).toMatchObject({ mode: 'generate', framework: 'pytest', verdict: 'fail-to-pass', reason: null })
+    // Every test is tied to its scenario by the title the model gave, whatever the runner calls it.
+    expect(run.report.tests.map((test) => test.scenario)).not.toContain(null)
     expect(kinds(run.report.tests)).toEqual({ 'fail-to-pass': 6, 'pass-to-pass': 3 })
     expect(run.report.tests[0]).toMatchObject({
       file: 'tests/regression/test_issue_318.py',
       name: 'TestThresholdTiers › test_an_order_of_exactly_250_gets_the_ten_percent_tier',
       kind: 'fail-to-pass'
     })
-    expect(run.report.suite.files).toEqual([{ path: 'tests/regression/test_issue_318.py', scenarios: expect.arrayContaining(['every threshold exactly gets its own tier']) }])
+    expect(run.report.suite.files).toEqual([{ path: 'tests/regression/test_issue_318.py', tests: expect.arrayContaining([expect.objectContaining({ scenario: 'every threshold exactly gets its own tier' })]) }])
     expect(readFileSync(join(run.outDir, 'suite', 'tests/regression/test_issue_318.py'), 'utf8')).toContain('from pricing.discounts import')
 
     const write = run.model!.requests.find((request) => stageOf(request) === 'write-tests')!

@@ -12,7 +12,7 @@ function report(verdict: Report['verdict'], uncovered: Record<string, number[]> 
     ...base,
     verdict,
     reason: verdict === 'fail-to-pass' ? null : 'none of the 2 test(s) passing at head failed on the pre-fix tree',
-    tests: [{ file: 't', name: 'n', head: 'passed', preFix: 'failed', kind: 'fail-to-pass', message: '' }],
+    tests: [{ file: 't', name: 'n', head: 'passed', preFix: 'failed', kind: 'fail-to-pass', message: '', scenario: null }],
     diffCoverage: uncovered && { covered: 0, total: 0, files: Object.entries(uncovered).map(([path, lines]) => ({ file: path, covered: 0, total: lines.length, uncoveredLines: lines })) }
   }
 }

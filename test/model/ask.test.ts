@@ -15,7 +15,7 @@ async function modelWith(script: Script, model = 'claude-sonnet-5-5') {
   return { model: createAnthropicModel({ apiKey: 'test-key', model, maxTokens: 1000, baseURL: fake.baseURL, maxRetries: 2, maxCalls: 10, responseCacheDir: null }, ledger), ledger, fake }
 }
 
-const files = { files: [{ path: 'test/regression/a.test.ts', content: "test('a', () => {})", scenarios: ['a'] }] }
+const files = { files: [{ path: 'test/regression/a.test.ts', content: "test('a', () => {})", tests: [{ title: 'a', scenario: 'a' }] }] }
 const ask = { stage: 'write-tests', system: 'system prompt', context: 'the bug and the code', task: 'write the tests', tool: TEST_FILES_TOOL }
 
 test('a valid tool call comes back as its input, with usage recorded', async () => {

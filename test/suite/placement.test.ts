@@ -2,7 +2,7 @@ import type { ContextPack } from '../../src/domain.js'
 import { placeSuite, suitePathFor } from '../../src/suite/placement.js'
 
 const context = { regressionDir: 'test/regression', testFileSuffix: '.test.ts' } as ContextPack
-const file = (path: string) => ({ path, content: 'test()', scenarios: [] })
+const file = (path: string) => ({ path, content: 'test()', tests: [] })
 
 test('the suite is named after the issue, else the head commit', () => {
   const report = { title: 'Streaming calls never retry (#4471)', body: '', source: 'issue-file' as const, truncated: false }
