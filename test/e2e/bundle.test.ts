@@ -2,8 +2,8 @@
  * The committed bundles as users run them: `dist/cli/index.js` (the bin) and `dist/index.js` (the action,
  * as a runner starts it: INPUT_* variables, an event payload, output and summary files).
  */
-import { execFile } from 'node:child_process'
-import { mkdtemp, readFile } from 'node:fs/promises'
+import { execFile, execFileSync } from 'node:child_process'
+import { mkdtemp, readFile, writeFile } from 'node:fs/promises'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import { promisify } from 'node:util'
@@ -56,6 +56,35 @@ test('the bundled action on a pull_request event without a key runs verify mode 
     expect(result.outputs).toMatch(/fail-to-pass-count<<.*\n1\n/)
     expect(result.outputs).toContain(join(result.runnerTemp, 'regression-testgen', 'report.json'))
     expect(result.summary).toContain('✅ **fail-to-pass**')
+  } finally {
+    await repo.cleanup()
+  }
+})
+
+test.each([
+  ['fail', 1],
+  ['warn', 0]
+])('the bundled action with on-no-fail-to-pass: %s exits %i when no test fails without the fix', async (onNoFailToPass, code) => {
+  const repo = await buildFixtureRepo('retry-budget')
+  // The pull request's test, rewritten to pass on both trees: it no longer guards the fix.
+  await writeFile(join(repo.dir, 'test/streaming-transport.test.ts'), "test('adds', () => {\n  expect(1 + 1).toBe(2)\n})\n")
+  execFileSync('git', ['commit', '-qam', 'A test that guards nothing'], { cwd: repo.dir })
+  const head = execFileSync('git', ['rev-parse', 'HEAD'], { cwd: repo.dir, encoding: 'utf8' }).trim()
+  try {
+    const result = await runBundledAction({
+      event: 'pull_request',
+      payload: { action: 'synchronize', number: 7, pull_request: { number: 7, title: 'Fix', body: '', base: { sha: repo.base }, head: { sha: head } } },
+      workspace: repo.dir,
+      inputs: { 'on-no-fail-to-pass': onNoFailToPass }
+    })
+    expect(result.code).toBe(code)
+    expect(result.outputs).toMatch(/verdict<<.*\nno-fail-to-pass\n/)
+    expect(result.outputs).toMatch(/fail-to-pass-count<<.*\n0\n/)
+    // The fix's hunk is flagged on the diff either way; only the step's status differs.
+    expect(result.stdout).toMatch(/^::error title=No test guards this fix,file=src\/streaming-transport\.ts,line=55,endLine=59::No test fails without this change: /m)
+    const status = onNoFailToPass === 'fail' ? /^::error::verdict no-fail-to-pass: / : /^::warning::No test fails against the pre-fix code: /
+    expect(result.stdout).toMatch(new RegExp(status.source, 'm'))
+    expect(result.summary).toContain('no-fail-to-pass')
   } finally {
     await repo.cleanup()
   }
