@@ -3,6 +3,7 @@
  * diff → (verify: the PR's tests | generate: bug report → context → model) → trees → prove → verdict → report.
  * Whatever happens, a report is written: a failure becomes verdict `error` with its reason.
  */
+import { rmSync } from 'node:fs'
 import { mkdir, mkdtemp, rm } from 'node:fs/promises'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
@@ -11,7 +12,7 @@ import type { DependencyCache } from './execute/dependencies.js'
 import type { FrameworkAdapter } from './frameworks/adapter.js'
 import type { ModelPort, UsageLedger } from './model/model-port.js'
 import type { GitCommands } from './ports/git.js'
-import type { ProcessRunner } from './ports/process.js'
+import { onInterrupt, type ProcessRunner } from './ports/process.js'
 import type { OnNoFailToPass, Settings } from './settings.js'
 import { readChangeSet, sourceFiles } from './diff/change-set.js'
 import { ensureHistory } from './diff/history.js'
@@ -60,6 +61,8 @@ export async function runPipeline(settings: Settings, ports: Ports): Promise<Out
   const report = emptyReport(settings.mode, settings.repoDir, settings.base, settings.head)
   const timings = new Timings(report.timings)
   const workDir = await makeWorkDir(settings.workDir)
+  // Interrupted (Ctrl-C, a cancelled job), a run still takes its worktrees' folder with it.
+  const forgetWorkDir = onInterrupt(() => rmSync(workDir, { recursive: true, force: true }))
   let delivered: SuiteFile[] = []
   let parsedDiff: ChangeSet | null = null
   let trees: Trees | undefined
@@ -108,6 +111,7 @@ export async function runPipeline(settings: Settings, ports: Ports): Promise<Out
   } finally {
     await trees?.dispose()
     await rm(workDir, { recursive: true, force: true })
+    forgetWorkDir()
   }
   report.suite.files = delivered.map((file) => ({ path: file.path, tests: file.tests }))
   report.model = modelUsage(settings.model?.model ?? null, ports.ledger)

@@ -37501,6 +37501,8 @@ async function storeReply(file, reply) {
 
 // EXTERNAL MODULE: external "node:os"
 var external_node_os_ = __nccwpck_require__(8161);
+// EXTERNAL MODULE: ./src/ports/process.ts + 1 modules
+var ports_process = __nccwpck_require__(9558);
 // EXTERNAL MODULE: ./node_modules/parse-diff/index.js
 var parse_diff = __nccwpck_require__(2673);
 var parse_diff_default = /*#__PURE__*/__nccwpck_require__.n(parse_diff);
@@ -48412,11 +48414,15 @@ function scenarioOf(name, intents) {
 
 
 
+
+
 async function runPipeline(settings, ports) {
     const started = performance.now();
     const report = emptyReport(settings.mode, settings.repoDir, settings.base, settings.head);
     const timings = new Timings(report.timings);
     const workDir = await makeWorkDir(settings.workDir);
+    // Interrupted (Ctrl-C, a cancelled job), a run still takes its worktrees' folder with it.
+    const forgetWorkDir = (0,ports_process/* onInterrupt */.nA)(() => (0,external_node_fs_.rmSync)(workDir, { recursive: true, force: true }));
     let delivered = [];
     let parsedDiff = null;
     let trees;
@@ -48465,6 +48471,7 @@ async function runPipeline(settings, ports) {
     finally {
         await trees?.dispose();
         await (0,promises_.rm)(workDir, { recursive: true, force: true });
+        forgetWorkDir();
     }
     report.suite.files = delivered.map((file) => ({ path: file.path, tests: file.tests }));
     report.model = modelUsage(settings.model?.model ?? null, ports.ledger);
@@ -48567,8 +48574,6 @@ function runGit(args, cwd) {
     });
 }
 
-// EXTERNAL MODULE: ./src/ports/process.ts + 1 modules
-var ports_process = __nccwpck_require__(9558);
 ;// CONCATENATED MODULE: ./src/run.ts
 
 
@@ -48801,7 +48806,8 @@ async function runCli(argv, env = process.env, log = consoleLogger) {
 // EXPORTS
 __nccwpck_require__.d(__webpack_exports__, {
   Ej: () => (/* binding */ createProcessRunner),
-  OQ: () => (/* binding */ exitWithChildrenOnSignals)
+  OQ: () => (/* binding */ exitWithChildrenOnSignals),
+  nA: () => (/* binding */ onInterrupt)
 });
 
 // UNUSED EXPORTS: KILL_GRACE_MS, OUTPUT_CAP, killRunningProcesses, testEnvironment
@@ -48842,11 +48848,26 @@ function killRunningProcesses() {
     for (const child of running)
         killGroup(child, 'SIGKILL');
 }
-/** For the entries: on SIGINT or SIGTERM, take the test processes down too, then exit. */
+/** Synchronous clean-ups (such as removing a run's temporary folder) for when the process is interrupted. */
+const interruptCleanups = new Set();
+/** Runs `cleanup` if the process is interrupted before the returned function is called. */
+function onInterrupt(cleanup) {
+    interruptCleanups.add(cleanup);
+    return () => void interruptCleanups.delete(cleanup);
+}
+/** For the entries: on SIGINT or SIGTERM, take the test processes down too, clean up, then exit. */
 function exitWithChildrenOnSignals() {
     for (const [signal, code] of [['SIGINT', 130], ['SIGTERM', 143]]) {
         process.once(signal, () => {
             killRunningProcesses();
+            for (const cleanup of interruptCleanups) {
+                try {
+                    cleanup();
+                }
+                catch {
+                    // Leaving on a signal: one failed clean-up must not keep the others from running.
+                }
+            }
             process.exit(code);
         });
     }

@@ -55,11 +55,27 @@ export function killRunningProcesses(): void {
   for (const child of running) killGroup(child, 'SIGKILL')
 }
 
-/** For the entries: on SIGINT or SIGTERM, take the test processes down too, then exit. */
+/** Synchronous clean-ups (such as removing a run's temporary folder) for when the process is interrupted. */
+const interruptCleanups = new Set<() => void>()
+
+/** Runs `cleanup` if the process is interrupted before the returned function is called. */
+export function onInterrupt(cleanup: () => void): () => void {
+  interruptCleanups.add(cleanup)
+  return () => void interruptCleanups.delete(cleanup)
+}
+
+/** For the entries: on SIGINT or SIGTERM, take the test processes down too, clean up, then exit. */
 export function exitWithChildrenOnSignals(): void {
   for (const [signal, code] of [['SIGINT', 130], ['SIGTERM', 143]] as const) {
     process.once(signal, () => {
       killRunningProcesses()
+      for (const cleanup of interruptCleanups) {
+        try {
+          cleanup()
+        } catch {
+          // Leaving on a signal: one failed clean-up must not keep the others from running.
+        }
+      }
       process.exit(code)
     })
   }
