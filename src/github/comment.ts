@@ -42,11 +42,21 @@ export function commentBody(markdown: string): string {
 }
 
 async function findStickyComment(octokit: Octokit, { owner, repo, number }: CommentTarget): Promise<number | null> {
+  const writtenByUs = await ourAuthor(octokit)
   const comments = octokit.paginate.iterator(octokit.rest.issues.listComments, { owner, repo, issue_number: number, per_page: 100 })
   for await (const page of comments) {
-    // Only our own marker, and only from a bot: a user quoting the marker does not hijack the comment.
-    const ours = page.data.find((comment) => comment.body?.startsWith(COMMENT_MARKER) && comment.user?.type === 'Bot')
+    // Our marker, from the token's own account: someone quoting the marker does not hijack the comment.
+    const ours = page.data.find((comment) => comment.body?.startsWith(COMMENT_MARKER) && comment.user && writtenByUs(comment.user))
     if (ours) return ours.id
   }
   return null
+}
+
+/**
+ * Who writes with this token. A personal token's user can be asked for; an app's token (GITHUB_TOKEN) may not
+ * ask, and writes as a bot account, which no person commenting on the pull request can be.
+ */
+async function ourAuthor(octokit: Octokit): Promise<(user: { login: string; type: string }) => boolean> {
+  const login = await octokit.rest.users.getAuthenticated().then(({ data }) => data.login, () => null)
+  return login ? (user) => user.login === login : (user) => user.type === 'Bot'
 }

@@ -9,7 +9,8 @@ import { readBody } from './http.js'
 export interface FakeIssue {
   title: string
   body: string
-  comments?: string[]
+  /** Comments by octocat, or by the login given. */
+  comments?: Array<string | { body: string; login: string }>
   pullRequest?: boolean
 }
 
@@ -20,6 +21,9 @@ export interface FakeGitHubData {
   issues: Record<string, FakeIssue>
   /** Pull requests by `owner/repo#number`. */
   pulls?: Record<string, { title: string; body: string; baseSha: string; headSha: string }>
+  /** The token is this user's personal token: `GET /user` names them and they write the comments. Without it the
+   * token is an app's (GITHUB_TOKEN): `GET /user` is refused and github-actions[bot] writes. */
+  tokenUser?: string
 }
 
 export interface FakeComment {
@@ -42,8 +46,12 @@ const BOT = { login: 'github-actions[bot]', type: 'Bot' as const }
 export async function startFakeGitHub(data: FakeGitHubData): Promise<FakeGitHub> {
   const requests: FakeGitHub['requests'] = []
   const comments: FakeComment[] = Object.entries(data.issues).flatMap(([issue, { comments = [] }]) =>
-    comments.map((body) => ({ id: 0, issue, body, user: { login: 'octocat', type: 'User' as const } }))
+    comments.map((comment) => {
+      const { body, login } = typeof comment === 'string' ? { body: comment, login: 'octocat' } : comment
+      return { id: 0, issue, body, user: { login, type: 'User' as const } }
+    })
   )
+  const author = data.tokenUser ? { login: data.tokenUser, type: 'User' as const } : BOT
   comments.forEach((comment, index) => (comment.id = index + 1))
   const server = createServer(async (req, res) => {
     const body = req.method === 'POST' || req.method === 'PATCH' ? JSON.parse(await readBody(req)) : undefined
@@ -54,6 +62,7 @@ export async function startFakeGitHub(data: FakeGitHubData): Promise<FakeGitHub>
       res.end(JSON.stringify(payload))
     }
     if (req.method === 'POST' && path === '/graphql') return send(200, { data: closingIssues(data.closing ?? []) })
+    if (path === '/user') return data.tokenUser ? send(200, author) : send(403, { message: 'Resource not accessible by integration' })
     const pull = /^\/repos\/([^/]+)\/([^/]+)\/pulls\/(\d+)$/.exec(path)
     if (pull) {
       const found = data.pulls?.[`${pull[1]}/${pull[2]}#${pull[3]}`]
@@ -72,7 +81,7 @@ export async function startFakeGitHub(data: FakeGitHubData): Promise<FakeGitHub>
     const issue = ref && data.issues[ref]
     if (!match || !issue) return send(404, { message: 'Not Found' })
     if (match[4] && req.method === 'POST') {
-      const comment = { id: comments.length + 1, issue: ref, body: (body as { body: string }).body, user: BOT }
+      const comment = { id: comments.length + 1, issue: ref, body: (body as { body: string }).body, user: author }
       comments.push(comment)
       return send(201, comment)
     }

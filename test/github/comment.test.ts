@@ -1,0 +1,41 @@
+/** The sticky comment through the real Octokit against fake GitHub: found again by marker and author, edited in place. */
+import * as github from '@actions/github'
+import { COMMENT_MARKER, upsertStickyComment } from '../../src/github/comment.js'
+import type { Logger } from '../../src/pipeline.js'
+import { startFakeGitHub, type FakeGitHubData } from '../support/fake-github.js'
+
+const target = { owner: 'acme', repo: 'transport', number: 7 }
+const marked = (text: string) => `${COMMENT_MARKER}\n${text}`
+
+async function twoRuns(data: FakeGitHubData) {
+  const gitHub = await startFakeGitHub(data)
+  const lines: string[] = []
+  const log: Logger = { info: (m) => lines.push(m), warn: (m) => lines.push(`warning: ${m}`), debug: () => {} }
+  try {
+    const octokit = github.getOctokit('token', { baseUrl: gitHub.url })
+    await upsertStickyComment(octokit, target, 'first verdict', log)
+    await upsertStickyComment(octokit, target, 'second verdict', log)
+    return { comments: gitHub.comments.map(({ body, user }) => [user.login, body]), lines }
+  } finally {
+    await gitHub.close()
+  }
+}
+
+test("with GITHUB_TOKEN, the bot's own marked comment is edited; a person's quote of the marker is not", async () => {
+  const run = await twoRuns({ issues: { 'acme/transport#7': { title: 'Fix', body: '', comments: [marked('quoted by a reviewer')] } } })
+  expect(run.comments).toEqual([
+    ['octocat', marked('quoted by a reviewer')],
+    ['github-actions[bot]', marked('second verdict')]
+  ])
+  expect(run.lines).toEqual(['Commented on the pull request (#2)', 'Updated the pull request comment #2'])
+})
+
+test("with a personal token, the token user's marked comment is edited; another person's is not", async () => {
+  const seeded = [{ login: 'mallory', body: marked('not ours') }, { login: 'release-bot-user', body: marked('an earlier run') }]
+  const run = await twoRuns({ tokenUser: 'release-bot-user', issues: { 'acme/transport#7': { title: 'Fix', body: '', comments: seeded } } })
+  expect(run.comments).toEqual([
+    ['mallory', marked('not ours')],
+    ['release-bot-user', marked('second verdict')]
+  ])
+  expect(run.lines).toEqual(['Updated the pull request comment #2', 'Updated the pull request comment #2'])
+})
