@@ -47,6 +47,8 @@ export interface BugReport {
   /** Where the text came from, for the report: `--issue FILE`, `--issue-text`, commit messages, PR. */
   source: 'issue-file' | 'issue-text' | 'commits' | 'pull-request' | 'linked-issues'
   truncated: boolean
+  /** The number of the issue it reports, when it says: the suite file is named after it. */
+  issue: number | null
 }
 
 /** A function (or other enclosing block) touched by the change, at one version. */

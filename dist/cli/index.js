@@ -6539,7 +6539,7 @@ module.exports=n=>{if(!n)return[];if(typeof n!="string"||n.match(/^\s+$/))return
 /***/ ((module, __unused_webpack___webpack_exports__, __nccwpck_require__) => {
 
 __nccwpck_require__.a(module, async (__webpack_handle_async_dependencies__, __webpack_async_result__) => { try {
-/* harmony import */ var _cli_js__WEBPACK_IMPORTED_MODULE_0__ = __nccwpck_require__(3011);
+/* harmony import */ var _cli_js__WEBPACK_IMPORTED_MODULE_0__ = __nccwpck_require__(7238);
 /* harmony import */ var _ports_process_js__WEBPACK_IMPORTED_MODULE_1__ = __nccwpck_require__(9558);
 
 
@@ -6551,7 +6551,7 @@ __webpack_async_result__();
 
 /***/ }),
 
-/***/ 3011:
+/***/ 7238:
 /***/ ((__unused_webpack_module, __webpack_exports__, __nccwpck_require__) => {
 
 
@@ -47373,7 +47373,7 @@ function scenarios(report) {
     const rows = report.scenarios.map((s) => {
         const tests = report.tests.filter((test) => test.scenario === s.name);
         const results = tests.length ? `${tally(tests.map((test) => test.head))} | ${tally(tests.map((test) => test.preFix))}` : `${s.priority === 'P2' ? 'not written (P2)' : 'no test'} | `;
-        return `| ${s.priority} | ${cell(s.name)} | ${s.kind} | ${s.failsBeforeFix ? 'yes' : ''} | ${results} | ${cell(s.verifies)} |`;
+        return `| ${s.priority} | ${cell(s.name)} | ${s.kind} | ${s.failsBeforeFix ? 'yes' : 'no'} | ${results} | ${cell(s.verifies)} |`;
     });
     return ['## Scenarios', '| Priority | Scenario | Kind | Must fail before fix | At head | Pre-fix | Verifies |', '|---|---|---|---|---|---|---|', ...rows].join('\n');
 }
@@ -47442,6 +47442,47 @@ async function writeReport(outDir, report, suiteFiles) {
     return paths;
 }
 
+;// CONCATENATED MODULE: ./src/bug-report/issue-references.ts
+/**
+ * The issues a text says it fixes: closing keywords (`Fixes #12`, `closes owner/repo#3`) and
+ * issue URLs, in order, each once. GraphQL's closingIssuesReferences comes first when available; this
+ * covers what it misses (cross-repository references, URLs, PRs whose body was edited later).
+ */
+const KEYWORDS = 'close|closes|closed|fix|fixes|fixed|resolve|resolves|resolved';
+const NAME = '[A-Za-z0-9](?:[A-Za-z0-9-]{0,38})';
+const REPO = '[A-Za-z0-9._-]{1,100}';
+const KEYWORD_REFERENCE = new RegExp(`\\b(?:${KEYWORDS}):?\\s+(?:(${NAME})/(${REPO}))?#(\\d+)\\b`, 'gi');
+const ISSUE_URL = new RegExp(`https://github\\.com/(${NAME})/(${REPO})/issues/(\\d+)\\b`, 'g');
+/** Stands for "this repository" where a reference names none. */
+const HERE = { owner: '', repo: '' };
+/**
+ * The number of the issue a bug report is about, to name the suite after: the first closing reference to
+ * this repository (`resolves #35`), else a `#N` in the title (`… (#4471)`). A mention (`related to #14`) is not it.
+ */
+function reportedIssueNumber(title, body) {
+    const closing = referencedIssues(`${title}\n${body}`, HERE).find((reference) => reference.owner === HERE.owner);
+    const inTitle = /#(\d+)\b/.exec(title)?.[1];
+    return closing?.number ?? (inTitle ? Number(inTitle) : null);
+}
+function referencedIssues(body, current) {
+    const text = body.replace(/<!--[\s\S]*?-->/g, '').replace(/```[\s\S]*?```/g, '');
+    const found = [];
+    for (const match of text.matchAll(KEYWORD_REFERENCE)) {
+        found.push({ at: match.index, reference: { owner: match[1] ?? current.owner, repo: match[2] ?? current.repo, number: Number(match[3]) } });
+    }
+    for (const match of text.matchAll(ISSUE_URL)) {
+        found.push({ at: match.index, reference: { owner: match[1], repo: match[2], number: Number(match[3]) } });
+    }
+    const seen = new Set();
+    return found
+        .sort((a, b) => a.at - b.at)
+        .map((entry) => entry.reference)
+        .filter((reference) => {
+        const key = `${reference.owner.toLowerCase()}/${reference.repo.toLowerCase()}#${reference.number}`;
+        return !seen.has(key) && seen.add(key);
+    });
+}
+
 ;// CONCATENATED MODULE: ./src/bug-report/sanitize.ts
 /** Issue and PR text is untrusted: strip what hides text from a human reader, and bound its size. */
 const HTML_COMMENT = /<!--[\s\S]*?(?:-->|$)/g;
@@ -47461,6 +47502,7 @@ function truncate(text, budget) {
 
 ;// CONCATENATED MODULE: ./src/bug-report/bug-report.ts
 /** The bug-report stage: the issue (file or text), the pull request, or else the commit messages. */
+
 
 
 
@@ -47490,14 +47532,14 @@ function fromMarkdown(markdown, source) {
     const [first = '', ...rest] = sanitizeUntrusted(markdown).split('\n');
     return build(first.replace(/^#+\s*/, ''), rest.join('\n'), source);
 }
-function build(title, body, source) {
+function build(title, body, source, issue = reportedIssueNumber(title, body)) {
     const bounded = truncate(sanitizeUntrusted(body), BUG_REPORT_BUDGET);
-    return { title: sanitizeUntrusted(title).slice(0, 300), body: bounded.text, source, truncated: bounded.truncated };
+    return { title: sanitizeUntrusted(title).slice(0, 300), body: bounded.text, source, truncated: bounded.truncated, issue };
 }
 /** Each issue's title, body and first comments, the first issue's title as the report's. */
 function fromLinkedIssues(issues) {
     const sections = issues.map((issue) => [`## ${issue.reference}: ${issue.title}`, issue.body, ...issue.comments.map((comment, index) => `### Comment ${index + 1}\n${comment}`)].join('\n\n'));
-    return build(issues[0].title, sections.join('\n\n'), 'linked-issues');
+    return build(issues[0].title, sections.join('\n\n'), 'linked-issues', Number(issues[0].reference.split('#')[1]));
 }
 
 ;// CONCATENATED MODULE: ./src/context/functions.ts
@@ -47591,8 +47633,10 @@ function exportedNames(content) {
     // `export { a as b }` exports the name after `as`; `module.exports = { b: a }` the key before the colon.
     for (const list of content.matchAll(/^\s*export\s+(?:type\s+)?\{([^}]*)\}/gm))
         addListed(list[1], names, (item) => item.split(/\s+as\s+/).pop());
-    for (const list of content.matchAll(/module\.exports\s*=\s*\{([^}]*)\}/g))
-        addListed(list[1], names, (item) => item.split(':')[0]);
+    for (const match of content.matchAll(/module\.exports\s*=\s*\{/g)) {
+        for (const key of topLevelKeys(content, match.index + match[0].length))
+            names.add(key);
+    }
     if (/^\s*export\s+default\b/m.test(content) || /module\.exports\s*=\s*(?![\s{])/.test(content))
         names.add('default');
     for (const match of content.matchAll(/^__all__\s*=\s*\[([^\]]*)\]/gm))
@@ -47603,6 +47647,32 @@ function exportedNames(content) {
             names.add(match[1] ?? match[2]);
     }
     return [...names];
+}
+/**
+ * The keys of the object literal that opens just before `start`: `a`, `b: x`, `c() {…}`, `get d() {…}`, `'e': 1`
+ * (a spread has none). What nests inside is skipped; strings are assumed not to hold unbalanced brackets.
+ */
+function topLevelKeys(content, start) {
+    const keys = [];
+    let depth = 0;
+    let item = '';
+    for (const char of content.slice(start)) {
+        if (depth === 0 && (char === ',' || char === '}')) {
+            const key = /^(?:(?:get|set|async)\s+(?=[\w$'"*]))?\*?\s*['"]?([A-Za-z_$][\w$]*)/.exec(item.trim())?.[1];
+            if (key)
+                keys.push(key);
+            if (char === '}')
+                break;
+            item = '';
+        }
+        else if ('{[('.includes(char))
+            depth++;
+        else if ('}])'.includes(char))
+            depth--;
+        else if (depth === 0)
+            item += char;
+    }
+    return keys;
 }
 function addListed(list, names, nameOf) {
     for (const item of list.split(',')) {
@@ -47812,7 +47882,7 @@ async function buildContext(changeSet, git, framework) {
     const changedBefore = new Map(fixTests.filter((file) => file.basePath && file.status !== 'added').map((file) => [file.path, file.basePath]));
     const untouched = headFiles.filter((file) => framework.isTestFile(file) && !fixTests.some((test) => test.path === file));
     const primary = sources[0]?.path ?? '';
-    const layout = layoutFor(nearestTest([...untouched, ...changedBefore.keys()], primary), primary);
+    const layout = layoutFor(nearestTest([...changedBefore.keys()], primary) ?? nearestTest(untouched, primary), primary);
     const examplePath = layout.styleExample;
     const styleExample = !examplePath
         ? null
@@ -47963,11 +48033,12 @@ function renderBugReport(report) {
     return `Title: ${report.title}\n\n${report.body}`.trim();
 }
 function renderContext(pack) {
+    const exportsLine = (names) => `Exports: ${names.map((name) => `\`${name}\``).join(', ') || '(none found: reach this code the way the style example does)'}.`;
     const sources = pack.sources.map((source) => {
         const whole = source.head.length === 1 && source.head[0].name === WHOLE_FILE;
         return [
             `### ${source.path}`,
-            `Exports: ${source.exports.map((name) => `\`${name}\``).join(', ') || '(none found)'}.`,
+            exportsLine(source.exports),
             `The fix:\n${fence(source.diff, 'diff')}`,
             ...source.head.map((excerpt) => `${whole ? 'The whole file after the fix' : `After the fix: ${excerpt.name} (from line ${excerpt.startLine})`}:\n${fence(excerpt.code, languageTag(pack))}`),
             // With the whole file after the fix and the diff, the file before it adds nothing.
@@ -47976,7 +48047,7 @@ function renderContext(pack) {
     });
     const related = pack.related.map((module) => [
         `### ${module.path} (imported by the changed code)`,
-        `Exports: ${module.exports.map((name) => `\`${name}\``).join(', ') || '(none found)'}.`,
+        exportsLine(module.exports),
         ...(module.content === null ? [] : [fence(module.content, languageTag(pack))])
     ].join('\n\n'));
     return ['## The code', ...sources, ...related].join('\n\n');
@@ -47993,6 +48064,7 @@ function renderConventions(pack, suitePath) {
         `- Framework: ${framework}; language: ${pack.language}; module syntax: ${moduleSyntax}.`,
         `- Write the suite to \`${suitePath}\`. More files are allowed only inside \`${pack.regressionDir}/\`, named \`*${pack.testFileSuffix}\`.`,
         ...[...pack.sources, ...pack.related].map((module) => `- Import \`${module.path}\` as \`${module.importSpecifier}\`.`),
+        '- Where the style example reaches this code through a package entry point or a public wrapper, do the same.',
         ...(rebased.length ? [`- The style example's own imports, written from \`${pack.regressionDir}/\`: ${rebased.map((entry) => `\`${entry.original}\` → \`${entry.rebased}\``).join(', ')}.`] : []),
         '',
         example
@@ -48111,7 +48183,7 @@ const TEST_FILES_TOOL = {
                                 additionalProperties: false,
                                 required: ['title', 'scenario'],
                                 properties: {
-                                    title: { ...tools_text, description: 'The test\'s title exactly as written in the file (the string given to it/test, or the function name).' },
+                                    title: { ...tools_text, description: 'The test\'s title as the runner reports it: the value of the string given to it/test, or the test function\'s name.' },
                                     scenario: { ...tools_text, description: 'The name of the scenario the test covers.' }
                                 }
                             }
@@ -48188,8 +48260,7 @@ function base(stage, input) {
 
 /** `test/regression/issue-4471.test.ts` when the report names an issue, else `…/fix-<short sha>.test.ts`. */
 function suitePathFor(report, head, context) {
-    const issue = /#(\d+)\b/.exec(`${report.title}\n${report.body}`)?.[1];
-    const stem = issue ? `issue-${issue}` : `fix-${head.slice(0, 7)}`;
+    const stem = report.issue ? `issue-${report.issue}` : `fix-${head.slice(0, 7)}`;
     const name = context.testFileSuffix === '.py' ? `test_${stem.replace(/-/g, '_')}.py` : `${stem}${context.testFileSuffix}`;
     return external_node_path_.posix.join(context.regressionDir, name);
 }
@@ -48384,7 +48455,9 @@ function withScenarios(tests, files) {
 const SEPARATORS = [' › ', ' > ', '::', ' ', '.'];
 function scenarioOf(name, intents) {
     const bare = name.replace(/\[[^\]]*\]$/, ''); // a parametrized pytest case: test_x[a-1]
-    const names = (title) => bare === title || SEPARATORS.some((separator) => bare.endsWith(`${separator}${title}`));
+    const fits = (title) => bare === title || SEPARATORS.some((separator) => bare.endsWith(`${separator}${title}`));
+    // A title copied from the source keeps its escapes (`'a\\b'`); the runner reports the string's value.
+    const names = (title) => fits(title) || fits(title.replace(/\\(.)/g, '$1'));
     // The longest title that fits: "retries twice" must not claim "never retries twice".
     const [best] = intents.filter((intent) => names(intent.title)).sort((a, b) => b.title.length - a.title.length);
     return best?.scenario ?? null;

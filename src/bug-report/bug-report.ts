@@ -4,6 +4,7 @@ import type { BugReport } from '../domain.js'
 import type { GitCommands } from '../ports/git.js'
 import type { BugReportSource, LinkedIssue } from '../settings.js'
 import { UserFacingError } from '../errors.js'
+import { reportedIssueNumber } from './issue-references.js'
 import { BUG_REPORT_BUDGET, sanitizeUntrusted, truncate } from './sanitize.js'
 
 export async function readBugReport(source: BugReportSource, git: GitCommands, base: string, head: string): Promise<BugReport> {
@@ -30,9 +31,9 @@ function fromMarkdown(markdown: string, source: BugReport['source']): BugReport 
   return build(first.replace(/^#+\s*/, ''), rest.join('\n'), source)
 }
 
-function build(title: string, body: string, source: BugReport['source']): BugReport {
+function build(title: string, body: string, source: BugReport['source'], issue = reportedIssueNumber(title, body)): BugReport {
   const bounded = truncate(sanitizeUntrusted(body), BUG_REPORT_BUDGET)
-  return { title: sanitizeUntrusted(title).slice(0, 300), body: bounded.text, source, truncated: bounded.truncated }
+  return { title: sanitizeUntrusted(title).slice(0, 300), body: bounded.text, source, truncated: bounded.truncated, issue }
 }
 
 /** Each issue's title, body and first comments, the first issue's title as the report's. */
@@ -40,5 +41,5 @@ function fromLinkedIssues(issues: LinkedIssue[]): BugReport {
   const sections = issues.map((issue) =>
     [`## ${issue.reference}: ${issue.title}`, issue.body, ...issue.comments.map((comment, index) => `### Comment ${index + 1}\n${comment}`)].join('\n\n')
   )
-  return build(issues[0].title, sections.join('\n\n'), 'linked-issues')
+  return build(issues[0].title, sections.join('\n\n'), 'linked-issues', Number(issues[0].reference.split('#')[1]))
 }

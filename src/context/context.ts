@@ -22,7 +22,7 @@ export async function buildContext(changeSet: ChangeSet, git: GitCommands, frame
   const changedBefore = new Map(fixTests.filter((file) => file.basePath && file.status !== 'added').map((file) => [file.path, file.basePath!]))
   const untouched = headFiles.filter((file) => framework.isTestFile(file) && !fixTests.some((test) => test.path === file))
   const primary = sources[0]?.path ?? ''
-  const layout = layoutFor(nearestTest([...untouched, ...changedBefore.keys()], primary), primary)
+  const layout = layoutFor(nearestTest([...changedBefore.keys()], primary) ?? nearestTest(untouched, primary), primary)
   const examplePath = layout.styleExample
   const styleExample = !examplePath
     ? null

@@ -89,7 +89,9 @@ export function exportedNames(content: string): string[] {
   for (const pattern of EXPORT_PATTERNS) for (const match of content.matchAll(pattern)) names.add(match[1])
   // `export { a as b }` exports the name after `as`; `module.exports = { b: a }` the key before the colon.
   for (const list of content.matchAll(/^\s*export\s+(?:type\s+)?\{([^}]*)\}/gm)) addListed(list[1], names, (item) => item.split(/\s+as\s+/).pop())
-  for (const list of content.matchAll(/module\.exports\s*=\s*\{([^}]*)\}/g)) addListed(list[1], names, (item) => item.split(':')[0])
+  for (const match of content.matchAll(/module\.exports\s*=\s*\{/g)) {
+    for (const key of topLevelKeys(content, match.index + match[0].length)) names.add(key)
+  }
   if (/^\s*export\s+default\b/m.test(content) || /module\.exports\s*=\s*(?![\s{])/.test(content)) names.add('default')
   for (const match of content.matchAll(/^__all__\s*=\s*\[([^\]]*)\]/gm)) addListed(match[1].replace(/['"]/g, ''), names, (item) => item)
   // A Python module without __all__ exports its public top-level functions and classes.
@@ -97,6 +99,27 @@ export function exportedNames(content: string): string[] {
     for (const match of content.matchAll(/^(?:(?:async\s+)?def\s+([A-Za-z]\w*)\s*\(|class\s+([A-Za-z]\w*)\s*[(:])/gm)) names.add(match[1] ?? match[2])
   }
   return [...names]
+}
+
+/**
+ * The keys of the object literal that opens just before `start`: `a`, `b: x`, `c() {…}`, `get d() {…}`, `'e': 1`
+ * (a spread has none). What nests inside is skipped; strings are assumed not to hold unbalanced brackets.
+ */
+function topLevelKeys(content: string, start: number): string[] {
+  const keys: string[] = []
+  let depth = 0
+  let item = ''
+  for (const char of content.slice(start)) {
+    if (depth === 0 && (char === ',' || char === '}')) {
+      const key = /^(?:(?:get|set|async)\s+(?=[\w$'"*]))?\*?\s*['"]?([A-Za-z_$][\w$]*)/.exec(item.trim())?.[1]
+      if (key) keys.push(key)
+      if (char === '}') break
+      item = ''
+    } else if ('{[('.includes(char)) depth++
+    else if ('}])'.includes(char)) depth--
+    else if (depth === 0) item += char
+  }
+  return keys
 }
 
 function addListed(list: string, names: Set<string>, nameOf: (item: string) => string | undefined): void {

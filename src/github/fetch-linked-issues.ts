@@ -5,7 +5,7 @@
  */
 import * as github from '@actions/github'
 import type { LinkedIssue } from '../settings.js'
-import { referencedIssues, type IssueReference } from './linked-issues.js'
+import { referencedIssues, type IssueReference } from '../bug-report/issue-references.js'
 
 type Octokit = ReturnType<typeof github.getOctokit>
 

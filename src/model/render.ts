@@ -12,11 +12,12 @@ export function renderBugReport(report: BugReport): string {
 }
 
 export function renderContext(pack: ContextPack): string {
+  const exportsLine = (names: string[]) => `Exports: ${names.map((name) => `\`${name}\``).join(', ') || '(none found: reach this code the way the style example does)'}.`
   const sources = pack.sources.map((source) => {
     const whole = source.head.length === 1 && source.head[0].name === WHOLE_FILE
     return [
       `### ${source.path}`,
-      `Exports: ${source.exports.map((name) => `\`${name}\``).join(', ') || '(none found)'}.`,
+      exportsLine(source.exports),
       `The fix:\n${fence(source.diff, 'diff')}`,
       ...source.head.map((excerpt) => `${whole ? 'The whole file after the fix' : `After the fix: ${excerpt.name} (from line ${excerpt.startLine})`}:\n${fence(excerpt.code, languageTag(pack))}`),
       // With the whole file after the fix and the diff, the file before it adds nothing.
@@ -26,7 +27,7 @@ export function renderContext(pack: ContextPack): string {
   const related = pack.related.map((module) =>
     [
       `### ${module.path} (imported by the changed code)`,
-      `Exports: ${module.exports.map((name) => `\`${name}\``).join(', ') || '(none found)'}.`,
+      exportsLine(module.exports),
       ...(module.content === null ? [] : [fence(module.content, languageTag(pack))])
     ].join('\n\n')
   )
@@ -45,6 +46,7 @@ export function renderConventions(pack: ContextPack, suitePath: string): string 
     `- Framework: ${framework}; language: ${pack.language}; module syntax: ${moduleSyntax}.`,
     `- Write the suite to \`${suitePath}\`. More files are allowed only inside \`${pack.regressionDir}/\`, named \`*${pack.testFileSuffix}\`.`,
     ...[...pack.sources, ...pack.related].map((module) => `- Import \`${module.path}\` as \`${module.importSpecifier}\`.`),
+    '- Where the style example reaches this code through a package entry point or a public wrapper, do the same.',
     ...(rebased.length ? [`- The style example's own imports, written from \`${pack.regressionDir}/\`: ${rebased.map((entry) => `\`${entry.original}\` → \`${entry.rebased}\``).join(', ')}.`] : []),
     '',
     example

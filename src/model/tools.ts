@@ -91,7 +91,7 @@ export const TEST_FILES_TOOL: ToolDefinition = {
                 additionalProperties: false,
                 required: ['title', 'scenario'],
                 properties: {
-                  title: { ...text, description: 'The test\'s title exactly as written in the file (the string given to it/test, or the function name).' },
+                  title: { ...text, description: 'The test\'s title as the runner reports it: the value of the string given to it/test, or the test function\'s name.' },
                   scenario: { ...text, description: 'The name of the scenario the test covers.' }
                 }
               }

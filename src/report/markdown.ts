@@ -49,7 +49,7 @@ function scenarios(report: Report): string | null {
   const rows = report.scenarios.map((s) => {
     const tests = report.tests.filter((test) => test.scenario === s.name)
     const results = tests.length ? `${tally(tests.map((test) => test.head))} | ${tally(tests.map((test) => test.preFix))}` : `${s.priority === 'P2' ? 'not written (P2)' : 'no test'} | `
-    return `| ${s.priority} | ${cell(s.name)} | ${s.kind} | ${s.failsBeforeFix ? 'yes' : ''} | ${results} | ${cell(s.verifies)} |`
+    return `| ${s.priority} | ${cell(s.name)} | ${s.kind} | ${s.failsBeforeFix ? 'yes' : 'no'} | ${results} | ${cell(s.verifies)} |`
   })
   return ['## Scenarios', '| Priority | Scenario | Kind | Must fail before fix | At head | Pre-fix | Verifies |', '|---|---|---|---|---|---|---|', ...rows].join('\n')
 }

@@ -14,8 +14,7 @@ export interface Placement {
 
 /** `test/regression/issue-4471.test.ts` when the report names an issue, else `…/fix-<short sha>.test.ts`. */
 export function suitePathFor(report: BugReport, head: string, context: ContextPack): string {
-  const issue = /#(\d+)\b/.exec(`${report.title}\n${report.body}`)?.[1]
-  const stem = issue ? `issue-${issue}` : `fix-${head.slice(0, 7)}`
+  const stem = report.issue ? `issue-${report.issue}` : `fix-${head.slice(0, 7)}`
   const name = context.testFileSuffix === '.py' ? `test_${stem.replace(/-/g, '_')}.py` : `${stem}${context.testFileSuffix}`
   return posix.join(context.regressionDir, name)
 }

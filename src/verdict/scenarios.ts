@@ -14,7 +14,9 @@ const SEPARATORS = [' › ', ' > ', '::', ' ', '.']
 
 function scenarioOf(name: string, intents: TestIntent[]): string | null {
   const bare = name.replace(/\[[^\]]*\]$/, '') // a parametrized pytest case: test_x[a-1]
-  const names = (title: string) => bare === title || SEPARATORS.some((separator) => bare.endsWith(`${separator}${title}`))
+  const fits = (title: string) => bare === title || SEPARATORS.some((separator) => bare.endsWith(`${separator}${title}`))
+  // A title copied from the source keeps its escapes (`'a\\b'`); the runner reports the string's value.
+  const names = (title: string) => fits(title) || fits(title.replace(/\\(.)/g, '$1'))
   // The longest title that fits: "retries twice" must not claim "never retries twice".
   const [best] = intents.filter((intent) => names(intent.title)).sort((a, b) => b.title.length - a.title.length)
   return best?.scenario ?? null

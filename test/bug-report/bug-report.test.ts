@@ -25,12 +25,13 @@ test('inline issue text, sanitized and bounded', async () => {
 })
 
 test('without an issue: the pull request, else the commit messages', async () => {
-  expect(await read({ pullRequest: { title: 'Fix retries', body: 'Fixes #4471' } })).toMatchObject({ title: 'Fix retries', body: 'Fixes #4471', source: 'pull-request' })
+  expect(await read({ pullRequest: { title: 'Fix retries', body: 'Fixes #4471' } })).toMatchObject({ title: 'Fix retries', body: 'Fixes #4471', source: 'pull-request', issue: 4471 })
   expect(await read({})).toEqual({
     title: 'fix(transport): clone the retry budget per streaming call and charge 1 per retry (#4471)',
     body: 'fix(transport): clone the retry budget per streaming call and charge 1 per retry (#4471)',
     source: 'commits',
-    truncated: false
+    truncated: false,
+    issue: 4471
   })
 })
 

@@ -46,7 +46,7 @@ test('(a) the scripted model gives a fail-to-pass suite, and the report says so'
   // Each scenario with its test's results, by the titles the model gave.
   expect(report.tests[0].scenario).toBe('stream retries after a single 429')
   expect(run.markdown).toContain('| P0 | stream retries after a single 429 | regression | yes | passed | failed |')
-  expect(run.markdown).toContain('| P2 | plain send() still retries up to maxAttempts | neighbour |  | not written (P2) |  |')
+  expect(run.markdown).toContain('| P2 | plain send() still retries up to maxAttempts | neighbour | no | not written (P2) |  |')
 
   // What the model was shown: the bug report as quoted data, the fix, and the exact import to use.
   const [analyse, scenarios, write] = run.model!.requests

@@ -5,9 +5,9 @@ const context = { regressionDir: 'test/regression', testFileSuffix: '.test.ts' }
 const file = (path: string) => ({ path, content: 'test()', tests: [] })
 
 test('the suite is named after the issue, else the head commit', () => {
-  const report = { title: 'Streaming calls never retry (#4471)', body: '', source: 'issue-file' as const, truncated: false }
+  const report = { title: 'Streaming calls never retry', body: '', source: 'issue-file' as const, truncated: false, issue: 4471 }
   expect(suitePathFor(report, 'abcdef123', context)).toBe('test/regression/issue-4471.test.ts')
-  expect(suitePathFor({ ...report, title: 'no number' }, 'abcdef123', context)).toBe('test/regression/fix-abcdef1.test.ts')
+  expect(suitePathFor({ ...report, issue: null }, 'abcdef123', context)).toBe('test/regression/fix-abcdef1.test.ts')
   expect(suitePathFor(report, 'abc', { regressionDir: 'tests/regression', testFileSuffix: '.py' } as ContextPack)).toBe('tests/regression/test_issue_4471.py')
 })
 

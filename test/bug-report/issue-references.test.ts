@@ -1,4 +1,4 @@
-import { referencedIssues } from '../../src/github/linked-issues.js'
+import { referencedIssues, reportedIssueNumber } from '../../src/bug-report/issue-references.js'
 
 const here = { owner: 'acme', repo: 'transport' }
 
@@ -25,4 +25,15 @@ test('each issue once; mentions without a keyword, comments and code blocks do n
 test('no reference: nothing', () => {
   expect(referencedIssues('Refactor the transport', here)).toEqual([])
   expect(referencedIssues('', here)).toEqual([])
+})
+
+test.each([
+  ['Streaming calls never retry (#4471)', '', 4471],
+  ['fix(joinURL): handle leading dot (resolves #35)', '', 35],
+  ['handle leading dot for joinURL', "joinURL('/', './') returns '/./'. Related to #14.", null],
+  ['Fix the parser (#1804)', 'Fixes #1800', 1800],
+  ['Fix the parser', 'Fixes other/lib#9, see https://github.com/other/lib/issues/9', null],
+  ['Fix the parser', 'closes #12 and fixes #13', 12]
+])('the issue a report is about: %j %j → %s', (title, body, number) => {
+  expect(reportedIssueNumber(title, body)).toBe(number)
 })

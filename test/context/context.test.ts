@@ -1,0 +1,42 @@
+/** The context pack from a real git history: which test is the style example, and what the model is told to import. */
+import { execFileSync } from 'node:child_process'
+import { mkdir, mkdtemp, rm, writeFile } from 'node:fs/promises'
+import { tmpdir } from 'node:os'
+import { dirname, join } from 'node:path'
+import { buildContext } from '../../src/context/context.js'
+import { readChangeSet } from '../../src/diff/change-set.js'
+import { frameworkFor } from '../../src/frameworks/detect.js'
+import { createGit } from '../../src/ports/git.js'
+
+let dir = ''
+beforeEach(async () => (dir = await mkdtemp(join(tmpdir(), 'rtg-context-'))))
+afterEach(() => rm(dir, { recursive: true, force: true }))
+
+const git = (...args: string[]) => execFileSync('git', args, { cwd: dir, encoding: 'utf8' }).trim()
+async function commit(files: Record<string, string>): Promise<string> {
+  for (const [path, content] of Object.entries(files)) {
+    await mkdir(dirname(join(dir, path)), { recursive: true })
+    await writeFile(join(dir, path), content)
+  }
+  git('add', '-A')
+  git('-c', 'user.name=t', '-c', 'user.email=t@t', 'commit', '-qm', 'x')
+  return git('rev-parse', 'HEAD')
+}
+
+test("the test the fix changed is the style example, as it was before the fix, even over a test named like the module", async () => {
+  git('init', '-q')
+  const base = await commit({
+    'package.json': JSON.stringify({ devDependencies: { jest: '^29' } }),
+    'lib/response.js': "module.exports = {\n  redirect(url) {\n    this.location = url\n  }\n}\n",
+    '__tests__/application/response.js': "const app = require('../..')\ntest('response', () => {})\n",
+    '__tests__/response/redirect.js': "const request = require('supertest')\ntest('redirects', () => {})\n"
+  })
+  const head = await commit({
+    'lib/response.js': "module.exports = {\n  redirect(url) {\n    this.location = new URL(url).href\n  }\n}\n",
+    '__tests__/response/redirect.js': "const request = require('supertest')\ntest('redirects', () => {})\ntest('the fix', () => {})\n"
+  })
+  const repo = createGit(dir)
+  const context = await buildContext(await readChangeSet(repo, base, head), repo, await frameworkFor(dir, 'jest'))
+  expect(context.styleExample).toEqual({ path: '__tests__/response/redirect.js', content: "const request = require('supertest')\ntest('redirects', () => {})\n" })
+  expect(context.sources[0].exports).toEqual(['redirect'])
+})
