@@ -79,9 +79,11 @@ export interface StyleExample {
 /** A module a changed file imports: code the tests may need to call or build inputs with. */
 export interface RelatedModule {
   path: string
+  /** `imported`: the changed code imports it; `wrapper`: the public API a private changed module is used through. */
+  role: 'imported' | 'wrapper'
   importSpecifier: string
   exports: string[]
-  /** The whole file when small, else null (its exports are listed). */
+  /** An imported module: the whole file when small, else null (its exports are listed). A wrapper: the code naming the changed module. */
   content: string | null
 }
 

@@ -47767,7 +47767,8 @@ function importedTopLevelNames(sources) {
 ;// CONCATENATED MODULE: ./src/context/related.ts
 /**
  * Code around the change that a test needs and the diff does not show: the modules the changed files
- * import, and the style example's own imports as seen from the regression folder.
+ * import, the public API around a private changed module, and the style example's own imports as seen
+ * from the regression folder.
  */
 
 
@@ -47799,10 +47800,31 @@ async function relatedModules(changed, files, git, head, importOf) {
                 paths.push(resolved);
         }
     }
-    return Promise.all(paths.slice(0, MAX_RELATED).map(async (path) => {
+    const imported = await Promise.all(paths.slice(0, MAX_RELATED).map(async (path) => {
         const content = (await git.fileAt(head, path)) ?? '';
-        return { path, importSpecifier: importOf(path), exports: exportedNames(content), content: content.length <= RELATED_WHOLE_LIMIT ? content : null };
+        return { path, role: 'imported', importSpecifier: importOf(path), exports: exportedNames(content), content: content.length <= RELATED_WHOLE_LIMIT ? content : null };
     }));
+    return [...(await publicWrappers(changed, files, git, head, importOf)), ...imported];
+}
+/**
+ * A private Python module (`pkg/_impl.py`) is used through its package: the code of `pkg/__init__.py` that
+ * names it is the API a test should call, with its signature.
+ */
+async function publicWrappers(changed, files, git, head, importOf) {
+    const wrappers = [];
+    for (const path of changed) {
+        const name = external_node_path_.posix.basename(path, '.py');
+        const init = external_node_path_.posix.join(external_node_path_.posix.dirname(path), '__init__.py');
+        if (!path.endsWith('.py') || !/^_[^_]/.test(name) || !files.has(init) || changed.includes(init))
+            continue;
+        const content = (await git.fileAt(head, init)) ?? '';
+        const naming = content.split('\n').flatMap((line, index) => (new RegExp(`\\b${name}\\b`).test(line) ? [index + 1] : []));
+        if (naming.length === 0)
+            continue;
+        const code = excerptsFor(content, naming).map((excerpt) => excerpt.code).join('\n\n# …\n\n');
+        wrappers.push({ path: init, role: 'wrapper', importSpecifier: importOf(init), exports: exportedNames(content), content: code });
+    }
+    return wrappers;
 }
 /** `'../src/a'` in `test/a.test.ts` becomes `'../../src/a'` in `test/regression/`. */
 function rebaseImports(examplePath, content, regressionDir) {
@@ -48046,7 +48068,7 @@ function renderContext(pack) {
         ].join('\n\n');
     });
     const related = pack.related.map((module) => [
-        `### ${module.path} (imported by the changed code)`,
+        `### ${module.path} (${module.role === 'wrapper' ? 'the public API around the changed module: test through it' : 'imported by the changed code'})`,
         exportsLine(module.exports),
         ...(module.content === null ? [] : [fence(module.content, languageTag(pack))])
     ].join('\n\n'));

@@ -1,11 +1,12 @@
 /**
  * Code around the change that a test needs and the diff does not show: the modules the changed files
- * import, and the style example's own imports as seen from the regression folder.
+ * import, the public API around a private changed module, and the style example's own imports as seen
+ * from the regression folder.
  */
 import { posix } from 'node:path'
 import type { RebasedImport, RelatedModule } from '../domain.js'
 import type { GitCommands } from '../ports/git.js'
-import { exportedNames } from './functions.js'
+import { excerptsFor, exportedNames } from './functions.js'
 
 const MAX_RELATED = 4
 const RELATED_WHOLE_LIMIT = 6_000
@@ -40,12 +41,32 @@ export async function relatedModules(
       if (resolved && !changed.includes(resolved) && !paths.includes(resolved)) paths.push(resolved)
     }
   }
-  return Promise.all(
-    paths.slice(0, MAX_RELATED).map(async (path) => {
+  const imported = await Promise.all(
+    paths.slice(0, MAX_RELATED).map(async (path): Promise<RelatedModule> => {
       const content = (await git.fileAt(head, path)) ?? ''
-      return { path, importSpecifier: importOf(path), exports: exportedNames(content), content: content.length <= RELATED_WHOLE_LIMIT ? content : null }
+      return { path, role: 'imported', importSpecifier: importOf(path), exports: exportedNames(content), content: content.length <= RELATED_WHOLE_LIMIT ? content : null }
     })
   )
+  return [...(await publicWrappers(changed, files, git, head, importOf)), ...imported]
+}
+
+/**
+ * A private Python module (`pkg/_impl.py`) is used through its package: the code of `pkg/__init__.py` that
+ * names it is the API a test should call, with its signature.
+ */
+async function publicWrappers(changed: string[], files: ReadonlySet<string>, git: GitCommands, head: string, importOf: (path: string) => string): Promise<RelatedModule[]> {
+  const wrappers: RelatedModule[] = []
+  for (const path of changed) {
+    const name = posix.basename(path, '.py')
+    const init = posix.join(posix.dirname(path), '__init__.py')
+    if (!path.endsWith('.py') || !/^_[^_]/.test(name) || !files.has(init) || changed.includes(init)) continue
+    const content = (await git.fileAt(head, init)) ?? ''
+    const naming = content.split('\n').flatMap((line, index) => (new RegExp(`\\b${name}\\b`).test(line) ? [index + 1] : []))
+    if (naming.length === 0) continue
+    const code = excerptsFor(content, naming).map((excerpt) => excerpt.code).join('\n\n# …\n\n')
+    wrappers.push({ path: init, role: 'wrapper', importSpecifier: importOf(init), exports: exportedNames(content), content: code })
+  }
+  return wrappers
 }
 
 /** `'../src/a'` in `test/a.test.ts` becomes `'../../src/a'` in `test/regression/`. */

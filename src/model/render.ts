@@ -26,7 +26,7 @@ export function renderContext(pack: ContextPack): string {
   })
   const related = pack.related.map((module) =>
     [
-      `### ${module.path} (imported by the changed code)`,
+      `### ${module.path} (${module.role === 'wrapper' ? 'the public API around the changed module: test through it' : 'imported by the changed code'})`,
       exportsLine(module.exports),
       ...(module.content === null ? [] : [fence(module.content, languageTag(pack))])
     ].join('\n\n')

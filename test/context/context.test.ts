@@ -40,3 +40,28 @@ test("the test the fix changed is the style example, as it was before the fix, e
   expect(context.styleExample).toEqual({ path: '__tests__/response/redirect.js', content: "const request = require('supertest')\ntest('redirects', () => {})\n" })
   expect(context.sources[0].exports).toEqual(['redirect'])
 })
+
+test('a private Python module is shown with the public API around it: the code in its package that names it', async () => {
+  git('init', '-q')
+  // A package big enough to be shown by parts: only the wrapper that uses the private module.
+  const filler = Array.from({ length: 700 }, (_, i) => `def helper_${i}():\n    return ${i}\n`).join('\n')
+  const init = `${filler}\n\ndef cachedmethod(cache, key=None):\n    """Decorator for methods."""\n    from ._cachedmethod import _wrapper\n    return _wrapper(cache, key)\n`
+  const base = await commit({
+    'pyproject.toml': '[project]\nname = "pkg"\n',
+    'src/pkg/__init__.py': init,
+    'src/pkg/_cachedmethod.py': '__all__ = ()\n\ndef _wrapper(cache, key):\n    return cache\n',
+    'tests/test_pkg.py': 'from pkg import cachedmethod\n\ndef test_it():\n    assert cachedmethod\n'
+  })
+  const head = await commit({ 'src/pkg/_cachedmethod.py': '__all__ = ()\n\ndef _wrapper(cache, key):\n    return cache or {}\n' })
+  const repo = createGit(dir)
+  const context = await buildContext(await readChangeSet(repo, base, head), repo, await frameworkFor(dir, 'pytest'))
+  expect(context.related).toEqual([
+    {
+      path: 'src/pkg/__init__.py',
+      role: 'wrapper',
+      importSpecifier: 'pkg',
+      exports: expect.arrayContaining(['cachedmethod', 'helper_0']),
+      content: 'def cachedmethod(cache, key=None):\n    """Decorator for methods."""\n    from ._cachedmethod import _wrapper\n    return _wrapper(cache, key)'
+    }
+  ])
+})
