@@ -47826,13 +47826,30 @@ async function publicWrappers(changed, files, git, head, importOf) {
     }
     return wrappers;
 }
-/** `'../src/a'` in `test/a.test.ts` becomes `'../../src/a'` in `test/regression/`. */
+/**
+ * `'../src/a'` in `test/a.test.ts` becomes `'../../src/a'` in `test/regression/`. Python's relative imports
+ * cannot reach out of the regression folder (it is no package): `from . import helper` in `tests/test_a.py`
+ * becomes `from tests import helper`, as pytest run from the repository root imports it.
+ */
 function rebaseImports(examplePath, content, regressionDir) {
+    if (examplePath.endsWith('.py'))
+        return absolutePythonImports(examplePath, content);
     return relativeImports(content).map((original) => {
         const target = external_node_path_.posix.join(external_node_path_.posix.dirname(examplePath), original);
         const rebased = external_node_path_.posix.relative(regressionDir, target) || '.';
         return { original, rebased: rebased.startsWith('.') ? rebased : `./${rebased}` };
     });
+}
+function absolutePythonImports(examplePath, content) {
+    const packageParts = external_node_path_.posix.dirname(examplePath).split('/');
+    const imports = new Map();
+    for (const [, dots, rest] of content.matchAll(/^\s*from\s+(\.+)([\w.]*)\s+import\b/gm)) {
+        const parts = [...packageParts.slice(0, packageParts.length - (dots.length - 1)), ...(rest ? rest.split('.') : [])];
+        if (dots.length - 1 >= packageParts.length || !parts.every((part) => /^[A-Za-z_]\w*$/.test(part)))
+            continue;
+        imports.set(`from ${dots}${rest} import`, `from ${parts.join('.')} import`);
+    }
+    return [...imports].map(([original, rebased]) => ({ original, rebased }));
 }
 
 ;// CONCATENATED MODULE: ./src/context/test-layout.ts

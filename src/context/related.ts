@@ -69,11 +69,27 @@ async function publicWrappers(changed: string[], files: ReadonlySet<string>, git
   return wrappers
 }
 
-/** `'../src/a'` in `test/a.test.ts` becomes `'../../src/a'` in `test/regression/`. */
+/**
+ * `'../src/a'` in `test/a.test.ts` becomes `'../../src/a'` in `test/regression/`. Python's relative imports
+ * cannot reach out of the regression folder (it is no package): `from . import helper` in `tests/test_a.py`
+ * becomes `from tests import helper`, as pytest run from the repository root imports it.
+ */
 export function rebaseImports(examplePath: string, content: string, regressionDir: string): RebasedImport[] {
+  if (examplePath.endsWith('.py')) return absolutePythonImports(examplePath, content)
   return relativeImports(content).map((original) => {
     const target = posix.join(posix.dirname(examplePath), original)
     const rebased = posix.relative(regressionDir, target) || '.'
     return { original, rebased: rebased.startsWith('.') ? rebased : `./${rebased}` }
   })
+}
+
+function absolutePythonImports(examplePath: string, content: string): RebasedImport[] {
+  const packageParts = posix.dirname(examplePath).split('/')
+  const imports = new Map<string, string>()
+  for (const [, dots, rest] of content.matchAll(/^\s*from\s+(\.+)([\w.]*)\s+import\b/gm)) {
+    const parts = [...packageParts.slice(0, packageParts.length - (dots.length - 1)), ...(rest ? rest.split('.') : [])]
+    if (dots.length - 1 >= packageParts.length || !parts.every((part) => /^[A-Za-z_]\w*$/.test(part))) continue
+    imports.set(`from ${dots}${rest} import`, `from ${parts.join('.')} import`)
+  }
+  return [...imports].map(([original, rebased]) => ({ original, rebased }))
 }

@@ -24,3 +24,12 @@ test("the style example's imports are rewritten for the regression folder", () =
     { original: './helpers', rebased: '../helpers' }
   ])
 })
+
+test("a Python style example's relative imports become absolute, as the regression folder is no package", () => {
+  const example = 'from . import CountedLock, CountedCondition\nfrom .helpers import make_cache\nfrom ..conftest import clock\nimport pytest\nfrom cachetools import cached\n'
+  expect(rebaseImports('tests/test_cachedmethod.py', example, 'tests/regression')).toEqual([
+    { original: 'from . import', rebased: 'from tests import' },
+    { original: 'from .helpers import', rebased: 'from tests.helpers import' }
+  ])
+  expect(rebaseImports('tests/unit/test_a.py', 'from ..conftest import clock\n', 'tests/regression')).toEqual([{ original: 'from ..conftest import', rebased: 'from tests.conftest import' }])
+})
