@@ -47639,7 +47639,8 @@ function exportedNames(content) {
     }
     if (/^\s*export\s+default\b/m.test(content) || /module\.exports\s*=\s*(?![\s{])/.test(content))
         names.add('default');
-    for (const match of content.matchAll(/^__all__\s*=\s*\[([^\]]*)\]/gm))
+    // `__all__ = [...]`, `(...)` or `+= [...]`.
+    for (const match of content.matchAll(/^__all__\s*\+?=\s*[[(]([^\])]*)[\])]/gm))
         addListed(match[1].replace(/['"]/g, ''), names, (item) => item);
     // A Python module without __all__ exports its public top-level functions and classes.
     if (!/^__all__\s*=/m.test(content)) {
@@ -48072,7 +48073,8 @@ function renderBugReport(report) {
     return `Title: ${report.title}\n\n${report.body}`.trim();
 }
 function renderContext(pack) {
-    const exportsLine = (names) => `Exports: ${names.map((name) => `\`${name}\``).join(', ') || '(none found: reach this code the way the style example does)'}.`;
+    const unexported = pack.related.some((module) => module.role === 'wrapper') ? '(none: test it through the public API shown below)' : '(none found: reach this code the way the style example does)';
+    const exportsLine = (names) => `Exports: ${names.map((name) => `\`${name}\``).join(', ') || unexported}.`;
     const sources = pack.sources.map((source) => {
         const whole = source.head.length === 1 && source.head[0].name === WHOLE_FILE;
         return [

@@ -93,7 +93,8 @@ export function exportedNames(content: string): string[] {
     for (const key of topLevelKeys(content, match.index + match[0].length)) names.add(key)
   }
   if (/^\s*export\s+default\b/m.test(content) || /module\.exports\s*=\s*(?![\s{])/.test(content)) names.add('default')
-  for (const match of content.matchAll(/^__all__\s*=\s*\[([^\]]*)\]/gm)) addListed(match[1].replace(/['"]/g, ''), names, (item) => item)
+  // `__all__ = [...]`, `(...)` or `+= [...]`.
+  for (const match of content.matchAll(/^__all__\s*\+?=\s*[[(]([^\])]*)[\])]/gm)) addListed(match[1].replace(/['"]/g, ''), names, (item) => item)
   // A Python module without __all__ exports its public top-level functions and classes.
   if (!/^__all__\s*=/m.test(content)) {
     for (const match of content.matchAll(/^(?:(?:async\s+)?def\s+([A-Za-z]\w*)\s*\(|class\s+([A-Za-z]\w*)\s*[(:])/gm)) names.add(match[1] ?? match[2])

@@ -12,7 +12,8 @@ export function renderBugReport(report: BugReport): string {
 }
 
 export function renderContext(pack: ContextPack): string {
-  const exportsLine = (names: string[]) => `Exports: ${names.map((name) => `\`${name}\``).join(', ') || '(none found: reach this code the way the style example does)'}.`
+  const unexported = pack.related.some((module) => module.role === 'wrapper') ? '(none: test it through the public API shown below)' : '(none found: reach this code the way the style example does)'
+  const exportsLine = (names: string[]) => `Exports: ${names.map((name) => `\`${name}\``).join(', ') || unexported}.`
   const sources = pack.sources.map((source) => {
     const whole = source.head.length === 1 && source.head[0].name === WHOLE_FILE
     return [

@@ -33,6 +33,8 @@ test('exported names from ESM, CommonJS and Python', () => {
   )
   expect(exportedNames('module.exports = { parse, format: fmt }\nexports.helper = 1')).toEqual(expect.arrayContaining(['parse', 'format', 'helper']))
   expect(exportedNames("__all__ = ['load', 'dump']\ndef other(): pass")).toEqual(['load', 'dump'])
+  expect(exportedNames('__all__ = (\n    "Cache",\n    "cachedmethod",\n)\n__all__ += ["extra"]\ndef other(): pass')).toEqual(['Cache', 'cachedmethod', 'extra'])
+  expect(exportedNames('__all__ = ()\n\ndef _wrapper(): pass')).toEqual([])
   // A prototype object of methods and accessors (koa's lib/response.js): only its own keys, none from the bodies.
   const prototype = "module.exports = {\n  get status() { return this.res.statusCode },\n  set status(code) { if (code) { this.res.statusCode = code } },\n  redirect(url, alt) {\n    const inner = { notAKey: 1 }\n    return [inner, alt]\n  },\n  'is': is,\n  async *stream() {},\n  ...mixin,\n  get(field) { return field }\n}\n"
   expect(exportedNames(prototype).sort()).toEqual(['get', 'is', 'redirect', 'status', 'stream'])
