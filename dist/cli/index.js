@@ -37713,7 +37713,14 @@ class TestBench {
             tally.push(`${run.fileErrors.length} file(s) that could not run`);
         const how = run.timedOut ? 'timed out after' : 'in';
         this.options.log.info(`${title}: ${tally.join(', ') || 'no tests'} ${how} ${(run.durationMs / 1000).toFixed(1)} s`);
-        this.options.log.debug(`${title}, the runner's output:\n${run.output}`);
+        // Runners that write their report to a file print little: the failures say what went wrong.
+        const failures = [
+            ...run.fileErrors.map((error) => `✗ ${error.file} could not run: ${error.message}`),
+            ...run.tests.filter((test) => test.status === 'failed' || test.status === 'errored').map((test) => `✗ ${test.file} › ${test.name}: ${test.message}`)
+        ];
+        const sections = [`the runner's output:\n${run.output.trim() || '(none)'}`, ...(failures.length ? [`failures:\n${failures.join('\n')}`] : [])];
+        for (const section of sections)
+            this.options.log.debug(`${title}, ${section}`);
     }
 }
 /** Paths from a runner working in the package folder, back to repository paths. */
@@ -47375,7 +47382,7 @@ function scenarios(report) {
         const results = tests.length ? `${tally(tests.map((test) => test.head))} | ${tally(tests.map((test) => test.preFix))}` : `${s.priority === 'P2' ? 'not written (P2)' : 'no test'} | `;
         return `| ${s.priority} | ${cell(s.name)} | ${s.kind} | ${s.failsBeforeFix ? 'yes' : 'no'} | ${results} | ${cell(s.verifies)} |`;
     });
-    return ['## Scenarios', '| Priority | Scenario | Kind | Must fail before fix | At head | Pre-fix | Verifies |', '|---|---|---|---|---|---|---|', ...rows].join('\n');
+    return ['## Scenarios', '| Priority | Scenario | Type | Must fail before fix | At head | Pre-fix | Verifies |', '|---|---|---|---|---|---|---|', ...rows].join('\n');
 }
 /** `passed`, `failed ×3`, or `2 passed, 1 failed`. */
 function tally(statuses) {
@@ -47564,7 +47571,14 @@ function excerptsFor(content, changedLines) {
         if (!excerpts.has(excerpt.startLine))
             excerpts.set(excerpt.startLine, excerpt);
     }
-    return [...excerpts.values()].sort((a, b) => a.startLine - b.startLine);
+    // A changed helper nested in a changed function is already shown with it.
+    const sorted = [...excerpts.values()].sort((a, b) => a.startLine - b.startLine || b.code.length - a.code.length);
+    return sorted.filter((inner) => !sorted.some((outer) => outer !== inner && outer.startLine <= inner.startLine && lastLine(inner) <= lastLine(outer)));
+}
+const lastLine = (excerpt) => excerpt.startLine + excerpt.code.split('\n').length - 1;
+/** The lines that say what a module exports as a whole (`module.exports = …`, `export default …`), 1-based. */
+function exportStatementLines(content) {
+    return content.split('\n').flatMap((line, index) => (/^\s*(?:module\.exports\s*=|export\s+default\b|export\s*\{)/.test(line) ? [index + 1] : []));
 }
 /** The innermost declaration above `index` whose block still contains it; else a window around it. */
 function enclosingBlock(lines, index) {
@@ -47947,10 +47961,14 @@ async function buildContext(changeSet, git, framework) {
 async function sourceContext(file, changeSet, git, importOf) {
     const headContent = (await git.fileAt(changeSet.head, file.path)) ?? '';
     const baseContent = file.basePath ? await git.fileAt(changeSet.mergeBase, file.basePath) : null;
+    // Shown by parts, a file also shows how it exports itself: the API a test calls.
+    const head = excerptsFor(headContent, [...file.hunks.flatMap((hunk) => (hunk.addedLines.length ? hunk.addedLines : [hunk.head.start])), ...exportStatementLines(headContent)]);
+    // A large function before the fix is the diff's other side, shown again at length.
+    const showBase = baseContent !== null && head.reduce((size, excerpt) => size + excerpt.code.length, 0) <= WHOLE_FILE_LIMIT;
     return {
         path: file.path,
-        head: excerptsFor(headContent, file.hunks.flatMap((hunk) => hunk.addedLines.length ? hunk.addedLines : [hunk.head.start])),
-        base: baseContent === null ? [] : excerptsFor(baseContent, file.hunks.flatMap((hunk) => hunk.removedLines.length ? hunk.removedLines : [hunk.base.start])),
+        head,
+        base: showBase ? excerptsFor(baseContent, file.hunks.flatMap((hunk) => (hunk.removedLines.length ? hunk.removedLines : [hunk.base.start]))) : [],
         exports: exportedNames(headContent),
         diff: file.hunks.map((hunk) => hunk.text).join('\n'),
         importSpecifier: importOf(file.path)

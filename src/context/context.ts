@@ -5,7 +5,7 @@ import type { ChangeSet, ChangedFile, ContextPack, SourceContext, StyleExample }
 import type { FrameworkAdapter } from '../frameworks/adapter.js'
 import type { GitCommands } from '../ports/git.js'
 import { sourceFiles } from '../diff/change-set.js'
-import { excerptsFor, exportedNames } from './functions.js'
+import { excerptsFor, exportedNames, exportStatementLines, WHOLE_FILE_LIMIT } from './functions.js'
 import { importSpecifier, importStyleOf } from './imports.js'
 import { pythonModuleName } from './python-imports.js'
 import { rebaseImports, relatedModules } from './related.js'
@@ -49,10 +49,14 @@ export async function buildContext(changeSet: ChangeSet, git: GitCommands, frame
 async function sourceContext(file: ChangedFile, changeSet: ChangeSet, git: GitCommands, importOf: (path: string) => string): Promise<SourceContext> {
   const headContent = (await git.fileAt(changeSet.head, file.path)) ?? ''
   const baseContent = file.basePath ? await git.fileAt(changeSet.mergeBase, file.basePath) : null
+  // Shown by parts, a file also shows how it exports itself: the API a test calls.
+  const head = excerptsFor(headContent, [...file.hunks.flatMap((hunk) => (hunk.addedLines.length ? hunk.addedLines : [hunk.head.start])), ...exportStatementLines(headContent)])
+  // A large function before the fix is the diff's other side, shown again at length.
+  const showBase = baseContent !== null && head.reduce((size, excerpt) => size + excerpt.code.length, 0) <= WHOLE_FILE_LIMIT
   return {
     path: file.path,
-    head: excerptsFor(headContent, file.hunks.flatMap((hunk) => hunk.addedLines.length ? hunk.addedLines : [hunk.head.start])),
-    base: baseContent === null ? [] : excerptsFor(baseContent, file.hunks.flatMap((hunk) => hunk.removedLines.length ? hunk.removedLines : [hunk.base.start])),
+    head,
+    base: showBase ? excerptsFor(baseContent, file.hunks.flatMap((hunk) => (hunk.removedLines.length ? hunk.removedLines : [hunk.base.start]))) : [],
     exports: exportedNames(headContent),
     diff: file.hunks.map((hunk) => hunk.text).join('\n'),
     importSpecifier: importOf(file.path)

@@ -25,7 +25,16 @@ export function excerptsFor(content: string, changedLines: number[]): CodeExcerp
     const excerpt = enclosingBlock(lines, line - 1)
     if (!excerpts.has(excerpt.startLine)) excerpts.set(excerpt.startLine, excerpt)
   }
-  return [...excerpts.values()].sort((a, b) => a.startLine - b.startLine)
+  // A changed helper nested in a changed function is already shown with it.
+  const sorted = [...excerpts.values()].sort((a, b) => a.startLine - b.startLine || b.code.length - a.code.length)
+  return sorted.filter((inner) => !sorted.some((outer) => outer !== inner && outer.startLine <= inner.startLine && lastLine(inner) <= lastLine(outer)))
+}
+
+const lastLine = (excerpt: CodeExcerpt) => excerpt.startLine + excerpt.code.split('\n').length - 1
+
+/** The lines that say what a module exports as a whole (`module.exports = …`, `export default …`), 1-based. */
+export function exportStatementLines(content: string): number[] {
+  return content.split('\n').flatMap((line, index) => (/^\s*(?:module\.exports\s*=|export\s+default\b|export\s*\{)/.test(line) ? [index + 1] : []))
 }
 
 /** The innermost declaration above `index` whose block still contains it; else a window around it. */

@@ -59,7 +59,13 @@ export class TestBench {
     if (run.fileErrors.length) tally.push(`${run.fileErrors.length} file(s) that could not run`)
     const how = run.timedOut ? 'timed out after' : 'in'
     this.options.log.info(`${title}: ${tally.join(', ') || 'no tests'} ${how} ${(run.durationMs / 1000).toFixed(1)} s`)
-    this.options.log.debug(`${title}, the runner's output:\n${run.output}`)
+    // Runners that write their report to a file print little: the failures say what went wrong.
+    const failures = [
+      ...run.fileErrors.map((error) => `✗ ${error.file} could not run: ${error.message}`),
+      ...run.tests.filter((test) => test.status === 'failed' || test.status === 'errored').map((test) => `✗ ${test.file} › ${test.name}: ${test.message}`)
+    ]
+    const sections = [`the runner's output:\n${run.output.trim() || '(none)'}`, ...(failures.length ? [`failures:\n${failures.join('\n')}`] : [])]
+    for (const section of sections) this.options.log.debug(`${title}, ${section}`)
   }
 }
 

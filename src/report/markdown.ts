@@ -51,7 +51,7 @@ function scenarios(report: Report): string | null {
     const results = tests.length ? `${tally(tests.map((test) => test.head))} | ${tally(tests.map((test) => test.preFix))}` : `${s.priority === 'P2' ? 'not written (P2)' : 'no test'} | `
     return `| ${s.priority} | ${cell(s.name)} | ${s.kind} | ${s.failsBeforeFix ? 'yes' : 'no'} | ${results} | ${cell(s.verifies)} |`
   })
-  return ['## Scenarios', '| Priority | Scenario | Kind | Must fail before fix | At head | Pre-fix | Verifies |', '|---|---|---|---|---|---|---|', ...rows].join('\n')
+  return ['## Scenarios', '| Priority | Scenario | Type | Must fail before fix | At head | Pre-fix | Verifies |', '|---|---|---|---|---|---|---|', ...rows].join('\n')
 }
 
 /** `passed`, `failed ×3`, or `2 passed, 1 failed`. */

@@ -1,4 +1,4 @@
-import { excerptsFor, exportedNames, WHOLE_FILE_LIMIT } from '../../src/context/functions.js'
+import { excerptsFor, exportedNames, exportStatementLines, WHOLE_FILE_LIMIT } from '../../src/context/functions.js'
 
 const padding = Array.from({ length: 400 }, (_, i) => `// filler line ${i} ${'x'.repeat(40)}`).join('\n')
 
@@ -16,6 +16,16 @@ test('a large file gives the enclosing method of each changed line, once', () =>
   expect(excerpts[0].code.split('\n')[0]).toContain('async _open')
   expect(excerpts[0].code.trim().endsWith('}')).toBe(true)
   expect(excerpts[0].code).not.toContain('close()')
+})
+
+test('a changed helper nested in a changed function is shown once, inside it; the export statement is found', () => {
+  const code = `${padding}\nfunction parse(args) {\n  let flags = 1\n  function eatNargs(i) {\n    return i + flags\n  }\n  return eatNargs(args)\n}\n${padding}\nmodule.exports = parse\n`
+  const line = (text: string) => code.split('\n').findIndex((l) => l.includes(text)) + 1
+  const excerpts = excerptsFor(code, [line('let flags'), line('return i + flags'), ...exportStatementLines(code)])
+  expect(excerpts.map((excerpt) => excerpt.name)).toEqual(['parse', `(lines around ${line('module.exports')})`])
+  expect(excerpts[0].code).toContain('function eatNargs')
+  expect(excerpts[1].code).toContain('module.exports = parse')
+  expect(exportStatementLines('export default x\nconst y = 1\nexport { y }\n')).toEqual([1, 3])
 })
 
 test('python blocks end by indentation', () => {
