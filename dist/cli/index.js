@@ -47665,29 +47665,50 @@ function exportedNames(content) {
 }
 /**
  * The keys of the object literal that opens just before `start`: `a`, `b: x`, `c() {…}`, `get d() {…}`, `'e': 1`
- * (a spread has none). What nests inside is skipped; strings are assumed not to hold unbalanced brackets.
+ * (a spread has none). Comments are dropped; what nests inside, or sits in a string, is skipped.
  */
 function topLevelKeys(content, start) {
+    const text = withoutComments(content.slice(start));
     const keys = [];
     let depth = 0;
     let item = '';
-    for (const char of content.slice(start)) {
-        if (depth === 0 && (char === ',' || char === '}')) {
-            const key = /^(?:(?:get|set|async)\s+(?=[\w$'"*]))?\*?\s*['"]?([A-Za-z_$][\w$]*)/.exec(item.trim())?.[1];
-            if (key)
-                keys.push(key);
-            if (char === '}')
-                break;
-            item = '';
+    let quote = null;
+    for (let at = 0; at < text.length; at++) {
+        const char = text[at];
+        if (depth === 0)
+            item += char;
+        if (quote) {
+            if (char === '\\')
+                at++;
+            else if (char === quote)
+                quote = null;
         }
+        else if (char === '"' || char === "'" || char === '`')
+            quote = char;
         else if ('{[('.includes(char))
             depth++;
         else if ('}])'.includes(char))
             depth--;
-        else if (depth === 0)
-            item += char;
+        if (depth < 0 || (depth === 0 && !quote && char === ',')) {
+            const key = /^(?:(?:get|set|async)\s+(?=[\w$'"*]))?\*?\s*['"]?([A-Za-z_$][\w$]*)/.exec(item.trim())?.[1];
+            if (key)
+                keys.push(key);
+            if (depth < 0)
+                break;
+            item = '';
+        }
     }
     return keys;
+}
+/**
+ * JavaScript without its comments and regular expression literals (which may hold quotes); strings are kept,
+ * so `'http://x'` is no comment. A `/` after an operator or an opening bracket starts a regular expression.
+ */
+function withoutComments(code) {
+    const string = /"(?:\\.|[^"\\\n])*"|'(?:\\.|[^'\\\n])*'|`(?:\\.|[^`\\])*`/.source;
+    const comment = /\/\*[\s\S]*?\*\/|\/\/[^\n]*/.source;
+    const regex = /(?<=[(,=:[!&|?{};]\s*)\/(?![*/])(?:\\.|\[(?:\\.|[^\]\\\n])*\]|[^/\\\n])+\/[a-z]*/.source;
+    return code.replace(new RegExp(`(${string})|${comment}|${regex}`, 'g'), (_match, kept) => kept ?? ' ');
 }
 function addListed(list, names, nameOf) {
     for (const item of list.split(',')) {

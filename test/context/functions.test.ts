@@ -48,6 +48,9 @@ test('exported names from ESM, CommonJS and Python', () => {
   // A prototype object of methods and accessors (koa's lib/response.js): only its own keys, none from the bodies.
   const prototype = "module.exports = {\n  get status() { return this.res.statusCode },\n  set status(code) { if (code) { this.res.statusCode = code } },\n  redirect(url, alt) {\n    const inner = { notAKey: 1 }\n    return [inner, alt]\n  },\n  'is': is,\n  async *stream() {},\n  ...mixin,\n  get(field) { return field }\n}\n"
   expect(exportedNames(prototype).sort()).toEqual(['get', 'is', 'redirect', 'status', 'stream'])
+  // Its keys under JSDoc comments whose words and commas are no keys (koa's shape), and strings with brackets.
+  const documented = "module.exports = {\n  /**\n   * Set header `field` to `val`, alias as response.header, when Referrer is set.\n   * @param {String} url\n   */\n\n  redirect (url, alt) {\n    if ('back' === url) url = this.ctx.get('Referrer') || alt || '/' // the '/' default, when none\n    this.set('Location', encodeUrl(url) + '{[(')\n  },\n\n  /** Check if the response is writable, for (a) or (b). */\n  get writable () {\n    return true\n  },\n  set etag (val) {\n    if (!/^(W\\/)?\"/.test(val)) val = `\"${val}\"`\n  },\n  get etag () { return 1 / 2 / 3 }\n}\n"
+  expect(exportedNames(documented).sort()).toEqual(['etag', 'redirect', 'writable'])
   expect(exportedNames('def apply_discount(total):\n    pass\n\nclass Tier:\n    pass\n\ndef _private():\n    pass\n')).toEqual(['apply_discount', 'Tier'])
   expect(exportedNames('class Parser {\n}\n')).toEqual([])
 })
