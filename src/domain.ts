@@ -79,8 +79,11 @@ export interface StyleExample {
 /** A module a changed file imports: code the tests may need to call or build inputs with. */
 export interface RelatedModule {
   path: string
-  /** `imported`: the changed code imports it; `wrapper`: the public API a private changed module is used through. */
-  role: 'imported' | 'wrapper'
+  /**
+   * `imported`: the changed code imports it; `wrapper`: the public API a private changed module is used
+   * through; `named`: the bug report names it (a locale, a plugin, a config the failure needs).
+   */
+  role: 'imported' | 'wrapper' | 'named'
   importSpecifier: string
   exports: string[]
   /** An imported module: the whole file when small, else null (its exports are listed). A wrapper: the code naming the changed module. */

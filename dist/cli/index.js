@@ -47803,8 +47803,8 @@ function importedTopLevelNames(sources) {
 ;// CONCATENATED MODULE: ./src/context/related.ts
 /**
  * Code around the change that a test needs and the diff does not show: the modules the changed files
- * import, the public API around a private changed module, and the style example's own imports as seen
- * from the regression folder.
+ * import, the public API around a private changed module, files the bug report names, and the style
+ * example's own imports as seen from the regression folder.
  */
 
 
@@ -47826,7 +47826,7 @@ function resolveImport(fromFile, specifier, files) {
                 return candidate + suffix;
     return null;
 }
-async function relatedModules(changed, files, git, head, importOf) {
+async function relatedModules(changed, files, git, head, importOf, named = []) {
     const paths = [];
     for (const path of changed.filter((file) => /\.[cm]?[jt]sx?$/.test(file))) {
         const content = (await git.fileAt(head, path)) ?? '';
@@ -47840,7 +47840,35 @@ async function relatedModules(changed, files, git, head, importOf) {
         const content = (await git.fileAt(head, path)) ?? '';
         return { path, role: 'imported', importSpecifier: importOf(path), exports: exportedNames(content), content: content.length <= RELATED_WHOLE_LIMIT ? content : null };
     }));
-    return [...(await publicWrappers(changed, files, git, head, importOf)), ...imported];
+    const shown = new Set([...changed, ...paths.slice(0, MAX_RELATED)]);
+    const namedModules = await Promise.all(named.filter((path) => !shown.has(path)).map(async (path) => {
+        const content = (await git.fileAt(head, path)) ?? '';
+        return content.length <= RELATED_WHOLE_LIMIT ? { path, role: 'named', importSpecifier: importOf(path), exports: exportedNames(content), content } : null;
+    }));
+    return [...(await publicWrappers(changed, files, git, head, importOf)), ...imported, ...namedModules.filter((module) => module !== null)];
+}
+const MAX_NAMED = 2;
+/**
+ * Source files the bug report names, by path, file name or module name (`zh-cn` → `src/locale/zh-cn.js`,
+ * `localizedFormat` → `src/plugin/localizedFormat/index.js`): the data or plugin the failure needs. Only
+ * names that cannot be plain words count: with a `-`, `_`, `.` or `/`, or in camelCase.
+ */
+function filesNamedIn(text, sourceFiles) {
+    const words = new Set(text
+        .split(/[^\w./-]+/)
+        .map((word) => word.replace(/^[./-]+|[./-]+$/g, ''))
+        .filter((word) => word.length >= 3 && /[-_./]|[a-z][A-Z]/.test(word)));
+    const moduleName = (path) => {
+        const stem = external_node_path_.posix.basename(path).replace(/\.[^.]+$/, '');
+        return stem === 'index' || stem === '__init__' ? external_node_path_.posix.basename(external_node_path_.posix.dirname(path)) : stem;
+    };
+    // A name shared by several files (`index.js`, `utils`) names none of them.
+    const names = (path) => [external_node_path_.posix.basename(path), moduleName(path)];
+    const owners = new Map();
+    for (const name of sourceFiles.flatMap((path) => [...new Set(names(path))]))
+        owners.set(name, (owners.get(name) ?? 0) + 1);
+    const named = (path) => words.has(path) || names(path).some((name) => words.has(name) && owners.get(name) === 1);
+    return sourceFiles.filter(named).slice(0, MAX_NAMED);
 }
 /**
  * A private Python module (`pkg/_impl.py`) is used through its package: the code of `pkg/__init__.py` that
@@ -47947,8 +47975,9 @@ function defaultSuffix(sourceExtension) {
 
 
 
+
 const STYLE_EXAMPLE_LIMIT = 8_000;
-async function buildContext(changeSet, git, framework) {
+async function buildContext(changeSet, git, framework, bugReport = null) {
     const sources = sourceFiles(changeSet).filter((file) => file.status !== 'deleted');
     const headFiles = await git.listFiles(changeSet.head);
     // The style example is a test as it was before the PR: a test the fix changed is the most relevant one,
@@ -47970,7 +47999,7 @@ async function buildContext(changeSet, git, framework) {
         sources: await Promise.all(sources.map((file) => sourceContext(file, changeSet, git, importOf))),
         styleExample,
         styleImports: styleExample ? rebaseImports(styleExample.path, styleExample.content, layout.regressionDir) : [],
-        related: await relatedModules(sources.map((file) => file.path), headFileSet, git, changeSet.head, importOf),
+        related: await relatedModules(sources.map((file) => file.path), headFileSet, git, changeSet.head, importOf, namedSources(bugReport, headFiles, changeSet, framework)),
         regressionDir: layout.regressionDir,
         testFileSuffix: layout.testFileSuffix,
         framework: framework.name,
@@ -47994,6 +48023,14 @@ async function sourceContext(file, changeSet, git, importOf) {
         diff: file.hunks.map((hunk) => hunk.text).join('\n'),
         importSpecifier: importOf(file.path)
     };
+}
+/** Source files the bug report names, other than the changed ones (shown already). */
+function namedSources(bugReport, headFiles, changeSet, framework) {
+    if (!bugReport)
+        return [];
+    const changed = new Set(changeSet.files.map((file) => file.path));
+    const sources = headFiles.filter((file) => classifyFile(file) === 'source' && !framework.isTestFile(file) && !changed.has(file));
+    return filesNamedIn(`${bugReport.title}\n${bugReport.body}`, sources);
 }
 /** The example as of `commit`, cut at a blank line when long, so no test is shown half-written. */
 async function readStyleExample(git, commit, pathThere, path) {
@@ -48111,6 +48148,11 @@ const fence = (code, language = '') => {
 function renderBugReport(report) {
     return `Title: ${report.title}\n\n${report.body}`.trim();
 }
+const RELATED_ROLES = {
+    imported: 'imported by the changed code',
+    wrapper: 'the public API around the changed module: test through it',
+    named: 'named in the bug report'
+};
 function renderContext(pack) {
     const unexported = pack.related.some((module) => module.role === 'wrapper') ? '(none: test it through the public API shown below)' : '(none found: reach this code the way the style example does)';
     const exportsLine = (names) => `Exports: ${names.map((name) => `\`${name}\``).join(', ') || unexported}.`;
@@ -48126,7 +48168,7 @@ function renderContext(pack) {
         ].join('\n\n');
     });
     const related = pack.related.map((module) => [
-        `### ${module.path} (${module.role === 'wrapper' ? 'the public API around the changed module: test through it' : 'imported by the changed code'})`,
+        `### ${module.path} (${RELATED_ROLES[module.role]})`,
         exportsLine(module.exports),
         ...(module.content === null ? [] : [fence(module.content, languageTag(pack))])
     ].join('\n\n'));
@@ -48389,7 +48431,7 @@ async function generateSuite(changeSet, source, deps) {
     const { git, model, framework, timings, report, log } = deps;
     const bugReport = await readBugReport(source, git, changeSet.base, changeSet.head);
     report.bugReport = { title: bugReport.title, source: bugReport.source, truncated: bugReport.truncated };
-    const context = await timings.time('context', () => buildContext(changeSet, git, framework));
+    const context = await timings.time('context', () => buildContext(changeSet, git, framework, bugReport));
     if (context.sources.length === 0) {
         throw new UserFacingError('The change touches no source file, so there is no fix to test', 'use verify mode to check the PR\'s own tests');
     }

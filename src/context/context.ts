@@ -1,19 +1,20 @@
 /** The context stage: what the model may see and call, and how a new test must look and import. */
 import { readFileSync } from 'node:fs'
 import { join } from 'node:path'
-import type { ChangeSet, ChangedFile, ContextPack, SourceContext, StyleExample } from '../domain.js'
+import type { BugReport, ChangeSet, ChangedFile, ContextPack, SourceContext, StyleExample } from '../domain.js'
 import type { FrameworkAdapter } from '../frameworks/adapter.js'
 import type { GitCommands } from '../ports/git.js'
 import { sourceFiles } from '../diff/change-set.js'
+import { classifyFile } from '../diff/classify.js'
 import { excerptsFor, exportedNames, exportStatementLines, WHOLE_FILE_LIMIT } from './functions.js'
 import { importSpecifier, importStyleOf } from './imports.js'
 import { pythonModuleName } from './python-imports.js'
-import { rebaseImports, relatedModules } from './related.js'
+import { filesNamedIn, rebaseImports, relatedModules } from './related.js'
 import { layoutFor, nearestTest } from './test-layout.js'
 
 const STYLE_EXAMPLE_LIMIT = 8_000
 
-export async function buildContext(changeSet: ChangeSet, git: GitCommands, framework: FrameworkAdapter): Promise<ContextPack> {
+export async function buildContext(changeSet: ChangeSet, git: GitCommands, framework: FrameworkAdapter, bugReport: BugReport | null = null): Promise<ContextPack> {
   const sources = sourceFiles(changeSet).filter((file) => file.status !== 'deleted')
   const headFiles = await git.listFiles(changeSet.head)
   // The style example is a test as it was before the PR: a test the fix changed is the most relevant one,
@@ -36,7 +37,7 @@ export async function buildContext(changeSet: ChangeSet, git: GitCommands, frame
     sources: await Promise.all(sources.map((file) => sourceContext(file, changeSet, git, importOf))),
     styleExample,
     styleImports: styleExample ? rebaseImports(styleExample.path, styleExample.content, layout.regressionDir) : [],
-    related: await relatedModules(sources.map((file) => file.path), headFileSet, git, changeSet.head, importOf),
+    related: await relatedModules(sources.map((file) => file.path), headFileSet, git, changeSet.head, importOf, namedSources(bugReport, headFiles, changeSet, framework)),
     regressionDir: layout.regressionDir,
     testFileSuffix: layout.testFileSuffix,
     framework: framework.name,
@@ -61,6 +62,14 @@ async function sourceContext(file: ChangedFile, changeSet: ChangeSet, git: GitCo
     diff: file.hunks.map((hunk) => hunk.text).join('\n'),
     importSpecifier: importOf(file.path)
   }
+}
+
+/** Source files the bug report names, other than the changed ones (shown already). */
+function namedSources(bugReport: BugReport | null, headFiles: string[], changeSet: ChangeSet, framework: FrameworkAdapter): string[] {
+  if (!bugReport) return []
+  const changed = new Set(changeSet.files.map((file) => file.path))
+  const sources = headFiles.filter((file) => classifyFile(file) === 'source' && !framework.isTestFile(file) && !changed.has(file))
+  return filesNamedIn(`${bugReport.title}\n${bugReport.body}`, sources)
 }
 
 /** The example as of `commit`, cut at a blank line when long, so no test is shown half-written. */

@@ -1,7 +1,7 @@
 /**
  * Code around the change that a test needs and the diff does not show: the modules the changed files
- * import, the public API around a private changed module, and the style example's own imports as seen
- * from the regression folder.
+ * import, the public API around a private changed module, files the bug report names, and the style
+ * example's own imports as seen from the regression folder.
  */
 import { posix } from 'node:path'
 import type { RebasedImport, RelatedModule } from '../domain.js'
@@ -31,7 +31,8 @@ export async function relatedModules(
   files: ReadonlySet<string>,
   git: GitCommands,
   head: string,
-  importOf: (path: string) => string
+  importOf: (path: string) => string,
+  named: string[] = []
 ): Promise<RelatedModule[]> {
   const paths: string[] = []
   for (const path of changed.filter((file) => /\.[cm]?[jt]sx?$/.test(file))) {
@@ -47,7 +48,40 @@ export async function relatedModules(
       return { path, role: 'imported', importSpecifier: importOf(path), exports: exportedNames(content), content: content.length <= RELATED_WHOLE_LIMIT ? content : null }
     })
   )
-  return [...(await publicWrappers(changed, files, git, head, importOf)), ...imported]
+  const shown = new Set([...changed, ...paths.slice(0, MAX_RELATED)])
+  const namedModules = await Promise.all(
+    named.filter((path) => !shown.has(path)).map(async (path): Promise<RelatedModule | null> => {
+      const content = (await git.fileAt(head, path)) ?? ''
+      return content.length <= RELATED_WHOLE_LIMIT ? { path, role: 'named', importSpecifier: importOf(path), exports: exportedNames(content), content } : null
+    })
+  )
+  return [...(await publicWrappers(changed, files, git, head, importOf)), ...imported, ...namedModules.filter((module) => module !== null)]
+}
+
+const MAX_NAMED = 2
+
+/**
+ * Source files the bug report names, by path, file name or module name (`zh-cn` → `src/locale/zh-cn.js`,
+ * `localizedFormat` → `src/plugin/localizedFormat/index.js`): the data or plugin the failure needs. Only
+ * names that cannot be plain words count: with a `-`, `_`, `.` or `/`, or in camelCase.
+ */
+export function filesNamedIn(text: string, sourceFiles: readonly string[]): string[] {
+  const words = new Set(
+    text
+      .split(/[^\w./-]+/)
+      .map((word) => word.replace(/^[./-]+|[./-]+$/g, ''))
+      .filter((word) => word.length >= 3 && /[-_./]|[a-z][A-Z]/.test(word))
+  )
+  const moduleName = (path: string) => {
+    const stem = posix.basename(path).replace(/\.[^.]+$/, '')
+    return stem === 'index' || stem === '__init__' ? posix.basename(posix.dirname(path)) : stem
+  }
+  // A name shared by several files (`index.js`, `utils`) names none of them.
+  const names = (path: string) => [posix.basename(path), moduleName(path)]
+  const owners = new Map<string, number>()
+  for (const name of sourceFiles.flatMap((path) => [...new Set(names(path))])) owners.set(name, (owners.get(name) ?? 0) + 1)
+  const named = (path: string) => words.has(path) || names(path).some((name) => words.has(name) && owners.get(name) === 1)
+  return sourceFiles.filter(named).slice(0, MAX_NAMED)
 }
 
 /**

@@ -1,6 +1,6 @@
 /** Pipeline data rendered as the markdown the prompts embed. */
 import { WHOLE_FILE } from '../context/functions.js'
-import type { Analysis, BugReport, ContextPack, RunResult, Scenario, Suite } from '../domain.js'
+import type { Analysis, BugReport, ContextPack, RelatedModule, RunResult, Scenario, Suite } from '../domain.js'
 
 const fence = (code: string, language = '') => {
   const ticks = code.includes('```') ? '````' : '```'
@@ -9,6 +9,12 @@ const fence = (code: string, language = '') => {
 
 export function renderBugReport(report: BugReport): string {
   return `Title: ${report.title}\n\n${report.body}`.trim()
+}
+
+const RELATED_ROLES: Record<RelatedModule['role'], string> = {
+  imported: 'imported by the changed code',
+  wrapper: 'the public API around the changed module: test through it',
+  named: 'named in the bug report'
 }
 
 export function renderContext(pack: ContextPack): string {
@@ -27,7 +33,7 @@ export function renderContext(pack: ContextPack): string {
   })
   const related = pack.related.map((module) =>
     [
-      `### ${module.path} (${module.role === 'wrapper' ? 'the public API around the changed module: test through it' : 'imported by the changed code'})`,
+      `### ${module.path} (${RELATED_ROLES[module.role]})`,
       exportsLine(module.exports),
       ...(module.content === null ? [] : [fence(module.content, languageTag(pack))])
     ].join('\n\n')

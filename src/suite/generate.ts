@@ -40,7 +40,7 @@ export async function generateSuite(changeSet: ChangeSet, source: BugReportSourc
   const { git, model, framework, timings, report, log } = deps
   const bugReport = await readBugReport(source, git, changeSet.base, changeSet.head)
   report.bugReport = { title: bugReport.title, source: bugReport.source, truncated: bugReport.truncated }
-  const context = await timings.time('context', () => buildContext(changeSet, git, framework))
+  const context = await timings.time('context', () => buildContext(changeSet, git, framework, bugReport))
   if (context.sources.length === 0) {
     throw new UserFacingError('The change touches no source file, so there is no fix to test', 'use verify mode to check the PR\'s own tests')
   }

@@ -65,3 +65,20 @@ test('a private Python module is shown with the public API around it: the code i
     }
   ])
 })
+
+test('a source file the bug report names is shown whole, after the changed code', async () => {
+  git('init', '-q')
+  const base = await commit({
+    'package.json': JSON.stringify({ devDependencies: { jest: '^29' } }),
+    'src/parse.js': "module.exports = function parse(text, locale) {\n  return text === 'AM'\n}\n",
+    'src/locale/zh-cn.js': "module.exports = { name: 'zh-cn', meridiem: (hour) => (hour < 12 ? '上午' : '下午') }\n",
+    'src/locale/en.js': "module.exports = { name: 'en' }\n",
+    'test/parse.test.js': "test('parse', () => {})\n"
+  })
+  const head = await commit({ 'src/parse.js': "module.exports = function parse(text, locale) {\n  return text === locale.meridiem(1)\n}\n" })
+  const repo = createGit(dir)
+  const report = { title: 'parse of A fails in zh-cn', body: 'Works with en.', source: 'issue-text' as const, truncated: false, issue: null }
+  const context = await buildContext(await readChangeSet(repo, base, head), repo, await frameworkFor(dir, 'jest'), report)
+  expect(context.related.map(({ path, role }) => ({ path, role }))).toEqual([{ path: 'src/locale/zh-cn.js', role: 'named' }])
+  expect(context.related[0].content).toContain('meridiem')
+})

@@ -1,4 +1,4 @@
-import { rebaseImports, relativeImports, resolveImport } from '../../src/context/related.js'
+import { filesNamedIn, rebaseImports, relativeImports, resolveImport } from '../../src/context/related.js'
 
 test('relative imports of ESM, CommonJS and side-effect imports; packages are not relative', () => {
   const code = "import { a } from './a.js'\nimport '../setup'\nconst b = require('./lib/b')\nimport x from 'lodash'\nexport * from './c'\nconst up = require('..')\n"
@@ -32,4 +32,13 @@ test("a Python style example's relative imports become absolute, as the regressi
     { original: 'from .helpers import', rebased: 'from tests.helpers import' }
   ])
   expect(rebaseImports('tests/unit/test_a.py', 'from ..conftest import clock\n', 'tests/regression')).toEqual([{ original: 'from ..conftest import', rebased: 'from tests.conftest import' }])
+})
+
+test('files the bug report names: by path, file name or module name, never by a plain word', () => {
+  const sources = ['src/index.js', 'src/locale/zh-cn.js', 'src/locale/en.js', 'src/plugin/localizedFormat/index.js', 'src/parse.js', 'lib/url_utils.py']
+  const report = "With the localizedFormat plugin and the zh-cn locale, parse of 'A' fails (en works). See src/index.js."
+  expect(filesNamedIn(report, sources)).toEqual(['src/index.js', 'src/locale/zh-cn.js'])
+  expect(filesNamedIn('The localizedFormat plugin breaks.', sources)).toEqual(['src/plugin/localizedFormat/index.js'])
+  expect(filesNamedIn('url_utils.py drops the port; parse and index are fine', sources)).toEqual(['lib/url_utils.py'])
+  expect(filesNamedIn('index.js fails', sources)).toEqual([])
 })
