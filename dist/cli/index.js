@@ -47826,7 +47826,13 @@ function resolveImport(fromFile, specifier, files) {
                 return candidate + suffix;
     return null;
 }
-async function relatedModules(changed, files, git, head, importOf, named = []) {
+/** The wrapper of a private changed module first, then what the changed code imports, then what the report names. */
+async function relatedModules(changed, named, source) {
+    const imported = await importedModules(changed, source);
+    const shown = new Set([...changed, ...imported.map((module) => module.path)]);
+    return [...(await publicWrappers(changed, source)), ...imported, ...(await namedModules(named.filter((path) => !shown.has(path)), source))];
+}
+async function importedModules(changed, { files, git, head, importOf }) {
     const paths = [];
     for (const path of changed.filter((file) => /\.[cm]?[jt]sx?$/.test(file))) {
         const content = (await git.fileAt(head, path)) ?? '';
@@ -47836,16 +47842,20 @@ async function relatedModules(changed, files, git, head, importOf, named = []) {
                 paths.push(resolved);
         }
     }
-    const imported = await Promise.all(paths.slice(0, MAX_RELATED).map(async (path) => {
+    return Promise.all(paths.slice(0, MAX_RELATED).map(async (path) => {
         const content = (await git.fileAt(head, path)) ?? '';
         return { path, role: 'imported', importSpecifier: importOf(path), exports: exportedNames(content), content: content.length <= RELATED_WHOLE_LIMIT ? content : null };
     }));
-    const shown = new Set([...changed, ...paths.slice(0, MAX_RELATED)]);
-    const namedModules = await Promise.all(named.filter((path) => !shown.has(path)).map(async (path) => {
+}
+/** Named files are shown whole or not at all: their exports alone would not show the data a test needs. */
+async function namedModules(paths, { git, head, importOf }) {
+    const modules = [];
+    for (const path of paths) {
         const content = (await git.fileAt(head, path)) ?? '';
-        return content.length <= RELATED_WHOLE_LIMIT ? { path, role: 'named', importSpecifier: importOf(path), exports: exportedNames(content), content } : null;
-    }));
-    return [...(await publicWrappers(changed, files, git, head, importOf)), ...imported, ...namedModules.filter((module) => module !== null)];
+        if (content.length <= RELATED_WHOLE_LIMIT)
+            modules.push({ path, role: 'named', importSpecifier: importOf(path), exports: exportedNames(content), content });
+    }
+    return modules;
 }
 const MAX_NAMED = 2;
 /**
@@ -47874,7 +47884,7 @@ function filesNamedIn(text, sourceFiles) {
  * A private Python module (`pkg/_impl.py`) is used through its package: the code of `pkg/__init__.py` that
  * names it is the API a test should call, with its signature.
  */
-async function publicWrappers(changed, files, git, head, importOf) {
+async function publicWrappers(changed, { files, git, head, importOf }) {
     const wrappers = [];
     for (const path of changed) {
         const name = external_node_path_.posix.basename(path, '.py');
@@ -47999,7 +48009,7 @@ async function buildContext(changeSet, git, framework, bugReport = null) {
         sources: await Promise.all(sources.map((file) => sourceContext(file, changeSet, git, importOf))),
         styleExample,
         styleImports: styleExample ? rebaseImports(styleExample.path, styleExample.content, layout.regressionDir) : [],
-        related: await relatedModules(sources.map((file) => file.path), headFileSet, git, changeSet.head, importOf, namedSources(bugReport, headFiles, changeSet, framework)),
+        related: await relatedModules(sources.map((file) => file.path), namedSources(bugReport, headFiles, changeSet, framework), { files: headFileSet, git, head: changeSet.head, importOf }),
         regressionDir: layout.regressionDir,
         testFileSuffix: layout.testFileSuffix,
         framework: framework.name,

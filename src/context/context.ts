@@ -37,7 +37,11 @@ export async function buildContext(changeSet: ChangeSet, git: GitCommands, frame
     sources: await Promise.all(sources.map((file) => sourceContext(file, changeSet, git, importOf))),
     styleExample,
     styleImports: styleExample ? rebaseImports(styleExample.path, styleExample.content, layout.regressionDir) : [],
-    related: await relatedModules(sources.map((file) => file.path), headFileSet, git, changeSet.head, importOf, namedSources(bugReport, headFiles, changeSet, framework)),
+    related: await relatedModules(
+      sources.map((file) => file.path),
+      namedSources(bugReport, headFiles, changeSet, framework),
+      { files: headFileSet, git, head: changeSet.head, importOf }
+    ),
     regressionDir: layout.regressionDir,
     testFileSuffix: layout.testFileSuffix,
     framework: framework.name,

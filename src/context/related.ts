@@ -26,14 +26,22 @@ export function resolveImport(fromFile: string, specifier: string, files: Readon
   return null
 }
 
-export async function relatedModules(
-  changed: string[],
-  files: ReadonlySet<string>,
-  git: GitCommands,
-  head: string,
-  importOf: (path: string) => string,
-  named: string[] = []
-): Promise<RelatedModule[]> {
+/** Where related modules are read from: the head commit's files, and how a test imports each. */
+export interface ModuleSource {
+  files: ReadonlySet<string>
+  git: GitCommands
+  head: string
+  importOf: (path: string) => string
+}
+
+/** The wrapper of a private changed module first, then what the changed code imports, then what the report names. */
+export async function relatedModules(changed: string[], named: string[], source: ModuleSource): Promise<RelatedModule[]> {
+  const imported = await importedModules(changed, source)
+  const shown = new Set([...changed, ...imported.map((module) => module.path)])
+  return [...(await publicWrappers(changed, source)), ...imported, ...(await namedModules(named.filter((path) => !shown.has(path)), source))]
+}
+
+async function importedModules(changed: string[], { files, git, head, importOf }: ModuleSource): Promise<RelatedModule[]> {
   const paths: string[] = []
   for (const path of changed.filter((file) => /\.[cm]?[jt]sx?$/.test(file))) {
     const content = (await git.fileAt(head, path)) ?? ''
@@ -42,20 +50,22 @@ export async function relatedModules(
       if (resolved && !changed.includes(resolved) && !paths.includes(resolved)) paths.push(resolved)
     }
   }
-  const imported = await Promise.all(
+  return Promise.all(
     paths.slice(0, MAX_RELATED).map(async (path): Promise<RelatedModule> => {
       const content = (await git.fileAt(head, path)) ?? ''
       return { path, role: 'imported', importSpecifier: importOf(path), exports: exportedNames(content), content: content.length <= RELATED_WHOLE_LIMIT ? content : null }
     })
   )
-  const shown = new Set([...changed, ...paths.slice(0, MAX_RELATED)])
-  const namedModules = await Promise.all(
-    named.filter((path) => !shown.has(path)).map(async (path): Promise<RelatedModule | null> => {
-      const content = (await git.fileAt(head, path)) ?? ''
-      return content.length <= RELATED_WHOLE_LIMIT ? { path, role: 'named', importSpecifier: importOf(path), exports: exportedNames(content), content } : null
-    })
-  )
-  return [...(await publicWrappers(changed, files, git, head, importOf)), ...imported, ...namedModules.filter((module) => module !== null)]
+}
+
+/** Named files are shown whole or not at all: their exports alone would not show the data a test needs. */
+async function namedModules(paths: string[], { git, head, importOf }: ModuleSource): Promise<RelatedModule[]> {
+  const modules: RelatedModule[] = []
+  for (const path of paths) {
+    const content = (await git.fileAt(head, path)) ?? ''
+    if (content.length <= RELATED_WHOLE_LIMIT) modules.push({ path, role: 'named', importSpecifier: importOf(path), exports: exportedNames(content), content })
+  }
+  return modules
 }
 
 const MAX_NAMED = 2
@@ -88,7 +98,7 @@ export function filesNamedIn(text: string, sourceFiles: readonly string[]): stri
  * A private Python module (`pkg/_impl.py`) is used through its package: the code of `pkg/__init__.py` that
  * names it is the API a test should call, with its signature.
  */
-async function publicWrappers(changed: string[], files: ReadonlySet<string>, git: GitCommands, head: string, importOf: (path: string) => string): Promise<RelatedModule[]> {
+async function publicWrappers(changed: string[], { files, git, head, importOf }: ModuleSource): Promise<RelatedModule[]> {
   const wrappers: RelatedModule[] = []
   for (const path of changed) {
     const name = posix.basename(path, '.py')
