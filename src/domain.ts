@@ -86,7 +86,10 @@ export interface RelatedModule {
   role: 'imported' | 'wrapper' | 'named'
   importSpecifier: string
   exports: string[]
-  /** An imported module: the whole file when small, else null (its exports are listed). A wrapper: the code naming the changed module. */
+  /**
+   * An imported module: the whole file when small, else null (its exports are listed). A wrapper: the code
+   * naming the changed module. A named file: the whole file (only small ones are shown).
+   */
   content: string | null
 }
 
@@ -150,7 +153,7 @@ export interface SuiteFile {
 
 /** Which scenario a generated test was written for. */
 export interface TestIntent {
-  /** The test's own title as written in the file: the string given to `it`/`test`, or the function's name. */
+  /** The test's own title as the runner reports it: the value of the string given to `it`/`test`, or the function's name. */
   title: string
   scenario: string
 }
@@ -160,6 +163,9 @@ export interface Suite {
 }
 
 export type TestStatus = 'passed' | 'failed' | 'errored' | 'skipped'
+
+/** A test that ran and did not pass: an assertion failed, or it errored. */
+export const isFailure = (status: TestStatus | 'missing'): boolean => status === 'failed' || status === 'errored'
 
 export interface TestResult {
   /** Repository-relative test file path. */

@@ -6539,7 +6539,7 @@ module.exports=n=>{if(!n)return[];if(typeof n!="string"||n.match(/^\s+$/))return
 /***/ ((module, __unused_webpack___webpack_exports__, __nccwpck_require__) => {
 
 __nccwpck_require__.a(module, async (__webpack_handle_async_dependencies__, __webpack_async_result__) => { try {
-/* harmony import */ var _cli_js__WEBPACK_IMPORTED_MODULE_0__ = __nccwpck_require__(7238);
+/* harmony import */ var _cli_js__WEBPACK_IMPORTED_MODULE_0__ = __nccwpck_require__(4440);
 /* harmony import */ var _ports_process_js__WEBPACK_IMPORTED_MODULE_1__ = __nccwpck_require__(9558);
 
 
@@ -6551,7 +6551,7 @@ __webpack_async_result__();
 
 /***/ }),
 
-/***/ 7238:
+/***/ 4440:
 /***/ ((__unused_webpack_module, __webpack_exports__, __nccwpck_require__) => {
 
 
@@ -37604,7 +37604,18 @@ async function ensureHistory(git, base, head, log) {
     await git.fetchCommits([base, head]).catch((error) => log.warn(`Fetching the history failed: ${error.message}`));
 }
 
+;// CONCATENATED MODULE: ./src/domain.ts
+/**
+ * The data that flows through the pipeline, stage by stage, in one direction:
+ * ChangeSet → BugReport → ContextPack → Analysis → Scenario[] → Suite → RunResult → Verdict → Report.
+ * Each stage takes the earlier types and produces the next; none reaches back.
+ */
+/** A test that ran and did not pass: an assertion failed, or it errored. */
+const isFailure = (status) => status === 'failed' || status === 'errored';
+
 ;// CONCATENATED MODULE: ./src/verdict/classify.ts
+/** Each test's kind from its two runs, and the overall verdict. */
+
 const key = (test) => `${test.file}\u0000${test.name}`;
 function classifyTests(headRun, preFixRun) {
     const preFix = new Map(preFixRun?.tests.map((test) => [key(test), test]));
@@ -37622,7 +37633,7 @@ function kindOf(head, preFix) {
         return 'skipped';
     if (head.status !== 'passed')
         return 'fails-at-head';
-    if (preFix === 'failed' || preFix === 'errored')
+    if (isFailure(preFix))
         return 'fail-to-pass';
     if (preFix === 'passed')
         return 'pass-to-pass';
@@ -37672,6 +37683,7 @@ async function removeSuiteFiles(rootDir, files) {
 
 
 
+
 class TestBench {
     trees;
     framework;
@@ -37716,7 +37728,7 @@ class TestBench {
         // Runners that write their report to a file print little: the failures say what went wrong.
         const failures = [
             ...run.fileErrors.map((error) => `✗ ${error.file} could not run: ${error.message}`),
-            ...run.tests.filter((test) => test.status === 'failed' || test.status === 'errored').map((test) => `✗ ${test.file} › ${test.name}: ${test.message}`)
+            ...run.tests.filter((test) => isFailure(test.status)).map((test) => `✗ ${test.file} › ${test.name}: ${test.message}`)
         ];
         const sections = [`the runner's output:\n${run.output.trim() || '(none)'}`, ...(failures.length ? [`failures:\n${failures.join('\n')}`] : [])];
         for (const section of sections)
@@ -37749,7 +37761,7 @@ function withoutTreePaths(run, treeDirs) {
 function failingFiles(run) {
     const failing = new Set(run.fileErrors.map((error) => error.file));
     for (const test of run.tests)
-        if (test.status === 'failed' || test.status === 'errored')
+        if (isFailure(test.status))
             failing.add(test.file);
     return failing;
 }
@@ -46324,6 +46336,7 @@ class XMLParser {
 
 
 
+
 const parser = new XMLParser({
     // Document order: a suite's tests and nested suites are reported as they ran.
     preserveOrder: true,
@@ -46395,7 +46408,7 @@ function node_test_report_toTestResult(file, testCase) {
         name: [...testCase.suites, testCase.name].join(' › '),
         status,
         durationMs: status !== 'skipped' && testCase.time !== undefined && Number.isFinite(seconds) ? Math.round(seconds * 1000) : null,
-        message: status === 'failed' || status === 'errored' ? failureMessage(testCase.failure) : ''
+        message: isFailure(status) ? failureMessage(testCase.failure) : ''
     };
 }
 function statusOf(testCase) {
@@ -46505,6 +46518,7 @@ function mergeCoverage(runs) {
 
 
 
+
 // Runners whose projects may import `node:test` helpers without running their tests with it.
 const OTHER_RUNNERS = ['jest', 'vitest', 'mocha', 'ava', 'tap', 'tape', 'jasmine', 'uvu', '@playwright/test', 'cypress'];
 // node stops reading its options at the first file, so ours go right after `--test`.
@@ -46578,7 +46592,7 @@ function fileErrorsOf(file, ran, tests, fileFailed, excerpt) {
         return [{ file, message: `The file failed to load, or its process ended before its tests did (${exit}):\n${excerpt}` }];
     if (tests.length === 0)
         return [{ file, message: 'node:test ran no test from this file (does it call test() or it() from node:test?)' }];
-    const failing = tests.some((test) => test.status === 'failed' || test.status === 'errored');
+    const failing = tests.some((test) => isFailure(test.status));
     if (ran.exitCode !== 0 && !failing)
         return [{ file, message: `A suite, a hook or the file itself failed outside its tests (${exit}):\n${excerpt}` }];
     return [];
@@ -47892,7 +47906,8 @@ async function publicWrappers(changed, { files, git, head, importOf }) {
         if (!path.endsWith('.py') || !/^_[^_]/.test(name) || !files.has(init) || changed.includes(init))
             continue;
         const content = (await git.fileAt(head, init)) ?? '';
-        const naming = content.split('\n').flatMap((line, index) => (new RegExp(`\\b${name}\\b`).test(line) ? [index + 1] : []));
+        const mention = new RegExp(`\\b${name}\\b`);
+        const naming = content.split('\n').flatMap((line, index) => (mention.test(line) ? [index + 1] : []));
         if (naming.length === 0)
             continue;
         const code = excerptsFor(content, naming).map((excerpt) => excerpt.code).join('\n\n# …\n\n');
@@ -48151,6 +48166,7 @@ function renderPrompt(name, values) {
 ;// CONCATENATED MODULE: ./src/model/render.ts
 /** Pipeline data rendered as the markdown the prompts embed. */
 
+
 const fence = (code, language = '') => {
     const ticks = code.includes('```') ? '````' : '```';
     return `${ticks}${language}\n${code}\n${ticks}`;
@@ -48212,7 +48228,7 @@ function renderSuite(suite) {
     return suite.files.map((file) => `### ${file.path}\n${fence(file.content)}`).join('\n\n');
 }
 function renderFailures(run) {
-    const tests = run.tests.filter((test) => test.status === 'failed' || test.status === 'errored');
+    const tests = run.tests.filter((test) => isFailure(test.status));
     const lines = [
         ...run.fileErrors.map((error) => `### ${error.file} could not run\n${fence(error.message)}`),
         ...tests.map((test) => `### ${test.file} › ${test.name}\n${fence(test.message)}`)

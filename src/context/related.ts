@@ -105,7 +105,8 @@ async function publicWrappers(changed: string[], { files, git, head, importOf }:
     const init = posix.join(posix.dirname(path), '__init__.py')
     if (!path.endsWith('.py') || !/^_[^_]/.test(name) || !files.has(init) || changed.includes(init)) continue
     const content = (await git.fileAt(head, init)) ?? ''
-    const naming = content.split('\n').flatMap((line, index) => (new RegExp(`\\b${name}\\b`).test(line) ? [index + 1] : []))
+    const mention = new RegExp(`\\b${name}\\b`)
+    const naming = content.split('\n').flatMap((line, index) => (mention.test(line) ? [index + 1] : []))
     if (naming.length === 0) continue
     const code = excerptsFor(content, naming).map((excerpt) => excerpt.code).join('\n\n# …\n\n')
     wrappers.push({ path: init, role: 'wrapper', importSpecifier: importOf(init), exports: exportedNames(content), content: code })

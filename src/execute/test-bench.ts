@@ -1,7 +1,7 @@
 /** The suite's home in both trees: put files in, run them at head or on the pre-fix tree. */
 import { mkdir, realpath } from 'node:fs/promises'
 import { join, posix, sep } from 'node:path'
-import type { RunResult, SuiteFile } from '../domain.js'
+import { isFailure, type RunResult, type SuiteFile } from '../domain.js'
 import type { FrameworkAdapter } from '../frameworks/adapter.js'
 import type { Logger } from '../pipeline.js'
 import type { ProcessRunner } from '../ports/process.js'
@@ -62,7 +62,7 @@ export class TestBench {
     // Runners that write their report to a file print little: the failures say what went wrong.
     const failures = [
       ...run.fileErrors.map((error) => `✗ ${error.file} could not run: ${error.message}`),
-      ...run.tests.filter((test) => test.status === 'failed' || test.status === 'errored').map((test) => `✗ ${test.file} › ${test.name}: ${test.message}`)
+      ...run.tests.filter((test) => isFailure(test.status)).map((test) => `✗ ${test.file} › ${test.name}: ${test.message}`)
     ]
     const sections = [`the runner's output:\n${run.output.trim() || '(none)'}`, ...(failures.length ? [`failures:\n${failures.join('\n')}`] : [])]
     for (const section of sections) this.options.log.debug(`${title}, ${section}`)
@@ -95,6 +95,6 @@ function withoutTreePaths(run: RunResult, treeDirs: string[]): RunResult {
 /** Files with a test that did not pass, or that could not run at all. */
 export function failingFiles(run: RunResult): Set<string> {
   const failing = new Set(run.fileErrors.map((error) => error.file))
-  for (const test of run.tests) if (test.status === 'failed' || test.status === 'errored') failing.add(test.file)
+  for (const test of run.tests) if (isFailure(test.status)) failing.add(test.file)
   return failing
 }

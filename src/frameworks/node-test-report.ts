@@ -2,7 +2,7 @@
 import { readFile } from 'node:fs/promises'
 import { isAbsolute, resolve } from 'node:path'
 import { XMLParser } from 'fast-xml-parser'
-import type { FileCoverage, TestResult, TestStatus } from '../domain.js'
+import { isFailure, type FileCoverage, type TestResult, type TestStatus } from '../domain.js'
 import { stripAnsi, trimMessage } from './output.js'
 import { repoRelative } from './paths.js'
 
@@ -97,7 +97,7 @@ export function toTestResult(file: string, testCase: JunitCase): TestResult {
     name: [...testCase.suites, testCase.name].join(' › '),
     status,
     durationMs: status !== 'skipped' && testCase.time !== undefined && Number.isFinite(seconds) ? Math.round(seconds * 1000) : null,
-    message: status === 'failed' || status === 'errored' ? failureMessage(testCase.failure!) : ''
+    message: isFailure(status) ? failureMessage(testCase.failure!) : ''
   }
 }
 

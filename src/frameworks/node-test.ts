@@ -4,7 +4,7 @@
  */
 import { mkdir, rm } from 'node:fs/promises'
 import { join } from 'node:path'
-import type { FileCoverage, RunResult, TestResult } from '../domain.js'
+import { isFailure, type FileCoverage, type RunResult, type TestResult } from '../domain.js'
 import type { ProcessResult, ProcessRunner } from '../ports/process.js'
 import type { FrameworkAdapter, RunRequest } from './adapter.js'
 import { expandCommand, type CommandLine } from './command.js'
@@ -108,7 +108,7 @@ function fileErrorsOf(file: string, ran: ProcessResult, tests: TestResult[], fil
   const exit = ran.timedOut ? 'timed out' : `exit ${ran.exitCode}`
   if (fileFailed) return [{ file, message: `The file failed to load, or its process ended before its tests did (${exit}):\n${excerpt}` }]
   if (tests.length === 0) return [{ file, message: 'node:test ran no test from this file (does it call test() or it() from node:test?)' }]
-  const failing = tests.some((test) => test.status === 'failed' || test.status === 'errored')
+  const failing = tests.some((test) => isFailure(test.status))
   if (ran.exitCode !== 0 && !failing) return [{ file, message: `A suite, a hook or the file itself failed outside its tests (${exit}):\n${excerpt}` }]
   return []
 }

@@ -1,6 +1,6 @@
 /** Pipeline data rendered as the markdown the prompts embed. */
 import { WHOLE_FILE } from '../context/functions.js'
-import type { Analysis, BugReport, ContextPack, RelatedModule, RunResult, Scenario, Suite } from '../domain.js'
+import { isFailure, type Analysis, type BugReport, type ContextPack, type RelatedModule, type RunResult, type Scenario, type Suite } from '../domain.js'
 
 const fence = (code: string, language = '') => {
   const ticks = code.includes('```') ? '````' : '```'
@@ -73,7 +73,7 @@ export function renderSuite(suite: Suite): string {
 }
 
 export function renderFailures(run: RunResult): string {
-  const tests = run.tests.filter((test) => test.status === 'failed' || test.status === 'errored')
+  const tests = run.tests.filter((test) => isFailure(test.status))
   const lines = [
     ...run.fileErrors.map((error) => `### ${error.file} could not run\n${fence(error.message)}`),
     ...tests.map((test) => `### ${test.file} › ${test.name}\n${fence(test.message)}`)

@@ -1,5 +1,5 @@
 /** Each test's kind from its two runs, and the overall verdict. */
-import type { ClassifiedTest, RunResult, TestKind, TestResult, TestStatus, Verdict } from '../domain.js'
+import { isFailure, type ClassifiedTest, type RunResult, type TestKind, type TestResult, type TestStatus, type Verdict } from '../domain.js'
 
 const key = (test: { file: string; name: string }) => `${test.file}\u0000${test.name}`
 
@@ -18,7 +18,7 @@ export function classifyTests(headRun: RunResult, preFixRun: RunResult | null): 
 function kindOf(head: TestResult, preFix: TestStatus | 'missing'): TestKind {
   if (head.status === 'skipped') return 'skipped'
   if (head.status !== 'passed') return 'fails-at-head'
-  if (preFix === 'failed' || preFix === 'errored') return 'fail-to-pass'
+  if (isFailure(preFix)) return 'fail-to-pass'
   if (preFix === 'passed') return 'pass-to-pass'
   if (preFix === 'skipped') return 'skipped'
   return 'missing-at-pre-fix'
