@@ -1,7 +1,7 @@
 /** The sticky comment through the real Octokit against fake GitHub: found again by marker and author, edited in place. */
 import * as github from '@actions/github'
 import { COMMENT_MARKER, upsertStickyComment } from '../../src/github/comment.js'
-import type { Logger } from '../../src/pipeline.js'
+import { linesLogger } from '../support/cli-run.js'
 import { startFakeGitHub, type FakeGitHubData } from '../support/fake-github.js'
 
 const target = { owner: 'acme', repo: 'transport', number: 7 }
@@ -10,7 +10,7 @@ const marked = (text: string) => `${COMMENT_MARKER}\n${text}`
 async function twoRuns(data: FakeGitHubData) {
   const gitHub = await startFakeGitHub(data)
   const lines: string[] = []
-  const log: Logger = { info: (m) => lines.push(m), warn: (m) => lines.push(`warning: ${m}`), debug: () => {} }
+  const log = linesLogger(lines)
   try {
     const octokit = github.getOctokit('token', { baseUrl: gitHub.url })
     await upsertStickyComment(octokit, target, 'first verdict', log)

@@ -1,47 +1,10 @@
 import { DefaultArtifactClient } from '@actions/artifact'
 import * as cache from '@actions/cache'
-import { mkdir, mkdtemp, readFile, readdir, rm, writeFile } from 'node:fs/promises'
-import { tmpdir } from 'node:os'
+import { readFile, readdir, rm } from 'node:fs/promises'
 import { join } from 'node:path'
-import { actionsEnv, startFakeActionsServices, type FakeActionsServices, type FakeActionsOptions } from './fake-actions-services.js'
+import { useFakeRunner, writeTree } from './fake-runner.js'
 
-let fake: FakeActionsServices | undefined
-let work = ''
-let savedEnv: NodeJS.ProcessEnv = {}
-let output = ''
-const realWrite = process.stdout.write.bind(process.stdout)
-
-// The libraries log workflow commands (`::warning::…`) on stdout: keep them for assertions, out of jest's output.
-beforeEach(async () => {
-  work = await mkdtemp(join(tmpdir(), 'fake-actions-'))
-  savedEnv = { ...process.env }
-  output = ''
-  process.stdout.write = ((chunk: string | Uint8Array) => ((output += chunk.toString()), true)) as typeof process.stdout.write
-})
-afterEach(async () => {
-  process.stdout.write = realWrite
-  process.env = savedEnv
-  await fake?.close()
-  fake = undefined
-  await rm(work, { recursive: true, force: true })
-})
-
-async function start(options?: FakeActionsOptions): Promise<FakeActionsServices> {
-  fake = await startFakeActionsServices(options)
-  const runnerTemp = join(work, 'runner-temp')
-  await mkdir(runnerTemp)
-  process.env = { ...process.env, ...actionsEnv(fake), RUNNER_TEMP: runnerTemp }
-  return fake
-}
-
-/** A directory holding these files (path → contents). */
-async function writeTree(dir: string, files: Record<string, string>): Promise<string> {
-  for (const [path, contents] of Object.entries(files)) {
-    await mkdir(join(dir, path, '..'), { recursive: true })
-    await writeFile(join(dir, path), contents)
-  }
-  return dir
-}
+const runner = useFakeRunner()
 
 async function readTree(dir: string, prefix = ''): Promise<Record<string, string>> {
   const files: Record<string, string> = {}
@@ -54,15 +17,15 @@ async function readTree(dir: string, prefix = ''): Promise<Record<string, string
 }
 
 test('a saved cache restores the same files into an emptied directory', async () => {
-  const services = await start()
-  const dir = await writeTree(join(work, 'deps'), { 'a.txt': 'alpha', 'nested/b.txt': 'beta' })
+  const services = await runner.start()
+  const dir = await writeTree(join(runner.work(), 'deps'), { 'a.txt': 'alpha', 'nested/b.txt': 'beta' })
   expect(await cache.saveCache([dir], 'deps-linux-abc')).toBe(1)
   expect(services.cacheEntries).toEqual([{ key: 'deps-linux-abc', version: expect.stringMatching(/^[0-9a-f]{64}$/), archive: expect.any(Buffer) }])
 
   await rm(dir, { recursive: true })
   expect(await cache.restoreCache([dir], 'deps-linux-abc')).toBe('deps-linux-abc')
   expect(await readTree(dir)).toEqual({ 'a.txt': 'alpha', 'nested/b.txt': 'beta' })
-  expect(output).not.toContain('::warning::')
+  expect(runner.output()).not.toContain('::warning::')
   expect(services.requests.map((request) => `${request.method} ${request.path.replace(/[0-9a-f-]{36}$/, '<id>')}`)).toEqual([
     'POST /twirp/github.actions.results.api.v1.CacheService/CreateCacheEntry',
     'PUT /devstoreaccount1/cache/<id>',
@@ -73,14 +36,14 @@ test('a saved cache restores the same files into an emptied directory', async ()
 })
 
 test('a restore key matches as a prefix, newest entry first; an unknown key restores nothing', async () => {
-  await start()
-  const dir = join(work, 'deps')
+  await runner.start()
+  const dir = join(runner.work(), 'deps')
   await writeTree(dir, { 'which.txt': 'old' })
   await cache.saveCache([dir], 'deps-linux-1')
   await writeTree(dir, { 'which.txt': 'new' })
   await cache.saveCache([dir], 'deps-linux-2')
   // Newer, but cached for other paths: another version, which a restore for `dir` must not match.
-  await cache.saveCache([await writeTree(join(work, 'other'), { 'x.txt': 'x' })], 'deps-linux-3')
+  await cache.saveCache([await writeTree(join(runner.work(), 'other'), { 'x.txt': 'x' })], 'deps-linux-3')
 
   await rm(dir, { recursive: true })
   expect(await cache.restoreCache([dir], 'deps-linux-9', ['deps-mac-', 'deps-linux-'])).toBe('deps-linux-2')
@@ -90,18 +53,18 @@ test('a restore key matches as a prefix, newest entry first; an unknown key rest
 })
 
 test('a failing cache service only warns: save gives -1 and restore undefined', async () => {
-  const services = await start({ failCache: 400 })
-  const dir = await writeTree(join(work, 'deps'), { 'a.txt': 'alpha' })
+  const services = await runner.start({ failCache: 400 })
+  const dir = await writeTree(join(runner.work(), 'deps'), { 'a.txt': 'alpha' })
   await expect(cache.saveCache([dir], 'deps-linux-abc')).resolves.toBe(-1)
   await expect(cache.restoreCache([dir], 'deps-linux-abc')).resolves.toBeUndefined()
-  expect(output).toMatch(/Failed to save: Unable to reserve cache with key deps-linux-abc/)
-  expect(output).toMatch(/::warning::Failed to restore: .*400/)
+  expect(runner.output()).toMatch(/Failed to save: Unable to reserve cache with key deps-linux-abc/)
+  expect(runner.output()).toMatch(/::warning::Failed to restore: .*400/)
   expect(services.cacheEntries).toEqual([])
 })
 
 test('an uploaded artifact holds its files at their paths relative to the root, with the retention asked', async () => {
-  const services = await start()
-  const root = await writeTree(join(work, 'report'), { 'report.json': '{"ok":true}', 'tests/regression.test.ts': 'test()\n' })
+  const services = await runner.start()
+  const root = await writeTree(join(runner.work(), 'report'), { 'report.json': '{"ok":true}', 'tests/regression.test.ts': 'test()\n' })
   const files = [join(root, 'report.json'), join(root, 'tests/regression.test.ts')]
   const { id } = await new DefaultArtifactClient().uploadArtifact('regression-report', files, root, { retentionDays: 3 })
   expect(id).toBe(1)
