@@ -3,20 +3,26 @@
  * harness overhead — the share of a run spent outside the model and the test runs — and the pre-fix
  * tree made by worktree + dependency reuse against a fresh clone + install of the same commit.
  * The model is the scripted fake (answers at once), so the model phases here are the harness's own cost.
+ * Last, context building on a fix beside a rewritten table of 1k to 100k lines: its time and the context's size.
  */
 import { execFile } from 'node:child_process'
 import { mkdtemp, rm } from 'node:fs/promises'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import { promisify } from 'node:util'
+import { CONTEXT_BUDGET } from '../src/context/budget.js'
+import { buildContext } from '../src/context/context.js'
 import { readChangeSet } from '../src/diff/change-set.js'
 import { addPreFixTree, revertFix } from '../src/execute/trees.js'
+import { frameworkFor } from '../src/frameworks/detect.js'
+import { renderContext, renderConventions } from '../src/model/render.js'
 import { createGit } from '../src/ports/git.js'
-import { createProcessRunner } from '../src/ports/process.js'
+import { createSandboxProvider, unisolated, type Sandbox } from '../src/ports/sandbox.js'
 import type { Report } from '../src/report/report.js'
 import { runWithRealPorts } from '../src/run.js'
 import { buildSettings } from '../src/settings.js'
 import { startFakeAnthropic } from '../test/support/fake-anthropic.js'
+import { buildLargeChange } from '../test/context/large-change.js'
 import { buildFixtureRepo } from '../test/support/fixture-repo.js'
 import { byStage, fixtureAnswers } from '../test/support/scripted-model.js'
 
@@ -32,9 +38,11 @@ const repo = await buildFixtureRepo('retry-budget', { withFixTest: false })
 try {
   await pipelinePhases()
   await preFixTreeSpeedUp()
+  await sandboxCost()
 } finally {
   await repo.cleanup()
 }
+await contextBuilding()
 
 async function pipelinePhases(): Promise<void> {
   const reports: Report[] = []
@@ -66,7 +74,7 @@ async function preFixTreeSpeedUp(): Promise<void> {
   for (let i = 0; i < RUNS; i++) {
     const dir = join(await mkdtemp(join(tmpdir(), 'rtg-bench-tree-')), 'pre-fix')
     const started = performance.now()
-    await addPreFixTree(git, changeSet, dir, { processes: createProcessRunner(), timeoutMs: 600_000, installCommand: null, packageDir: '', cache: null })
+    await addPreFixTree(git, changeSet, dir, { sandbox: unisolated('the bench times the tree alone'), timeoutMs: 600_000, installCommand: null, packageDir: '', cache: null })
     worktreeTimes.push(performance.now() - started)
     await git.removeWorktree(dir)
   }
@@ -85,4 +93,57 @@ async function preFixTreeSpeedUp(): Promise<void> {
   console.log(`  worktree + dependency reuse ${ms(worktree)} (median of ${RUNS})`)
   console.log(`  fresh clone + npm install   ${ms(cloneTime)}`)
   console.log(`Pre-fix tree speed-up: ${(cloneTime / worktree).toFixed(1)}x faster by worktree + dependency reuse`)
+}
+
+/** What the sandbox adds to each test run: the chain's start-up (sudo/unshare/setpriv), on a bare process and on jest. */
+async function sandboxCost(): Promise<void> {
+  const work = await mkdtemp(join(tmpdir(), 'rtg-bench-sandbox-'))
+  try {
+    const sandbox = await createSandboxProvider().open(work, [repo.dir])
+    if (sandbox.isolation === 'none') return console.log(`Sandbox: none on this machine (${sandbox.detail})`)
+    const plain = unisolated('the baseline')
+    const jest = [join(repo.dir, 'node_modules', 'jest', 'bin', 'jest.js'), '--ci', '--silent', 'test/retry-budget.test.ts']
+    const timed = async (box: Sandbox, args: string[]) => {
+      const times: number[] = []
+      for (let i = 0; i < Math.max(RUNS, 5); i++) {
+        const result = await box.processes.run({ command: process.execPath, args, cwd: repo.dir, timeoutMs: 120_000 })
+        if (result.exitCode !== 0) throw new Error(`bench run failed: ${result.output.slice(-500)}`)
+        times.push(result.durationMs)
+      }
+      return median(times)
+    }
+    console.log(`Sandbox (${sandbox.detail}), per test run:`)
+    for (const [name, args] of [['node -e 0', ['-e', '0']], ['jest, one file', jest]] as const) {
+      const [bare, boxed] = [await timed(plain, [...args]), await timed(sandbox, [...args])]
+      console.log(`  ${name.padEnd(16)}${ms(bare)} unisolated ${ms(boxed)} sandboxed   (+${Math.round(boxed - bare)} ms)`)
+    }
+  } finally {
+    await rm(work, { recursive: true, force: true })
+  }
+}
+
+/** Context building on ever larger changed files: it must stay near-linear in time and within the budget in size. */
+async function contextBuilding(): Promise<void> {
+  const count = (value: number) => value.toLocaleString('en-US')
+  console.log(`Context building, a one-line fix beside a table whose every row changed (median of ${RUNS}; budget ${count(CONTEXT_BUDGET)} characters):`)
+  for (const lines of [1_000, 4_000, 8_000, 100_000]) {
+    const change = await buildLargeChange(lines)
+    try {
+      const git = createGit(change.dir)
+      const changeSet = await readChangeSet(git, change.base, change.head)
+      const framework = await frameworkFor(change.dir, 'jest')
+      const times: number[] = []
+      let size = 0
+      for (let i = 0; i < RUNS; i++) {
+        const started = performance.now()
+        const pack = await buildContext(changeSet, git, framework)
+        times.push(performance.now() - started)
+        size = renderContext(pack).length + renderConventions(pack, 'test/regression/bench.test.ts').length
+      }
+      const fileSize = (await git.fileAt(change.head, change.path))?.length ?? 0
+      console.log(`  ${`${count(lines)} lines`.padEnd(14)}${`(${count(fileSize)} chars)`.padEnd(18)}${ms(median(times))}   context ${count(size).padStart(7)} chars (${(size / fileSize).toFixed(2)}x the file)`)
+    } finally {
+      await change.cleanup()
+    }
+  }
 }

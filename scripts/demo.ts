@@ -24,7 +24,8 @@ console.error(
 const env = fake ? { ...process.env, ANTHROPIC_API_KEY: 'scripted-demo', ANTHROPIC_BASE_URL: fake.baseURL } : process.env
 try {
   process.exitCode = await runCli(
-    ['--repo', repo.dir, '--base', repo.base, '--head', repo.head, '--issue', repo.issuePath, '--out', outDir, '--print'],
+    // The example and its bug report are ours, so its tests may run unsandboxed where no sandbox can start.
+    ['--repo', repo.dir, '--base', repo.base, '--head', repo.head, '--issue', repo.issuePath, '--out', outDir, '--print', '--allow-unisolated-tests'],
     env
   )
 } finally {

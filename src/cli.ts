@@ -3,8 +3,9 @@ import { readFile } from 'node:fs/promises'
 import { parseArgs } from 'node:util'
 import { describeError, UserFacingError } from './errors.js'
 import type { Logger } from './pipeline.js'
-import { consoleLogger } from './ports/console-log.js'
+import { consoleLogger, forTerminal } from './ports/console-log.js'
 import { withRunLog } from './ports/run-log.js'
+import { redactingLogger, redactor } from './report/redact.js'
 import { runWithRealPorts } from './run.js'
 import { buildSettings } from './settings.js'
 
@@ -34,6 +35,7 @@ Options:
   --build-command CMD             run in each tree before its tests (for tests that import built output)
   --install-command CMD           install in the pre-fix tree when the change touched manifests (default: by lockfile)
   --working-directory DIR         the package whose tests run, inside a monorepo (default: the root)
+  --allow-unisolated-tests        run model-written tests as your own user where the sandbox cannot start
   --print                         print report.md to stdout
   -h, --help                      this help
 
@@ -58,6 +60,7 @@ export const CLI_OPTIONS = {
   'build-command': { type: 'string' },
   'install-command': { type: 'string' },
   'working-directory': { type: 'string' },
+  'allow-unisolated-tests': { type: 'boolean' },
   print: { type: 'boolean' },
   help: { type: 'boolean', short: 'h' }
 } as const
@@ -88,10 +91,12 @@ export async function runCli(argv: string[], env: NodeJS.ProcessEnv = process.en
       testCommand: values['test-command'],
       buildCommand: values['build-command'],
       installCommand: values['install-command'],
-      workingDirectory: values['working-directory']
+      workingDirectory: values['working-directory'],
+      allowUnisolatedTests: values['allow-unisolated-tests'],
+      secrets: [env.GITHUB_TOKEN, env.GH_TOKEN].filter((token): token is string => Boolean(token))
     })
-    const outcome = await runWithRealPorts(settings, withRunLog(log, settings.outDir))
-    if (values.print) console.log(await readFile(outcome.paths.markdown, 'utf8'))
+    const outcome = await runWithRealPorts(settings, redactingLogger(withRunLog(log, settings.outDir), redactor(settings.secrets)))
+    if (values.print) console.log(forTerminal(await readFile(outcome.paths.markdown, 'utf8')))
     log.info(`report: ${outcome.paths.json}`)
     return outcome.exitCode
   } catch (error) {

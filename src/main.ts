@@ -7,7 +7,7 @@ import * as core from '@actions/core'
 import * as github from '@actions/github'
 import { readFile } from 'node:fs/promises'
 import { describeError } from './errors.js'
-import { actionsLogger } from './github/actions-log.js'
+import { actionsLogger, neutralizeWorkflowCommands } from './github/actions-log.js'
 import { annotationsFor, type Annotation } from './github/annotations.js'
 import { uploadRunArtifact, type UploadedArtifact } from './github/artifact.js'
 import { upsertStickyComment } from './github/comment.js'
@@ -17,19 +17,20 @@ import { getSettings, type ActionSettings } from './github/input-helper.js'
 import { ResponseCacheStore } from './github/response-cache-store.js'
 import type { Logger, Outcome } from './pipeline.js'
 import { withRunLog } from './ports/run-log.js'
+import { redactingLogger, redactor } from './report/redact.js'
 import { failToPassCount } from './report/report.js'
 import { runWithRealPorts } from './run.js'
 
 export async function run(): Promise<void> {
   try {
     const settings = await getSettings()
-    const log = withRunLog(actionsLogger, settings.pipeline.outDir)
+    const log = redactingLogger(withRunLog(actionsLogger, settings.pipeline.outDir), redactor(settings.pipeline.secrets))
     const outcome = await generateAndProve(settings, log)
     // Before anything that could fail: whatever the verdict, the files reach the artifact.
     const artifact = await uploadRunArtifact(settings.pipeline.outDir, settings.artifact, log)
     await report(settings, outcome, artifact, log)
   } catch (error) {
-    core.setFailed(describeError(error))
+    core.setFailed(neutralizeWorkflowCommands(describeError(error)))
   }
 }
 
@@ -57,8 +58,8 @@ async function report(settings: ActionSettings, outcome: Outcome, artifact: Uplo
   await core.summary.addRaw(markdown).write()
   if (settings.comment) await upsertStickyComment(github.getOctokit(settings.token), { ...github.context.repo, number: settings.pullRequest.number }, markdown, log)
 
-  if (outcome.exitCode === 0 && report.verdict !== 'fail-to-pass') core.warning(`No test fails against the pre-fix code: ${report.reason}`)
-  if (outcome.exitCode !== 0) core.setFailed(`verdict ${report.verdict}${report.reason ? `: ${report.reason}` : ''}`)
+  if (outcome.exitCode === 0 && report.verdict !== 'fail-to-pass') core.warning(neutralizeWorkflowCommands(`No test fails against the pre-fix code: ${report.reason}`))
+  if (outcome.exitCode !== 0) core.setFailed(neutralizeWorkflowCommands(`verdict ${report.verdict}${report.reason ? `: ${report.reason}` : ''}`))
 }
 
 /** The artifact is named right under the title, where a reader looks for the files. */
@@ -70,5 +71,5 @@ function withArtifactLink(markdown: string, artifact: UploadedArtifact | null, n
 }
 
 function annotate(annotations: Annotation[]): void {
-  for (const { kind, file, startLine, endLine, title, message } of annotations) core[kind](message, { file, startLine, endLine, title })
+  for (const { kind, file, startLine, endLine, title, message } of annotations) core[kind](neutralizeWorkflowCommands(message), { file, startLine, endLine, title: title && neutralizeWorkflowCommands(title) })
 }

@@ -12,7 +12,8 @@ import type { DependencyCache } from './execute/dependencies.js'
 import type { FrameworkAdapter } from './frameworks/adapter.js'
 import type { ModelPort, UsageLedger } from './model/model-port.js'
 import type { GitCommands } from './ports/git.js'
-import { onInterrupt, type ProcessRunner } from './ports/process.js'
+import { onInterrupt } from './ports/process.js'
+import type { Sandbox, SandboxProvider } from './ports/sandbox.js'
 import type { OnNoFailToPass, Settings } from './settings.js'
 import { readChangeSet, sourceFiles } from './diff/change-set.js'
 import { ensureHistory } from './diff/history.js'
@@ -22,6 +23,7 @@ import { TestBench } from './execute/test-bench.js'
 import { buildTrees, prepareTrees, type Trees } from './execute/trees.js'
 import { frameworkFor } from './frameworks/detect.js'
 import { describeChangeSet, emptyReport, modelUsage, type Report } from './report/report.js'
+import { redactDeep, redactor } from './report/redact.js'
 import { writeReport, type ReportPaths } from './report/write.js'
 import { generateSuite, type GeneratedSuite } from './suite/generate.js'
 import { pullRequestTests } from './suite/pull-request-tests.js'
@@ -39,7 +41,8 @@ export interface Logger {
 
 export interface Ports {
   git: GitCommands
-  processes: ProcessRunner
+  /** Where the repository's commands (tests, builds, installs) run. */
+  sandboxes: SandboxProvider
   /** Null in verify mode. */
   model: ModelPort | null
   ledger: UsageLedger
@@ -61,8 +64,10 @@ export async function runPipeline(settings: Settings, ports: Ports): Promise<Out
   const report = emptyReport(settings.mode, settings.repoDir, settings.base, settings.head)
   const timings = new Timings(report.timings)
   const workDir = await makeWorkDir(settings.workDir)
+  let sandbox: Sandbox | undefined
+  const removeWorkDir = () => (sandbox ? sandbox.remove(workDir) : rmSync(workDir, { recursive: true, force: true }))
   // Interrupted (Ctrl-C, a cancelled job), a run still takes its worktrees' folder with it.
-  const forgetWorkDir = onInterrupt(() => rmSync(workDir, { recursive: true, force: true }))
+  const forgetWorkDir = onInterrupt(removeWorkDir)
   let delivered: SuiteFile[] = []
   let parsedDiff: ChangeSet | null = null
   let trees: Trees | undefined
@@ -76,17 +81,18 @@ export async function runPipeline(settings: Settings, ports: Ports): Promise<Out
     const framework = await frameworkFor(join(settings.repoDir, settings.tests.workingDirectory), settings.tests.framework)
     report.framework = framework.name
     ports.log.info(`${changeSet.files.length} changed file(s); framework ${framework.name}; mode ${settings.mode}`)
+    sandbox = await openSandbox(settings, ports, workDir, report)
 
     const candidate =
       settings.mode === 'verify'
         ? { files: await pullRequestTests(changeSet, framework, ports.git), refiner: null }
         : await generate(settings, ports, changeSet, framework, timings, report)
-    trees = await timings.time('prepare-trees', () => setUpTrees(settings, ports, changeSet, join(workDir, 'trees')))
+    trees = await timings.time('prepare-trees', () => setUpTrees(settings, ports, sandbox!, changeSet, join(workDir, 'trees')))
     report.preFixTree = { reverted: trees.reverted, dependencies: trees.preFixDependencies }
     const { tests } = settings
-    if (tests.buildCommand) await timings.time('build', () => buildTrees(trees!, tests.buildCommand!, tests.workingDirectory, ports.processes, settings.testTimeoutMs))
+    if (tests.buildCommand) await timings.time('build', () => buildTrees(trees!, tests.buildCommand!, tests.workingDirectory, sandbox!.processes, settings.testTimeoutMs))
 
-    const bench = new TestBench(trees, framework, ports.processes, {
+    const bench = new TestBench(trees, framework, sandbox, {
       scratchDir: join(workDir, 'runs'),
       timeoutMs: settings.testTimeoutMs,
       packageDir: tests.workingDirectory,
@@ -110,7 +116,7 @@ export async function runPipeline(settings: Settings, ports: Ports): Promise<Out
     ports.log.warn(`regression-testgen could not finish: ${report.reason}`)
   } finally {
     await trees?.dispose()
-    await rm(workDir, { recursive: true, force: true })
+    removeWorkDir()
     forgetWorkDir()
   }
   report.suite.files = delivered.map((file) => ({ path: file.path, tests: file.tests }))
@@ -118,8 +124,11 @@ export async function runPipeline(settings: Settings, ports: Ports): Promise<Out
   report.durationMs = Math.round(performance.now() - started)
   // An error's reason was just logged as a warning.
   ports.log.info(`verdict: ${report.verdict}${report.reason && report.verdict !== 'error' ? ` (${report.reason})` : ''}`)
-  const paths = await writeReport(settings.outDir, report, delivered)
-  return { report, paths, exitCode: exitCodeFor(report.verdict, settings.onNoFailToPass), changeSet: parsedDiff }
+  // Everything written or posted from here on (files, summary, comment, annotations) comes from these.
+  const redact = redactor(settings.secrets)
+  const safeReport = redactDeep(report, redact)
+  const paths = await writeReport(settings.outDir, safeReport, redactDeep(delivered, redact))
+  return { report: safeReport, paths, exitCode: exitCodeFor(report.verdict, settings.onNoFailToPass), changeSet: parsedDiff }
 }
 
 export function exitCodeFor(verdict: VerdictName, onNoFailToPass: OnNoFailToPass): 0 | 1 | 2 {
@@ -136,9 +145,30 @@ async function makeWorkDir(fixed: string | null): Promise<string> {
   return fixed
 }
 
-async function setUpTrees(settings: Settings, ports: Ports, changeSet: ChangeSet, dir: string): Promise<Trees> {
+/**
+ * The sandbox comes first: model-written tests never run unisolated unless the user allowed it, and that
+ * is known before a token is spent.
+ */
+async function openSandbox(settings: Settings, ports: Ports, workDir: string, report: Report): Promise<Sandbox> {
+  const sandbox = await ports.sandboxes.open(workDir, [settings.repoDir])
+  Object.assign(report, { isolation: sandbox.isolation, isolationDetail: sandbox.detail })
+  for (const note of sandbox.notes) ports.log.info(`Sandbox: ${note}`)
+  if (sandbox.isolation === 'sandbox') {
+    ports.log.info(`Sandbox: the repository's code runs as ${sandbox.detail}`)
+  } else if (settings.mode === 'generate' && !settings.allowUnisolatedTests) {
+    throw new UserFacingError(
+      `Refusing to run model-written tests without a sandbox: ${sandbox.detail}`,
+      'run on Linux as root or with passwordless sudo (as GitHub-hosted runners have), or set allow-unisolated-tests: true (CLI: --allow-unisolated-tests) to run them as your own user'
+    )
+  } else {
+    ports.log.warn(`No sandbox: the repository's code runs as this user (${sandbox.detail})`)
+  }
+  return sandbox
+}
+
+async function setUpTrees(settings: Settings, ports: Ports, sandbox: Sandbox, changeSet: ChangeSet, dir: string): Promise<Trees> {
   const { installCommand, workingDirectory } = settings.tests
-  const trees = await prepareTrees(ports.git, changeSet, dir, { processes: ports.processes, timeoutMs: settings.testTimeoutMs, installCommand, packageDir: workingDirectory, cache: ports.dependencyCache })
+  const trees = await prepareTrees(ports.git, changeSet, dir, { sandbox, timeoutMs: settings.testTimeoutMs, installCommand, packageDir: workingDirectory, cache: ports.dependencyCache })
   ports.log.info(`Pre-fix tree: reverted ${trees.reverted.join(', ') || 'nothing'}; dependencies ${trees.preFixDependencies}`)
   return trees
 }

@@ -5,14 +5,14 @@ import { UsageLedger, type ModelPort } from './model/model-port.js'
 import { withResponseCache } from './model/response-cache.js'
 import { runPipeline, type Logger, type Outcome } from './pipeline.js'
 import { createGit } from './ports/git.js'
-import { createProcessRunner } from './ports/process.js'
+import { createSandboxProvider } from './ports/sandbox.js'
 import type { ModelSettings, Settings } from './settings.js'
 
 export function runWithRealPorts(settings: Settings, log: Logger, dependencyCache: DependencyCache | null = null): Promise<Outcome> {
   const ledger = new UsageLedger()
   return runPipeline(settings, {
     git: createGit(settings.repoDir),
-    processes: createProcessRunner(),
+    sandboxes: createSandboxProvider(),
     model: settings.model ? createModel(settings.model, ledger) : null,
     ledger,
     log,

@@ -51,6 +51,10 @@ export interface Settings {
   testTimeoutMs: number
   /** How this repository runs its tests, where detection is not enough. */
   tests: TestSettings
+  /** Run model-written tests even where the sandbox cannot start (as the tool's own user). */
+  allowUnisolatedTests: boolean
+  /** Values never to be written or posted anywhere (the API key, tokens): replaced in every output. */
+  secrets: string[]
 }
 
 export interface TestSettings {
@@ -96,6 +100,9 @@ export interface RawSettings {
   buildCommand?: string
   installCommand?: string
   workingDirectory?: string
+  allowUnisolatedTests?: boolean
+  /** Secrets besides the API key (tokens) that must never reach an output. */
+  secrets?: string[]
 }
 
 /** Validates raw strings (from argv or action inputs) into Settings; throws SettingsError naming the input. */
@@ -136,9 +143,14 @@ export function buildSettings(raw: RawSettings, cwd: string = process.cwd()): Se
       buildCommand: optionalCommand('build-command', raw.buildCommand),
       installCommand: optionalCommand('install-command', raw.installCommand),
       workingDirectory: relativeFolder('working-directory', raw.workingDirectory)
-    }
+    },
+    allowUnisolatedTests: raw.allowUnisolatedTests ?? false,
+    secrets: [apiKey, ...(raw.secrets ?? [])].filter((secret) => secret.length >= MIN_SECRET_LENGTH)
   }
 }
+
+// Shorter values would be replaced all over the report by chance; no real key or token is this short.
+const MIN_SECRET_LENGTH = 8
 
 function optionalCommand(input: string, value: string | undefined): string[] | null {
   return value?.trim() ? splitCommandLine(value, input) : null
@@ -151,9 +163,13 @@ function relativeFolder(input: string, value: string | undefined): string {
   return folder === '.' ? '' : folder
 }
 
+/** A commit SHA or ref. It reaches git as an argument: one that starts with `-` would read as an option. */
 function required(input: string, value: string | undefined): string {
-  if (!value?.trim()) throw new SettingsError(input, 'a commit SHA or ref is required')
-  return value.trim()
+  const ref = value?.trim()
+  if (!ref) throw new SettingsError(input, 'a commit SHA or ref is required')
+  if (ref.startsWith('-')) throw new SettingsError(input, `${JSON.stringify(ref)} starts with "-": a commit SHA or ref never does`)
+  if (/[\s\x00-\x1f\x7f-\x9f]/.test(ref)) throw new SettingsError(input, `${JSON.stringify(ref)} holds whitespace or a control character: a commit SHA or ref holds neither`)
+  return ref
 }
 
 function oneOf<T extends string>(input: string, value: string, allowed: readonly T[]): T {

@@ -19,8 +19,18 @@ test.each([
   [{ ...base, apiKey: 'k', maxTokens: '-3' }, 'Invalid max-tokens: "-3" is not a positive whole number'],
   [{ ...base, apiKey: 'k', baseURL: 'not a url' }, 'Invalid anthropic-base-url: "not a url" is not a URL'],
   [{ ...base, mode: 'verify', head: ' ' }, 'Invalid head: a commit SHA or ref is required'],
-  [{ ...base, mode: 'fix' }, 'Invalid mode: "fix" is not one of generate, verify']
+  [{ ...base, mode: 'fix' }, 'Invalid mode: "fix" is not one of generate, verify'],
+  // base and head reach git as arguments: nothing that reads as an option, or splits or hides in a log line.
+  [{ ...base, mode: 'verify', head: '--upload-pack=touch /tmp/x' }, 'Invalid head: "--upload-pack=touch /tmp/x" starts with "-": a commit SHA or ref never does'],
+  [{ ...base, mode: 'verify', base: '-c' }, 'Invalid base: "-c" starts with "-"'],
+  [{ ...base, mode: 'verify', base: 'main\n::error::forged' }, 'Invalid base: "main\\n::error::forged" holds whitespace or a control character'],
+  [{ ...base, mode: 'verify', head: 'HEAD --output=/tmp/x' }, 'Invalid head: "HEAD --output=/tmp/x" holds whitespace or a control character'],
+  [{ ...base, mode: 'verify', head: 'main\u0000' }, 'Invalid head: "main\\u0000" holds whitespace or a control character']
 ])('invalid settings name the input: %j', (raw, message) => {
   expect(() => buildSettings(raw)).toThrow(SettingsError)
   expect(() => buildSettings(raw)).toThrow(message)
+})
+
+test('a commit SHA or ref is kept as given, trimmed: revision syntax included', () => {
+  expect(buildSettings({ ...base, mode: 'verify', base: ' origin/main~2 ', head: 'v1.0^{commit}' })).toMatchObject({ base: 'origin/main~2', head: 'v1.0^{commit}' })
 })

@@ -6539,7 +6539,7 @@ module.exports=n=>{if(!n)return[];if(typeof n!="string"||n.match(/^\s+$/))return
 /***/ ((module, __unused_webpack___webpack_exports__, __nccwpck_require__) => {
 
 __nccwpck_require__.a(module, async (__webpack_handle_async_dependencies__, __webpack_async_result__) => { try {
-/* harmony import */ var _cli_js__WEBPACK_IMPORTED_MODULE_0__ = __nccwpck_require__(4440);
+/* harmony import */ var _cli_js__WEBPACK_IMPORTED_MODULE_0__ = __nccwpck_require__(2563);
 /* harmony import */ var _ports_process_js__WEBPACK_IMPORTED_MODULE_1__ = __nccwpck_require__(9558);
 
 
@@ -6551,7 +6551,7 @@ __webpack_async_result__();
 
 /***/ }),
 
-/***/ 4440:
+/***/ 2563:
 /***/ ((__unused_webpack_module, __webpack_exports__, __nccwpck_require__) => {
 
 
@@ -6608,10 +6608,25 @@ function describeError(error) {
 }
 
 ;// CONCATENATED MODULE: ./src/ports/console-log.ts
+// Terminal escape sequences, in their 7-bit (ESC …) and 8-bit (C1) forms: OSC, DCS, SOS, PM and APC strings
+// up to their terminator (OSC 52 writes the clipboard, OSC 8 hides a link), CSI sequences (cursor moves,
+// screen clears, colours), then any other two-character escape.
+const STRING_SEQUENCE = /(?:\u001b[\]PX^_]|[\u0090\u0098\u009d\u009e\u009f])[\s\S]*?(?:\u0007|\u001b\\|\u009c)/g;
+const CSI_SEQUENCE = /(?:\u001b\[|\u009b)[\u0030-\u003f]*[\u0020-\u002f]*[\u0040-\u007e]/g;
+const SHORT_ESCAPE = /\u001b[\u0020-\u002f]*[\u0030-\u007e]/g;
+// What is left of C0 and C1 (a lone ESC, a carriage return that would overwrite the line, a bell), but \t and \n.
+const CONTROL = /[\u0000-\u0008\u000b-\u001f\u007f-\u009f]/g;
+/**
+ * Text for a terminal, from untrusted sources (the model, issues, file names, test output): no escape
+ * sequence and no control character but tab and newline reaches it, so it can only print what it says.
+ */
+function forTerminal(text) {
+    return text.replace(/\r\n/g, '\n').replace(STRING_SEQUENCE, '').replace(CSI_SEQUENCE, '').replace(SHORT_ESCAPE, '').replace(CONTROL, '');
+}
 /** Progress for a terminal: on stderr, so stdout stays the report. */
 const consoleLogger = {
-    info: (message) => console.error(message),
-    warn: (message) => console.error(`warning: ${message}`),
+    info: (message) => console.error(forTerminal(message)),
+    warn: (message) => console.error(`warning: ${forTerminal(message)}`),
     // The runners' output would drown the progress lines; run.log keeps it.
     debug: () => { }
 };
@@ -6634,6 +6649,33 @@ function withRunLog(log, outDir) {
         info: (message) => (write('info', message), log.info(message)),
         warn: (message) => (write('warn', message), log.warn(message)),
         debug: (message) => (write('debug', message), log.debug(message))
+    };
+}
+
+;// CONCATENATED MODULE: ./src/report/redact.ts
+const REDACTED = '***';
+function redactor(secrets) {
+    // Longest first, so a secret that contains another is replaced whole.
+    const values = [...new Set(secrets.filter(Boolean))].sort((a, b) => b.length - a.length);
+    return (text) => values.reduce((result, secret) => (result.includes(secret) ? result.split(secret).join(REDACTED) : result), text);
+}
+/** The same value with every string in it redacted (keys included). */
+function redactDeep(value, redact) {
+    if (typeof value === 'string')
+        return redact(value);
+    if (Array.isArray(value))
+        return value.map((item) => redactDeep(item, redact));
+    if (value && typeof value === 'object') {
+        return Object.fromEntries(Object.entries(value).map(([key, item]) => [redact(key), redactDeep(item, redact)]));
+    }
+    return value;
+}
+/** A logger whose every line is redacted before it reaches the log (and run.log behind it). */
+function redactingLogger(log, redact) {
+    return {
+        info: (message) => log.info(redact(message)),
+        warn: (message) => log.warn(redact(message)),
+        debug: (message) => log.debug(redact(message))
     };
 }
 
@@ -37411,7 +37453,10 @@ function createAnthropicModel(settings, ledger) {
                     ? { thinking: { type: 'adaptive' }, tool_choice: { type: 'auto' } }
                     : { temperature: 0, tool_choice: { type: 'tool', name: request.tool.name } })
             })
-                .finalMessage();
+                .finalMessage()
+                .catch((error) => {
+                throw apiFailure(error, { model: settings.model, baseURL: client.baseURL, apiKey: settings.apiKey, retries: settings.maxRetries });
+            });
             const usage = {
                 inputTokens: message.usage.input_tokens,
                 cacheWriteTokens: message.usage.cache_creation_input_tokens ?? 0,
@@ -37422,6 +37467,64 @@ function createAnthropicModel(settings, ledger) {
             return { content: message.content, stopReason: message.stop_reason, usage };
         }
     };
+}
+// `user:password@` in a URL (a proxy's base URL), which fetch's own errors quote.
+const URL_CREDENTIALS = /\b([a-z][\w+.-]*:\/\/)[^\s/@]*@/gi;
+/**
+ * The SDK's errors as what went wrong and what to do about it, per kind, with the API's own message kept
+ * short and the key never in it; anything else (a bug, an abort) goes on unchanged.
+ */
+function apiFailure(error, call) {
+    if (!(error instanceof core_error/* APIError */.LG) || error instanceof core_error/* APIUserAbortError */.cH)
+        return error;
+    const hide = (text) => (call.apiKey ? text.split(call.apiKey).join('[key]') : text).replace(URL_CREDENTIALS, '$1');
+    const [message, hint] = describeApiError(error, call, hide);
+    return new UserFacingError(hide(message), hint);
+}
+function describeApiError(error, call, hide) {
+    const where = displayUrl(call.baseURL);
+    if (error instanceof core_error/* APIConnectionTimeoutError */.qA)
+        return [`The Anthropic API at ${where} did not answer in time, after ${call.retries} retries`, 'check the network, or anthropic-base-url'];
+    if (error instanceof core_error/* APIConnectionError */.xX)
+        return [`Cannot reach the Anthropic API at ${where}${causeOf(error)}`, 'check anthropic-base-url (ANTHROPIC_BASE_URL on the command line) and the network'];
+    // An error event in a stream has no status, and the SDK does not retry it.
+    const code = error.status === undefined ? `${error.type ?? 'error'} in the stream` : `${error.status}${error.type ? ` ${error.type}` : ''}`;
+    const what = `(${code})${shortMessage(hide(error.apiMessage ?? ''))}`;
+    const retried = error.status === undefined ? '' : `, still after ${call.retries} retries`;
+    switch (error.status) {
+        case 401: return [`The Anthropic API did not accept the API key ${what}`, 'the key is wrong or revoked: check anthropic-api-key (ANTHROPIC_API_KEY)'];
+        case 403: return [`The API key may not do this ${what}`, `the key lacks access to ${call.model} or to the API: use a key of a workspace that has it`];
+        case 404: return [`The model ${call.model} was not found ${what}`, `check the model name, and that ${where} serves the Messages API`];
+        case 400: return [`The Anthropic API refused the request ${what}`, 'the message says why; a max-tokens above the model\'s limit is a common cause'];
+        case 429: return [`The Anthropic API rate limit was exceeded${retried} ${what}`, 'wait and re-run, lower max-model-calls, or raise the rate limit'];
+    }
+    if (error.status === 529 || error.type === 'overloaded_error')
+        return [`The Anthropic API is overloaded${retried} ${what}`, 're-run later'];
+    return [`The Anthropic API failed ${what}`, error.status === undefined || error.status >= 500 ? 're-run later' : ''];
+}
+/** `: <the API's message>`, on one line, at most 200 characters (cut after the key is hidden, so no part of it shows). */
+function shortMessage(apiMessage) {
+    const text = apiMessage.replace(/\s+/g, ' ').trim();
+    return text ? `: ${text.length > 200 ? `${text.slice(0, 199)}…` : text}` : '';
+}
+/** The network's own reason (`connect ECONNREFUSED …`, a DNS failure), under the SDK's and fetch's wrappers. */
+function causeOf(error) {
+    let cause = error.cause;
+    while (isErrorLike(cause) && isErrorLike(cause.cause))
+        cause = cause.cause;
+    return isErrorLike(cause) && cause.message ? ` (${cause.message})` : '';
+}
+// Not `instanceof Error`: fetch's errors may come from another realm.
+const isErrorLike = (value) => typeof value === 'object' && value !== null && typeof value.message === 'string';
+/** The base URL without credentials, query or fragment: it goes into logs. */
+function displayUrl(baseURL) {
+    try {
+        const url = new URL(baseURL);
+        return `${url.protocol}//${url.host}${url.pathname.replace(/\/$/, '')}`;
+    }
+    catch {
+        return 'the configured base URL';
+    }
 }
 
 ;// CONCATENATED MODULE: ./src/model/model-port.ts
@@ -37656,26 +37759,78 @@ function decideVerdict(tests, headFileErrors = []) {
     return { verdict: 'no-fail-to-pass', reason, tests };
 }
 
+;// CONCATENATED MODULE: ./src/frameworks/runner-folder.ts
+/** Folders a test runner writes its reports into. */
+
+/**
+ * Makes a folder the runner's processes can write, whoever they run as: in the sandbox they are another
+ * user than the tool that makes the folder. It sits in the run's own folder, which only the tool and the
+ * sandbox can reach.
+ */
+async function makeRunnerFolder(dir) {
+    await (0,promises_.mkdir)(dir, { recursive: true });
+    await (0,promises_.chmod)(dir, 0o777);
+}
+
 ;// CONCATENATED MODULE: ./src/suite/write.ts
-/** Writes suite files into a tree, refusing any path that would resolve outside it (e.g. through a symlink). */
+/**
+ * Writes suite files into a tree, never outside it: no absolute path, no `..`, and no symlink (a folder on
+ * the way or the file itself) that resolves out of the tree. Every folder that already exists is checked
+ * before anything is created, so not even an empty folder appears outside.
+ */
 
 
 
 async function writeSuiteFiles(rootDir, files) {
-    const root = await (0,promises_.realpath)(rootDir);
-    for (const file of files) {
-        const target = (0,external_node_path_.join)(root, file.path);
-        const parent = (0,external_node_path_.dirname)(target);
-        await (0,promises_.mkdir)(parent, { recursive: true });
-        const resolvedParent = await (0,promises_.realpath)(parent);
-        if (resolvedParent !== root && !resolvedParent.startsWith(root + external_node_path_.sep)) {
-            throw new UserFacingError(`Refusing to write ${file.path}: it resolves outside ${rootDir} (${(0,external_node_path_.relative)(root, resolvedParent)})`);
-        }
-        await (0,promises_.writeFile)((0,external_node_path_.join)(resolvedParent, (0,external_node_path_.relative)(parent, target)), file.content, { flag: 'w' });
-    }
+    const tree = { dir: rootDir, root: await (0,promises_.realpath)(rootDir) };
+    for (const file of files)
+        await (0,promises_.writeFile)(await safeTarget(tree, file.path), file.content, { flag: 'w' });
 }
 async function removeSuiteFiles(rootDir, files) {
     await Promise.all(files.map((file) => (0,promises_.rm)((0,external_node_path_.join)(rootDir, file.path), { force: true })));
+}
+/** Walks the path down from the root, checking each existing folder before creating the next missing one. */
+async function safeTarget(tree, path) {
+    const refuse = (why) => new UserFacingError(`Refusing to write ${path}: ${why}`);
+    const segments = path.split('/').filter((segment) => segment !== '' && segment !== '.');
+    if ((0,external_node_path_.isAbsolute)(path) || segments.length === 0 || segments.includes('..'))
+        throw refuse(`it is not a relative path inside ${tree.dir}`);
+    let dir = tree.root;
+    for (const segment of segments.slice(0, -1)) {
+        dir = (0,external_node_path_.join)(dir, segment);
+        const entry = await lstatOrNull(dir);
+        if (!entry)
+            await (0,promises_.mkdir)(dir);
+        else if (!entry.isSymbolicLink() && !entry.isDirectory())
+            throw refuse(`${(0,external_node_path_.relative)(tree.root, dir)} is not a folder`);
+        const escape = entry?.isSymbolicLink() && (await symlinkEscape(tree, dir));
+        if (escape)
+            throw refuse(escape);
+    }
+    const target = (0,external_node_path_.join)(dir, segments[segments.length - 1]);
+    const escape = (await lstatOrNull(target))?.isSymbolicLink() && (await symlinkEscape(tree, target));
+    if (escape)
+        throw refuse(escape);
+    return target;
+}
+/** A symlink in the tree may lead elsewhere in the tree, never out of it (nor nowhere, where a write would create its target). */
+async function symlinkEscape(tree, link) {
+    const resolved = await (0,promises_.realpath)(link).catch(() => null);
+    if (resolved === null)
+        return `${(0,external_node_path_.relative)(tree.root, link)} is a symlink to nothing`;
+    if (resolved !== tree.root && !resolved.startsWith(tree.root + external_node_path_.sep))
+        return `${(0,external_node_path_.relative)(tree.root, link)} is a symlink out of ${tree.dir}`;
+    return null;
+}
+async function lstatOrNull(path) {
+    try {
+        return await (0,promises_.lstat)(path);
+    }
+    catch (error) {
+        if (error.code === 'ENOENT')
+            return null;
+        throw error;
+    }
 }
 
 ;// CONCATENATED MODULE: ./src/execute/test-bench.ts
@@ -37684,17 +37839,18 @@ async function removeSuiteFiles(rootDir, files) {
 
 
 
+
 class TestBench {
     trees;
     framework;
-    processes;
+    sandbox;
     options;
     installed = [];
     runs = 0;
-    constructor(trees, framework, processes, options) {
+    constructor(trees, framework, sandbox, options) {
         this.trees = trees;
         this.framework = framework;
-        this.processes = processes;
+        this.sandbox = sandbox;
         this.options = options;
     }
     /** Replaces the generated files in both trees (the PR's own files are already there). */
@@ -37708,10 +37864,10 @@ class TestBench {
     async run(tree, files, options = {}) {
         const { packageDir, command, timeoutMs } = this.options;
         const scratchDir = (0,external_node_path_.join)(this.options.scratchDir, `run-${++this.runs}-${tree}`);
-        await (0,promises_.mkdir)(scratchDir, { recursive: true });
+        await makeRunnerFolder(scratchDir);
         const treeDir = (0,external_node_path_.join)(this.trees[tree], packageDir);
         const packageFiles = files.map((file) => external_node_path_.posix.relative(packageDir, file));
-        const result = await this.framework.run({ treeDir, files: packageFiles, scratchDir, timeoutMs, coverage: options.coverage, command: command ?? undefined }, this.processes);
+        const result = await this.framework.run({ treeDir, files: packageFiles, scratchDir, timeoutMs, coverage: options.coverage, command: command ?? undefined }, this.sandbox.processes);
         const run = repoRelativeRun(withoutTreePaths(result, [treeDir, await (0,promises_.realpath)(treeDir)]), packageDir);
         this.logRun(`Run ${this.runs} ${tree === 'head' ? 'at head' : 'on the pre-fix tree'}${options.coverage ? ' (with coverage)' : ''}`, run);
         return run;
@@ -37942,14 +38098,20 @@ const INSTALLS = [
     { lockfile: 'package-lock.json', command: 'npm', args: ['ci'], env: {} },
     { lockfile: 'package.json', command: 'npm', args: ['install'], env: {} }
 ];
-/** Links node_modules of the repository root and of the package into the tree: no copy, no install. */
+/** What tools write under node_modules (vite's bundled config, caches): each tree gets its own, fresh. */
+const WRITTEN_BY_TOOLS = new Set(['.cache', '.vite', '.vite-temp', '.vitest']);
+/**
+ * The installed node_modules of the repository root and of the package, in the tree: no copy, no install.
+ * The tree's node_modules is a folder of its own whose entries link to the installed ones, so what a tool
+ * writes there (vite's `.vite-temp`, a `.cache`) stays in the tree: the checkout is not the tests' to write.
+ */
 async function reuseDependencies(repoDir, treeDir, packageDir) {
     let linked = false;
     for (const folder of new Set(['', packageDir])) {
         const installed = (0,external_node_path_.join)(repoDir, folder, 'node_modules');
         if (!(0,external_node_fs_.existsSync)(installed))
             continue;
-        await (0,promises_.symlink)(installed, (0,external_node_path_.join)(treeDir, folder, 'node_modules'), 'dir');
+        await linkEntries(installed, (0,external_node_path_.join)(treeDir, folder, 'node_modules'));
         linked = true;
     }
     if (linked)
@@ -37958,6 +38120,13 @@ async function reuseDependencies(repoDir, treeDir, packageDir) {
         throw new UserFacingError(`Dependencies are not installed in ${(0,external_node_path_.join)(repoDir, packageDir)}`, 'run your install command (e.g. npm ci) before regression-testgen');
     }
     return 'none';
+}
+async function linkEntries(installed, target) {
+    await (0,promises_.mkdir)(target, { recursive: true });
+    // Straight to the real folder: a linked node_modules may pass through folders the sandbox cannot enter.
+    const source = await (0,promises_.realpath)(installed);
+    const entries = (await (0,promises_.readdir)(source)).filter((entry) => !WRITTEN_BY_TOOLS.has(entry));
+    await Promise.all(entries.map((entry) => (0,promises_.symlink)((0,external_node_path_.join)(source, entry), (0,external_node_path_.join)(target, entry))));
 }
 /** A fresh install at the tree's root, for a pre-fix tree whose manifests differ from the head's. */
 async function installDependencies(treeDir, options) {
@@ -38001,13 +38170,16 @@ function filesToRevert(changeSet) {
 async function prepareTrees(git, changeSet, workDir, options) {
     const head = (0,external_node_path_.join)(workDir, 'head');
     const preFix = (0,external_node_path_.join)(workDir, 'pre-fix');
+    // The tool's git never works in a tree again once the repository's code has run there: the folder goes
+    // first (the sandbox's files with it), then git forgets the worktrees.
     const dispose = async () => {
+        options.sandbox.remove(workDir);
         await Promise.all([git.removeWorktree(head), git.removeWorktree(preFix)]);
-        await (0,promises_.rm)(workDir, { recursive: true, force: true });
     };
     try {
         await git.addWorktree(head, changeSet.head);
         await reuseDependencies(git.repoDir, head, options.packageDir);
+        await options.sandbox.share(head);
         return { head, preFix, ...(await addPreFixTree(git, changeSet, preFix, options)), dispose };
     }
     catch (error) {
@@ -38019,10 +38191,14 @@ async function prepareTrees(git, changeSet, workDir, options) {
 async function addPreFixTree(git, changeSet, dir, options) {
     await git.addWorktree(dir, changeSet.head);
     const reverted = await revertFix(git, changeSet, dir);
-    const preFixDependencies = reverted.some(isManifest)
-        ? await installDependencies(dir, options)
-        : await reuseDependencies(git.repoDir, dir, options.packageDir);
-    return { reverted, preFixDependencies };
+    if (!reverted.some(isManifest)) {
+        const preFixDependencies = await reuseDependencies(git.repoDir, dir, options.packageDir);
+        await options.sandbox.share(dir);
+        return { reverted, preFixDependencies };
+    }
+    // The install runs in the sandbox: the tree is shared before it.
+    await options.sandbox.share(dir);
+    return { reverted, preFixDependencies: await installDependencies(dir, { ...options, processes: options.sandbox.processes }) };
 }
 /** Takes the fix out of a checkout of the head: its source files (and manifests) go back to the merge-base. */
 async function revertFix(git, changeSet, treeDir) {
@@ -38169,6 +38345,7 @@ function trimTail(text, maxChars = OUTPUT_TAIL_CHARS) {
 
 
 
+
 const CONFIG_FILES = ['js', 'cjs', 'mjs', 'ts', 'json'].map((ext) => `jest.config.${ext}`);
 const TEST_EXTENSION = /\.[mc]?[jt]sx?$/;
 const REPORT_FILE = 'jest-results.json';
@@ -38204,7 +38381,7 @@ const jestAdapter = {
     async run(request, processes) {
         const reportFile = (0,external_node_path_.join)(request.scratchDir, REPORT_FILE);
         // A report left by an earlier run must not pass for this one's.
-        await (0,promises_.mkdir)(request.scratchDir, { recursive: true });
+        await makeRunnerFolder(request.scratchDir);
         await (0,promises_.rm)(reportFile, { force: true });
         const reporterArgs = [...JEST_FLAGS, ...coverageFlags(request), `--outputFile=${reportFile}`];
         const invocation = request.command ? expandCommand(request.command, request.files, reporterArgs) : await defaultInvocation(request, reporterArgs);
@@ -38690,6 +38867,7 @@ function take(counts, key) {
 
 
 
+
 const mocha_CONFIG_FILES = ['js', 'cjs', 'mjs', 'json', 'jsonc', 'yml', 'yaml'].map((ext) => `.mocharc.${ext}`);
 const SCRIPT_FILE = /\.[cm]?[jt]s$/;
 const SPEC_NAME = /\.(?:spec|test)\.[cm]?[jt]s$/;
@@ -38723,7 +38901,7 @@ const mochaAdapter = {
         return folders.some((folder) => TEST_FOLDERS.has(folder)) && !folders.some((folder) => HELPER_FOLDERS.has(folder)) && !HELPER_NAME.test(base);
     },
     async run(request, processes) {
-        await (0,promises_.mkdir)(request.scratchDir, { recursive: true });
+        await makeRunnerFolder(request.scratchDir);
         const mocha = findMocha(request.treeDir);
         if (!mocha && !request.command)
             return mocha_notInstalled(request);
@@ -38765,7 +38943,7 @@ async function isolate(request, processes, mocha, base, roots) {
 async function runMocha(request, processes, mocha, files, scratchDir) {
     const reportFile = (0,external_node_path_.join)(scratchDir, mocha_REPORT_FILE);
     // Reports left by an earlier run must not pass for this one's.
-    await (0,promises_.mkdir)(scratchDir, { recursive: true });
+    await makeRunnerFolder(scratchDir);
     await Promise.all([(0,promises_.rm)(reportFile, { force: true }), (0,promises_.rm)((0,external_node_path_.join)(scratchDir, 'coverage'), { recursive: true, force: true })]);
     const reporterArgs = mochaReporterArgs(mocha, reportFile);
     const invocation = request.command ? expandCommand(request.command, files, reporterArgs) : await mocha_defaultInvocation(request, mocha, files, reporterArgs, scratchDir);
@@ -46519,6 +46697,7 @@ function mergeCoverage(runs) {
 
 
 
+
 // Runners whose projects may import `node:test` helpers without running their tests with it.
 const OTHER_RUNNERS = ['jest', 'vitest', 'mocha', 'ava', 'tap', 'tape', 'jasmine', 'uvu', '@playwright/test', 'cypress'];
 // node stops reading its options at the first file, so ours go right after `--test`.
@@ -46535,7 +46714,7 @@ const nodeTestAdapter = {
     },
     isTestFile: isNodeTestFile,
     async run(request, processes) {
-        await (0,promises_.mkdir)(request.scratchDir, { recursive: true });
+        await makeRunnerFolder(request.scratchDir);
         const node = await nodeRuntime(processes, request.treeDir);
         if (node.problem)
             return everyFileFails(request, node.problem);
@@ -46560,7 +46739,7 @@ async function runFile(plan, file, dir) {
     const lcov = (0,external_node_path_.join)(dir, 'lcov.info');
     // Reports left by an earlier run must not pass for this one's.
     await (0,promises_.rm)(dir, { recursive: true, force: true });
-    await (0,promises_.mkdir)(dir, { recursive: true });
+    await makeRunnerFolder(dir);
     const remaining = plan.deadline - Date.now();
     if (remaining <= 0)
         return { file, process: null, output: '', tests: [], fileErrors: [{ file, message: `not run: the files before it used up the ${request.timeoutMs} ms time limit` }], coverage: [] };
@@ -47332,6 +47511,8 @@ function emptyReport(mode, repoDir, base, head) {
         tests: [],
         diffCoverage: null,
         preFixTree: null,
+        isolation: 'none',
+        isolationDetail: 'nothing ran yet',
         rounds: { repair: 0, strengthen: 0 },
         model: modelUsage(null, new UsageLedger()),
         timings: {},
@@ -47362,6 +47543,7 @@ function renderMarkdown(report) {
         '# Regression tests for this fix',
         VERDICT_LINE[report.verdict] + (report.reason ? `\n\nReason: ${report.reason}` : ''),
         `${failToPassCount(report)} fail-to-pass of ${report.tests.length} test(s) · mode \`${report.mode}\` · framework ${report.framework ?? 'unknown'} · \`${report.repository.base.slice(0, 7)}...${report.repository.head.slice(0, 7)}\``,
+        isolation(report),
         report.bugReport && `**Bug report** (${report.bugReport.source}): ${cell(report.bugReport.title)}`,
         rootCause(report),
         scenarios(report),
@@ -47428,6 +47610,11 @@ function suite(report) {
     if (lines.length + refused.length + reverted.length === 0)
         return null;
     return ['## Suite', ...lines, ...refused, '', ...reverted].join('\n');
+}
+function isolation(report) {
+    return report.isolation === 'sandbox'
+        ? `🔒 The repository's code ran in the sandbox: ${report.isolationDetail}.`
+        : `⚠️ **No isolation**: the repository's code ran as this job's own user — ${report.isolationDetail}.`;
 }
 function model(report) {
     const usage = report.model;
@@ -47510,16 +47697,29 @@ const HTML_COMMENT = /<!--[\s\S]*?(?:-->|$)/g;
 // Zero-width, bidirectional-override and other invisible format characters (Unicode category Cf), except
 // none we need: emoji joiners only change rendering, and dropping them keeps the text readable.
 const INVISIBLE = /[\p{Cf}\u00AD]/gu;
-const CONTROL = /[\u0000-\u0008\u000B\u000C\u000E-\u001F\u007F]/g;
+// Every line break a reader or a log might honour (CRLF, CR, vertical tab, form feed, NEL, the Unicode line
+// and paragraph separators) becomes a plain \n, so a line looks the same to everything downstream.
+const LINE_BREAK = /\r\n|[\r\u000B\u000C\u0085\u2028\u2029]/g;
+// C0 and C1 control characters, but \t and \n (terminal escapes start with ESC or a C1 introducer).
+const sanitize_CONTROL = /[\u0000-\u0008\u000E-\u001F\u007F-\u009F]/g;
 const BUG_REPORT_BUDGET = 12_000;
 function sanitizeUntrusted(text) {
-    return text.replace(HTML_COMMENT, '').replace(INVISIBLE, '').replace(CONTROL, '').replace(/\r\n?/g, '\n').trim();
+    return text.replace(HTML_COMMENT, '').replace(INVISIBLE, '').replace(LINE_BREAK, '\n').replace(sanitize_CONTROL, '').trim();
 }
 function truncate(text, budget) {
     if (text.length <= budget)
         return { text, truncated: false };
     return { text: `${text.slice(0, budget)}\n[… truncated]`, truncated: true };
 }
+/**
+ * Untrusted text quoted in `<tag>…</tag>` must not close the quote (or open another): the `<` of any tag of
+ * that name, in any case and spacing (`</bug_report>`, `< / BUG_REPORT >`, `<bug-report x>`, `</bug_reports>`), becomes `&lt;`.
+ */
+function escapeQuoteTags(text, tag) {
+    const name = tag.split(/[_\s-]+/).map(escapeRegExp).join('[\\s_-]*');
+    return text.replace(new RegExp(`<(?=\\s*/?\\s*${name})`, 'gi'), '&lt;');
+}
+const escapeRegExp = (text) => text.replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
 
 ;// CONCATENATED MODULE: ./src/bug-report/bug-report.ts
 /** The bug-report stage: the issue (file or text), the pull request, or else the commit messages. */
@@ -47563,95 +47763,492 @@ function fromLinkedIssues(issues) {
     return build(issues[0].title, sections.join('\n\n'), 'linked-issues', Number(issues[0].reference.split('#')[1]));
 }
 
-;// CONCATENATED MODULE: ./src/context/functions.ts
-const WHOLE_FILE_LIMIT = 16_000;
-const WHOLE_FILE = '(whole file)';
-const FALLBACK_WINDOW = 15;
+;// CONCATENATED MODULE: ./src/context/budget.ts
+/**
+ * The context's size budget. A pull request controls how much code the context could show (a 27 KB file
+ * once became a 916 KB request), so what the model is handed is bounded: the changed hunks and changed
+ * functions first, then the modules around them and the style example, anything cut marked where it was cut.
+ */
+/** Characters of code and conventions the model is shown, all files together. */
+const CONTEXT_BUDGET = 120_000;
+/** Kept back from the changed files for the modules around them (imports, wrappers, named files). */
+const RELATED_RESERVE = 16_000;
+/** The headings, fences and fixed lines the prompt wraps around the code. */
+const RENDERING_RESERVE = 2_000;
+/** What one shown piece costs beyond its code: its heading and fence. */
+const PIECE_OVERHEAD = 80;
+const linesLeftOut = (lines) => `[… ${lines} ${lines === 1 ? 'line' : 'lines'} left out]`;
+const charactersLeftOut = (characters) => `[… ${characters} characters left out]`;
+/** Room kept for the marker that ends a cut piece. */
+const MARKER_ROOM = 40;
+/** A line longer than the room left is cut inside itself when at least this much room is left. */
+const MIN_LINE_CUT = 120;
+/** Characters left to spend, in the order the context is built (so the same input always gives the same context). */
+class Budget {
+    left;
+    constructor(characters) {
+        this.left = Math.max(0, characters);
+    }
+    get remaining() {
+        return this.left;
+    }
+    spend(characters) {
+        this.left = Math.max(0, this.left - characters);
+    }
+    /** Spends `characters` when they all fit; else spends nothing. */
+    claim(characters) {
+        if (characters > this.left)
+            return false;
+        this.left -= characters;
+        return true;
+    }
+}
+/**
+ * Shares `total` among pieces that want `demands`: each gets all it wants up to one common level, so a small
+ * hunk beside a huge one is shown whole. When that level falls below `minShare`, the pieces in order get up
+ * to `minShare` each until the total runs out: a few shown usefully rather than all shown uselessly.
+ */
+function allot(demands, total, minShare) {
+    if (demands.reduce((sum, demand) => sum + demand, 0) <= total)
+        return [...demands];
+    const level = waterLevel(demands, total);
+    if (level >= minShare)
+        return demands.map((demand) => Math.min(demand, level));
+    let left = total;
+    return demands.map((demand) => {
+        const share = Math.min(demand, minShare, left);
+        left -= share;
+        return share;
+    });
+}
+/** The largest whole level with every demand capped at it summing to at most `total`. */
+function waterLevel(demands, total) {
+    const sorted = [...demands].sort((a, b) => a - b);
+    let left = total;
+    for (let i = 0; i < sorted.length; i++) {
+        const sharers = sorted.length - i;
+        if (sorted[i] * sharers > left)
+            return Math.floor(left / sharers);
+        left -= sorted[i];
+    }
+    return Infinity;
+}
+/**
+ * Writes lines up to an allowance, keeping room for the marker that says what was left out. Lines are
+ * added by their numbers in the source, so gaps between them are marked too.
+ */
+class ClippedText {
+    allowance;
+    lines;
+    parts = [];
+    used = 0;
+    next;
+    full = false;
+    constructor(allowance, lines, first = 0) {
+        this.allowance = allowance;
+        this.lines = lines;
+        this.next = first;
+    }
+    /** Shows lines `from..to` (a gap before them is marked); false once the allowance is spent. */
+    show(from, to) {
+        for (let line = Math.max(from, this.next); line <= to && !this.full; line++)
+            this.add(line);
+        return !this.full;
+    }
+    /** The text, with a marker for the lines up to `last` that were not shown. */
+    finish(last) {
+        this.markGap(last + 1);
+        return this.parts.join('\n');
+    }
+    add(line) {
+        const text = this.lines[line];
+        const gap = line > this.next ? linesLeftOut(line - this.next).length + 1 : 0;
+        const room = this.allowance - this.used - gap - MARKER_ROOM;
+        if (text.length + 1 <= room) {
+            this.markGap(line);
+            this.parts.push(text);
+            this.used += text.length + 1;
+            this.next = line + 1;
+            return;
+        }
+        // A line longer than the room left (minified code) is shown in part while a useful part fits.
+        if (room >= MIN_LINE_CUT)
+            this.cutLine(line, room - MARKER_ROOM);
+        this.full = true;
+    }
+    cutLine(line, kept) {
+        const text = this.lines[line];
+        this.markGap(line);
+        this.parts.push(`${text.slice(0, kept)} ${charactersLeftOut(text.length - kept)}`);
+        this.used += kept + MARKER_ROOM + 1;
+        this.next = line + 1;
+    }
+    markGap(upTo) {
+        if (upTo <= this.next)
+            return;
+        const marker = linesLeftOut(upTo - this.next);
+        this.parts.push(marker);
+        this.used += marker.length + 1;
+        this.next = upTo;
+    }
+}
+
+;// CONCATENATED MODULE: ./src/context/line-index.ts
+/**
+ * One file's lines, indexed once: where each declaration's block ends and which block encloses a line,
+ * each answered in O(log n). Scanning the file again for every changed line made context building
+ * quadratic (a 4,000-line file took 18 s), so every question about a file goes through its index.
+ */
+/** A method: only tried on lines ending in `{`, which keeps its backtracking off all other lines. */
+const METHOD = /^\s*(?:(?:public|private|protected|static|async|readonly|override|get|set)\s+)*(?!if\b|for\b|while\b|switch\b|catch\b|return\b)([\w$]+)\s*(?:<[^>]*>)?\([^)]*\)?\s*(?::\s*[^{]+)?\{\s*$/;
 const DECLARATION = [
     /^\s*(?:export\s+)?(?:default\s+)?(?:async\s+)?function\s*\*?\s*([\w$]+)/,
     /^\s*(?:export\s+)?(?:default\s+)?(?:abstract\s+)?class\s+([\w$]+)/,
     /^\s*(?:export\s+)?(?:const|let|var)\s+([\w$]+)\s*(?::[^=]+)?=\s*(?:async\s+)?(?:function\b|\([^)]*\)\s*(?::[^=]+)?=>|[\w$]+\s*=>)/,
-    /^\s*(?:(?:public|private|protected|static|async|readonly|override|get|set)\s+)*(?!if\b|for\b|while\b|switch\b|catch\b|return\b)([\w$]+)\s*(?:<[^>]*>)?\([^)]*\)?\s*(?::\s*[^{]+)?\{\s*$/,
+    METHOD,
     /^\s*(?:async\s+)?def\s+(\w+)/,
     /^\s*class\s+(\w+)\s*[(:]/
 ];
-function excerptsFor(content, changedLines) {
-    if (content.length <= WHOLE_FILE_LIMIT)
-        return [{ name: WHOLE_FILE, startLine: 1, code: content }];
-    const lines = content.split('\n');
-    const excerpts = new Map();
-    for (const line of changedLines) {
-        const excerpt = enclosingBlock(lines, line - 1);
-        if (!excerpts.has(excerpt.startLine))
-            excerpts.set(excerpt.startLine, excerpt);
+/** Longer lines are generated or minified code, never a declaration worth showing; skipping them bounds the regex work. */
+const MAX_DECLARATION_LENGTH = 1_000;
+class LineIndex {
+    lines;
+    /** Where each line starts in the text, and (last) the text's length plus one. */
+    offsets;
+    names;
+    depthAfter;
+    nextOpening;
+    indents;
+    lastNonBlank;
+    /** For each declaration line, minus the last line of its block; +∞ elsewhere: finds enclosing blocks. */
+    blockEnds;
+    constructor(content) {
+        this.lines = content.split('\n');
+        const count = this.lines.length;
+        this.offsets = [0];
+        for (const line of this.lines)
+            this.offsets.push(this.offsets[this.offsets.length - 1] + line.length + 1);
+        this.names = this.lines.map(declaredName);
+        const balances = this.lines.map(braceBalance);
+        const depths = new Float64Array(count);
+        for (let i = 0, depth = 0; i < count; i++)
+            depths[i] = depth += balances[i].change;
+        this.depthAfter = new MinTree(depths);
+        this.nextOpening = new Int32Array(count + 1).fill(-1);
+        for (let i = count - 1; i >= 0; i--)
+            this.nextOpening[i] = balances[i].opens ? i : this.nextOpening[i + 1];
+        const indents = this.lines.map((line) => indentOf(line));
+        this.indents = new MinTree(indents.map((indent) => (indent < 0 ? Infinity : indent)));
+        this.lastNonBlank = new Int32Array(count);
+        for (let i = 0, last = -1; i < count; i++)
+            this.lastNonBlank[i] = last = indents[i] < 0 ? last : i;
+        this.blockEnds = new MinTree(this.names.map((name, start) => (name === null ? Infinity : -this.blockEnd(start))));
     }
-    // A changed helper nested in a changed function is already shown with it.
-    const sorted = [...excerpts.values()].sort((a, b) => a.startLine - b.startLine || b.code.length - a.code.length);
-    return sorted.filter((inner) => !sorted.some((outer) => outer !== inner && outer.startLine <= inner.startLine && lastLine(inner) <= lastLine(outer)));
-}
-const lastLine = (excerpt) => excerpt.startLine + excerpt.code.split('\n').length - 1;
-/** The lines that say what a module exports as a whole (`module.exports = …`, `export default …`), 1-based. */
-function exportStatementLines(content) {
-    return content.split('\n').flatMap((line, index) => (/^\s*(?:module\.exports\s*=|export\s+default\b|export\s*\{)/.test(line) ? [index + 1] : []));
-}
-/** The innermost declaration above `index` whose block still contains it; else a window around it. */
-function enclosingBlock(lines, index) {
-    for (let start = Math.min(index, lines.length - 1); start >= 0; start--) {
-        const name = declaredName(lines[start]);
-        if (!name)
-            continue;
-        const end = blockEnd(lines, start);
-        if (end >= index)
-            return excerpt(lines, name, start, end);
+    get lineCount() {
+        return this.lines.length;
     }
-    const start = Math.max(0, index - FALLBACK_WINDOW);
-    return excerpt(lines, `(lines around ${index + 1})`, start, Math.min(lines.length - 1, index + FALLBACK_WINDOW));
+    /** The characters of lines `start..end` joined, without building the string. */
+    size(start, end) {
+        return end < start ? 0 : this.offsets[end + 1] - this.offsets[start] - 1;
+    }
+    text(start, end) {
+        return this.lines.slice(start, end + 1).join('\n');
+    }
+    /** The innermost declaration at or above `index` whose block still contains it; else null. */
+    enclosing(index) {
+        const start = this.blockEnds.lastAtMost(Math.min(index, this.lines.length - 1), -index);
+        return start < 0 ? null : { name: this.names[start], start, end: this.blockEnd(start) };
+    }
+    /** Brace matching for C-like code; indentation for Python-like blocks (a line ending in ':'). */
+    blockEnd(start) {
+        const line = this.lines[start];
+        if (/:\s*(?:#.*)?$/.test(line) && !line.includes('{'))
+            return this.indentedBlockEnd(start);
+        // The block ends on the first line, from the one that opens a brace, back at the depth before it.
+        const opened = this.nextOpening[start];
+        const closing = opened < 0 ? -1 : this.depthAfter.firstAtMost(opened, start === 0 ? 0 : this.depthAfter.at(start - 1));
+        return closing < 0 ? this.lines.length - 1 : closing;
+    }
+    /** The last non-blank line before the next line indented no deeper than `start`. */
+    indentedBlockEnd(start) {
+        const outdent = this.indents.firstAtMost(start + 1, indentOf(this.lines[start]));
+        const end = this.lastNonBlank[(outdent < 0 ? this.lines.length : outdent) - 1];
+        return Math.max(start, end);
+    }
 }
 function declaredName(line) {
+    if (line.length > MAX_DECLARATION_LENGTH)
+        return null;
+    const endsInBrace = line.trimEnd().endsWith('{');
     for (const pattern of DECLARATION) {
+        if (pattern === METHOD && !endsInBrace)
+            continue;
         const match = pattern.exec(line);
         if (match)
             return match[1];
     }
     return null;
 }
-/** Brace matching for C-like code; indentation for Python-like blocks (a line ending in ':'). */
-function blockEnd(lines, start) {
-    if (/:\s*(?:#.*)?$/.test(lines[start]) && !lines[start].includes('{'))
-        return indentedBlockEnd(lines, start);
-    let depth = 0;
-    let opened = false;
-    for (let i = start; i < lines.length; i++) {
-        for (const char of lines[i].replace(/(['"`])(?:\\.|(?!\1).)*\1/g, '')) {
-            if (char === '{')
-                (depth++, (opened = true));
-            if (char === '}')
-                depth--;
+/** The column of a line's first non-blank character; -1 for a blank line. */
+const indentOf = (line) => line.search(/\S/);
+/**
+ * The braces a line opens and closes outside its string literals. A quote is closed by its first unescaped
+ * match on the line, else by its last escaped one, else it is no string: as the regex this replaces
+ * (`(['"`])(?:\\.|(?!\1).)*\1`) read it, without its exponential backtracking on an unclosed quote
+ * followed by escapes (`'\a\a\a…`: 24 of them took 0.3 s, each one more doubles it).
+ */
+function braceBalance(line) {
+    let change = 0;
+    let opens = false;
+    for (let at = 0; at < line.length; at++) {
+        const char = line[at];
+        if (char === '"' || char === "'" || char === '`')
+            at = stringEnd(line, at) ?? at;
+        else if (char === '{')
+            (change++, (opens = true));
+        else if (char === '}')
+            change--;
+    }
+    return { change, opens };
+}
+function stringEnd(line, open) {
+    const quote = line[open];
+    let escapedQuote = null;
+    for (let at = open + 1; at < line.length; at++) {
+        if (line[at] === quote)
+            return at;
+        if (line[at] === '\\') {
+            if (line[at + 1] === quote)
+                escapedQuote = at + 1;
+            at++;
         }
-        if (opened && depth <= 0)
-            return i;
     }
-    return lines.length - 1;
+    return escapedQuote;
 }
-function indentedBlockEnd(lines, start) {
-    const indent = lines[start].search(/\S/);
-    let end = start;
-    for (let i = start + 1; i < lines.length; i++) {
-        if (lines[i].trim() === '')
-            continue;
-        if (lines[i].search(/\S/) <= indent)
+/**
+ * Minimum over a fixed array, answering "the first index from `from` whose value is at most `limit`" and
+ * "the last index up to `to` whose value is at most `limit`" in O(log n).
+ */
+class MinTree {
+    size;
+    tree;
+    constructor(values) {
+        this.size = 1;
+        while (this.size < values.length)
+            this.size *= 2;
+        this.tree = new Float64Array(2 * this.size).fill(Infinity);
+        for (let i = 0; i < values.length; i++)
+            this.tree[this.size + i] = values[i];
+        for (let node = this.size - 1; node >= 1; node--)
+            this.tree[node] = Math.min(this.tree[2 * node], this.tree[2 * node + 1]);
+    }
+    at(index) {
+        return this.tree[this.size + index];
+    }
+    firstAtMost(from, limit, node = 1, low = 0, high = this.size - 1) {
+        if (high < from || this.tree[node] > limit)
+            return -1;
+        if (low === high)
+            return low;
+        const middle = (low + high) >> 1;
+        const left = this.firstAtMost(from, limit, 2 * node, low, middle);
+        return left >= 0 ? left : this.firstAtMost(from, limit, 2 * node + 1, middle + 1, high);
+    }
+    lastAtMost(to, limit, node = 1, low = 0, high = this.size - 1) {
+        if (low > to || this.tree[node] > limit)
+            return -1;
+        if (low === high)
+            return low;
+        const middle = (low + high) >> 1;
+        const right = this.lastAtMost(to, limit, 2 * node + 1, middle + 1, high);
+        return right >= 0 ? right : this.lastAtMost(to, limit, 2 * node, low, middle);
+    }
+}
+
+;// CONCATENATED MODULE: ./src/context/functions.ts
+
+
+const WHOLE_FILE_LIMIT = 16_000;
+const WHOLE_FILE = '(whole file)';
+const FALLBACK_WINDOW = 15;
+/** A block cut to its allowance keeps its first lines (the signature) and a few lines around each change. */
+const SIGNATURE_LINES = 3;
+const AROUND_CHANGE = 5;
+/** Below this, a block is left out rather than shown as a stub. */
+const MIN_SHARE = 600;
+/** The excerpt that counts the blocks left out. */
+const LEFT_OUT_ROOM = 400;
+/** The whole file when it is small and fits; else the blocks of the changed lines (1-based), cut to `allowance` characters. */
+function excerptsFor(content, changedLines, allowance = Infinity) {
+    return planExcerpts(content, changedLines).show(allowance);
+}
+/**
+ * The whole file when small, else the blocks of `changedLines` and of `alsoLines` (1-based, found in the
+ * file's lines, split once); when not all fit, the blocks of `changedLines` get their share first.
+ */
+function planExcerpts(content, changedLines, alsoLines = () => []) {
+    if (content.length <= WHOLE_FILE_LIMIT) {
+        const whole = { name: WHOLE_FILE, startLine: 1, code: content };
+        const cost = content.length + PIECE_OVERHEAD;
+        return { codeSize: content.length, cost, show: (allowance) => (allowance >= cost ? [whole] : byParts(new LineIndex(content), changedLines, alsoLines).show(allowance)) };
+    }
+    return byParts(new LineIndex(content), changedLines, alsoLines);
+}
+function byParts(index, changedLines, alsoLines) {
+    const blocks = changedBlocks(index, [...changedLines, ...alsoLines(index.lines)]);
+    const changed = new Set(changedLines.map((line) => line - 1));
+    const first = blocks.map((block) => block.changed.some((line) => changed.has(line)));
+    const costs = blocks.map((block) => blockCost(index, block));
+    return {
+        codeSize: blocks.reduce((sum, block) => sum + index.size(block.start, block.end), 0),
+        cost: costs.reduce((sum, cost) => sum + cost, 0),
+        show: (allowance) => showBlocks(index, blocks, allotFirst(costs, first, allowance))
+    };
+}
+/** Shares of `allowance`: the blocks marked first, then the rest; room kept for the marker of any left out. */
+function allotFirst(costs, first, allowance) {
+    const fits = costs.reduce((sum, cost) => sum + cost, 0) <= allowance;
+    let left = fits ? allowance : Math.max(0, allowance - LEFT_OUT_ROOM);
+    const shares = new Array(costs.length).fill(0);
+    for (const tier of [true, false]) {
+        const members = costs.flatMap((_, i) => (first[i] === tier ? [i] : []));
+        const tierShares = allot(members.map((i) => costs[i]), left, MIN_SHARE);
+        members.forEach((i, at) => (shares[i] = tierShares[at]));
+        left -= tierShares.reduce((sum, share) => sum + share, 0);
+    }
+    return shares;
+}
+/**
+ * The innermost declaration around each changed line (1-based), once per block, a block nested in another
+ * shown with it; a line no declaration encloses gets a window around it, stopping short of the blocks
+ * beside it (a window never swallows a changed function), and overlapping windows become one.
+ */
+function changedBlocks(index, changedLines) {
+    const byStart = new Map();
+    const loose = [];
+    for (const line of changedLines) {
+        const block = index.enclosing(line - 1);
+        if (!block)
+            loose.push(line - 1);
+        else if (byStart.has(block.start))
+            byStart.get(block.start).changed.push(line - 1);
+        else
+            byStart.set(block.start, { ...block, changed: [line - 1] });
+    }
+    const declared = outermost([...byStart.values()]);
+    const blocks = [...declared, ...joinWindows(loose.sort((a, b) => a - b).map((line) => windowBetween(index, declared, line)))].sort((a, b) => a.start - b.start);
+    for (const block of blocks)
+        block.changed.sort((a, b) => a - b);
+    return blocks;
+}
+/** What showing a block whole costs. */
+const blockCost = (index, block) => index.size(block.start, block.end) + block.name.length + PIECE_OVERHEAD;
+/** Each block whole, cut to its allowance, or (allowance 0) counted in one closing marker. */
+function showBlocks(index, blocks, allowances) {
+    const shown = [];
+    const leftOut = [];
+    blocks.forEach((block, i) => {
+        const cost = blockCost(index, block);
+        if (allowances[i] >= cost)
+            shown.push({ name: block.name, startLine: block.start + 1, code: index.text(block.start, block.end) });
+        else if (allowances[i] >= MIN_SHARE)
+            shown.push({ name: block.name, startLine: block.start + 1, code: cutBlock(index, block, allowances[i] - block.name.length - PIECE_OVERHEAD) });
+        else
+            leftOut.push(block);
+    });
+    if (leftOut.length > 0)
+        shown.push(leftOutExcerpt(leftOut));
+    return shown;
+}
+/** Blocks left out for the budget, as one marker the model can see. */
+function leftOutExcerpt(blocks) {
+    const lines = blocks.reduce((sum, block) => sum + block.end - block.start + 1, 0);
+    const names = blocks.slice(0, 5).map((block) => block.name.slice(0, 40));
+    return { name: `(${blocks.length} more changed blocks left out: ${names.join(', ')}${blocks.length > names.length ? ', …' : ''})`, startLine: blocks[0].start + 1, code: linesLeftOut(lines) };
+}
+/** A block longer than its allowance: its first lines, then the lines around each change, the gaps marked. */
+function cutBlock(index, block, allowance) {
+    const text = new ClippedText(allowance, index.lines, block.start);
+    const spans = [[block.start, block.start + SIGNATURE_LINES - 1], ...block.changed.map((line) => [line - AROUND_CHANGE, line + AROUND_CHANGE])];
+    for (const [from, to] of spans)
+        if (!text.show(Math.max(block.start, from), Math.min(block.end, to)))
             break;
-        end = i;
+    return text.finish(block.end);
+}
+/** Blocks that no other contains, sorted; a contained block's changed lines go to the block containing it. */
+function outermost(blocks) {
+    const kept = [];
+    for (const block of blocks.sort((a, b) => a.start - b.start)) {
+        // Sorted by start, the kept block reaching furthest is the last one: it contains any block ending within it.
+        const outer = kept[kept.length - 1];
+        if (outer && block.end <= outer.end)
+            append(outer.changed, block.changed);
+        else
+            kept.push(block);
     }
-    return end;
+    return kept;
 }
-function excerpt(lines, name, start, end) {
-    return { name, startLine: start + 1, code: lines.slice(start, end + 1).join('\n') };
+/** Windows (sorted) that overlap or touch become one: each line once. */
+function joinWindows(windows) {
+    const joined = [];
+    for (const block of windows) {
+        const last = joined[joined.length - 1];
+        if (last && block.start <= last.end + 1) {
+            last.end = Math.max(last.end, block.end);
+            append(last.changed, block.changed);
+            last.name = `(lines ${last.start + 1} to ${last.end + 1})`;
+        }
+        else
+            joined.push(block);
+    }
+    return joined;
 }
+/** Pushes one by one: a spread of 100,000 lines would overflow the stack. */
+function append(target, items) {
+    for (const item of items)
+        target.push(item);
+}
+/** Lines around `line`, within the file and between the declared blocks (sorted, none containing it) before and after it. */
+function windowBetween(index, declared, line) {
+    const next = firstStartingAfter(declared, line);
+    const before = next > 0 ? declared[next - 1].end + 1 : 0;
+    const after = next < declared.length ? declared[next].start - 1 : index.lineCount - 1;
+    const start = Math.max(0, before, line - FALLBACK_WINDOW);
+    return { name: `(lines around ${line + 1})`, start, end: Math.min(after, line + FALLBACK_WINDOW), changed: [line] };
+}
+/** The position of the first block starting after `line`, by binary search. */
+function firstStartingAfter(blocks, line) {
+    let low = 0;
+    let high = blocks.length;
+    while (low < high) {
+        const middle = (low + high) >> 1;
+        if (blocks[middle].start <= line)
+            low = middle + 1;
+        else
+            high = middle;
+    }
+    return low;
+}
+const EXPORT_STATEMENT = /^\s*(?:module\.exports\s*=|export\s+default\b|export\s*\{)/;
+/** The lines that say what a module exports as a whole (`module.exports = …`, `export default …`), 1-based. */
+function exportStatementLines(content) {
+    const lines = typeof content === 'string' ? content.split('\n') : content;
+    return lines.flatMap((line, index) => (EXPORT_STATEMENT.test(line) ? [index + 1] : []));
+}
+/**
+ * Leading blanks of a line, never its line break: `^\s*` would run on over every blank line below, so each
+ * line start rescanned them all (80,000 blank lines took 10 s).
+ */
+const INDENT = String.raw `[^\S\r\n\u2028\u2029]*`;
 const EXPORT_PATTERNS = [
-    /^\s*export\s+(?:default\s+)?(?:declare\s+)?(?:abstract\s+)?(?:async\s+)?(?:function\s*\*?|class|const|let|var|interface|type|enum)\s+([\w$]+)/gm,
-    /^\s*(?:module\.)?exports\.([\w$]+)\s*=/gm
+    new RegExp(String.raw `^${INDENT}export\s+(?:default\s+)?(?:declare\s+)?(?:abstract\s+)?(?:async\s+)?(?:function\s*\*?|class|const|let|var|interface|type|enum)\s+([\w$]+)`, 'gm'),
+    new RegExp(String.raw `^${INDENT}(?:module\.)?exports\.([\w$]+)\s*=`, 'gm')
 ];
+const EXPORT_LIST = new RegExp(String.raw `^${INDENT}export\s+(?:type\s+)?\{([^}]*)\}`, 'gm');
+const EXPORT_DEFAULT = new RegExp(String.raw `^${INDENT}export\s+default\b`, 'm');
+/** The `module.exports = { … }` objects read for their keys, and how far into each. */
+const MAX_EXPORT_OBJECTS = 4;
+const EXPORT_OBJECT_SCAN = 64_000;
 /** The names a module exports (ESM `export`, `export { … }`, CommonJS `exports.x` / `module.exports = { … }`). */
 function exportedNames(content) {
     const names = new Set();
@@ -47659,16 +48256,16 @@ function exportedNames(content) {
         for (const match of content.matchAll(pattern))
             names.add(match[1]);
     // `export { a as b }` exports the name after `as`; `module.exports = { b: a }` the key before the colon.
-    for (const list of content.matchAll(/^\s*export\s+(?:type\s+)?\{([^}]*)\}/gm))
+    for (const list of upToLast(content, '}').matchAll(EXPORT_LIST))
         addListed(list[1], names, (item) => item.split(/\s+as\s+/).pop());
-    for (const match of content.matchAll(/module\.exports\s*=\s*\{/g)) {
+    for (const match of [...content.matchAll(/module\.exports\s*=\s*\{/g)].slice(0, MAX_EXPORT_OBJECTS)) {
         for (const key of topLevelKeys(content, match.index + match[0].length))
             names.add(key);
     }
-    if (/^\s*export\s+default\b/m.test(content) || /module\.exports\s*=\s*(?![\s{])/.test(content))
+    if (EXPORT_DEFAULT.test(content) || /module\.exports\s*=\s*(?![\s{])/.test(content))
         names.add('default');
     // `__all__ = [...]`, `(...)` or `+= [...]`.
-    for (const match of content.matchAll(/^__all__\s*\+?=\s*[[(]([^\])]*)[\])]/gm))
+    for (const match of upToLast(content, ']', ')').matchAll(/^__all__\s*\+?=\s*[[(]([^\])]*)[\])]/gm))
         addListed(match[1].replace(/['"]/g, ''), names, (item) => item);
     // A Python module without __all__ exports its public top-level functions and classes.
     if (!/^__all__\s*=/m.test(content)) {
@@ -47678,11 +48275,18 @@ function exportedNames(content) {
     return [...names];
 }
 /**
+ * The text up to its last closing character: a list pattern (`{([^}]*)\}`) then finds its close, or starts
+ * after it and fails at once, instead of scanning to the end of the file from every unclosed opening.
+ */
+function upToLast(content, ...closers) {
+    return content.slice(0, Math.max(...closers.map((closer) => content.lastIndexOf(closer))) + 1);
+}
+/**
  * The keys of the object literal that opens just before `start`: `a`, `b: x`, `c() {…}`, `get d() {…}`, `'e': 1`
  * (a spread has none). Comments are dropped; what nests inside, or sits in a string, is skipped.
  */
 function topLevelKeys(content, start) {
-    const text = withoutComments(content.slice(start));
+    const text = withoutComments(content.slice(start, start + EXPORT_OBJECT_SCAN));
     const keys = [];
     let depth = 0;
     let item = '';
@@ -47714,15 +48318,124 @@ function topLevelKeys(content, start) {
     }
     return keys;
 }
+/** Characters after which a `/` starts a regular expression rather than a division. */
+const BEFORE_REGEX = '(,=:[!&|?{};';
+/** Longer "regular expressions" are taken for divisions: it bounds the look-ahead from each `/`. */
+const REGEX_LITERAL_LIMIT = 500;
+const functions_LINE_BREAK = /[\n\r\u2028\u2029]/;
 /**
  * JavaScript without its comments and regular expression literals (which may hold quotes); strings are kept,
  * so `'http://x'` is no comment. A `/` after an operator or an opening bracket starts a regular expression.
+ * One pass, remembering where a string or comment could not close, so no opening rescans the rest.
  */
 function withoutComments(code) {
-    const string = /"(?:\\.|[^"\\\n])*"|'(?:\\.|[^'\\\n])*'|`(?:\\.|[^`\\])*`/.source;
-    const comment = /\/\*[\s\S]*?\*\/|\/\/[^\n]*/.source;
-    const regex = /(?<=[(,=:[!&|?{};]\s*)\/(?![*/])(?:\\.|\[(?:\\.|[^\]\\\n])*\]|[^/\\\n])+\/[a-z]*/.source;
-    return code.replace(new RegExp(`(${string})|${comment}|${regex}`, 'g'), (_match, kept) => kept ?? ' ');
+    const parts = [];
+    const unclosed = { '"': -1, "'": -1, '`': -1, '/*': -1 };
+    let copied = 0;
+    for (let at = 0; at < code.length; at++) {
+        const char = code[at];
+        if (char === '"' || char === "'" || char === '`') {
+            at = at < unclosed[char] ? at : (functions_stringEnd(code, at, unclosed) ?? at + 1) - 1;
+            continue;
+        }
+        if (char !== '/')
+            continue;
+        const end = code[at + 1] === '*' ? blockCommentEnd(code, at, unclosed) : code[at + 1] === '/' ? lineEnd(code, at) : opensRegex(code, at) ? regexEnd(code, at) : null;
+        if (end === null)
+            continue;
+        parts.push(code.slice(copied, at), ' ');
+        copied = end;
+        at = end - 1;
+    }
+    parts.push(code.slice(copied));
+    return parts.join('');
+}
+/** Just past the quote closing the string that opens at `open`; null (and remembered) when it does not close. */
+function functions_stringEnd(code, open, unclosed) {
+    const quote = code[open];
+    for (let at = open + 1; at < code.length; at++) {
+        const char = code[at];
+        if (char === quote)
+            return at + 1;
+        if (char === '\\') {
+            if (at + 1 >= code.length || functions_LINE_BREAK.test(code[at + 1]))
+                return fail(at);
+            at++;
+        }
+        else if (char === '\n' && quote !== '`')
+            return fail(at);
+    }
+    return fail(code.length);
+    // A quote of the same kind before `at` cannot close either: it would scan the same characters.
+    function fail(at) {
+        unclosed[quote] = at;
+        return null;
+    }
+}
+function blockCommentEnd(code, open, unclosed) {
+    if (open < unclosed['/*'])
+        return null;
+    const close = code.indexOf('*/', open + 2);
+    if (close >= 0)
+        return close + 2;
+    unclosed['/*'] = code.length;
+    return null;
+}
+function lineEnd(code, at) {
+    const end = code.indexOf('\n', at);
+    return end < 0 ? code.length : end;
+}
+function opensRegex(code, slash) {
+    let before = slash - 1;
+    while (before >= 0 && /\s/.test(code[before]))
+        before--;
+    return before >= 0 && BEFORE_REGEX.includes(code[before]);
+}
+/** Just past the flags of the regular expression literal at `open`, or null: none closes on its line, near enough. */
+function regexEnd(code, open) {
+    const limit = Math.min(code.length, open + REGEX_LITERAL_LIMIT);
+    let classesUnclosedBefore = -1;
+    for (let at = open + 1; at < limit; at++) {
+        const char = code[at];
+        if (char === '/')
+            return at === open + 1 ? null : flagsEnd(code, at + 1);
+        if (char === '\n')
+            return null;
+        if (char === '\\') {
+            if (at + 1 >= limit || functions_LINE_BREAK.test(code[at + 1]))
+                return null;
+            at++;
+        }
+        else if (char === '[' && at >= classesUnclosedBefore) {
+            const close = classEnd(code, at, limit);
+            if (close === null)
+                classesUnclosedBefore = limit;
+            else
+                at = close;
+        }
+    }
+    return null;
+}
+/** The `]` closing the character class at `open`, on its line. */
+function classEnd(code, open, limit) {
+    for (let at = open + 1; at < limit; at++) {
+        if (code[at] === ']')
+            return at;
+        if (code[at] === '\n')
+            return null;
+        if (code[at] === '\\') {
+            if (at + 1 >= limit || functions_LINE_BREAK.test(code[at + 1]))
+                return null;
+            at++;
+        }
+    }
+    return null;
+}
+function flagsEnd(code, from) {
+    let at = from;
+    while (at < code.length && code[at] >= 'a' && code[at] <= 'z')
+        at++;
+    return at;
 }
 function addListed(list, names, nameOf) {
     for (const item of list.split(',')) {
@@ -47730,6 +48443,72 @@ function addListed(list, names, nameOf) {
         if (name && /^[\w$]+$/.test(name))
             names.add(name);
     }
+}
+
+;// CONCATENATED MODULE: ./src/context/hunks.ts
+
+/** Below this, a piece is counted in a marker rather than shown as a stub. */
+const hunks_MIN_SHARE = 400;
+/** Room for the markers of pieces left out, when some are. */
+const hunks_MARKER_ROOM = 200;
+/** The hunks' text whole. */
+const diffText = (hunks) => hunks.map((hunk) => hunk.text).join('\n');
+/** Its length, without building it. */
+const diffSize = (hunks) => hunks.reduce((sum, hunk) => sum + hunk.text.length + 1, 0) - Math.min(1, hunks.length);
+/** The hunks within `allowance` characters; whatever is cut or left out is marked where it was. */
+function showHunks(hunks, allowance) {
+    if (diffSize(hunks) <= allowance)
+        return diffText(hunks);
+    const pieces = hunks.flatMap((hunk, index) => piecesOf(hunk, index));
+    const shares = allot(pieces.map((piece) => piece.cost), Math.max(0, allowance - hunks_MARKER_ROOM), hunks_MIN_SHARE);
+    return render(hunks, pieces, shares);
+}
+/** Each run of changed lines with the context lines before it; the header opens the first, trailing context closes the last. */
+function piecesOf(hunk, index) {
+    const [header, ...body] = hunk.text.split('\n');
+    const pieces = [[header]];
+    let inChange = false;
+    for (const line of body) {
+        const changed = line.startsWith('+') || line.startsWith('-');
+        if (!changed && inChange && pieces[pieces.length - 1].length > 1)
+            pieces.push([]);
+        pieces[pieces.length - 1].push(line);
+        inChange = changed;
+    }
+    // The context after the last run belongs to it, not to a piece of its own.
+    const last = pieces[pieces.length - 1];
+    if (pieces.length > 1 && !last.some((line) => line.startsWith('+') || line.startsWith('-')))
+        pieces[pieces.length - 2].push(...pieces.pop());
+    return pieces.map((lines, at) => ({ hunk: index, opens: at === 0, lines, cost: lines.reduce((sum, line) => sum + line.length + 1, 0) }));
+}
+function render(hunks, pieces, shares) {
+    const out = [];
+    let leftOut = 0;
+    const flush = () => {
+        if (leftOut > 0)
+            out.push(linesLeftOut(leftOut));
+        leftOut = 0;
+    };
+    let headed = -1;
+    pieces.forEach((piece, i) => {
+        if (shares[i] < Math.min(piece.cost, hunks_MIN_SHARE)) {
+            leftOut += piece.lines.length;
+            return;
+        }
+        flush();
+        // A piece shown from a hunk whose opening piece was left out still says which hunk it is in.
+        if (!piece.opens && headed !== piece.hunk)
+            out.push(hunks[piece.hunk].header);
+        headed = piece.hunk;
+        out.push(shares[i] >= piece.cost ? piece.lines.join('\n') : cut(piece, shares[i]));
+    });
+    flush();
+    return out.join('\n');
+}
+function cut(piece, share) {
+    const text = new ClippedText(share, piece.lines);
+    text.show(0, piece.lines.length - 1);
+    return text.finish(piece.lines.length - 1);
 }
 
 ;// CONCATENATED MODULE: ./src/context/imports.ts
@@ -47814,6 +48593,53 @@ function importedTopLevelNames(sources) {
     return names;
 }
 
+;// CONCATENATED MODULE: ./src/context/read.ts
+/** One file shown beyond its hunks is parsed only up to this size (a 100,000-line module is ~3 MB). */
+const MAX_FILE_BYTES = 4 * 1024 * 1024;
+/** All files the context reads together. */
+const MAX_READ_BYTES = 16 * 1024 * 1024;
+function boundedReader(git, limits = { file: MAX_FILE_BYTES, total: MAX_READ_BYTES }) {
+    const reads = new Map();
+    let decided = Promise.resolve();
+    let left = limits.total;
+    // Sizes are asked and contents read in parallel; only the decision to read is taken in call order.
+    const admit = (size) => {
+        const admitted = decided.then(async () => {
+            const bytes = await size;
+            if (bytes === null || bytes > Math.min(limits.file, left))
+                return false;
+            left -= bytes;
+            return true;
+        });
+        decided = admitted.catch(() => undefined);
+        return admitted;
+    };
+    const readNow = async (commit, path) => {
+        const size = sizeOf(git, commit, path);
+        if (!(await admit(size)))
+            return { content: null, size: await size };
+        const content = await git.fileAt(commit, path);
+        return { content, size: content === null ? null : await size };
+    };
+    const read = (commit, path) => {
+        const key = `${commit}:${path}`;
+        if (!reads.has(key))
+            reads.set(key, readNow(commit, path));
+        return reads.get(key);
+    };
+    return { read, text: async (commit, path) => (await read(commit, path)).content };
+}
+/** A blob's size in bytes, or null when the path is no file at that commit. */
+async function sizeOf(git, commit, path) {
+    try {
+        const size = Number((await git.inTree(git.repoDir, ['cat-file', '-s', `${commit}:${path}`])).trim());
+        return Number.isFinite(size) ? size : null;
+    }
+    catch {
+        return null;
+    }
+}
+
 ;// CONCATENATED MODULE: ./src/context/related.ts
 /**
  * Code around the change that a test needs and the diff does not show: the modules the changed files
@@ -47822,8 +48648,15 @@ function importedTopLevelNames(sources) {
  */
 
 
+
 const MAX_RELATED = 4;
 const RELATED_WHOLE_LIMIT = 6_000;
+/** Changed files whose imports are followed; packages read for the wrapper of a private changed module. */
+const MAX_SCANNED = 12;
+const MAX_WRAPPERS = 2;
+/** The characters of export names listed per module; a module exporting more says how many are left out. */
+const EXPORTS_LIMIT = 1_500;
+const SHOWN_CODE_SCAN = 64_000;
 const RESOLVE_SUFFIXES = ['', '.ts', '.tsx', '.js', '.jsx', '.mjs', '.cjs', '/index.ts', '/index.js'];
 const RELATIVE_IMPORT = /(?:\bfrom\s+|\bimport\s+|\brequire\(\s*)['"](\.{1,2}\/[^'"]*|\.{1,2})['"]/g;
 /** The relative specifiers a JavaScript/TypeScript file imports. */
@@ -47840,34 +48673,79 @@ function resolveImport(fromFile, specifier, files) {
                 return candidate + suffix;
     return null;
 }
+/**
+ * Names up to EXPORTS_LIMIT characters, then a marker saying how many more there are. When some must go,
+ * the names `shownCode` uses come first: those are the ones a test of the shown code calls.
+ */
+function capNames(names, shownCode = () => '') {
+    if (names.reduce((sum, name) => sum + name.length + 4, 0) <= EXPORTS_LIMIT)
+        return names;
+    const used = new Set(shownCode().slice(0, SHOWN_CODE_SCAN).match(/[\w$]+/g));
+    const kept = [];
+    let size = 0;
+    for (const name of [...names.filter((name) => used.has(name)), ...names.filter((name) => !used.has(name))]) {
+        if (size + name.length + 4 > EXPORTS_LIMIT)
+            continue;
+        kept.push(name);
+        size += name.length + 4;
+    }
+    return [...kept, `[… ${names.length - kept.length} more names left out]`];
+}
+/** A module's path (three times: heading, import line, convention), import and exports, charged to the budget. */
+function headingCost(path, specifier, exports) {
+    return 3 * path.length + specifier.length + exports.reduce((sum, name) => sum + name.length + 4, 0) + 2 * PIECE_OVERHEAD;
+}
+/** A module's content when it fits the budget beside its heading (which is charged either way), else null. */
+function within(budget, heading, content) {
+    budget.spend(heading);
+    if (content === null || content.length + PIECE_OVERHEAD > budget.remaining)
+        return null;
+    budget.spend(content.length + PIECE_OVERHEAD);
+    return content;
+}
 /** The wrapper of a private changed module first, then what the changed code imports, then what the report names. */
 async function relatedModules(changed, named, source) {
+    // Built in that order too: each takes its share of the budget before the next.
+    const wrappers = await publicWrappers(changed, source);
     const imported = await importedModules(changed, source);
     const shown = new Set([...changed, ...imported.map((module) => module.path)]);
-    return [...(await publicWrappers(changed, source)), ...imported, ...(await namedModules(named.filter((path) => !shown.has(path)), source))];
+    return [...wrappers, ...imported, ...(await namedModules(named.filter((path) => !shown.has(path)), source))];
 }
-async function importedModules(changed, { files, git, head, importOf }) {
-    const paths = [];
-    for (const path of changed.filter((file) => /\.[cm]?[jt]sx?$/.test(file))) {
-        const content = (await git.fileAt(head, path)) ?? '';
-        for (const specifier of relativeImports(content)) {
+async function importedModules(changed, { files, reader, head, importOf, budget }) {
+    const changedSet = new Set(changed);
+    const paths = new Set();
+    const scanned = changed.filter((file) => /\.[cm]?[jt]sx?$/.test(file)).slice(0, MAX_SCANNED);
+    // All reads asked for at once, in a fixed order (see read.ts), then used in that order.
+    const scannedContents = scanned.map((path) => reader.text(head, path));
+    for (const [at, path] of scanned.entries()) {
+        for (const specifier of relativeImports((await scannedContents[at]) ?? '')) {
             const resolved = resolveImport(path, specifier, files);
-            if (resolved && !changed.includes(resolved) && !paths.includes(resolved))
-                paths.push(resolved);
+            if (resolved && !changedSet.has(resolved))
+                paths.add(resolved);
         }
     }
-    return Promise.all(paths.slice(0, MAX_RELATED).map(async (path) => {
-        const content = (await git.fileAt(head, path)) ?? '';
-        return { path, role: 'imported', importSpecifier: importOf(path), exports: exportedNames(content), content: content.length <= RELATED_WHOLE_LIMIT ? content : null };
-    }));
+    const related = [...paths].slice(0, MAX_RELATED);
+    const contents = related.map((path) => reader.text(head, path));
+    const modules = [];
+    for (const [at, path] of related.entries()) {
+        const content = (await contents[at]) ?? '';
+        const exports = capNames(exportedNames(content));
+        const shown = within(budget, headingCost(path, importOf(path), exports), content.length <= RELATED_WHOLE_LIMIT ? content : null);
+        modules.push({ path, role: 'imported', importSpecifier: importOf(path), exports, content: shown });
+    }
+    return modules;
 }
 /** Named files are shown whole or not at all: their exports alone would not show the data a test needs. */
-async function namedModules(paths, { git, head, importOf }) {
+async function namedModules(paths, { reader, head, importOf, budget }) {
     const modules = [];
     for (const path of paths) {
-        const content = (await git.fileAt(head, path)) ?? '';
-        if (content.length <= RELATED_WHOLE_LIMIT)
-            modules.push({ path, role: 'named', importSpecifier: importOf(path), exports: exportedNames(content), content });
+        const content = (await reader.text(head, path)) ?? '';
+        const exports = capNames(exportedNames(content));
+        const cost = headingCost(path, importOf(path), exports) + content.length + PIECE_OVERHEAD;
+        if (content.length <= RELATED_WHOLE_LIMIT && cost <= budget.remaining) {
+            budget.spend(cost);
+            modules.push({ path, role: 'named', importSpecifier: importOf(path), exports, content });
+        }
     }
     return modules;
 }
@@ -47898,20 +48776,31 @@ function filesNamedIn(text, sourceFiles) {
  * A private Python module (`pkg/_impl.py`) is used through its package: the code of `pkg/__init__.py` that
  * names it is the API a test should call, with its signature.
  */
-async function publicWrappers(changed, { files, git, head, importOf }) {
+async function publicWrappers(changed, { files, reader, head, importOf, budget }) {
     const wrappers = [];
+    const changedSet = new Set(changed);
+    const inits = new Set();
     for (const path of changed) {
         const name = external_node_path_.posix.basename(path, '.py');
         const init = external_node_path_.posix.join(external_node_path_.posix.dirname(path), '__init__.py');
-        if (!path.endsWith('.py') || !/^_[^_]/.test(name) || !files.has(init) || changed.includes(init))
+        if (!path.endsWith('.py') || !/^_[^_]/.test(name) || !files.has(init) || changedSet.has(init) || inits.has(init))
             continue;
-        const content = (await git.fileAt(head, init)) ?? '';
-        const mention = new RegExp(`\\b${name}\\b`);
+        if (inits.size === MAX_WRAPPERS)
+            break;
+        inits.add(init);
+        const content = (await reader.text(head, init)) ?? '';
+        // The file name is the PR's to choose: escaped, it is matched as it is spelt.
+        const mention = new RegExp(`\\b${name.replace(/[.*+?^${}()|[\]\\]/g, '\\$&')}\\b`);
         const naming = content.split('\n').flatMap((line, index) => (mention.test(line) ? [index + 1] : []));
         if (naming.length === 0)
             continue;
-        const code = excerptsFor(content, naming).map((excerpt) => excerpt.code).join('\n\n# …\n\n');
-        wrappers.push({ path: init, role: 'wrapper', importSpecifier: importOf(init), exports: exportedNames(content), content: code });
+        // Its exports are capped to the budget's charge before its code is cut to what is left.
+        const names = exportedNames(content);
+        budget.spend(headingCost(init, importOf(init), capNames(names)));
+        const code = excerptsFor(content, naming, Math.min(RELATED_WHOLE_LIMIT, budget.remaining)).map((excerpt) => excerpt.code).join('\n\n# …\n\n');
+        const exports = capNames(names, () => code);
+        budget.spend(code.length + PIECE_OVERHEAD);
+        wrappers.push({ path: init, role: 'wrapper', importSpecifier: importOf(init), exports, content: code });
     }
     return wrappers;
 }
@@ -47991,7 +48880,13 @@ function defaultSuffix(sourceExtension) {
 }
 
 ;// CONCATENATED MODULE: ./src/context/context.ts
-/** The context stage: what the model may see and call, and how a new test must look and import. */
+/**
+ * The context stage: what the model may see and call, and how a new test must look and import. All of it
+ * within CONTEXT_BUDGET characters (see budget.ts), from a bounded amount of text read (see read.ts).
+ */
+
+
+
 
 
 
@@ -48002,29 +48897,46 @@ function defaultSuffix(sourceExtension) {
 
 
 const STYLE_EXAMPLE_LIMIT = 8_000;
+/** Changed source files shown; a fix touching more names the rest. */
+const MAX_SOURCES = 12;
+/** Per changed file: its hunks, its changed code after the fix, and before it. */
+const DIFF_LIMIT = 24_000;
+const HEAD_LIMIT = 32_000;
+const BASE_LIMIT = 16_000;
+/** Below this share, a file's part is cut to nothing rather than to a stub. */
+const MIN_FILE_SHARE = 2_000;
 async function buildContext(changeSet, git, framework, bugReport = null) {
+    const reader = boundedReader(git);
+    const budget = new Budget(CONTEXT_BUDGET - RENDERING_RESERVE);
     const sources = sourceFiles(changeSet).filter((file) => file.status !== 'deleted');
     const headFiles = await git.listFiles(changeSet.head);
     // The style example is a test as it was before the PR: a test the fix changed is the most relevant one,
     // and its pre-fix version does not give away the fix's own new tests.
     const fixTests = changeSet.files.filter((file) => file.role === 'test' && framework.isTestFile(file.path));
     const changedBefore = new Map(fixTests.filter((file) => file.basePath && file.status !== 'added').map((file) => [file.path, file.basePath]));
-    const untouched = headFiles.filter((file) => framework.isTestFile(file) && !fixTests.some((test) => test.path === file));
+    const fixTestPaths = new Set(fixTests.map((test) => test.path));
+    const untouched = headFiles.filter((file) => framework.isTestFile(file) && !fixTestPaths.has(file));
     const primary = sources[0]?.path ?? '';
     const layout = layoutFor(nearestTest([...changedBefore.keys()], primary) ?? nearestTest(untouched, primary), primary);
     const examplePath = layout.styleExample;
-    const styleExample = !examplePath
-        ? null
-        : await readStyleExample(git, changedBefore.has(examplePath) ? changeSet.mergeBase : changeSet.head, changedBefore.get(examplePath) ?? examplePath, examplePath);
-    const style = importStyleOf(styleExample?.content ?? null, await packageType(git, changeSet.head));
+    const [styleExample, type] = await Promise.all([
+        !examplePath ? null : readStyleExample(reader, changedBefore.has(examplePath) ? changeSet.mergeBase : changeSet.head, changedBefore.get(examplePath) ?? examplePath, examplePath),
+        packageType(reader, changeSet.head)
+    ]);
+    const styleImports = styleExample ? rebaseImports(styleExample.path, styleExample.content, layout.regressionDir) : [];
+    budget.spend(styleCost(styleExample, styleImports));
+    const style = importStyleOf(styleExample?.content ?? null, type);
     const headFileSet = new Set(headFiles);
     // Python imports by module name from the import root; JavaScript by a path relative to the regression folder.
     const importOf = (path) => path.endsWith('.py') ? pythonModuleName(path, (file) => headFileSet.has(file), styleExample ? [styleExample.content] : []) : importSpecifier(layout.regressionDir, path, style);
+    // The changed code first, leaving a reserve for the modules around it.
+    const shown = await sourceContexts(sources, changeSet, reader, importOf, budget.remaining - RELATED_RESERVE);
+    budget.spend(shown.reduce((sum, source) => sum + sourceCost(source), 0));
     return {
-        sources: await Promise.all(sources.map((file) => sourceContext(file, changeSet, git, importOf))),
+        sources: shown,
         styleExample,
-        styleImports: styleExample ? rebaseImports(styleExample.path, styleExample.content, layout.regressionDir) : [],
-        related: await relatedModules(sources.map((file) => file.path), namedSources(bugReport, headFiles, changeSet, framework), { files: headFileSet, git, head: changeSet.head, importOf }),
+        styleImports,
+        related: await relatedModules(sources.map((file) => file.path), namedSources(bugReport, headFiles, changeSet, framework), { files: headFileSet, reader, head: changeSet.head, importOf, budget }),
         regressionDir: layout.regressionDir,
         testFileSuffix: layout.testFileSuffix,
         framework: framework.name,
@@ -48033,21 +48945,77 @@ async function buildContext(changeSet, git, framework, bugReport = null) {
         language: primary.endsWith('.py') ? 'python' : /\.[cm]?tsx?$/.test(primary) ? 'typescript' : 'javascript'
     };
 }
-async function sourceContext(file, changeSet, git, importOf) {
-    const headContent = (await git.fileAt(changeSet.head, file.path)) ?? '';
-    const baseContent = file.basePath ? await git.fileAt(changeSet.mergeBase, file.basePath) : null;
+/**
+ * The changed files within `allowance`: every file's name, import and exports, then all hunks, then the
+ * changed code after the fix, then before it; each part shared among the files, each capped per file.
+ */
+async function sourceContexts(files, changeSet, reader, importOf, allowance) {
+    const drafts = await Promise.all(files.slice(0, MAX_SOURCES).map((file) => draftSource(file, changeSet, reader, importOf)));
+    const budget = new Budget(allowance);
+    const shown = drafts.filter((draft) => budget.claim(context_headingCost(draft.context)));
+    share(budget, shown, DIFF_LIMIT, (draft) => diffSize(draft.file.hunks) + PIECE_OVERHEAD, (draft, allowance) => {
+        draft.context.diff = withUnreadNote(draft, showHunks(draft.file.hunks, allowance - PIECE_OVERHEAD));
+        return draft.context.diff.length + PIECE_OVERHEAD;
+    });
+    share(budget, shown, HEAD_LIMIT, (draft) => draft.head?.cost ?? 0, (draft, allowance) => excerptsCost((draft.context.head = draft.head.show(allowance))));
+    // With the whole file after the fix and the diff, the file before it adds nothing: it is not rendered, so
+    // it costs nothing and is kept as it always was (a file under the read limit, so bounded).
+    const showsBase = (draft) => draft.base !== null && !isWhole(draft.context.head);
+    share(budget, shown.filter(showsBase), BASE_LIMIT, (draft) => draft.base.cost, (draft, allowance) => excerptsCost((draft.context.base = draft.base.show(allowance))));
+    for (const draft of shown.filter((draft) => draft.base !== null && !showsBase(draft)))
+        draft.context.base = draft.base.show(Infinity);
+    const contexts = shown.map((draft) => draft.context);
+    noteLeftOut(contexts, files.filter((file) => !contexts.some((context) => context.path === file.path)));
+    return contexts;
+}
+async function draftSource(file, changeSet, reader, importOf) {
+    // Both asked for before either is awaited: the reader admits reads in the order they are asked for.
+    const [head, baseContent] = await Promise.all([reader.read(changeSet.head, file.path), file.basePath ? reader.text(changeSet.mergeBase, file.basePath) : null]);
+    // A missing file reads as empty, as before; one too large to read is shown by its hunks.
+    const headContent = head.content ?? (head.size === null ? '' : null);
+    // When a module exports more names than are listed, those the diff uses come first.
+    const exports = headContent === null ? [] : capNames(exportedNames(headContent), () => diffText(file.hunks));
+    const context = { path: file.path, head: [], base: [], exports, diff: '', importSpecifier: importOf(file.path) };
     // Shown by parts, a file also shows how it exports itself: the API a test calls.
-    const head = excerptsFor(headContent, [...file.hunks.flatMap((hunk) => (hunk.addedLines.length ? hunk.addedLines : [hunk.head.start])), ...exportStatementLines(headContent)]);
+    const headPlan = headContent === null ? null : planExcerpts(headContent, file.hunks.flatMap((hunk) => (hunk.addedLines.length ? hunk.addedLines : [hunk.head.start])), exportStatementLines);
     // A large function before the fix is the diff's other side, shown again at length.
-    const showBase = baseContent !== null && head.reduce((size, excerpt) => size + excerpt.code.length, 0) <= WHOLE_FILE_LIMIT;
-    return {
-        path: file.path,
-        head,
-        base: showBase ? excerptsFor(baseContent, file.hunks.flatMap((hunk) => (hunk.removedLines.length ? hunk.removedLines : [hunk.base.start]))) : [],
-        exports: exportedNames(headContent),
-        diff: file.hunks.map((hunk) => hunk.text).join('\n'),
-        importSpecifier: importOf(file.path)
-    };
+    const showBase = baseContent !== null && headPlan !== null && headPlan.codeSize <= WHOLE_FILE_LIMIT;
+    const basePlan = showBase ? planExcerpts(baseContent, file.hunks.flatMap((hunk) => (hunk.removedLines.length ? hunk.removedLines : [hunk.base.start]))) : null;
+    return { file, context, head: headPlan, base: basePlan, unreadSize: headContent === null ? head.size : null };
+}
+/** Shares what `budget` has left among the drafts, each capped at `limit`: `show` fills a draft's part and says what it cost. */
+function share(budget, drafts, limit, demand, show) {
+    const wanted = drafts.map((draft) => Math.min(limit, demand(draft)));
+    const shares = allot(wanted, budget.remaining, MIN_FILE_SHARE);
+    drafts.forEach((draft, i) => {
+        if (wanted[i] > 0)
+            budget.spend(show(draft, Math.min(shares[i], budget.remaining)));
+    });
+}
+function withUnreadNote(draft, diff) {
+    return draft.unreadSize === null ? diff : `[${draft.file.path} is ${draft.unreadSize} bytes, too large to read: shown by its hunks only]\n${diff}`;
+}
+/** Changed files not shown are named at the end of the last one's diff, so the model knows they exist. */
+function noteLeftOut(contexts, leftOut) {
+    const last = contexts[contexts.length - 1];
+    if (!last || leftOut.length === 0)
+        return;
+    const names = leftOut.slice(0, 10).map((file) => file.path.slice(0, 200));
+    last.diff += `\n[… ${leftOut.length} more changed source files left out: ${names.join(', ')}${leftOut.length > names.length ? ', …' : ''}]`;
+}
+const isWhole = (excerpts) => excerpts.length === 1 && excerpts[0].name === WHOLE_FILE;
+const excerptsCost = (excerpts) => excerpts.reduce((sum, excerpt) => sum + excerpt.code.length + excerpt.name.length + PIECE_OVERHEAD, 0);
+const namesCost = (names) => names.reduce((sum, name) => sum + name.length + 4, 0);
+/** A file's heading, exports line and import convention: its path three times. */
+const context_headingCost = (source) => 3 * source.path.length + source.importSpecifier.length + namesCost(source.exports) + 2 * PIECE_OVERHEAD;
+/** What a changed file costs as rendered (its code before the fix is not rendered beside the whole file). */
+function sourceCost(source) {
+    return context_headingCost(source) + source.diff.length + PIECE_OVERHEAD + excerptsCost(source.head) + (isWhole(source.head) ? 0 : excerptsCost(source.base));
+}
+function styleCost(example, imports) {
+    if (!example)
+        return PIECE_OVERHEAD;
+    return example.content.length + example.path.length + imports.reduce((sum, entry) => sum + entry.original.length + entry.rebased.length + 10, 0) + 2 * PIECE_OVERHEAD;
 }
 /** Source files the bug report names, other than the changed ones (shown already). */
 function namedSources(bugReport, headFiles, changeSet, framework) {
@@ -48058,8 +49026,8 @@ function namedSources(bugReport, headFiles, changeSet, framework) {
     return filesNamedIn(`${bugReport.title}\n${bugReport.body}`, sources);
 }
 /** The example as of `commit`, cut at a blank line when long, so no test is shown half-written. */
-async function readStyleExample(git, commit, pathThere, path) {
-    const content = (await git.fileAt(commit, pathThere)) ?? '';
+async function readStyleExample(reader, commit, pathThere, path) {
+    const content = (await reader.text(commit, pathThere)) ?? '';
     if (content.length <= STYLE_EXAMPLE_LIMIT)
         return { path, content };
     const cut = content.lastIndexOf('\n\n', STYLE_EXAMPLE_LIMIT);
@@ -48074,9 +49042,9 @@ function installedVersion(repoDir, framework) {
         return null;
     }
 }
-async function packageType(git, head) {
+async function packageType(reader, head) {
     try {
-        return JSON.parse((await git.fileAt(head, 'package.json')) ?? '{}').type;
+        return JSON.parse((await reader.text(head, 'package.json')) ?? '{}').type;
     }
     catch {
         return undefined;
@@ -48167,12 +49135,16 @@ function renderPrompt(name, values) {
 /** Pipeline data rendered as the markdown the prompts embed. */
 
 
+
 const fence = (code, language = '') => {
     const ticks = code.includes('```') ? '````' : '```';
     return `${ticks}${language}\n${code}\n${ticks}`;
 };
+/** The element prompts/context.md quotes the bug report in (and prompts/system.md names as untrusted). */
+const BUG_REPORT_TAG = 'bug_report';
+/** The report as quoted data: nothing in it can close the quote and speak as the prompt. */
 function renderBugReport(report) {
-    return `Title: ${report.title}\n\n${report.body}`.trim();
+    return escapeQuoteTags(`Title: ${report.title}\n\n${report.body}`.trim(), BUG_REPORT_TAG);
 }
 const RELATED_ROLES = {
     imported: 'imported by the changed code',
@@ -48244,6 +49216,8 @@ function languageTag(pack) {
 }
 
 ;// CONCATENATED MODULE: ./src/model/tools.ts
+/** Bounds on one write_test_files answer: a suite is a few files of test code, never a dump. */
+const SUITE_LIMITS = { files: 20, fileBytes: 200 * 1024, totalBytes: 1024 * 1024 };
 const tools_text = { type: 'string', minLength: 1 };
 const ROOT_CAUSE_TOOL = {
     name: 'record_root_cause',
@@ -48316,6 +49290,8 @@ const TEST_FILES_TOOL = {
             files: {
                 type: 'array',
                 minItems: 1,
+                maxItems: SUITE_LIMITS.files,
+                description: `At most ${SUITE_LIMITS.files} files of at most ${SUITE_LIMITS.fileBytes / 1024} KB each.`,
                 items: {
                     type: 'object',
                     additionalProperties: false,
@@ -48342,6 +49318,19 @@ const TEST_FILES_TOOL = {
         }
     }
 };
+/** Sizes over SUITE_LIMITS, as validation problems (the model gets one retry); the schema caps the count. */
+function suiteSizeProblems(files) {
+    const problems = [];
+    const sizes = files.map((file) => Buffer.byteLength(file.content, 'utf8'));
+    files.forEach((file, index) => {
+        if (sizes[index] > SUITE_LIMITS.fileBytes)
+            problems.push(`${file.path} is ${sizes[index]} bytes: at most ${SUITE_LIMITS.fileBytes} are allowed per file`);
+    });
+    const total = sizes.reduce((sum, size) => sum + size, 0);
+    if (total > SUITE_LIMITS.totalBytes)
+        problems.push(`the files hold ${total} bytes together: at most ${SUITE_LIMITS.totalBytes} are allowed`);
+    return problems;
+}
 
 ;// CONCATENATED MODULE: ./src/model/stages.ts
 
@@ -48396,15 +49385,45 @@ function strengthenTests(model, input, suite, preFixRun) {
     return askForSuite(model, input, 'strengthen', { suite: renderSuite(suite), pre_fix_output: renderRun(preFixRun) });
 }
 async function askForSuite(model, input, stage, values) {
-    const answer = await askForTool(model, { ...base(stage, input), task: renderPrompt(stage, values), tool: TEST_FILES_TOOL });
+    const answer = await askForTool(model, {
+        ...base(stage, input),
+        task: renderPrompt(stage, values),
+        tool: TEST_FILES_TOOL,
+        check: ({ files }) => suiteSizeProblems(files)
+    });
     return { files: answer.files };
 }
 function base(stage, input) {
     return { stage, system: loadPrompt('system'), context: sharedContext(input) };
 }
 
+;// CONCATENATED MODULE: ./src/suite/file-path.ts
+/** The one rule for a test file path the model proposes: a plain relative path that reads as what it is. */
+
+// Control characters (C0, C1 with NEL), format characters (bidirectional controls, zero-width characters,
+// the BOM, the soft hyphen) and the line and paragraph separators: they hide or reorder what a reader, a
+// log or a terminal shows, and no test file needs them.
+const HIDDEN_OR_CONTROL = /[\p{Cc}\p{Cf}\p{Zl}\p{Zp}]/u;
+/** Why the path may not be used, or null when it is a plain relative path with no `..`. */
+function unsafePathProblem(path) {
+    if (path.trim() === '')
+        return 'the path is empty';
+    const hidden = HIDDEN_OR_CONTROL.exec(path);
+    if (hidden)
+        return `the path has a control, line-breaking, bidirectional or invisible character (${codePoint(hidden[0])})`;
+    if (path.includes('\\'))
+        return 'the path has a backslash';
+    if (external_node_path_.posix.isAbsolute(path) || /^[a-zA-Z]:/.test(path))
+        return 'the path is absolute';
+    if (path.split('/').includes('..'))
+        return 'the path contains ".."';
+    return null;
+}
+const codePoint = (character) => `U+${character.codePointAt(0).toString(16).toUpperCase().padStart(4, '0')}`;
+
 ;// CONCATENATED MODULE: ./src/suite/placement.ts
-/** Where the suite may go: inside the regression folder, never over an existing file, never with `..`. */
+/** Where the suite may go: a safe path (file-path.ts) inside the regression folder, never over an existing file. */
+
 
 /** `test/regression/issue-4471.test.ts` when the report names an issue, else `…/fix-<short sha>.test.ts`. */
 function suitePathFor(report, head, context) {
@@ -48429,12 +49448,9 @@ function placeSuite(files, context, existingFiles) {
     return { accepted, refused };
 }
 function refusal(path, context, existing, taken) {
-    if (path.includes('\\') || path.includes('\0'))
-        return 'the path has a backslash or NUL character';
-    if (external_node_path_.posix.isAbsolute(path) || /^[a-zA-Z]:/.test(path))
-        return 'the path is absolute';
-    if (path.split('/').includes('..'))
-        return 'the path contains ".."';
+    const unsafe = unsafePathProblem(path);
+    if (unsafe)
+        return unsafe;
     const normalized = external_node_path_.posix.normalize(path);
     if (existing.has(normalized))
         return 'a file already exists at that path';
@@ -48637,13 +49653,16 @@ function scenarioOf(name, intents) {
 
 
 
+
 async function runPipeline(settings, ports) {
     const started = performance.now();
     const report = emptyReport(settings.mode, settings.repoDir, settings.base, settings.head);
     const timings = new Timings(report.timings);
     const workDir = await makeWorkDir(settings.workDir);
+    let sandbox;
+    const removeWorkDir = () => (sandbox ? sandbox.remove(workDir) : (0,external_node_fs_.rmSync)(workDir, { recursive: true, force: true }));
     // Interrupted (Ctrl-C, a cancelled job), a run still takes its worktrees' folder with it.
-    const forgetWorkDir = (0,ports_process/* onInterrupt */.nA)(() => (0,external_node_fs_.rmSync)(workDir, { recursive: true, force: true }));
+    const forgetWorkDir = (0,ports_process/* onInterrupt */.nA)(removeWorkDir);
     let delivered = [];
     let parsedDiff = null;
     let trees;
@@ -48657,15 +49676,16 @@ async function runPipeline(settings, ports) {
         const framework = await frameworkFor((0,external_node_path_.join)(settings.repoDir, settings.tests.workingDirectory), settings.tests.framework);
         report.framework = framework.name;
         ports.log.info(`${changeSet.files.length} changed file(s); framework ${framework.name}; mode ${settings.mode}`);
+        sandbox = await openSandbox(settings, ports, workDir, report);
         const candidate = settings.mode === 'verify'
             ? { files: await pullRequestTests(changeSet, framework, ports.git), refiner: null }
             : await pipeline_generate(settings, ports, changeSet, framework, timings, report);
-        trees = await timings.time('prepare-trees', () => setUpTrees(settings, ports, changeSet, (0,external_node_path_.join)(workDir, 'trees')));
+        trees = await timings.time('prepare-trees', () => setUpTrees(settings, ports, sandbox, changeSet, (0,external_node_path_.join)(workDir, 'trees')));
         report.preFixTree = { reverted: trees.reverted, dependencies: trees.preFixDependencies };
         const { tests } = settings;
         if (tests.buildCommand)
-            await timings.time('build', () => buildTrees(trees, tests.buildCommand, tests.workingDirectory, ports.processes, settings.testTimeoutMs));
-        const bench = new TestBench(trees, framework, ports.processes, {
+            await timings.time('build', () => buildTrees(trees, tests.buildCommand, tests.workingDirectory, sandbox.processes, settings.testTimeoutMs));
+        const bench = new TestBench(trees, framework, sandbox, {
             scratchDir: (0,external_node_path_.join)(workDir, 'runs'),
             timeoutMs: settings.testTimeoutMs,
             packageDir: tests.workingDirectory,
@@ -48691,7 +49711,7 @@ async function runPipeline(settings, ports) {
     }
     finally {
         await trees?.dispose();
-        await (0,promises_.rm)(workDir, { recursive: true, force: true });
+        removeWorkDir();
         forgetWorkDir();
     }
     report.suite.files = delivered.map((file) => ({ path: file.path, tests: file.tests }));
@@ -48699,8 +49719,11 @@ async function runPipeline(settings, ports) {
     report.durationMs = Math.round(performance.now() - started);
     // An error's reason was just logged as a warning.
     ports.log.info(`verdict: ${report.verdict}${report.reason && report.verdict !== 'error' ? ` (${report.reason})` : ''}`);
-    const paths = await writeReport(settings.outDir, report, delivered);
-    return { report, paths, exitCode: exitCodeFor(report.verdict, settings.onNoFailToPass), changeSet: parsedDiff };
+    // Everything written or posted from here on (files, summary, comment, annotations) comes from these.
+    const redact = redactor(settings.secrets);
+    const safeReport = redactDeep(report, redact);
+    const paths = await writeReport(settings.outDir, safeReport, redactDeep(delivered, redact));
+    return { report: safeReport, paths, exitCode: exitCodeFor(report.verdict, settings.onNoFailToPass), changeSet: parsedDiff };
 }
 function exitCodeFor(verdict, onNoFailToPass) {
     if (verdict === 'fail-to-pass')
@@ -48717,9 +49740,29 @@ async function makeWorkDir(fixed) {
     await (0,promises_.mkdir)(fixed, { recursive: true });
     return fixed;
 }
-async function setUpTrees(settings, ports, changeSet, dir) {
+/**
+ * The sandbox comes first: model-written tests never run unisolated unless the user allowed it, and that
+ * is known before a token is spent.
+ */
+async function openSandbox(settings, ports, workDir, report) {
+    const sandbox = await ports.sandboxes.open(workDir, [settings.repoDir]);
+    Object.assign(report, { isolation: sandbox.isolation, isolationDetail: sandbox.detail });
+    for (const note of sandbox.notes)
+        ports.log.info(`Sandbox: ${note}`);
+    if (sandbox.isolation === 'sandbox') {
+        ports.log.info(`Sandbox: the repository's code runs as ${sandbox.detail}`);
+    }
+    else if (settings.mode === 'generate' && !settings.allowUnisolatedTests) {
+        throw new UserFacingError(`Refusing to run model-written tests without a sandbox: ${sandbox.detail}`, 'run on Linux as root or with passwordless sudo (as GitHub-hosted runners have), or set allow-unisolated-tests: true (CLI: --allow-unisolated-tests) to run them as your own user');
+    }
+    else {
+        ports.log.warn(`No sandbox: the repository's code runs as this user (${sandbox.detail})`);
+    }
+    return sandbox;
+}
+async function setUpTrees(settings, ports, sandbox, changeSet, dir) {
     const { installCommand, workingDirectory } = settings.tests;
-    const trees = await prepareTrees(ports.git, changeSet, dir, { processes: ports.processes, timeoutMs: settings.testTimeoutMs, installCommand, packageDir: workingDirectory, cache: ports.dependencyCache });
+    const trees = await prepareTrees(ports.git, changeSet, dir, { sandbox, timeoutMs: settings.testTimeoutMs, installCommand, packageDir: workingDirectory, cache: ports.dependencyCache });
     ports.log.info(`Pre-fix tree: reverted ${trees.reverted.join(', ') || 'nothing'}; dependencies ${trees.preFixDependencies}`);
     return trees;
 }
@@ -48737,12 +49780,38 @@ async function headLines(git, changeSet) {
 // EXTERNAL MODULE: external "node:child_process"
 var external_node_child_process_ = __nccwpck_require__(1421);
 ;// CONCATENATED MODULE: ./src/ports/git.ts
-/** Git behind a small interface (as actions/checkout does): argv only, never a shell. */
+/**
+ * Git behind a small interface (as actions/checkout does): argv only, never a shell, hardened against the
+ * repository it reads. The repository is untrusted, its `.git/config` too (on a self-hosted runner a pull
+ * request's code may have written it), so every call:
+ * - runs with an allow-listed environment: no API key, tokens, INPUT_*, ACTIONS_*, NODE_OPTIONS, nor the
+ *   parent's GIT_* variables (GIT_DIR, GIT_CONFIG_*, …);
+ * - turns off what makes git run programs named in config: fsmonitor, hooks, signature checks, submodule
+ *   recursion, auto-gc (by `-c`); the pager, external diffs, textconv and the upload-pack command (by flag);
+ *   transports other than http, https and ssh (file too, for a fetch from a local origin); and pins every
+ *   program-running key the repository itself configures (filter drivers, ssh command, credential helpers,
+ *   askpass, alternate-refs command) back to the user's own (global, system) value or to none;
+ * - passes `--end-of-options` before refs, so a ref such as `--upload-pack=…` is never read as an option;
+ * - is killed, with everything it started, after a timeout.
+ */
 
 
+
+const GIT_TIMEOUTS = { local: 2 * 60_000, slow: 10 * 60_000 };
 const MAX_OUTPUT = 256 * 1024 * 1024;
-function createGit(repoDir) {
-    const git = (args, cwd = repoDir) => runGit(args, cwd);
+const MAX_ERROR_OUTPUT = 1024 * 1024;
+/** How long stdio may stay open after git exited (a process that left its group may hold it). */
+const CLOSE_WAIT_MS = 2000;
+function createGit(repoDir, options = {}) {
+    const env = gitEnvironment(options.parentEnv ?? process.env);
+    const timeouts = { ...GIT_TIMEOUTS, ...options.timeouts };
+    const overrides = new RepositoryConfigOverrides(env, timeouts.local);
+    const git = async (args, call = {}) => {
+        const cwd = call.cwd ?? repoDir;
+        const config = await overrides.for(cwd, call.fresh ?? false);
+        const protocols = call.protocols ?? REMOTE_PROTOCOLS;
+        return runGit(args, { cwd, env: { ...env, ...configEnvironment(config), GIT_ALLOW_PROTOCOL: protocols }, timeoutMs: call.slow ? timeouts.slow : timeouts.local });
+    };
     return {
         repoDir,
         async verifyRepository() {
@@ -48752,47 +49821,470 @@ function createGit(repoDir) {
         },
         async resolveCommit(ref) {
             try {
-                return (await git(['rev-parse', '--verify', '--quiet', `${ref}^{commit}`])).trim();
+                return (await git(['rev-parse', '--verify', '--quiet', '--end-of-options', `${ref}^{commit}`])).trim();
             }
             catch {
                 throw new UserFacingError(`Commit "${ref}" is not in the repository at ${repoDir}`, 'fetch it first, e.g. git fetch --unshallow or actions/checkout with fetch-depth: 0');
             }
         },
-        hasCommit: (ref) => git(['cat-file', '-e', `${ref}^{commit}`]).then(() => true, () => false),
+        hasCommit: (ref) => git(['cat-file', '-e', '--end-of-options', `${ref}^{commit}`]).then(() => true, () => false),
         isShallow: async () => (await git(['rev-parse', '--is-shallow-repository'])).trim() === 'true',
         async fetchCommits(refs) {
+            const refspec = refs.find(isRefspec);
+            if (refspec !== undefined)
+                throw new UserFacingError(`Refusing to fetch "${refspec}": a refspec would write refs in the repository; give a commit SHA`);
             const unshallow = (await git(['rev-parse', '--is-shallow-repository'])).trim() === 'true' ? ['--unshallow'] : [];
-            await git(['fetch', '--no-tags', '--quiet', ...unshallow, 'origin', ...refs]);
+            // remote.origin.uploadpack cannot be overridden by config (the first value wins): the option can.
+            const quiet = ['--no-tags', '--quiet', '--no-auto-maintenance', '--recurse-submodules=no', '--upload-pack=git-upload-pack'];
+            const local = isLocalUrl((await git(['remote', 'get-url', 'origin'])).trim());
+            await git(['fetch', ...quiet, ...unshallow, '--end-of-options', 'origin', ...refs], { slow: true, fresh: true, protocols: local ? LOCAL_PROTOCOLS : REMOTE_PROTOCOLS });
         },
-        mergeBase: async (base, head) => (await git(['merge-base', base, head])).trim(),
-        diff: (base, head) => git(['-c', 'core.quotePath=false', 'diff', '--no-color', '--no-ext-diff', '-M', '--unified=3', `${base}...${head}`]),
+        mergeBase: async (base, head) => (await git(['merge-base', '--end-of-options', base, head])).trim(),
+        diff: (base, head) => git(['-c', 'core.quotePath=false', 'diff', '--no-color', '--no-ext-diff', '--no-textconv', '-M', '--unified=3', '--end-of-options', `${base}...${head}`, '--']),
         async fileAt(commit, path) {
             try {
-                return await git(['show', `${commit}:${path}`]);
+                // The blob as committed: cat-file runs no textconv and no filter.
+                return await git(['cat-file', 'blob', '--end-of-options', `${commit}:${path}`]);
             }
             catch {
                 return null;
             }
         },
-        listFiles: async (commit) => (await git(['ls-tree', '-r', '--name-only', '-z', commit])).split('\0').filter(Boolean),
-        commitMessages: async (base, head) => (await git(['log', '--format=%B%x00', `${base}..${head}`])).split('\0').map((m) => m.trim()).filter(Boolean),
-        addWorktree: async (dir, commit) => void (await git(['worktree', 'add', '--detach', '--force', dir, commit])),
+        listFiles: async (commit) => (await git(['ls-tree', '-r', '--name-only', '-z', '--end-of-options', commit])).split('\0').filter(Boolean),
+        commitMessages: async (base, head) => (await git(['log', '--no-show-signature', '--format=%B%x00', '--end-of-options', `${base}..${head}`, '--'])).split('\0').map((m) => m.trim()).filter(Boolean),
+        // A checkout: the filter drivers it would run are read again just before.
+        addWorktree: async (dir, commit) => void (await git(['worktree', 'add', '--detach', '--force', '--end-of-options', dir, commit], { slow: true, fresh: true })),
         async removeWorktree(dir) {
-            await git(['worktree', 'remove', '--force', dir]).catch(() => undefined);
+            await git(['worktree', 'remove', '--force', '--end-of-options', dir]).catch(() => undefined);
             await git(['worktree', 'prune']).catch(() => undefined);
         },
-        inTree: (dir, args) => git(args, dir)
+        inTree: (dir, args) => git(args, { cwd: dir })
     };
 }
-function runGit(args, cwd) {
-    return new Promise((resolvePromise, reject) => {
-        (0,external_node_child_process_.execFile)('git', args, { cwd, maxBuffer: MAX_OUTPUT, env: { ...process.env, GIT_TERMINAL_PROMPT: '0' } }, (error, stdout, stderr) => {
-            if (error)
-                reject(new Error(`git ${args.join(' ')} failed: ${stderr.trim() || error.message}`));
-            else
-                resolvePromise(stdout);
-        });
+/** `src:dst`, `+src` and `^src` are refspecs, not commits: fetching them could move refs. */
+const isRefspec = (ref) => ref.includes(':') || ref.startsWith('+') || ref.startsWith('^');
+// --- The environment ---------------------------------------------------------------------------------
+/** What git and the programs of the user's own config (ssh, credential helpers, git-lfs) need, and no more. */
+const PASSED_NAMES = new Set([
+    'PATH', 'HOME', 'USER', 'LOGNAME', 'LANG', 'LANGUAGE', 'TZ', 'TMPDIR', 'XDG_CONFIG_HOME',
+    // fetch through the runner's proxy and CA bundle, with its ssh agent
+    'SSH_AUTH_SOCK', 'http_proxy', 'https_proxy', 'HTTP_PROXY', 'HTTPS_PROXY', 'no_proxy', 'NO_PROXY', 'all_proxy', 'ALL_PROXY',
+    'SSL_CERT_FILE', 'SSL_CERT_DIR', 'CURL_CA_BUNDLE'
+]);
+/**
+ * The environment of the tool's git: an allow-list of the parent's, so that git and anything it starts never
+ * see the API key, tokens, INPUT_*, ACTIONS_*, NODE_OPTIONS or the parent's GIT_* (GIT_DIR, GIT_CONFIG_*,
+ * GIT_SSH_COMMAND, …); plus what keeps it from ever waiting for a person.
+ */
+function gitEnvironment(parent) {
+    const env = {};
+    for (const [name, value] of Object.entries(parent)) {
+        if (value !== undefined && (PASSED_NAMES.has(name) || name.startsWith('LC_')))
+            env[name] = value;
+    }
+    return { ...env, GIT_TERMINAL_PROMPT: '0', GCM_INTERACTIVE: 'never' };
+}
+// --- Config that runs programs -----------------------------------------------------------------------
+/**
+ * Before every command: `-c` settings that turn off what runs a program from config in the commands used
+ * here. Hooks include post-checkout (worktree add) and reference-transaction (fetch, worktree add).
+ */
+const HARDENING_CONFIG = [
+    'core.fsmonitor=false',
+    'core.hooksPath=/dev/null',
+    'log.showSignature=false', // gpg.program
+    'protocol.ext.allow=never',
+    'submodule.recurse=false',
+    // no background gc or maintenance outliving the command and its timeout
+    'gc.auto=0',
+    'maintenance.auto=false'
+];
+/**
+ * The transports git may use. Never ext:: (a command in the URL) nor git:// (core.gitProxy, whose first value
+ * wins: no override). A local repository's upload-pack is a command run here, named by remote.*.uploadpack,
+ * which config cannot override: so `file` only for a fetch from a local origin, which pins it by option, and
+ * never for the lazy fetch of a partial clone, which any command reading a missing object may start.
+ */
+const REMOTE_PROTOCOLS = 'http:https:ssh';
+const LOCAL_PROTOCOLS = `file:${REMOTE_PROTOCOLS}`;
+/** A path (`C:\\…` too) or file:// URL, not `scheme://…`, `scheme::…` or scp-like `host:path`. */
+const isLocalUrl = (url) => /^file:\/\//i.test(url) || /^[a-z]:[\\/]/i.test(url) || !/^[^/]*:/.test(url);
+/** Config keys naming a program, and what they are pinned to when the repository sets them and the user does not. */
+const PROGRAM_KEYS = [
+    // .gitattributes (the tree's or .git/info/attributes) picks the driver; only config gives it a command.
+    { key: /^filter\..+\.(clean|smudge|process)$/, neutral: '' },
+    { key: /^core\.sshcommand$/, neutral: 'ssh' },
+    { key: /^core\.askpass$/, neutral: '' },
+    { key: /^core\.alternaterefscommand$/, neutral: '' },
+    // A list: an empty value empties it, then the user's own helpers come back in order.
+    { key: /^credential\.(.+\.)?helper$/, neutral: '', list: true }
+];
+const TRUSTED_SCOPES = new Set(['system', 'global', 'command']);
+/**
+ * The overrides for config the repository (its .git/config, config.worktree and the files they include)
+ * sets on a program-running key: the user's own value where they have one, else the neutral one. A
+ * filter driver left with no command is no longer required, so the checkout goes on without it.
+ */
+function repositoryOverrides(entries) {
+    const byKey = new Map();
+    for (const entry of entries)
+        byKey.set(entry.key, [...(byKey.get(entry.key) ?? []), entry]);
+    const overrides = [];
+    const neutralised = new Set();
+    for (const [key, values] of byKey) {
+        const rule = PROGRAM_KEYS.find((candidate) => candidate.key.test(key));
+        if (!rule || values.every((entry) => TRUSTED_SCOPES.has(entry.scope)))
+            continue;
+        const trusted = values.filter((entry) => TRUSTED_SCOPES.has(entry.scope)).map((entry) => entry.value);
+        if (rule.list)
+            overrides.push([key, ''], ...trusted.map((value) => [key, value]));
+        else
+            overrides.push([key, trusted.at(-1) ?? rule.neutral]);
+        const driver = /^filter\.(.+)\.[a-z]+$/.exec(key)?.[1];
+        if (driver !== undefined && trusted.length === 0)
+            neutralised.add(driver);
+    }
+    for (const driver of neutralised) {
+        const userCommand = ['clean', 'smudge', 'process'].some((kind) => byKey.get(`filter.${driver}.${kind}`)?.some((entry) => TRUSTED_SCOPES.has(entry.scope)));
+        if (!userCommand)
+            overrides.push([`filter.${driver}.required`, 'false']);
+    }
+    return overrides;
+}
+/** `git config --list --show-scope -z`: records of scope, then `key\nvalue` (a bare key for a valueless boolean). */
+function parseConfigList(output) {
+    const fields = output.split('\0');
+    const entries = [];
+    for (let index = 0; index + 1 < fields.length; index += 2) {
+        const [key, ...value] = fields[index + 1].split('\n');
+        entries.push({ scope: fields[index], key, value: value.join('\n') });
+    }
+    return entries;
+}
+/** Overrides go in GIT_CONFIG_COUNT/KEY/VALUE: a key may hold `=` (a filter's name), which `-c` cannot. */
+function configEnvironment(overrides) {
+    const env = { GIT_CONFIG_COUNT: String(overrides.length) };
+    overrides.forEach(([key, value], index) => {
+        env[`GIT_CONFIG_KEY_${index}`] = key;
+        env[`GIT_CONFIG_VALUE_${index}`] = value;
     });
+    return env;
+}
+/**
+ * The overrides of each folder's repository, read once; `fresh` reads them again, for the commands that can
+ * run what they neutralise most (checkout, fetch).
+ */
+class RepositoryConfigOverrides {
+    env;
+    timeoutMs;
+    known = new Map();
+    constructor(env, timeoutMs) {
+        this.env = env;
+        this.timeoutMs = timeoutMs;
+    }
+    for(cwd, fresh) {
+        const cached = this.known.get(cwd);
+        if (cached && !fresh)
+            return cached;
+        const read = runGit(['config', '--list', '--show-scope', '-z'], { cwd, env: { ...this.env, GIT_ALLOW_PROTOCOL: '' }, timeoutMs: this.timeoutMs }).then((output) => repositoryOverrides(parseConfigList(output)));
+        // A failed read is not kept: the next call tries again (and fails the same way if it must).
+        const kept = read.catch((error) => {
+            if (this.known.get(cwd) === kept)
+                this.known.delete(cwd);
+            throw error;
+        });
+        this.known.set(cwd, kept);
+        return kept;
+    }
+}
+/**
+ * One git command with the hardening config, no stdin and its own session (so no terminal to prompt on, and
+ * a process group a timeout kills whole: ssh, remote helpers, filters). Errors name the command without the
+ * hardening prefix.
+ */
+function runGit(args, run) {
+    const describe = `git ${args.join(' ')}`;
+    return new Promise((resolve, reject) => {
+        const child = (0,external_node_child_process_.spawn)('git', ['--no-pager', ...HARDENING_CONFIG.flatMap((setting) => ['-c', setting]), ...args], {
+            cwd: run.cwd,
+            env: run.env,
+            stdio: ['ignore', 'pipe', 'pipe'],
+            detached: true,
+            windowsHide: true
+        });
+        const stdout = new Capture(MAX_OUTPUT);
+        const stderr = new Capture(MAX_ERROR_OUTPUT);
+        let failure = null;
+        let settled = false;
+        let closeTimer;
+        const stop = (why) => {
+            failure ??= why;
+            killGroup(child.pid);
+        };
+        const timer = setTimeout(() => stop(`timed out after ${Math.round(run.timeoutMs / 1000)} s`), run.timeoutMs);
+        const forget = (0,ports_process/* onInterrupt */.nA)(() => killGroup(child.pid));
+        child.stdout.on('data', (chunk) => {
+            if (!stdout.add(chunk))
+                stop(`printed more than ${MAX_OUTPUT / 1024 / 1024} MiB`);
+        });
+        child.stderr.on('data', (chunk) => stderr.add(chunk));
+        child.once('error', (error) => {
+            // A spawn failure (e.g. no git on PATH, or no such folder) has no exit to wait for.
+            if (child.pid === undefined)
+                finish(null, error.message);
+        });
+        child.once('exit', (code, signal) => {
+            // Whatever the command left behind in its group (a helper, a filter) goes with it; and a process that
+            // left the group yet holds the pipes cannot keep the call open.
+            killGroup(child.pid);
+            closeTimer = setTimeout(() => finish(code, signal), CLOSE_WAIT_MS);
+            child.once('close', () => finish(code, signal));
+        });
+        function finish(code, detail) {
+            if (settled)
+                return;
+            settled = true;
+            for (const pending of [timer, closeTimer])
+                clearTimeout(pending);
+            forget();
+            child.stdout.destroy();
+            child.stderr.destroy();
+            const message = stderr.text().trim();
+            if (failure)
+                reject(new Error(`${describe} ${failure}${message ? `: ${message}` : ''}`));
+            else if (code !== 0)
+                reject(new Error(`${describe} failed: ${message || `exit ${code ?? detail}`}`));
+            else
+                resolve(stdout.text());
+        }
+    });
+}
+/** A stream's bytes up to a limit; `add` says whether the chunk still fit. */
+class Capture {
+    limit;
+    chunks = [];
+    size = 0;
+    constructor(limit) {
+        this.limit = limit;
+    }
+    add(chunk) {
+        this.size += chunk.length;
+        if (this.size > this.limit)
+            return false;
+        this.chunks.push(chunk);
+        return true;
+    }
+    text() {
+        return Buffer.concat(this.chunks).toString('utf8');
+    }
+}
+function killGroup(pid) {
+    if (pid === undefined)
+        return;
+    try {
+        if (process.platform === 'win32')
+            process.kill(pid, 'SIGKILL');
+        else
+            process.kill(-pid, 'SIGKILL');
+    }
+    catch {
+        // ESRCH: the group is gone already.
+    }
+}
+
+;// CONCATENATED MODULE: ./src/ports/sandbox.ts
+/**
+ * The sandbox for everything the repository runs — its tests, builds and installs, which are the pull
+ * request's code: an unprivileged user (`nobody`) in its own PID, mount and IPC namespaces, made with
+ * util-linux's `unshare` and `setpriv`, as root or through passwordless `sudo` (GitHub-hosted runners).
+ *
+ * Being another user, it cannot read the tool's environment or memory, nor write what the tool's user
+ * owns: the checkout and its `.git`, the action's folder, the runner's command files. With its own /proc
+ * it does not even see the tool's processes. Being the first process of its own PID namespace, the test
+ * command takes every descendant with it when it ends, detached ones included; and each link of the chain
+ * dies with its parent, so the sandbox dies with the run. It writes only folders the tool shares with it:
+ * the trees, the run's scratch folders, its own home and temp folder.
+ *
+ * Where none of that is possible (not Linux, no root and no passwordless sudo, no namespaces in a
+ * container), the repository's commands run as the tool's user, with the allow-listed environment only,
+ * and the run says so.
+ */
+
+
+
+
+
+
+/** The unprivileged user the sandbox runs as. */
+const SANDBOX_USER = 'nobody';
+const FALLBACK_ID = 65534;
+const sandbox_PROBE_TIMEOUT_MS = 30_000;
+const SETUP_TIMEOUT_MS = 120_000;
+/**
+ * A test that runs git in its tree would meet a repository owned by another user, which git refuses
+ * ("dubious ownership"); for the sandbox's own git only, every repository is trusted — it can write none.
+ */
+const TRUST_THE_TREES = { GIT_CONFIG_COUNT: '1', GIT_CONFIG_KEY_0: 'safe.directory', GIT_CONFIG_VALUE_0: '*' };
+function createSandboxProvider(parentEnv = process.env) {
+    let launcher;
+    return {
+        async open(workDir, readable) {
+            launcher ??= findLauncher(parentEnv);
+            const found = await launcher;
+            if (typeof found === 'string')
+                return unisolated(found, parentEnv);
+            return sandbox_openSandbox(found, workDir, readable, parentEnv);
+        }
+    };
+}
+/** No isolation: the repository's commands run as the tool's user, with the allow-listed environment. */
+function unisolated(why, parentEnv = process.env) {
+    return {
+        isolation: 'none',
+        detail: why,
+        notes: [],
+        processes: (0,ports_process/* createProcessRunner */.Ej)(parentEnv),
+        share: async () => undefined,
+        remove: (dir) => (0,external_node_fs_.rmSync)(dir, { recursive: true, force: true })
+    };
+}
+/** Whether this machine can isolate at all, and with what: the programs, the privilege, the user. */
+async function findLauncher(parentEnv) {
+    if (process.platform !== 'linux')
+        return `isolation needs Linux namespaces; this is ${process.platform}`;
+    const path = parentEnv.PATH ?? '';
+    const programs = { env: onPath('env', path), setpriv: onPath('setpriv', path), unshare: onPath('unshare', path) };
+    const missing = Object.entries(programs).filter(([, found]) => !found).map(([name]) => name);
+    if (missing.length)
+        return `${missing.join(' and ')} not found (util-linux and coreutils provide them)`;
+    const user = sandboxUser();
+    const uid = process.getuid?.() ?? -1;
+    if (uid === user.uid)
+        return `the tool itself runs as ${user.name}, the sandbox's user`;
+    let privilege = [];
+    if (uid !== 0) {
+        const sudo = onPath('sudo', path);
+        if (!sudo || !(await succeeds(sudo, ['-n', 'true'])))
+            return 'not root, and no passwordless sudo to start the sandbox with';
+        privilege = [sudo, '-n', '--'];
+    }
+    const how = `user ${user.name} (${user.uid}) in its own PID, mount and IPC namespaces (unshare and setpriv${privilege.length ? ', through sudo' : ', as root'})`;
+    return { privilege, env: programs.env, setpriv: programs.setpriv, unshare: programs.unshare, user, how };
+}
+async function sandbox_openSandbox(launcher, workDir, readable, parentEnv) {
+    const home = (0,external_node_path_.join)(workDir, 'sandbox-home');
+    const tmp = (0,external_node_path_.join)(workDir, 'sandbox-tmp');
+    await (0,promises_.mkdir)(home, { recursive: true });
+    await (0,promises_.mkdir)(tmp, { recursive: true });
+    await (0,promises_.chmod)(home, 0o777);
+    await (0,promises_.chmod)(tmp, 0o1777);
+    // Others may pass through the run's folder to the trees, but not list it.
+    await (0,promises_.chmod)(workDir, 0o711);
+    const notes = await makeTraversable([workDir, ...readable]);
+    const env = { ...(0,ports_process/* testEnvironment */.iH)(parentEnv), HOME: home, TMPDIR: tmp, TMP: tmp, TEMP: tmp, USER: launcher.user.name, LOGNAME: launcher.user.name, ...TRUST_THE_TREES };
+    const inner = (0,ports_process/* createProcessRunner */.Ej)({});
+    const processes = { run: (request) => inner.run(wrap(launcher, env, request)) };
+    const sandbox = {
+        isolation: 'sandbox',
+        detail: launcher.how,
+        notes,
+        processes,
+        share: (dir) => shareFolder(dir),
+        remove: (dir) => removeFolder(dir, launcher, env)
+    };
+    // Starts the whole chain once, and checks that the sandbox's user can reach the folders it needs.
+    const probe = await processes.run({ command: 'test', args: ['-x', workDir, ...readable.flatMap((dir) => ['-a', '-x', dir])], cwd: workDir, timeoutMs: sandbox_PROBE_TIMEOUT_MS });
+    if (probe.exitCode !== 0) {
+        const why = probe.output.trim() || `${launcher.user.name} cannot read ${readable.join(', ')}`;
+        return { ...unisolated(`the sandbox could not start: ${why}`, parentEnv), notes };
+    }
+    return sandbox;
+}
+/**
+ * The command line that runs `request` in the sandbox. Each link dies with its parent: setpriv's
+ * parent-death signal ties unshare to the tool (or sudo); --kill-child ties the namespace's first process
+ * to unshare, and `--pdeathsig keep` keeps that tie across the change of user, which would clear it.
+ */
+function sandboxCommand(launcher, env, command, args) {
+    const { uid, gid } = launcher.user;
+    const chain = [
+        ...launcher.privilege,
+        launcher.env, '-i', ...Object.entries(env).map(([name, value]) => `${name}=${value}`),
+        launcher.setpriv, '--pdeathsig', 'SIGKILL', '--',
+        launcher.unshare, '--pid', '--fork', '--kill-child', '--mount-proc', '--ipc', '--',
+        launcher.setpriv, `--reuid=${uid}`, `--regid=${gid}`, '--clear-groups', '--inh-caps=-all', '--bounding-set=-all', '--no-new-privs', '--pdeathsig', 'keep', '--',
+        command, ...args
+    ];
+    return { command: chain[0], args: chain.slice(1) };
+}
+function wrap(launcher, env, request) {
+    // The request's own variables win (a test-command's `TZ=UTC`); nothing else of the tool's gets in.
+    return { ...sandboxCommand(launcher, { ...env, ...request.env }, request.command, request.args), cwd: request.cwd, timeoutMs: request.timeoutMs };
+}
+/** Everyone may write the folder's files and folders (it sits in the run's folder, which only the tool and the sandbox reach). */
+async function shareFolder(dir) {
+    // chmod -R never follows the symlinks it meets (such as node_modules pointing into the checkout).
+    await (0,external_node_util_.promisify)(external_node_child_process_.execFile)('chmod', ['-R', 'a+rwX', '--', dir], { env: { PATH: process.env.PATH ?? '' }, timeout: SETUP_TIMEOUT_MS });
+}
+/** What the tool cannot delete (the sandbox's files in the sandbox's folders), the sandbox deletes; then the tool the rest. */
+function removeFolder(dir, launcher, env) {
+    try {
+        (0,external_node_fs_.rmSync)(dir, { recursive: true, force: true });
+        return;
+    }
+    catch {
+        // Not the tool's to delete: hand it to the sandbox's user.
+    }
+    const rm = sandboxCommand(launcher, env, 'rm', ['-rf', '--', dir]);
+    (0,external_node_child_process_.spawnSync)(rm.command, rm.args, { cwd: (0,external_node_path_.dirname)(dir), stdio: 'ignore', timeout: SETUP_TIMEOUT_MS });
+    (0,external_node_fs_.rmSync)(dir, { recursive: true, force: true });
+}
+/**
+ * The sandbox's user reaches a folder only if every folder above it lets others through (o+x). A home
+ * folder is often 0750 (GitHub's runner: the workspace is under /home/runner): those the tool owns get
+ * o+x — passing through, not listing — and the change is noted.
+ */
+async function makeTraversable(dirs) {
+    const notes = [];
+    const seen = new Set();
+    for (const dir of dirs) {
+        for (let folder = dir; !seen.has(folder); folder = (0,external_node_path_.dirname)(folder)) {
+            seen.add(folder);
+            const { mode } = await (0,promises_.stat)(folder);
+            if ((mode & 0o001) === 0) {
+                // A folder the tool may not change: the probe then says the sandbox cannot reach it.
+                const changed = await (0,promises_.chmod)(folder, (mode & 0o7777) | 0o001).then(() => true, () => false);
+                if (changed)
+                    notes.push(`made ${folder} traversable by other users (o+x), so the sandbox's user can reach ${dir}`);
+            }
+            if ((0,external_node_path_.dirname)(folder) === folder)
+                break;
+        }
+    }
+    return notes;
+}
+function sandboxUser() {
+    try {
+        const entry = (0,external_node_fs_.readFileSync)('/etc/passwd', 'utf8').split('\n').find((line) => line.startsWith(`${SANDBOX_USER}:`));
+        const [, , uid, gid] = entry?.split(':') ?? [];
+        if (uid && gid)
+            return { name: SANDBOX_USER, uid: Number(uid), gid: Number(gid) };
+    }
+    catch {
+        // No passwd file to read: the conventional id.
+    }
+    return { name: SANDBOX_USER, uid: FALLBACK_ID, gid: FALLBACK_ID };
+}
+function onPath(program, path) {
+    for (const folder of path.split(external_node_path_.delimiter)) {
+        const candidate = (0,external_node_path_.join)(folder, program);
+        if (folder && (0,external_node_fs_.existsSync)(candidate))
+            return candidate;
+    }
+    return null;
+}
+function succeeds(command, args) {
+    return (0,external_node_util_.promisify)(external_node_child_process_.execFile)(command, args, { env: { PATH: process.env.PATH ?? '' }, timeout: sandbox_PROBE_TIMEOUT_MS }).then(() => true, () => false);
 }
 
 ;// CONCATENATED MODULE: ./src/run.ts
@@ -48806,7 +50298,7 @@ function runWithRealPorts(settings, log, dependencyCache = null) {
     const ledger = new UsageLedger();
     return runPipeline(settings, {
         git: createGit(settings.repoDir),
-        processes: (0,ports_process/* createProcessRunner */.Ej)(),
+        sandboxes: createSandboxProvider(),
         model: settings.model ? createModel(settings.model, ledger) : null,
         ledger,
         log,
@@ -48868,9 +50360,13 @@ function buildSettings(raw, cwd = process.cwd()) {
             buildCommand: optionalCommand('build-command', raw.buildCommand),
             installCommand: optionalCommand('install-command', raw.installCommand),
             workingDirectory: relativeFolder('working-directory', raw.workingDirectory)
-        }
+        },
+        allowUnisolatedTests: raw.allowUnisolatedTests ?? false,
+        secrets: [apiKey, ...(raw.secrets ?? [])].filter((secret) => secret.length >= MIN_SECRET_LENGTH)
     };
 }
+// Shorter values would be replaced all over the report by chance; no real key or token is this short.
+const MIN_SECRET_LENGTH = 8;
 function optionalCommand(input, value) {
     return value?.trim() ? splitCommandLine(value, input) : null;
 }
@@ -48881,10 +50377,16 @@ function relativeFolder(input, value) {
         throw new SettingsError(input, `"${value}" is not a folder inside the repository`);
     return folder === '.' ? '' : folder;
 }
+/** A commit SHA or ref. It reaches git as an argument: one that starts with `-` would read as an option. */
 function required(input, value) {
-    if (!value?.trim())
+    const ref = value?.trim();
+    if (!ref)
         throw new SettingsError(input, 'a commit SHA or ref is required');
-    return value.trim();
+    if (ref.startsWith('-'))
+        throw new SettingsError(input, `${JSON.stringify(ref)} starts with "-": a commit SHA or ref never does`);
+    if (/[\s\x00-\x1f\x7f-\x9f]/.test(ref))
+        throw new SettingsError(input, `${JSON.stringify(ref)} holds whitespace or a control character: a commit SHA or ref holds neither`);
+    return ref;
 }
 function oneOf(input, value, allowed) {
     const trimmed = value.trim();
@@ -48923,6 +50425,7 @@ function absolute(path, cwd) {
 
 
 
+
 const USAGE = `Usage:
   regression-testgen [generate] --repo DIR --base SHA --head SHA [options]
   regression-testgen verify --repo DIR --base SHA --head SHA [options]
@@ -48949,6 +50452,7 @@ Options:
   --build-command CMD             run in each tree before its tests (for tests that import built output)
   --install-command CMD           install in the pre-fix tree when the change touched manifests (default: by lockfile)
   --working-directory DIR         the package whose tests run, inside a monorepo (default: the root)
+  --allow-unisolated-tests        run model-written tests as your own user where the sandbox cannot start
   --print                         print report.md to stdout
   -h, --help                      this help
 
@@ -48972,6 +50476,7 @@ const CLI_OPTIONS = {
     'build-command': { type: 'string' },
     'install-command': { type: 'string' },
     'working-directory': { type: 'string' },
+    'allow-unisolated-tests': { type: 'boolean' },
     print: { type: 'boolean' },
     help: { type: 'boolean', short: 'h' }
 };
@@ -49003,11 +50508,13 @@ async function runCli(argv, env = process.env, log = consoleLogger) {
             testCommand: values['test-command'],
             buildCommand: values['build-command'],
             installCommand: values['install-command'],
-            workingDirectory: values['working-directory']
+            workingDirectory: values['working-directory'],
+            allowUnisolatedTests: values['allow-unisolated-tests'],
+            secrets: [env.GITHUB_TOKEN, env.GH_TOKEN].filter((token) => Boolean(token))
         });
-        const outcome = await runWithRealPorts(settings, withRunLog(log, settings.outDir));
+        const outcome = await runWithRealPorts(settings, redactingLogger(withRunLog(log, settings.outDir), redactor(settings.secrets)));
         if (values.print)
-            console.log(await (0,promises_.readFile)(outcome.paths.markdown, 'utf8'));
+            console.log(forTerminal(await (0,promises_.readFile)(outcome.paths.markdown, 'utf8')));
         log.info(`report: ${outcome.paths.json}`);
         return outcome.exitCode;
     }
@@ -49028,10 +50535,11 @@ async function runCli(argv, env = process.env, log = consoleLogger) {
 __nccwpck_require__.d(__webpack_exports__, {
   Ej: () => (/* binding */ createProcessRunner),
   OQ: () => (/* binding */ exitWithChildrenOnSignals),
-  nA: () => (/* binding */ onInterrupt)
+  nA: () => (/* binding */ onInterrupt),
+  iH: () => (/* binding */ testEnvironment)
 });
 
-// UNUSED EXPORTS: KILL_GRACE_MS, OUTPUT_CAP, killRunningProcesses, testEnvironment
+// UNUSED EXPORTS: KILL_GRACE_MS, OUTPUT_CAP, killRunningProcesses
 
 // EXTERNAL MODULE: external "node:child_process"
 var external_node_child_process_ = __nccwpck_require__(1421);

@@ -1,46 +1,69 @@
-/** The context stage: what the model may see and call, and how a new test must look and import. */
+/**
+ * The context stage: what the model may see and call, and how a new test must look and import. All of it
+ * within CONTEXT_BUDGET characters (see budget.ts), from a bounded amount of text read (see read.ts).
+ */
 import { readFileSync } from 'node:fs'
 import { join } from 'node:path'
-import type { BugReport, ChangeSet, ChangedFile, ContextPack, SourceContext, StyleExample } from '../domain.js'
+import type { BugReport, ChangeSet, ChangedFile, CodeExcerpt, ContextPack, RebasedImport, SourceContext, StyleExample } from '../domain.js'
 import type { FrameworkAdapter } from '../frameworks/adapter.js'
 import type { GitCommands } from '../ports/git.js'
 import { sourceFiles } from '../diff/change-set.js'
 import { classifyFile } from '../diff/classify.js'
-import { excerptsFor, exportedNames, exportStatementLines, WHOLE_FILE_LIMIT } from './functions.js'
+import { allot, Budget, CONTEXT_BUDGET, PIECE_OVERHEAD, RELATED_RESERVE, RENDERING_RESERVE } from './budget.js'
+import { exportedNames, exportStatementLines, planExcerpts, WHOLE_FILE, WHOLE_FILE_LIMIT, type ExcerptPlan } from './functions.js'
+import { diffSize, diffText, showHunks } from './hunks.js'
 import { importSpecifier, importStyleOf } from './imports.js'
 import { pythonModuleName } from './python-imports.js'
-import { filesNamedIn, rebaseImports, relatedModules } from './related.js'
+import { boundedReader, type FileReader } from './read.js'
+import { capNames, filesNamedIn, rebaseImports, relatedModules } from './related.js'
 import { layoutFor, nearestTest } from './test-layout.js'
 
 const STYLE_EXAMPLE_LIMIT = 8_000
+/** Changed source files shown; a fix touching more names the rest. */
+const MAX_SOURCES = 12
+/** Per changed file: its hunks, its changed code after the fix, and before it. */
+const DIFF_LIMIT = 24_000
+const HEAD_LIMIT = 32_000
+const BASE_LIMIT = 16_000
+/** Below this share, a file's part is cut to nothing rather than to a stub. */
+const MIN_FILE_SHARE = 2_000
 
 export async function buildContext(changeSet: ChangeSet, git: GitCommands, framework: FrameworkAdapter, bugReport: BugReport | null = null): Promise<ContextPack> {
+  const reader = boundedReader(git)
+  const budget = new Budget(CONTEXT_BUDGET - RENDERING_RESERVE)
   const sources = sourceFiles(changeSet).filter((file) => file.status !== 'deleted')
   const headFiles = await git.listFiles(changeSet.head)
   // The style example is a test as it was before the PR: a test the fix changed is the most relevant one,
   // and its pre-fix version does not give away the fix's own new tests.
   const fixTests = changeSet.files.filter((file) => file.role === 'test' && framework.isTestFile(file.path))
   const changedBefore = new Map(fixTests.filter((file) => file.basePath && file.status !== 'added').map((file) => [file.path, file.basePath!]))
-  const untouched = headFiles.filter((file) => framework.isTestFile(file) && !fixTests.some((test) => test.path === file))
+  const fixTestPaths = new Set(fixTests.map((test) => test.path))
+  const untouched = headFiles.filter((file) => framework.isTestFile(file) && !fixTestPaths.has(file))
   const primary = sources[0]?.path ?? ''
   const layout = layoutFor(nearestTest([...changedBefore.keys()], primary) ?? nearestTest(untouched, primary), primary)
   const examplePath = layout.styleExample
-  const styleExample = !examplePath
-    ? null
-    : await readStyleExample(git, changedBefore.has(examplePath) ? changeSet.mergeBase : changeSet.head, changedBefore.get(examplePath) ?? examplePath, examplePath)
-  const style = importStyleOf(styleExample?.content ?? null, await packageType(git, changeSet.head))
+  const [styleExample, type] = await Promise.all([
+    !examplePath ? null : readStyleExample(reader, changedBefore.has(examplePath) ? changeSet.mergeBase : changeSet.head, changedBefore.get(examplePath) ?? examplePath, examplePath),
+    packageType(reader, changeSet.head)
+  ])
+  const styleImports = styleExample ? rebaseImports(styleExample.path, styleExample.content, layout.regressionDir) : []
+  budget.spend(styleCost(styleExample, styleImports))
+  const style = importStyleOf(styleExample?.content ?? null, type)
   const headFileSet = new Set(headFiles)
   // Python imports by module name from the import root; JavaScript by a path relative to the regression folder.
   const importOf = (path: string) =>
     path.endsWith('.py') ? pythonModuleName(path, (file) => headFileSet.has(file), styleExample ? [styleExample.content] : []) : importSpecifier(layout.regressionDir, path, style)
+  // The changed code first, leaving a reserve for the modules around it.
+  const shown = await sourceContexts(sources, changeSet, reader, importOf, budget.remaining - RELATED_RESERVE)
+  budget.spend(shown.reduce((sum, source) => sum + sourceCost(source), 0))
   return {
-    sources: await Promise.all(sources.map((file) => sourceContext(file, changeSet, git, importOf))),
+    sources: shown,
     styleExample,
-    styleImports: styleExample ? rebaseImports(styleExample.path, styleExample.content, layout.regressionDir) : [],
+    styleImports,
     related: await relatedModules(
       sources.map((file) => file.path),
       namedSources(bugReport, headFiles, changeSet, framework),
-      { files: headFileSet, git, head: changeSet.head, importOf }
+      { files: headFileSet, reader, head: changeSet.head, importOf, budget }
     ),
     regressionDir: layout.regressionDir,
     testFileSuffix: layout.testFileSuffix,
@@ -51,21 +74,91 @@ export async function buildContext(changeSet: ChangeSet, git: GitCommands, frame
   }
 }
 
-async function sourceContext(file: ChangedFile, changeSet: ChangeSet, git: GitCommands, importOf: (path: string) => string): Promise<SourceContext> {
-  const headContent = (await git.fileAt(changeSet.head, file.path)) ?? ''
-  const baseContent = file.basePath ? await git.fileAt(changeSet.mergeBase, file.basePath) : null
+/** A changed file being shown: its context so far, and its code after and before the fix, worked out once. */
+interface SourceDraft {
+  file: ChangedFile
+  context: SourceContext
+  head: ExcerptPlan | null
+  base: ExcerptPlan | null
+  /** The size of a head version too large to read: the file is shown by its hunks. */
+  unreadSize: number | null
+}
+
+/**
+ * The changed files within `allowance`: every file's name, import and exports, then all hunks, then the
+ * changed code after the fix, then before it; each part shared among the files, each capped per file.
+ */
+async function sourceContexts(files: ChangedFile[], changeSet: ChangeSet, reader: FileReader, importOf: (path: string) => string, allowance: number): Promise<SourceContext[]> {
+  const drafts = await Promise.all(files.slice(0, MAX_SOURCES).map((file) => draftSource(file, changeSet, reader, importOf)))
+  const budget = new Budget(allowance)
+  const shown = drafts.filter((draft) => budget.claim(headingCost(draft.context)))
+  share(budget, shown, DIFF_LIMIT, (draft) => diffSize(draft.file.hunks) + PIECE_OVERHEAD, (draft, allowance) => {
+    draft.context.diff = withUnreadNote(draft, showHunks(draft.file.hunks, allowance - PIECE_OVERHEAD))
+    return draft.context.diff.length + PIECE_OVERHEAD
+  })
+  share(budget, shown, HEAD_LIMIT, (draft) => draft.head?.cost ?? 0, (draft, allowance) => excerptsCost((draft.context.head = draft.head!.show(allowance))))
+  // With the whole file after the fix and the diff, the file before it adds nothing: it is not rendered, so
+  // it costs nothing and is kept as it always was (a file under the read limit, so bounded).
+  const showsBase = (draft: SourceDraft) => draft.base !== null && !isWhole(draft.context.head)
+  share(budget, shown.filter(showsBase), BASE_LIMIT, (draft) => draft.base!.cost, (draft, allowance) => excerptsCost((draft.context.base = draft.base!.show(allowance))))
+  for (const draft of shown.filter((draft) => draft.base !== null && !showsBase(draft))) draft.context.base = draft.base!.show(Infinity)
+  const contexts = shown.map((draft) => draft.context)
+  noteLeftOut(contexts, files.filter((file) => !contexts.some((context) => context.path === file.path)))
+  return contexts
+}
+
+async function draftSource(file: ChangedFile, changeSet: ChangeSet, reader: FileReader, importOf: (path: string) => string): Promise<SourceDraft> {
+  // Both asked for before either is awaited: the reader admits reads in the order they are asked for.
+  const [head, baseContent] = await Promise.all([reader.read(changeSet.head, file.path), file.basePath ? reader.text(changeSet.mergeBase, file.basePath) : null])
+  // A missing file reads as empty, as before; one too large to read is shown by its hunks.
+  const headContent = head.content ?? (head.size === null ? '' : null)
+  // When a module exports more names than are listed, those the diff uses come first.
+  const exports = headContent === null ? [] : capNames(exportedNames(headContent), () => diffText(file.hunks))
+  const context: SourceContext = { path: file.path, head: [], base: [], exports, diff: '', importSpecifier: importOf(file.path) }
   // Shown by parts, a file also shows how it exports itself: the API a test calls.
-  const head = excerptsFor(headContent, [...file.hunks.flatMap((hunk) => (hunk.addedLines.length ? hunk.addedLines : [hunk.head.start])), ...exportStatementLines(headContent)])
+  const headPlan = headContent === null ? null : planExcerpts(headContent, file.hunks.flatMap((hunk) => (hunk.addedLines.length ? hunk.addedLines : [hunk.head.start])), exportStatementLines)
   // A large function before the fix is the diff's other side, shown again at length.
-  const showBase = baseContent !== null && head.reduce((size, excerpt) => size + excerpt.code.length, 0) <= WHOLE_FILE_LIMIT
-  return {
-    path: file.path,
-    head,
-    base: showBase ? excerptsFor(baseContent, file.hunks.flatMap((hunk) => (hunk.removedLines.length ? hunk.removedLines : [hunk.base.start]))) : [],
-    exports: exportedNames(headContent),
-    diff: file.hunks.map((hunk) => hunk.text).join('\n'),
-    importSpecifier: importOf(file.path)
-  }
+  const showBase = baseContent !== null && headPlan !== null && headPlan.codeSize <= WHOLE_FILE_LIMIT
+  const basePlan = showBase ? planExcerpts(baseContent, file.hunks.flatMap((hunk) => (hunk.removedLines.length ? hunk.removedLines : [hunk.base.start]))) : null
+  return { file, context, head: headPlan, base: basePlan, unreadSize: headContent === null ? head.size : null }
+}
+
+/** Shares what `budget` has left among the drafts, each capped at `limit`: `show` fills a draft's part and says what it cost. */
+function share(budget: Budget, drafts: SourceDraft[], limit: number, demand: (draft: SourceDraft) => number, show: (draft: SourceDraft, allowance: number) => number): void {
+  const wanted = drafts.map((draft) => Math.min(limit, demand(draft)))
+  const shares = allot(wanted, budget.remaining, MIN_FILE_SHARE)
+  drafts.forEach((draft, i) => {
+    if (wanted[i] > 0) budget.spend(show(draft, Math.min(shares[i], budget.remaining)))
+  })
+}
+
+function withUnreadNote(draft: SourceDraft, diff: string): string {
+  return draft.unreadSize === null ? diff : `[${draft.file.path} is ${draft.unreadSize} bytes, too large to read: shown by its hunks only]\n${diff}`
+}
+
+/** Changed files not shown are named at the end of the last one's diff, so the model knows they exist. */
+function noteLeftOut(contexts: SourceContext[], leftOut: ChangedFile[]): void {
+  const last = contexts[contexts.length - 1]
+  if (!last || leftOut.length === 0) return
+  const names = leftOut.slice(0, 10).map((file) => file.path.slice(0, 200))
+  last.diff += `\n[… ${leftOut.length} more changed source files left out: ${names.join(', ')}${leftOut.length > names.length ? ', …' : ''}]`
+}
+
+const isWhole = (excerpts: CodeExcerpt[]) => excerpts.length === 1 && excerpts[0].name === WHOLE_FILE
+const excerptsCost = (excerpts: CodeExcerpt[]) => excerpts.reduce((sum, excerpt) => sum + excerpt.code.length + excerpt.name.length + PIECE_OVERHEAD, 0)
+const namesCost = (names: string[]) => names.reduce((sum, name) => sum + name.length + 4, 0)
+
+/** A file's heading, exports line and import convention: its path three times. */
+const headingCost = (source: SourceContext) => 3 * source.path.length + source.importSpecifier.length + namesCost(source.exports) + 2 * PIECE_OVERHEAD
+
+/** What a changed file costs as rendered (its code before the fix is not rendered beside the whole file). */
+function sourceCost(source: SourceContext): number {
+  return headingCost(source) + source.diff.length + PIECE_OVERHEAD + excerptsCost(source.head) + (isWhole(source.head) ? 0 : excerptsCost(source.base))
+}
+
+function styleCost(example: StyleExample | null, imports: RebasedImport[]): number {
+  if (!example) return PIECE_OVERHEAD
+  return example.content.length + example.path.length + imports.reduce((sum, entry) => sum + entry.original.length + entry.rebased.length + 10, 0) + 2 * PIECE_OVERHEAD
 }
 
 /** Source files the bug report names, other than the changed ones (shown already). */
@@ -77,8 +170,8 @@ function namedSources(bugReport: BugReport | null, headFiles: string[], changeSe
 }
 
 /** The example as of `commit`, cut at a blank line when long, so no test is shown half-written. */
-async function readStyleExample(git: GitCommands, commit: string, pathThere: string, path: string): Promise<StyleExample> {
-  const content = (await git.fileAt(commit, pathThere)) ?? ''
+async function readStyleExample(reader: FileReader, commit: string, pathThere: string, path: string): Promise<StyleExample> {
+  const content = (await reader.text(commit, pathThere)) ?? ''
   if (content.length <= STYLE_EXAMPLE_LIMIT) return { path, content }
   const cut = content.lastIndexOf('\n\n', STYLE_EXAMPLE_LIMIT)
   return { path, content: `${content.slice(0, cut > 0 ? cut : STYLE_EXAMPLE_LIMIT)}\n\n… (the rest of the file is left out)` }
@@ -93,9 +186,9 @@ function installedVersion(repoDir: string, framework: string): string | null {
   }
 }
 
-async function packageType(git: GitCommands, head: string): Promise<string | undefined> {
+async function packageType(reader: FileReader, head: string): Promise<string | undefined> {
   try {
-    return JSON.parse((await git.fileAt(head, 'package.json')) ?? '{}').type
+    return JSON.parse((await reader.text(head, 'package.json')) ?? '{}').type
   } catch {
     return undefined
   }

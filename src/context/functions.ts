@@ -1,109 +1,219 @@
 /**
  * The code the change touched, as whole functions: small files go in whole (the model then sees every
- * name it may call); larger ones as the enclosing blocks of the changed lines.
+ * name it may call); larger ones as the enclosing blocks of the changed lines, within an allowance.
  */
 import type { CodeExcerpt } from '../domain.js'
+import { allot, ClippedText, linesLeftOut, PIECE_OVERHEAD } from './budget.js'
+import { LineIndex, type Block } from './line-index.js'
 
 export const WHOLE_FILE_LIMIT = 16_000
 export const WHOLE_FILE = '(whole file)'
 const FALLBACK_WINDOW = 15
+/** A block cut to its allowance keeps its first lines (the signature) and a few lines around each change. */
+const SIGNATURE_LINES = 3
+const AROUND_CHANGE = 5
+/** Below this, a block is left out rather than shown as a stub. */
+const MIN_SHARE = 600
+/** The excerpt that counts the blocks left out. */
+const LEFT_OUT_ROOM = 400
 
-const DECLARATION = [
-  /^\s*(?:export\s+)?(?:default\s+)?(?:async\s+)?function\s*\*?\s*([\w$]+)/,
-  /^\s*(?:export\s+)?(?:default\s+)?(?:abstract\s+)?class\s+([\w$]+)/,
-  /^\s*(?:export\s+)?(?:const|let|var)\s+([\w$]+)\s*(?::[^=]+)?=\s*(?:async\s+)?(?:function\b|\([^)]*\)\s*(?::[^=]+)?=>|[\w$]+\s*=>)/,
-  /^\s*(?:(?:public|private|protected|static|async|readonly|override|get|set)\s+)*(?!if\b|for\b|while\b|switch\b|catch\b|return\b)([\w$]+)\s*(?:<[^>]*>)?\([^)]*\)?\s*(?::\s*[^{]+)?\{\s*$/,
-  /^\s*(?:async\s+)?def\s+(\w+)/,
-  /^\s*class\s+(\w+)\s*[(:]/
-]
-
-export function excerptsFor(content: string, changedLines: number[]): CodeExcerpt[] {
-  if (content.length <= WHOLE_FILE_LIMIT) return [{ name: WHOLE_FILE, startLine: 1, code: content }]
-  const lines = content.split('\n')
-  const excerpts = new Map<number, CodeExcerpt>()
-  for (const line of changedLines) {
-    const excerpt = enclosingBlock(lines, line - 1)
-    if (!excerpts.has(excerpt.startLine)) excerpts.set(excerpt.startLine, excerpt)
-  }
-  // A changed helper nested in a changed function is already shown with it.
-  const sorted = [...excerpts.values()].sort((a, b) => a.startLine - b.startLine || b.code.length - a.code.length)
-  return sorted.filter((inner) => !sorted.some((outer) => outer !== inner && outer.startLine <= inner.startLine && lastLine(inner) <= lastLine(outer)))
+/** A block of the file and the changed lines in it (0-based). */
+interface ChangedBlock extends Block {
+  changed: number[]
 }
 
-const lastLine = (excerpt: CodeExcerpt) => excerpt.startLine + excerpt.code.split('\n').length - 1
+/** The whole file when it is small and fits; else the blocks of the changed lines (1-based), cut to `allowance` characters. */
+export function excerptsFor(content: string, changedLines: number[], allowance = Infinity): CodeExcerpt[] {
+  return planExcerpts(content, changedLines).show(allowance)
+}
+
+/** A file's changed code, worked out once: what showing all of it costs, and showing it within an allowance. */
+export interface ExcerptPlan {
+  /** The characters of code shown when nothing is cut. */
+  codeSize: number
+  /** The same with the headings around each excerpt. */
+  cost: number
+  show(allowance: number): CodeExcerpt[]
+}
+
+/**
+ * The whole file when small, else the blocks of `changedLines` and of `alsoLines` (1-based, found in the
+ * file's lines, split once); when not all fit, the blocks of `changedLines` get their share first.
+ */
+export function planExcerpts(content: string, changedLines: number[], alsoLines: (lines: readonly string[]) => number[] = () => []): ExcerptPlan {
+  if (content.length <= WHOLE_FILE_LIMIT) {
+    const whole = { name: WHOLE_FILE, startLine: 1, code: content }
+    const cost = content.length + PIECE_OVERHEAD
+    return { codeSize: content.length, cost, show: (allowance) => (allowance >= cost ? [whole] : byParts(new LineIndex(content), changedLines, alsoLines).show(allowance)) }
+  }
+  return byParts(new LineIndex(content), changedLines, alsoLines)
+}
+
+function byParts(index: LineIndex, changedLines: number[], alsoLines: (lines: readonly string[]) => number[]): ExcerptPlan {
+  const blocks = changedBlocks(index, [...changedLines, ...alsoLines(index.lines)])
+  const changed = new Set(changedLines.map((line) => line - 1))
+  const first = blocks.map((block) => block.changed.some((line) => changed.has(line)))
+  const costs = blocks.map((block) => blockCost(index, block))
+  return {
+    codeSize: blocks.reduce((sum, block) => sum + index.size(block.start, block.end), 0),
+    cost: costs.reduce((sum, cost) => sum + cost, 0),
+    show: (allowance) => showBlocks(index, blocks, allotFirst(costs, first, allowance))
+  }
+}
+
+/** Shares of `allowance`: the blocks marked first, then the rest; room kept for the marker of any left out. */
+function allotFirst(costs: number[], first: boolean[], allowance: number): number[] {
+  const fits = costs.reduce((sum, cost) => sum + cost, 0) <= allowance
+  let left = fits ? allowance : Math.max(0, allowance - LEFT_OUT_ROOM)
+  const shares = new Array<number>(costs.length).fill(0)
+  for (const tier of [true, false]) {
+    const members = costs.flatMap((_, i) => (first[i] === tier ? [i] : []))
+    const tierShares = allot(members.map((i) => costs[i]), left, MIN_SHARE)
+    members.forEach((i, at) => (shares[i] = tierShares[at]))
+    left -= tierShares.reduce((sum, share) => sum + share, 0)
+  }
+  return shares
+}
+
+/**
+ * The innermost declaration around each changed line (1-based), once per block, a block nested in another
+ * shown with it; a line no declaration encloses gets a window around it, stopping short of the blocks
+ * beside it (a window never swallows a changed function), and overlapping windows become one.
+ */
+function changedBlocks(index: LineIndex, changedLines: number[]): ChangedBlock[] {
+  const byStart = new Map<number, ChangedBlock>()
+  const loose: number[] = []
+  for (const line of changedLines) {
+    const block = index.enclosing(line - 1)
+    if (!block) loose.push(line - 1)
+    else if (byStart.has(block.start)) byStart.get(block.start)!.changed.push(line - 1)
+    else byStart.set(block.start, { ...block, changed: [line - 1] })
+  }
+  const declared = outermost([...byStart.values()])
+  const blocks = [...declared, ...joinWindows(loose.sort((a, b) => a - b).map((line) => windowBetween(index, declared, line)))].sort((a, b) => a.start - b.start)
+  for (const block of blocks) block.changed.sort((a, b) => a - b)
+  return blocks
+}
+
+/** What showing a block whole costs. */
+const blockCost = (index: LineIndex, block: Block) => index.size(block.start, block.end) + block.name.length + PIECE_OVERHEAD
+
+/** Each block whole, cut to its allowance, or (allowance 0) counted in one closing marker. */
+function showBlocks(index: LineIndex, blocks: ChangedBlock[], allowances: number[]): CodeExcerpt[] {
+  const shown: CodeExcerpt[] = []
+  const leftOut: ChangedBlock[] = []
+  blocks.forEach((block, i) => {
+    const cost = blockCost(index, block)
+    if (allowances[i] >= cost) shown.push({ name: block.name, startLine: block.start + 1, code: index.text(block.start, block.end) })
+    else if (allowances[i] >= MIN_SHARE) shown.push({ name: block.name, startLine: block.start + 1, code: cutBlock(index, block, allowances[i] - block.name.length - PIECE_OVERHEAD) })
+    else leftOut.push(block)
+  })
+  if (leftOut.length > 0) shown.push(leftOutExcerpt(leftOut))
+  return shown
+}
+
+/** Blocks left out for the budget, as one marker the model can see. */
+function leftOutExcerpt(blocks: ChangedBlock[]): CodeExcerpt {
+  const lines = blocks.reduce((sum, block) => sum + block.end - block.start + 1, 0)
+  const names = blocks.slice(0, 5).map((block) => block.name.slice(0, 40))
+  return { name: `(${blocks.length} more changed blocks left out: ${names.join(', ')}${blocks.length > names.length ? ', …' : ''})`, startLine: blocks[0].start + 1, code: linesLeftOut(lines) }
+}
+
+/** A block longer than its allowance: its first lines, then the lines around each change, the gaps marked. */
+function cutBlock(index: LineIndex, block: ChangedBlock, allowance: number): string {
+  const text = new ClippedText(allowance, index.lines, block.start)
+  const spans = [[block.start, block.start + SIGNATURE_LINES - 1], ...block.changed.map((line) => [line - AROUND_CHANGE, line + AROUND_CHANGE])]
+  for (const [from, to] of spans) if (!text.show(Math.max(block.start, from), Math.min(block.end, to))) break
+  return text.finish(block.end)
+}
+
+/** Blocks that no other contains, sorted; a contained block's changed lines go to the block containing it. */
+function outermost(blocks: ChangedBlock[]): ChangedBlock[] {
+  const kept: ChangedBlock[] = []
+  for (const block of blocks.sort((a, b) => a.start - b.start)) {
+    // Sorted by start, the kept block reaching furthest is the last one: it contains any block ending within it.
+    const outer = kept[kept.length - 1]
+    if (outer && block.end <= outer.end) append(outer.changed, block.changed)
+    else kept.push(block)
+  }
+  return kept
+}
+
+/** Windows (sorted) that overlap or touch become one: each line once. */
+function joinWindows(windows: ChangedBlock[]): ChangedBlock[] {
+  const joined: ChangedBlock[] = []
+  for (const block of windows) {
+    const last = joined[joined.length - 1]
+    if (last && block.start <= last.end + 1) {
+      last.end = Math.max(last.end, block.end)
+      append(last.changed, block.changed)
+      last.name = `(lines ${last.start + 1} to ${last.end + 1})`
+    } else joined.push(block)
+  }
+  return joined
+}
+
+/** Pushes one by one: a spread of 100,000 lines would overflow the stack. */
+function append(target: number[], items: number[]): void {
+  for (const item of items) target.push(item)
+}
+
+/** Lines around `line`, within the file and between the declared blocks (sorted, none containing it) before and after it. */
+function windowBetween(index: LineIndex, declared: ChangedBlock[], line: number): ChangedBlock {
+  const next = firstStartingAfter(declared, line)
+  const before = next > 0 ? declared[next - 1].end + 1 : 0
+  const after = next < declared.length ? declared[next].start - 1 : index.lineCount - 1
+  const start = Math.max(0, before, line - FALLBACK_WINDOW)
+  return { name: `(lines around ${line + 1})`, start, end: Math.min(after, line + FALLBACK_WINDOW), changed: [line] }
+}
+
+/** The position of the first block starting after `line`, by binary search. */
+function firstStartingAfter(blocks: ChangedBlock[], line: number): number {
+  let low = 0
+  let high = blocks.length
+  while (low < high) {
+    const middle = (low + high) >> 1
+    if (blocks[middle].start <= line) low = middle + 1
+    else high = middle
+  }
+  return low
+}
+
+const EXPORT_STATEMENT = /^\s*(?:module\.exports\s*=|export\s+default\b|export\s*\{)/
 
 /** The lines that say what a module exports as a whole (`module.exports = …`, `export default …`), 1-based. */
-export function exportStatementLines(content: string): number[] {
-  return content.split('\n').flatMap((line, index) => (/^\s*(?:module\.exports\s*=|export\s+default\b|export\s*\{)/.test(line) ? [index + 1] : []))
+export function exportStatementLines(content: string | readonly string[]): number[] {
+  const lines = typeof content === 'string' ? content.split('\n') : content
+  return lines.flatMap((line, index) => (EXPORT_STATEMENT.test(line) ? [index + 1] : []))
 }
 
-/** The innermost declaration above `index` whose block still contains it; else a window around it. */
-function enclosingBlock(lines: string[], index: number): CodeExcerpt {
-  for (let start = Math.min(index, lines.length - 1); start >= 0; start--) {
-    const name = declaredName(lines[start])
-    if (!name) continue
-    const end = blockEnd(lines, start)
-    if (end >= index) return excerpt(lines, name, start, end)
-  }
-  const start = Math.max(0, index - FALLBACK_WINDOW)
-  return excerpt(lines, `(lines around ${index + 1})`, start, Math.min(lines.length - 1, index + FALLBACK_WINDOW))
-}
-
-function declaredName(line: string): string | null {
-  for (const pattern of DECLARATION) {
-    const match = pattern.exec(line)
-    if (match) return match[1]
-  }
-  return null
-}
-
-/** Brace matching for C-like code; indentation for Python-like blocks (a line ending in ':'). */
-function blockEnd(lines: string[], start: number): number {
-  if (/:\s*(?:#.*)?$/.test(lines[start]) && !lines[start].includes('{')) return indentedBlockEnd(lines, start)
-  let depth = 0
-  let opened = false
-  for (let i = start; i < lines.length; i++) {
-    for (const char of lines[i].replace(/(['"`])(?:\\.|(?!\1).)*\1/g, '')) {
-      if (char === '{') (depth++, (opened = true))
-      if (char === '}') depth--
-    }
-    if (opened && depth <= 0) return i
-  }
-  return lines.length - 1
-}
-
-function indentedBlockEnd(lines: string[], start: number): number {
-  const indent = lines[start].search(/\S/)
-  let end = start
-  for (let i = start + 1; i < lines.length; i++) {
-    if (lines[i].trim() === '') continue
-    if (lines[i].search(/\S/) <= indent) break
-    end = i
-  }
-  return end
-}
-
-function excerpt(lines: string[], name: string, start: number, end: number): CodeExcerpt {
-  return { name, startLine: start + 1, code: lines.slice(start, end + 1).join('\n') }
-}
-
+/**
+ * Leading blanks of a line, never its line break: `^\s*` would run on over every blank line below, so each
+ * line start rescanned them all (80,000 blank lines took 10 s).
+ */
+const INDENT = String.raw`[^\S\r\n\u2028\u2029]*`
 const EXPORT_PATTERNS = [
-  /^\s*export\s+(?:default\s+)?(?:declare\s+)?(?:abstract\s+)?(?:async\s+)?(?:function\s*\*?|class|const|let|var|interface|type|enum)\s+([\w$]+)/gm,
-  /^\s*(?:module\.)?exports\.([\w$]+)\s*=/gm
+  new RegExp(String.raw`^${INDENT}export\s+(?:default\s+)?(?:declare\s+)?(?:abstract\s+)?(?:async\s+)?(?:function\s*\*?|class|const|let|var|interface|type|enum)\s+([\w$]+)`, 'gm'),
+  new RegExp(String.raw`^${INDENT}(?:module\.)?exports\.([\w$]+)\s*=`, 'gm')
 ]
+const EXPORT_LIST = new RegExp(String.raw`^${INDENT}export\s+(?:type\s+)?\{([^}]*)\}`, 'gm')
+const EXPORT_DEFAULT = new RegExp(String.raw`^${INDENT}export\s+default\b`, 'm')
+/** The `module.exports = { … }` objects read for their keys, and how far into each. */
+const MAX_EXPORT_OBJECTS = 4
+const EXPORT_OBJECT_SCAN = 64_000
 
 /** The names a module exports (ESM `export`, `export { … }`, CommonJS `exports.x` / `module.exports = { … }`). */
 export function exportedNames(content: string): string[] {
   const names = new Set<string>()
   for (const pattern of EXPORT_PATTERNS) for (const match of content.matchAll(pattern)) names.add(match[1])
   // `export { a as b }` exports the name after `as`; `module.exports = { b: a }` the key before the colon.
-  for (const list of content.matchAll(/^\s*export\s+(?:type\s+)?\{([^}]*)\}/gm)) addListed(list[1], names, (item) => item.split(/\s+as\s+/).pop())
-  for (const match of content.matchAll(/module\.exports\s*=\s*\{/g)) {
+  for (const list of upToLast(content, '}').matchAll(EXPORT_LIST)) addListed(list[1], names, (item) => item.split(/\s+as\s+/).pop())
+  for (const match of [...content.matchAll(/module\.exports\s*=\s*\{/g)].slice(0, MAX_EXPORT_OBJECTS)) {
     for (const key of topLevelKeys(content, match.index + match[0].length)) names.add(key)
   }
-  if (/^\s*export\s+default\b/m.test(content) || /module\.exports\s*=\s*(?![\s{])/.test(content)) names.add('default')
+  if (EXPORT_DEFAULT.test(content) || /module\.exports\s*=\s*(?![\s{])/.test(content)) names.add('default')
   // `__all__ = [...]`, `(...)` or `+= [...]`.
-  for (const match of content.matchAll(/^__all__\s*\+?=\s*[[(]([^\])]*)[\])]/gm)) addListed(match[1].replace(/['"]/g, ''), names, (item) => item)
+  for (const match of upToLast(content, ']', ')').matchAll(/^__all__\s*\+?=\s*[[(]([^\])]*)[\])]/gm)) addListed(match[1].replace(/['"]/g, ''), names, (item) => item)
   // A Python module without __all__ exports its public top-level functions and classes.
   if (!/^__all__\s*=/m.test(content)) {
     for (const match of content.matchAll(/^(?:(?:async\s+)?def\s+([A-Za-z]\w*)\s*\(|class\s+([A-Za-z]\w*)\s*[(:])/gm)) names.add(match[1] ?? match[2])
@@ -112,11 +222,19 @@ export function exportedNames(content: string): string[] {
 }
 
 /**
+ * The text up to its last closing character: a list pattern (`{([^}]*)\}`) then finds its close, or starts
+ * after it and fails at once, instead of scanning to the end of the file from every unclosed opening.
+ */
+function upToLast(content: string, ...closers: string[]): string {
+  return content.slice(0, Math.max(...closers.map((closer) => content.lastIndexOf(closer))) + 1)
+}
+
+/**
  * The keys of the object literal that opens just before `start`: `a`, `b: x`, `c() {…}`, `get d() {…}`, `'e': 1`
  * (a spread has none). Comments are dropped; what nests inside, or sits in a string, is skipped.
  */
 function topLevelKeys(content: string, start: number): string[] {
-  const text = withoutComments(content.slice(start))
+  const text = withoutComments(content.slice(start, start + EXPORT_OBJECT_SCAN))
   const keys: string[] = []
   let depth = 0
   let item = ''
@@ -140,15 +258,114 @@ function topLevelKeys(content: string, start: number): string[] {
   return keys
 }
 
+/** Characters after which a `/` starts a regular expression rather than a division. */
+const BEFORE_REGEX = '(,=:[!&|?{};'
+/** Longer "regular expressions" are taken for divisions: it bounds the look-ahead from each `/`. */
+const REGEX_LITERAL_LIMIT = 500
+const LINE_BREAK = /[\n\r\u2028\u2029]/
+
 /**
  * JavaScript without its comments and regular expression literals (which may hold quotes); strings are kept,
  * so `'http://x'` is no comment. A `/` after an operator or an opening bracket starts a regular expression.
+ * One pass, remembering where a string or comment could not close, so no opening rescans the rest.
  */
 function withoutComments(code: string): string {
-  const string = /"(?:\\.|[^"\\\n])*"|'(?:\\.|[^'\\\n])*'|`(?:\\.|[^`\\])*`/.source
-  const comment = /\/\*[\s\S]*?\*\/|\/\/[^\n]*/.source
-  const regex = /(?<=[(,=:[!&|?{};]\s*)\/(?![*/])(?:\\.|\[(?:\\.|[^\]\\\n])*\]|[^/\\\n])+\/[a-z]*/.source
-  return code.replace(new RegExp(`(${string})|${comment}|${regex}`, 'g'), (_match, kept: string | undefined) => kept ?? ' ')
+  const parts: string[] = []
+  const unclosed = { '"': -1, "'": -1, '`': -1, '/*': -1 }
+  let copied = 0
+  for (let at = 0; at < code.length; at++) {
+    const char = code[at]
+    if (char === '"' || char === "'" || char === '`') {
+      at = at < unclosed[char] ? at : (stringEnd(code, at, unclosed) ?? at + 1) - 1
+      continue
+    }
+    if (char !== '/') continue
+    const end = code[at + 1] === '*' ? blockCommentEnd(code, at, unclosed) : code[at + 1] === '/' ? lineEnd(code, at) : opensRegex(code, at) ? regexEnd(code, at) : null
+    if (end === null) continue
+    parts.push(code.slice(copied, at), ' ')
+    copied = end
+    at = end - 1
+  }
+  parts.push(code.slice(copied))
+  return parts.join('')
+}
+
+/** Just past the quote closing the string that opens at `open`; null (and remembered) when it does not close. */
+function stringEnd(code: string, open: number, unclosed: Record<string, number>): number | null {
+  const quote = code[open]
+  for (let at = open + 1; at < code.length; at++) {
+    const char = code[at]
+    if (char === quote) return at + 1
+    if (char === '\\') {
+      if (at + 1 >= code.length || LINE_BREAK.test(code[at + 1])) return fail(at)
+      at++
+    } else if (char === '\n' && quote !== '`') return fail(at)
+  }
+  return fail(code.length)
+
+  // A quote of the same kind before `at` cannot close either: it would scan the same characters.
+  function fail(at: number): null {
+    unclosed[quote] = at
+    return null
+  }
+}
+
+function blockCommentEnd(code: string, open: number, unclosed: Record<string, number>): number | null {
+  if (open < unclosed['/*']) return null
+  const close = code.indexOf('*/', open + 2)
+  if (close >= 0) return close + 2
+  unclosed['/*'] = code.length
+  return null
+}
+
+function lineEnd(code: string, at: number): number {
+  const end = code.indexOf('\n', at)
+  return end < 0 ? code.length : end
+}
+
+function opensRegex(code: string, slash: number): boolean {
+  let before = slash - 1
+  while (before >= 0 && /\s/.test(code[before])) before--
+  return before >= 0 && BEFORE_REGEX.includes(code[before])
+}
+
+/** Just past the flags of the regular expression literal at `open`, or null: none closes on its line, near enough. */
+function regexEnd(code: string, open: number): number | null {
+  const limit = Math.min(code.length, open + REGEX_LITERAL_LIMIT)
+  let classesUnclosedBefore = -1
+  for (let at = open + 1; at < limit; at++) {
+    const char = code[at]
+    if (char === '/') return at === open + 1 ? null : flagsEnd(code, at + 1)
+    if (char === '\n') return null
+    if (char === '\\') {
+      if (at + 1 >= limit || LINE_BREAK.test(code[at + 1])) return null
+      at++
+    } else if (char === '[' && at >= classesUnclosedBefore) {
+      const close = classEnd(code, at, limit)
+      if (close === null) classesUnclosedBefore = limit
+      else at = close
+    }
+  }
+  return null
+}
+
+/** The `]` closing the character class at `open`, on its line. */
+function classEnd(code: string, open: number, limit: number): number | null {
+  for (let at = open + 1; at < limit; at++) {
+    if (code[at] === ']') return at
+    if (code[at] === '\n') return null
+    if (code[at] === '\\') {
+      if (at + 1 >= limit || LINE_BREAK.test(code[at + 1])) return null
+      at++
+    }
+  }
+  return null
+}
+
+function flagsEnd(code: string, from: number): number {
+  let at = from
+  while (at < code.length && code[at] >= 'a' && code[at] <= 'z') at++
+  return at
 }
 
 function addListed(list: string, names: Set<string>, nameOf: (item: string) => string | undefined): void {

@@ -5,11 +5,18 @@
  */
 import { posix } from 'node:path'
 import type { RebasedImport, RelatedModule } from '../domain.js'
-import type { GitCommands } from '../ports/git.js'
+import { PIECE_OVERHEAD, type Budget } from './budget.js'
 import { excerptsFor, exportedNames } from './functions.js'
+import type { FileReader } from './read.js'
 
 const MAX_RELATED = 4
 const RELATED_WHOLE_LIMIT = 6_000
+/** Changed files whose imports are followed; packages read for the wrapper of a private changed module. */
+const MAX_SCANNED = 12
+const MAX_WRAPPERS = 2
+/** The characters of export names listed per module; a module exporting more says how many are left out. */
+const EXPORTS_LIMIT = 1_500
+const SHOWN_CODE_SCAN = 64_000
 const RESOLVE_SUFFIXES = ['', '.ts', '.tsx', '.js', '.jsx', '.mjs', '.cjs', '/index.ts', '/index.js']
 const RELATIVE_IMPORT = /(?:\bfrom\s+|\bimport\s+|\brequire\(\s*)['"](\.{1,2}\/[^'"]*|\.{1,2})['"]/g
 
@@ -26,44 +33,89 @@ export function resolveImport(fromFile: string, specifier: string, files: Readon
   return null
 }
 
-/** Where related modules are read from: the head commit's files, and how a test imports each. */
+/** Where related modules are read from: the head commit's files, how a test imports each, and the characters left to show them. */
 export interface ModuleSource {
   files: ReadonlySet<string>
-  git: GitCommands
+  reader: FileReader
   head: string
   importOf: (path: string) => string
+  budget: Budget
+}
+
+/**
+ * Names up to EXPORTS_LIMIT characters, then a marker saying how many more there are. When some must go,
+ * the names `shownCode` uses come first: those are the ones a test of the shown code calls.
+ */
+export function capNames(names: string[], shownCode: () => string = () => ''): string[] {
+  if (names.reduce((sum, name) => sum + name.length + 4, 0) <= EXPORTS_LIMIT) return names
+  const used = new Set(shownCode().slice(0, SHOWN_CODE_SCAN).match(/[\w$]+/g))
+  const kept: string[] = []
+  let size = 0
+  for (const name of [...names.filter((name) => used.has(name)), ...names.filter((name) => !used.has(name))]) {
+    if (size + name.length + 4 > EXPORTS_LIMIT) continue
+    kept.push(name)
+    size += name.length + 4
+  }
+  return [...kept, `[… ${names.length - kept.length} more names left out]`]
+}
+
+/** A module's path (three times: heading, import line, convention), import and exports, charged to the budget. */
+function headingCost(path: string, specifier: string, exports: string[]): number {
+  return 3 * path.length + specifier.length + exports.reduce((sum, name) => sum + name.length + 4, 0) + 2 * PIECE_OVERHEAD
+}
+
+/** A module's content when it fits the budget beside its heading (which is charged either way), else null. */
+function within(budget: Budget, heading: number, content: string | null): string | null {
+  budget.spend(heading)
+  if (content === null || content.length + PIECE_OVERHEAD > budget.remaining) return null
+  budget.spend(content.length + PIECE_OVERHEAD)
+  return content
 }
 
 /** The wrapper of a private changed module first, then what the changed code imports, then what the report names. */
 export async function relatedModules(changed: string[], named: string[], source: ModuleSource): Promise<RelatedModule[]> {
+  // Built in that order too: each takes its share of the budget before the next.
+  const wrappers = await publicWrappers(changed, source)
   const imported = await importedModules(changed, source)
   const shown = new Set([...changed, ...imported.map((module) => module.path)])
-  return [...(await publicWrappers(changed, source)), ...imported, ...(await namedModules(named.filter((path) => !shown.has(path)), source))]
+  return [...wrappers, ...imported, ...(await namedModules(named.filter((path) => !shown.has(path)), source))]
 }
 
-async function importedModules(changed: string[], { files, git, head, importOf }: ModuleSource): Promise<RelatedModule[]> {
-  const paths: string[] = []
-  for (const path of changed.filter((file) => /\.[cm]?[jt]sx?$/.test(file))) {
-    const content = (await git.fileAt(head, path)) ?? ''
-    for (const specifier of relativeImports(content)) {
+async function importedModules(changed: string[], { files, reader, head, importOf, budget }: ModuleSource): Promise<RelatedModule[]> {
+  const changedSet = new Set(changed)
+  const paths = new Set<string>()
+  const scanned = changed.filter((file) => /\.[cm]?[jt]sx?$/.test(file)).slice(0, MAX_SCANNED)
+  // All reads asked for at once, in a fixed order (see read.ts), then used in that order.
+  const scannedContents = scanned.map((path) => reader.text(head, path))
+  for (const [at, path] of scanned.entries()) {
+    for (const specifier of relativeImports((await scannedContents[at]) ?? '')) {
       const resolved = resolveImport(path, specifier, files)
-      if (resolved && !changed.includes(resolved) && !paths.includes(resolved)) paths.push(resolved)
+      if (resolved && !changedSet.has(resolved)) paths.add(resolved)
     }
   }
-  return Promise.all(
-    paths.slice(0, MAX_RELATED).map(async (path): Promise<RelatedModule> => {
-      const content = (await git.fileAt(head, path)) ?? ''
-      return { path, role: 'imported', importSpecifier: importOf(path), exports: exportedNames(content), content: content.length <= RELATED_WHOLE_LIMIT ? content : null }
-    })
-  )
+  const related = [...paths].slice(0, MAX_RELATED)
+  const contents = related.map((path) => reader.text(head, path))
+  const modules: RelatedModule[] = []
+  for (const [at, path] of related.entries()) {
+    const content = (await contents[at]) ?? ''
+    const exports = capNames(exportedNames(content))
+    const shown = within(budget, headingCost(path, importOf(path), exports), content.length <= RELATED_WHOLE_LIMIT ? content : null)
+    modules.push({ path, role: 'imported', importSpecifier: importOf(path), exports, content: shown })
+  }
+  return modules
 }
 
 /** Named files are shown whole or not at all: their exports alone would not show the data a test needs. */
-async function namedModules(paths: string[], { git, head, importOf }: ModuleSource): Promise<RelatedModule[]> {
+async function namedModules(paths: string[], { reader, head, importOf, budget }: ModuleSource): Promise<RelatedModule[]> {
   const modules: RelatedModule[] = []
   for (const path of paths) {
-    const content = (await git.fileAt(head, path)) ?? ''
-    if (content.length <= RELATED_WHOLE_LIMIT) modules.push({ path, role: 'named', importSpecifier: importOf(path), exports: exportedNames(content), content })
+    const content = (await reader.text(head, path)) ?? ''
+    const exports = capNames(exportedNames(content))
+    const cost = headingCost(path, importOf(path), exports) + content.length + PIECE_OVERHEAD
+    if (content.length <= RELATED_WHOLE_LIMIT && cost <= budget.remaining) {
+      budget.spend(cost)
+      modules.push({ path, role: 'named', importSpecifier: importOf(path), exports, content })
+    }
   }
   return modules
 }
@@ -98,18 +150,28 @@ export function filesNamedIn(text: string, sourceFiles: readonly string[]): stri
  * A private Python module (`pkg/_impl.py`) is used through its package: the code of `pkg/__init__.py` that
  * names it is the API a test should call, with its signature.
  */
-async function publicWrappers(changed: string[], { files, git, head, importOf }: ModuleSource): Promise<RelatedModule[]> {
+async function publicWrappers(changed: string[], { files, reader, head, importOf, budget }: ModuleSource): Promise<RelatedModule[]> {
   const wrappers: RelatedModule[] = []
+  const changedSet = new Set(changed)
+  const inits = new Set<string>()
   for (const path of changed) {
     const name = posix.basename(path, '.py')
     const init = posix.join(posix.dirname(path), '__init__.py')
-    if (!path.endsWith('.py') || !/^_[^_]/.test(name) || !files.has(init) || changed.includes(init)) continue
-    const content = (await git.fileAt(head, init)) ?? ''
-    const mention = new RegExp(`\\b${name}\\b`)
+    if (!path.endsWith('.py') || !/^_[^_]/.test(name) || !files.has(init) || changedSet.has(init) || inits.has(init)) continue
+    if (inits.size === MAX_WRAPPERS) break
+    inits.add(init)
+    const content = (await reader.text(head, init)) ?? ''
+    // The file name is the PR's to choose: escaped, it is matched as it is spelt.
+    const mention = new RegExp(`\\b${name.replace(/[.*+?^${}()|[\]\\]/g, '\\$&')}\\b`)
     const naming = content.split('\n').flatMap((line, index) => (mention.test(line) ? [index + 1] : []))
     if (naming.length === 0) continue
-    const code = excerptsFor(content, naming).map((excerpt) => excerpt.code).join('\n\n# …\n\n')
-    wrappers.push({ path: init, role: 'wrapper', importSpecifier: importOf(init), exports: exportedNames(content), content: code })
+    // Its exports are capped to the budget's charge before its code is cut to what is left.
+    const names = exportedNames(content)
+    budget.spend(headingCost(init, importOf(init), capNames(names)))
+    const code = excerptsFor(content, naming, Math.min(RELATED_WHOLE_LIMIT, budget.remaining)).map((excerpt) => excerpt.code).join('\n\n# …\n\n')
+    const exports = capNames(names, () => code)
+    budget.spend(code.length + PIECE_OVERHEAD)
+    wrappers.push({ path: init, role: 'wrapper', importSpecifier: importOf(init), exports, content: code })
   }
   return wrappers
 }

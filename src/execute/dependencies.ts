@@ -4,7 +4,7 @@
  */
 import { createHash } from 'node:crypto'
 import { existsSync } from 'node:fs'
-import { readFile, symlink } from 'node:fs/promises'
+import { mkdir, readdir, readFile, realpath, symlink } from 'node:fs/promises'
 import { join } from 'node:path'
 import { UserFacingError } from '../errors.js'
 import { expandCommand, type CommandLine } from '../frameworks/command.js'
@@ -39,13 +39,20 @@ const INSTALLS: Array<{ lockfile: string } & CommandLine> = [
   { lockfile: 'package.json', command: 'npm', args: ['install'], env: {} }
 ]
 
-/** Links node_modules of the repository root and of the package into the tree: no copy, no install. */
+/** What tools write under node_modules (vite's bundled config, caches): each tree gets its own, fresh. */
+const WRITTEN_BY_TOOLS = new Set(['.cache', '.vite', '.vite-temp', '.vitest'])
+
+/**
+ * The installed node_modules of the repository root and of the package, in the tree: no copy, no install.
+ * The tree's node_modules is a folder of its own whose entries link to the installed ones, so what a tool
+ * writes there (vite's `.vite-temp`, a `.cache`) stays in the tree: the checkout is not the tests' to write.
+ */
 export async function reuseDependencies(repoDir: string, treeDir: string, packageDir: string): Promise<DependencySource> {
   let linked = false
   for (const folder of new Set(['', packageDir])) {
     const installed = join(repoDir, folder, 'node_modules')
     if (!existsSync(installed)) continue
-    await symlink(installed, join(treeDir, folder, 'node_modules'), 'dir')
+    await linkEntries(installed, join(treeDir, folder, 'node_modules'))
     linked = true
   }
   if (linked) return 'reused'
@@ -53,6 +60,14 @@ export async function reuseDependencies(repoDir: string, treeDir: string, packag
     throw new UserFacingError(`Dependencies are not installed in ${join(repoDir, packageDir)}`, 'run your install command (e.g. npm ci) before regression-testgen')
   }
   return 'none'
+}
+
+async function linkEntries(installed: string, target: string): Promise<void> {
+  await mkdir(target, { recursive: true })
+  // Straight to the real folder: a linked node_modules may pass through folders the sandbox cannot enter.
+  const source = await realpath(installed)
+  const entries = (await readdir(source)).filter((entry) => !WRITTEN_BY_TOOLS.has(entry))
+  await Promise.all(entries.map((entry) => symlink(join(source, entry), join(target, entry))))
 }
 
 /** A fresh install at the tree's root, for a pre-fix tree whose manifests differ from the head's. */

@@ -1,10 +1,11 @@
 /** The suite's home in both trees: put files in, run them at head or on the pre-fix tree. */
-import { mkdir, realpath } from 'node:fs/promises'
+import { realpath } from 'node:fs/promises'
 import { join, posix, sep } from 'node:path'
 import { isFailure, type RunResult, type SuiteFile } from '../domain.js'
 import type { FrameworkAdapter } from '../frameworks/adapter.js'
+import { makeRunnerFolder } from '../frameworks/runner-folder.js'
 import type { Logger } from '../pipeline.js'
-import type { ProcessRunner } from '../ports/process.js'
+import type { Sandbox } from '../ports/sandbox.js'
 import { removeSuiteFiles, writeSuiteFiles } from '../suite/write.js'
 import type { Trees } from './trees.js'
 
@@ -27,7 +28,7 @@ export class TestBench {
   constructor(
     private readonly trees: Trees,
     private readonly framework: FrameworkAdapter,
-    private readonly processes: ProcessRunner,
+    private readonly sandbox: Sandbox,
     private readonly options: BenchOptions
   ) {}
 
@@ -43,10 +44,10 @@ export class TestBench {
   async run(tree: TreeName, files: string[], options: { coverage?: boolean } = {}): Promise<RunResult> {
     const { packageDir, command, timeoutMs } = this.options
     const scratchDir = join(this.options.scratchDir, `run-${++this.runs}-${tree}`)
-    await mkdir(scratchDir, { recursive: true })
+    await makeRunnerFolder(scratchDir)
     const treeDir = join(this.trees[tree], packageDir)
     const packageFiles = files.map((file) => posix.relative(packageDir, file))
-    const result = await this.framework.run({ treeDir, files: packageFiles, scratchDir, timeoutMs, coverage: options.coverage, command: command ?? undefined }, this.processes)
+    const result = await this.framework.run({ treeDir, files: packageFiles, scratchDir, timeoutMs, coverage: options.coverage, command: command ?? undefined }, this.sandbox.processes)
     const run = repoRelativeRun(withoutTreePaths(result, [treeDir, await realpath(treeDir)]), packageDir)
     this.logRun(`Run ${this.runs} ${tree === 'head' ? 'at head' : 'on the pre-fix tree'}${options.coverage ? ' (with coverage)' : ''}`, run)
     return run

@@ -8,9 +8,12 @@ import type { ChangeSet, ChangedFile } from '../domain.js'
 import { isManifest } from '../diff/classify.js'
 import type { GitCommands } from '../ports/git.js'
 import { expandCommand } from '../frameworks/command.js'
-import type { ProcessRunner } from '../ports/process.js'
+import type { Sandbox } from '../ports/sandbox.js'
 import { runTreeCommand } from './tree-command.js'
 import { installDependencies, reuseDependencies, type DependencyOptions, type DependencySource } from './dependencies.js'
+
+/** How the trees are set up: the sandbox that may write them and runs their installs, and how to install. */
+export type TreeOptions = Omit<DependencyOptions, 'processes'> & { sandbox: Sandbox }
 
 export interface Trees {
   head: string
@@ -26,16 +29,19 @@ export function filesToRevert(changeSet: ChangeSet): ChangedFile[] {
   return changeSet.files.filter((file) => file.role === 'source' || isManifest(file.path))
 }
 
-export async function prepareTrees(git: GitCommands, changeSet: ChangeSet, workDir: string, options: DependencyOptions): Promise<Trees> {
+export async function prepareTrees(git: GitCommands, changeSet: ChangeSet, workDir: string, options: TreeOptions): Promise<Trees> {
   const head = join(workDir, 'head')
   const preFix = join(workDir, 'pre-fix')
+  // The tool's git never works in a tree again once the repository's code has run there: the folder goes
+  // first (the sandbox's files with it), then git forgets the worktrees.
   const dispose = async () => {
+    options.sandbox.remove(workDir)
     await Promise.all([git.removeWorktree(head), git.removeWorktree(preFix)])
-    await rm(workDir, { recursive: true, force: true })
   }
   try {
     await git.addWorktree(head, changeSet.head)
     await reuseDependencies(git.repoDir, head, options.packageDir)
+    await options.sandbox.share(head)
     return { head, preFix, ...(await addPreFixTree(git, changeSet, preFix, options)), dispose }
   } catch (error) {
     await dispose()
@@ -44,13 +50,17 @@ export async function prepareTrees(git: GitCommands, changeSet: ChangeSet, workD
 }
 
 /** A worktree at head with the fix taken out, on the repository's installed dependencies where they fit. */
-export async function addPreFixTree(git: GitCommands, changeSet: ChangeSet, dir: string, options: DependencyOptions): Promise<Pick<Trees, 'reverted' | 'preFixDependencies'>> {
+export async function addPreFixTree(git: GitCommands, changeSet: ChangeSet, dir: string, options: TreeOptions): Promise<Pick<Trees, 'reverted' | 'preFixDependencies'>> {
   await git.addWorktree(dir, changeSet.head)
   const reverted = await revertFix(git, changeSet, dir)
-  const preFixDependencies = reverted.some(isManifest)
-    ? await installDependencies(dir, options)
-    : await reuseDependencies(git.repoDir, dir, options.packageDir)
-  return { reverted, preFixDependencies }
+  if (!reverted.some(isManifest)) {
+    const preFixDependencies = await reuseDependencies(git.repoDir, dir, options.packageDir)
+    await options.sandbox.share(dir)
+    return { reverted, preFixDependencies }
+  }
+  // The install runs in the sandbox: the tree is shared before it.
+  await options.sandbox.share(dir)
+  return { reverted, preFixDependencies: await installDependencies(dir, { ...options, processes: options.sandbox.processes }) }
 }
 
 /** Takes the fix out of a checkout of the head: its source files (and manifests) go back to the merge-base. */
@@ -71,7 +81,7 @@ async function revert(git: GitCommands, mergeBase: string, treeDir: string, file
 }
 
 /** The build-command, in the package folder of each tree, so the tests import this tree's own output. */
-export async function buildTrees(trees: Trees, buildCommand: string[], packageDir: string, processes: ProcessRunner, timeoutMs: number): Promise<void> {
+export async function buildTrees(trees: Trees, buildCommand: string[], packageDir: string, processes: Sandbox['processes'], timeoutMs: number): Promise<void> {
   const command = expandCommand(buildCommand, [], [])
   await runTreeCommand(processes, command, join(trees.head, packageDir), timeoutMs, 'The build at head')
   await runTreeCommand(processes, command, join(trees.preFix, packageDir), timeoutMs, 'The build of the pre-fix tree')

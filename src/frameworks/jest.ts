@@ -1,6 +1,6 @@
 /** Jest: found by its dependency, test script or config file; run by path, read from its JSON report. */
 import { existsSync } from 'node:fs'
-import { mkdir, readFile, rm } from 'node:fs/promises'
+import { readFile, rm } from 'node:fs/promises'
 import { join } from 'node:path'
 import type { RunResult, TestResult, TestStatus } from '../domain.js'
 import type { FrameworkAdapter, RunRequest } from './adapter.js'
@@ -9,6 +9,7 @@ import { declares, installedBin, readPackageJson, type PackageJson } from './pac
 import { readIstanbulCoverage } from './istanbul.js'
 import { stripAnsi, trimMessage, trimTail } from './output.js'
 import { repoRelative, treeRoots } from './paths.js'
+import { makeRunnerFolder } from './runner-folder.js'
 
 const CONFIG_FILES = ['js', 'cjs', 'mjs', 'ts', 'json'].map((ext) => `jest.config.${ext}`)
 const TEST_EXTENSION = /\.[mc]?[jt]sx?$/
@@ -63,7 +64,7 @@ export const jestAdapter: FrameworkAdapter = {
   async run(request, processes) {
     const reportFile = join(request.scratchDir, REPORT_FILE)
     // A report left by an earlier run must not pass for this one's.
-    await mkdir(request.scratchDir, { recursive: true })
+    await makeRunnerFolder(request.scratchDir)
     await rm(reportFile, { force: true })
     const reporterArgs = [...JEST_FLAGS, ...coverageFlags(request), `--outputFile=${reportFile}`]
     const invocation = request.command ? expandCommand(request.command, request.files, reporterArgs) : await defaultInvocation(request, reporterArgs)

@@ -13,6 +13,7 @@ import { findC8, findMocha, writeConfigWrapper, type MochaInstall } from './moch
 import { extractReport, namesFiles, readReportFile, readResults, withoutInternalFrames, type MochaReport } from './mocha-report.js'
 import { stripAnsi, trimTail } from './output.js'
 import { treeRoots } from './paths.js'
+import { makeRunnerFolder } from './runner-folder.js'
 
 const CONFIG_FILES = ['js', 'cjs', 'mjs', 'json', 'jsonc', 'yml', 'yaml'].map((ext) => `.mocharc.${ext}`)
 const SCRIPT_FILE = /\.[cm]?[jt]s$/
@@ -54,7 +55,7 @@ export const mochaAdapter: FrameworkAdapter = {
   },
 
   async run(request, processes) {
-    await mkdir(request.scratchDir, { recursive: true })
+    await makeRunnerFolder(request.scratchDir)
     const mocha = findMocha(request.treeDir)
     if (!mocha && !request.command) return notInstalled(request)
     const first = await runMocha(request, processes, mocha, request.files, request.scratchDir)
@@ -95,7 +96,7 @@ async function isolate(request: RunRequest, processes: ProcessRunner, mocha: Moc
 async function runMocha(request: RunRequest, processes: ProcessRunner, mocha: MochaInstall | null, files: string[], scratchDir: string): Promise<Attempt> {
   const reportFile = join(scratchDir, REPORT_FILE)
   // Reports left by an earlier run must not pass for this one's.
-  await mkdir(scratchDir, { recursive: true })
+  await makeRunnerFolder(scratchDir)
   await Promise.all([rm(reportFile, { force: true }), rm(join(scratchDir, 'coverage'), { recursive: true, force: true })])
   const reporterArgs = mochaReporterArgs(mocha, reportFile)
   const invocation = request.command ? expandCommand(request.command, files, reporterArgs) : await defaultInvocation(request, mocha!, files, reporterArgs, scratchDir)

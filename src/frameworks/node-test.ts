@@ -2,7 +2,7 @@
  * node:test, Node's built-in runner: found by a `node --test` test script, or by test files that import
  * `node:test` where no other runner is declared; run one file at a time, read from its JUnit reporter.
  */
-import { mkdir, rm } from 'node:fs/promises'
+import { rm } from 'node:fs/promises'
 import { join } from 'node:path'
 import { isFailure, type FileCoverage, type RunResult, type TestResult } from '../domain.js'
 import type { ProcessResult, ProcessRunner } from '../ports/process.js'
@@ -16,6 +16,7 @@ import { cleanStack, codeLinesOnly, fileUrlsToPaths, isFileCase, mergeCoverage, 
 import { declares, installedBin, readPackageJson } from './packages.js'
 import { stripAnsi, trimTail } from './output.js'
 import { treeRoots } from './paths.js'
+import { makeRunnerFolder } from './runner-folder.js'
 
 // Runners whose projects may import `node:test` helpers without running their tests with it.
 const OTHER_RUNNERS = ['jest', 'vitest', 'mocha', 'ava', 'tap', 'tape', 'jasmine', 'uvu', '@playwright/test', 'cypress']
@@ -56,7 +57,7 @@ export const nodeTestAdapter: FrameworkAdapter = {
   isTestFile: isNodeTestFile,
 
   async run(request, processes) {
-    await mkdir(request.scratchDir, { recursive: true })
+    await makeRunnerFolder(request.scratchDir)
     const node = await nodeRuntime(processes, request.treeDir)
     if (node.problem) return everyFileFails(request, node.problem)
     const script = (request.command ? null : nodeTestScript((await readPackageJson(request.treeDir))?.scripts)) ?? { runner: 'node', flags: [], env: {} }
@@ -79,7 +80,7 @@ async function runFile(plan: Plan, file: string, dir: string): Promise<FileRun> 
   const lcov = join(dir, 'lcov.info')
   // Reports left by an earlier run must not pass for this one's.
   await rm(dir, { recursive: true, force: true })
-  await mkdir(dir, { recursive: true })
+  await makeRunnerFolder(dir)
   const remaining = plan.deadline - Date.now()
   if (remaining <= 0) return { file, process: null, output: '', tests: [], fileErrors: [{ file, message: `not run: the files before it used up the ${request.timeoutMs} ms time limit` }], coverage: [] }
   const reporterArgs = ['--test-reporter=junit', `--test-reporter-destination=${junit}`, '--test-reporter=spec', '--test-reporter-destination=stdout']

@@ -16,6 +16,7 @@ export const Inputs = {
   GithubToken: 'github-token',
   PrNumber: 'pr-number',
   AllowPullRequestTarget: 'allow-pull-request-target',
+  AllowUnisolatedTests: 'allow-unisolated-tests',
   ArtifactName: 'artifact-name',
   RetentionDays: 'retention-days',
   Comment: 'comment',

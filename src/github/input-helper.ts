@@ -63,9 +63,19 @@ async function pipelineSettings(): Promise<{ settings: Settings; pullRequest: Pu
     testCommand: core.getInput(Inputs.TestCommand),
     buildCommand: core.getInput(Inputs.BuildCommand),
     installCommand: core.getInput(Inputs.InstallCommand),
-    workingDirectory: core.getInput(Inputs.WorkingDirectory)
+    workingDirectory: core.getInput(Inputs.WorkingDirectory),
+    allowUnisolatedTests: booleanInput(Inputs.AllowUnisolatedTests),
+    secrets: runnerSecrets()
   })
   return { settings, pullRequest }
+}
+
+/** The job's tokens: never to be written or posted, and masked in the job log. */
+function runnerSecrets(): string[] {
+  const tokens = [core.getInput(Inputs.GithubToken), process.env.GITHUB_TOKEN, process.env.ACTIONS_RUNTIME_TOKEN, process.env.ACTIONS_ID_TOKEN_REQUEST_TOKEN]
+  const secrets = tokens.filter((token): token is string => Boolean(token?.trim()))
+  for (const secret of secrets) core.setSecret(secret)
+  return secrets
 }
 
 function artifactName(): string {

@@ -1,5 +1,6 @@
 /** Pipeline data rendered as the markdown the prompts embed. */
 import { WHOLE_FILE } from '../context/functions.js'
+import { escapeQuoteTags } from '../bug-report/sanitize.js'
 import { isFailure, type Analysis, type BugReport, type ContextPack, type RelatedModule, type RunResult, type Scenario, type Suite } from '../domain.js'
 
 const fence = (code: string, language = '') => {
@@ -7,8 +8,12 @@ const fence = (code: string, language = '') => {
   return `${ticks}${language}\n${code}\n${ticks}`
 }
 
+/** The element prompts/context.md quotes the bug report in (and prompts/system.md names as untrusted). */
+export const BUG_REPORT_TAG = 'bug_report'
+
+/** The report as quoted data: nothing in it can close the quote and speak as the prompt. */
 export function renderBugReport(report: BugReport): string {
-  return `Title: ${report.title}\n\n${report.body}`.trim()
+  return escapeQuoteTags(`Title: ${report.title}\n\n${report.body}`.trim(), BUG_REPORT_TAG)
 }
 
 const RELATED_ROLES: Record<RelatedModule['role'], string> = {

@@ -4,7 +4,7 @@ import { askForTool } from './ask.js'
 import type { ModelPort } from './model-port.js'
 import { loadPrompt, renderPrompt } from './prompts.js'
 import * as render from './render.js'
-import { ROOT_CAUSE_TOOL, SCENARIOS_TOOL, TEST_FILES_TOOL } from './tools.js'
+import { ROOT_CAUSE_TOOL, SCENARIOS_TOOL, suiteSizeProblems, TEST_FILES_TOOL } from './tools.js'
 
 export interface GenerationInput {
   bugReport: BugReport
@@ -63,7 +63,12 @@ export function strengthenTests(model: ModelPort, input: GenerationInput, suite:
 }
 
 async function askForSuite(model: ModelPort, input: GenerationInput, stage: 'write-tests' | 'repair' | 'strengthen', values: Record<string, string>): Promise<Suite> {
-  const answer = await askForTool<{ files: SuiteFile[] }>(model, { ...base(stage, input), task: renderPrompt(stage, values), tool: TEST_FILES_TOOL })
+  const answer = await askForTool<{ files: SuiteFile[] }>(model, {
+    ...base(stage, input),
+    task: renderPrompt(stage, values),
+    tool: TEST_FILES_TOOL,
+    check: ({ files }) => suiteSizeProblems(files)
+  })
   return { files: answer.files }
 }
 

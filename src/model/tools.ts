@@ -1,5 +1,9 @@
 /** The tools the model answers through: each stage's output as a JSON schema, validated on arrival. */
+import type { SuiteFile } from '../domain.js'
 import type { ToolDefinition } from './model-port.js'
+
+/** Bounds on one write_test_files answer: a suite is a few files of test code, never a dump. */
+export const SUITE_LIMITS = { files: 20, fileBytes: 200 * 1024, totalBytes: 1024 * 1024 }
 
 const text = { type: 'string', minLength: 1 }
 
@@ -76,6 +80,8 @@ export const TEST_FILES_TOOL: ToolDefinition = {
       files: {
         type: 'array',
         minItems: 1,
+        maxItems: SUITE_LIMITS.files,
+        description: `At most ${SUITE_LIMITS.files} files of at most ${SUITE_LIMITS.fileBytes / 1024} KB each.`,
         items: {
           type: 'object',
           additionalProperties: false,
@@ -101,4 +107,16 @@ export const TEST_FILES_TOOL: ToolDefinition = {
       }
     }
   }
+}
+
+/** Sizes over SUITE_LIMITS, as validation problems (the model gets one retry); the schema caps the count. */
+export function suiteSizeProblems(files: SuiteFile[]): string[] {
+  const problems: string[] = []
+  const sizes = files.map((file) => Buffer.byteLength(file.content, 'utf8'))
+  files.forEach((file, index) => {
+    if (sizes[index] > SUITE_LIMITS.fileBytes) problems.push(`${file.path} is ${sizes[index]} bytes: at most ${SUITE_LIMITS.fileBytes} are allowed per file`)
+  })
+  const total = sizes.reduce((sum, size) => sum + size, 0)
+  if (total > SUITE_LIMITS.totalBytes) problems.push(`the files hold ${total} bytes together: at most ${SUITE_LIMITS.totalBytes} are allowed`)
+  return problems
 }

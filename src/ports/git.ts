@@ -1,6 +1,20 @@
-/** Git behind a small interface (as actions/checkout does): argv only, never a shell. */
-import { execFile } from 'node:child_process'
+/**
+ * Git behind a small interface (as actions/checkout does): argv only, never a shell, hardened against the
+ * repository it reads. The repository is untrusted, its `.git/config` too (on a self-hosted runner a pull
+ * request's code may have written it), so every call:
+ * - runs with an allow-listed environment: no API key, tokens, INPUT_*, ACTIONS_*, NODE_OPTIONS, nor the
+ *   parent's GIT_* variables (GIT_DIR, GIT_CONFIG_*, …);
+ * - turns off what makes git run programs named in config: fsmonitor, hooks, signature checks, submodule
+ *   recursion, auto-gc (by `-c`); the pager, external diffs, textconv and the upload-pack command (by flag);
+ *   transports other than http, https and ssh (file too, for a fetch from a local origin); and pins every
+ *   program-running key the repository itself configures (filter drivers, ssh command, credential helpers,
+ *   askpass, alternate-refs command) back to the user's own (global, system) value or to none;
+ * - passes `--end-of-options` before refs, so a ref such as `--upload-pack=…` is never read as an option;
+ * - is killed, with everything it started, after a timeout.
+ */
+import { spawn } from 'node:child_process'
 import { UserFacingError } from '../errors.js'
+import { onInterrupt } from './process.js'
 
 export interface GitCommands {
   readonly repoDir: string
@@ -24,10 +38,36 @@ export interface GitCommands {
   inTree(dir: string, args: string[]): Promise<string>
 }
 
-const MAX_OUTPUT = 256 * 1024 * 1024
+export interface GitTimeouts {
+  /** Calls that read the repository. */
+  local: number
+  /** Calls that may reach the network or write many files: fetch, worktree add (a checkout, maybe through Git LFS). */
+  slow: number
+}
 
-export function createGit(repoDir: string): GitCommands {
-  const git = (args: string[], cwd = repoDir) => runGit(args, cwd)
+const GIT_TIMEOUTS: GitTimeouts = { local: 2 * 60_000, slow: 10 * 60_000 }
+
+export interface GitOptions {
+  /** The environment the allow-list picks from (default: this process's). */
+  parentEnv?: NodeJS.ProcessEnv
+  timeouts?: Partial<GitTimeouts>
+}
+
+const MAX_OUTPUT = 256 * 1024 * 1024
+const MAX_ERROR_OUTPUT = 1024 * 1024
+/** How long stdio may stay open after git exited (a process that left its group may hold it). */
+const CLOSE_WAIT_MS = 2000
+
+export function createGit(repoDir: string, options: GitOptions = {}): GitCommands {
+  const env = gitEnvironment(options.parentEnv ?? process.env)
+  const timeouts = { ...GIT_TIMEOUTS, ...options.timeouts }
+  const overrides = new RepositoryConfigOverrides(env, timeouts.local)
+  const git = async (args: string[], call: GitCall = {}) => {
+    const cwd = call.cwd ?? repoDir
+    const config = await overrides.for(cwd, call.fresh ?? false)
+    const protocols = call.protocols ?? REMOTE_PROTOCOLS
+    return runGit(args, { cwd, env: { ...env, ...configEnvironment(config), GIT_ALLOW_PROTOCOL: protocols }, timeoutMs: call.slow ? timeouts.slow : timeouts.local })
+  }
   return {
     repoDir,
     async verifyRepository() {
@@ -36,43 +76,298 @@ export function createGit(repoDir: string): GitCommands {
     },
     async resolveCommit(ref) {
       try {
-        return (await git(['rev-parse', '--verify', '--quiet', `${ref}^{commit}`])).trim()
+        return (await git(['rev-parse', '--verify', '--quiet', '--end-of-options', `${ref}^{commit}`])).trim()
       } catch {
         throw new UserFacingError(`Commit "${ref}" is not in the repository at ${repoDir}`, 'fetch it first, e.g. git fetch --unshallow or actions/checkout with fetch-depth: 0')
       }
     },
-    hasCommit: (ref) => git(['cat-file', '-e', `${ref}^{commit}`]).then(() => true, () => false),
+    hasCommit: (ref) => git(['cat-file', '-e', '--end-of-options', `${ref}^{commit}`]).then(() => true, () => false),
     isShallow: async () => (await git(['rev-parse', '--is-shallow-repository'])).trim() === 'true',
     async fetchCommits(refs) {
+      const refspec = refs.find(isRefspec)
+      if (refspec !== undefined) throw new UserFacingError(`Refusing to fetch "${refspec}": a refspec would write refs in the repository; give a commit SHA`)
       const unshallow = (await git(['rev-parse', '--is-shallow-repository'])).trim() === 'true' ? ['--unshallow'] : []
-      await git(['fetch', '--no-tags', '--quiet', ...unshallow, 'origin', ...refs])
+      // remote.origin.uploadpack cannot be overridden by config (the first value wins): the option can.
+      const quiet = ['--no-tags', '--quiet', '--no-auto-maintenance', '--recurse-submodules=no', '--upload-pack=git-upload-pack']
+      const local = isLocalUrl((await git(['remote', 'get-url', 'origin'])).trim())
+      await git(['fetch', ...quiet, ...unshallow, '--end-of-options', 'origin', ...refs], { slow: true, fresh: true, protocols: local ? LOCAL_PROTOCOLS : REMOTE_PROTOCOLS })
     },
-    mergeBase: async (base, head) => (await git(['merge-base', base, head])).trim(),
-    diff: (base, head) => git(['-c', 'core.quotePath=false', 'diff', '--no-color', '--no-ext-diff', '-M', '--unified=3', `${base}...${head}`]),
+    mergeBase: async (base, head) => (await git(['merge-base', '--end-of-options', base, head])).trim(),
+    diff: (base, head) =>
+      git(['-c', 'core.quotePath=false', 'diff', '--no-color', '--no-ext-diff', '--no-textconv', '-M', '--unified=3', '--end-of-options', `${base}...${head}`, '--']),
     async fileAt(commit, path) {
       try {
-        return await git(['show', `${commit}:${path}`])
+        // The blob as committed: cat-file runs no textconv and no filter.
+        return await git(['cat-file', 'blob', '--end-of-options', `${commit}:${path}`])
       } catch {
         return null
       }
     },
-    listFiles: async (commit) => (await git(['ls-tree', '-r', '--name-only', '-z', commit])).split('\0').filter(Boolean),
+    listFiles: async (commit) => (await git(['ls-tree', '-r', '--name-only', '-z', '--end-of-options', commit])).split('\0').filter(Boolean),
     commitMessages: async (base, head) =>
-      (await git(['log', '--format=%B%x00', `${base}..${head}`])).split('\0').map((m) => m.trim()).filter(Boolean),
-    addWorktree: async (dir, commit) => void (await git(['worktree', 'add', '--detach', '--force', dir, commit])),
+      (await git(['log', '--no-show-signature', '--format=%B%x00', '--end-of-options', `${base}..${head}`, '--'])).split('\0').map((m) => m.trim()).filter(Boolean),
+    // A checkout: the filter drivers it would run are read again just before.
+    addWorktree: async (dir, commit) => void (await git(['worktree', 'add', '--detach', '--force', '--end-of-options', dir, commit], { slow: true, fresh: true })),
     async removeWorktree(dir) {
-      await git(['worktree', 'remove', '--force', dir]).catch(() => undefined)
+      await git(['worktree', 'remove', '--force', '--end-of-options', dir]).catch(() => undefined)
       await git(['worktree', 'prune']).catch(() => undefined)
     },
-    inTree: (dir, args) => git(args, dir)
+    inTree: (dir, args) => git(args, { cwd: dir })
   }
 }
 
-function runGit(args: string[], cwd: string): Promise<string> {
-  return new Promise((resolvePromise, reject) => {
-    execFile('git', args, { cwd, maxBuffer: MAX_OUTPUT, env: { ...process.env, GIT_TERMINAL_PROMPT: '0' } }, (error, stdout, stderr) => {
-      if (error) reject(new Error(`git ${args.join(' ')} failed: ${stderr.trim() || error.message}`))
-      else resolvePromise(stdout)
-    })
+interface GitCall {
+  /** Where git runs (default: the repository). */
+  cwd?: string
+  /** The long timeout. */
+  slow?: boolean
+  /** Read the repository's config again first. */
+  fresh?: boolean
+  /** GIT_ALLOW_PROTOCOL (default: the remote ones). */
+  protocols?: string
+}
+
+/** `src:dst`, `+src` and `^src` are refspecs, not commits: fetching them could move refs. */
+const isRefspec = (ref: string) => ref.includes(':') || ref.startsWith('+') || ref.startsWith('^')
+
+// --- The environment ---------------------------------------------------------------------------------
+
+/** What git and the programs of the user's own config (ssh, credential helpers, git-lfs) need, and no more. */
+const PASSED_NAMES = new Set([
+  'PATH', 'HOME', 'USER', 'LOGNAME', 'LANG', 'LANGUAGE', 'TZ', 'TMPDIR', 'XDG_CONFIG_HOME',
+  // fetch through the runner's proxy and CA bundle, with its ssh agent
+  'SSH_AUTH_SOCK', 'http_proxy', 'https_proxy', 'HTTP_PROXY', 'HTTPS_PROXY', 'no_proxy', 'NO_PROXY', 'all_proxy', 'ALL_PROXY',
+  'SSL_CERT_FILE', 'SSL_CERT_DIR', 'CURL_CA_BUNDLE'
+])
+
+/**
+ * The environment of the tool's git: an allow-list of the parent's, so that git and anything it starts never
+ * see the API key, tokens, INPUT_*, ACTIONS_*, NODE_OPTIONS or the parent's GIT_* (GIT_DIR, GIT_CONFIG_*,
+ * GIT_SSH_COMMAND, …); plus what keeps it from ever waiting for a person.
+ */
+export function gitEnvironment(parent: NodeJS.ProcessEnv): Record<string, string> {
+  const env: Record<string, string> = {}
+  for (const [name, value] of Object.entries(parent)) {
+    if (value !== undefined && (PASSED_NAMES.has(name) || name.startsWith('LC_'))) env[name] = value
+  }
+  return { ...env, GIT_TERMINAL_PROMPT: '0', GCM_INTERACTIVE: 'never' }
+}
+
+// --- Config that runs programs -----------------------------------------------------------------------
+
+/**
+ * Before every command: `-c` settings that turn off what runs a program from config in the commands used
+ * here. Hooks include post-checkout (worktree add) and reference-transaction (fetch, worktree add).
+ */
+const HARDENING_CONFIG = [
+  'core.fsmonitor=false',
+  'core.hooksPath=/dev/null',
+  'log.showSignature=false', // gpg.program
+  'protocol.ext.allow=never',
+  'submodule.recurse=false',
+  // no background gc or maintenance outliving the command and its timeout
+  'gc.auto=0',
+  'maintenance.auto=false'
+]
+
+/**
+ * The transports git may use. Never ext:: (a command in the URL) nor git:// (core.gitProxy, whose first value
+ * wins: no override). A local repository's upload-pack is a command run here, named by remote.*.uploadpack,
+ * which config cannot override: so `file` only for a fetch from a local origin, which pins it by option, and
+ * never for the lazy fetch of a partial clone, which any command reading a missing object may start.
+ */
+const REMOTE_PROTOCOLS = 'http:https:ssh'
+const LOCAL_PROTOCOLS = `file:${REMOTE_PROTOCOLS}`
+
+/** A path (`C:\\…` too) or file:// URL, not `scheme://…`, `scheme::…` or scp-like `host:path`. */
+const isLocalUrl = (url: string) => /^file:\/\//i.test(url) || /^[a-z]:[\\/]/i.test(url) || !/^[^/]*:/.test(url)
+
+/** Config keys naming a program, and what they are pinned to when the repository sets them and the user does not. */
+const PROGRAM_KEYS: Array<{ key: RegExp; neutral: string; list?: true }> = [
+  // .gitattributes (the tree's or .git/info/attributes) picks the driver; only config gives it a command.
+  { key: /^filter\..+\.(clean|smudge|process)$/, neutral: '' },
+  { key: /^core\.sshcommand$/, neutral: 'ssh' },
+  { key: /^core\.askpass$/, neutral: '' },
+  { key: /^core\.alternaterefscommand$/, neutral: '' },
+  // A list: an empty value empties it, then the user's own helpers come back in order.
+  { key: /^credential\.(.+\.)?helper$/, neutral: '', list: true }
+]
+
+const TRUSTED_SCOPES = new Set(['system', 'global', 'command'])
+
+interface ConfigEntry {
+  scope: string
+  key: string
+  value: string
+}
+
+export type ConfigOverride = readonly [key: string, value: string]
+
+/**
+ * The overrides for config the repository (its .git/config, config.worktree and the files they include)
+ * sets on a program-running key: the user's own value where they have one, else the neutral one. A
+ * filter driver left with no command is no longer required, so the checkout goes on without it.
+ */
+export function repositoryOverrides(entries: ConfigEntry[]): ConfigOverride[] {
+  const byKey = new Map<string, ConfigEntry[]>()
+  for (const entry of entries) byKey.set(entry.key, [...(byKey.get(entry.key) ?? []), entry])
+  const overrides: ConfigOverride[] = []
+  const neutralised = new Set<string>()
+  for (const [key, values] of byKey) {
+    const rule = PROGRAM_KEYS.find((candidate) => candidate.key.test(key))
+    if (!rule || values.every((entry) => TRUSTED_SCOPES.has(entry.scope))) continue
+    const trusted = values.filter((entry) => TRUSTED_SCOPES.has(entry.scope)).map((entry) => entry.value)
+    if (rule.list) overrides.push([key, ''], ...trusted.map((value) => [key, value] as const))
+    else overrides.push([key, trusted.at(-1) ?? rule.neutral])
+    const driver = /^filter\.(.+)\.[a-z]+$/.exec(key)?.[1]
+    if (driver !== undefined && trusted.length === 0) neutralised.add(driver)
+  }
+  for (const driver of neutralised) {
+    const userCommand = ['clean', 'smudge', 'process'].some((kind) => byKey.get(`filter.${driver}.${kind}`)?.some((entry) => TRUSTED_SCOPES.has(entry.scope)))
+    if (!userCommand) overrides.push([`filter.${driver}.required`, 'false'])
+  }
+  return overrides
+}
+
+/** `git config --list --show-scope -z`: records of scope, then `key\nvalue` (a bare key for a valueless boolean). */
+export function parseConfigList(output: string): ConfigEntry[] {
+  const fields = output.split('\0')
+  const entries: ConfigEntry[] = []
+  for (let index = 0; index + 1 < fields.length; index += 2) {
+    const [key, ...value] = fields[index + 1].split('\n')
+    entries.push({ scope: fields[index], key, value: value.join('\n') })
+  }
+  return entries
+}
+
+/** Overrides go in GIT_CONFIG_COUNT/KEY/VALUE: a key may hold `=` (a filter's name), which `-c` cannot. */
+function configEnvironment(overrides: readonly ConfigOverride[]): Record<string, string> {
+  const env: Record<string, string> = { GIT_CONFIG_COUNT: String(overrides.length) }
+  overrides.forEach(([key, value], index) => {
+    env[`GIT_CONFIG_KEY_${index}`] = key
+    env[`GIT_CONFIG_VALUE_${index}`] = value
   })
+  return env
+}
+
+/**
+ * The overrides of each folder's repository, read once; `fresh` reads them again, for the commands that can
+ * run what they neutralise most (checkout, fetch).
+ */
+class RepositoryConfigOverrides {
+  private readonly known = new Map<string, Promise<ConfigOverride[]>>()
+
+  constructor(
+    private readonly env: Record<string, string>,
+    private readonly timeoutMs: number
+  ) {}
+
+  for(cwd: string, fresh: boolean): Promise<ConfigOverride[]> {
+    const cached = this.known.get(cwd)
+    if (cached && !fresh) return cached
+    const read = runGit(['config', '--list', '--show-scope', '-z'], { cwd, env: { ...this.env, GIT_ALLOW_PROTOCOL: '' }, timeoutMs: this.timeoutMs }).then((output) =>
+      repositoryOverrides(parseConfigList(output))
+    )
+    // A failed read is not kept: the next call tries again (and fails the same way if it must).
+    const kept: Promise<ConfigOverride[]> = read.catch((error: Error) => {
+      if (this.known.get(cwd) === kept) this.known.delete(cwd)
+      throw error
+    })
+    this.known.set(cwd, kept)
+    return kept
+  }
+}
+
+// --- Running git -------------------------------------------------------------------------------------
+
+interface GitRun {
+  cwd: string
+  env: Record<string, string>
+  timeoutMs: number
+}
+
+/**
+ * One git command with the hardening config, no stdin and its own session (so no terminal to prompt on, and
+ * a process group a timeout kills whole: ssh, remote helpers, filters). Errors name the command without the
+ * hardening prefix.
+ */
+function runGit(args: string[], run: GitRun): Promise<string> {
+  const describe = `git ${args.join(' ')}`
+  return new Promise((resolve, reject) => {
+    const child = spawn('git', ['--no-pager', ...HARDENING_CONFIG.flatMap((setting) => ['-c', setting]), ...args], {
+      cwd: run.cwd,
+      env: run.env,
+      stdio: ['ignore', 'pipe', 'pipe'],
+      detached: true,
+      windowsHide: true
+    })
+    const stdout = new Capture(MAX_OUTPUT)
+    const stderr = new Capture(MAX_ERROR_OUTPUT)
+    let failure: string | null = null
+    let settled = false
+    let closeTimer: NodeJS.Timeout | undefined
+    const stop = (why: string) => {
+      failure ??= why
+      killGroup(child.pid)
+    }
+    const timer = setTimeout(() => stop(`timed out after ${Math.round(run.timeoutMs / 1000)} s`), run.timeoutMs)
+    const forget = onInterrupt(() => killGroup(child.pid))
+    child.stdout.on('data', (chunk: Buffer) => {
+      if (!stdout.add(chunk)) stop(`printed more than ${MAX_OUTPUT / 1024 / 1024} MiB`)
+    })
+    child.stderr.on('data', (chunk: Buffer) => stderr.add(chunk))
+    child.once('error', (error) => {
+      // A spawn failure (e.g. no git on PATH, or no such folder) has no exit to wait for.
+      if (child.pid === undefined) finish(null, error.message)
+    })
+    child.once('exit', (code, signal) => {
+      // Whatever the command left behind in its group (a helper, a filter) goes with it; and a process that
+      // left the group yet holds the pipes cannot keep the call open.
+      killGroup(child.pid)
+      closeTimer = setTimeout(() => finish(code, signal), CLOSE_WAIT_MS)
+      child.once('close', () => finish(code, signal))
+    })
+
+    function finish(code: number | null, detail: string | null) {
+      if (settled) return
+      settled = true
+      for (const pending of [timer, closeTimer]) clearTimeout(pending)
+      forget()
+      child.stdout.destroy()
+      child.stderr.destroy()
+      const message = stderr.text().trim()
+      if (failure) reject(new Error(`${describe} ${failure}${message ? `: ${message}` : ''}`))
+      else if (code !== 0) reject(new Error(`${describe} failed: ${message || `exit ${code ?? detail}`}`))
+      else resolve(stdout.text())
+    }
+  })
+}
+
+/** A stream's bytes up to a limit; `add` says whether the chunk still fit. */
+class Capture {
+  private readonly chunks: Buffer[] = []
+  private size = 0
+
+  constructor(private readonly limit: number) {}
+
+  add(chunk: Buffer): boolean {
+    this.size += chunk.length
+    if (this.size > this.limit) return false
+    this.chunks.push(chunk)
+    return true
+  }
+
+  text(): string {
+    return Buffer.concat(this.chunks).toString('utf8')
+  }
+}
+
+function killGroup(pid: number | undefined): void {
+  if (pid === undefined) return
+  try {
+    if (process.platform === 'win32') process.kill(pid, 'SIGKILL')
+    else process.kill(-pid, 'SIGKILL')
+  } catch {
+    // ESRCH: the group is gone already.
+  }
 }

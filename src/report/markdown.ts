@@ -15,6 +15,7 @@ export function renderMarkdown(report: Report): string {
     '# Regression tests for this fix',
     VERDICT_LINE[report.verdict] + (report.reason ? `\n\nReason: ${report.reason}` : ''),
     `${failToPassCount(report)} fail-to-pass of ${report.tests.length} test(s) · mode \`${report.mode}\` · framework ${report.framework ?? 'unknown'} · \`${report.repository.base.slice(0, 7)}...${report.repository.head.slice(0, 7)}\``,
+    isolation(report),
     report.bugReport && `**Bug report** (${report.bugReport.source}): ${cell(report.bugReport.title)}`,
     rootCause(report),
     scenarios(report),
@@ -82,6 +83,12 @@ function suite(report: Report): string | null {
   const reverted = report.preFixTree ? [`Pre-fix tree: reverted ${report.preFixTree.reverted.map((p) => `\`${p}\``).join(', ') || 'nothing'}; dependencies ${report.preFixTree.dependencies}.`] : []
   if (lines.length + refused.length + reverted.length === 0) return null
   return ['## Suite', ...lines, ...refused, '', ...reverted].join('\n')
+}
+
+function isolation(report: Report): string {
+  return report.isolation === 'sandbox'
+    ? `🔒 The repository's code ran in the sandbox: ${report.isolationDetail}.`
+    : `⚠️ **No isolation**: the repository's code ran as this job's own user — ${report.isolationDetail}.`
 }
 
 function model(report: Report): string | null {

@@ -4,6 +4,7 @@ import type { DependencySource } from '../execute/dependencies.js'
 import { UsageLedger, type ModelCall, type TokenUsage } from '../model/model-port.js'
 import { estimateCostUsd } from '../model/pricing.js'
 import type { RefusedFile } from '../suite/placement.js'
+import type { IsolationMode } from '../ports/sandbox.js'
 import type { Mode } from '../settings.js'
 import type { DiffCoverage } from '../verdict/diff-coverage.js'
 
@@ -23,6 +24,9 @@ export interface Report {
   /** Of the changed executable lines at head, those the suite ran; null when coverage was not collected. */
   diffCoverage: DiffCoverage | null
   preFixTree: { reverted: string[]; dependencies: DependencySource } | null
+  /** How the repository's commands ran: in the sandbox, or (with why in isolationDetail) as the tool's user. */
+  isolation: IsolationMode
+  isolationDetail: string
   rounds: { repair: number; strengthen: number }
   model: ModelUsage
   timings: Record<string, number>
@@ -57,6 +61,8 @@ export function emptyReport(mode: Mode, repoDir: string, base: string, head: str
     tests: [],
     diffCoverage: null,
     preFixTree: null,
+    isolation: 'none',
+    isolationDetail: 'nothing ran yet',
     rounds: { repair: 0, strengthen: 0 },
     model: modelUsage(null, new UsageLedger()),
     timings: {},

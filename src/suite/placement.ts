@@ -1,6 +1,7 @@
-/** Where the suite may go: inside the regression folder, never over an existing file, never with `..`. */
+/** Where the suite may go: a safe path (file-path.ts) inside the regression folder, never over an existing file. */
 import { posix } from 'node:path'
 import type { BugReport, ContextPack, SuiteFile } from '../domain.js'
+import { unsafePathProblem } from './file-path.js'
 
 export interface RefusedFile {
   path: string
@@ -36,9 +37,8 @@ export function placeSuite(files: SuiteFile[], context: ContextPack, existingFil
 }
 
 function refusal(path: string, context: ContextPack, existing: ReadonlySet<string>, taken: ReadonlySet<string>): string | null {
-  if (path.includes('\\') || path.includes('\0')) return 'the path has a backslash or NUL character'
-  if (posix.isAbsolute(path) || /^[a-zA-Z]:/.test(path)) return 'the path is absolute'
-  if (path.split('/').includes('..')) return 'the path contains ".."'
+  const unsafe = unsafePathProblem(path)
+  if (unsafe) return unsafe
   const normalized = posix.normalize(path)
   if (existing.has(normalized)) return 'a file already exists at that path'
   if (!normalized.startsWith(`${context.regressionDir}/`)) return `the path is outside the regression folder ${context.regressionDir}/`

@@ -3,9 +3,11 @@ import { execFileSync } from 'node:child_process'
 import { mkdir, mkdtemp, rm, writeFile } from 'node:fs/promises'
 import { tmpdir } from 'node:os'
 import { dirname, join } from 'node:path'
+import { CONTEXT_BUDGET } from '../../src/context/budget.js'
 import { buildContext } from '../../src/context/context.js'
 import { readChangeSet } from '../../src/diff/change-set.js'
 import { frameworkFor } from '../../src/frameworks/detect.js'
+import { renderContext, renderConventions } from '../../src/model/render.js'
 import { createGit } from '../../src/ports/git.js'
 
 let dir = ''
@@ -81,4 +83,31 @@ test('a source file the bug report names is shown whole, after the changed code'
   const context = await buildContext(await readChangeSet(repo, base, head), repo, await frameworkFor(dir, 'jest'), report)
   expect(context.related.map(({ path, role }) => ({ path, role }))).toEqual([{ path: 'src/locale/zh-cn.js', role: 'named' }])
   expect(context.related[0].content).toContain('meridiem')
+})
+
+test('a fix touching more source files than are shown names the rest at the end of the last one shown', async () => {
+  git('init', '-q')
+  const files = (version: number) => Object.fromEntries(Array.from({ length: 14 }, (_, i) => [`src/m${String(i).padStart(2, '0')}.js`, `module.exports = ${version}\n`]))
+  const base = await commit({ 'package.json': JSON.stringify({ devDependencies: { jest: '^29' } }), 'test/m.test.js': "test('m', () => {})\n", ...files(1) })
+  const head = await commit(files(2))
+  const repo = createGit(dir)
+  const context = await buildContext(await readChangeSet(repo, base, head), repo, await frameworkFor(dir, 'jest'))
+  expect(context.sources.map((source) => source.path)).toEqual(Array.from({ length: 12 }, (_, i) => `src/m${String(i).padStart(2, '0')}.js`))
+  expect(context.sources[11].diff).toMatch(/\n\[… 2 more changed source files left out: src\/m12\.js, src\/m13\.js\]$/)
+  expect(context.sources[0].diff).not.toContain('left out')
+})
+
+test('a changed file too large to read is shown by its hunks only, within the budget', async () => {
+  git('init', '-q')
+  const rows = (changed: number) => Array.from({ length: 110_000 }, (_, i) => `  ${i === 55_000 ? changed : i}, // a row of the generated table`).join('\n')
+  const base = await commit({ 'package.json': JSON.stringify({ devDependencies: { jest: '^29' } }), 'test/table.test.js': "test('t', () => {})\n", 'src/table.js': `module.exports = [\n${rows(1)}\n]\n` })
+  const head = await commit({ 'src/table.js': `module.exports = [\n${rows(2)}\n]\n` })
+  const repo = createGit(dir)
+  const context = await buildContext(await readChangeSet(repo, base, head), repo, await frameworkFor(dir, 'jest'))
+  const [source] = context.sources
+  expect(source.diff).toMatch(/^\[src\/table\.js is \d+ bytes, too large to read: shown by its hunks only\]\n@@ /)
+  expect(source.diff).toContain('-  1, // a row of the generated table\n+  2, // a row of the generated table')
+  expect(source.head).toEqual([])
+  expect(source.base).toEqual([])
+  expect(renderContext(context).length + renderConventions(context, 'test/regression/x.test.js').length).toBeLessThanOrEqual(CONTEXT_BUDGET)
 })

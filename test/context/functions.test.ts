@@ -54,3 +54,63 @@ test('exported names from ESM, CommonJS and Python', () => {
   expect(exportedNames('def apply_discount(total):\n    pass\n\nclass Tier:\n    pass\n\ndef _private():\n    pass\n')).toEqual(['apply_discount', 'Tier'])
   expect(exportedNames('class Parser {\n}\n')).toEqual([])
 })
+
+describe('within a budget', () => {
+  // A file with no declarations: every changed line is shown through a window around it.
+  const table = ['const RATES = [', ...Array.from({ length: 2_000 }, (_, i) => `  ${i}, // row ${i}`), ']'].join('\n')
+  const lineOf = (code: string, text: string) => code.split('\n').findIndex((line) => line.includes(text)) + 1
+
+  test('windows around changed lines that overlap become one: each line is shown once', () => {
+    const changed = Array.from({ length: 200 }, (_, i) => 500 + i)
+    const excerpts = excerptsFor(table, changed)
+    expect(excerpts).toEqual([{ name: '(lines 485 to 714)', startLine: 485, code: table.split('\n').slice(484, 714).join('\n') }])
+  })
+
+  test('a window stops short of the changed function beside it, which is shown whole', () => {
+    const code = `${table}\nfunction refund(balance, amount) {\n  if (amount < 0) return balance\n  return balance + amount\n}\n`
+    const guard = lineOf(code, 'if (amount < 0)')
+    const excerpts = excerptsFor(code, [guard - 7, guard])
+    expect(excerpts.map((excerpt) => excerpt.name)).toEqual([`(lines around ${guard - 7})`, 'refund'])
+    expect(excerpts[0].code.split('\n').pop()).toBe(']')
+    expect(excerpts[1].code).toBe('function refund(balance, amount) {\n  if (amount < 0) return balance\n  return balance + amount\n}')
+  })
+
+  test('a block longer than its allowance keeps its first lines and the changed lines, the gaps marked', () => {
+    const body = Array.from({ length: 3_000 }, (_, i) => `  total += ${i} // step ${i}`)
+    const code = `${padding}\nfunction sum() {\n  let total = 0\n${body.join('\n')}\n  return total\n}\n`
+    const changed = lineOf(code, 'step 1500')
+    const [excerpt] = excerptsFor(code, [changed], 2_000)
+    expect(excerpt.name).toBe('sum')
+    expect(excerpt.code.length).toBeLessThanOrEqual(2_000)
+    expect(excerpt.code).toMatch(/^function sum\(\) \{\n  let total = 0\n  total \+= 0 \/\/ step 0\n\[… \d+ lines left out\]\n/)
+    expect(excerpt.code).toContain('  total += 1500 // step 1500')
+    expect(excerpt.code).toMatch(/\n\[… \d+ lines left out\]$/)
+  })
+
+  test('blocks beyond the allowance are counted in one closing marker', () => {
+    const functions = Array.from({ length: 400 }, (_, i) => `function f${i}(x) {\n  return x + ${i}\n}`).join('\n')
+    const changed = Array.from({ length: 400 }, (_, i) => 3 * i + 2)
+    const excerpts = excerptsFor(functions, changed, 5_000)
+    const marker = excerpts[excerpts.length - 1]
+    const shown = excerpts.length - 1
+    expect(shown).toBeGreaterThan(10)
+    expect(excerpts.slice(0, shown).map((excerpt) => excerpt.name)).toEqual(Array.from({ length: shown }, (_, i) => `f${i}`))
+    expect(marker.name).toMatch(new RegExp(`^\\(${400 - shown} more changed blocks left out: f${shown}, `))
+    expect(marker.code).toBe(`[… ${3 * (400 - shown)} lines left out]`)
+  })
+})
+
+test('an unclosed quote followed by escapes is no string, and the braces after it still match', () => {
+  // The regex this scan replaced backtracked exponentially here: 60 escapes would never have finished.
+  const code = `${padding}\nfunction quoted() {\n  const s = '${'\\a'.repeat(60)}\n  return { s }\n}\nfunction next() {}\n`
+  const [excerpt] = excerptsFor(code, [code.split('\n').findIndex((line) => line.includes('return { s }')) + 1])
+  expect(excerpt.name).toBe('quoted')
+  expect(excerpt.code.endsWith('return { s }\n}')).toBe(true)
+})
+
+test('exported names past long runs of blank lines and unclosed lists, comments and strings', () => {
+  expect(exportedNames(`${'\n'.repeat(80_000)}export function last() {}\n`)).toEqual(['last'])
+  expect(exportedNames(`export { a }\n${'export {\n'.repeat(20_000)}`)).toEqual(['a'])
+  expect(exportedNames(`module.exports = { parse, 'format': fmt }\n${'/* unclosed '.repeat(5_000)}`).sort()).toEqual(['format', 'parse'])
+  expect(exportedNames(`module.exports = {\n  re: /[/"']/, key: '"',\n  last }\nconst s = "${'\\"'.repeat(20_000)}\n`).sort()).toEqual(['key', 'last', 're'])
+})

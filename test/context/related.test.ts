@@ -1,4 +1,4 @@
-import { filesNamedIn, rebaseImports, relativeImports, resolveImport } from '../../src/context/related.js'
+import { capNames, filesNamedIn, rebaseImports, relativeImports, resolveImport } from '../../src/context/related.js'
 
 test('relative imports of ESM, CommonJS and side-effect imports; packages are not relative', () => {
   const code = "import { a } from './a.js'\nimport '../setup'\nconst b = require('./lib/b')\nimport x from 'lodash'\nexport * from './c'\nconst up = require('..')\n"
@@ -41,4 +41,13 @@ test('files the bug report names: by path, file name or module name, never by a 
   expect(filesNamedIn('The localizedFormat plugin breaks.', sources)).toEqual(['src/plugin/localizedFormat/index.js'])
   expect(filesNamedIn('url_utils.py drops the port; parse and index are fine', sources)).toEqual(['lib/url_utils.py'])
   expect(filesNamedIn('index.js fails', sources)).toEqual([])
+})
+
+test('a long list of exports is capped, the names the shown code uses first, with a marker for the rest', () => {
+  const names = Array.from({ length: 500 }, (_, i) => `helper${i}`)
+  expect(capNames(names.slice(0, 10))).toEqual(names.slice(0, 10))
+  const capped = capNames(names, () => 'return helper499(helper7)')
+  expect(capped.slice(0, 2)).toEqual(['helper7', 'helper499'])
+  expect(capped[capped.length - 1]).toBe(`[… ${500 - (capped.length - 1)} more names left out]`)
+  expect(capped.join(', ').length).toBeLessThan(2_000)
 })

@@ -1,13 +1,14 @@
 /** The two trees, on a real repository: what the pre-fix tree reverts, keeps, links and installs. */
 import { execFileSync } from 'node:child_process'
-import { cpSync, existsSync, lstatSync, mkdtempSync, mkdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs'
+import { cpSync, existsSync, lstatSync, mkdtempSync, mkdirSync, readFileSync, rmSync, statSync, writeFileSync } from 'node:fs'
 import { tmpdir } from 'node:os'
 import { dirname, join } from 'node:path'
 import { readChangeSet } from '../../src/diff/change-set.js'
 import type { DependencyCache } from '../../src/execute/dependencies.js'
 import { prepareTrees } from '../../src/execute/trees.js'
 import { createGit } from '../../src/ports/git.js'
-import { createProcessRunner } from '../../src/ports/process.js'
+import { createSandboxProvider } from '../../src/ports/sandbox.js'
+import { machineCanSandbox } from '../support/sandbox-probe.js'
 
 const dirs: string[] = []
 const isLink = (path: string) => {
@@ -39,13 +40,16 @@ function repoWithFix(fix: (write: (path: string, content: string) => void, git: 
   git('add', '-A')
   git('commit', '-q', '-m', 'fix')
   mkdirSync(join(dir, 'node_modules', 'dep'), { recursive: true })
+  mkdirSync(join(dir, 'node_modules', '.cache', 'babel'), { recursive: true })
   return { dir, base, head: git('rev-parse', 'HEAD'), git }
 }
 
 async function trees(repo: { dir: string; base: string; head: string }, cache: DependencyCache | null = null, installCommand: string[] | null = null) {
   const git = createGit(repo.dir)
   const work = mkdtempSync(join(tmpdir(), 'rtg-trees-work-'))
-  return prepareTrees(git, await readChangeSet(git, repo.base, repo.head), join(work, 'trees'), { processes: createProcessRunner(), timeoutMs: 120_000, installCommand, packageDir: '', cache })
+  // The real sandbox where this machine has one: the pre-fix tree's install runs in it.
+  const sandbox = await createSandboxProvider().open(work, [repo.dir])
+  return prepareTrees(git, await readChangeSet(git, repo.base, repo.head), join(work, 'trees'), { sandbox, timeoutMs: 120_000, installCommand, packageDir: '', cache })
 }
 
 /** A dependency cache in a folder: entries are copies of the saved node_modules. */
@@ -80,9 +84,16 @@ test('the pre-fix tree takes the fix out of every kind of source change and keep
   expect(read(preFix, 'src/deleted.js')).toBe('module.exports = "d"\n')
   expect(read(preFix, 'test/changed.test.js')).toBe("test('new', () => {})\n")
 
-  // Both trees use the repository's installed dependencies through a link, not a copy or an install.
+  // Both trees use the repository's installed dependencies through links, not a copy or an install, in a
+  // node_modules of their own: what tools write there (caches) stays in the tree.
   expect(preFixDependencies).toBe('reused')
-  for (const tree of [head, preFix]) expect(isLink(join(tree, 'node_modules'))).toBe(true)
+  for (const tree of [head, preFix]) {
+    expect(isLink(join(tree, 'node_modules'))).toBe(false)
+    // Shared with the sandbox's user, links and all, like the rest of the tree.
+    if (machineCanSandbox()) expect(statSync(join(tree, 'node_modules')).mode & 0o777).toBe(0o777)
+    expect(isLink(join(tree, 'node_modules', 'dep'))).toBe(true)
+    expect(existsSync(join(tree, 'node_modules', '.cache'))).toBe(false)
+  }
 
   await dispose()
   expect(existsSync(head) || existsSync(preFix)).toBe(false)
@@ -100,7 +111,7 @@ test('a fix that changes manifests gets them reverted and a fresh install in the
   expect(reverted.sort()).toEqual(['package-lock.json', 'package.json', 'src/changed.js'])
   expect(JSON.parse(readFileSync(join(preFix, 'package.json'), 'utf8')).version).toBe('1.0.0')
   expect(preFixDependencies).toBe('installed')
-  expect(isLink(join(preFix, 'node_modules'))).toBe(false)
+  expect(existsSync(join(preFix, 'node_modules', 'dep'))).toBe(false)
   await dispose()
 })
 

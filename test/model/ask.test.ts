@@ -1,5 +1,4 @@
-import Anthropic from '@anthropic-ai/sdk'
-import { ModelOutputError } from '../../src/errors.js'
+import { ModelOutputError, UserFacingError } from '../../src/errors.js'
 import { createAnthropicModel, supportsAdaptiveThinking } from '../../src/model/anthropic.js'
 import { askForTool } from '../../src/model/ask.js'
 import { UsageLedger } from '../../src/model/model-port.js'
@@ -81,7 +80,9 @@ test('overloaded and rate-limit errors are retried by the SDK', async () => {
   expect(fake.requests).toHaveLength(3)
 })
 
-test('a request the API rejects surfaces as the SDK error', async () => {
+test('a request the API rejects surfaces as a UserFacingError with the API\'s message (see anthropic-errors.test.ts)', async () => {
   const { model } = await modelWith([{ error: { status: 400, type: 'invalid_request_error', message: 'bad tool' } }])
-  await expect(askForTool(model, ask)).rejects.toBeInstanceOf(Anthropic.BadRequestError)
+  const error = await askForTool(model, ask).catch((caught: unknown) => caught)
+  expect(error).toBeInstanceOf(UserFacingError)
+  expect((error as Error).message).toBe('The Anthropic API refused the request (400 invalid_request_error): bad tool')
 })

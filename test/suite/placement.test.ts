@@ -23,7 +23,8 @@ test('paths that escape, collide or leave the regression folder are refused', ()
       file('src/other.test.ts'),
       file('test/regression/notes.md'),
       file('test/regression/issue-1.test.ts'),
-      file('test\\regression\\win.test.ts')
+      file('test\\regression\\win.test.ts'),
+      file('test/regression/a\u0085b.test.ts')
     ],
     context,
     existing
@@ -37,6 +38,7 @@ test('paths that escape, collide or leave the regression folder are refused', ()
     'the path is outside the regression folder test/regression/',
     'the file name does not end in .test.ts',
     'the suite has two files at that path',
-    'the path has a backslash or NUL character'
+    'the path has a backslash',
+    'the path has a control, line-breaking, bidirectional or invisible character (U+0085)'
   ])
 })

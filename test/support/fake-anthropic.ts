@@ -14,6 +14,8 @@ export type ScriptedReply =
   | { text: string }
   | { content: unknown[]; stop_reason: string }
   | { error: { status: number; type: string; message: string } }
+  /** An `error` event in the middle of a stream (after message_start): the SDK does not retry it. */
+  | { stream_error: { type: string; message: string } }
 export interface RecordedRequest {
   body: any
   headers: Record<string, string | string[] | undefined>
@@ -51,6 +53,7 @@ export async function startFakeAnthropic(script: Script): Promise<FakeAnthropic>
     const reply = nextReply(request, requests.push(request) - 1)
     if (typeof reply === 'string') return sendError(res, 500, 'api_error', `fake-anthropic: ${reply}`, false)
     if ('error' in reply) return sendError(res, reply.error.status, reply.error.type, reply.error.message, true)
+    if ('stream_error' in reply) return sendStreamError(res, body, reply.stream_error)
     const message = toMessage(body, reply)
     if (body.stream) sendStream(res, message)
     else sendJson(res, 200, message)
@@ -76,7 +79,7 @@ export function requestText(request: RecordedRequest): string {
 }
 
 let ids = 0
-function toMessage(body: any, reply: Exclude<ScriptedReply, { error: unknown }>) {
+function toMessage(body: any, reply: Exclude<ScriptedReply, { error: unknown } | { stream_error: unknown }>) {
   const content =
     'tool_use' in reply
       ? [{ type: 'tool_use', id: `toolu_fake${++ids}`, name: reply.tool_use.name, input: reply.tool_use.input }]
@@ -109,6 +112,14 @@ function sendStream(res: ServerResponse, message: ReturnType<typeof toMessage>):
   event('message_delta', { delta: { stop_reason: message.stop_reason, stop_sequence: null }, usage: { output_tokens: message.usage.output_tokens } })
   event('message_stop', {})
   res.end()
+}
+
+function sendStreamError(res: ServerResponse, body: any, error: { type: string; message: string }): void {
+  if (!body.stream) return sendError(res, 500, error.type, error.message, false)
+  res.writeHead(200, { 'content-type': 'text/event-stream', 'cache-control': 'no-cache' })
+  const message = toMessage(body, { text: '' })
+  res.write(`event: message_start\ndata: ${JSON.stringify({ type: 'message_start', message: { ...message, content: [], stop_reason: null } })}\n\n`)
+  res.end(`event: error\ndata: ${JSON.stringify({ type: 'error', error })}\n\n`)
 }
 
 function sendJson(res: ServerResponse, status: number, body: object): void {

@@ -20,10 +20,19 @@ export interface FakeGitHubData {
   /** Issues by `owner/repo#number`. */
   issues: Record<string, FakeIssue>
   /** Pull requests by `owner/repo#number`. */
-  pulls?: Record<string, { title: string; body: string; baseSha: string; headSha: string }>
+  pulls?: Record<string, FakePull>
   /** The token is this user's personal token: `GET /user` names them and they write the comments. Without it the
    * token is an app's (GITHUB_TOKEN): `GET /user` is refused and github-actions[bot] writes. */
   tokenUser?: string
+}
+
+export interface FakePull {
+  title: string
+  body: string
+  baseSha: string
+  headSha: string
+  /** The head's repository as `owner/repo`: by default the base repository; a fork's name; null for a deleted fork. */
+  headRepo?: string | null
 }
 
 export interface FakeComment {
@@ -67,7 +76,15 @@ export async function startFakeGitHub(data: FakeGitHubData): Promise<FakeGitHub>
     if (pull) {
       const found = data.pulls?.[`${pull[1]}/${pull[2]}#${pull[3]}`]
       if (!found) return send(404, { message: 'Not Found' })
-      return send(200, { number: Number(pull[3]), title: found.title, body: found.body, base: { sha: found.baseSha }, head: { sha: found.headSha } })
+      const baseRepo = `${pull[1]}/${pull[2]}`
+      const headRepo = found.headRepo === undefined ? baseRepo : found.headRepo
+      return send(200, {
+        number: Number(pull[3]),
+        title: found.title,
+        body: found.body,
+        base: { sha: found.baseSha, repo: { full_name: baseRepo } },
+        head: { sha: found.headSha, repo: headRepo === null ? null : { full_name: headRepo } }
+      })
     }
     const edit = /^\/repos\/[^/]+\/[^/]+\/issues\/comments\/(\d+)$/.exec(path)
     if (edit && req.method === 'PATCH') {

@@ -1,0 +1,231 @@
+/**
+ * The sandbox for everything the repository runs — its tests, builds and installs, which are the pull
+ * request's code: an unprivileged user (`nobody`) in its own PID, mount and IPC namespaces, made with
+ * util-linux's `unshare` and `setpriv`, as root or through passwordless `sudo` (GitHub-hosted runners).
+ *
+ * Being another user, it cannot read the tool's environment or memory, nor write what the tool's user
+ * owns: the checkout and its `.git`, the action's folder, the runner's command files. With its own /proc
+ * it does not even see the tool's processes. Being the first process of its own PID namespace, the test
+ * command takes every descendant with it when it ends, detached ones included; and each link of the chain
+ * dies with its parent, so the sandbox dies with the run. It writes only folders the tool shares with it:
+ * the trees, the run's scratch folders, its own home and temp folder.
+ *
+ * Where none of that is possible (not Linux, no root and no passwordless sudo, no namespaces in a
+ * container), the repository's commands run as the tool's user, with the allow-listed environment only,
+ * and the run says so.
+ */
+import { execFile, spawnSync } from 'node:child_process'
+import { existsSync, readFileSync, rmSync } from 'node:fs'
+import { chmod, mkdir, stat } from 'node:fs/promises'
+import { delimiter, dirname, join } from 'node:path'
+import { promisify } from 'node:util'
+import { createProcessRunner, testEnvironment, type ProcessRequest, type ProcessRunner } from './process.js'
+
+export type IsolationMode = 'sandbox' | 'none'
+
+export interface Sandbox {
+  readonly isolation: IsolationMode
+  /** How the repository's commands run, or why they are not isolated. */
+  readonly detail: string
+  /** What the sandbox changed on the machine to work (e.g. a folder made traversable), for the log. */
+  readonly notes: string[]
+  /** Runs the repository's commands: inside the sandbox, or as the tool's user when there is none. */
+  readonly processes: ProcessRunner
+  /** Lets the sandboxed commands write a folder the tool made (a tree, a scratch folder), recursively. */
+  share(dir: string): Promise<void>
+  /** Removes a folder the sandboxed commands wrote into: their files are not the tool's to delete. Synchronous, for interrupts too. */
+  remove(dir: string): void
+}
+
+export interface SandboxProvider {
+  /** A sandbox whose home and temp folder live in `workDir`, able to read the `readable` folders (the checkout). */
+  open(workDir: string, readable: string[]): Promise<Sandbox>
+}
+
+/** The unprivileged user the sandbox runs as. */
+const SANDBOX_USER = 'nobody'
+const FALLBACK_ID = 65534
+const PROBE_TIMEOUT_MS = 30_000
+const SETUP_TIMEOUT_MS = 120_000
+
+/**
+ * A test that runs git in its tree would meet a repository owned by another user, which git refuses
+ * ("dubious ownership"); for the sandbox's own git only, every repository is trusted — it can write none.
+ */
+const TRUST_THE_TREES = { GIT_CONFIG_COUNT: '1', GIT_CONFIG_KEY_0: 'safe.directory', GIT_CONFIG_VALUE_0: '*' }
+
+interface Launcher {
+  /** `sudo -n --` when not root, else nothing. */
+  privilege: string[]
+  /** Absolute paths of the util-linux and coreutils programs the chain is made of. */
+  env: string
+  setpriv: string
+  unshare: string
+  user: { name: string; uid: number; gid: number }
+  how: string
+}
+
+export function createSandboxProvider(parentEnv: NodeJS.ProcessEnv = process.env): SandboxProvider {
+  let launcher: Promise<Launcher | string> | undefined
+  return {
+    async open(workDir, readable) {
+      launcher ??= findLauncher(parentEnv)
+      const found = await launcher
+      if (typeof found === 'string') return unisolated(found, parentEnv)
+      return openSandbox(found, workDir, readable, parentEnv)
+    }
+  }
+}
+
+/** No isolation: the repository's commands run as the tool's user, with the allow-listed environment. */
+export function unisolated(why: string, parentEnv: NodeJS.ProcessEnv = process.env): Sandbox {
+  return {
+    isolation: 'none',
+    detail: why,
+    notes: [],
+    processes: createProcessRunner(parentEnv),
+    share: async () => undefined,
+    remove: (dir) => rmSync(dir, { recursive: true, force: true })
+  }
+}
+
+/** Whether this machine can isolate at all, and with what: the programs, the privilege, the user. */
+async function findLauncher(parentEnv: NodeJS.ProcessEnv): Promise<Launcher | string> {
+  if (process.platform !== 'linux') return `isolation needs Linux namespaces; this is ${process.platform}`
+  const path = parentEnv.PATH ?? ''
+  const programs = { env: onPath('env', path), setpriv: onPath('setpriv', path), unshare: onPath('unshare', path) }
+  const missing = Object.entries(programs).filter(([, found]) => !found).map(([name]) => name)
+  if (missing.length) return `${missing.join(' and ')} not found (util-linux and coreutils provide them)`
+  const user = sandboxUser()
+  const uid = process.getuid?.() ?? -1
+  if (uid === user.uid) return `the tool itself runs as ${user.name}, the sandbox's user`
+  let privilege: string[] = []
+  if (uid !== 0) {
+    const sudo = onPath('sudo', path)
+    if (!sudo || !(await succeeds(sudo, ['-n', 'true']))) return 'not root, and no passwordless sudo to start the sandbox with'
+    privilege = [sudo, '-n', '--']
+  }
+  const how = `user ${user.name} (${user.uid}) in its own PID, mount and IPC namespaces (unshare and setpriv${privilege.length ? ', through sudo' : ', as root'})`
+  return { privilege, env: programs.env!, setpriv: programs.setpriv!, unshare: programs.unshare!, user, how }
+}
+
+async function openSandbox(launcher: Launcher, workDir: string, readable: string[], parentEnv: NodeJS.ProcessEnv): Promise<Sandbox> {
+  const home = join(workDir, 'sandbox-home')
+  const tmp = join(workDir, 'sandbox-tmp')
+  await mkdir(home, { recursive: true })
+  await mkdir(tmp, { recursive: true })
+  await chmod(home, 0o777)
+  await chmod(tmp, 0o1777)
+  // Others may pass through the run's folder to the trees, but not list it.
+  await chmod(workDir, 0o711)
+  const notes = await makeTraversable([workDir, ...readable])
+  const env = { ...testEnvironment(parentEnv), HOME: home, TMPDIR: tmp, TMP: tmp, TEMP: tmp, USER: launcher.user.name, LOGNAME: launcher.user.name, ...TRUST_THE_TREES }
+  const inner = createProcessRunner({})
+  const processes: ProcessRunner = { run: (request) => inner.run(wrap(launcher, env, request)) }
+  const sandbox: Sandbox = {
+    isolation: 'sandbox',
+    detail: launcher.how,
+    notes,
+    processes,
+    share: (dir) => shareFolder(dir),
+    remove: (dir) => removeFolder(dir, launcher, env)
+  }
+  // Starts the whole chain once, and checks that the sandbox's user can reach the folders it needs.
+  const probe = await processes.run({ command: 'test', args: ['-x', workDir, ...readable.flatMap((dir) => ['-a', '-x', dir])], cwd: workDir, timeoutMs: PROBE_TIMEOUT_MS })
+  if (probe.exitCode !== 0) {
+    const why = probe.output.trim() || `${launcher.user.name} cannot read ${readable.join(', ')}`
+    return { ...unisolated(`the sandbox could not start: ${why}`, parentEnv), notes }
+  }
+  return sandbox
+}
+
+/**
+ * The command line that runs `request` in the sandbox. Each link dies with its parent: setpriv's
+ * parent-death signal ties unshare to the tool (or sudo); --kill-child ties the namespace's first process
+ * to unshare, and `--pdeathsig keep` keeps that tie across the change of user, which would clear it.
+ */
+export function sandboxCommand(launcher: Pick<Launcher, 'privilege' | 'env' | 'setpriv' | 'unshare' | 'user'>, env: Record<string, string>, command: string, args: string[]): { command: string; args: string[] } {
+  const { uid, gid } = launcher.user
+  const chain = [
+    ...launcher.privilege,
+    launcher.env, '-i', ...Object.entries(env).map(([name, value]) => `${name}=${value}`),
+    launcher.setpriv, '--pdeathsig', 'SIGKILL', '--',
+    launcher.unshare, '--pid', '--fork', '--kill-child', '--mount-proc', '--ipc', '--',
+    launcher.setpriv, `--reuid=${uid}`, `--regid=${gid}`, '--clear-groups', '--inh-caps=-all', '--bounding-set=-all', '--no-new-privs', '--pdeathsig', 'keep', '--',
+    command, ...args
+  ]
+  return { command: chain[0], args: chain.slice(1) }
+}
+
+function wrap(launcher: Launcher, env: Record<string, string>, request: ProcessRequest): ProcessRequest {
+  // The request's own variables win (a test-command's `TZ=UTC`); nothing else of the tool's gets in.
+  return { ...sandboxCommand(launcher, { ...env, ...request.env }, request.command, request.args), cwd: request.cwd, timeoutMs: request.timeoutMs }
+}
+
+/** Everyone may write the folder's files and folders (it sits in the run's folder, which only the tool and the sandbox reach). */
+async function shareFolder(dir: string): Promise<void> {
+  // chmod -R never follows the symlinks it meets (such as node_modules pointing into the checkout).
+  await promisify(execFile)('chmod', ['-R', 'a+rwX', '--', dir], { env: { PATH: process.env.PATH ?? '' }, timeout: SETUP_TIMEOUT_MS })
+}
+
+/** What the tool cannot delete (the sandbox's files in the sandbox's folders), the sandbox deletes; then the tool the rest. */
+function removeFolder(dir: string, launcher: Launcher, env: Record<string, string>): void {
+  try {
+    rmSync(dir, { recursive: true, force: true })
+    return
+  } catch {
+    // Not the tool's to delete: hand it to the sandbox's user.
+  }
+  const rm = sandboxCommand(launcher, env, 'rm', ['-rf', '--', dir])
+  spawnSync(rm.command, rm.args, { cwd: dirname(dir), stdio: 'ignore', timeout: SETUP_TIMEOUT_MS })
+  rmSync(dir, { recursive: true, force: true })
+}
+
+/**
+ * The sandbox's user reaches a folder only if every folder above it lets others through (o+x). A home
+ * folder is often 0750 (GitHub's runner: the workspace is under /home/runner): those the tool owns get
+ * o+x — passing through, not listing — and the change is noted.
+ */
+async function makeTraversable(dirs: string[]): Promise<string[]> {
+  const notes: string[] = []
+  const seen = new Set<string>()
+  for (const dir of dirs) {
+    for (let folder = dir; !seen.has(folder); folder = dirname(folder)) {
+      seen.add(folder)
+      const { mode } = await stat(folder)
+      if ((mode & 0o001) === 0) {
+        // A folder the tool may not change: the probe then says the sandbox cannot reach it.
+        const changed = await chmod(folder, (mode & 0o7777) | 0o001).then(() => true, () => false)
+        if (changed) notes.push(`made ${folder} traversable by other users (o+x), so the sandbox's user can reach ${dir}`)
+      }
+      if (dirname(folder) === folder) break
+    }
+  }
+  return notes
+}
+
+function sandboxUser(): { name: string; uid: number; gid: number } {
+  try {
+    const entry = readFileSync('/etc/passwd', 'utf8').split('\n').find((line) => line.startsWith(`${SANDBOX_USER}:`))
+    const [, , uid, gid] = entry?.split(':') ?? []
+    if (uid && gid) return { name: SANDBOX_USER, uid: Number(uid), gid: Number(gid) }
+  } catch {
+    // No passwd file to read: the conventional id.
+  }
+  return { name: SANDBOX_USER, uid: FALLBACK_ID, gid: FALLBACK_ID }
+}
+
+function onPath(program: string, path: string): string | null {
+  for (const folder of path.split(delimiter)) {
+    const candidate = join(folder, program)
+    if (folder && existsSync(candidate)) return candidate
+  }
+  return null
+}
+
+function succeeds(command: string, args: string[]): Promise<boolean> {
+  return promisify(execFile)(command, args, { env: { PATH: process.env.PATH ?? '' }, timeout: PROBE_TIMEOUT_MS }).then(
+    () => true,
+    () => false
+  )
+}
