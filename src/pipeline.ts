@@ -8,7 +8,7 @@ import { mkdir, mkdtemp, rm } from 'node:fs/promises'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import type { ChangeSet, SuiteFile, VerdictName } from './domain.js'
-import type { DependencyCache } from './execute/dependencies.js'
+import { installedDependencyFolders, type DependencyCache } from './execute/dependencies.js'
 import type { FrameworkAdapter } from './frameworks/adapter.js'
 import type { ModelPort, UsageLedger } from './model/model-port.js'
 import type { GitCommands } from './ports/git.js'
@@ -150,7 +150,8 @@ async function makeWorkDir(fixed: string | null): Promise<string> {
  * is known before a token is spent.
  */
 async function openSandbox(settings: Settings, ports: Ports, workDir: string, report: Report): Promise<Sandbox> {
-  const sandbox = await ports.sandboxes.open(workDir, [settings.repoDir])
+  const dependencies = await installedDependencyFolders(settings.repoDir, settings.tests.workingDirectory)
+  const sandbox = await ports.sandboxes.open(workDir, [settings.repoDir, ...dependencies])
   Object.assign(report, { isolation: sandbox.isolation, isolationDetail: sandbox.detail })
   for (const note of sandbox.notes) ports.log.info(`Sandbox: ${note}`)
   if (sandbox.isolation === 'sandbox') {

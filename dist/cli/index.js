@@ -37604,6 +37604,164 @@ async function storeReply(file, reply) {
 
 // EXTERNAL MODULE: external "node:os"
 var external_node_os_ = __nccwpck_require__(8161);
+;// CONCATENATED MODULE: ./src/frameworks/command.ts
+/**
+ * A repository's own test command (the `test-command` setting), run without a shell: split into argv here,
+ * leading `NAME=value` words become environment variables, `{files}` becomes the test files, and the
+ * adapter's reporter arguments go at the end.
+ */
+
+const FILES_PLACEHOLDER = '{files}';
+/** Splits like a POSIX shell does for plain words and quotes; anything needing a real shell is refused. */
+function splitCommandLine(text, input = 'test-command') {
+    const words = [];
+    let word = null;
+    let quote = null;
+    for (let i = 0; i < text.length; i++) {
+        const char = text[i];
+        if (quote) {
+            if (char === quote)
+                quote = null;
+            else if (char === '\\' && quote === '"' && i + 1 < text.length)
+                word += text[++i];
+            else
+                word += char;
+        }
+        else if (char === '"' || char === "'") {
+            quote = char;
+            word ??= '';
+        }
+        else if (/\s/.test(char)) {
+            if (word !== null)
+                words.push(word);
+            word = null;
+        }
+        else if (/[|&;<>()$`]/.test(char)) {
+            throw new SettingsError(input, `"${text}" needs a shell (${char}); give one command, or put it in a package.json script`);
+        }
+        else {
+            word = (word ?? '') + (char === '\\' && i + 1 < text.length ? text[++i] : char);
+        }
+    }
+    if (quote)
+        throw new SettingsError(input, `"${text}" has an unclosed ${quote}`);
+    if (word !== null)
+        words.push(word);
+    if (words.length === 0)
+        throw new SettingsError(input, 'the command is empty');
+    return words;
+}
+/** The argv for one run: `{files}` (or the end, when absent) gets the files, then the reporter arguments. */
+function expandCommand(template, files, reporterArgs) {
+    const env = {};
+    let start = 0;
+    for (; start < template.length && /^[A-Za-z_][A-Za-z0-9_]*=/.test(template[start]); start++) {
+        const [name, ...value] = template[start].split('=');
+        env[name] = value.join('=');
+    }
+    const words = template.slice(start);
+    const expanded = words.includes(FILES_PLACEHOLDER) ? words.flatMap((word) => (word === FILES_PLACEHOLDER ? files : [word])) : [...words, ...files];
+    const [command, ...args] = [...expanded, ...reporterArgs];
+    if (!command)
+        throw new SettingsError('test-command', 'the command has only variable assignments');
+    return { command, args, env };
+}
+
+;// CONCATENATED MODULE: ./src/execute/tree-command.ts
+/** Commands the trees need besides the tests (install, build): run without a shell, failing loudly. */
+
+async function runTreeCommand(processes, commandLine, cwd, timeoutMs, what) {
+    const result = await processes.run({ ...commandLine, cwd, timeoutMs, env: { ...installEnvironment(process.env), ...commandLine.env } });
+    if (result.exitCode !== 0) {
+        const how = result.timedOut ? `timed out after ${timeoutMs} ms` : `exit ${result.exitCode}`;
+        throw new UserFacingError(`${what} failed (${[commandLine.command, ...commandLine.args].join(' ')}: ${how}):\n${result.output.slice(-1500)}`);
+    }
+}
+/** An install or a build (not a test run) may need the machine's registry settings and proxies. */
+function installEnvironment(parent) {
+    const wanted = /^(?:npm_config_|yarn_|pnpm_|https?_proxy$|no_proxy$)/i;
+    return Object.fromEntries(Object.entries(parent).filter((entry) => wanted.test(entry[0]) && entry[1] !== undefined));
+}
+
+;// CONCATENATED MODULE: ./src/execute/dependencies.ts
+/**
+ * The trees reuse the repository's installed dependencies; only a PR that changed manifests reinstalls,
+ * in the pre-fix tree — from a dependency cache when one is given and holds that install.
+ */
+
+
+
+
+
+
+
+const INSTALLS = [
+    { lockfile: 'pnpm-lock.yaml', command: 'pnpm', args: ['install', '--frozen-lockfile'], env: {} },
+    { lockfile: 'yarn.lock', command: 'yarn', args: ['install', '--frozen-lockfile'], env: {} },
+    { lockfile: 'bun.lock', command: 'bun', args: ['install', '--frozen-lockfile'], env: {} },
+    { lockfile: 'bun.lockb', command: 'bun', args: ['install', '--frozen-lockfile'], env: {} },
+    { lockfile: 'package-lock.json', command: 'npm', args: ['ci'], env: {} },
+    { lockfile: 'package.json', command: 'npm', args: ['install'], env: {} }
+];
+/** What tools write under node_modules (vite's bundled config, caches): each tree gets its own, fresh. */
+const WRITTEN_BY_TOOLS = new Set(['.cache', '.vite', '.vite-temp', '.vitest']);
+/**
+ * The installed node_modules of the repository root and of the package, in the tree: no copy, no install.
+ * The tree's node_modules is a folder of its own whose entries link to the installed ones, so what a tool
+ * writes there (vite's `.vite-temp`, a `.cache`) stays in the tree: the checkout is not the tests' to write.
+ */
+async function reuseDependencies(repoDir, treeDir, packageDir) {
+    let linked = false;
+    for (const folder of new Set(['', packageDir])) {
+        const installed = (0,external_node_path_.join)(repoDir, folder, 'node_modules');
+        if (!(0,external_node_fs_.existsSync)(installed))
+            continue;
+        await linkEntries(installed, (0,external_node_path_.join)(treeDir, folder, 'node_modules'));
+        linked = true;
+    }
+    if (linked)
+        return 'reused';
+    if ((0,external_node_fs_.existsSync)((0,external_node_path_.join)(repoDir, packageDir, 'package.json'))) {
+        throw new UserFacingError(`Dependencies are not installed in ${(0,external_node_path_.join)(repoDir, packageDir)}`, 'run your install command (e.g. npm ci) before regression-testgen');
+    }
+    return 'none';
+}
+/** The real folders of the installed node_modules the trees link to: the sandbox must be able to reach them. */
+async function installedDependencyFolders(repoDir, packageDir) {
+    const folders = [...new Set(['', packageDir])].map((folder) => (0,external_node_path_.join)(repoDir, folder, 'node_modules')).filter((dir) => (0,external_node_fs_.existsSync)(dir));
+    return Promise.all(folders.map((dir) => (0,promises_.realpath)(dir)));
+}
+async function linkEntries(installed, target) {
+    await (0,promises_.mkdir)(target, { recursive: true });
+    // Straight to the real folder: a linked node_modules may pass through folders the sandbox cannot enter.
+    const source = await (0,promises_.realpath)(installed);
+    const entries = (await (0,promises_.readdir)(source)).filter((entry) => !WRITTEN_BY_TOOLS.has(entry));
+    await Promise.all(entries.map((entry) => (0,promises_.symlink)((0,external_node_path_.join)(source, entry), (0,external_node_path_.join)(target, entry))));
+}
+/** A fresh install at the tree's root, for a pre-fix tree whose manifests differ from the head's. */
+async function installDependencies(treeDir, options) {
+    const install = options.installCommand ? expandCommand(options.installCommand, [], []) : INSTALLS.find((candidate) => (0,external_node_fs_.existsSync)((0,external_node_path_.join)(treeDir, candidate.lockfile)));
+    if (!install)
+        return 'none';
+    const installed = (0,external_node_path_.join)(treeDir, 'node_modules');
+    const key = options.cache && (await cacheKey(treeDir, install));
+    if (key && (await options.cache.restore(installed, key)))
+        return 'cached';
+    await runTreeCommand(options.processes, install, treeDir, options.timeoutMs, 'Installing dependencies in the pre-fix tree');
+    if (key && (0,external_node_fs_.existsSync)(installed))
+        await options.cache.save(installed, key);
+    return 'installed';
+}
+/** The install is the same when the command, the manifests it reads, the platform and node's major are. */
+async function cacheKey(treeDir, install) {
+    const hash = (0,external_node_crypto_.createHash)('sha256').update(JSON.stringify([install.command, install.args, install.env]));
+    for (const { lockfile } of INSTALLS)
+        if ((0,external_node_fs_.existsSync)((0,external_node_path_.join)(treeDir, lockfile)))
+            hash.update(lockfile).update(await (0,promises_.readFile)((0,external_node_path_.join)(treeDir, lockfile)));
+    const node = process.versions.node.split('.')[0];
+    return `regression-testgen-pre-fix-deps-v1-${process.platform}-${process.arch}-node${node}-${hash.digest('hex').slice(0, 32)}`;
+}
+
 // EXTERNAL MODULE: ./src/ports/process.ts + 1 modules
 var ports_process = __nccwpck_require__(9558);
 // EXTERNAL MODULE: ./node_modules/parse-diff/index.js
@@ -37998,159 +38156,6 @@ async function withinLimit(round) {
 }
 const paths = (files) => files.map((file) => file.path);
 const provesFix = (proof) => classifyTests(proof.headRun, proof.preFixRun).some((test) => test.kind === 'fail-to-pass');
-
-;// CONCATENATED MODULE: ./src/frameworks/command.ts
-/**
- * A repository's own test command (the `test-command` setting), run without a shell: split into argv here,
- * leading `NAME=value` words become environment variables, `{files}` becomes the test files, and the
- * adapter's reporter arguments go at the end.
- */
-
-const FILES_PLACEHOLDER = '{files}';
-/** Splits like a POSIX shell does for plain words and quotes; anything needing a real shell is refused. */
-function splitCommandLine(text, input = 'test-command') {
-    const words = [];
-    let word = null;
-    let quote = null;
-    for (let i = 0; i < text.length; i++) {
-        const char = text[i];
-        if (quote) {
-            if (char === quote)
-                quote = null;
-            else if (char === '\\' && quote === '"' && i + 1 < text.length)
-                word += text[++i];
-            else
-                word += char;
-        }
-        else if (char === '"' || char === "'") {
-            quote = char;
-            word ??= '';
-        }
-        else if (/\s/.test(char)) {
-            if (word !== null)
-                words.push(word);
-            word = null;
-        }
-        else if (/[|&;<>()$`]/.test(char)) {
-            throw new SettingsError(input, `"${text}" needs a shell (${char}); give one command, or put it in a package.json script`);
-        }
-        else {
-            word = (word ?? '') + (char === '\\' && i + 1 < text.length ? text[++i] : char);
-        }
-    }
-    if (quote)
-        throw new SettingsError(input, `"${text}" has an unclosed ${quote}`);
-    if (word !== null)
-        words.push(word);
-    if (words.length === 0)
-        throw new SettingsError(input, 'the command is empty');
-    return words;
-}
-/** The argv for one run: `{files}` (or the end, when absent) gets the files, then the reporter arguments. */
-function expandCommand(template, files, reporterArgs) {
-    const env = {};
-    let start = 0;
-    for (; start < template.length && /^[A-Za-z_][A-Za-z0-9_]*=/.test(template[start]); start++) {
-        const [name, ...value] = template[start].split('=');
-        env[name] = value.join('=');
-    }
-    const words = template.slice(start);
-    const expanded = words.includes(FILES_PLACEHOLDER) ? words.flatMap((word) => (word === FILES_PLACEHOLDER ? files : [word])) : [...words, ...files];
-    const [command, ...args] = [...expanded, ...reporterArgs];
-    if (!command)
-        throw new SettingsError('test-command', 'the command has only variable assignments');
-    return { command, args, env };
-}
-
-;// CONCATENATED MODULE: ./src/execute/tree-command.ts
-/** Commands the trees need besides the tests (install, build): run without a shell, failing loudly. */
-
-async function runTreeCommand(processes, commandLine, cwd, timeoutMs, what) {
-    const result = await processes.run({ ...commandLine, cwd, timeoutMs, env: { ...installEnvironment(process.env), ...commandLine.env } });
-    if (result.exitCode !== 0) {
-        const how = result.timedOut ? `timed out after ${timeoutMs} ms` : `exit ${result.exitCode}`;
-        throw new UserFacingError(`${what} failed (${[commandLine.command, ...commandLine.args].join(' ')}: ${how}):\n${result.output.slice(-1500)}`);
-    }
-}
-/** An install or a build (not a test run) may need the machine's registry settings and proxies. */
-function installEnvironment(parent) {
-    const wanted = /^(?:npm_config_|yarn_|pnpm_|https?_proxy$|no_proxy$)/i;
-    return Object.fromEntries(Object.entries(parent).filter((entry) => wanted.test(entry[0]) && entry[1] !== undefined));
-}
-
-;// CONCATENATED MODULE: ./src/execute/dependencies.ts
-/**
- * The trees reuse the repository's installed dependencies; only a PR that changed manifests reinstalls,
- * in the pre-fix tree — from a dependency cache when one is given and holds that install.
- */
-
-
-
-
-
-
-
-const INSTALLS = [
-    { lockfile: 'pnpm-lock.yaml', command: 'pnpm', args: ['install', '--frozen-lockfile'], env: {} },
-    { lockfile: 'yarn.lock', command: 'yarn', args: ['install', '--frozen-lockfile'], env: {} },
-    { lockfile: 'bun.lock', command: 'bun', args: ['install', '--frozen-lockfile'], env: {} },
-    { lockfile: 'bun.lockb', command: 'bun', args: ['install', '--frozen-lockfile'], env: {} },
-    { lockfile: 'package-lock.json', command: 'npm', args: ['ci'], env: {} },
-    { lockfile: 'package.json', command: 'npm', args: ['install'], env: {} }
-];
-/** What tools write under node_modules (vite's bundled config, caches): each tree gets its own, fresh. */
-const WRITTEN_BY_TOOLS = new Set(['.cache', '.vite', '.vite-temp', '.vitest']);
-/**
- * The installed node_modules of the repository root and of the package, in the tree: no copy, no install.
- * The tree's node_modules is a folder of its own whose entries link to the installed ones, so what a tool
- * writes there (vite's `.vite-temp`, a `.cache`) stays in the tree: the checkout is not the tests' to write.
- */
-async function reuseDependencies(repoDir, treeDir, packageDir) {
-    let linked = false;
-    for (const folder of new Set(['', packageDir])) {
-        const installed = (0,external_node_path_.join)(repoDir, folder, 'node_modules');
-        if (!(0,external_node_fs_.existsSync)(installed))
-            continue;
-        await linkEntries(installed, (0,external_node_path_.join)(treeDir, folder, 'node_modules'));
-        linked = true;
-    }
-    if (linked)
-        return 'reused';
-    if ((0,external_node_fs_.existsSync)((0,external_node_path_.join)(repoDir, packageDir, 'package.json'))) {
-        throw new UserFacingError(`Dependencies are not installed in ${(0,external_node_path_.join)(repoDir, packageDir)}`, 'run your install command (e.g. npm ci) before regression-testgen');
-    }
-    return 'none';
-}
-async function linkEntries(installed, target) {
-    await (0,promises_.mkdir)(target, { recursive: true });
-    // Straight to the real folder: a linked node_modules may pass through folders the sandbox cannot enter.
-    const source = await (0,promises_.realpath)(installed);
-    const entries = (await (0,promises_.readdir)(source)).filter((entry) => !WRITTEN_BY_TOOLS.has(entry));
-    await Promise.all(entries.map((entry) => (0,promises_.symlink)((0,external_node_path_.join)(source, entry), (0,external_node_path_.join)(target, entry))));
-}
-/** A fresh install at the tree's root, for a pre-fix tree whose manifests differ from the head's. */
-async function installDependencies(treeDir, options) {
-    const install = options.installCommand ? expandCommand(options.installCommand, [], []) : INSTALLS.find((candidate) => (0,external_node_fs_.existsSync)((0,external_node_path_.join)(treeDir, candidate.lockfile)));
-    if (!install)
-        return 'none';
-    const installed = (0,external_node_path_.join)(treeDir, 'node_modules');
-    const key = options.cache && (await cacheKey(treeDir, install));
-    if (key && (await options.cache.restore(installed, key)))
-        return 'cached';
-    await runTreeCommand(options.processes, install, treeDir, options.timeoutMs, 'Installing dependencies in the pre-fix tree');
-    if (key && (0,external_node_fs_.existsSync)(installed))
-        await options.cache.save(installed, key);
-    return 'installed';
-}
-/** The install is the same when the command, the manifests it reads, the platform and node's major are. */
-async function cacheKey(treeDir, install) {
-    const hash = (0,external_node_crypto_.createHash)('sha256').update(JSON.stringify([install.command, install.args, install.env]));
-    for (const { lockfile } of INSTALLS)
-        if ((0,external_node_fs_.existsSync)((0,external_node_path_.join)(treeDir, lockfile)))
-            hash.update(lockfile).update(await (0,promises_.readFile)((0,external_node_path_.join)(treeDir, lockfile)));
-    const node = process.versions.node.split('.')[0];
-    return `regression-testgen-pre-fix-deps-v1-${process.platform}-${process.arch}-node${node}-${hash.digest('hex').slice(0, 32)}`;
-}
 
 ;// CONCATENATED MODULE: ./src/execute/trees.ts
 /**
@@ -49654,6 +49659,7 @@ function scenarioOf(name, intents) {
 
 
 
+
 async function runPipeline(settings, ports) {
     const started = performance.now();
     const report = emptyReport(settings.mode, settings.repoDir, settings.base, settings.head);
@@ -49745,7 +49751,8 @@ async function makeWorkDir(fixed) {
  * is known before a token is spent.
  */
 async function openSandbox(settings, ports, workDir, report) {
-    const sandbox = await ports.sandboxes.open(workDir, [settings.repoDir]);
+    const dependencies = await installedDependencyFolders(settings.repoDir, settings.tests.workingDirectory);
+    const sandbox = await ports.sandboxes.open(workDir, [settings.repoDir, ...dependencies]);
     Object.assign(report, { isolation: sandbox.isolation, isolationDetail: sandbox.detail });
     for (const note of sandbox.notes)
         ports.log.info(`Sandbox: ${note}`);

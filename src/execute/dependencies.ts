@@ -62,6 +62,12 @@ export async function reuseDependencies(repoDir: string, treeDir: string, packag
   return 'none'
 }
 
+/** The real folders of the installed node_modules the trees link to: the sandbox must be able to reach them. */
+export async function installedDependencyFolders(repoDir: string, packageDir: string): Promise<string[]> {
+  const folders = [...new Set(['', packageDir])].map((folder) => join(repoDir, folder, 'node_modules')).filter((dir) => existsSync(dir))
+  return Promise.all(folders.map((dir) => realpath(dir)))
+}
+
 async function linkEntries(installed: string, target: string): Promise<void> {
   await mkdir(target, { recursive: true })
   // Straight to the real folder: a linked node_modules may pass through folders the sandbox cannot enter.
