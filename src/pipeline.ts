@@ -115,8 +115,10 @@ export async function runPipeline(settings: Settings, ports: Ports): Promise<Out
     Object.assign(report, { verdict: 'error', reason: describeError(error) })
     ports.log.warn(`regression-testgen could not finish: ${report.reason}`)
   } finally {
-    await trees?.dispose()
-    removeWorkDir()
+    // Whatever is left behind, the report is still written.
+    await Promise.resolve(trees?.dispose())
+      .then(removeWorkDir)
+      .catch((error) => ports.log.warn(`Could not remove the run's folder ${workDir}: ${describeError(error)}`))
     forgetWorkDir()
   }
   report.suite.files = delivered.map((file) => ({ path: file.path, tests: file.tests }))

@@ -49716,8 +49716,10 @@ async function runPipeline(settings, ports) {
         ports.log.warn(`regression-testgen could not finish: ${report.reason}`);
     }
     finally {
-        await trees?.dispose();
-        removeWorkDir();
+        // Whatever is left behind, the report is still written.
+        await Promise.resolve(trees?.dispose())
+            .then(removeWorkDir)
+            .catch((error) => ports.log.warn(`Could not remove the run's folder ${workDir}: ${describeError(error)}`));
         forgetWorkDir();
     }
     report.suite.files = delivered.map((file) => ({ path: file.path, tests: file.tests }));
@@ -50242,8 +50244,13 @@ function removeFolder(dir, launcher, env) {
     catch {
         // Not the tool's to delete: hand it to the sandbox's user.
     }
-    const rm = sandboxCommand(launcher, env, 'rm', ['-rf', '--', dir]);
-    (0,external_node_child_process_.spawnSync)(rm.command, rm.args, { cwd: (0,external_node_path_.dirname)(dir), stdio: 'ignore', timeout: SETUP_TIMEOUT_MS });
+    // The sandbox may pass through the run's folder but not list it; its own read-only folders (as some
+    // installs leave) are opened first, which rm -rf does not do.
+    (0,external_node_fs_.chmodSync)(dir, 0o755);
+    for (const [command, args] of [['chmod', ['-R', 'u+rwX', '--', dir]], ['rm', ['-rf', '--', dir]]]) {
+        const asSandbox = sandboxCommand(launcher, env, command, [...args]);
+        (0,external_node_child_process_.spawnSync)(asSandbox.command, asSandbox.args, { cwd: (0,external_node_path_.dirname)(dir), stdio: 'ignore', timeout: SETUP_TIMEOUT_MS });
+    }
     (0,external_node_fs_.rmSync)(dir, { recursive: true, force: true });
 }
 /**

@@ -15,7 +15,7 @@
  * and the run says so.
  */
 import { execFile, spawnSync } from 'node:child_process'
-import { existsSync, readFileSync, rmSync } from 'node:fs'
+import { chmodSync, existsSync, readFileSync, rmSync } from 'node:fs'
 import { chmod, mkdir, stat } from 'node:fs/promises'
 import { delimiter, dirname, join } from 'node:path'
 import { promisify } from 'node:util'
@@ -33,7 +33,7 @@ export interface Sandbox {
   readonly processes: ProcessRunner
   /** Lets the sandboxed commands write a folder the tool made (a tree, a scratch folder), recursively. */
   share(dir: string): Promise<void>
-  /** Removes a folder the sandboxed commands wrote into: their files are not the tool's to delete. Synchronous, for interrupts too. */
+  /** Removes a folder the sandboxed commands wrote into (their files are not the tool's to delete). Synchronous, for interrupts too; throws what it could not remove. */
   remove(dir: string): void
 }
 
@@ -176,8 +176,13 @@ function removeFolder(dir: string, launcher: Launcher, env: Record<string, strin
   } catch {
     // Not the tool's to delete: hand it to the sandbox's user.
   }
-  const rm = sandboxCommand(launcher, env, 'rm', ['-rf', '--', dir])
-  spawnSync(rm.command, rm.args, { cwd: dirname(dir), stdio: 'ignore', timeout: SETUP_TIMEOUT_MS })
+  // The sandbox may pass through the run's folder but not list it; its own read-only folders (as some
+  // installs leave) are opened first, which rm -rf does not do.
+  chmodSync(dir, 0o755)
+  for (const [command, args] of [['chmod', ['-R', 'u+rwX', '--', dir]], ['rm', ['-rf', '--', dir]]] as const) {
+    const asSandbox = sandboxCommand(launcher, env, command, [...args])
+    spawnSync(asSandbox.command, asSandbox.args, { cwd: dirname(dir), stdio: 'ignore', timeout: SETUP_TIMEOUT_MS })
+  }
   rmSync(dir, { recursive: true, force: true })
 }
 
