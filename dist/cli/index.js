@@ -50191,6 +50191,7 @@ async function sandbox_openSandbox(launcher, workDir, readable, parentEnv) {
     await (0,promises_.chmod)(workDir, 0o711);
     const notes = await makeTraversable([workDir, ...readable]);
     const env = { ...(0,ports_process/* testEnvironment */.iH)(parentEnv), HOME: home, TMPDIR: tmp, TMP: tmp, TEMP: tmp, USER: launcher.user.name, LOGNAME: launcher.user.name, ...TRUST_THE_TREES };
+    // The chain itself starts with nothing of the tool's environment; the command gets `env` (see wrap).
     const inner = (0,ports_process/* createProcessRunner */.Ej)({});
     const processes = { run: (request) => inner.run(wrap(launcher, env, request)) };
     const sandbox = {
@@ -50249,7 +50250,7 @@ function removeFolder(dir, launcher, env) {
     (0,external_node_fs_.chmodSync)(dir, 0o755);
     for (const [command, args] of [['chmod', ['-R', 'u+rwX', '--', dir]], ['rm', ['-rf', '--', dir]]]) {
         const asSandbox = sandboxCommand(launcher, env, command, [...args]);
-        (0,external_node_child_process_.spawnSync)(asSandbox.command, asSandbox.args, { cwd: (0,external_node_path_.dirname)(dir), stdio: 'ignore', timeout: SETUP_TIMEOUT_MS });
+        (0,external_node_child_process_.spawnSync)(asSandbox.command, asSandbox.args, { cwd: (0,external_node_path_.dirname)(dir), env: {}, stdio: 'ignore', timeout: SETUP_TIMEOUT_MS });
     }
     (0,external_node_fs_.rmSync)(dir, { recursive: true, force: true });
 }

@@ -120,6 +120,7 @@ async function openSandbox(launcher: Launcher, workDir: string, readable: string
   await chmod(workDir, 0o711)
   const notes = await makeTraversable([workDir, ...readable])
   const env = { ...testEnvironment(parentEnv), HOME: home, TMPDIR: tmp, TMP: tmp, TEMP: tmp, USER: launcher.user.name, LOGNAME: launcher.user.name, ...TRUST_THE_TREES }
+  // The chain itself starts with nothing of the tool's environment; the command gets `env` (see wrap).
   const inner = createProcessRunner({})
   const processes: ProcessRunner = { run: (request) => inner.run(wrap(launcher, env, request)) }
   const sandbox: Sandbox = {
@@ -181,7 +182,7 @@ function removeFolder(dir: string, launcher: Launcher, env: Record<string, strin
   chmodSync(dir, 0o755)
   for (const [command, args] of [['chmod', ['-R', 'u+rwX', '--', dir]], ['rm', ['-rf', '--', dir]]] as const) {
     const asSandbox = sandboxCommand(launcher, env, command, [...args])
-    spawnSync(asSandbox.command, asSandbox.args, { cwd: dirname(dir), stdio: 'ignore', timeout: SETUP_TIMEOUT_MS })
+    spawnSync(asSandbox.command, asSandbox.args, { cwd: dirname(dir), env: {}, stdio: 'ignore', timeout: SETUP_TIMEOUT_MS })
   }
   rmSync(dir, { recursive: true, force: true })
 }
