@@ -28,7 +28,7 @@ import { byStage, fixtureAnswers } from '../test/support/scripted-model.js'
 
 const RUNS = Number(process.env.BENCH_RUNS ?? 3)
 const MODEL_PHASES = ['analyse', 'scenarios', 'write-tests', 'repair', 'strengthen']
-const TEST_RUN_PHASES = ['run-head', 'run-pre-fix']
+const TEST_RUN_PHASES = ['preflight', 'run-head', 'run-pre-fix']
 const silent = { info: () => undefined, warn: (message: string) => console.error(message), debug: () => undefined }
 const run = promisify(execFile)
 const median = (values: number[]) => [...values].sort((a, b) => a - b)[Math.floor(values.length / 2)]
@@ -64,7 +64,8 @@ async function pipelinePhases(): Promise<void> {
   for (const name of phases) console.log(`  ${name.padEnd(16)}${ms(phase(name))}`)
   console.log(`  ${'total'.padEnd(16)}${ms(total)}`)
   console.log(`  model phases ${ms(model)} · test runs ${ms(testRuns)} · harness overhead ${ms(overhead)}`)
-  console.log(`Harness overhead share: ${((100 * overhead) / total).toFixed(1)}% of the run is outside the model and the test runs (head twice, pre-fix once)`)
+  console.log(`Harness overhead share: ${((100 * overhead) / total).toFixed(1)}% of the run is outside the model and the test runs (preflight, head twice, pre-fix once)`)
+  console.log(`Preflight share: ${((100 * phase('preflight')) / total).toFixed(1)}% of the run (one existing test file at head, before any model call)`)
 }
 
 async function preFixTreeSpeedUp(): Promise<void> {

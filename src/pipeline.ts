@@ -7,7 +7,7 @@ import { rmSync } from 'node:fs'
 import { mkdir, mkdtemp, rm } from 'node:fs/promises'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
-import type { ChangeSet, SuiteFile, VerdictName } from './domain.js'
+import type { ChangeSet, RunResult, SuiteFile, VerdictName } from './domain.js'
 import { installedDependencyFolders, type DependencyCache } from './execute/dependencies.js'
 import type { FrameworkAdapter } from './frameworks/adapter.js'
 import type { ModelPort, UsageLedger } from './model/model-port.js'
@@ -18,11 +18,15 @@ import type { OnNoFailToPass, Settings } from './settings.js'
 import { readChangeSet, sourceFiles } from './diff/change-set.js'
 import { ensureHistory } from './diff/history.js'
 import { describeError, UserFacingError } from './errors.js'
+import { buildForTrees, commandText } from './execute/build-detection.js'
+import { runnerFailure } from './execute/outside-failure.js'
+import { preflightFailure, preflightFile, runPreflight, type Preflight } from './execute/preflight.js'
 import { proveSuite } from './execute/prove.js'
 import { TestBench } from './execute/test-bench.js'
 import { buildTrees, prepareTrees, type Trees } from './execute/trees.js'
 import { frameworkFor } from './frameworks/detect.js'
-import { describeChangeSet, emptyReport, modelUsage, type Report } from './report/report.js'
+import { readCollection, type Collection } from './context/collection.js'
+import { describeChangeSet, emptyReport, modelUsage, suiteFileEntry, type Report } from './report/report.js'
 import { redactDeep, redactor } from './report/redact.js'
 import { writeReport, type ReportPaths } from './report/write.js'
 import { generateSuite, type GeneratedSuite } from './suite/generate.js'
@@ -71,6 +75,7 @@ export async function runPipeline(settings: Settings, ports: Ports): Promise<Out
   let delivered: SuiteFile[] = []
   let parsedDiff: ChangeSet | null = null
   let trees: Trees | undefined
+  let collection: Collection | null = null
   try {
     await ports.git.verifyRepository()
     await timings.time('fetch-history', () => ensureHistory(ports.git, settings.base, settings.head, ports.log))
@@ -82,16 +87,16 @@ export async function runPipeline(settings: Settings, ports: Ports): Promise<Out
     report.framework = framework.name
     ports.log.info(`${changeSet.files.length} changed file(s); framework ${framework.name}; mode ${settings.mode}`)
     sandbox = await openSandbox(settings, ports, workDir, report)
-
-    const candidate =
-      settings.mode === 'verify'
-        ? { files: await pullRequestTests(changeSet, framework, ports.git), refiner: null }
-        : await generate(settings, ports, changeSet, framework, timings, report)
     trees = await timings.time('prepare-trees', () => setUpTrees(settings, ports, sandbox!, changeSet, join(workDir, 'trees')))
     report.preFixTree = { reverted: trees.reverted, dependencies: trees.preFixDependencies }
     const { tests } = settings
-    if (tests.buildCommand) await timings.time('build', () => buildTrees(trees!, tests.buildCommand!, tests.workingDirectory, sandbox!.processes, settings.testTimeoutMs))
-
+    // The setting, else a build the repository shows its tests need (none: no extra process).
+    const build = await buildForTrees(tests.buildCommand, trees.head, tests.workingDirectory, () => ports.git.listFiles(changeSet.head))
+    report.build = build && { command: commandText(build.command), why: build.why, detected: build.detected }
+    if (build) {
+      ports.log.info(`Build: ${commandText(build.command)} in each tree (${build.why})`)
+      await timings.time('build', () => buildTrees(trees!, build.command, tests.workingDirectory, sandbox!.processes, settings.testTimeoutMs))
+    }
     const bench = new TestBench(trees, framework, sandbox, {
       scratchDir: join(workDir, 'runs'),
       timeoutMs: settings.testTimeoutMs,
@@ -99,6 +104,16 @@ export async function runPipeline(settings: Settings, ports: Ports): Promise<Out
       command: tests.command,
       log: ports.log
     })
+    // Before any model call: a repository whose tests cannot run here ends now, saying why.
+    report.preflight = await timings.time('preflight', () => preflight(bench, changeSet, framework, ports))
+    if (report.preflight && !report.preflight.ok) throw preflightFailure(report.preflight)
+
+    collection = await readCollection(framework.name, { read: (path) => ports.git.fileAt(changeSet.head, path), files: await ports.git.listFiles(changeSet.head) })
+    ports.log.info(`The repository's own tests: ${collection.source ?? 'their collection rules could not be read statically'}`)
+    const candidate =
+      settings.mode === 'verify'
+        ? { files: await pullRequestTests(changeSet, framework, ports.git), refiner: null }
+        : await generate(settings, ports, changeSet, framework, collection, timings, report)
     const proof = await proveSuite(bench, candidate.files, {
       refiner: candidate.refiner,
       repairRounds: settings.repairRounds,
@@ -108,6 +123,7 @@ export async function runPipeline(settings: Settings, ports: Ports): Promise<Out
     })
     delivered = proof.kept
     report.suite.dropped = proof.dropped
+    throwIfPreFixRunnerFailed(proof.preFixRun)
     const verdict = decideVerdict(classifyTests(proof.headRun, proof.preFixRun), proof.headRun.fileErrors)
     Object.assign(report, { verdict: verdict.verdict, reason: verdict.reason, tests: withScenarios(verdict.tests, delivered) })
     report.diffCoverage = diffCoverage(changeSet, proof.headRun.coverage, await headLines(ports.git, changeSet))
@@ -121,7 +137,7 @@ export async function runPipeline(settings: Settings, ports: Ports): Promise<Out
       .catch((error) => ports.log.warn(`Could not remove the run's folder ${workDir}: ${describeError(error)}`))
     forgetWorkDir()
   }
-  report.suite.files = delivered.map((file) => ({ path: file.path, tests: file.tests }))
+  report.suite.files = delivered.map((file) => suiteFileEntry(file, collection))
   report.model = modelUsage(settings.model?.model ?? null, ports.ledger)
   report.durationMs = Math.round(performance.now() - started)
   // An error's reason was just logged as a warning.
@@ -176,9 +192,26 @@ async function setUpTrees(settings: Settings, ports: Ports, sandbox: Sandbox, ch
   return trees
 }
 
-async function generate(settings: Settings, ports: Ports, changeSet: ChangeSet, framework: FrameworkAdapter, timings: Timings, report: Report): Promise<GeneratedSuite> {
+async function generate(settings: Settings, ports: Ports, changeSet: ChangeSet, framework: FrameworkAdapter, collection: Collection, timings: Timings, report: Report): Promise<GeneratedSuite> {
   if (!ports.model) throw new UserFacingError('Generate mode needs a model', 'set ANTHROPIC_API_KEY, or use verify mode')
-  return generateSuite(changeSet, settings.bugReport, { git: ports.git, model: ports.model, framework, timings, report, log: ports.log })
+  return generateSuite(changeSet, settings.bugReport, { git: ports.git, model: ports.model, framework, timings, report, log: ports.log, collection })
+}
+
+async function preflight(bench: TestBench, changeSet: ChangeSet, framework: FrameworkAdapter, ports: Ports): Promise<Preflight | null> {
+  const file = preflightFile(changeSet, await ports.git.listFiles(changeSet.head), framework)
+  if (!file) {
+    ports.log.info('Preflight: the repository has no test file to try; going on')
+    return null
+  }
+  const result = await runPreflight(bench, file)
+  if (result.ok) ports.log.info(`Preflight: ${file} runs here (${result.detail}): ${result.command}`)
+  return result
+}
+
+/** A pre-fix run the runner itself could not do proves nothing: every test "failing" there would be a false proof. */
+function throwIfPreFixRunnerFailed(preFixRun: RunResult | null): void {
+  const failure = preFixRun && runnerFailure(preFixRun)
+  if (failure) throw new UserFacingError(`The pre-fix tree's run could not run any test: ${failure.what} (${failure.evidence})`, failure.hint)
 }
 
 async function headLines(git: GitCommands, changeSet: ChangeSet): Promise<(file: string) => string[]> {

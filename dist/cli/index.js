@@ -338,7 +338,7 @@ Object.defineProperty(exports, "stringify", ({ enumerable: true, get: function (
 Object.defineProperty(exports, "nil", ({ enumerable: true, get: function () { return codegen_1.nil; } }));
 Object.defineProperty(exports, "Name", ({ enumerable: true, get: function () { return codegen_1.Name; } }));
 Object.defineProperty(exports, "CodeGen", ({ enumerable: true, get: function () { return codegen_1.CodeGen; } }));
-var validation_error_1 = __nccwpck_require__(3021);
+var validation_error_1 = __nccwpck_require__(5402);
 Object.defineProperty(exports, "ValidationError", ({ enumerable: true, get: function () { return validation_error_1.default; } }));
 var ref_error_1 = __nccwpck_require__(3162);
 Object.defineProperty(exports, "MissingRefError", ({ enumerable: true, get: function () { return ref_error_1.default; } }));
@@ -515,7 +515,7 @@ exports.regexpCode = regexpCode;
 Object.defineProperty(exports, "__esModule", ({ value: true }));
 exports.or = exports.and = exports.not = exports.CodeGen = exports.operators = exports.varKinds = exports.ValueScopeName = exports.ValueScope = exports.Scope = exports.Name = exports.regexpCode = exports.stringify = exports.getProperty = exports.nil = exports.strConcat = exports.str = exports._ = void 0;
 const code_1 = __nccwpck_require__(567);
-const scope_1 = __nccwpck_require__(7788);
+const scope_1 = __nccwpck_require__(5407);
 var code_2 = __nccwpck_require__(567);
 Object.defineProperty(exports, "_", ({ enumerable: true, get: function () { return code_2._; } }));
 Object.defineProperty(exports, "str", ({ enumerable: true, get: function () { return code_2.str; } }));
@@ -525,7 +525,7 @@ Object.defineProperty(exports, "getProperty", ({ enumerable: true, get: function
 Object.defineProperty(exports, "stringify", ({ enumerable: true, get: function () { return code_2.stringify; } }));
 Object.defineProperty(exports, "regexpCode", ({ enumerable: true, get: function () { return code_2.regexpCode; } }));
 Object.defineProperty(exports, "Name", ({ enumerable: true, get: function () { return code_2.Name; } }));
-var scope_2 = __nccwpck_require__(7788);
+var scope_2 = __nccwpck_require__(5407);
 Object.defineProperty(exports, "Scope", ({ enumerable: true, get: function () { return scope_2.Scope; } }));
 Object.defineProperty(exports, "ValueScope", ({ enumerable: true, get: function () { return scope_2.ValueScope; } }));
 Object.defineProperty(exports, "ValueScopeName", ({ enumerable: true, get: function () { return scope_2.ValueScopeName; } }));
@@ -1211,7 +1211,7 @@ function par(x) {
 
 /***/ }),
 
-/***/ 7788:
+/***/ 5407:
 /***/ ((__unused_webpack_module, exports, __nccwpck_require__) => {
 
 
@@ -1496,7 +1496,7 @@ function extraErrorProps(cxt, { params, message }, keyValues) {
 Object.defineProperty(exports, "__esModule", ({ value: true }));
 exports.resolveSchema = exports.getCompilingSchema = exports.resolveRef = exports.compileSchema = exports.SchemaEnv = void 0;
 const codegen_1 = __nccwpck_require__(1436);
-const validation_error_1 = __nccwpck_require__(3021);
+const validation_error_1 = __nccwpck_require__(5402);
 const names_1 = __nccwpck_require__(630);
 const resolve_1 = __nccwpck_require__(4090);
 const util_1 = __nccwpck_require__(4464);
@@ -3255,7 +3255,7 @@ Object.defineProperty(exports, "stringify", ({ enumerable: true, get: function (
 Object.defineProperty(exports, "nil", ({ enumerable: true, get: function () { return codegen_1.nil; } }));
 Object.defineProperty(exports, "Name", ({ enumerable: true, get: function () { return codegen_1.Name; } }));
 Object.defineProperty(exports, "CodeGen", ({ enumerable: true, get: function () { return codegen_1.CodeGen; } }));
-const validation_error_1 = __nccwpck_require__(3021);
+const validation_error_1 = __nccwpck_require__(5402);
 const ref_error_1 = __nccwpck_require__(3162);
 const rules_1 = __nccwpck_require__(7353);
 const compile_1 = __nccwpck_require__(2718);
@@ -3919,7 +3919,7 @@ exports["default"] = uri;
 
 /***/ }),
 
-/***/ 3021:
+/***/ 5402:
 /***/ ((__unused_webpack_module, exports) => {
 
 
@@ -4434,7 +4434,7 @@ const anyOf_1 = __nccwpck_require__(9380);
 const oneOf_1 = __nccwpck_require__(2490);
 const allOf_1 = __nccwpck_require__(9205);
 const if_1 = __nccwpck_require__(8584);
-const thenElse_1 = __nccwpck_require__(6829);
+const thenElse_1 = __nccwpck_require__(9210);
 function getApplicator(draft2020 = false) {
     const applicator = [
         // any
@@ -4859,7 +4859,7 @@ exports["default"] = def;
 
 /***/ }),
 
-/***/ 6829:
+/***/ 9210:
 /***/ ((__unused_webpack_module, exports, __nccwpck_require__) => {
 
 
@@ -5939,6 +5939,41 @@ exports["default"] = def;
 
 /***/ }),
 
+/***/ 2569:
+/***/ ((module, __unused_webpack_exports, __nccwpck_require__) => {
+
+
+
+const { EventEmitter } = __nccwpck_require__(4434)
+
+module.exports = eventsToArray
+
+function eventsToArray (ee, ignore = [], map = x => x) {
+  const array = []
+
+  const orig = ee.emit
+  ee.emit = function (...args) {
+    if (!ignore.includes(args[0])) {
+      args = args.map((arg, i, arr) => {
+        if (arg instanceof EventEmitter) {
+          return eventsToArray(arg, ignore, map)
+        }
+
+        return map(arg, i, arr)
+      })
+
+      array.push(args)
+    }
+
+    return orig.apply(this, args)
+  }
+
+  return array
+}
+
+
+/***/ }),
+
 /***/ 3430:
 /***/ ((module) => {
 
@@ -6539,7 +6574,7 @@ module.exports=n=>{if(!n)return[];if(typeof n!="string"||n.match(/^\s+$/))return
 /***/ ((module, __unused_webpack___webpack_exports__, __nccwpck_require__) => {
 
 __nccwpck_require__.a(module, async (__webpack_handle_async_dependencies__, __webpack_async_result__) => { try {
-/* harmony import */ var _cli_js__WEBPACK_IMPORTED_MODULE_0__ = __nccwpck_require__(2563);
+/* harmony import */ var _cli_js__WEBPACK_IMPORTED_MODULE_0__ = __nccwpck_require__(8455);
 /* harmony import */ var _ports_process_js__WEBPACK_IMPORTED_MODULE_1__ = __nccwpck_require__(9558);
 
 
@@ -6551,7 +6586,7 @@ __webpack_async_result__();
 
 /***/ }),
 
-/***/ 2563:
+/***/ 8455:
 /***/ ((__unused_webpack_module, __webpack_exports__, __nccwpck_require__) => {
 
 
@@ -37865,6 +37900,523 @@ async function ensureHistory(git, base, head, log) {
     await git.fetchCommits([base, head]).catch((error) => log.warn(`Fetching the history failed: ${error.message}`));
 }
 
+;// CONCATENATED MODULE: ./src/frameworks/package-scripts.ts
+/** package.json scripts read as a shell would split them: commands, words, `NAME=value` variables, `npm run x`. */
+const SCRIPT_RUNNER = /^(?:npm|pnpm|yarn|bun)$/;
+const ASSIGNMENT = /^([A-Za-z_][A-Za-z0-9_]*)=(.*)$/s;
+/** The script's commands (split at `&&`, `||`, `;`, `|`, `&`), each as words. */
+function scriptCommands(script) {
+    const commands = [[]];
+    for (const word of splitWords(script, true)) {
+        if (/^(?:&&|\|\||;|\||&)$/.test(word))
+            commands.push([]);
+        else
+            commands[commands.length - 1].push(word);
+    }
+    return commands.filter((words) => words.length > 0);
+}
+/** `npm run x`, `npm test`, `yarn x`, `pnpm run x`: the script it runs. */
+function scriptTarget(words) {
+    const [runner, ...rest] = words.filter((word) => !ASSIGNMENT.test(word));
+    if (!runner || !SCRIPT_RUNNER.test(runner))
+        return null;
+    const args = rest.filter((word) => !word.startsWith('-'));
+    if (args[0] === 'run' || args[0] === 'run-script')
+        return args[1] ?? null;
+    if (args[0] === 'test' || args[0] === 't')
+        return 'test';
+    return runner === 'npm' ? null : (args[0] ?? null);
+}
+function assignments(words) {
+    const env = {};
+    for (const word of words) {
+        const match = ASSIGNMENT.exec(word);
+        if (match)
+            env[match[1]] = match[2];
+    }
+    return env;
+}
+/** Shell-like words: quotes and backslashes as a shell reads them; operators as words of their own. */
+function splitWords(text, operators = false) {
+    const words = [];
+    let word = null;
+    let quote = null;
+    const flush = () => {
+        if (word !== null)
+            words.push(word);
+        word = null;
+    };
+    for (let i = 0; i < text.length; i++) {
+        const char = text[i];
+        if (quote) {
+            if (char === quote)
+                quote = null;
+            else
+                word += char === '\\' && quote === '"' && i + 1 < text.length ? text[++i] : char;
+        }
+        else if (char === '"' || char === "'") {
+            quote = char;
+            word ??= '';
+        }
+        else if (/\s/.test(char)) {
+            flush();
+        }
+        else if (operators && /[;&|]/.test(char)) {
+            flush();
+            const double = (char === '&' || char === '|') && text[i + 1] === char;
+            words.push(double ? char + text[++i] : char);
+        }
+        else {
+            word = (word ?? '') + (char === '\\' && i + 1 < text.length ? text[++i] : char);
+        }
+    }
+    flush();
+    return words;
+}
+
+;// CONCATENATED MODULE: external "node:module"
+const external_node_module_namespaceObject = __WEBPACK_EXTERNAL_createRequire(import.meta.url)("node:module");
+;// CONCATENATED MODULE: ./src/frameworks/packages.ts
+/** The repository's package.json and the packages installed in a tree, as the JavaScript adapters read them. */
+
+
+
+
+async function readPackageJson(dir) {
+    try {
+        return JSON.parse(await (0,promises_.readFile)((0,external_node_path_.join)(dir, 'package.json'), 'utf8'));
+    }
+    catch {
+        return null;
+    }
+}
+function readPackageJsonSync(dir) {
+    try {
+        return JSON.parse((0,external_node_fs_.readFileSync)((0,external_node_path_.join)(dir, 'package.json'), 'utf8'));
+    }
+    catch {
+        return null;
+    }
+}
+/** The package is in dependencies or devDependencies. */
+function declares(manifest, name) {
+    return manifest !== null && name in { ...manifest.dependencies, ...manifest.devDependencies };
+}
+/** Where node would find a package from the tree, without resolving through its `exports`. */
+function packageDir(treeDir, name) {
+    const lookup = (0,external_node_module_namespaceObject.createRequire)((0,external_node_path_.join)(treeDir, 'package.json')).resolve.paths(name) ?? [];
+    const found = lookup.find((dir) => (0,external_node_fs_.existsSync)((0,external_node_path_.join)(dir, name, 'package.json')));
+    return found ? (0,external_node_path_.join)(found, name) : null;
+}
+/** A package's bin as installed in the tree, through its package.json `bin` (the first of `names` it has). */
+function installedBin(treeDir, name, names = [name]) {
+    const dir = packageDir(treeDir, name);
+    const bin = dir ? readPackageJsonSync(dir)?.bin : undefined;
+    const binPath = typeof bin === 'string' ? bin : names.map((entry) => bin?.[entry]).find(Boolean);
+    return dir && binPath ? (0,external_node_path_.join)(dir, binPath) : null;
+}
+
+;// CONCATENATED MODULE: ./src/execute/build-detection.ts
+/**
+ * Zero-config builds: whether the tests need a build before they run, and which command makes it. The
+ * worktrees hold only what git tracks, so tests that import build output (`lib/`, `dist/`) find nothing
+ * unless each tree builds its own sources first — the pre-fix tree its buggy ones.
+ * Evidence, strongest first: a `pretest` script that builds, a `test` script that builds before its runner,
+ * and the existing tests importing a folder git does not track (directly, or through the package's own
+ * name or root, whose `main`/`module`/`exports` point there). A repository with none of these gets null.
+ */
+
+
+
+
+
+
+/** The explicit build-command always wins; else what the repository at head shows it needs, if anything. */
+async function buildForTrees(explicit, headDir, packageDir, trackedFiles) {
+    if (explicit)
+        return { command: explicit, why: 'the build-command setting', detected: false };
+    const detected = await detectBuild(headDir, packageDir, await trackedFiles());
+    return detected && { ...detected, detected: true };
+}
+/** Words as one line for the log and the report: a word with spaces or quotes is quoted. */
+const commandText = (words) => words.map((word) => (/^[\w@%+=:,./-]+$/.test(word) ? word : JSON.stringify(word))).join(' ');
+/** `headDir`: a checkout of the head; `packageDir`: the package in it ('' for the root); `trackedFiles`: repository paths. */
+async function detectBuild(headDir, packageDir, trackedFiles) {
+    const manifest = await readPackageJson((0,external_node_path_.join)(headDir, packageDir));
+    if (!manifest)
+        return null;
+    const repo = { headDir, packageDir, manifest, tracked: new Set(trackedFiles), trackedFolders: foldersOf(trackedFiles), runner: packageManager(headDir, packageDir) };
+    return fromPretest(repo) ?? fromTestScript(repo) ?? (await fromImports(repo, trackedFiles));
+}
+const LOCKFILES = [
+    ['pnpm-lock.yaml', 'pnpm'],
+    ['yarn.lock', 'yarn'],
+    ['bun.lock', 'bun'],
+    ['bun.lockb', 'bun']
+];
+function packageManager(headDir, packageDir) {
+    // A monorepo's lockfile is at its root; a package may have its own.
+    const folders = [...new Set([packageDir, ''])];
+    return LOCKFILES.find(([lockfile]) => folders.some((folder) => (0,external_node_fs_.existsSync)((0,external_node_path_.join)(headDir, folder, lockfile))))?.[1] ?? 'npm';
+}
+// --- the scripts: what builds, what merely tidies up around a build ---
+const BUILD_SCRIPT_NAME = /^(?:build|compile|transpile|bundle|dist)(?:$|[:\-_.])/i;
+const WRAPPERS = new Set(['cross-env', 'env', 'npx', 'bunx']);
+const TIDYING = new Set(['rimraf', 'rm', 'del', 'del-cli', 'mkdir', 'mkdirp', 'shx', 'cp', 'cpy', 'cpx', 'copyfiles', 'ncp', 'echo']);
+const OUTPUT_FLAG = /^(?:-d|-o|--out-dir|--out-file|--outDir|--outdir|--outfile)(?:=|$)/;
+const BUILD_TOOLS = {
+    tsc: (args) => !args.some((arg) => /^--(?:noEmit|help|version)$/.test(arg)),
+    ttsc: (args) => !args.includes('--noEmit'),
+    babel: (args) => args.some((arg) => OUTPUT_FLAG.test(arg)),
+    swc: (args) => args.some((arg) => OUTPUT_FLAG.test(arg)),
+    esbuild: (args) => args.some((arg) => OUTPUT_FLAG.test(arg)),
+    rollup: () => true,
+    webpack: () => true,
+    tsup: () => true,
+    unbuild: () => true,
+    microbundle: () => true,
+    bili: () => true,
+    vite: (args) => args[0] === 'build',
+    parcel: (args) => args[0] === 'build',
+    ncc: (args) => args[0] === 'build',
+    tsdx: (args) => args[0] === 'build',
+    node: (args) => /(?:^|[/\\])(?:build|compile|bundle)[^/\\]*$/i.test(args[0] ?? '')
+};
+const build_detection_ASSIGNMENT = /^[A-Za-z_][A-Za-z0-9_]*=/;
+/** A script's command as its program: `NAME=value` words and wrappers (`cross-env`, `npx`) set aside. */
+function parseCommand(words) {
+    const env = [];
+    const rest = [...words];
+    for (;;) {
+        while (rest.length > 0 && build_detection_ASSIGNMENT.test(rest[0]))
+            env.push(rest.shift());
+        if (rest.length < 2 || !WRAPPERS.has(rest[0]))
+            break;
+        rest.shift();
+        while (rest.length > 1 && rest[0].startsWith('-'))
+            rest.shift();
+    }
+    const [bin, ...args] = rest;
+    return { env, bin, args };
+}
+function classifyStep(repo, words, seen) {
+    const target = scriptTarget(words);
+    if (target !== null) {
+        const body = repo.manifest.scripts?.[target];
+        if (body === undefined || seen.has(target))
+            return { kind: 'other', words };
+        const builds = BUILD_SCRIPT_NAME.test(target) || scriptBuilds(repo, body, new Set([...seen, target]));
+        return { kind: builds ? 'build' : 'other', words };
+    }
+    const { bin, args } = parseCommand(words);
+    if (!bin)
+        return { kind: 'other', words };
+    const name = external_node_path_.posix.basename(bin);
+    if (Object.hasOwn(BUILD_TOOLS, name) && BUILD_TOOLS[name](args))
+        return { kind: 'build', words };
+    return { kind: TIDYING.has(name) ? 'tidy' : 'other', words };
+}
+function scriptBuilds(repo, script, seen) {
+    return scriptCommands(script).some((words) => classifyStep(repo, words, seen).kind === 'build');
+}
+/** A `pretest` that builds: all of it when it only builds and tidies, else its first build step alone (not its lint). */
+function fromPretest(repo) {
+    const pretest = repo.manifest.scripts?.pretest;
+    if (pretest === undefined)
+        return null;
+    const steps = scriptCommands(pretest).map((words) => classifyStep(repo, words, new Set(['pretest'])));
+    const builds = steps.filter((step) => step.kind === 'build');
+    if (builds.length === 0)
+        return null;
+    const why = `the pretest script builds: ${pretest}`;
+    if (steps.every((step) => step.kind !== 'other'))
+        return { command: [repo.runner, 'run', 'pretest'], why };
+    return { command: commandFor(repo, builds[0].words), why };
+}
+/** `npm run build && jest`, `tsc && mocha`, `yarn build; ...`: the first build step before the runner. */
+function fromTestScript(repo) {
+    const test = repo.manifest.scripts?.test;
+    if (test === undefined)
+        return null;
+    const beforeRunner = scriptCommands(test).slice(0, -1);
+    const build = beforeRunner.map((words) => classifyStep(repo, words, new Set(['test']))).find((step) => step.kind === 'build');
+    return build ? { command: commandFor(repo, build.words), why: `the test script builds before its runner: ${test}` } : null;
+}
+/** A build step as words to run without a shell: a script through the package manager, a tool from node_modules/.bin. */
+function commandFor(repo, words) {
+    const target = scriptTarget(words);
+    if (target !== null)
+        return [repo.runner, 'run', target];
+    const { env, bin, args } = parseCommand(words);
+    return [...env, build_detection_installedBin(repo, bin), ...args];
+}
+/** `tsc` is not on the PATH of a command run without npm: its path in the package's (or the root's) node_modules/.bin. */
+function build_detection_installedBin(repo, bin) {
+    if (bin === 'node' || bin.includes('/'))
+        return bin;
+    const depth = repo.packageDir ? repo.packageDir.split('/').length : 0;
+    for (const up of [...new Set([0, depth])]) {
+        const relative = external_node_path_.posix.join(...Array(up).fill('..'), 'node_modules', '.bin', bin);
+        if ((0,external_node_fs_.existsSync)((0,external_node_path_.join)(repo.headDir, repo.packageDir, relative)))
+            return relative;
+    }
+    return bin;
+}
+// --- the tests' imports: build output that is not in the tree ---
+const IMPORT = /(?:\brequire\s*\(|\bimport\s*\(|\bfrom|^\s*import)\s*['"]([^'"\n]+)['"]/gm;
+const RESOLVE_EXTENSIONS = ['', '.js', '.cjs', '.mjs', '.ts', '.cts', '.mts', '.jsx', '.tsx', '.json', '.node'];
+const SCRIPT_FILE = /\.[cm]?[jt]sx?$/;
+/** Enough test files to see how the tests import the code, without reading a huge suite. */
+const MAX_TEST_FILES = 300;
+/** The existing tests import a folder git does not track: the package's build script makes it. */
+async function fromImports(repo, trackedFiles) {
+    const script = buildScript(repo);
+    if (!script)
+        return null;
+    const inPackage = repo.packageDir ? `${repo.packageDir}/` : '';
+    const tests = trackedFiles.filter((path) => path.startsWith(inPackage) && SCRIPT_FILE.test(path) && classifyFile(path) === 'test').slice(0, MAX_TEST_FILES);
+    for (const file of tests) {
+        const source = await (0,promises_.readFile)((0,external_node_path_.join)(repo.headDir, file), 'utf8').catch(() => '');
+        for (const match of source.matchAll(IMPORT)) {
+            const missing = buildOutputImported(repo, file, match[1]);
+            if (missing)
+                return { command: [repo.runner, 'run', script], why: `${file} imports '${match[1]}', which leads into ${missing}/, a folder git does not track; the ${script} script makes it` };
+        }
+    }
+    return null;
+}
+/** The script that builds the package: `build` (or `compile`, …), else a lifecycle script that runs a build. */
+function buildScript(repo) {
+    const scripts = repo.manifest.scripts ?? {};
+    const named = Object.keys(scripts).filter((name) => BUILD_SCRIPT_NAME.test(name));
+    const byName = named.find((name) => !name.includes(':')) ?? named[0];
+    if (byName)
+        return byName;
+    return ['prepare', 'prepublishOnly', 'prepack'].find((name) => scripts[name] !== undefined && scriptBuilds(repo, scripts[name], new Set([name]))) ?? null;
+}
+/** The untracked folder (repository path) a test's import leads into, or null. */
+function buildOutputImported(repo, testFile, specifier) {
+    if (specifier.includes('node_modules'))
+        return null;
+    if (specifier.startsWith('.')) {
+        const target = external_node_path_.posix.normalize(external_node_path_.posix.join(external_node_path_.posix.dirname(testFile), specifier)).replace(/(.)\/$/, '$1');
+        return target === (repo.packageDir || '.') ? untrackedEntry(repo) : untrackedFolder(repo, target);
+    }
+    const name = typeof repo.manifest.name === 'string' ? repo.manifest.name : null;
+    if (!name || (specifier !== name && !specifier.startsWith(`${name}/`)))
+        return null;
+    // Through its own name, the package resolves by its manifest: a subpath without `exports` is a file in it.
+    const subpath = specifier.slice(name.length + 1);
+    if (subpath && repo.manifest.exports === undefined)
+        return untrackedFolder(repo, external_node_path_.posix.join(repo.packageDir, subpath));
+    return untrackedEntry(repo);
+}
+/**
+ * The folder git does not track that the package's entries (`main`, `module`, `exports` targets) lie in,
+ * when they all do. One tracked entry is enough for a test to load the package without a build (koa:
+ * `main` is hand-written CommonJS, only the `import` condition points into a built folder).
+ */
+function untrackedEntry(repo) {
+    const { main, module, exports } = repo.manifest;
+    // With `exports`, node resolves the package by it alone; without, by `main` (bundlers by `module`).
+    const loaded = exports !== undefined ? exportTargets(exports) : [main ?? 'index.js', module];
+    const entries = loaded.filter((entry) => typeof entry === 'string' && !entry.endsWith('.d.ts'));
+    const folders = entries.map((entry) => untrackedFolder(repo, external_node_path_.posix.join(repo.packageDir, entry)));
+    return folders.every((folder) => folder !== null) ? folders[0] : null;
+}
+function exportTargets(exports) {
+    if (typeof exports === 'string')
+        return [exports];
+    if (!exports || typeof exports !== 'object')
+        return [];
+    return Object.values(exports).flatMap(exportTargets);
+}
+/**
+ * A path that resolves to no tracked file, in a folder of the package that holds none (`lib` for
+ * `lib/esm/index.js`): build output. A missing file in a tracked folder is not.
+ */
+function untrackedFolder(repo, target) {
+    if (RESOLVE_EXTENSIONS.some((extension) => repo.tracked.has(target + extension) || repo.tracked.has(`${target}/index${extension || '.js'}`)))
+        return null;
+    const inPackage = repo.packageDir ? external_node_path_.posix.relative(repo.packageDir, target) : target;
+    if (inPackage === '' || inPackage.startsWith('..'))
+        return null;
+    const [top, ...below] = inPackage.split('/');
+    // The target itself may be a folder (`../lib`); a name with an extension, alone, is a file of the package's own folder.
+    if (below.length === 0 && /\.[a-z]+$/i.test(top))
+        return null;
+    const folder = external_node_path_.posix.join(repo.packageDir, top);
+    return repo.trackedFolders.has(folder) ? null : folder;
+}
+/** Every folder that holds a tracked file, at any depth. */
+function foldersOf(paths) {
+    const folders = new Set();
+    for (const path of paths) {
+        for (let dir = external_node_path_.posix.dirname(path); dir !== '.' && !folders.has(dir); dir = external_node_path_.posix.dirname(dir))
+            folders.add(dir);
+    }
+    return folders;
+}
+
+;// CONCATENATED MODULE: ./src/context/test-layout.ts
+/** Where this repository keeps its tests, which one shows its style, and where a regression suite goes. */
+
+const TEST_FOLDER = /^(?:test|tests|__tests__|spec|specs)$/;
+/**
+ * The repository's test that best shows how its tests look and run, for the change's first source file: a
+ * test the fix changed that existed before it (the most relevant), else the nearest test it left alone.
+ */
+function exampleTest(changedTests, headFiles, isTestFile, primarySource) {
+    const changed = changedTests.filter((file) => isTestFile(file.path));
+    const existedBefore = changed.filter((file) => file.basePath && file.status !== 'added').map((file) => file.path);
+    const changedPaths = new Set(changed.map((file) => file.path));
+    const untouched = headFiles.filter((file) => isTestFile(file) && !changedPaths.has(file));
+    return nearestTest(existedBefore, primarySource) ?? nearestTest(untouched, primarySource);
+}
+/** The existing test that best matches a module: same base name, then the closest folder. */
+function nearestTest(testFiles, sourcePath) {
+    const stem = moduleStem(sourcePath);
+    const scored = testFiles.map((file) => ({ file, score: similarity(file, sourcePath, stem) }));
+    scored.sort((a, b) => b.score - a.score || a.file.length - b.file.length || a.file.localeCompare(b.file));
+    return scored[0]?.file ?? null;
+}
+function similarity(testFile, sourcePath, stem) {
+    const testParts = (0,external_node_path_.dirname)(testFile).split('/').filter((part) => !TEST_FOLDER.test(part));
+    // `test/transport.test.ts` or `__tests__/response/redirect.js` for `lib/response.js`.
+    const sameName = moduleStem(testFile) === stem ? 100 : testParts.includes(stem) ? 60 : (0,external_node_path_.basename)(testFile).includes(stem) ? 50 : 0;
+    const sourceParts = (0,external_node_path_.dirname)(sourcePath).split('/');
+    const shared = sourceParts.filter((part) => testParts.includes(part)).length;
+    return sameName + shared * 5 - testParts.length;
+}
+/** `src/streaming-transport.ts` → `streaming-transport`; `test/x.test.ts` → `x`; `test_x.py` → `x`. */
+function moduleStem(path) {
+    return (0,external_node_path_.basename)(path)
+        .replace(/\.(?:test|spec)(?=\.)/, '')
+        .replace((0,external_node_path_.extname)(path), '')
+        .replace(/^test_|_test$/, '');
+}
+/** The regression folder sits in the repo's test area, beside the style example's tests. */
+function layoutFor(styleExample, sourcePath) {
+    const language = (0,external_node_path_.extname)(sourcePath);
+    if (!styleExample)
+        return { styleExample, regressionDir: 'test/regression', testFileSuffix: defaultSuffix(language) };
+    const parts = (0,external_node_path_.dirname)(styleExample).split('/');
+    const testRoot = parts.findIndex((part) => TEST_FOLDER.test(part));
+    const area = testRoot >= 0 ? parts.slice(0, testRoot + 1).join('/') : (0,external_node_path_.dirname)(styleExample);
+    return {
+        styleExample,
+        regressionDir: external_node_path_.posix.join(area === '.' ? '' : area, 'regression'),
+        testFileSuffix: suffixOf(styleExample) ?? defaultSuffix(language)
+    };
+}
+function suffixOf(testFile) {
+    return /(\.(?:test|spec)\.[cm]?[jt]sx?)$/.exec(testFile)?.[1] ?? (testFile.endsWith('.py') ? '.py' : null);
+}
+function defaultSuffix(sourceExtension) {
+    if (sourceExtension === '.py')
+        return '.py';
+    return sourceExtension.startsWith('.t') || sourceExtension.startsWith('.mt') || sourceExtension.startsWith('.ct') ? '.test.ts' : '.test.js';
+}
+/** `issue-4471` when the report names an issue, else `fix-<short sha>`. */
+function suiteStem(report, head) {
+    return report?.issue ? `issue-${report.issue}` : `fix-${head.slice(0, 7)}`;
+}
+/**
+ * The suite's file in `dir`: `issue-4471.test.ts` in a regression folder; beside the repository's own
+ * tests the name says what it is, `regression-issue-4471.test.ts`. Python: `test_[regression_]issue_4471.py`.
+ */
+function regressionFileName(dir, stem, suffix) {
+    const name = external_node_path_.posix.basename(dir) === 'regression' ? stem : `regression-${stem}`;
+    return external_node_path_.posix.join(dir, suffix === '.py' ? `test_${name.replace(/-/g, '_')}.py` : `${name}${suffix}`);
+}
+/**
+ * The layout whose suite file the repository's own test command collects (`collects` answers true, or null
+ * when its rules are unknown): the usual regression folder, else the style example's own folder, else the
+ * test area's root. When none is collected, the usual one: the report then says the file is not collected.
+ */
+function collectedLayout(layout, stem, collects) {
+    const candidates = [layout.regressionDir, ...(layout.styleExample ? [(0,external_node_path_.dirname)(layout.styleExample), external_node_path_.posix.dirname(layout.regressionDir)] : [])];
+    const usable = candidates.filter((dir) => dir !== '.' && dir !== '');
+    const chosen = usable.find((dir) => collects(regressionFileName(dir, stem, layout.testFileSuffix)) !== false);
+    return { ...layout, regressionDir: chosen ?? layout.regressionDir };
+}
+
+;// CONCATENATED MODULE: ./src/execute/preflight.ts
+
+
+
+/** The existing test to try, or null when the repository has none the framework recognises. */
+function preflightFile(changeSet, headFiles, framework) {
+    const changedTests = changeSet.files.filter((file) => file.role === 'test');
+    const primary = sourceFiles(changeSet)[0]?.path ?? changeSet.files[0]?.path ?? '';
+    return exampleTest(changedTests, headFiles, (path) => framework.isTestFile(path), primary);
+}
+async function runPreflight(bench, file) {
+    const run = await bench.run('head', [file], { title: 'Preflight' });
+    const command = bench.lastCommand;
+    if (run.tests.length > 0) {
+        return { file, command, ok: true, durationMs: run.durationMs, detail: `${run.tests.length} test(s) ran at head` };
+    }
+    const how = run.timedOut ? 'timed out' : `exit ${run.exitCode ?? 'none'}`;
+    const error = run.fileErrors.find((entry) => entry.file === file)?.message ?? run.output;
+    return { file, command, ok: false, durationMs: run.durationMs, detail: `no test results (${how}): ${firstErrorLines(error)}` };
+}
+/** The run stops: what was tried, what it said, and what to change. */
+function preflightFailure(preflight) {
+    return new UserFacingError(`The repository's tests cannot run here: ${preflight.file} gave ${preflight.detail} — command: ${preflight.command}`, settingHint(preflight.detail));
+}
+/** The lines that say what went wrong: the first few that are not blank, a stack frame or a banner. */
+function firstErrorLines(output, count = 6) {
+    const meaningful = output
+        .split('\n')
+        .map((line) => line.trimEnd())
+        .filter((line) => line.trim() && !/^\s+at /.test(line) && !/^[\s⎯─=*-]+$/.test(line));
+    return meaningful.slice(0, count).join(' / ') || '(no output)';
+}
+function settingHint(detail) {
+    if (/Cannot find module|ERR_MODULE_NOT_FOUND|ModuleNotFoundError|No module named/.test(detail)) {
+        return 'install the dependencies before regression-testgen; if the tests import build output, set build-command';
+    }
+    if (/No tests? (?:found|files found)|no tests ran|collected 0 items/i.test(detail)) {
+        return "set test-command to the repository's own way of running one test file ({files} marks where it goes)";
+    }
+    return "set test-command to the repository's own way of running one test file ({files} marks where it goes), or framework";
+}
+
+;// CONCATENATED MODULE: ./src/execute/outside-failure.ts
+
+// What a test file's own mistakes look like: these are the model's to repair, whatever else the runner says.
+const THE_FILES_OWN_ERROR = /ERROR collecting|errors? during collection|SyntaxError|ModuleNotFoundError|ImportError(?! while loading conftest)|Cannot find module|is not defined|TypeError|ReferenceError/;
+const OUTSIDE_THE_TESTS = [
+    { pattern: /ImportError while loading conftest|conftest\.py.* (?:error|Error)\b/, what: 'a conftest.py does not load', hint: 'fix the conftest, or the interpreter and dependencies it needs', runner: true },
+    { pattern: /failed to load config|Startup Error|● Validation Error|Configuration error:/, what: "the runner's configuration does not load", hint: "set test-command to the repository's own way of running one test file", runner: true },
+    { pattern: /No tests? found|No test files found|collected 0 items|no tests ran/i, what: "the runner's configuration does not collect the suite's files", hint: "set test-command to a command that runs the files given ({files}), or move the suite where the configuration looks", unlessTheFilesOwn: true, runner: true },
+    { pattern: /Cannot find module ['"][^'"]*\/(?:lib|dist|build|out)\//, what: 'the tests import build output that is not there', hint: 'set build-command' }
+];
+/** Only when no test of the suite ran at all: a test that ran and failed is the tests' own to fix. */
+function outsideFailure(run) {
+    return firstCause(run, OUTSIDE_THE_TESTS);
+}
+/**
+ * The pre-fix run crashed in the runner itself (its configuration, a conftest, nothing collected): no test
+ * failed there, so it proves nothing. Missing build output is left out: before a fix that adds a module,
+ * its import failing is the very failure the suite shows.
+ */
+function runnerFailure(run) {
+    return firstCause(run, OUTSIDE_THE_TESTS.filter((cause) => cause.runner));
+}
+function firstCause(run, causes) {
+    if (run.tests.length > 0)
+        return null;
+    const text = [...run.fileErrors.map((error) => error.message), run.output].join('\n');
+    for (const { pattern, what, hint, unlessTheFilesOwn } of causes) {
+        const match = pattern.exec(text);
+        if (match && !(unlessTheFilesOwn && THE_FILES_OWN_ERROR.test(text)))
+            return { what, hint, evidence: firstErrorLines(text.slice(text.lastIndexOf('\n', match.index) + 1), 3) };
+    }
+    return null;
+}
+
 ;// CONCATENATED MODULE: ./src/domain.ts
 /**
  * The data that flows through the pipeline, stage by stage, in one direction:
@@ -37902,18 +38454,23 @@ function kindOf(head, preFix) {
         return 'skipped';
     return 'missing-at-pre-fix';
 }
+/**
+ * fail-to-pass: a test passes at head and fails before the fix. no-fail-to-pass: tests ran at head, and
+ * none that passed there failed before the fix. error: no test could run at head at all — nothing was
+ * proven either way, and the reason says why.
+ */
 function decideVerdict(tests, headFileErrors = []) {
     const failToPass = tests.filter((test) => test.kind === 'fail-to-pass').length;
     if (failToPass > 0)
         return { verdict: 'fail-to-pass', reason: null, tests };
+    if (tests.length === 0) {
+        const reason = headFileErrors.length
+            ? `no test could run at head: ${headFileErrors.length} test file(s) could not run (${headFileErrors[0].file}: ${headFileErrors[0].message.split('\n')[0]})`
+            : 'no test ran at head';
+        return { verdict: 'error', reason, tests };
+    }
     const passing = tests.filter((test) => test.head === 'passed').length;
-    const reason = tests.length === 0
-        ? headFileErrors.length
-            ? `no test ran: ${headFileErrors.length} test file(s) could not run at head (${headFileErrors[0].file}: ${headFileErrors[0].message.split('\n')[0]})`
-            : 'no test ran'
-        : passing === 0
-            ? 'no test passed at head'
-            : `none of the ${passing} test(s) passing at head failed on the pre-fix tree`;
+    const reason = passing === 0 ? 'no test passed at head' : `none of the ${passing} test(s) passing at head failed on the pre-fix tree`;
     return { verdict: 'no-fail-to-pass', reason, tests };
 }
 
@@ -38001,15 +38558,21 @@ async function lstatOrNull(path) {
 class TestBench {
     trees;
     framework;
-    sandbox;
     options;
     installed = [];
     runs = 0;
+    commandLine = '';
+    processes;
     constructor(trees, framework, sandbox, options) {
         this.trees = trees;
         this.framework = framework;
-        this.sandbox = sandbox;
         this.options = options;
+        // The last command the adapter ran is the runner's own: what a reader needs to run it by hand.
+        this.processes = { run: (request) => ((this.commandLine = describeCommand(request)), sandbox.processes.run(request)) };
+    }
+    /** The command line of the last process the last run started, as the repository would type it. */
+    get lastCommand() {
+        return this.commandLine;
     }
     /** Replaces the generated files in both trees (the PR's own files are already there). */
     async install(files) {
@@ -38019,15 +38582,19 @@ class TestBench {
         }
         this.installed = files;
     }
+    /** Runs files in a tree; `title` names the run in the log (default: `Run N at head`). */
     async run(tree, files, options = {}) {
         const { packageDir, command, timeoutMs } = this.options;
-        const scratchDir = (0,external_node_path_.join)(this.options.scratchDir, `run-${++this.runs}-${tree}`);
+        // A titled run (the preflight) is not one of the numbered runs of the suite.
+        const title = options.title ?? `Run ${++this.runs}`;
+        const scratchDir = (0,external_node_path_.join)(this.options.scratchDir, `${title.toLowerCase().replace(/\W+/g, '-')}-${tree}`);
         await makeRunnerFolder(scratchDir);
         const treeDir = (0,external_node_path_.join)(this.trees[tree], packageDir);
         const packageFiles = files.map((file) => external_node_path_.posix.relative(packageDir, file));
-        const result = await this.framework.run({ treeDir, files: packageFiles, scratchDir, timeoutMs, coverage: options.coverage, command: command ?? undefined }, this.sandbox.processes);
+        const result = await this.framework.run({ treeDir, files: packageFiles, scratchDir, timeoutMs, coverage: options.coverage, command: command ?? undefined }, this.processes);
         const run = repoRelativeRun(withoutTreePaths(result, [treeDir, await (0,promises_.realpath)(treeDir)]), packageDir);
-        this.logRun(`Run ${this.runs} ${tree === 'head' ? 'at head' : 'on the pre-fix tree'}${options.coverage ? ' (with coverage)' : ''}`, run);
+        const where = tree === 'head' ? 'at head' : 'on the pre-fix tree';
+        this.logRun(`${title} ${where}${options.coverage ? ' (with coverage)' : ''}`, run);
         return run;
     }
     logRun(title, run) {
@@ -38048,6 +38615,10 @@ class TestBench {
         for (const section of sections)
             this.options.log.debug(`${title}, ${section}`);
     }
+}
+function describeCommand(request) {
+    const words = [...Object.entries(request.env ?? {}).map(([name, value]) => `${name}=${value}`), request.command, ...request.args];
+    return words.map((word) => (/^[\w@%+=:,./-]+$/.test(word) ? word : `'${word.replace(/'/g, `'\\''`)}'`)).join(' ');
 }
 /** Paths from a runner working in the package folder, back to repository paths. */
 function repoRelativeRun(run, packageDir) {
@@ -38084,6 +38655,7 @@ function failingFiles(run) {
 
 
 
+
 async function proveSuite(bench, files, options) {
     const first = await passAtHeadThenPreFix(bench, files, options);
     if (!options.refiner || first.preFixRun === null || provesFix(first))
@@ -38103,8 +38675,10 @@ async function passAtHeadThenPreFix(bench, candidate, options) {
     const runAtHead = (coverage = false) => timings.time('run-head', () => bench.run('head', paths(files), { coverage }));
     let headRun = await runAtHead();
     for (let round = 0; refiner && round < options.repairRounds && failingFiles(headRun).size > 0; round++) {
+        throwIfOutsideTheTests(headRun);
         const repaired = await withinLimit(() => refiner.repair(files, headRun));
-        if (!repaired)
+        // No answer within the limit, or the same files again: another run would only repeat this one.
+        if (!repaired || sameFiles(repaired, files))
             break;
         report.rounds.repair++;
         files = repaired;
@@ -38154,6 +38728,12 @@ async function withinLimit(round) {
         throw error;
     }
 }
+function throwIfOutsideTheTests(headRun) {
+    const outside = outsideFailure(headRun);
+    if (outside)
+        throw new UserFacingError(`The suite cannot run here, for a reason outside its files: ${outside.what} (${outside.evidence})`, outside.hint);
+}
+const sameFiles = (a, b) => a.length === b.length && a.every((file, index) => file.path === b[index].path && file.content === b[index].content);
 const paths = (files) => files.map((file) => file.path);
 const provesFix = (proof) => classifyTests(proof.headRun, proof.preFixRun).some((test) => test.kind === 'fail-to-pass');
 
@@ -38231,1002 +38811,1352 @@ async function buildTrees(trees, buildCommand, packageDir, processes, timeoutMs)
     await runTreeCommand(processes, command, (0,external_node_path_.join)(trees.preFix, packageDir), timeoutMs, 'The build of the pre-fix tree');
 }
 
-;// CONCATENATED MODULE: external "node:module"
-const external_node_module_namespaceObject = __WEBPACK_EXTERNAL_createRequire(import.meta.url)("node:module");
-;// CONCATENATED MODULE: ./src/frameworks/packages.ts
-/** The repository's package.json and the packages installed in a tree, as the JavaScript adapters read them. */
-
-
-
-
-async function readPackageJson(dir) {
-    try {
-        return JSON.parse(await (0,promises_.readFile)((0,external_node_path_.join)(dir, 'package.json'), 'utf8'));
-    }
-    catch {
-        return null;
-    }
-}
-function readPackageJsonSync(dir) {
-    try {
-        return JSON.parse((0,external_node_fs_.readFileSync)((0,external_node_path_.join)(dir, 'package.json'), 'utf8'));
-    }
-    catch {
-        return null;
-    }
-}
-/** The package is in dependencies or devDependencies. */
-function declares(manifest, name) {
-    return manifest !== null && name in { ...manifest.dependencies, ...manifest.devDependencies };
-}
-/** Where node would find a package from the tree, without resolving through its `exports`. */
-function packageDir(treeDir, name) {
-    const lookup = (0,external_node_module_namespaceObject.createRequire)((0,external_node_path_.join)(treeDir, 'package.json')).resolve.paths(name) ?? [];
-    const found = lookup.find((dir) => (0,external_node_fs_.existsSync)((0,external_node_path_.join)(dir, name, 'package.json')));
-    return found ? (0,external_node_path_.join)(found, name) : null;
-}
-/** A package's bin as installed in the tree, through its package.json `bin` (the first of `names` it has). */
-function installedBin(treeDir, name, names = [name]) {
-    const dir = packageDir(treeDir, name);
-    const bin = dir ? readPackageJsonSync(dir)?.bin : undefined;
-    const binPath = typeof bin === 'string' ? bin : names.map((entry) => bin?.[entry]).find(Boolean);
-    return dir && binPath ? (0,external_node_path_.join)(dir, binPath) : null;
-}
-
-;// CONCATENATED MODULE: ./src/frameworks/paths.ts
-
-
-/** The tree's path and its real path: runners report real paths (a symlinked tmp dir resolves). */
-async function treeRoots(treeDir) {
-    return [treeDir, await (0,promises_.realpath)(treeDir).catch(() => treeDir)];
-}
-/** A runner's absolute path as a repository-relative, '/'-separated one. */
-function repoRelative(path, roots) {
-    for (const root of roots) {
-        const rel = (0,external_node_path_.relative)(root, path);
-        if (!rel.startsWith('..') && rel !== '')
-            return rel.split(external_node_path_.sep).join('/');
-    }
-    return path.split(external_node_path_.sep).join('/');
-}
-
-;// CONCATENATED MODULE: ./src/frameworks/istanbul.ts
-/** Istanbul's `coverage-final.json` (jest, vitest, c8) → per-file executable and covered lines. */
-
-
-/** Null when there is no report (coverage was off, or the run crashed before writing it). */
-async function readIstanbulCoverage(reportPath, treeRoots) {
-    let report;
-    try {
-        report = JSON.parse(await (0,promises_.readFile)(reportPath, 'utf8'));
-    }
-    catch {
-        return null;
-    }
-    return Object.entries(report).map(([path, data]) => toFileCoverage(repoRelative(data.path ?? path, treeRoots), data));
-}
-function toFileCoverage(file, data) {
-    const executable = new Set();
-    const covered = new Set();
-    for (const [id, statement] of Object.entries(data.statementMap)) {
-        // A statement counts on its first line, the line a reviewer would point at.
-        executable.add(statement.start.line);
-        if ((data.s[id] ?? 0) > 0)
-            covered.add(statement.start.line);
-    }
-    const sorted = (lines) => [...lines].sort((a, b) => a - b);
-    return { file, executableLines: sorted(executable), coveredLines: sorted(covered) };
-}
-
-;// CONCATENATED MODULE: ./src/frameworks/output.ts
-/** Cleaning test-runner text before it reaches results, prompts and logs. */
-/** How much of a failure message a TestResult keeps (the head: the assertion, then the top of the stack). */
-const MESSAGE_CHARS = 2000;
-/** How much of a run's output a RunResult keeps (the tail: summaries and crashes come last). */
-const OUTPUT_TAIL_CHARS = 20_000;
-// CSI sequences (colours, cursor moves) and OSC sequences (hyperlinks, titles), as terminals emit them.
-const ANSI_PATTERN = /[\u001B\u009B][[\]()#;?]*(?:(?:(?:;[-a-zA-Z\d/#&.:=?%@~_]*)*)?\u0007|(?:\d{1,4}(?:;\d{0,4})*)?[\dA-PR-TZcf-ntqry=><~])/g;
-function stripAnsi(text) {
-    return text.replace(ANSI_PATTERN, '');
-}
-/** Keeps the start of a message, marking the cut. */
-function trimMessage(text, maxChars = MESSAGE_CHARS) {
-    const trimmed = text.trim();
-    return trimmed.length <= maxChars ? trimmed : `${trimmed.slice(0, maxChars)}\n… (${trimmed.length - maxChars} more characters)`;
-}
-/** Keeps the end of an output, marking the cut. */
-function trimTail(text, maxChars = OUTPUT_TAIL_CHARS) {
-    const trimmed = text.trim();
-    return trimmed.length <= maxChars ? trimmed : `(… ${trimmed.length - maxChars} earlier characters)\n${trimmed.slice(-maxChars)}`;
-}
-
-;// CONCATENATED MODULE: ./src/frameworks/jest.ts
-/** Jest: found by its dependency, test script or config file; run by path, read from its JSON report. */
-
-
-
-
-
-
-
-
-
-const CONFIG_FILES = ['js', 'cjs', 'mjs', 'ts', 'json'].map((ext) => `jest.config.${ext}`);
-const TEST_EXTENSION = /\.[mc]?[jt]sx?$/;
-const REPORT_FILE = 'jest-results.json';
-// Jest's generic advice on a parse error, which would crowd the actual SyntaxError out of a trimmed message.
-const PARSE_ERROR_ADVICE = /(Jest encountered an unexpected token)[\s\S]*?\n\s*Details:\s*\n/;
-/**
- * Flags jest has accepted since version 22 (it rejects unknown flags): no snapshot writing, a JSON report
- * in a file, exactly the given files, no watchman daemon, and an exit once the report is written even if
- * a test left a handle open.
- */
-const JEST_FLAGS = ['--ci', '--json', '--runTestsByPath', '--watchman=false', '--forceExit'];
-/** Coverage as istanbul JSON in the scratch folder, or none (a config's thresholds could fail the run). */
-function coverageFlags(request) {
-    if (!request.coverage)
-        return ['--coverage=false'];
-    return ['--coverage', '--coverageReporters=json', `--coverageDirectory=${(0,external_node_path_.join)(request.scratchDir, 'coverage')}`, '--coverageThreshold={}'];
-}
-const jestAdapter = {
-    name: 'jest',
-    async detect(repoDir) {
-        const manifest = await readPackageJson(repoDir);
-        if (manifest && usesJest(manifest))
-            return true;
-        return CONFIG_FILES.some((file) => (0,external_node_fs_.existsSync)((0,external_node_path_.join)(repoDir, file)));
+// EXTERNAL MODULE: external "events"
+var external_events_ = __nccwpck_require__(4434);
+// EXTERNAL MODULE: ./node_modules/yaml/dist/index.js
+var yaml_dist = __nccwpck_require__(8815);
+// EXTERNAL MODULE: ./node_modules/yaml-types/dist/index.js
+var yaml_types_dist = __nccwpck_require__(9087);
+;// CONCATENATED MODULE: ./node_modules/tap-yaml/dist/esm/types/date.js
+const date = {
+    tag: '!date',
+    // use !!timestamp instead, this is for parsing only
+    /* c8 ignore start */
+    identify() {
+        return false;
     },
-    isTestFile(path) {
-        if (!TEST_EXTENSION.test(path) || path.split('/').includes('node_modules'))
-            return false;
-        const parts = path.split('/');
-        const base = parts[parts.length - 1];
-        return parts.slice(0, -1).includes('__tests__') || /^(?:.*\.)?(?:spec|test)+\.[mc]?[jt]sx?$/.test(base);
+    /* c8 ignore stop */
+    resolve(src) {
+        const d = new Date(src);
+        const t = d.getTime();
+        if (t !== t) {
+            throw new Error(`Invalid date string: ${src}`);
+        }
+        return d;
     },
-    async run(request, processes) {
-        const reportFile = (0,external_node_path_.join)(request.scratchDir, REPORT_FILE);
-        // A report left by an earlier run must not pass for this one's.
-        await makeRunnerFolder(request.scratchDir);
-        await (0,promises_.rm)(reportFile, { force: true });
-        const reporterArgs = [...JEST_FLAGS, ...coverageFlags(request), `--outputFile=${reportFile}`];
-        const invocation = request.command ? expandCommand(request.command, request.files, reporterArgs) : await defaultInvocation(request, reporterArgs);
-        if (!invocation)
-            return notInstalled(request);
-        const result = await processes.run({ ...invocation, cwd: request.treeDir, timeoutMs: request.timeoutMs });
-        const output = trimTail(stripAnsi(result.output));
-        const base = { exitCode: result.exitCode, timedOut: result.timedOut, durationMs: result.durationMs, output };
-        const report = await readReport(reportFile);
-        if (!report) {
-            const reason = result.timedOut ? `jest timed out after ${request.timeoutMs} ms` : `jest wrote no report (exit ${result.exitCode})`;
-            const message = `${reason}\n${trimTail(output, 2000)}`;
-            return { ...base, tests: [], fileErrors: request.files.map((file) => ({ file, message })) };
-        }
-        const coverage = request.coverage ? await readIstanbulCoverage((0,external_node_path_.join)(request.scratchDir, 'coverage', 'coverage-final.json'), await treeRoots(request.treeDir)) : null;
-        return { ...base, ...(await readResults(report, request)), ...(coverage && { coverage }) };
-    }
 };
-/** The tree's own jest, run by node directly (no npx, no shell). */
-async function defaultInvocation(request, reporterArgs) {
-    const jestBin = installedBin(request.treeDir, 'jest');
-    if (!jestBin)
-        return null;
-    return { command: process.execPath, args: [...(await nodeArgsFor(request.treeDir)), jestBin, ...reporterArgs, ...request.files], env: {} };
-}
-function usesJest(manifest) {
-    return declares(manifest, 'jest') || manifest.jest !== undefined || /\bjest\b/.test(manifest.scripts?.test ?? '');
-}
-/** Node flags the project's own test script passes, since NODE_OPTIONS does not reach the test process. */
-async function nodeArgsFor(treeDir) {
-    const script = (await readPackageJson(treeDir))?.scripts?.test ?? '';
-    return script.includes('--experimental-vm-modules') ? ['--experimental-vm-modules'] : [];
-}
-function notInstalled(request) {
-    const message = `jest is not installed in ${request.treeDir} (cannot resolve jest/package.json from it)`;
-    return { tests: [], fileErrors: request.files.map((file) => ({ file, message })), exitCode: null, timedOut: false, durationMs: 0, output: message };
-}
-async function readReport(reportFile) {
-    try {
-        const report = JSON.parse(await (0,promises_.readFile)(reportFile, 'utf8'));
-        return Array.isArray(report.testResults) ? report.testResults : null;
-    }
-    catch {
-        return null;
-    }
-}
-async function readResults(report, request) {
-    const roots = await treeRoots(request.treeDir);
-    const tests = [];
-    const fileErrors = [];
-    const seen = new Set();
-    for (const fileResult of report) {
-        const file = repoRelative(fileResult.name, roots);
-        seen.add(file);
-        const assertions = fileResult.assertionResults ?? [];
-        if (fileResult.status === 'failed' && assertions.length === 0) {
-            fileErrors.push({ file, message: cleanMessage(fileResult.message || 'the test file failed to run') });
-        }
-        for (const assertion of assertions)
-            tests.push(toTestResult(file, assertion));
-    }
-    for (const file of request.files) {
-        if (!seen.has(file))
-            fileErrors.push({ file, message: 'jest did not run this file (does it match the testMatch / testRegex of the jest config?)' });
-    }
-    return { tests, fileErrors };
-}
-function toTestResult(file, assertion) {
-    const failure = assertion.failureMessages?.[0] ?? '';
-    return {
-        file,
-        name: [...(assertion.ancestorTitles ?? []), assertion.title].join(' › '),
-        status: toStatus(assertion.status),
-        durationMs: typeof assertion.duration === 'number' ? assertion.duration : null,
-        message: failure ? cleanMessage(failure) : ''
-    };
-}
-function cleanMessage(text) {
-    return trimMessage(stripAnsi(text).replace(PARSE_ERROR_ADVICE, '$1\n\n'));
-}
-function toStatus(status) {
-    if (status === 'passed')
-        return 'passed';
-    if (status === 'failed')
-        return 'failed';
-    // pending (it.skip), skipped, todo, disabled, focused-elsewhere: the test did not run.
-    return 'skipped';
-}
+//# sourceMappingURL=date.js.map
+;// CONCATENATED MODULE: ./node_modules/tap-yaml/dist/esm/types/timestamp.js
+// this just sets the !!timestamp tag to be not considered a default,
+// so that we don't confuse date strings and actual dates.
+// See: https://github.com/eemeli/yaml/issues/475
 
-;// CONCATENATED MODULE: ./src/frameworks/package-scripts.ts
-/** package.json scripts read as a shell would split them: commands, words, `NAME=value` variables, `npm run x`. */
-const SCRIPT_RUNNER = /^(?:npm|pnpm|yarn|bun)$/;
-const ASSIGNMENT = /^([A-Za-z_][A-Za-z0-9_]*)=(.*)$/s;
-/** The script's commands (split at `&&`, `||`, `;`, `|`, `&`), each as words. */
-function scriptCommands(script) {
-    const commands = [[]];
-    for (const word of splitWords(script, true)) {
-        if (/^(?:&&|\|\||;|\||&)$/.test(word))
-            commands.push([]);
-        else
-            commands[commands.length - 1].push(word);
-    }
-    return commands.filter((words) => words.length > 0);
-}
-/** `npm run x`, `npm test`, `yarn x`, `pnpm run x`: the script it runs. */
-function scriptTarget(words) {
-    const [runner, ...rest] = words.filter((word) => !ASSIGNMENT.test(word));
-    if (!runner || !SCRIPT_RUNNER.test(runner))
-        return null;
-    const args = rest.filter((word) => !word.startsWith('-'));
-    if (args[0] === 'run' || args[0] === 'run-script')
-        return args[1] ?? null;
-    if (args[0] === 'test' || args[0] === 't')
-        return 'test';
-    return runner === 'npm' ? null : (args[0] ?? null);
-}
-function assignments(words) {
-    const env = {};
-    for (const word of words) {
-        const match = ASSIGNMENT.exec(word);
-        if (match)
-            env[match[1]] = match[2];
-    }
-    return env;
-}
-/** Shell-like words: quotes and backslashes as a shell reads them; operators as words of their own. */
-function splitWords(text, operators = false) {
-    const words = [];
-    let word = null;
-    let quote = null;
-    const flush = () => {
-        if (word !== null)
-            words.push(word);
-        word = null;
-    };
-    for (let i = 0; i < text.length; i++) {
-        const char = text[i];
-        if (quote) {
-            if (char === quote)
-                quote = null;
-            else
-                word += char === '\\' && quote === '"' && i + 1 < text.length ? text[++i] : char;
-        }
-        else if (char === '"' || char === "'") {
-            quote = char;
-            word ??= '';
-        }
-        else if (/\s/.test(char)) {
-            flush();
-        }
-        else if (operators && /[;&|]/.test(char)) {
-            flush();
-            const double = (char === '&' || char === '|') && text[i + 1] === char;
-            words.push(double ? char + text[++i] : char);
-        }
-        else {
-            word = (word ?? '') + (char === '\\' && i + 1 < text.length ? text[++i] : char);
-        }
-    }
-    flush();
-    return words;
-}
+const schema = new yaml_dist.Schema({ resolveKnownTags: true });
+const timestamp = schema.knownTags['tag:yaml.org,2002:timestamp'];
+timestamp.default = false;
+//# sourceMappingURL=timestamp.js.map
+;// CONCATENATED MODULE: ./node_modules/tap-yaml/dist/esm/types/index.js
 
-;// CONCATENATED MODULE: ./src/frameworks/mocha-args.ts
-/**
- * The repository's own mocha flags, read from its `test` script (and a legacy `mocha.opts`): kept so the
- * run loads what the suite needs (`--require`, `--ui`, `--timeout`, node flags), without the script's spec
- * paths (the run gives its files) or flags that would change what runs or how it reports.
- */
 
-// Mocha's flags that take a value (mocha 6–11, plus the legacy --opts and --compilers); anything else is a
-// switch, as mocha itself treats unknown (node) flags written without `=`.
-const VALUE_FLAGS = new Set([
-    'config', 'extension', 'fgrep', 'file', 'global', 'grep', 'ignore', 'jobs', 'node-option', 'package', 'reporter',
-    'reporter-option', 'require', 'retries', 'slow', 'spec', 'timeout', 'ui', 'watch-files', 'watch-ignore', 'opts', 'compilers'
-]);
-const ALIASES = {
-    A: 'async-only', b: 'bail', c: 'color', colors: 'color', C: 'no-colors', f: 'fgrep', g: 'grep', globals: 'global',
-    exclude: 'ignore', i: 'invert', j: 'jobs', n: 'node-option', p: 'parallel', R: 'reporter', O: 'reporter-option',
-    'reporter-options': 'reporter-option', r: 'require', s: 'slow', S: 'sort', t: 'timeout', timeouts: 'timeout',
-    u: 'ui', w: 'watch'
-};
-/**
- * What the run decides itself: the files, the reporter, a full run (no filter, no bail), one run (no watch),
- * and where the configuration comes from. Exported for the configuration wrapper, which drops the same.
- */
-const DROPPED_OPTIONS = [
-    'spec', 'reporter', 'reporter-option', 'watch', 'watch-files', 'watch-ignore', 'grep', 'fgrep', 'invert', 'bail',
-    'dry-run', 'list-interfaces', 'list-reporters', 'config', 'package', 'opts'
+
+// prepend our custom tags so that they take priority over anything
+// enabled by default in the schema.
+const t = [
+    yaml_types_dist/* regexp */.WS,
+    yaml_types_dist/* sharedSymbol */.mo,
+    yaml_types_dist/* symbol */.HR,
+    yaml_types_dist/* bigint */.o,
+    yaml_types_dist/* nullobject */.ns,
+    yaml_types_dist/* error */.z3,
+    yaml_types_dist/* classTag */.xS,
+    yaml_types_dist/* functionTag */.tx,
+    timestamp,
+    date,
+    'omap',
+    'set',
+    'binary',
 ];
-const DROPPED = new Set(DROPPED_OPTIONS);
-const MOCHA_WORD = /(?:^|[\\/])_?mocha(?:\.js)?$/;
-/** The flags of the first mocha command the `test` script runs, following `npm run x` into other scripts. */
-function scriptFlags(scripts, name = 'test', depth = 0) {
-    const script = scripts?.[name];
-    if (!script || depth > 3)
-        return { flags: [], env: {} };
-    for (const words of scriptCommands(script)) {
-        const at = words.findIndex((word) => MOCHA_WORD.test(word));
-        if (at >= 0)
-            return { ...parseMochaArgs(words.slice(at + 1)), env: assignments(words.slice(0, at)) };
-        const target = scriptTarget(words);
-        if (target && target !== name && scripts?.[target]) {
-            const found = scriptFlags(scripts, target, depth + 1);
-            if (found.flags.length || Object.keys(found.env).length || found.config !== undefined)
-                return found;
-        }
-    }
-    return { flags: [], env: {} };
-}
-/** Mocha's arguments, minus positionals (spec paths) and the dropped options; config sources apart. */
-function parseMochaArgs(words) {
-    const result = { flags: [] };
-    for (let i = 0; i < words.length; i++) {
-        const word = words[i];
-        if (word === '--')
-            break;
-        if (!word.startsWith('-') || word === '-')
-            continue;
-        const [rawName, ...inline] = word.replace(/^--?/, '').split('=');
-        const name = ALIASES[rawName] ?? rawName;
-        const negated = name.startsWith('no-') && ['config', 'package', 'opts'].includes(name.slice(3));
-        const takesValue = VALUE_FLAGS.has(name) && inline.length === 0;
-        const value = inline.length ? inline.join('=') : takesValue ? words[++i] : undefined;
-        if (negated)
-            result[name.slice(3)] = false;
-        else if (name === 'config' || name === 'package' || name === 'opts')
-            result[name] = value;
-        else if (DROPPED.has(name) || (name.startsWith('no-') && DROPPED.has(name.slice(3))))
-            continue;
-        else
-            result.flags.push(...(takesValue && value !== undefined ? [word, value] : [word]));
-    }
-    return result;
-}
-/** A `mocha.opts` file: flags, one or more a line, `#` comments. */
-function parseOptsFile(text) {
-    const words = text
-        .split('\n')
-        .filter((line) => !line.trim().startsWith('#'))
-        .flatMap((line) => splitWords(line));
-    return parseMochaArgs(words);
-}
+const customTags = (tags) => [...new Set(t.concat(tags))];
+//# sourceMappingURL=index.js.map
+;// CONCATENATED MODULE: ./node_modules/tap-yaml/dist/esm/parse.js
 
-;// CONCATENATED MODULE: ./src/frameworks/mocha-install.ts
+
+const parse = (str) => yaml_dist.parse(str, { customTags: customTags, prettyErrors: true });
+//# sourceMappingURL=parse.js.map
+;// CONCATENATED MODULE: ./node_modules/tap-yaml/dist/esm/stringify.js
+
+
+const stringify_stringify = (obj) => yaml_dist.stringify(obj, { customTags: customTags, prettyErrors: true });
+//# sourceMappingURL=stringify.js.map
+;// CONCATENATED MODULE: ./node_modules/tap-yaml/dist/esm/index.js
+
+
+
+/* harmony default export */ const esm = ({ parse: parse, stringify: stringify_stringify });
+//# sourceMappingURL=index.js.map
+;// CONCATENATED MODULE: ./node_modules/tap-parser/dist/esm/final-plan.js
 /**
- * The tree's own mocha (and c8): where its bin is, and what it supports, read from its files as text (the
- * tree's code never runs in this process).
+ * The summary of the plan, for inclusion in the results
+ * provided in the `complete` event.
  */
-
-
-
-
-
-const readText = (path) => {
-    try {
-        return (0,external_node_fs_.readFileSync)(path, 'utf8');
+class FinalPlan {
+    start = null;
+    end = null;
+    skipAll;
+    skipReason;
+    comment;
+    constructor(skipAll, self) {
+        if (self.planStart >= 0)
+            this.start = self.planStart;
+        if (self.planEnd >= 0)
+            this.end = self.planEnd;
+        this.skipAll = skipAll;
+        this.skipReason = skipAll ? self.planComment : '';
+        this.comment = self.planComment || '';
     }
-    catch {
-        return '';
+}
+//# sourceMappingURL=final-plan.js.map
+;// CONCATENATED MODULE: ./node_modules/tap-parser/dist/esm/final-results.js
+
+/**
+ * The summary results provided in the `complete` event when the TAP
+ * stream ends.
+ */
+class FinalResults {
+    ok;
+    count;
+    pass;
+    fail;
+    bailout;
+    todo;
+    skip;
+    failures;
+    time;
+    passes;
+    plan;
+    skips;
+    todos;
+    constructor(skipAll, parser) {
+        this.ok = parser.ok;
+        this.count = parser.count;
+        this.pass = parser.pass;
+        this.fail = parser.fail || 0;
+        this.bailout = parser.bailedOut || false;
+        this.todo = parser.todo || 0;
+        this.skip = skipAll ? parser.count : parser.skip || 0;
+        this.plan = new FinalPlan(skipAll, parser);
+        this.failures = parser.failures;
+        this.passes = parser.passes || undefined;
+        this.time = parser.time;
+        this.skips = parser.skips;
+        this.todos = parser.todos;
     }
+}
+//# sourceMappingURL=final-results.js.map
+;// CONCATENATED MODULE: ./node_modules/tap-parser/dist/esm/line-type.js
+/**
+ * Collection of the various types of lines encountered in a TAP stream
+ */
+const lineTypes = {
+    testPoint: /^(not )?ok(?: ([0-9]+))?(?:(?: -)?( .*?))?(\{?)\n$/,
+    pragma: /^pragma ([+-])([a-zA-Z0-9_-]+)\n$/,
+    bailout: /^bail out!(.*)\n$/i,
+    version: /^TAP version ([0-9]+)\n$/i,
+    childVersion: /^(    )+TAP version ([0-9]+)\n$/i,
+    plan: /^([0-9]+)\.\.([0-9]+)(?:\s+(?:#\s*(.*)))?\n$/,
+    subtest: /^# Subtest(?:: (.*))?\n$/,
+    subtestIndent: /^    # Subtest(?:: (.*))?\n$/,
+    comment: /^\s*#.*\n$/,
 };
-/** The tree's mocha: its `mocha` bin (which passes node flags from the config on), else `_mocha`. */
-function findMocha(treeDir) {
-    const dir = packageDir(treeDir, 'mocha');
-    const manifest = dir ? readPackageJsonSync(dir) : null;
-    if (!dir || !manifest)
-        return null;
-    const binPath = typeof manifest.bin === 'string' ? manifest.bin : (manifest.bin?.mocha ?? manifest.bin?._mocha);
-    if (!binPath)
-        return null;
-    const metadata = readText((0,external_node_path_.join)(dir, 'lib', 'cli', 'run-option-metadata.js'));
-    const config = readText((0,external_node_path_.join)(dir, 'lib', 'cli', 'config.js'));
-    return {
-        dir,
-        bin: (0,external_node_path_.join)(dir, binPath),
-        version: manifest.version ?? 'unknown',
-        modern: metadata !== '' && /exports\.loadConfig/.test(config) && /exports\.findConfig/.test(config),
-        exitFlag: Number(/^(\d+)\./.exec(manifest.version ?? '')?.[1] ?? 0) >= 4,
-        jsonToFile: /reporterOptions?\s*&&\s*options\.reporterOptions?\.output/.test(readText((0,external_node_path_.join)(dir, 'lib', 'reporters', 'json.js'))),
-        failHookAffectedTests: metadata.includes('fail-hook-affected-tests'),
-        readsOpts: metadata === '' || /['"]opts['"]/.test(metadata)
-    };
-}
-/** c8's bin in the tree, for coverage; null when c8 is not installed. */
-function findC8(treeDir) {
-    return installedBin(treeDir, 'c8');
-}
 /**
- * A config file for `--config` that is the repository's own (found and parsed by the tree's mocha, merged
- * with package.json's `mocha` key as mocha merges them) without its `spec`: mocha adds a config's spec to
- * the files on the command line, so the run would load the whole suite. Reporter, watch, filters and bail
- * go too. Written as `.js` beside a CommonJS package.json, which every mocha since 6 loads by `require`.
+ * Determine the type of line, and parse it into a {@link ParsedLine}
  */
-async function writeConfigWrapper(mocha, sources, folder) {
-    await (0,promises_.mkdir)(folder, { recursive: true });
-    await (0,promises_.writeFile)((0,external_node_path_.join)(folder, 'package.json'), '{ "type": "commonjs" }\n');
-    const camel = (name) => name.replace(/-([a-z])/g, (_match, letter) => letter.toUpperCase());
-    const dropped = [...DROPPED_OPTIONS, 'reporter-options', '_'].flatMap((name) => [name, camel(name)]);
-    const source = `'use strict'
-// Written by regression-testgen: the repository's mocha configuration, minus what the run sets itself.
-const { findConfig, loadConfig } = require(${JSON.stringify((0,external_node_path_.join)(mocha.dir, 'lib', 'cli', 'config.js'))})
-const { readFileSync } = require('fs')
-const configured = ${JSON.stringify(sources.config ?? null)}
-const rcPath = configured === false ? null : configured || findConfig()
-const rc = rcPath ? loadConfig(rcPath) : {}
-let pkg = {}
-try {
-  pkg = ${sources.package ? `JSON.parse(readFileSync(${JSON.stringify(sources.package)}, 'utf8')).mocha || {}` : '{}'}
-} catch (error) {}
-const merged = Object.assign({}, pkg)
-for (const key of Object.keys(rc)) {
-  const both = key in merged && (Array.isArray(rc[key]) || Array.isArray(merged[key]))
-  merged[key] = both ? [].concat(merged[key], rc[key]) : rc[key]
-}
-for (const key of ${JSON.stringify(dropped)}) delete merged[key]
-module.exports = merged
-`;
-    const path = (0,external_node_path_.join)(folder, '.mocharc.js');
-    await (0,promises_.writeFile)(path, source);
-    return path;
-}
-
-;// CONCATENATED MODULE: ./src/frameworks/mocha-report.ts
-/** Mocha's JSON reporter output (`--reporter json`) → per-test results and file errors. */
-
-
-
-// Frames of mocha and node: noise in a failure message (the test's own frames stay).
-const INTERNAL_FRAME = /^\s*at .*(?:[\\/]node_modules[\\/]|node:internal|\(<anonymous>\))/;
-// Where the JSON reporter's object starts when it prints to stdout (its `stats` come first).
-const REPORT_START = /(?:^|\n)\{\s*\n\s*"stats"\s*:/g;
-async function readReportFile(path) {
-    try {
-        return asReport(JSON.parse(await (0,promises_.readFile)(path, 'utf8')));
-    }
-    catch {
-        return null;
-    }
-}
-/**
- * The JSON report in a run's output, for a mocha whose JSON reporter can only print to stdout: the last
- * object that starts like one, up to its matching brace (test output before it, warnings after it).
- */
-function extractReport(output) {
-    const starts = [...output.matchAll(REPORT_START)].map((match) => output.indexOf('{', match.index));
-    for (const start of starts.reverse()) {
-        const end = matchingBrace(output, start);
-        if (end < 0)
-            continue;
-        try {
-            const report = asReport(JSON.parse(output.slice(start, end + 1)));
-            if (report)
-                return { report, rest: output.slice(0, start) + output.slice(end + 1) };
-        }
-        catch {
-            // Not the report after all; try an earlier start.
-        }
+const lineType = (line) => {
+    for (const [t, pattern] of Object.entries(lineTypes)) {
+        const match = line.match(pattern);
+        if (match)
+            return [t, match];
     }
     return null;
-}
-/** Whether the report says which file each test is in (mocha ≥ 6 does). */
-function namesFiles(report) {
-    return report.tests.every((test) => typeof test.file === 'string');
-}
-function asReport(value) {
-    const report = value;
-    if (!report || !Array.isArray(report.tests) || !Array.isArray(report.failures))
-        return null;
-    return { tests: report.tests, failures: report.failures, pending: Array.isArray(report.pending) ? report.pending : [] };
-}
-/** The index of the brace closing the object opened at `start`, skipping strings; -1 if it never closes. */
-function matchingBrace(text, start) {
-    let depth = 0;
-    let inString = false;
-    for (let i = start; i < text.length; i++) {
-        const char = text[i];
-        if (inString) {
-            if (char === '\\')
-                i++;
-            else if (char === '"')
-                inString = false;
-        }
-        else if (char === '"')
-            inString = true;
-        else if (char === '{')
-            depth++;
-        else if (char === '}' && --depth === 0)
-            return i;
-    }
-    return -1;
-}
-/**
- * Per-test results of the requested files. A failure that is no test (a hook, or an error outside any
- * test) puts its file, or every file when it has none, in fileErrors: the tests it kept from running are
- * absent from the report, and a file error counts them as not passing.
- */
-function mocha_report_readResults(report, files, roots) {
-    // mocha < 6 names no files: a run of one file is all that file's.
-    const fileOf = (test) => (test.file ? repoRelative(test.file, roots) : files.length === 1 ? files[0] : null);
-    const keyOf = (test) => `${test.file ?? ''}\0${test.fullTitle}`;
-    const failed = countBy(report.failures.map(keyOf));
-    const pending = countBy(report.pending.map(keyOf));
-    const requested = new Set(files);
-    const tests = [];
-    for (const test of report.tests) {
-        const file = fileOf(test);
-        if (!file || !requested.has(file))
-            continue;
-        // A failed test carries its error (a passed or pending one an empty object). Failures left over after
-        // the tests took theirs are hooks.
-        const failedTest = Object.keys(test.err ?? {}).length > 0 && take(failed, keyOf(test));
-        tests.push(mocha_report_toTestResult(file, test, failedTest ? 'failed' : take(pending, keyOf(test)) ? 'skipped' : 'passed'));
-    }
-    const fileErrors = [];
-    const seen = new Set(tests.map((test) => test.file));
-    // What remains in `failed` is not a test: a failed hook, or an uncaught error between tests.
-    for (const failure of report.failures.filter((test) => take(failed, keyOf(test)))) {
-        const file = fileOf(failure);
-        const message = `${failure.fullTitle}: ${errorMessage(failure.err)}`;
-        for (const target of file ? [file] : files) {
-            if (requested.has(target) && !fileErrors.some((error) => error.file === target))
-                fileErrors.push({ file: target, message });
-            seen.add(target);
-        }
-    }
-    for (const file of files) {
-        if (!seen.has(file))
-            fileErrors.push({ file, message: 'mocha ran no test from this file (does it define any, with the interface the mocha config sets?)' });
-    }
-    return { tests, fileErrors };
-}
-function mocha_report_toTestResult(file, test, outcome) {
-    // A failed test without a duration never ran: a hook failed first (--fail-hook-affected-tests).
-    const status = outcome === 'failed' && typeof test.duration !== 'number' ? 'errored' : outcome;
-    // fullTitle is the suite titles and the test title joined by spaces: the suites' part, then the test.
-    const suites = test.fullTitle.endsWith(test.title) ? test.fullTitle.slice(0, test.fullTitle.length - test.title.length).trim() : '';
-    const name = suites ? `${suites} › ${test.title}` : test.fullTitle;
-    return {
-        file,
-        name,
-        status,
-        durationMs: typeof test.duration === 'number' ? Math.round(test.duration) : null,
-        message: outcome === 'failed' ? errorMessage(test.err) : ''
-    };
-}
-/** Text without mocha's and node's stack frames. */
-function withoutInternalFrames(text) {
-    return text.split('\n').filter((line) => !INTERNAL_FRAME.test(line)).join('\n');
-}
-/** The error's stack (which starts with its message), or its message and then the stack when it does not. */
-function errorMessage(err) {
-    const message = err?.message ?? '';
-    const stack = err?.stack ?? '';
-    const text = !stack ? message : stack.includes(message) ? stack : `${message}\n${stack}`;
-    return trimMessage(withoutInternalFrames(stripAnsi(text || 'failed without an error message')));
-}
-function countBy(keys) {
-    const counts = new Map();
-    for (const key of keys)
-        counts.set(key, (counts.get(key) ?? 0) + 1);
-    return counts;
-}
-/** Takes one from a count; false when none is left. */
-function take(counts, key) {
-    const count = counts.get(key) ?? 0;
-    if (count === 0)
-        return false;
-    counts.set(key, count - 1);
-    return true;
-}
-
-;// CONCATENATED MODULE: ./src/frameworks/mocha.ts
-/** mocha: found by its dependency, config file or test script; run by path, read from its JSON reporter. */
-
-
-
-
-
-
-
-
-
-
-
-
-const mocha_CONFIG_FILES = ['js', 'cjs', 'mjs', 'json', 'jsonc', 'yml', 'yaml'].map((ext) => `.mocharc.${ext}`);
-const SCRIPT_FILE = /\.[cm]?[jt]s$/;
-const SPEC_NAME = /\.(?:spec|test)\.[cm]?[jt]s$/;
-const TEST_FOLDERS = new Set(['test', 'tests']);
-// Never specs: inputs of tests, and (for files not named *.spec.* / *.test.*) the suite's helpers. Narrow on
-// purpose: `test/utils.js` is as likely the spec of `lib/utils.js` as a helper, and a spec taken for a
-// helper is never run, while a helper taken for a spec only shows up as a file without tests.
-const EXCLUDED_FOLDERS = new Set(['node_modules', 'fixtures', '__fixtures__']);
-const HELPER_FOLDERS = new Set(['helpers', 'helper', 'support', 'mocks', '__mocks__']);
-const HELPER_NAME = /^(?:setup|helpers?|bootstrap|global-setup)\.[cm]?[jt]s$/;
-const mocha_REPORT_FILE = 'mocha-results.json';
-const mochaAdapter = {
-    name: 'mocha',
-    async detect(repoDir) {
-        const manifest = await readPackageJson(repoDir);
-        if (manifest && usesMocha(manifest))
-            return true;
-        return mocha_CONFIG_FILES.some((file) => (0,external_node_fs_.existsSync)((0,external_node_path_.join)(repoDir, file)));
-    },
-    isTestFile(path) {
-        const parts = path.split('/');
-        const base = parts[parts.length - 1];
-        const folders = parts.slice(0, -1);
-        if (!SCRIPT_FILE.test(base) || base.endsWith('.d.ts') || base.startsWith('.'))
-            return false;
-        if (folders.some((folder) => EXCLUDED_FOLDERS.has(folder)))
-            return false;
-        if (SPEC_NAME.test(base))
-            return true;
-        // mocha's default spec is the ./test folder: any script in it that is not a helper.
-        return folders.some((folder) => TEST_FOLDERS.has(folder)) && !folders.some((folder) => HELPER_FOLDERS.has(folder)) && !HELPER_NAME.test(base);
-    },
-    async run(request, processes) {
-        await makeRunnerFolder(request.scratchDir);
-        const mocha = findMocha(request.treeDir);
-        if (!mocha && !request.command)
-            return mocha_notInstalled(request);
-        const first = await runMocha(request, processes, mocha, request.files, request.scratchDir);
-        const base = { exitCode: first.process.exitCode, timedOut: first.process.timedOut, durationMs: first.process.durationMs, output: first.output };
-        const roots = await treeRoots(request.treeDir);
-        // A report that names no files (mocha < 6) is only of use for a single file.
-        if (first.report && (namesFiles(first.report) || request.files.length === 1)) {
-            const c8Report = (0,external_node_path_.join)(request.scratchDir, 'coverage', 'coverage-final.json');
-            const coverage = request.coverage && findC8(request.treeDir) ? await readIstanbulCoverage(c8Report, roots) : null;
-            return { ...base, ...mocha_report_readResults(first.report, request.files, roots), ...(coverage && { coverage }) };
-        }
-        // mocha loads every file before it runs any, so one that cannot load ends the run without a report.
-        // Alone, each file shows whether it is the one (and whose tests are whose, for an old mocha).
-        if (!first.process.timedOut && request.files.length > 1)
-            return isolate(request, processes, mocha, base, roots);
-        return { ...base, tests: [], fileErrors: request.files.map((file) => ({ file, message: noReport(first, request) })) };
-    }
 };
-async function isolate(request, processes, mocha, base, roots) {
-    const result = { ...base, tests: [], fileErrors: [] };
-    const outputs = [base.output];
-    for (const [index, file] of request.files.entries()) {
-        const alone = await runMocha({ ...request, coverage: false }, processes, mocha, [file], (0,external_node_path_.join)(request.scratchDir, `file-${index + 1}`));
-        outputs.push(`── ${file} alone ──\n${alone.output}`);
-        result.durationMs += alone.process.durationMs;
-        result.timedOut ||= alone.process.timedOut;
-        if (!alone.report)
-            result.fileErrors.push({ file, message: noReport(alone, request) });
+//# sourceMappingURL=line-type.js.map
+;// CONCATENATED MODULE: ./node_modules/tap-parser/dist/esm/brace-patterns.js
+/**
+ * this isn't for performance or anything, it just confuses vim's
+ * brace-matching to have these in the middle of functions, and
+ * I'm too lazy to dig into vim-javascript to fix it, so hence these
+ * capital snake consts.
+ *
+ * @module
+ */
+const OPEN_BRACE_EOL = /\{\s*$/;
+const SPACE_OPEN_BRACE_EOL = / \{$/;
+//# sourceMappingURL=brace-patterns.js.map
+;// CONCATENATED MODULE: ./node_modules/tap-parser/dist/esm/parse-directive.js
+
+/**
+ * Parse a "directive", the bit that follows the `#` character
+ * on a TestPoint line.
+ */
+const parseDirective = (line) => {
+    if (!line.trim())
+        return false;
+    line = line
+        .replace(OPEN_BRACE_EOL, '')
+        .trim()
+        .replace(/^duration_ms ([0-9.]+)$/, 'time=$1ms');
+    const time = line.match(/^time=((?:[1-9][0-9]*|0)(?:\.[0-9]+)?)(ms|s)$/i);
+    const t = time?.[1];
+    const s = time?.[2];
+    if (typeof t === 'string') {
+        let n = +t;
+        if (s === 's') {
+            // JS does weird things with floats.  Round it off a bit.
+            n *= 1000000;
+            n = Math.round(n);
+            n /= 1000;
+        }
+        return ['time', n];
+    }
+    const ts = line.match(/^(todo|skip)(?:\S*)\b(.*)$/i);
+    const type = ts?.[1]?.toLowerCase();
+    const msg = ts?.[2]?.trim();
+    if (!type)
+        return false;
+    // we know at this point it must be either 'todo' or 'skip',
+    // in unknown upper/lower case
+    return [type, msg || true];
+};
+//# sourceMappingURL=parse-directive.js.map
+;// CONCATENATED MODULE: ./node_modules/tap-parser/dist/esm/plan.js
+/**
+ * A class representing the TAP plan line
+ */
+class Plan {
+    start;
+    end;
+    comment;
+    constructor(start, end, comment = '') {
+        this.start = start;
+        this.end = end;
+        this.comment = comment;
+    }
+}
+//# sourceMappingURL=plan.js.map
+;// CONCATENATED MODULE: ./node_modules/tap-parser/dist/esm/result.js
+
+
+/**
+ * A representation of a TestPoint result, with diagnostics if present.
+ */
+class Result {
+    ok;
+    name = '';
+    id = 0;
+    buffered = false;
+    tapError = null;
+    skip = false;
+    todo = false;
+    previous = null;
+    plan = null;
+    diag = null;
+    time = null;
+    fullname = '';
+    closingTestPoint = false;
+    constructor(parsed, parser) {
+        const ok = !parsed[1];
+        const id = +(parsed[2] || 0);
+        let buffered = parsed[4];
+        this.ok = ok;
+        if (parsed[2])
+            this.id = id;
+        let rest = parsed[3] || '';
+        let name;
+        // We know at this point the parsed result cannot contain \n,
+        // so we can leverage that as a placeholder.
+        // first, replace any PAIR of \ chars with \n
+        // then, split on any # that is not preceeded by \
+        // the first of these is definitely the description
+        // the rest is the directive, if recognized, otherwise
+        // we just lump it onto the description, but escaped.
+        // then any \n chars in either are turned into \ (just one)
+        // escape \ with \
+        // swap out escaped \ with \n, then swap back
+        rest = rest.replace(/(\\\\)/g, '\n');
+        const [h, ...r] = rest.split(/(?<=\s|^)(?<!\\)#/g);
+        name = (h || '').replace(/\\#/g, '#').replace(/\n/g, '\\');
+        rest = r.join('#').replace(/\\#/g, '#').replace(/\n/g, '\\');
+        // now, let's see if there's a directive in there.
+        const dir = parseDirective(rest.trim());
+        if (!dir)
+            name += (rest ? '#' + rest : '') + buffered;
         else {
-            const { tests, fileErrors } = mocha_report_readResults(alone.report, [file], roots);
-            result.tests.push(...tests);
-            result.fileErrors.push(...fileErrors);
+            // handle buffered subtests with todo/skip on them, like
+            // ok 1 - bar # todo foo {\n
+            const dirKey = dir[0];
+            const dirValue = dir[1];
+            if (dirKey === 'todo' || dirKey === 'skip') {
+                this[dirKey] = dirValue;
+            }
+            else {
+                if (dirKey === 'time') {
+                    this.time = parseFloat(dirValue);
+                    /* c8 ignore start */
+                }
+                /* c8 ignore stop */
+            }
         }
-    }
-    return { ...result, output: trimTail(outputs.join('\n')) };
-}
-/** Runs the files once, with coverage through c8 when asked and installed, and reads the report. */
-async function runMocha(request, processes, mocha, files, scratchDir) {
-    const reportFile = (0,external_node_path_.join)(scratchDir, mocha_REPORT_FILE);
-    // Reports left by an earlier run must not pass for this one's.
-    await makeRunnerFolder(scratchDir);
-    await Promise.all([(0,promises_.rm)(reportFile, { force: true }), (0,promises_.rm)((0,external_node_path_.join)(scratchDir, 'coverage'), { recursive: true, force: true })]);
-    const reporterArgs = mochaReporterArgs(mocha, reportFile);
-    const invocation = request.command ? expandCommand(request.command, files, reporterArgs) : await mocha_defaultInvocation(request, mocha, files, reporterArgs, scratchDir);
-    const c8 = request.coverage ? findC8(request.treeDir) : null;
-    const command = c8 ? withCoverage(invocation, c8, scratchDir) : invocation;
-    const ran = await processes.run({ ...command, cwd: request.treeDir, timeoutMs: request.timeoutMs });
-    const output = stripAnsi(ran.output);
-    const fromFile = await readReportFile(reportFile);
-    if (fromFile)
-        return { process: ran, output: trimTail(output), report: fromFile };
-    // A mocha older than 9.2 (or one that could not write the file) prints the JSON report to stdout.
-    const printed = extractReport(output);
-    return { process: ran, output: trimTail(printed ? printed.rest : output), report: printed?.report ?? null };
-}
-/**
- * The JSON reporter, into a file where mocha can; `--exit` (mocha ≥ 4 waits for open handles, so a test
- * that leaves a server or timer running would hold the run until the timeout); and, where mocha has it,
- * tests a failed hook kept from running reported as failed rather than left out.
- */
-function mochaReporterArgs(mocha, reportFile) {
-    const toFile = !mocha || mocha.jsonToFile ? ['--reporter-options', `output=${reportFile}`] : [];
-    const exit = !mocha || mocha.exitFlag ? ['--exit'] : [];
-    const hooks = mocha?.failHookAffectedTests ? ['--fail-hook-affected-tests'] : [];
-    return ['--reporter', 'json', ...toFile, ...exit, ...hooks];
-}
-/**
- * The tree's mocha, run by node directly (no npx, no shell), with the flags of the repository's test script,
- * its `mocha.opts` (mocha ≤ 7) and its configuration through a wrapper (mocha ≥ 6), without their spec paths.
- */
-async function mocha_defaultInvocation(request, mocha, files, reporterArgs, scratchDir) {
-    const manifest = await readPackageJson(request.treeDir);
-    const script = scriptFlags(manifest?.scripts);
-    const flags = [...script.flags];
-    const configDir = (0,external_node_path_.join)(scratchDir, 'mocha-config');
-    if (mocha.readsOpts) {
-        // Its flags on the command line instead, without its spec paths; mocha ≤ 5 gets an empty opts file.
-        flags.unshift(...(await optsFileFlags(request.treeDir, script.opts)));
-        flags.push(...(mocha.modern ? ['--no-opts'] : ['--opts', await emptyOptsFile(configDir)]));
-    }
-    if (mocha.modern) {
-        const packageJson = script.package === false ? false : (0,external_node_path_.resolve)(request.treeDir, script.package ?? 'package.json');
-        const config = typeof script.config === 'string' ? (0,external_node_path_.resolve)(request.treeDir, script.config) : script.config;
-        const found = packageJson !== false && (0,external_node_fs_.existsSync)(packageJson) ? packageJson : false;
-        const wrapper = await writeConfigWrapper(mocha, { config, package: found }, configDir);
-        flags.push('--config', wrapper, '--no-package');
-    }
-    return { command: process.execPath, args: [mocha.bin, ...flags, ...reporterArgs, ...files], env: script.env };
-}
-/** The flags of a `mocha.opts` (mocha ≤ 7), its spec paths dropped. */
-async function optsFileFlags(treeDir, opts) {
-    if (opts === false)
-        return [];
-    const text = await (0,promises_.readFile)((0,external_node_path_.resolve)(treeDir, opts ?? 'test/mocha.opts'), 'utf8').catch(() => '');
-    return parseOptsFile(text).flags;
-}
-async function emptyOptsFile(dir) {
-    await (0,promises_.mkdir)(dir, { recursive: true });
-    await (0,promises_.writeFile)((0,external_node_path_.join)(dir, 'mocha.opts'), '');
-    return (0,external_node_path_.join)(dir, 'mocha.opts');
-}
-/** c8 around the command: istanbul JSON in the scratch folder, and no coverage threshold failing the run. */
-function withCoverage(invocation, c8Bin, scratchDir) {
-    const c8Args = ['--reporter=json', `--report-dir=${(0,external_node_path_.join)(scratchDir, 'coverage')}`, `--temp-directory=${(0,external_node_path_.join)(scratchDir, 'c8-temp')}`, '--check-coverage=false'];
-    return { command: process.execPath, args: [c8Bin, ...c8Args, invocation.command, ...invocation.args], env: invocation.env };
-}
-function usesMocha(manifest) {
-    return declares(manifest, 'mocha') || manifest.mocha !== undefined || /(?:^|[\s/])_?mocha\b/.test(manifest.scripts?.test ?? '');
-}
-function noReport(attempt, request) {
-    const ran = attempt.process;
-    const reason = ran.timedOut ? `mocha timed out after ${request.timeoutMs} ms` : `mocha wrote no report (exit ${ran.exitCode})`;
-    return `${reason}\n${trimTail(withoutInternalFrames(attempt.output), 2000)}`;
-}
-function mocha_notInstalled(request) {
-    const message = `mocha is not installed in ${request.treeDir} (no node_modules/mocha/package.json from it)`;
-    return { tests: [], fileErrors: request.files.map((file) => ({ file, message })), exitCode: null, timedOut: false, durationMs: 0, output: message };
-}
-
-;// CONCATENATED MODULE: ./src/frameworks/node-test-args.ts
-/**
- * The repository's own node:test command, read from its `test` script: which runner (`node --test` or
- * `tsx --test`), the node flags the suite needs (`--import`, `--require`, loaders, `--experimental-*`,
- * `--test-concurrency`, `--env-file`, …) and the script's variables, without its file patterns or the
- * flags that would change what runs or how it reports.
- */
-
-// Node's options that take a value, as a separate word or after `=`; anything else is a switch.
-const node_test_args_VALUE_FLAGS = new Set([
-    'require', 'r', 'import', 'loader', 'experimental-loader', 'conditions', 'C', 'env-file', 'env-file-if-exists',
-    'input-type', 'experimental-default-type', 'disable-warning', 'redirect-warnings', 'title', 'stack-size',
-    'max-old-space-size', 'max-semi-space-size', 'diagnostic-dir', 'report-dir', 'openssl-config', 'inspect-port',
-    'test-concurrency', 'test-timeout', 'test-isolation', 'experimental-test-isolation', 'test-global-setup',
-    'test-reporter', 'test-reporter-destination', 'test-name-pattern', 'test-skip-pattern', 'test-shard',
-    'test-coverage-include', 'test-coverage-exclude', 'test-coverage-lines', 'test-coverage-branches',
-    'test-coverage-functions', 'watch-path', 'cpu-prof-dir', 'cpu-prof-name', 'heap-prof-dir', 'heap-prof-name',
-    'eval', 'e', 'print', 'p'
-]);
-/**
- * What the run decides itself: the test mode and its reporters, the whole file (no name filters, no
- * `--test-only`, no shards), coverage (added when measured; thresholds could fail the run), one run (no
- * watch), and nothing that would wait for a debugger or run other code.
- */
-const node_test_args_DROPPED = new Set([
-    'test', 'test-reporter', 'test-reporter-destination', 'test-name-pattern', 'test-skip-pattern', 'test-only',
-    'test-shard', 'test-update-snapshots', 'experimental-test-coverage', 'test-coverage-include', 'test-coverage-exclude',
-    'test-coverage-lines', 'test-coverage-branches', 'test-coverage-functions', 'watch', 'watch-path',
-    'watch-preserve-output', 'inspect', 'inspect-brk', 'inspect-wait', 'inspect-port', 'debug', 'debug-brk', 'prof',
-    'cpu-prof', 'cpu-prof-dir', 'cpu-prof-name', 'heap-prof', 'heap-prof-dir', 'heap-prof-name', 'eval', 'e', 'print',
-    'p', 'check', 'c', 'interactive', 'i', 'version', 'v', 'help', 'h', 'run'
-]);
-const RUNNER_WORD = /(?:^|[\\/])(node|nodejs|tsx)(?:\.exe)?$/;
-/** The first `node … --test` (or `tsx … --test`) command the `test` script runs, following `npm run x`. */
-function nodeTestScript(scripts, name = 'test', depth = 0) {
-    const script = scripts?.[name];
-    if (!script || depth > 3)
-        return null;
-    for (const words of scriptCommands(script)) {
-        const at = words.findIndex((word) => RUNNER_WORD.test(word));
-        if (at >= 0 && nodeArgs(words.slice(at + 1)).includes('--test')) {
-            const runner = RUNNER_WORD.exec(words[at])[1] === 'tsx' ? 'tsx' : 'node';
-            return { runner, flags: keptFlags(words.slice(at + 1)), env: assignments(words.slice(0, at)) };
+        if (OPEN_BRACE_EOL.test(name)) {
+            name = name.replace(OPEN_BRACE_EOL, '');
+            buffered = '{';
         }
-        const target = scriptTarget(words);
-        const found = target && target !== name ? nodeTestScript(scripts, target, depth + 1) : null;
-        if (found)
-            return found;
+        if (buffered === '{')
+            this.buffered = true;
+        if (name)
+            this.name = name.trim();
+        const n = [];
+        if (parser.fullname)
+            n.push(parser.fullname);
+        if (this.name)
+            n.push(this.name);
+        this.fullname = n.join(' > ').trim();
     }
-    return null;
 }
-/** The runner's own options: the words before the first file (node hands the rest to the program). */
-function nodeArgs(words) {
-    const options = [];
-    for (let i = 0; i < words.length; i++) {
-        const word = words[i];
-        // Node reads its options up to the first file (or `--`): later words belong to the program.
-        if (word === '--' || !word.startsWith('-') || word === '-')
-            break;
-        options.push(word);
-        if (takesSeparateValue(word))
-            options.push(words[++i] ?? '');
-    }
-    return options;
-}
-/** The options to pass on: all but the dropped ones, values kept with their flags. */
-function keptFlags(words) {
-    const options = nodeArgs(words);
-    const kept = [];
-    for (let i = 0; i < options.length; i++) {
-        const word = options[i];
-        const value = takesSeparateValue(word) ? [options[++i]] : [];
-        if (!node_test_args_DROPPED.has(optionName(word)))
-            kept.push(word, ...value);
-    }
-    return kept;
-}
-function optionName(word) {
-    return word.replace(/^--?/, '').split('=')[0];
-}
-function takesSeparateValue(word) {
-    return !word.includes('=') && node_test_args_VALUE_FLAGS.has(optionName(word));
-}
-
-;// CONCATENATED MODULE: ./src/frameworks/node-test-files.ts
-/** node:test's files: which paths are tests, and whether a repository's tests import it. */
+//# sourceMappingURL=result.js.map
+// EXTERNAL MODULE: ./node_modules/events-to-array/index.js
+var events_to_array = __nccwpck_require__(2569);
+;// CONCATENATED MODULE: ./node_modules/tap-parser/dist/esm/escape.js
+/**
+ * turn \ into \\ and # into \#, for stringifying back to TAP
+ */
+const esc = (str) => str.replace(/\\/g, '\\\\').replace(/#/g, '\\#').trim();
+/**
+ * turn \\ into \ and \# into #, for parsing TAP into JS
+ */
+const unesc = (str) => str
+    .replace(/(\\\\)/g, '\u0000')
+    .replace(/\\#/g, '#')
+    .replace(/\u0000/g, '\\')
+    .trim();
+//# sourceMappingURL=escape.js.map
+;// CONCATENATED MODULE: ./node_modules/tap-parser/dist/esm/statics.js
+/**
+ * Static `parse()` and `stringify()` methods
+ */
 
 
-// Node's default patterns (`**/*.test.?(c|m)js`, `*-test`, `*_test`, `test-*`, `test.js`, `**/test/**`), with
-// their TypeScript variants: Node ≥ 22.18 strips types by default, and earlier ones run them with a loader.
-const node_test_files_SCRIPT_FILE = /\.[cm]?[jt]s$/;
-const TEST_NAME = /^(?:.+[.\-_])?test\.[cm]?[jt]s$|^test-.+\.[cm]?[jt]s$/;
-// Never tests: installed packages and inputs of tests; in a test folder (where any script would run),
-// the suite's helpers too, which a changed test then brings in as their users rather than running them.
-const node_test_files_EXCLUDED_FOLDERS = new Set(['node_modules', 'fixtures', '__fixtures__']);
-const node_test_files_HELPER_FOLDERS = new Set(['helpers', 'helper', 'support', 'mocks', '__mocks__']);
-const node_test_files_HELPER_NAME = /^(?:setup|helpers?|bootstrap|global-setup|register)\.[cm]?[jt]s$/;
-const IMPORTS_NODE_TEST = /(?:\bfrom\s*|\bimport\s*\(\s*|\brequire\s*\(\s*)['"](?:node:)?test['"]/;
-const SCAN_LIMIT = 400;
-function isNodeTestFile(path) {
-    const parts = path.split('/');
-    const base = parts[parts.length - 1];
-    const folders = parts.slice(0, -1);
-    if (!node_test_files_SCRIPT_FILE.test(base) || base.endsWith('.d.ts') || base.startsWith('.'))
+
+
+
+// used in flattening mode
+const getId = () => {
+    const id = () => id.current++;
+    id.current = 1;
+    return id;
+};
+/**
+ * Parse a TAP text stream into a log of all the events encountered
+ */
+const statics_parse = (str, options) => {
+    const { flat = false } = options;
+    const ignore = ['line', 'pass', 'fail', 'todo', 'skip', 'result'];
+    if (flat)
+        ignore.push('assert', 'child', 'plan', 'complete');
+    const parser = new Parser(options);
+    const events = events_to_array(parser, ignore);
+    if (flat) {
+        const id = getId();
+        parser.on('result', res => {
+            res.name = res.fullname;
+            res.id = id();
+            events.push(['assert', res]);
+        });
+        parser.on('complete', res => {
+            if (!res.bailout)
+                events.push(['plan', { end: id.current - 1, start: 1 }]);
+            events.push(['complete', res]);
+        });
+    }
+    parser.end(str);
+    return events;
+};
+/**
+ * Turn an EventLog from {@link tap-parser!statics.parse} into a TAP string
+ */
+const statics_stringify = (msg, { flat = false, indent = '', id = getId() }) => {
+    const ind = flat ? '' : indent;
+    return (ind +
+        msg
+            .map(item => {
+            switch (item[0]) {
+                case 'child':
+                    const comment = item[1][0];
+                    const child = item[1].slice(1);
+                    return (Parser.stringify([comment], {
+                        flat,
+                        indent: '',
+                        id,
+                    }) +
+                        Parser.stringify(child, {
+                            flat,
+                            indent: '    ',
+                            id,
+                        }));
+                case 'version':
+                    return 'TAP version ' + item[1] + '\n';
+                case 'plan':
+                    if (flat) {
+                        if (indent !== '')
+                            return '';
+                        item[1].start = 1;
+                        item[1].end = id.current - 1;
+                    }
+                    return (item[1].start +
+                        '..' +
+                        item[1].end +
+                        (item[1].comment ? ' # ' + esc(item[1].comment) : '') +
+                        '\n');
+                case 'pragma':
+                    return 'pragma ' + (item[2] ? '+' : '-') + item[1] + '\n';
+                case 'bailout':
+                    return 'Bail out!' + (item[1] ? ' ' + esc(item[1]) : '') + '\n';
+                case 'assert':
+                    const res = item[1];
+                    if (flat) {
+                        res.id = id();
+                        res.name = res.fullname;
+                    }
+                    return ((res.ok ? '' : 'not ') +
+                        'ok' +
+                        (res.id ? ' ' + res.id : '') +
+                        (res.name ?
+                            ' - ' + esc(res.name).replace(SPACE_OPEN_BRACE_EOL, '')
+                            : '') +
+                        (res.skip ?
+                            ' # SKIP' + (res.skip === true ? '' : ' ' + esc(res.skip))
+                            : '') +
+                        (res.todo ?
+                            ' # TODO' + (res.todo === true ? '' : ' ' + esc(res.todo))
+                            : '') +
+                        (res.time ? ' # time=' + res.time + 'ms' : '') +
+                        '\n' +
+                        (res.diag ?
+                            '  ---\n  ' +
+                                esm.stringify(res.diag).split('\n').join('\n  ').trim() +
+                                '\n  ...\n'
+                            : ''));
+                case 'extra':
+                case 'comment':
+                    return item[1];
+            }
+        })
+            .join('')
+            .split('\n')
+            .join('\n' + ind)
+            .trim() +
+        '\n');
+};
+//# sourceMappingURL=statics.js.map
+;// CONCATENATED MODULE: ./node_modules/tap-parser/dist/esm/index.js
+
+
+
+
+
+
+
+
+
+
+
+
+
+
+// TODO: declare event signatures
+class Parser extends external_events_.EventEmitter {
+    #child = null;
+    #current = null;
+    #extraQueue = [];
+    #maybeChild = null;
+    #postPlan = false;
+    #previousChild = null;
+    #yamlish = '';
+    #yind = '';
+    #sawVersion = false;
+    aborted = false;
+    bail = false;
+    bailedOut = false;
+    #bailingOut = false;
+    braceLevel = 0;
+    buffer = '';
+    buffered;
+    #closingTestPoint = null;
+    comments = [];
+    count = 0;
+    fail = 0;
+    failures = [];
+    skips = [];
+    todos = [];
+    level;
+    name;
+    ok = true;
+    omitVersion;
+    parent = null;
+    pass = 0;
+    passes;
+    planComment = '';
+    planEnd = -1;
+    planStart = -1;
+    pointsSeen = new Map();
+    pragmas;
+    preserveWhitespace;
+    results = null;
+    root;
+    skip = 0;
+    strict;
+    syntheticBailout = false;
+    syntheticPlan = false;
+    time = null;
+    todo = 0;
+    get closingTestPoint() {
+        return this.#closingTestPoint;
+    }
+    set closingTestPoint(res) {
+        this.#closingTestPoint = res;
+        if (res)
+            res.closingTestPoint = true;
+    }
+    /* c8 ignore start */
+    get readable() {
         return false;
-    if (folders.some((folder) => node_test_files_EXCLUDED_FOLDERS.has(folder)))
-        return false;
-    if (TEST_NAME.test(base))
+    }
+    get writable() {
         return true;
-    return folders.includes('test') && !folders.some((folder) => node_test_files_HELPER_FOLDERS.has(folder)) && !node_test_files_HELPER_NAME.test(base);
-}
-/** Whether a test file of the repository imports `node:test` (or its old name `test`). */
-async function importsNodeTest(repoDir) {
-    for (const file of await testFiles(repoDir)) {
-        if (IMPORTS_NODE_TEST.test(await head((0,external_node_path_.join)(repoDir, file))))
-            return true;
     }
-    return false;
-}
-/** Test files by node's patterns, outside dot folders and node_modules, breadth first, at most SCAN_LIMIT. */
-async function testFiles(repoDir) {
-    const found = [];
-    const queue = [''];
-    let seen = 0;
-    while (queue.length > 0 && seen < SCAN_LIMIT * 10 && found.length < SCAN_LIMIT) {
-        const dir = queue.shift();
-        const entries = await (0,promises_.readdir)((0,external_node_path_.join)(repoDir, dir), { withFileTypes: true }).catch(() => []);
-        for (const entry of entries) {
-            seen++;
-            const path = external_node_path_.posix.join(dir, entry.name);
-            if (entry.isDirectory() && !entry.name.startsWith('.') && entry.name !== 'node_modules')
-                queue.push(path);
-            else if (entry.isFile() && isNodeTestFile(path))
-                found.push(path);
+    constructor(options, onComplete) {
+        if (typeof options === 'function') {
+            onComplete = options;
+            options = {};
+        }
+        options = options || {};
+        super();
+        if (onComplete)
+            this.on('complete', onComplete);
+        this.name = options.name || '';
+        this.parent = options.parent || null;
+        this.closingTestPoint =
+            (this.parent && options.closingTestPoint) || null;
+        this.root = options.parent ? options.parent.root : this;
+        this.passes = options.passes ? [] : null;
+        this.level = options.level || 0;
+        this.bail = !!options.bail;
+        this.omitVersion = !!options.omitVersion;
+        this.buffered = !!options.buffered;
+        this.preserveWhitespace = options.preserveWhitespace || false;
+        this.strict = !!options.strict;
+        this.pragmas = { strict: this.strict };
+    }
+    get fullname() {
+        const n = [];
+        const pn = (this.parent?.fullname ?? '').trim();
+        const mn = (this.name || '').trim();
+        if (pn)
+            n.push(pn);
+        if (mn)
+            n.push(mn);
+        return n.join(' > ');
+    }
+    tapError(error, line) {
+        if (line)
+            this.emit('line', line);
+        this.ok = false;
+        this.fail++;
+        if (typeof error === 'string') {
+            error = {
+                tapError: error,
+            };
+        }
+        this.failures.push(error);
+    }
+    parseTestPoint(testPoint, line) {
+        // need to hold off on this when we have a child so we can
+        // associate the closing test point with the test.
+        if (!this.#child)
+            this.emitResult();
+        if (this.bailedOut)
+            return;
+        const resId = testPoint[2];
+        const res = new Result(testPoint, this);
+        if (resId && this.planStart !== -1) {
+            const lessThanStart = res.id < this.planStart;
+            const greaterThanEnd = res.id > this.planEnd;
+            if (lessThanStart || greaterThanEnd) {
+                if (lessThanStart)
+                    res.tapError = 'id less than plan start';
+                else
+                    res.tapError = 'id greater than plan end';
+                res.plan = new Plan(this.planStart, this.planEnd);
+                this.tapError(res, line);
+            }
+        }
+        if (resId && this.pointsSeen.has(res.id)) {
+            res.tapError = 'test point id ' + resId + ' appears multiple times';
+            /* c8 ignore start */
+            res.previous = this.pointsSeen.get(res.id) || null;
+            /* c8 ignore stop */
+            this.tapError(res, line);
+        }
+        else if (resId) {
+            this.pointsSeen.set(res.id, res);
+        }
+        if (this.#child) {
+            if (!this.#child.closingTestPoint)
+                this.#child.closingTestPoint = res;
+            this.emitResult();
+            // can only bail out here in the case of a child with broken diags
+            // anything else would have bailed out already.
+            if (this.bailedOut)
+                return;
+        }
+        this.emit('line', line);
+        if (!res.skip && !res.todo)
+            this.ok = this.ok && res.ok;
+        // hold onto it, because we might get yamlish diagnostics
+        this.#current = res;
+    }
+    nonTap(data, didLine = false) {
+        if (this.#bailingOut && /^( {4})*\}\n$/.test(data))
+            return;
+        if (this.strict) {
+            const err = {
+                tapError: 'Non-TAP data encountered in strict mode',
+                data: data,
+            };
+            this.tapError(err, data);
+            if (this.parent)
+                this.parent.tapError(err, data);
+        }
+        // emit each line, then the extra as a whole
+        if (!didLine)
+            data
+                .split('\n')
+                .slice(0, -1)
+                .forEach(line => {
+                line += '\n';
+                if (this.#current || this.#extraQueue.length)
+                    this.#extraQueue.push(['line', line]);
+                else
+                    this.emit('line', line);
+            });
+        this.emitExtra(data);
+    }
+    emitExtra(data, fromChild = false) {
+        if (this.parent)
+            this.parent.emitExtra(data.replace(/\n$/, '').replace(/^/gm, '    ') + '\n', true);
+        else if (!fromChild && (this.#current || this.#extraQueue.length))
+            this.#extraQueue.push(['extra', data]);
+        else
+            this.emit('extra', data);
+    }
+    plan(start, end, comment, line) {
+        // not allowed to have more than one plan
+        if (this.planStart !== -1) {
+            this.nonTap(line);
+            return;
+        }
+        // can't put a plan in a child.
+        if (this.#child || this.#yind) {
+            this.nonTap(line);
+            return;
+        }
+        this.emitResult();
+        if (this.bailedOut)
+            return;
+        // 1..0 is a special case. Otherwise, end must be >= start
+        if (end < start && end !== 0 && start !== 1) {
+            if (this.strict)
+                this.tapError({
+                    tapError: 'plan end cannot be less than plan start',
+                    plan: { start, end },
+                }, line);
+            else
+                this.nonTap(line);
+            return;
+        }
+        this.planStart = start;
+        this.planEnd = end;
+        const p = new Plan(start, end, comment);
+        if (p.comment)
+            this.planComment = p.comment = comment;
+        // This means that the plan is coming at the END of all the tests
+        // Plans MUST be either at the beginning or the very end.  We treat
+        // plans like '1..0' the same, since they indicate that no tests
+        // will be coming.
+        if (this.count !== 0 || this.planEnd === 0) {
+            const seen = new Set();
+            for (const [id, res] of this.pointsSeen.entries()) {
+                const tapError = id < start ? 'id less than plan start'
+                    : id > end ? 'id greater than plan end'
+                        : null;
+                if (tapError) {
+                    seen.add(tapError);
+                    res.tapError = tapError;
+                    res.plan = new Plan(start, end);
+                    this.tapError(res, line);
+                }
+            }
+            this.#postPlan = true;
+        }
+        this.emit('line', line);
+        this.emit('plan', p);
+    }
+    resetYamlish() {
+        this.#yind = '';
+        this.#yamlish = '';
+    }
+    // that moment when you realize it's not what you thought it was
+    yamlGarbage() {
+        const yamlGarbage = this.#yind + '---\n' + this.#yamlish;
+        this.emitResult();
+        if (this.bailedOut)
+            return;
+        this.nonTap(yamlGarbage, true);
+    }
+    yamlishLine(line) {
+        if (line === this.#yind + '...\n') {
+            // end the yaml block
+            this.processYamlish();
+        }
+        else {
+            this.#yamlish += line;
         }
     }
-    return found;
-}
-/** The start of a file, where its imports are. */
-async function head(path) {
-    const file = await (0,promises_.open)(path, 'r').catch(() => null);
-    if (!file)
-        return '';
-    try {
-        const { buffer, bytesRead } = await file.read(Buffer.alloc(16_384), 0, 16_384, 0);
-        return buffer.subarray(0, bytesRead).toString('utf8');
+    processYamlish() {
+        /* c8 ignore start */
+        if (!this.#current) {
+            throw new Error('called processYamlish without a current test point');
+        }
+        /* c8 ignore stop */
+        const yamlish = this.#yamlish;
+        this.resetYamlish();
+        let diags;
+        try {
+            diags = esm.parse(yamlish);
+            if (!diags)
+                return;
+        }
+        catch (er) {
+            this.nonTap(this.#yind + '---\n' + yamlish + this.#yind + '...\n', true);
+            return;
+        }
+        if (typeof diags.duration_ms === 'number' &&
+            this.#current.time === null) {
+            this.#current.time = diags.duration_ms;
+            delete diags.duration_ms;
+        }
+        this.#current.diag = diags;
+        // we still don't emit the result here yet, to support diags
+        // that come ahead of buffered subtests.
     }
-    finally {
-        await file.close();
+    write(chunk, encoding, cb) {
+        if (this.aborted) {
+            return false;
+        }
+        if (typeof encoding === 'string' &&
+            encoding !== 'utf8' &&
+            typeof chunk === 'string') {
+            chunk = Buffer.from(chunk, encoding);
+        }
+        if (Buffer.isBuffer(chunk)) {
+            chunk = chunk.toString('utf8');
+        }
+        if (typeof encoding === 'function') {
+            cb = encoding;
+            encoding = undefined;
+        }
+        this.buffer += chunk;
+        do {
+            const match = this.buffer.match(/^.*\r?\n/);
+            if (!match)
+                break;
+            this.buffer = this.buffer.substring(match[0].length);
+            this.parse(match[0]);
+        } while (this.buffer.length);
+        if (cb)
+            process.nextTick(cb);
+        return true;
+    }
+    end(chunk, encoding, cb) {
+        if (chunk && typeof chunk !== 'function') {
+            if (typeof encoding === 'function') {
+                cb = encoding;
+                this.write(chunk);
+            }
+            else {
+                this.write(chunk, encoding);
+            }
+        }
+        if (this.buffer) {
+            this.write('\n');
+        }
+        // if we have yamlish, means we didn't finish with a ...
+        if (this.#yamlish)
+            this.yamlGarbage();
+        this.emitResult();
+        if (this.syntheticBailout && this.level === 0) {
+            this.syntheticBailout = false;
+            const reason = this.bailedOut === true ? '' : ' ' + this.bailedOut;
+            this.emit('line', 'Bail out!' + reason + '\n');
+        }
+        let skipAll = false;
+        if (this.planEnd === 0 && this.planStart === 1) {
+            skipAll = true;
+            if (this.count === 0) {
+                this.ok = true;
+            }
+            else {
+                this.tapError('Plan of 1..0, but test points encountered', '');
+            }
+        }
+        else if (!this.bailedOut && this.planStart === -1) {
+            if (this.count === 0 && !this.syntheticPlan) {
+                this.syntheticPlan = true;
+                if (this.buffered) {
+                    this.planStart = 1;
+                    this.planEnd = 0;
+                }
+                else {
+                    if (!this.#sawVersion) {
+                        this.version(14, 'TAP version 14\n');
+                    }
+                    this.plan(1, 0, 'no tests found', '1..0 # no tests found\n');
+                }
+                skipAll = true;
+            }
+            else {
+                this.tapError('no plan', '');
+            }
+        }
+        else if (this.ok &&
+            this.count !== this.planEnd - this.planStart + 1) {
+            this.tapError('incorrect number of tests', '');
+        }
+        this.emitComplete(skipAll);
+        if (cb)
+            process.nextTick(cb);
+        return this;
+    }
+    emitComplete(skipAll) {
+        if (!this.results) {
+            const res = (this.results = new FinalResults(!!skipAll, this));
+            if (!res.bailout) {
+                // comment a bit at the end so we know what happened.
+                // but don't repeat these comments if they're already present.
+                if (res.plan.end !== res.count) {
+                    this.emitComment('test count(' + res.count + ') != plan(' + res.plan.end + ')', false, true);
+                }
+            }
+            this.emit('complete', this.results);
+            this.emit('finish');
+            this.emit('close');
+        }
+    }
+    version(version, line) {
+        // If version is specified, must be at the very beginning.
+        if (version >= 13 &&
+            this.planStart === -1 &&
+            this.count === 0 &&
+            !this.#current) {
+            this.#sawVersion = true;
+            this.emit('line', line);
+            this.emit('version', version);
+        }
+        else
+            this.nonTap(line);
+    }
+    pragma(key, value, line) {
+        // can't put a pragma in a child or yaml block
+        if (this.#child) {
+            this.nonTap(line);
+            return;
+        }
+        this.emitResult();
+        if (this.bailedOut)
+            return;
+        // only the 'strict' pragma is currently relevant
+        if (key === 'strict') {
+            this.strict = value;
+        }
+        this.pragmas[key] = value;
+        this.emit('line', line);
+        this.emit('pragma', key, value);
+    }
+    bailout(reason, synthetic = false) {
+        this.syntheticBailout = synthetic;
+        if (this.#bailingOut)
+            return;
+        // Guard because emitting a result can trigger a forced bailout
+        // if the harness decides that failures should be bailouts.
+        this.#bailingOut = reason || true;
+        if (!synthetic)
+            this.emitResult();
+        else
+            this.#current = null;
+        this.bailedOut = this.#bailingOut;
+        this.ok = false;
+        if (!synthetic) {
+            // synthetic bailouts get emitted on end
+            let line = 'Bail out!';
+            if (reason)
+                line += ' ' + reason;
+            this.emit('line', line + '\n');
+        }
+        this.emit('bailout', reason);
+        if (this.parent) {
+            this.end();
+            this.parent.bailout(reason, true);
+        }
+    }
+    clearExtraQueue() {
+        for (const [ev, data] of this.#extraQueue) {
+            this.emit(ev, data);
+        }
+        this.#extraQueue.length = 0;
+    }
+    endChild() {
+        if (this.#child && (!this.#bailingOut || this.#child.count)) {
+            this.#child.time = this.#child.closingTestPoint?.time || null;
+            this.#previousChild = this.#child;
+            this.#child.end();
+            this.#child = null;
+        }
+    }
+    emitResult() {
+        if (this.bailedOut)
+            return;
+        this.endChild();
+        this.resetYamlish();
+        if (!this.#current)
+            return this.clearExtraQueue();
+        const res = this.#current;
+        this.#current = null;
+        this.count++;
+        const { skip, todo } = res;
+        if (skip)
+            this.skips.push({ ...res, skip });
+        if (todo)
+            this.todos.push({ ...res, todo });
+        if (res.ok) {
+            this.pass++;
+            if (!skip && !todo && this.passes)
+                this.passes.push(res);
+        }
+        else {
+            this.fail++;
+            if (!res.todo && !res.skip) {
+                this.ok = false;
+                this.failures.push(res);
+            }
+        }
+        if (res.skip)
+            this.skip++;
+        if (res.todo)
+            this.todo++;
+        this.emitAssert(res);
+        if (this.bail &&
+            !res.ok &&
+            !res.todo &&
+            !res.skip &&
+            !this.#bailingOut) {
+            this.#maybeChild = null;
+            const ind = new Array(this.level + 1).join('    ');
+            let p;
+            for (p = this; p.parent; p = p.parent)
+                ;
+            const bailName = res.name ? ' ' + res.name : '';
+            p.parse(ind + 'Bail out!' + bailName + '\n');
+        }
+        this.clearExtraQueue();
+    }
+    // TODO: We COULD say that any "relevant tap" line that's indented
+    // by 4 spaces starts a child test, and just call it 'unnamed' if
+    // it does not have a prefix comment.  In that case, any number of
+    // 4-space indents can be plucked off to try to find a relevant
+    // TAP line type, and if so, start the unnamed child.
+    startChild(line) {
+        const maybeBuffered = this.#current && this.#current.buffered;
+        const unindentStream = !maybeBuffered && this.#maybeChild;
+        const indentStream = !maybeBuffered &&
+            !unindentStream &&
+            lineTypes.subtestIndent.test(line);
+        // If we have any other result waiting in the wings, we need to emit
+        // that now.  A buffered test emits its test point at the *end* of
+        // the child subtest block, so as to match streamed test semantics.
+        if (!maybeBuffered)
+            this.emitResult();
+        if (this.bailedOut)
+            return;
+        this.#child = new Parser({
+            bail: this.bail,
+            parent: this,
+            level: this.level + 1,
+            buffered: maybeBuffered || undefined,
+            closingTestPoint: (maybeBuffered && this.#current) || undefined,
+            preserveWhitespace: this.preserveWhitespace,
+            omitVersion: true,
+            strict: this.strict,
+        });
+        this.#child.on('complete', results => {
+            if (!results.ok)
+                this.ok = false;
+        });
+        this.#child.on('line', l => {
+            if (l.trim() || this.preserveWhitespace)
+                l = '    ' + l;
+            this.emit('line', l);
+        });
+        // Canonicalize the parsing result of any kind of subtest
+        // if it's a buffered subtest or a non-indented Subtest directive,
+        // then synthetically emit the Subtest comment
+        line = line.substring(4);
+        let subtestComment;
+        if (indentStream) {
+            subtestComment = line;
+            line = '';
+        }
+        else if (maybeBuffered && this.#current) {
+            subtestComment = '# Subtest: ' + this.#current.name + '\n';
+        }
+        else {
+            subtestComment = this.#maybeChild || '# Subtest\n';
+        }
+        this.#maybeChild = null;
+        this.#child.name = subtestComment
+            .substring('# Subtest: '.length)
+            .trim();
+        // at some point, we may wish to move 100% to preferring
+        // the Subtest comment on the parent level.  If so, uncomment
+        // this line, and remove the child.emitComment below.
+        // this.emit('comment', subtestComment)
+        if (!this.#child.buffered)
+            this.emit('line', subtestComment);
+        this.emit('child', this.#child);
+        this.#child.emitComment(subtestComment, true);
+        if (line)
+            this.#child.parse(line);
+    }
+    destroy(er) {
+        this.abort('destroyed', er);
+    }
+    abort(message = '', extra) {
+        if (this.#child) {
+            const b = this.#child.buffered;
+            this.#child.abort(message, extra);
+            extra = null;
+            if (b)
+                this.write('\n}\n');
+        }
+        let dump = '';
+        if (extra && Object.keys(extra).length) {
+            try {
+                dump = esm.stringify(extra).trimEnd();
+                /* c8 ignore start */
+            }
+            catch (er) { }
+            /* c8 ignore stop */
+        }
+        const y = dump ?
+            '  ---\n  ' + dump.split('\n').join('\n  ') + '\n  ...\n'
+            : '\n';
+        const n = (this.count || 0) + 1 + (this.#current ? 1 : 0);
+        if (this.planEnd !== -1 && this.planEnd < n && this.parent) {
+            // skip it, let the parent do this.
+            this.aborted = true;
+            return;
+        }
+        message = message.replace(/[\n\r\s\t]/g, ' ');
+        let point = '\nnot ok ' + n + ' - ' + message + '\n' + y;
+        if (this.planEnd === -1)
+            point += '1..' + n + '\n';
+        if (!this.#sawVersion)
+            this.write('TAP version 14\n');
+        this.write(point);
+        this.aborted = true;
+        this.end();
+    }
+    emitAssert(res) {
+        this.emit('assert', res);
+        // see if we need to surface to the top level
+        const c = this.#child || this.#previousChild;
+        if (c) {
+            this.#previousChild = null;
+            if (res.name === c.name &&
+                c.results &&
+                res.ok === c.results.ok &&
+                c.results.count &&
+                !res.todo &&
+                !res.skip) {
+                // just procedural, ignore it
+                return;
+            }
+        }
+        // surface result to the top level parser
+        this.root.emit('result', res);
+        if (res.skip)
+            this.root.emit('skip', res);
+        else if (res.todo)
+            this.root.emit('todo', res);
+        else if (!res.ok)
+            this.root.emit('fail', res);
+        else
+            this.root.emit('pass', res);
+    }
+    emitComment(line, skipLine = false, noDuplicate = false) {
+        if (line.trim().charAt(0) !== '#')
+            line = '# ' + line;
+        if (line.slice(-1) !== '\n')
+            line += '\n';
+        // XXX: is this still needed?
+        /* c8 ignore start */
+        if (noDuplicate && this.comments.indexOf(line) !== -1)
+            return;
+        /* c8 ignore stop */
+        this.comments.push(line);
+        const dir = parseDirective(line.replace(/^\s*#\s*/, '').trim());
+        if (dir && dir[0] === 'time' && typeof dir[1] === 'number')
+            this.time = dir[1];
+        if (this.#current || this.#extraQueue.length) {
+            // no way to get here with skipLine being true
+            this.#extraQueue.push(['line', line]);
+            this.#extraQueue.push(['comment', line]);
+        }
+        else {
+            if (!skipLine)
+                this.emit('line', line);
+            this.emit('comment', line);
+        }
+    }
+    parse(line) {
+        // normalize line endings
+        line = line.replace(/\r\n$/, '\n');
+        // sometimes empty lines get trimmed, but are still part of
+        // a subtest or a yaml block.  Otherwise, nothing to parse!
+        if (line === '\n') {
+            if (this.#child)
+                line = '    ' + line;
+            else if (this.#yind)
+                line = this.#yind + line;
+        }
+        // If we're bailing out, then the only thing we want to see is the
+        // end of a buffered child test.  Anything else should be ignored.
+        // But!  if we're bailing out a nested child, and ANOTHER nested child
+        // comes after that one, then we don't want the second child's } to
+        // also show up, or it looks weird.
+        if (this.#bailingOut) {
+            if (!/^\s*}\n$/.test(line))
+                return;
+            else if (!this.braceLevel || line.length < this.braceLevel)
+                this.braceLevel = line.length;
+            else
+                return;
+        }
+        // This allows omitting even parsing the version if the test is
+        // an indented child test.  Several parsers get upset when they
+        // see an indented version field.
+        if (this.omitVersion && lineTypes.version.test(line) && !this.#yind) {
+            return;
+        }
+        // check to see if the line is indented.
+        // if it is, then it's either a subtest, yaml, or garbage.
+        const indent = line.match(/^[ \t]*/);
+        if (indent && indent[0]) {
+            this.parseIndent(line, indent[0]);
+            return;
+        }
+        // In any case where we're going to emitResult, that can trigger
+        // a bailout, so we need to only emit the line once we know that
+        // isn't happening, to prevent cases where there's a bailout, and
+        // then one more line of output.  That'll also prevent the case
+        // where the test point is emitted AFTER the line that follows it.
+        // buffered subtests must end with a }
+        if (this.#child && this.#child.buffered && line === '}\n') {
+            this.endChild();
+            this.emit('line', line);
+            this.emitResult();
+            return;
+        }
+        // just a \n, emit only if we care about whitespace
+        const validLine = this.preserveWhitespace || line.trim() || this.#yind;
+        if (line === '\n')
+            return validLine && this.emit('line', line);
+        // buffered subtest with diagnostics
+        if (this.#current &&
+            line === '{\n' &&
+            this.#current.diag &&
+            !this.#current.buffered &&
+            !this.#child) {
+            this.emit('line', line);
+            this.#current.buffered = true;
+            return;
+        }
+        // now we know it's not indented, so if it's either valid tap
+        // or garbage.  Get the type of line.
+        const type = lineType(line);
+        if (!type) {
+            this.nonTap(line);
+            return;
+        }
+        if (type[0] === 'comment') {
+            this.emitComment(line);
+            return;
+        }
+        // if we have any yamlish, it's garbage now.  We tolerate non-TAP and
+        // comments in the midst of yaml (though, perhaps, that's questionable
+        // behavior), but any actual TAP means that the yaml block was just
+        // not valid.
+        if (this.#yind)
+            this.yamlGarbage();
+        // If it's anything other than a comment or garbage, then any
+        // maybeChild is just an unsatisfied promise.
+        if (this.#maybeChild) {
+            this.emitComment(this.#maybeChild);
+            this.#maybeChild = null;
+        }
+        // nothing but comments can come after a trailing plan
+        if (this.#postPlan) {
+            this.nonTap(line);
+            return;
+        }
+        // ok, now it's maybe a thing
+        if (type[0] === 'bailout') {
+            const msg = type[1]?.[1] || '';
+            this.bailout(unesc(msg), false);
+            return;
+        }
+        if (type[0] === 'pragma') {
+            const [_, posNeg, key] = type[1];
+            this.pragma(String(key), posNeg === '+', line);
+            return;
+        }
+        if (type[0] === 'version') {
+            const version = type[1];
+            this.version(parseInt(String(version[1]), 10), line);
+            return;
+        }
+        if (type[0] === 'plan') {
+            const plan = type[1];
+            this.plan(+String(plan[1]), +String(plan[2]), unesc(plan[3] || '').trim(), line);
+            return;
+        }
+        // streamed subtests will end when this test point is emitted
+        if (type[0] === 'testPoint') {
+            // note: it's weird, but possible, to have a testpoint ending in
+            // { before a streamed subtest which ends with a test point
+            // instead of a }.  In this case, the parser gets confused, but
+            // also, even beginning to handle that means doing a much more
+            // involved multi-line parse.  By that point, the subtest block
+            // has already been emitted as a 'child' event, so it's too late
+            // to really do the optimal thing.  The only way around would be
+            // to buffer up everything and do a multi-line parse.  This is
+            // rare and weird, and a multi-line parse would be a bigger
+            // rewrite, so I'm allowing it as it currently is.
+            this.parseTestPoint(type[1], line);
+            return;
+        }
+        // We already detected nontap up above, so the only case left
+        // should be a `# Subtest:` comment.  Ignore for coverage, but
+        // include the error here just for good measure.
+        if (type[0] === 'subtest') {
+            // this is potentially a subtest.  Not indented.
+            // hold until later.
+            this.#maybeChild = line;
+            /* c8 ignore start */
+        }
+        else {
+            throw new Error('Unhandled case: ' + type[0]);
+        }
+        /* c8 ignore stop */
+    }
+    parseIndent(line, indent) {
+        // still belongs to the child, so pass it along.
+        if (this.#child && line.substring(0, 4) === '    ') {
+            line = line.substring(4);
+            this.#child.write(line);
+            return;
+        }
+        // one of:
+        // - continuing yaml block
+        // - starting yaml block
+        // - ending yaml block
+        // - body of a new child subtest that was previously introduced
+        // - An indented subtest directive
+        // - A comment, or garbage
+        // continuing/ending yaml block
+        if (this.#yind) {
+            if (line.indexOf(this.#yind) === 0) {
+                this.emit('line', line);
+                this.yamlishLine(line);
+                return;
+            }
+            else {
+                // oops!  that was not actually yamlish, I guess.
+                // this is a case where the indent is shortened mid-yamlish block
+                // treat existing yaml as garbage, continue parsing this line
+                this.yamlGarbage();
+            }
+        }
+        // start a yaml block under a test point
+        if (this.#current && !this.#yind && line === indent + '---\n') {
+            this.#yind = indent;
+            this.emit('line', line);
+            return;
+        }
+        // at this point, not yamlish, and not an existing child test.
+        // We may have already seen an unindented Subtest directive, or
+        // a test point that ended in { indicating a buffered subtest
+        // Child tests are always indented 4 spaces.
+        if (line.substring(0, 4) === '    ') {
+            if (this.#maybeChild ||
+                (this.#current && this.#current.buffered) ||
+                lineTypes.subtestIndent.test(line)) {
+                this.startChild(line);
+                return;
+            }
+            // It's _something_ indented, if the indentation is divisible by
+            // 4 spaces, and the result is actual TAP of some sort, then do
+            // a child subtest for it as well.
+            //
+            // This will lead to some ambiguity in cases where there are multiple
+            // levels of non-signaled subtests, but a Subtest comment in the
+            // middle of them, which may or may not be considered "indented"
+            // See the subtest-no-comment-mid-comment fixture for an example
+            // of this.  As it happens, the preference is towards an indented
+            // Subtest comment as the interpretation, which is the only possible
+            // way to resolve this, since otherwise there's no way to distinguish
+            // between an anonymous subtest with a non-indented Subtest comment,
+            // and an indented Subtest comment.
+            const s = line.match(/( {4})+(.*\n)$/);
+            if (s && s[2]?.charAt(0) !== ' ') {
+                // integer number of indentations.
+                const type = lineType(String(s[2]));
+                if (type) {
+                    if (type[0] === 'comment') {
+                        this.emit('line', line);
+                        this.emitComment(line);
+                    }
+                    else {
+                        // it's relevant!  start as an "unnamed" child subtest
+                        this.startChild(line);
+                    }
+                    return;
+                }
+            }
+        }
+        // at this point, it's either a non-subtest comment, or garbage.
+        if (lineTypes.comment.test(line)) {
+            this.emitComment(line);
+            return;
+        }
+        this.nonTap(line);
+    }
+    static parse(str, options = {}) {
+        return statics_parse(str, options);
+    }
+    static stringify(msg, options = {}) {
+        return statics_stringify(msg, options);
     }
 }
-
-;// CONCATENATED MODULE: ./src/frameworks/node-test-runtime.ts
-/** The node that runs node:test, and what its test runner can report. */
-
-
-
-const PROBE = "JSON.stringify({ version: process.version, reporters: Object.keys(require('node:test/reporters')) })";
-// Per process runner (its environment decides what runs) and node path: one probe each.
-const runtimes = new WeakMap();
-/** The node on PATH (the repository's, e.g. from actions/setup-node), and which reporters its node:test has. */
-function nodeRuntime(processes, cwd) {
-    const path = findNode(process.env.PATH);
-    const cache = runtimes.get(processes) ?? new Map();
-    runtimes.set(processes, cache);
-    const known = cache.get(path);
-    if (known)
-        return known;
-    const probed = processes.run({ command: path, args: ['-p', PROBE], cwd, timeoutMs: 30_000 }).then((ran) => {
-        const line = ran.output.split('\n').find((text) => text.startsWith('{"version"'));
-        if (!line)
-            return { path, version: 'unknown', lcov: false, problem: `could not ask ${path} for its test reporters:\n${trimTail(ran.output, 1000)}` };
-        const { version, reporters } = JSON.parse(line);
-        // The junit reporter came in a 2023 minor release of Node 20 (and 18.19): older ones have no machine-readable report.
-        const problem = reporters.includes('junit') ? null : `node ${version} (${path}) has no junit reporter for node:test; run the tests with a newer Node`;
-        return { path, version, lcov: reporters.includes('lcov'), problem };
-    });
-    cache.set(path, probed);
-    return probed;
-}
-/** The first `node` on PATH (the one the repository's own `node --test` would run), else this process's. */
-function findNode(pathVariable) {
-    const name = process.platform === 'win32' ? 'node.exe' : 'node';
-    for (const dir of (pathVariable ?? '').split(external_node_path_.delimiter).filter(Boolean)) {
-        const candidate = (0,external_node_path_.join)(dir, name);
-        if (isExecutable(candidate))
-            return candidate;
-    }
-    return process.execPath;
-}
-function isExecutable(path) {
-    try {
-        (0,external_node_fs_.accessSync)(path, external_node_fs_.constants.X_OK);
-        return (0,external_node_fs_.statSync)(path).isFile();
-    }
-    catch {
-        return false;
-    }
-}
-
+//# sourceMappingURL=index.js.map
 ;// CONCATENATED MODULE: ./node_modules/fast-xml-parser/src/util.js
 
 
@@ -46512,6 +47442,53 @@ class XMLParser {
         return XmlNode.getMetaDataSymbol();
     }
 }
+;// CONCATENATED MODULE: ./src/frameworks/output.ts
+/** Cleaning test-runner text before it reaches results, prompts and logs. */
+/** How much of a failure message a TestResult keeps (the head: the assertion, then the top of the stack). */
+const MESSAGE_CHARS = 2000;
+/** How much of a run's output a RunResult keeps (the tail: summaries and crashes come last). */
+const OUTPUT_TAIL_CHARS = 20_000;
+// CSI sequences (colours, cursor moves) and OSC sequences (hyperlinks, titles), as terminals emit them.
+const ANSI_PATTERN = /[\u001B\u009B][[\]()#;?]*(?:(?:(?:;[-a-zA-Z\d/#&.:=?%@~_]*)*)?\u0007|(?:\d{1,4}(?:;\d{0,4})*)?[\dA-PR-TZcf-ntqry=><~])/g;
+function stripAnsi(text) {
+    return text.replace(ANSI_PATTERN, '');
+}
+/** Keeps the start of a message, marking the cut. */
+function trimMessage(text, maxChars = MESSAGE_CHARS) {
+    const trimmed = text.trim();
+    return trimmed.length <= maxChars ? trimmed : `${trimmed.slice(0, maxChars)}\n… (${trimmed.length - maxChars} more characters)`;
+}
+/** Keeps the end of an output, marking the cut. */
+function trimTail(text, maxChars = OUTPUT_TAIL_CHARS) {
+    const trimmed = text.trim();
+    return trimmed.length <= maxChars ? trimmed : `(… ${trimmed.length - maxChars} earlier characters)\n${trimmed.slice(-maxChars)}`;
+}
+/** Keeps the start and the end of an output — what the run set out to do, and how it ended — cutting the middle. */
+function headAndTail(text, maxChars) {
+    const trimmed = text.trim();
+    if (trimmed.length <= maxChars)
+        return trimmed;
+    const half = Math.floor(maxChars / 2);
+    return `${trimmed.slice(0, half)}\n[… ${trimmed.length - 2 * half} characters cut …]\n${trimmed.slice(-half)}`;
+}
+
+;// CONCATENATED MODULE: ./src/frameworks/paths.ts
+
+
+/** The tree's path and its real path: runners report real paths (a symlinked tmp dir resolves). */
+async function treeRoots(treeDir) {
+    return [treeDir, await (0,promises_.realpath)(treeDir).catch(() => treeDir)];
+}
+/** A runner's absolute path as a repository-relative, '/'-separated one. */
+function repoRelative(path, roots) {
+    for (const root of roots) {
+        const rel = (0,external_node_path_.relative)(root, path);
+        if (!rel.startsWith('..') && rel !== '')
+            return rel.split(external_node_path_.sep).join('/');
+    }
+    return path.split(external_node_path_.sep).join('/');
+}
+
 ;// CONCATENATED MODULE: ./src/frameworks/node-test-report.ts
 /** node:test's machine-readable output: its JUnit XML report (`--test-reporter=junit`) and its lcov report. */
 
@@ -46534,7 +47511,7 @@ const parser = new XMLParser({
 // A test that never ran because a hook or its parent failed first.
 const DID_NOT_RUN = new Set(['hookFailed', 'cancelledByParent']);
 // Frames of node itself and of installed packages: noise in a failure message (the test's own frames stay).
-const node_test_report_INTERNAL_FRAME = /^\s*at (?:.*\()?(?:node:|.*[\\/]node_modules[\\/]|index \d+\)|<anonymous>\)?$)/;
+const INTERNAL_FRAME = /^\s*at (?:.*\()?(?:node:|.*[\\/]node_modules[\\/]|index \d+\)|<anonymous>\)?$)/;
 /** Every <testcase> of the report in document order, or null when there is no readable report. */
 async function readJunitReport(reportPath) {
     let nodes;
@@ -46583,7 +47560,7 @@ function isFileCase(testCase, file, roots) {
     // Node 20 names it by its absolute path, Node 24 by the path as given on the command line.
     return testCase.name === file || repoRelative((0,external_node_path_.resolve)(roots[0], testCase.name), roots) === file;
 }
-function node_test_report_toTestResult(file, testCase) {
+function toTestResult(file, testCase) {
     const status = statusOf(testCase);
     const seconds = Number(testCase.time);
     return {
@@ -46617,7 +47594,7 @@ function failureMessage(failure) {
 function cleanStack(text) {
     const kept = [];
     for (const line of text.split('\n')) {
-        if (!node_test_report_INTERNAL_FRAME.test(line))
+        if (!INTERNAL_FRAME.test(line))
             kept.push(line);
         // util.inspect opens an error's properties at the end of its last frame: keep the brace.
         else if (line.endsWith(' {') && kept.length > 0)
@@ -46683,6 +47660,1133 @@ function mergeCoverage(runs) {
     }
     const sorted = (lines) => [...lines].sort((a, b) => a - b);
     return [...merged].map(([file, lines]) => ({ file, executableLines: sorted(lines.executable), coveredLines: sorted(lines.covered) })).sort((a, b) => a.file.localeCompare(b.file));
+}
+
+;// CONCATENATED MODULE: ./src/frameworks/ava-report.ts
+/**
+ * ava's TAP 13 report (`--tap`), read with tap-parser → per-test results and file errors. ava prefixes a
+ * test's title with its file's title when a run has more than one file; the results keep the title alone.
+ */
+
+
+
+
+/** Between a file's title and a test's title (figures' pointerSmall, as ava prints it on Linux and macOS). */
+const SEPARATOR = ' › ';
+// Crash lines that name their file, as ava's TAP reporter writes them.
+const FILE_CRASHES = [/^(.+) exited with a non-zero exit code: \d+$/, /^(.+) exited due to \S+$/, /^No tests found in (.+?)(?:, make sure to import "ava" at the top of your test file)?$/];
+// Crash lines of an error outside any test, when the error had neither stack nor message.
+const EVENT_CRASHES = new Set(['uncaught-exception', 'unhandled-rejection', 'internal-error']);
+// A hook ava named itself (an untitled `before`, `after.always`, `beforeEach … for <test>`).
+const DEFAULT_HOOK = /^(?:before|after)(?:Each)?(?:\.always)? hook(?: for .*)?$/;
+const INTERNAL_AT = /node_modules[\\/]|node:internal|^node:/;
+/** The test points of a TAP report, in order; null when the text holds no TAP report (ava never started one). */
+function parseTap(tap) {
+    if (!/^TAP version \d+/m.test(tap))
+        return null;
+    const points = [];
+    const parser = new Parser();
+    parser.on('assert', (result) => points.push(toPoint(result)));
+    parser.end(tap);
+    return points;
+}
+function toPoint(result) {
+    const diag = result.diag && typeof result.diag === 'object' ? result.diag : null;
+    return { name: stripAnsi(result.name), ok: result.ok, skip: Boolean(result.skip), todo: Boolean(result.todo), diag };
+}
+/**
+ * The title ava gives a file when it prefixes test titles: its path below the files' common folder
+ * (`__tests__` folders left out), its name without `.test.`/`.spec.`/`test-` and extension. Paths are
+ * '/'-separated and relative to the folder ava runs in.
+ */
+function fileTitle(file, files) {
+    const parts = file.slice(commonFolder(files).length).split('/').filter((part) => part !== '__tests__');
+    const name = parts.pop().replace(/\.spec\./, '.').replace(/\.test\./, '.').replace(/test-/, '').replace(/\.[^.]+$/, '');
+    return [...parts, name].join(SEPARATOR);
+}
+/** The folder (with its trailing '/') that all the files are in, as ava's `common-path-prefix` finds it. */
+function commonFolder(files) {
+    const folders = files.map((file) => external_node_path_.posix.dirname(file).split('/'));
+    const common = [];
+    for (let i = 0; folders.every((folder) => folder[i] !== undefined && folder[i] === folders[0][i]); i++)
+        common.push(folders[0][i]);
+    const prefix = common.filter((part) => part !== '.').join('/');
+    return prefix ? `${prefix}/` : '';
+}
+/**
+ * Per-test results of the requested files (paths relative to the folder ava ran in). A file that crashed,
+ * held no tests, or had a hook fail goes to fileErrors, with the error that crashed it when the error
+ * names the file (an import that failed does).
+ */
+function readAvaResults(points, files) {
+    const tests = [];
+    const errors = new Map();
+    const addError = (file, message) => errors.set(file, [...(errors.get(file) ?? []), message]);
+    const crashes = [];
+    const titles = files.length > 1 ? files.map((file) => ({ file, prefix: fileTitle(file, files) + SEPARATOR })) : [];
+    for (const point of points) {
+        const crashedFile = crashFile(point, files);
+        if (crashedFile)
+            addError(crashedFile, point.name);
+        else if (isCrash(point))
+            crashes.push(point);
+        else {
+            const owner = ownerOf(point.name, titles, files);
+            if (!owner)
+                crashes.push(point);
+            else if (DEFAULT_HOOK.test(owner.title) && !point.ok)
+                addError(owner.file, `${owner.title} failed: ${ava_report_failureMessage(point)}`);
+            else
+                tests.push(ava_report_toTestResult(owner.file, owner.title, point));
+        }
+    }
+    attributeCrashes(crashes, files, errors, addError);
+    for (const file of files) {
+        if (!errors.has(file) && !tests.some((test) => test.file === file))
+            addError(file, 'ava ran no test from this file (is it one of the test files the ava configuration selects?)');
+    }
+    const fileErrors = files.filter((file) => errors.has(file)).map((file) => ({ file, message: trimMessage(errors.get(file).join('\n\n')) }));
+    return { tests, fileErrors };
+}
+/** The requested file a crash line names ("… exited with a non-zero exit code", "No tests found in …"). */
+function crashFile(point, files) {
+    if (point.ok || point.diag)
+        return null;
+    for (const pattern of FILE_CRASHES) {
+        const named = pattern.exec(point.name)?.[1];
+        if (named !== undefined)
+            return files.find((file) => external_node_path_.posix.normalize(file) === external_node_path_.posix.normalize(named.split('\\').join('/'))) ?? null;
+    }
+    return null;
+}
+/**
+ * An error outside any test: ava titles it with the error's first stack line (or its message), and it is
+ * not one of ava's own assertion failures.
+ */
+function isCrash(point) {
+    if (point.ok)
+        return false;
+    if (EVENT_CRASHES.has(point.name))
+        return true;
+    const message = typeof point.diag?.message === 'string' ? point.diag.message : null;
+    return point.diag?.name !== 'AssertionError' && message !== null && message !== '' && (point.name === message || point.name.endsWith(`: ${message}`));
+}
+/** The requested file a test point belongs to, and its title without the file's title. */
+function ownerOf(name, titles, files) {
+    if (files.length === 1)
+        return { file: files[0], title: name };
+    // The longest prefix first: `a › b` is a file below `a` rather than a test of `a` titled `b › …`.
+    const match = titles.filter(({ prefix }) => name.startsWith(prefix)).sort((a, b) => b.prefix.length - a.prefix.length)[0];
+    return match ? { file: match.file, title: name.slice(match.prefix.length) } : null;
+}
+/**
+ * Crashes go to the file whose path they mention (a failed import names the importer), else to the files
+ * that ended with a crash line, else to every file: whichever it was, it did not run as it should.
+ */
+function attributeCrashes(crashes, files, errors, addError) {
+    const crashed = [...errors.keys()];
+    for (const crash of crashes) {
+        const text = `${crash.name}\n${JSON.stringify(crash.diag ?? {})}`;
+        const named = files.filter((file) => text.includes(`/${file}`) || text.startsWith(file));
+        const targets = named.length ? named : crashed.length ? crashed : files;
+        for (const file of targets)
+            addError(file, ava_report_failureMessage(crash));
+    }
+}
+function ava_report_toTestResult(file, title, point) {
+    // A todo test is reported `not ok # TODO`: like a skipped one, it says nothing yet.
+    const status = point.skip || point.todo ? 'skipped' : point.ok ? 'passed' : 'failed';
+    return { file, name: title, status, durationMs: null, message: status === 'failed' ? ava_report_failureMessage(point) : '' };
+}
+/**
+ * The failure as ava describes it: the message, the assertion and its formatted details (the difference
+ * between actual and expected, the error a test threw), and where it happened when that is the test's code.
+ */
+function ava_report_failureMessage(point) {
+    const diag = point.diag ?? {};
+    const text = (value) => (typeof value === 'string' ? value : '');
+    const name = text(diag.name);
+    const message = text(diag.message) || point.name;
+    const lines = [name && name !== 'AssertionError' && !message.startsWith(name) ? `${name}: ${message}` : message];
+    if (text(diag.assertion))
+        lines.push(`assertion: ${text(diag.assertion)}`);
+    if (diag.details && typeof diag.details === 'object') {
+        for (const [label, formatted] of Object.entries(diag.details))
+            lines.push(`${label}\n${text(formatted)}`);
+    }
+    if (text(diag.formatted))
+        lines.push(text(diag.formatted));
+    const at = text(diag.at);
+    if (at && !INTERNAL_AT.test(at))
+        lines.push(`at ${at}`);
+    return trimMessage(fileUrlsToPaths(stripAnsi(lines.join('\n'))) || 'failed without an error message');
+}
+
+;// CONCATENATED MODULE: ./src/frameworks/istanbul.ts
+/** Istanbul's `coverage-final.json` (jest, vitest, c8) → per-file executable and covered lines. */
+
+
+/** Null when there is no report (coverage was off, or the run crashed before writing it). */
+async function readIstanbulCoverage(reportPath, treeRoots) {
+    let report;
+    try {
+        report = JSON.parse(await (0,promises_.readFile)(reportPath, 'utf8'));
+    }
+    catch {
+        return null;
+    }
+    return Object.entries(report).map(([path, data]) => toFileCoverage(repoRelative(data.path ?? path, treeRoots), data));
+}
+function toFileCoverage(file, data) {
+    const executable = new Set();
+    const covered = new Set();
+    for (const [id, statement] of Object.entries(data.statementMap)) {
+        // A statement counts on its first line, the line a reviewer would point at.
+        executable.add(statement.start.line);
+        if ((data.s[id] ?? 0) > 0)
+            covered.add(statement.start.line);
+    }
+    const sorted = (lines) => [...lines].sort((a, b) => a - b);
+    return { file, executableLines: sorted(executable), coveredLines: sorted(covered) };
+}
+
+;// CONCATENATED MODULE: ./src/frameworks/mocha-args.ts
+/**
+ * The repository's own mocha flags, read from its `test` script (and a legacy `mocha.opts`): kept so the
+ * run loads what the suite needs (`--require`, `--ui`, `--timeout`, node flags), without the script's spec
+ * paths (the run gives its files) or flags that would change what runs or how it reports.
+ */
+
+// Mocha's flags that take a value (mocha 6–11, plus the legacy --opts and --compilers); anything else is a
+// switch, as mocha itself treats unknown (node) flags written without `=`.
+const VALUE_FLAGS = new Set([
+    'config', 'extension', 'fgrep', 'file', 'global', 'grep', 'ignore', 'jobs', 'node-option', 'package', 'reporter',
+    'reporter-option', 'require', 'retries', 'slow', 'spec', 'timeout', 'ui', 'watch-files', 'watch-ignore', 'opts', 'compilers'
+]);
+const ALIASES = {
+    A: 'async-only', b: 'bail', c: 'color', colors: 'color', C: 'no-colors', f: 'fgrep', g: 'grep', globals: 'global',
+    exclude: 'ignore', i: 'invert', j: 'jobs', n: 'node-option', p: 'parallel', R: 'reporter', O: 'reporter-option',
+    'reporter-options': 'reporter-option', r: 'require', s: 'slow', S: 'sort', t: 'timeout', timeouts: 'timeout',
+    u: 'ui', w: 'watch'
+};
+/**
+ * What the run decides itself: the files, the reporter, a full run (no filter, no bail), one run (no watch),
+ * and where the configuration comes from. Exported for the configuration wrapper, which drops the same.
+ */
+const DROPPED_OPTIONS = [
+    'spec', 'reporter', 'reporter-option', 'watch', 'watch-files', 'watch-ignore', 'grep', 'fgrep', 'invert', 'bail',
+    'dry-run', 'list-interfaces', 'list-reporters', 'config', 'package', 'opts'
+];
+const DROPPED = new Set(DROPPED_OPTIONS);
+const MOCHA_WORD = /(?:^|[\\/])_?mocha(?:\.js)?$/;
+/** The flags of the first mocha command the `test` script runs, following `npm run x` into other scripts. */
+function scriptFlags(scripts, name = 'test', depth = 0) {
+    const script = scripts?.[name];
+    if (!script || depth > 3)
+        return { flags: [], env: {} };
+    for (const words of scriptCommands(script)) {
+        const at = words.findIndex((word) => MOCHA_WORD.test(word));
+        if (at >= 0)
+            return { ...parseMochaArgs(words.slice(at + 1)), env: assignments(words.slice(0, at)) };
+        const target = scriptTarget(words);
+        if (target && target !== name && scripts?.[target]) {
+            const found = scriptFlags(scripts, target, depth + 1);
+            if (found.flags.length || Object.keys(found.env).length || found.config !== undefined)
+                return found;
+        }
+    }
+    return { flags: [], env: {} };
+}
+/** Mocha's arguments, minus positionals (spec paths) and the dropped options; config sources apart. */
+function parseMochaArgs(words) {
+    const result = { flags: [] };
+    for (let i = 0; i < words.length; i++) {
+        const word = words[i];
+        if (word === '--')
+            break;
+        if (!word.startsWith('-') || word === '-')
+            continue;
+        const [rawName, ...inline] = word.replace(/^--?/, '').split('=');
+        const name = ALIASES[rawName] ?? rawName;
+        const negated = name.startsWith('no-') && ['config', 'package', 'opts'].includes(name.slice(3));
+        const takesValue = VALUE_FLAGS.has(name) && inline.length === 0;
+        const value = inline.length ? inline.join('=') : takesValue ? words[++i] : undefined;
+        if (negated)
+            result[name.slice(3)] = false;
+        else if (name === 'config' || name === 'package' || name === 'opts')
+            result[name] = value;
+        else if (DROPPED.has(name) || (name.startsWith('no-') && DROPPED.has(name.slice(3))))
+            continue;
+        else
+            result.flags.push(...(takesValue && value !== undefined ? [word, value] : [word]));
+    }
+    return result;
+}
+/** A `mocha.opts` file: flags, one or more a line, `#` comments. */
+function parseOptsFile(text) {
+    const words = text
+        .split('\n')
+        .filter((line) => !line.trim().startsWith('#'))
+        .flatMap((line) => splitWords(line));
+    return parseMochaArgs(words);
+}
+
+;// CONCATENATED MODULE: ./src/frameworks/mocha-install.ts
+/**
+ * The tree's own mocha (and c8): where its bin is, and what it supports, read from its files as text (the
+ * tree's code never runs in this process).
+ */
+
+
+
+
+
+const readText = (path) => {
+    try {
+        return (0,external_node_fs_.readFileSync)(path, 'utf8');
+    }
+    catch {
+        return '';
+    }
+};
+/** The tree's mocha: its `mocha` bin (which passes node flags from the config on), else `_mocha`. */
+function findMocha(treeDir) {
+    const dir = packageDir(treeDir, 'mocha');
+    const manifest = dir ? readPackageJsonSync(dir) : null;
+    if (!dir || !manifest)
+        return null;
+    const binPath = typeof manifest.bin === 'string' ? manifest.bin : (manifest.bin?.mocha ?? manifest.bin?._mocha);
+    if (!binPath)
+        return null;
+    const metadata = readText((0,external_node_path_.join)(dir, 'lib', 'cli', 'run-option-metadata.js'));
+    const config = readText((0,external_node_path_.join)(dir, 'lib', 'cli', 'config.js'));
+    return {
+        dir,
+        bin: (0,external_node_path_.join)(dir, binPath),
+        version: manifest.version ?? 'unknown',
+        modern: metadata !== '' && /exports\.loadConfig/.test(config) && /exports\.findConfig/.test(config),
+        exitFlag: Number(/^(\d+)\./.exec(manifest.version ?? '')?.[1] ?? 0) >= 4,
+        jsonToFile: /reporterOptions?\s*&&\s*options\.reporterOptions?\.output/.test(readText((0,external_node_path_.join)(dir, 'lib', 'reporters', 'json.js'))),
+        failHookAffectedTests: metadata.includes('fail-hook-affected-tests'),
+        readsOpts: metadata === '' || /['"]opts['"]/.test(metadata)
+    };
+}
+/** c8's bin in the tree, for coverage; null when c8 is not installed. */
+function findC8(treeDir) {
+    return installedBin(treeDir, 'c8');
+}
+/**
+ * A config file for `--config` that is the repository's own (found and parsed by the tree's mocha, merged
+ * with package.json's `mocha` key as mocha merges them) without its `spec`: mocha adds a config's spec to
+ * the files on the command line, so the run would load the whole suite. Reporter, watch, filters and bail
+ * go too. Written as `.js` beside a CommonJS package.json, which every mocha since 6 loads by `require`.
+ */
+async function writeConfigWrapper(mocha, sources, folder) {
+    await (0,promises_.mkdir)(folder, { recursive: true });
+    await (0,promises_.writeFile)((0,external_node_path_.join)(folder, 'package.json'), '{ "type": "commonjs" }\n');
+    const camel = (name) => name.replace(/-([a-z])/g, (_match, letter) => letter.toUpperCase());
+    const dropped = [...DROPPED_OPTIONS, 'reporter-options', '_'].flatMap((name) => [name, camel(name)]);
+    const source = `'use strict'
+// Written by regression-testgen: the repository's mocha configuration, minus what the run sets itself.
+const { findConfig, loadConfig } = require(${JSON.stringify((0,external_node_path_.join)(mocha.dir, 'lib', 'cli', 'config.js'))})
+const { readFileSync } = require('fs')
+const configured = ${JSON.stringify(sources.config ?? null)}
+const rcPath = configured === false ? null : configured || findConfig()
+const rc = rcPath ? loadConfig(rcPath) : {}
+let pkg = {}
+try {
+  pkg = ${sources.package ? `JSON.parse(readFileSync(${JSON.stringify(sources.package)}, 'utf8')).mocha || {}` : '{}'}
+} catch (error) {}
+const merged = Object.assign({}, pkg)
+for (const key of Object.keys(rc)) {
+  const both = key in merged && (Array.isArray(rc[key]) || Array.isArray(merged[key]))
+  merged[key] = both ? [].concat(merged[key], rc[key]) : rc[key]
+}
+for (const key of ${JSON.stringify(dropped)}) delete merged[key]
+module.exports = merged
+`;
+    const path = (0,external_node_path_.join)(folder, '.mocharc.js');
+    await (0,promises_.writeFile)(path, source);
+    return path;
+}
+
+;// CONCATENATED MODULE: ./src/frameworks/ava.ts
+/** ava: found by its dependency, config file or test script; run by path, read from its TAP report. */
+
+
+
+
+
+
+
+
+
+
+
+
+const CONFIG_FILES = ['js', 'cjs', 'mjs', 'ts', 'cts', 'mts'].map((ext) => `ava.config.${ext}`);
+const ava_SCRIPT_FILE = /\.[cm]?[jt]sx?$/;
+// ava's default test files: by name anywhere, or anything under a test folder.
+const TEST_NAME = /^(?:test\.[^.]+|test-.+|.+\.(?:spec|test)\.[^.]+)$/;
+const TEST_FOLDERS = new Set(['test', 'tests', '__tests__']);
+// Never tests by ava's default globs: helpers and fixtures under test folders, and installed packages.
+const EXCLUDED_FOLDERS = new Set(['node_modules', 'helper', 'helpers', 'fixture', 'fixtures', '__helper__', '__helpers__', '__fixture__', '__fixtures__']);
+const AVA_WORD = /(?:^|[\\/])ava(?:\.c?js)?$/;
+const REPORT_FILE = 'ava.tap';
+const TAP_WRAPPER = 'tap-to-file.mjs';
+// ava prints its TAP report to stdout and the tests' own output to stderr: stdout goes to a file, so
+// nothing a test prints can split or fake a line of the report. Run by node, no shell.
+const TAP_WRAPPER_SOURCE = `// Written by regression-testgen: runs a command with its stdout (ava's TAP report) in a file.
+import { spawn } from 'node:child_process'
+import { openSync } from 'node:fs'
+const [report, command, ...args] = process.argv.slice(2)
+const child = spawn(command, args, { stdio: ['ignore', openSync(report, 'w'), 'inherit'] })
+child.on('error', (error) => { console.error(String(error)); process.exitCode = 127 })
+child.on('exit', (code, signal) => { process.exitCode = code ?? (signal ? 1 : 0) })
+`;
+const avaAdapter = {
+    name: 'ava',
+    async detect(repoDir) {
+        const manifest = await readPackageJson(repoDir);
+        if (manifest && usesAva(manifest))
+            return true;
+        return CONFIG_FILES.some((file) => (0,external_node_fs_.existsSync)((0,external_node_path_.join)(repoDir, file)));
+    },
+    isTestFile(path) {
+        const parts = path.split('/');
+        const base = parts[parts.length - 1];
+        const folders = parts.slice(0, -1);
+        if (!ava_SCRIPT_FILE.test(base) || base.endsWith('.d.ts') || base.startsWith('_') || base.startsWith('.'))
+            return false;
+        if (folders.some((folder) => EXCLUDED_FOLDERS.has(folder)))
+            return false;
+        return TEST_NAME.test(base) || folders.some((folder) => TEST_FOLDERS.has(folder));
+    },
+    async run(request, processes) {
+        await makeRunnerFolder(request.scratchDir);
+        const ava = installedBin(request.treeDir, 'ava');
+        if (!ava && !request.command)
+            return notInstalled(request);
+        const reportFile = (0,external_node_path_.join)(request.scratchDir, REPORT_FILE);
+        // A report left by an earlier run must not pass for this one's.
+        await Promise.all([(0,promises_.rm)(reportFile, { force: true }), (0,promises_.rm)((0,external_node_path_.join)(request.scratchDir, 'coverage'), { recursive: true, force: true })]);
+        const invocation = request.command ? expandCommand(request.command, request.files, ['--tap']) : await defaultInvocation(request, ava);
+        const c8 = request.coverage ? findC8(request.treeDir) : null;
+        const wrapped = await toReportFile(invocation, reportFile, request.scratchDir);
+        const command = c8 ? withCoverage(wrapped, c8, request.scratchDir) : wrapped;
+        const ran = await processes.run({ ...command, cwd: request.treeDir, timeoutMs: request.timeoutMs });
+        const tap = await (0,promises_.readFile)(reportFile, 'utf8').catch(() => '');
+        const output = trimTail(stripAnsi(`${ran.output}\n${tap}`));
+        const base = { exitCode: ran.exitCode, timedOut: ran.timedOut, durationMs: ran.durationMs, output };
+        const points = parseTap(tap);
+        if (!points)
+            return { ...base, tests: [], fileErrors: request.files.map((file) => ({ file, message: noReport(ran.timedOut, ran.exitCode, output, request) })) };
+        const results = readAvaResults(points, request.files);
+        const coverage = c8 ? await readIstanbulCoverage((0,external_node_path_.join)(request.scratchDir, 'coverage', 'coverage-final.json'), await treeRoots(request.treeDir)) : null;
+        return { ...base, ...ava_withTimeout(results, ran.timedOut, request), ...(coverage && { coverage }) };
+    }
+};
+/** The tree's ava, run by node directly (no npx, no shell), with the variables its test script sets. */
+async function defaultInvocation(request, avaBin) {
+    const manifest = await readPackageJson(request.treeDir);
+    return { command: process.execPath, args: [avaBin, '--tap', ...request.files], env: scriptEnv(manifest?.scripts?.test) };
+}
+/** `NAME=value` words before ava in the test script (e.g. `TZ=UTC ava`). */
+function scriptEnv(script) {
+    for (const words of scriptCommands(script ?? '')) {
+        const at = words.findIndex((word) => AVA_WORD.test(word));
+        if (at >= 0)
+            return assignments(words.slice(0, at));
+    }
+    return {};
+}
+async function toReportFile(invocation, reportFile, scratchDir) {
+    const wrapper = (0,external_node_path_.join)(scratchDir, TAP_WRAPPER);
+    await (0,promises_.writeFile)(wrapper, TAP_WRAPPER_SOURCE);
+    return { command: process.execPath, args: [wrapper, reportFile, invocation.command, ...invocation.args], env: invocation.env };
+}
+/** c8 around the command: istanbul JSON in the scratch folder, and no coverage threshold failing the run. */
+function withCoverage(invocation, c8Bin, scratchDir) {
+    const c8Args = ['--reporter=json', `--report-dir=${(0,external_node_path_.join)(scratchDir, 'coverage')}`, `--temp-directory=${(0,external_node_path_.join)(scratchDir, 'c8-temp')}`, '--check-coverage=false'];
+    return { command: process.execPath, args: [c8Bin, ...c8Args, invocation.command, ...invocation.args], env: invocation.env };
+}
+/** A run cut short by the timeout: files it never reached say so, rather than "no test in this file". */
+function ava_withTimeout(results, timedOut, request) {
+    if (!timedOut)
+        return results;
+    const message = `ava timed out after ${request.timeoutMs} ms`;
+    const reached = new Set(results.tests.map((test) => test.file));
+    const fileErrors = request.files.flatMap((file) => {
+        const error = results.fileErrors.find((entry) => entry.file === file);
+        if (reached.has(file))
+            return error ? [error] : [];
+        return [{ file, message: error ? `${message}\n\n${error.message}` : message }];
+    });
+    return { tests: results.tests, fileErrors };
+}
+function usesAva(manifest) {
+    return declares(manifest, 'ava') || manifest.ava !== undefined || scriptCommands(manifest.scripts?.test ?? '').some((words) => words.some((word) => AVA_WORD.test(word)));
+}
+function noReport(timedOut, exitCode, output, request) {
+    const reason = timedOut ? `ava timed out after ${request.timeoutMs} ms` : `ava wrote no TAP report (exit ${exitCode})`;
+    return `${reason}\n${trimTail(output, 2000)}`;
+}
+function notInstalled(request) {
+    const message = `ava is not installed in ${request.treeDir} (no node_modules/ava/package.json from it)`;
+    return { tests: [], fileErrors: request.files.map((file) => ({ file, message })), exitCode: null, timedOut: false, durationMs: 0, output: message };
+}
+
+;// CONCATENATED MODULE: ./src/frameworks/jest.ts
+/** Jest: found by its dependency, test script or config file; run by path, read from its JSON report. */
+
+
+
+
+
+
+
+
+
+const jest_CONFIG_FILES = ['js', 'cjs', 'mjs', 'ts', 'json'].map((ext) => `jest.config.${ext}`);
+const TEST_EXTENSION = /\.[mc]?[jt]sx?$/;
+const jest_REPORT_FILE = 'jest-results.json';
+// Jest's generic advice on a parse error, which would crowd the actual SyntaxError out of a trimmed message.
+const PARSE_ERROR_ADVICE = /(Jest encountered an unexpected token)[\s\S]*?\n\s*Details:\s*\n/;
+/**
+ * Flags jest has accepted since version 22 (it rejects unknown flags): no snapshot writing, a JSON report
+ * in a file, exactly the given files, no watchman daemon, and an exit once the report is written even if
+ * a test left a handle open.
+ */
+const JEST_FLAGS = ['--ci', '--json', '--runTestsByPath', '--watchman=false', '--forceExit'];
+/** Coverage as istanbul JSON in the scratch folder, or none (a config's thresholds could fail the run). */
+function coverageFlags(request) {
+    if (!request.coverage)
+        return ['--coverage=false'];
+    return ['--coverage', '--coverageReporters=json', `--coverageDirectory=${(0,external_node_path_.join)(request.scratchDir, 'coverage')}`, '--coverageThreshold={}'];
+}
+const jestAdapter = {
+    name: 'jest',
+    async detect(repoDir) {
+        const manifest = await readPackageJson(repoDir);
+        if (manifest && usesJest(manifest))
+            return true;
+        return jest_CONFIG_FILES.some((file) => (0,external_node_fs_.existsSync)((0,external_node_path_.join)(repoDir, file)));
+    },
+    isTestFile(path) {
+        if (!TEST_EXTENSION.test(path) || path.split('/').includes('node_modules'))
+            return false;
+        const parts = path.split('/');
+        const base = parts[parts.length - 1];
+        return parts.slice(0, -1).includes('__tests__') || /^(?:.*\.)?(?:spec|test)+\.[mc]?[jt]sx?$/.test(base);
+    },
+    async run(request, processes) {
+        const reportFile = (0,external_node_path_.join)(request.scratchDir, jest_REPORT_FILE);
+        // A report left by an earlier run must not pass for this one's.
+        await makeRunnerFolder(request.scratchDir);
+        await (0,promises_.rm)(reportFile, { force: true });
+        const reporterArgs = [...JEST_FLAGS, ...coverageFlags(request), `--outputFile=${reportFile}`];
+        const invocation = request.command ? expandCommand(request.command, request.files, reporterArgs) : await jest_defaultInvocation(request, reporterArgs);
+        if (!invocation)
+            return jest_notInstalled(request);
+        const result = await processes.run({ ...invocation, cwd: request.treeDir, timeoutMs: request.timeoutMs });
+        const output = trimTail(stripAnsi(result.output));
+        const base = { exitCode: result.exitCode, timedOut: result.timedOut, durationMs: result.durationMs, output };
+        const report = await readReport(reportFile);
+        if (!report) {
+            const reason = result.timedOut ? `jest timed out after ${request.timeoutMs} ms` : `jest wrote no report (exit ${result.exitCode})`;
+            const message = `${reason}\n${trimTail(output, 2000)}`;
+            return { ...base, tests: [], fileErrors: request.files.map((file) => ({ file, message })) };
+        }
+        const coverage = request.coverage ? await readIstanbulCoverage((0,external_node_path_.join)(request.scratchDir, 'coverage', 'coverage-final.json'), await treeRoots(request.treeDir)) : null;
+        return { ...base, ...(await readResults(report, request)), ...(coverage && { coverage }) };
+    }
+};
+/** The tree's own jest, run by node directly (no npx, no shell). */
+async function jest_defaultInvocation(request, reporterArgs) {
+    const jestBin = installedBin(request.treeDir, 'jest');
+    if (!jestBin)
+        return null;
+    return { command: process.execPath, args: [...(await nodeArgsFor(request.treeDir)), jestBin, ...reporterArgs, ...request.files], env: {} };
+}
+function usesJest(manifest) {
+    return declares(manifest, 'jest') || manifest.jest !== undefined || /\bjest\b/.test(manifest.scripts?.test ?? '');
+}
+/** Node flags the project's own test script passes, since NODE_OPTIONS does not reach the test process. */
+async function nodeArgsFor(treeDir) {
+    const script = (await readPackageJson(treeDir))?.scripts?.test ?? '';
+    return script.includes('--experimental-vm-modules') ? ['--experimental-vm-modules'] : [];
+}
+function jest_notInstalled(request) {
+    const message = `jest is not installed in ${request.treeDir} (cannot resolve jest/package.json from it)`;
+    return { tests: [], fileErrors: request.files.map((file) => ({ file, message })), exitCode: null, timedOut: false, durationMs: 0, output: message };
+}
+async function readReport(reportFile) {
+    try {
+        const report = JSON.parse(await (0,promises_.readFile)(reportFile, 'utf8'));
+        return Array.isArray(report.testResults) ? report.testResults : null;
+    }
+    catch {
+        return null;
+    }
+}
+async function readResults(report, request) {
+    const roots = await treeRoots(request.treeDir);
+    const tests = [];
+    const fileErrors = [];
+    const seen = new Set();
+    for (const fileResult of report) {
+        const file = repoRelative(fileResult.name, roots);
+        seen.add(file);
+        const assertions = fileResult.assertionResults ?? [];
+        if (fileResult.status === 'failed' && assertions.length === 0) {
+            fileErrors.push({ file, message: cleanMessage(fileResult.message || 'the test file failed to run') });
+        }
+        for (const assertion of assertions)
+            tests.push(jest_toTestResult(file, assertion));
+    }
+    for (const file of request.files) {
+        if (!seen.has(file))
+            fileErrors.push({ file, message: 'jest did not run this file (does it match the testMatch / testRegex of the jest config?)' });
+    }
+    return { tests, fileErrors };
+}
+function jest_toTestResult(file, assertion) {
+    const failure = assertion.failureMessages?.[0] ?? '';
+    return {
+        file,
+        name: [...(assertion.ancestorTitles ?? []), assertion.title].join(' › '),
+        status: toStatus(assertion.status),
+        durationMs: typeof assertion.duration === 'number' ? assertion.duration : null,
+        message: failure ? cleanMessage(failure) : ''
+    };
+}
+function cleanMessage(text) {
+    return trimMessage(stripAnsi(text).replace(PARSE_ERROR_ADVICE, '$1\n\n'));
+}
+function toStatus(status) {
+    if (status === 'passed')
+        return 'passed';
+    if (status === 'failed')
+        return 'failed';
+    // pending (it.skip), skipped, todo, disabled, focused-elsewhere: the test did not run.
+    return 'skipped';
+}
+
+;// CONCATENATED MODULE: ./src/frameworks/mocha-report.ts
+/** Mocha's JSON reporter output (`--reporter json`) → per-test results and file errors. */
+
+
+
+// Frames of mocha and node: noise in a failure message (the test's own frames stay).
+const mocha_report_INTERNAL_FRAME = /^\s*at .*(?:[\\/]node_modules[\\/]|node:internal|\(<anonymous>\))/;
+// Where the JSON reporter's object starts when it prints to stdout (its `stats` come first).
+const REPORT_START = /(?:^|\n)\{\s*\n\s*"stats"\s*:/g;
+async function readReportFile(path) {
+    try {
+        return asReport(JSON.parse(await (0,promises_.readFile)(path, 'utf8')));
+    }
+    catch {
+        return null;
+    }
+}
+/**
+ * The JSON report in a run's output, for a mocha whose JSON reporter can only print to stdout: the last
+ * object that starts like one, up to its matching brace (test output before it, warnings after it).
+ */
+function extractReport(output) {
+    const starts = [...output.matchAll(REPORT_START)].map((match) => output.indexOf('{', match.index));
+    for (const start of starts.reverse()) {
+        const end = matchingBrace(output, start);
+        if (end < 0)
+            continue;
+        try {
+            const report = asReport(JSON.parse(output.slice(start, end + 1)));
+            if (report)
+                return { report, rest: output.slice(0, start) + output.slice(end + 1) };
+        }
+        catch {
+            // Not the report after all; try an earlier start.
+        }
+    }
+    return null;
+}
+/** Whether the report says which file each test is in (mocha ≥ 6 does). */
+function namesFiles(report) {
+    return report.tests.every((test) => typeof test.file === 'string');
+}
+function asReport(value) {
+    const report = value;
+    if (!report || !Array.isArray(report.tests) || !Array.isArray(report.failures))
+        return null;
+    return { tests: report.tests, failures: report.failures, pending: Array.isArray(report.pending) ? report.pending : [] };
+}
+/** The index of the brace closing the object opened at `start`, skipping strings; -1 if it never closes. */
+function matchingBrace(text, start) {
+    let depth = 0;
+    let inString = false;
+    for (let i = start; i < text.length; i++) {
+        const char = text[i];
+        if (inString) {
+            if (char === '\\')
+                i++;
+            else if (char === '"')
+                inString = false;
+        }
+        else if (char === '"')
+            inString = true;
+        else if (char === '{')
+            depth++;
+        else if (char === '}' && --depth === 0)
+            return i;
+    }
+    return -1;
+}
+/**
+ * Per-test results of the requested files. A failure that is no test (a hook, or an error outside any
+ * test) puts its file, or every file when it has none, in fileErrors: the tests it kept from running are
+ * absent from the report, and a file error counts them as not passing.
+ */
+function mocha_report_readResults(report, files, roots) {
+    // mocha < 6 names no files: a run of one file is all that file's.
+    const fileOf = (test) => (test.file ? repoRelative(test.file, roots) : files.length === 1 ? files[0] : null);
+    const keyOf = (test) => `${test.file ?? ''}\0${test.fullTitle}`;
+    const failed = countBy(report.failures.map(keyOf));
+    const pending = countBy(report.pending.map(keyOf));
+    const requested = new Set(files);
+    const tests = [];
+    for (const test of report.tests) {
+        const file = fileOf(test);
+        if (!file || !requested.has(file))
+            continue;
+        // A failed test carries its error (a passed or pending one an empty object). Failures left over after
+        // the tests took theirs are hooks.
+        const failedTest = Object.keys(test.err ?? {}).length > 0 && take(failed, keyOf(test));
+        tests.push(mocha_report_toTestResult(file, test, failedTest ? 'failed' : take(pending, keyOf(test)) ? 'skipped' : 'passed'));
+    }
+    const fileErrors = [];
+    const seen = new Set(tests.map((test) => test.file));
+    // What remains in `failed` is not a test: a failed hook, or an uncaught error between tests.
+    for (const failure of report.failures.filter((test) => take(failed, keyOf(test)))) {
+        const file = fileOf(failure);
+        const message = `${failure.fullTitle}: ${errorMessage(failure.err)}`;
+        for (const target of file ? [file] : files) {
+            if (requested.has(target) && !fileErrors.some((error) => error.file === target))
+                fileErrors.push({ file: target, message });
+            seen.add(target);
+        }
+    }
+    for (const file of files) {
+        if (!seen.has(file))
+            fileErrors.push({ file, message: 'mocha ran no test from this file (does it define any, with the interface the mocha config sets?)' });
+    }
+    return { tests, fileErrors };
+}
+function mocha_report_toTestResult(file, test, outcome) {
+    // A failed test without a duration never ran: a hook failed first (--fail-hook-affected-tests).
+    const status = outcome === 'failed' && typeof test.duration !== 'number' ? 'errored' : outcome;
+    // fullTitle is the suite titles and the test title joined by spaces: the suites' part, then the test.
+    const suites = test.fullTitle.endsWith(test.title) ? test.fullTitle.slice(0, test.fullTitle.length - test.title.length).trim() : '';
+    const name = suites ? `${suites} › ${test.title}` : test.fullTitle;
+    return {
+        file,
+        name,
+        status,
+        durationMs: typeof test.duration === 'number' ? Math.round(test.duration) : null,
+        message: outcome === 'failed' ? errorMessage(test.err) : ''
+    };
+}
+/** Text without mocha's and node's stack frames. */
+function withoutInternalFrames(text) {
+    return text.split('\n').filter((line) => !mocha_report_INTERNAL_FRAME.test(line)).join('\n');
+}
+/** The error's stack (which starts with its message), or its message and then the stack when it does not. */
+function errorMessage(err) {
+    const message = err?.message ?? '';
+    const stack = err?.stack ?? '';
+    const text = !stack ? message : stack.includes(message) ? stack : `${message}\n${stack}`;
+    return trimMessage(withoutInternalFrames(stripAnsi(text || 'failed without an error message')));
+}
+function countBy(keys) {
+    const counts = new Map();
+    for (const key of keys)
+        counts.set(key, (counts.get(key) ?? 0) + 1);
+    return counts;
+}
+/** Takes one from a count; false when none is left. */
+function take(counts, key) {
+    const count = counts.get(key) ?? 0;
+    if (count === 0)
+        return false;
+    counts.set(key, count - 1);
+    return true;
+}
+
+;// CONCATENATED MODULE: ./src/frameworks/mocha.ts
+/** mocha: found by its dependency, config file or test script; run by path, read from its JSON reporter. */
+
+
+
+
+
+
+
+
+
+
+
+
+const mocha_CONFIG_FILES = ['js', 'cjs', 'mjs', 'json', 'jsonc', 'yml', 'yaml'].map((ext) => `.mocharc.${ext}`);
+const mocha_SCRIPT_FILE = /\.[cm]?[jt]s$/;
+const SPEC_NAME = /\.(?:spec|test)\.[cm]?[jt]s$/;
+const mocha_TEST_FOLDERS = new Set(['test', 'tests']);
+// Never specs: inputs of tests, and (for files not named *.spec.* / *.test.*) the suite's helpers. Narrow on
+// purpose: `test/utils.js` is as likely the spec of `lib/utils.js` as a helper, and a spec taken for a
+// helper is never run, while a helper taken for a spec only shows up as a file without tests.
+const mocha_EXCLUDED_FOLDERS = new Set(['node_modules', 'fixtures', '__fixtures__']);
+const HELPER_FOLDERS = new Set(['helpers', 'helper', 'support', 'mocks', '__mocks__']);
+const HELPER_NAME = /^(?:setup|helpers?|bootstrap|global-setup)\.[cm]?[jt]s$/;
+const mocha_REPORT_FILE = 'mocha-results.json';
+const mochaAdapter = {
+    name: 'mocha',
+    async detect(repoDir) {
+        const manifest = await readPackageJson(repoDir);
+        if (manifest && usesMocha(manifest))
+            return true;
+        return mocha_CONFIG_FILES.some((file) => (0,external_node_fs_.existsSync)((0,external_node_path_.join)(repoDir, file)));
+    },
+    isTestFile(path) {
+        const parts = path.split('/');
+        const base = parts[parts.length - 1];
+        const folders = parts.slice(0, -1);
+        if (!mocha_SCRIPT_FILE.test(base) || base.endsWith('.d.ts') || base.startsWith('.'))
+            return false;
+        if (folders.some((folder) => mocha_EXCLUDED_FOLDERS.has(folder)))
+            return false;
+        if (SPEC_NAME.test(base))
+            return true;
+        // mocha's default spec is the ./test folder: any script in it that is not a helper.
+        return folders.some((folder) => mocha_TEST_FOLDERS.has(folder)) && !folders.some((folder) => HELPER_FOLDERS.has(folder)) && !HELPER_NAME.test(base);
+    },
+    async run(request, processes) {
+        await makeRunnerFolder(request.scratchDir);
+        const mocha = findMocha(request.treeDir);
+        if (!mocha && !request.command)
+            return mocha_notInstalled(request);
+        const first = await runMocha(request, processes, mocha, request.files, request.scratchDir);
+        const base = { exitCode: first.process.exitCode, timedOut: first.process.timedOut, durationMs: first.process.durationMs, output: first.output };
+        const roots = await treeRoots(request.treeDir);
+        // A report that names no files (mocha < 6) is only of use for a single file.
+        if (first.report && (namesFiles(first.report) || request.files.length === 1)) {
+            const c8Report = (0,external_node_path_.join)(request.scratchDir, 'coverage', 'coverage-final.json');
+            const coverage = request.coverage && findC8(request.treeDir) ? await readIstanbulCoverage(c8Report, roots) : null;
+            return { ...base, ...mocha_report_readResults(first.report, request.files, roots), ...(coverage && { coverage }) };
+        }
+        // mocha loads every file before it runs any, so one that cannot load ends the run without a report.
+        // Alone, each file shows whether it is the one (and whose tests are whose, for an old mocha).
+        if (!first.process.timedOut && request.files.length > 1)
+            return isolate(request, processes, mocha, base, roots);
+        return { ...base, tests: [], fileErrors: request.files.map((file) => ({ file, message: mocha_noReport(first, request) })) };
+    }
+};
+async function isolate(request, processes, mocha, base, roots) {
+    const result = { ...base, tests: [], fileErrors: [] };
+    const outputs = [base.output];
+    for (const [index, file] of request.files.entries()) {
+        const alone = await runMocha({ ...request, coverage: false }, processes, mocha, [file], (0,external_node_path_.join)(request.scratchDir, `file-${index + 1}`));
+        outputs.push(`── ${file} alone ──\n${alone.output}`);
+        result.durationMs += alone.process.durationMs;
+        result.timedOut ||= alone.process.timedOut;
+        if (!alone.report)
+            result.fileErrors.push({ file, message: mocha_noReport(alone, request) });
+        else {
+            const { tests, fileErrors } = mocha_report_readResults(alone.report, [file], roots);
+            result.tests.push(...tests);
+            result.fileErrors.push(...fileErrors);
+        }
+    }
+    return { ...result, output: trimTail(outputs.join('\n')) };
+}
+/** Runs the files once, with coverage through c8 when asked and installed, and reads the report. */
+async function runMocha(request, processes, mocha, files, scratchDir) {
+    const reportFile = (0,external_node_path_.join)(scratchDir, mocha_REPORT_FILE);
+    // Reports left by an earlier run must not pass for this one's.
+    await makeRunnerFolder(scratchDir);
+    await Promise.all([(0,promises_.rm)(reportFile, { force: true }), (0,promises_.rm)((0,external_node_path_.join)(scratchDir, 'coverage'), { recursive: true, force: true })]);
+    const reporterArgs = mochaReporterArgs(mocha, reportFile);
+    const invocation = request.command ? expandCommand(request.command, files, reporterArgs) : await mocha_defaultInvocation(request, mocha, files, reporterArgs, scratchDir);
+    const c8 = request.coverage ? findC8(request.treeDir) : null;
+    const command = c8 ? mocha_withCoverage(invocation, c8, scratchDir) : invocation;
+    const ran = await processes.run({ ...command, cwd: request.treeDir, timeoutMs: request.timeoutMs });
+    const output = stripAnsi(ran.output);
+    const fromFile = await readReportFile(reportFile);
+    if (fromFile)
+        return { process: ran, output: trimTail(output), report: fromFile };
+    // A mocha older than 9.2 (or one that could not write the file) prints the JSON report to stdout.
+    const printed = extractReport(output);
+    return { process: ran, output: trimTail(printed ? printed.rest : output), report: printed?.report ?? null };
+}
+/**
+ * The JSON reporter, into a file where mocha can; `--exit` (mocha ≥ 4 waits for open handles, so a test
+ * that leaves a server or timer running would hold the run until the timeout); and, where mocha has it,
+ * tests a failed hook kept from running reported as failed rather than left out.
+ */
+function mochaReporterArgs(mocha, reportFile) {
+    const toFile = !mocha || mocha.jsonToFile ? ['--reporter-options', `output=${reportFile}`] : [];
+    const exit = !mocha || mocha.exitFlag ? ['--exit'] : [];
+    const hooks = mocha?.failHookAffectedTests ? ['--fail-hook-affected-tests'] : [];
+    return ['--reporter', 'json', ...toFile, ...exit, ...hooks];
+}
+/**
+ * The tree's mocha, run by node directly (no npx, no shell), with the flags of the repository's test script,
+ * its `mocha.opts` (mocha ≤ 7) and its configuration through a wrapper (mocha ≥ 6), without their spec paths.
+ */
+async function mocha_defaultInvocation(request, mocha, files, reporterArgs, scratchDir) {
+    const manifest = await readPackageJson(request.treeDir);
+    const script = scriptFlags(manifest?.scripts);
+    const flags = [...script.flags];
+    const configDir = (0,external_node_path_.join)(scratchDir, 'mocha-config');
+    if (mocha.readsOpts) {
+        // Its flags on the command line instead, without its spec paths; mocha ≤ 5 gets an empty opts file.
+        flags.unshift(...(await optsFileFlags(request.treeDir, script.opts)));
+        flags.push(...(mocha.modern ? ['--no-opts'] : ['--opts', await emptyOptsFile(configDir)]));
+    }
+    if (mocha.modern) {
+        const packageJson = script.package === false ? false : (0,external_node_path_.resolve)(request.treeDir, script.package ?? 'package.json');
+        const config = typeof script.config === 'string' ? (0,external_node_path_.resolve)(request.treeDir, script.config) : script.config;
+        const found = packageJson !== false && (0,external_node_fs_.existsSync)(packageJson) ? packageJson : false;
+        const wrapper = await writeConfigWrapper(mocha, { config, package: found }, configDir);
+        flags.push('--config', wrapper, '--no-package');
+    }
+    return { command: process.execPath, args: [mocha.bin, ...flags, ...reporterArgs, ...files], env: script.env };
+}
+/** The flags of a `mocha.opts` (mocha ≤ 7), its spec paths dropped. */
+async function optsFileFlags(treeDir, opts) {
+    if (opts === false)
+        return [];
+    const text = await (0,promises_.readFile)((0,external_node_path_.resolve)(treeDir, opts ?? 'test/mocha.opts'), 'utf8').catch(() => '');
+    return parseOptsFile(text).flags;
+}
+async function emptyOptsFile(dir) {
+    await (0,promises_.mkdir)(dir, { recursive: true });
+    await (0,promises_.writeFile)((0,external_node_path_.join)(dir, 'mocha.opts'), '');
+    return (0,external_node_path_.join)(dir, 'mocha.opts');
+}
+/** c8 around the command: istanbul JSON in the scratch folder, and no coverage threshold failing the run. */
+function mocha_withCoverage(invocation, c8Bin, scratchDir) {
+    const c8Args = ['--reporter=json', `--report-dir=${(0,external_node_path_.join)(scratchDir, 'coverage')}`, `--temp-directory=${(0,external_node_path_.join)(scratchDir, 'c8-temp')}`, '--check-coverage=false'];
+    return { command: process.execPath, args: [c8Bin, ...c8Args, invocation.command, ...invocation.args], env: invocation.env };
+}
+function usesMocha(manifest) {
+    return declares(manifest, 'mocha') || manifest.mocha !== undefined || /(?:^|[\s/])_?mocha\b/.test(manifest.scripts?.test ?? '');
+}
+function mocha_noReport(attempt, request) {
+    const ran = attempt.process;
+    const reason = ran.timedOut ? `mocha timed out after ${request.timeoutMs} ms` : `mocha wrote no report (exit ${ran.exitCode})`;
+    return `${reason}\n${trimTail(withoutInternalFrames(attempt.output), 2000)}`;
+}
+function mocha_notInstalled(request) {
+    const message = `mocha is not installed in ${request.treeDir} (no node_modules/mocha/package.json from it)`;
+    return { tests: [], fileErrors: request.files.map((file) => ({ file, message })), exitCode: null, timedOut: false, durationMs: 0, output: message };
+}
+
+;// CONCATENATED MODULE: ./src/frameworks/node-test-args.ts
+/**
+ * The repository's own node:test command, read from its `test` script: which runner (`node --test` or
+ * `tsx --test`), the node flags the suite needs (`--import`, `--require`, loaders, `--experimental-*`,
+ * `--test-concurrency`, `--env-file`, …) and the script's variables, without its file patterns or the
+ * flags that would change what runs or how it reports.
+ */
+
+// Node's options that take a value, as a separate word or after `=`; anything else is a switch.
+const node_test_args_VALUE_FLAGS = new Set([
+    'require', 'r', 'import', 'loader', 'experimental-loader', 'conditions', 'C', 'env-file', 'env-file-if-exists',
+    'input-type', 'experimental-default-type', 'disable-warning', 'redirect-warnings', 'title', 'stack-size',
+    'max-old-space-size', 'max-semi-space-size', 'diagnostic-dir', 'report-dir', 'openssl-config', 'inspect-port',
+    'test-concurrency', 'test-timeout', 'test-isolation', 'experimental-test-isolation', 'test-global-setup',
+    'test-reporter', 'test-reporter-destination', 'test-name-pattern', 'test-skip-pattern', 'test-shard',
+    'test-coverage-include', 'test-coverage-exclude', 'test-coverage-lines', 'test-coverage-branches',
+    'test-coverage-functions', 'watch-path', 'cpu-prof-dir', 'cpu-prof-name', 'heap-prof-dir', 'heap-prof-name',
+    'eval', 'e', 'print', 'p'
+]);
+/**
+ * What the run decides itself: the test mode and its reporters, the whole file (no name filters, no
+ * `--test-only`, no shards), coverage (added when measured; thresholds could fail the run), one run (no
+ * watch), and nothing that would wait for a debugger or run other code.
+ */
+const node_test_args_DROPPED = new Set([
+    'test', 'test-reporter', 'test-reporter-destination', 'test-name-pattern', 'test-skip-pattern', 'test-only',
+    'test-shard', 'test-update-snapshots', 'experimental-test-coverage', 'test-coverage-include', 'test-coverage-exclude',
+    'test-coverage-lines', 'test-coverage-branches', 'test-coverage-functions', 'watch', 'watch-path',
+    'watch-preserve-output', 'inspect', 'inspect-brk', 'inspect-wait', 'inspect-port', 'debug', 'debug-brk', 'prof',
+    'cpu-prof', 'cpu-prof-dir', 'cpu-prof-name', 'heap-prof', 'heap-prof-dir', 'heap-prof-name', 'eval', 'e', 'print',
+    'p', 'check', 'c', 'interactive', 'i', 'version', 'v', 'help', 'h', 'run'
+]);
+const RUNNER_WORD = /(?:^|[\\/])(node|nodejs|tsx)(?:\.exe)?$/;
+/** The first `node … --test` (or `tsx … --test`) command the `test` script runs, following `npm run x`. */
+function nodeTestScript(scripts, name = 'test', depth = 0) {
+    const script = scripts?.[name];
+    if (!script || depth > 3)
+        return null;
+    for (const words of scriptCommands(script)) {
+        const at = words.findIndex((word) => RUNNER_WORD.test(word));
+        if (at >= 0 && nodeArgs(words.slice(at + 1)).includes('--test')) {
+            const runner = RUNNER_WORD.exec(words[at])[1] === 'tsx' ? 'tsx' : 'node';
+            return { runner, flags: keptFlags(words.slice(at + 1)), env: assignments(words.slice(0, at)) };
+        }
+        const target = scriptTarget(words);
+        const found = target && target !== name ? nodeTestScript(scripts, target, depth + 1) : null;
+        if (found)
+            return found;
+    }
+    return null;
+}
+/** The runner's own options: the words before the first file (node hands the rest to the program). */
+function nodeArgs(words) {
+    const options = [];
+    for (let i = 0; i < words.length; i++) {
+        const word = words[i];
+        // Node reads its options up to the first file (or `--`): later words belong to the program.
+        if (word === '--' || !word.startsWith('-') || word === '-')
+            break;
+        options.push(word);
+        if (takesSeparateValue(word))
+            options.push(words[++i] ?? '');
+    }
+    return options;
+}
+/** The options to pass on: all but the dropped ones, values kept with their flags. */
+function keptFlags(words) {
+    const options = nodeArgs(words);
+    const kept = [];
+    for (let i = 0; i < options.length; i++) {
+        const word = options[i];
+        const value = takesSeparateValue(word) ? [options[++i]] : [];
+        if (!node_test_args_DROPPED.has(optionName(word)))
+            kept.push(word, ...value);
+    }
+    return kept;
+}
+function optionName(word) {
+    return word.replace(/^--?/, '').split('=')[0];
+}
+function takesSeparateValue(word) {
+    return !word.includes('=') && node_test_args_VALUE_FLAGS.has(optionName(word));
+}
+
+;// CONCATENATED MODULE: ./src/frameworks/node-test-files.ts
+/** node:test's files: which paths are tests, and whether a repository's tests import it. */
+
+
+// Node's default patterns (`**/*.test.?(c|m)js`, `*-test`, `*_test`, `test-*`, `test.js`, `**/test/**`), with
+// their TypeScript variants: Node ≥ 22.18 strips types by default, and earlier ones run them with a loader.
+const node_test_files_SCRIPT_FILE = /\.[cm]?[jt]s$/;
+const node_test_files_TEST_NAME = /^(?:.+[.\-_])?test\.[cm]?[jt]s$|^test-.+\.[cm]?[jt]s$/;
+// Never tests: installed packages and inputs of tests; in a test folder (where any script would run),
+// the suite's helpers too, which a changed test then brings in as their users rather than running them.
+const node_test_files_EXCLUDED_FOLDERS = new Set(['node_modules', 'fixtures', '__fixtures__']);
+const node_test_files_HELPER_FOLDERS = new Set(['helpers', 'helper', 'support', 'mocks', '__mocks__']);
+const node_test_files_HELPER_NAME = /^(?:setup|helpers?|bootstrap|global-setup|register)\.[cm]?[jt]s$/;
+const IMPORTS_NODE_TEST = /(?:\bfrom\s*|\bimport\s*\(\s*|\brequire\s*\(\s*)['"](?:node:)?test['"]/;
+const SCAN_LIMIT = 400;
+function isNodeTestFile(path) {
+    const parts = path.split('/');
+    const base = parts[parts.length - 1];
+    const folders = parts.slice(0, -1);
+    if (!node_test_files_SCRIPT_FILE.test(base) || base.endsWith('.d.ts') || base.startsWith('.'))
+        return false;
+    if (folders.some((folder) => node_test_files_EXCLUDED_FOLDERS.has(folder)))
+        return false;
+    if (node_test_files_TEST_NAME.test(base))
+        return true;
+    return folders.includes('test') && !folders.some((folder) => node_test_files_HELPER_FOLDERS.has(folder)) && !node_test_files_HELPER_NAME.test(base);
+}
+/** Whether a test file of the repository imports `node:test` (or its old name `test`). */
+async function importsNodeTest(repoDir) {
+    for (const file of await testFiles(repoDir)) {
+        if (IMPORTS_NODE_TEST.test(await head((0,external_node_path_.join)(repoDir, file))))
+            return true;
+    }
+    return false;
+}
+/** Test files by node's patterns, outside dot folders and node_modules, breadth first, at most SCAN_LIMIT. */
+async function testFiles(repoDir) {
+    const found = [];
+    const queue = [''];
+    let seen = 0;
+    while (queue.length > 0 && seen < SCAN_LIMIT * 10 && found.length < SCAN_LIMIT) {
+        const dir = queue.shift();
+        const entries = await (0,promises_.readdir)((0,external_node_path_.join)(repoDir, dir), { withFileTypes: true }).catch(() => []);
+        for (const entry of entries) {
+            seen++;
+            const path = external_node_path_.posix.join(dir, entry.name);
+            if (entry.isDirectory() && !entry.name.startsWith('.') && entry.name !== 'node_modules')
+                queue.push(path);
+            else if (entry.isFile() && isNodeTestFile(path))
+                found.push(path);
+        }
+    }
+    return found;
+}
+/** The start of a file, where its imports are. */
+async function head(path) {
+    const file = await (0,promises_.open)(path, 'r').catch(() => null);
+    if (!file)
+        return '';
+    try {
+        const { buffer, bytesRead } = await file.read(Buffer.alloc(16_384), 0, 16_384, 0);
+        return buffer.subarray(0, bytesRead).toString('utf8');
+    }
+    finally {
+        await file.close();
+    }
+}
+
+;// CONCATENATED MODULE: ./src/frameworks/node-test-runtime.ts
+/** The node that runs node:test, and what its test runner can report. */
+
+
+
+const PROBE = "JSON.stringify({ version: process.version, reporters: Object.keys(require('node:test/reporters')) })";
+// Per process runner (its environment decides what runs) and node path: one probe each.
+const runtimes = new WeakMap();
+/** The node on PATH (the repository's, e.g. from actions/setup-node), and which reporters its node:test has. */
+function nodeRuntime(processes, cwd) {
+    const path = findNode(process.env.PATH);
+    const cache = runtimes.get(processes) ?? new Map();
+    runtimes.set(processes, cache);
+    const known = cache.get(path);
+    if (known)
+        return known;
+    const probed = processes.run({ command: path, args: ['-p', PROBE], cwd, timeoutMs: 30_000 }).then((ran) => {
+        const line = ran.output.split('\n').find((text) => text.startsWith('{"version"'));
+        if (!line)
+            return { path, version: 'unknown', lcov: false, problem: `could not ask ${path} for its test reporters:\n${trimTail(ran.output, 1000)}` };
+        const { version, reporters } = JSON.parse(line);
+        // The junit reporter came in a 2023 minor release of Node 20 (and 18.19): older ones have no machine-readable report.
+        const problem = reporters.includes('junit') ? null : `node ${version} (${path}) has no junit reporter for node:test; run the tests with a newer Node`;
+        return { path, version, lcov: reporters.includes('lcov'), problem };
+    });
+    cache.set(path, probed);
+    return probed;
+}
+/** The first `node` on PATH (the one the repository's own `node --test` would run), else this process's. */
+function findNode(pathVariable) {
+    const name = process.platform === 'win32' ? 'node.exe' : 'node';
+    for (const dir of (pathVariable ?? '').split(external_node_path_.delimiter).filter(Boolean)) {
+        const candidate = (0,external_node_path_.join)(dir, name);
+        if (isExecutable(candidate))
+            return candidate;
+    }
+    return process.execPath;
+}
+function isExecutable(path) {
+    try {
+        (0,external_node_fs_.accessSync)(path, external_node_fs_.constants.X_OK);
+        return (0,external_node_fs_.statSync)(path).isFile();
+    }
+    catch {
+        return false;
+    }
 }
 
 ;// CONCATENATED MODULE: ./src/frameworks/node-test.ts
@@ -46764,7 +48868,7 @@ async function runFile(plan, file, dir) {
         return { file, process: ran, output, tests: [], fileErrors: [{ file, message: `${reason}\n${excerpt}`.trim() }], coverage: [] };
     }
     const fileCases = cases.filter((testCase) => isFileCase(testCase, file, plan.roots));
-    const tests = cases.filter((testCase) => !fileCases.includes(testCase)).map((testCase) => node_test_report_toTestResult(file, testCase));
+    const tests = cases.filter((testCase) => !fileCases.includes(testCase)).map((testCase) => toTestResult(file, testCase));
     const coverage = !plan.coverage ? null : c8 ? await readIstanbulCoverage((0,external_node_path_.join)(dir, 'coverage', 'coverage-final.json'), plan.roots) : await readLcov(lcov, request.treeDir, plan.roots);
     const fileErrors = fileErrorsOf(file, ran, tests, fileCases.some((testCase) => testCase.failure), excerpt);
     return { file, process: ran, output, tests, fileErrors, coverage: coverage ? await codeLinesOnly(coverage, request.treeDir) : [] };
@@ -46826,37 +48930,65 @@ function everyFileFails(request, message) {
 
 ;// CONCATENATED MODULE: ./src/frameworks/python.ts
 /**
- * The Python that runs a tree's tests: the repository's virtualenv, else the first interpreter on offer that
- * can import pytest. Probed once per tree; the probe also tells whether coverage.py is there.
+ * The Python that runs a tree's tests: the repository's virtualenv, else the interpreters on offer, each
+ * probed for a pytest that imports *and* loads the repository's configuration and conftest.py files (a
+ * conftest written for an older pytest may fail under a newer one). Probed once per tree; the probe also
+ * tells whether coverage.py is there, and the versions, for the log.
  */
 
 
 
-/** Interpreters outside any virtualenv: PATH's first, then Debian's (where python3-pytest installs). */
-const SYSTEM_PYTHONS = ['python3', '/usr/bin/python3'];
+/** Interpreters outside any virtualenv: PATH's, then Debian's (where python3-pytest installs). */
+const SYSTEM_PYTHONS = ['python3', 'python', '/usr/bin/python3'];
 const VENV_DIRS = ['.venv', 'venv'];
-const PROBE_TIMEOUT_MS = 30_000;
-// Imports pytest for real (a broken install fails here, not mid-run); coverage is only looked up.
-const python_PROBE = 'import json, importlib.util, pytest; print(json.dumps({"coverage": importlib.util.find_spec("coverage") is not None}))';
+// Loading a conftest may import a whole application (Django, say): more than an import of pytest.
+const PROBE_TIMEOUT_MS = 60_000;
+/**
+ * Runs pytest on the files up to the point where its configuration (ini options, addopts, plugins) and the
+ * conftest.py files along the files' paths are loaded, then skips collecting and running: the test modules
+ * themselves are not imported (a broken test is the run's business, not the interpreter's). `--collect-only`
+ * and empty `session.items` keep pytest's own run loop idle. coverage.py is imported for its version.
+ */
+const python_PROBE = `
+import json, sys
+import pytest
+try:
+    import coverage
+    coverage_version = coverage.__version__
+except Exception:
+    coverage_version = None
+
+class Probe:
+    loaded = False
+
+    @pytest.hookimpl(tryfirst=True)
+    def pytest_collection(self, session):
+        Probe.loaded = True
+        session.items = []
+        return True
+
+code = pytest.main(["-p", "no:cacheprovider", "-q", "--collect-only", *sys.argv[1:]], plugins=[Probe()])
+print()
+print(json.dumps({"python": sys.version.split()[0], "executable": sys.executable, "pytest": pytest.__version__, "coverage": coverage_version, "loaded": Probe.loaded, "exit": int(code)}))
+`;
 const probes = new Map();
 /** The interpreter for `treeDir`, probed once per tree (the bench runs each tree several times). */
-function findPython(treeDir, processes, systemPythons = SYSTEM_PYTHONS) {
+function findPython(treeDir, processes, options = {}) {
+    const systemPythons = options.systemPythons ?? SYSTEM_PYTHONS;
     const key = `${treeDir}\0${systemPythons.join('\0')}`;
     let search = probes.get(key);
     if (!search) {
-        search = searchPython(treeDir, processes, systemPythons);
+        search = searchPython(treeDir, processes, options.files ?? [], systemPythons);
         probes.set(key, search);
     }
     return search;
 }
-async function searchPython(treeDir, processes, systemPythons) {
+async function searchPython(treeDir, processes, files, systemPythons) {
     const tried = [];
     const probe = async (command) => {
-        const result = await processes.run({ command, args: ['-c', python_PROBE], cwd: treeDir, timeoutMs: PROBE_TIMEOUT_MS });
-        const answer = result.exitCode === 0 ? lastJsonLine(result.output) : null;
-        if (!answer)
-            tried.push(`${command}: ${describeFailure(result.output, result.exitCode)}`);
-        return answer && { command, hasCoverage: answer.coverage === true };
+        const outcome = await probePython(command, treeDir, files, processes);
+        tried.push('failure' in outcome ? `${command}: ${outcome.failure}` : `${command} → ${describePython(outcome.interpreter)}`);
+        return 'interpreter' in outcome ? outcome.interpreter : null;
     };
     // The project's own virtualenv wins outright: it has the project's dependencies.
     for (const command of await virtualenvPythons(treeDir)) {
@@ -46873,6 +49005,22 @@ async function searchPython(treeDir, processes, systemPythons) {
         fallback ??= interpreter;
     }
     return { interpreter: fallback, tried };
+}
+/** Runs the probe with the environment the tests will have (their PYTHONPATH is what conftests import by). */
+async function probePython(command, treeDir, files, processes) {
+    const result = await processes.run({ command, args: ['-c', python_PROBE, ...files], env: pythonEnvironment(treeDir), cwd: treeDir, timeoutMs: PROBE_TIMEOUT_MS });
+    const answer = lastJsonLine(result.output);
+    if (!answer)
+        return { failure: result.timedOut ? `the probe timed out after ${PROBE_TIMEOUT_MS} ms` : lastLine(result.output) || `exit ${result.exitCode}` };
+    if (!answer.loaded)
+        return { failure: `pytest ${answer.pytest} (Python ${answer.python}) could not load the repository's pytest configuration or conftest.py (exit ${answer.exit}): ${pytestError(result.output)}` };
+    const interpreter = { command, hasCoverage: answer.coverage !== null, executable: answer.executable, pythonVersion: answer.python, pytestVersion: answer.pytest, coverageVersion: answer.coverage };
+    return { interpreter };
+}
+/** One line for the log: which Python, which pytest, and whether coverage.py is there. */
+function describePython(python) {
+    const coverage = python.coverageVersion === null ? 'no coverage.py' : `coverage.py ${python.coverageVersion}`;
+    return `${python.executable} (Python ${python.pythonVersion}, pytest ${python.pytestVersion}, ${coverage})`;
 }
 /**
  * The virtualenv interpreters that exist for a tree. The trees are git worktrees outside the checkout, and
@@ -46921,9 +49069,23 @@ function lastJsonLine(output) {
         return null;
     }
 }
-function describeFailure(output, exitCode) {
-    const lastLine = output.trim().split('\n').pop()?.trim();
-    return lastLine || `exit ${exitCode}`;
+function lastLine(output) {
+    return output.trim().split('\n').pop()?.trim() ?? '';
+}
+/** pytest's own words for what failed: its `E   …` lines, else the first line of its complaint. */
+function pytestError(output) {
+    const lines = output.split('\n').filter((line) => !line.trim().startsWith('{') && line.trim() !== '');
+    const errors = lines.filter((line) => /^E\s/.test(line)).map((line) => line.slice(1).trim());
+    return (errors.length ? errors.slice(-2) : lines.slice(0, 2).map((line) => line.trim())).join(' / ') || 'no message';
+}
+/**
+ * Source roots first on PYTHONPATH, so the tree's own code is what the tests import (not an editable install
+ * of the user's checkout); no bytecode written, so a repaired test file of the same size and second is
+ * never served from a stale cache.
+ */
+function pythonEnvironment(treeDir) {
+    const roots = pythonSourceRoots(treeDir).map((root) => (0,external_node_path_.join)(treeDir, root));
+    return { PYTHONDONTWRITEBYTECODE: '1', ...(roots.length > 0 && { PYTHONPATH: roots.join(external_node_path_.delimiter) }) };
 }
 /** Files that mark a Python project's root (a repository may hold several, e.g. `packages/*`). */
 const PROJECT_FILES = ['pyproject.toml', 'setup.py', 'setup.cfg'];
@@ -47142,58 +49304,73 @@ const CONFIG_SECTIONS = [
  * prompts), and every file's results even when another file fails to import.
  */
 const PYTEST_FLAGS = ['-p', 'no:cacheprovider', '-o', 'junit_family=xunit2', '-q', '--tb=short', '--continue-on-collection-errors'];
-const pytestAdapter = {
-    name: 'pytest',
-    async detect(repoDir) {
-        for (const [file, section] of CONFIG_SECTIONS) {
-            const content = await (0,promises_.readFile)((0,external_node_path_.join)(repoDir, file), 'utf8').catch(() => null);
-            if (content !== null && section.test(content))
-                return true;
-        }
-        if (['conftest.py', 'tests/conftest.py', 'test/conftest.py'].some((file) => (0,external_node_fs_.existsSync)((0,external_node_path_.join)(repoDir, file))))
+/** The pytest adapter; `pythons` lets a caller (the project's own tests) say which interpreters are on offer. */
+function createPytestAdapter(options = {}) {
+    const systemPythons = options.pythons ?? SYSTEM_PYTHONS;
+    return {
+        name: 'pytest',
+        detect: detectPytest,
+        isTestFile,
+        run: (request, processes) => runPytest(request, processes, systemPythons)
+    };
+}
+const pytestAdapter = createPytestAdapter();
+async function detectPytest(repoDir) {
+    for (const [file, section] of CONFIG_SECTIONS) {
+        const content = await (0,promises_.readFile)((0,external_node_path_.join)(repoDir, file), 'utf8').catch(() => null);
+        if (content !== null && section.test(content))
             return true;
-        const isProject = ['pyproject.toml', 'setup.py', 'setup.cfg'].some((file) => (0,external_node_fs_.existsSync)((0,external_node_path_.join)(repoDir, file)));
-        return isProject && hasTestFile(repoDir, 3);
-    },
-    isTestFile(path) {
-        return TEST_FILE.test(path) && !OUTSIDE_PROJECT.test(path);
-    },
-    async run(request, processes) {
-        // No files would mean pytest's own choice of tests (testpaths, or the whole tree): never what was asked.
-        if (request.files.length === 0)
-            return { tests: [], fileErrors: [], exitCode: null, timedOut: false, durationMs: 0, output: '' };
-        const reportFile = (0,external_node_path_.join)(request.scratchDir, pytest_REPORT_FILE);
-        await clearReports(request.scratchDir);
-        const reporterArgs = [...PYTEST_FLAGS, `--junitxml=${reportFile}`];
-        const env = pythonEnvironment(request.treeDir);
-        let python = null;
-        let invocation;
-        // The repository's own command runs as given: pytest's flags go on it, coverage.py does not wrap it.
-        if (request.command)
-            invocation = expandCommand(request.command, request.files, reporterArgs);
-        else {
-            const search = await findPython(request.treeDir, processes);
-            if (!search.interpreter)
-                return pytest_notInstalled(request, search.tried);
-            python = search.interpreter;
-            invocation = pytest_defaultInvocation(python, request, reporterArgs);
-        }
-        const result = await processes.run({ ...invocation, env: { ...env, ...invocation.env }, cwd: request.treeDir, timeoutMs: request.timeoutMs });
-        const output = trimTail(stripAnsi(result.output));
-        const base = { exitCode: result.exitCode, timedOut: result.timedOut, durationMs: result.durationMs, output };
-        const cases = await readJunitCases(reportFile);
-        if (!cases) {
-            const reason = result.timedOut ? `pytest timed out after ${request.timeoutMs} ms` : `pytest wrote no report (exit ${result.exitCode})`;
-            const message = `${reason}\n${trimTail(output, 2000)}`;
-            return { ...base, tests: [], fileErrors: request.files.map((file) => ({ file, message })) };
-        }
-        const { tests, fileErrors, unreported } = caseResults(cases, request.files);
-        const missing = unreportedMessage(result.exitCode, output);
-        fileErrors.push(...unreported.map((file) => ({ file, message: missing })));
-        const coverage = python && request.coverage && python.hasCoverage ? await collectCoverage(python, request, env, processes) : null;
-        return { ...base, tests, fileErrors, ...(coverage && { coverage }) };
     }
-};
+    if (['conftest.py', 'tests/conftest.py', 'test/conftest.py'].some((file) => (0,external_node_fs_.existsSync)((0,external_node_path_.join)(repoDir, file))))
+        return true;
+    const isProject = ['pyproject.toml', 'setup.py', 'setup.cfg'].some((file) => (0,external_node_fs_.existsSync)((0,external_node_path_.join)(repoDir, file)));
+    return isProject && hasTestFile(repoDir, 3);
+}
+function isTestFile(path) {
+    return TEST_FILE.test(path) && !OUTSIDE_PROJECT.test(path);
+}
+async function runPytest(request, processes, systemPythons) {
+    // No files would mean pytest's own choice of tests (testpaths, or the whole tree): never what was asked.
+    if (request.files.length === 0)
+        return { tests: [], fileErrors: [], exitCode: null, timedOut: false, durationMs: 0, output: '' };
+    const reportFile = (0,external_node_path_.join)(request.scratchDir, pytest_REPORT_FILE);
+    await clearReports(request.scratchDir);
+    const reporterArgs = [...PYTEST_FLAGS, `--junitxml=${reportFile}`];
+    const launch = await chooseLaunch(request, processes, systemPythons, reporterArgs);
+    if ('notInstalled' in launch)
+        return launch.notInstalled;
+    const { invocation, python, note } = launch;
+    const env = pythonEnvironment(request.treeDir);
+    const result = await processes.run({ ...invocation, env: { ...env, ...invocation.env }, cwd: request.treeDir, timeoutMs: request.timeoutMs });
+    // The interpreter goes first in the output, which the run log keeps: which Python ran is the first question.
+    const output = note + trimTail(stripAnsi(result.output));
+    const base = { exitCode: result.exitCode, timedOut: result.timedOut, durationMs: result.durationMs, output };
+    const cases = await readJunitCases(reportFile);
+    if (!cases) {
+        const reason = result.timedOut ? `pytest timed out after ${request.timeoutMs} ms` : `pytest wrote no report (exit ${result.exitCode})`;
+        const message = `${reason}\n${trimTail(output, 2000)}`;
+        return { ...base, tests: [], fileErrors: request.files.map((file) => ({ file, message })) };
+    }
+    const { tests, fileErrors, unreported } = caseResults(cases, request.files);
+    const missing = unreportedMessage(result.exitCode, output);
+    fileErrors.push(...unreported.map((file) => ({ file, message: missing })));
+    const coverage = python && request.coverage && python.hasCoverage ? await collectCoverage(python, request, env, processes) : null;
+    return { ...base, tests, fileErrors, ...(coverage && { coverage }) };
+}
+async function chooseLaunch(request, processes, systemPythons, reporterArgs) {
+    // The repository's own command runs as given: pytest's flags go on it, coverage.py does not wrap it.
+    if (request.command)
+        return { invocation: expandCommand(request.command, request.files, reporterArgs), python: null, note: '' };
+    const search = await findPython(request.treeDir, processes, { files: request.files, systemPythons });
+    if (!search.interpreter)
+        return { notInstalled: pytest_notInstalled(request, search.tried) };
+    const python = search.interpreter;
+    return { invocation: pytest_defaultInvocation(python, request, reporterArgs), python, note: interpreterNote(python, search.tried) };
+}
+/** The lines that open every run's output: the interpreter, its versions, and every candidate probed. */
+function interpreterNote(python, tried) {
+    return [`Python for pytest: ${describePython(python)}, probed:`, ...tried.map((line) => `  - ${line}`)].join('\n') + '\n';
+}
 /** Reports (and coverage data) left by an earlier run must not pass for this one's. */
 async function clearReports(scratchDir) {
     await (0,promises_.mkdir)(scratchDir, { recursive: true });
@@ -47207,15 +49384,6 @@ function pytest_defaultInvocation(python, request, reporterArgs) {
         return { command: python.command, args: pytest, env: {} };
     // COVERAGE_FILE rather than --data-file: coverage.py before 6.3 has no such option.
     return { command: python.command, args: ['-m', 'coverage', 'run', ...pytest], env: { COVERAGE_FILE: (0,external_node_path_.join)(request.scratchDir, COVERAGE_DATA) } };
-}
-/**
- * Source roots first on PYTHONPATH, so the tree's own code is what the tests import (not an editable install
- * of the user's checkout); no bytecode written, so a repaired test file of the same size and second is
- * never served from a stale cache.
- */
-function pythonEnvironment(treeDir) {
-    const roots = pythonSourceRoots(treeDir).map((root) => (0,external_node_path_.join)(treeDir, root));
-    return { PYTHONDONTWRITEBYTECODE: '1', ...(roots.length > 0 && { PYTHONPATH: roots.join(external_node_path_.delimiter) }) };
 }
 /** coverage.py's JSON report of the run; null (no coverage) when it cannot be made. */
 async function collectCoverage(python, request, env, processes) {
@@ -47231,7 +49399,7 @@ async function collectCoverage(python, request, env, processes) {
     const reportFile = (0,external_node_path_.join)(request.scratchDir, COVERAGE_REPORT);
     // The exit code is not the answer: a configured fail_under fails the command, after writing the report.
     await coverage('json', '-o', reportFile);
-    const keep = (file) => !pytestAdapter.isTestFile(file) && !file.endsWith('conftest.py') && !OUTSIDE_PROJECT.test(file);
+    const keep = (file) => !isTestFile(file) && !file.endsWith('conftest.py') && !OUTSIDE_PROJECT.test(file);
     return readCoverageJson(reportFile, await treeRoots(request.treeDir), keep);
 }
 function unreportedMessage(exitCode, output) {
@@ -47240,7 +49408,11 @@ function unreportedMessage(exitCode, output) {
     return "pytest collected no tests from this file (do its tests match the repository's python_files / python_functions settings?)";
 }
 function pytest_notInstalled(request, tried) {
-    const message = `no Python interpreter that can import pytest was found for ${request.treeDir}; tried:\n${tried.join('\n')}`;
+    const message = [
+        `no Python interpreter here can run this repository's pytest (import pytest, then load its configuration and conftest.py files); tried:`,
+        ...tried.map((line) => `- ${line}`),
+        'Install pytest and the test dependencies in the repository\'s .venv (or venv), or set test-command.'
+    ].join('\n');
     return { tests: [], fileErrors: request.files.map((file) => ({ file, message })), exitCode: null, timedOut: false, durationMs: 0, output: message };
 }
 /** A `test_*.py` / `*_test.py` within `depth` folders, outside virtualenvs and dependencies. */
@@ -47445,9 +49617,10 @@ function vitest_toStatus(status) {
 
 
 
+
 // vitest before jest: vitest projects often keep jest-compatible names and globals. node:test last of the
 // JavaScript runners: other runners' scripts may call node too.
-const ADAPTERS = [vitestAdapter, jestAdapter, mochaAdapter, nodeTestAdapter, pytestAdapter];
+const ADAPTERS = [vitestAdapter, jestAdapter, mochaAdapter, avaAdapter, nodeTestAdapter, pytestAdapter];
 /** The adapter the framework setting names, else the detected one. */
 async function frameworkFor(packageDir, name) {
     const named = ADAPTERS.find((adapter) => adapter.name === name);
@@ -47458,6 +49631,3132 @@ async function detectFramework(repoDir) {
         if (await adapter.detect(repoDir))
             return adapter;
     throw new UserFacingError(`No supported test framework found in ${repoDir}`, `supported: ${ADAPTERS.map((adapter) => adapter.name).join(', ')}`);
+}
+
+;// CONCATENATED MODULE: ./node_modules/balanced-match/dist/esm/index.js
+const balanced = (a, b, str) => {
+    const ma = a instanceof RegExp ? maybeMatch(a, str) : a;
+    const mb = b instanceof RegExp ? maybeMatch(b, str) : b;
+    const r = ma !== null && mb != null && range(ma, mb, str);
+    return (r && {
+        start: r[0],
+        end: r[1],
+        pre: str.slice(0, r[0]),
+        body: str.slice(r[0] + ma.length, r[1]),
+        post: str.slice(r[1] + mb.length),
+    });
+};
+const maybeMatch = (reg, str) => {
+    const m = str.match(reg);
+    return m ? m[0] : null;
+};
+const range = (a, b, str) => {
+    let begs, beg, left, right = undefined, result;
+    let ai = str.indexOf(a);
+    let bi = str.indexOf(b, ai + 1);
+    let i = ai;
+    if (ai >= 0 && bi > 0) {
+        if (a === b) {
+            return [ai, bi];
+        }
+        begs = [];
+        left = str.length;
+        while (i >= 0 && !result) {
+            if (i === ai) {
+                begs.push(i);
+                ai = str.indexOf(a, i + 1);
+            }
+            else if (begs.length === 1) {
+                const r = begs.pop();
+                if (r !== undefined)
+                    result = [r, bi];
+            }
+            else {
+                beg = begs.pop();
+                if (beg !== undefined && beg < left) {
+                    left = beg;
+                    right = bi;
+                }
+                bi = str.indexOf(b, i + 1);
+            }
+            i = ai < bi && ai >= 0 ? ai : bi;
+        }
+        if (begs.length && right !== undefined) {
+            result = [left, right];
+        }
+    }
+    return result;
+};
+//# sourceMappingURL=index.js.map
+;// CONCATENATED MODULE: ./node_modules/brace-expansion/dist/esm/index.js
+
+const escSlash = '\0SLASH' + Math.random().toFixed(16) + '\0';
+const escOpen = '\0OPEN' + Math.random().toFixed(16) + '\0';
+const escClose = '\0CLOSE' + Math.random().toFixed(16) + '\0';
+const escComma = '\0COMMA' + Math.random().toFixed(16) + '\0';
+const escPeriod = '\0PERIOD' + Math.random().toFixed(16) + '\0';
+const escSlashPattern = new RegExp(escSlash, 'g');
+const escOpenPattern = new RegExp(escOpen, 'g');
+const escClosePattern = new RegExp(escClose, 'g');
+const escCommaPattern = new RegExp(escComma, 'g');
+const escPeriodPattern = new RegExp(escPeriod, 'g');
+const slashPattern = /\\\\/g;
+const openPattern = /\\{/g;
+const closePattern = /\\}/g;
+const commaPattern = /\\,/g;
+const periodPattern = /\\\./g;
+const EXPANSION_MAX = 100_000;
+// `EXPANSION_MAX` caps the *number* of expansions, but not their length. An
+// input like `'{a,b}'.repeat(1500)` stays under that count - its output is
+// truncated to 100k results - while making every result ~1500 characters
+// long. The result set, and the intermediate arrays built while combining
+// brace sets, then grow large enough to exhaust memory and crash the process
+// (CVE-2026-14257). `EXPANSION_MAX_LENGTH` bounds the total number of
+// characters the accumulator may hold at any point, so memory stays flat no
+// matter how many brace groups are chained. The limit sits well above any
+// realistic expansion (100k results hitting `EXPANSION_MAX` measure ~1M
+// characters) so legitimate input is unaffected.
+const EXPANSION_MAX_LENGTH = 4_000_000;
+// `expand_` recurses once per level of brace *nesting* - both when expanding a
+// set's comma members and when re-wrapping a set whose body is a single part.
+// The CVE-2026-14257 fix made the *tail* iterative (recursion on `m.post`, one
+// level per chained group), which left nesting depth unbounded: about 3,100
+// levels of `{{{...a,b...}}}` - only ~6KB of input - exhausted the native stack
+// and crashed the process. `EXPANSION_MAX_DEPTH` bounds how deep the parser
+// will follow nesting. It sits far above any realistic pattern and well below
+// the depth at which the stack runs out.
+const EXPANSION_MAX_DEPTH = 1_000;
+// Bash keeps a quirk where a brace group followed by a comma set still expands
+// (`{a},b}`). The parser implements it by rewriting the string and restarting
+// the scan, absorbing one `}` per pass. `n` trailing braces therefore cost `n`
+// full passes over a string that itself grows by one `escClose` sentinel each
+// time - quadratic in `n`, with a ~26x constant from the sentinel's length.
+// 128KB of `'{a}' + '}'.repeat(n) + ',z}'` blocked the event loop for 27
+// seconds to produce two results. `EXPANSION_MAX_REWRITES` bounds how many
+// times the scan may restart. Real `{a},b}` input needs a handful.
+const EXPANSION_MAX_REWRITES = 1_000;
+// `EXPANSION_MAX_STEPS` bounds the work one `expand` call does, which `max`,
+// `maxLength` and `maxDepth` don't: nested sets are rescanned at every level
+// and chained groups each rebuild up to `max` results, so 2KB of input could
+// block the event loop for over 30 seconds. Each character scanned, result
+// built and sequence value generated is a step, and each `expand_` call costs
+// `CALL_STEPS` more. Past the budget, the set being expanded and everything
+// after it stay literal. A glob needs a few hundred steps, and nesting all the
+// way to `EXPANSION_MAX_DEPTH` about 4M.
+const EXPANSION_MAX_STEPS = 20_000_000;
+// What one `expand_` call costs on top of what it scans and builds. Setting
+// one up takes about as long as scanning 16 characters, and a set whose
+// results are wrapped to be expanded again makes one call per result, each
+// scanning and building next to nothing: 64KB of
+// `('{{' + ','.repeat(316) + '}{' + ','.repeat(316) + '}}').repeat(n)` made
+// 4M such calls, which spent the budget three times as slowly as anything
+// else.
+const CALL_STEPS = 16;
+function numeric(str) {
+    return !isNaN(str) ? parseInt(str, 10) : str.charCodeAt(0);
+}
+function escapeBraces(str) {
+    return str
+        .replace(slashPattern, escSlash)
+        .replace(openPattern, escOpen)
+        .replace(closePattern, escClose)
+        .replace(commaPattern, escComma)
+        .replace(periodPattern, escPeriod);
+}
+function unescapeBraces(str) {
+    return str
+        .replace(escSlashPattern, '\\')
+        .replace(escOpenPattern, '{')
+        .replace(escClosePattern, '}')
+        .replace(escCommaPattern, ',')
+        .replace(escPeriodPattern, '.');
+}
+// Like `target.push(...items)` but doesn't overflow the stack
+function pushAll(target, items) {
+    for (let i = 0; i < items.length; i++) {
+        target.push(items[i]);
+    }
+}
+// `balanced`, run on `masked` (see `maskUnmatchedOpens`), sliced from `str`
+// and charged for the characters it walks: up to the group's `}`, or the
+// whole string when there is no match or unmatched `{` come first, which
+// `unmatched` then flags for masking. Once a call overdraws the budget, it
+// and every later one return undefined, so the rest stays literal.
+function balancedWithBudget(str, masked, budget) {
+    if (budget.remaining < 0) {
+        return undefined;
+    }
+    const r = range('{', '}', masked);
+    const unmatched = r !== undefined && masked.indexOf('{') < r[0];
+    budget.remaining -= r && !unmatched ? r[1] + 1 : str.length;
+    if (!r || budget.remaining < 0) {
+        return undefined;
+    }
+    return {
+        end: r[1],
+        pre: str.slice(0, r[0]),
+        body: str.slice(r[0] + 1, r[1]),
+        post: str.slice(r[1] + 1),
+        unmatched,
+    };
+}
+// `masked` with every `{` that has no matching `}` swapped for a `\0`, which
+// keeps the length, so a scan of it still lines up with the string it was
+// made from. Such a `{` is literal either way, but `balanced` only learns that
+// one is unmatched by reading to the end of the string, so with one at the
+// head of every group (`'{a,{b,c}'.repeat(n)`) each scan read the rest of the
+// input. That was quadratic, and once the step budget charged for it, it ran
+// out partway through and left the rest literal. A scan of the masked copy
+// stops at the group's `}`. It is one pass, charged as such.
+function maskUnmatchedOpens(masked, budget) {
+    budget.remaining -= masked.length;
+    const open = [];
+    for (let i = 0; i < masked.length; i++) {
+        const c = masked.charCodeAt(i);
+        if (c === 0x7b) {
+            open.push(i);
+        }
+        else if (c === 0x7d && open.length) {
+            open.pop();
+        }
+    }
+    let out = '';
+    let last = 0;
+    for (let i = 0; i < open.length; i++) {
+        const at = open[i];
+        out += masked.slice(last, at) + '\0';
+        last = at + 1;
+    }
+    return out + masked.slice(last);
+}
+// Whether `str` has a `,` not followed by another `,`, with a `}` after it on
+// the same line - what `/,(?!,).*\}/.test(str)` asks, answered in one pass from
+// the end. The regex tries every `,` and backtracks through the rest of its
+// line from each, which is quadratic, and the `{a},b}` rewrite asks again on
+// every pass. Like a scan, it is charged for the whole string and refused if
+// that overdraws the budget.
+function commaSetFollows(str, budget) {
+    budget.remaining -= str.length;
+    if (budget.remaining < 0) {
+        return false;
+    }
+    // Whether a `}` follows the current position before the line ends
+    let close = false;
+    for (let i = str.length - 1; i >= 0; i--) {
+        const c = str.charCodeAt(i);
+        if (c === 0x7d) {
+            close = true;
+        }
+        else if (c === 0x0a || c === 0x0d || c === 0x2028 || c === 0x2029) {
+            // A line terminator, which `.` does not match
+            close = false;
+        }
+        else if (c === 0x2c && close && str.charCodeAt(i + 1) !== 0x2c) {
+            return true;
+        }
+    }
+    return false;
+}
+/**
+ * Basically just str.split(","), but handling cases
+ * where we have nested braced sections, which should be
+ * treated as individual members, like {a,{b,c},d}
+ *
+ * Returns `undefined` if the step budget runs out before the whole set is
+ * split, since splitting what is left on every comma would tear apart the
+ * nested sets it still holds.
+ */
+function parseCommaParts(str, budget) {
+    const parts = [];
+    // Walk the brace groups iteratively. Recursing on `post` once per group let a
+    // chain of them exhaust the stack - the parsing-side counterpart to
+    // the `expand_` overflow fixed for CVE-2026-14257, and not something `max` or
+    // `maxLength` can bound, since it happens before expansion.
+    //
+    // The part the next chunk continues
+    let carry = '';
+    for (;;) {
+        // A set's body holds no unmatched `{`, so there is nothing to mask.
+        const m = balancedWithBudget(str, str, budget);
+        if (budget.remaining < 0) {
+            return undefined;
+        }
+        if (!m) {
+            const tail = str.split(',');
+            tail[0] = carry + tail[0];
+            pushAll(parts, tail);
+            return parts;
+        }
+        const { pre, body, post } = m;
+        const p = pre.split(',');
+        p[0] = carry + p[0];
+        p[p.length - 1] += '{' + body + '}';
+        if (!post.length) {
+            pushAll(parts, p);
+            return parts;
+        }
+        carry = p.pop();
+        pushAll(parts, p);
+        str = post;
+    }
+}
+// An option that is left out, or that is NaN, gets its default. Every
+// comparison against NaN is false, so a NaN bound would never be reached:
+// `{ maxSteps: NaN }` let 15KB of input block the event loop for 16 seconds,
+// and `{ maxDepth: NaN }` overflowed the stack again (CVE-2026-102278). Pass
+// `Infinity` to lift a bound.
+function bound(value, fallback) {
+    return value === undefined || isNaN(value) ? fallback : value;
+}
+function expand(str, options = {}) {
+    if (!str) {
+        return [];
+    }
+    const max = bound(options.max, EXPANSION_MAX);
+    const maxLength = bound(options.maxLength, EXPANSION_MAX_LENGTH);
+    const maxDepth = bound(options.maxDepth, EXPANSION_MAX_DEPTH);
+    const maxRewrites = bound(options.maxRewrites, EXPANSION_MAX_REWRITES);
+    const maxSteps = bound(options.maxSteps, EXPANSION_MAX_STEPS);
+    // I don't know why Bash 4.3 does this, but it does.
+    // Anything starting with {} will have the first two bytes preserved
+    // but *only* at the top level, so {},a}b will not expand to anything,
+    // but a{},b}c will be expanded to [a}c,abc].
+    // One could argue that this is a bug in Bash, but since the goal of
+    // this module is to match Bash's rules, we escape a leading {}
+    if (str.slice(0, 2) === '{}') {
+        str = '\\{\\}' + str.slice(2);
+    }
+    return expand_(escapeBraces(str), max, maxLength, maxDepth, 0, maxRewrites, { remaining: maxSteps }, true).map(unescapeBraces);
+}
+function embrace(str) {
+    return '{' + str + '}';
+}
+function isPadded(el) {
+    return /^-?0\d/.test(el);
+}
+function lte(i, y) {
+    return i <= y;
+}
+function gte(i, y) {
+    return i >= y;
+}
+// Build `{ acc[a] + pre + values[v] }` for every combination, capping the
+// number of results at `max` and the total number of characters at `maxLength`.
+// This is the one place output grows, so bounding it here keeps the single
+// accumulator - and therefore memory - flat regardless of how many brace groups
+// are combined (CVE-2026-14257). Each result built is a step, since `max` and
+// `maxLength` bound one combination, not how many brace groups are combined.
+function esm_combine(acc, pre, values, max, maxLength, dropEmpties, budget) {
+    const out = [];
+    let length = 0;
+    // Bash drops empty results at the top level, and they don't count against
+    // `max`, so `max` bounds the number of *kept* results. Only an empty
+    // `acc[a] + pre` can make one, so for those the empty values are skipped
+    // without being visited. Visiting them one at a time let a set of empties
+    // cost `acc.length * values.length` while keeping nothing.
+    let nonEmpty;
+    outer: for (let a = 0; a < acc.length; a++) {
+        const prefix = acc[a] + pre;
+        let vs = values;
+        if (dropEmpties && !prefix) {
+            if (!nonEmpty)
+                nonEmpty = values.filter(v => v);
+            vs = nonEmpty;
+        }
+        for (let v = 0; v < vs.length; v++) {
+            if (out.length >= max)
+                break outer;
+            const expansion = prefix + vs[v];
+            if (length + expansion.length > maxLength)
+                break outer;
+            out.push(expansion);
+            length += expansion.length;
+        }
+    }
+    budget.remaining -= out.length;
+    return out;
+}
+// The expansion values of a single numeric (`1..5`) or alphabetic (`a..e..2`)
+// sequence body, or `undefined` if the step budget runs out generating them.
+function expandSequence(body, isAlphaSequence, max, maxLength, budget) {
+    const n = body.split(/\.\./);
+    const N = [];
+    // A sequence body always splits into two or three parts, but the compiler
+    // can't know that.
+    /* c8 ignore start */
+    if (n[0] === undefined || n[1] === undefined) {
+        return N;
+    }
+    /* c8 ignore stop */
+    const x = numeric(n[0]);
+    const y = numeric(n[1]);
+    const width = Math.max(n[0].length, n[1].length);
+    let incr = n.length === 3 && n[2] !== undefined ?
+        Math.max(Math.abs(numeric(n[2])), 1)
+        : 1;
+    let test = lte;
+    const reverse = y < x;
+    if (reverse) {
+        incr *= -1;
+        test = gte;
+    }
+    const pad = n.some(isPadded);
+    // A padded value is built a character at a time to `width`, which the input
+    // sets, so it costs one step per character: 64KB of
+    // `('{' + '0'.repeat(100) + '..99999}').repeat(n)` took 7 seconds charged
+    // one step per value.
+    const cost = pad ? width : 1;
+    let length = 0;
+    for (let i = x; test(i, y) && N.length < max; i += incr) {
+        // Each value is a step. `max` and `maxLength` bound one sequence, but a
+        // chain of them still generated up to `max` values each, however few
+        // combining could keep.
+        budget.remaining -= cost;
+        if (budget.remaining < 0) {
+            return undefined;
+        }
+        let c;
+        if (isAlphaSequence) {
+            c = String.fromCharCode(i);
+            if (c === '\\') {
+                c = '';
+            }
+        }
+        else {
+            c = String(i);
+            if (pad) {
+                const need = width - c.length;
+                if (need > 0) {
+                    const z = new Array(need + 1).join('0');
+                    if (i < 0) {
+                        c = '-' + z + c.slice(1);
+                    }
+                    else {
+                        c = z + c;
+                    }
+                }
+            }
+        }
+        if (length + c.length > maxLength)
+            break;
+        N.push(c);
+        length += c.length;
+    }
+    return N;
+}
+function expand_(str, max, maxLength, maxDepth, depth, maxRewrites, budget, isTop) {
+    // An overdraft here makes the first scan refuse, so `str` stays literal.
+    budget.remaining -= CALL_STEPS;
+    // Too deeply nested to keep following: treat the rest as literal, the same
+    // way a group that cannot expand is already handled. Truncating rather than
+    // throwing keeps `expand` total, matching `max` and `maxLength`.
+    if (depth > maxDepth) {
+        return [str];
+    }
+    // Consume the string's top-level brace groups left to right, threading a
+    // running set of combined prefixes (`acc`). Expanding the tail iteratively -
+    // rather than recursing on `m.post` once per group - keeps the native stack
+    // depth constant, so deeply chained input (`'{a,b}'.repeat(3000)`) can no
+    // longer overflow the stack, and leaves a single accumulator whose size
+    // `maxLength` bounds directly (CVE-2026-14257).
+    let acc = [''];
+    // Bash drops empty results, but only when the *first* top-level group is a
+    // comma set - a sequence like `{a..\}` may legitimately yield ''. The drop
+    // is on the final strings, so it is applied to whichever `combine` produces
+    // them (the one with no brace set left in the tail).
+    // How many times the `{a},b}` rewrite below has restarted the scan. Each pass
+    // re-reads the whole string, so leaving this unbounded is quadratic.
+    let rewrites = 0;
+    let dropEmpties = false;
+    let firstGroup = true;
+    // `str` with its unmatched `{` masked, once a scan has run into them
+    let masked = str;
+    for (;;) {
+        const m = balancedWithBudget(str, masked, budget);
+        // No brace set left, or no step budget left to look for one: the rest of
+        // the string is literal.
+        if (!m) {
+            return esm_combine(acc, str, [''], max, maxLength, dropEmpties, budget);
+        }
+        if (m.unmatched) {
+            masked = maskUnmatchedOpens(masked, budget);
+        }
+        // no need to expand pre, since it is guaranteed to be free of brace-sets
+        const pre = m.pre;
+        // This set and the rest of the string, literal: for a set that cannot
+        // expand, and for one the step budget runs out on. Once it is overdrawn,
+        // every set still being expanded, at every level, stays literal like this -
+        // otherwise each level above would go on combining, and wrapping and
+        // expanding again, results the budget was too small for.
+        const literal = () => esm_combine(acc, pre + '{' + m.body + '}' + m.post, [''], max, maxLength, dropEmpties, budget);
+        if (/\$$/.test(pre)) {
+            acc = esm_combine(acc, pre + '{' + m.body + '}', [''], max, maxLength, dropEmpties && !m.post.length, budget);
+            firstGroup = false;
+            if (!m.post.length)
+                break;
+            str = m.post;
+            masked = masked.slice(m.end + 1);
+            continue;
+        }
+        const isNumericSequence = /^-?\d+\.\.-?\d+(?:\.\.-?\d+)?$/.test(m.body);
+        const isAlphaSequence = /^[a-zA-Z]\.\.[a-zA-Z](?:\.\.-?\d+)?$/.test(m.body);
+        const isSequence = isNumericSequence || isAlphaSequence;
+        const isOptions = m.body.indexOf(',') >= 0;
+        if (!isSequence && !isOptions) {
+            // {a},b}
+            if (rewrites < maxRewrites && commaSetFollows(m.post, budget)) {
+                rewrites++;
+                str = m.pre + '{' + m.body + escClose + m.post;
+                // Taking a `}` away never gives an unmatched `{` a partner, so what
+                // is masked stays unmatched. The `{` it closed can be left without
+                // one, and the next scan masks it.
+                masked =
+                    masked.slice(0, m.end) + escClose + masked.slice(m.end + 1);
+                isTop = true;
+                continue;
+            }
+            // Nothing here expands, so the whole remaining string is literal.
+            return literal();
+        }
+        if (firstGroup) {
+            dropEmpties = isTop && !isSequence;
+            firstGroup = false;
+        }
+        let values;
+        if (isSequence) {
+            values = expandSequence(m.body, isAlphaSequence, max, maxLength, budget);
+            if (!values) {
+                return literal();
+            }
+        }
+        else {
+            let n = parseCommaParts(m.body, budget);
+            // The step budget ran out partway through the set.
+            if (!n) {
+                return literal();
+            }
+            if (n.length === 1 && n[0] !== undefined) {
+                // x{{a,b}}y ==> x{a}y x{b}y
+                n = expand_(n[0], max, maxLength, maxDepth, depth + 1, maxRewrites, budget, false).map(embrace);
+                // The step budget ran out expanding the set's only part.
+                if (budget.remaining < 0) {
+                    return literal();
+                }
+                //XXX is this necessary? Can't seem to hit it in tests.
+                /* c8 ignore start */
+                if (n.length === 1) {
+                    const next = esm_combine(acc, pre + n[0], [''], max, maxLength, dropEmpties && !m.post.length, budget);
+                    if (budget.remaining < 0) {
+                        return literal();
+                    }
+                    acc = next;
+                    if (!m.post.length)
+                        break;
+                    str = m.post;
+                    masked = masked.slice(m.end + 1);
+                    continue;
+                }
+                /* c8 ignore stop */
+            }
+            // Values that `combine` is going to drop as empty produce no result, so
+            // they must not count against `max` - otherwise `{a,,b}` with `max: 2`
+            // would stop at `['a', '']` and yield one result instead of two. Skipping
+            // them outright keeps `values` bounded while leaving `max` a bound on
+            // *kept* results.
+            let dropsEmpties = dropEmpties && !m.post.length && !pre;
+            for (let d = 0; dropsEmpties && d < acc.length; d++) {
+                if (acc[d]) {
+                    dropsEmpties = false;
+                }
+            }
+            values = [];
+            let valuesLength = 0;
+            outer: for (let j = 0; j < n.length; j++) {
+                const expanded = expand_(n[j], max, maxLength, maxDepth, depth + 1, maxRewrites, budget, false);
+                // The step budget ran out expanding a member.
+                if (budget.remaining < 0) {
+                    return literal();
+                }
+                for (let k = 0; k < expanded.length; k++) {
+                    const v = expanded[k];
+                    if (dropsEmpties && !v)
+                        continue;
+                    if (values.length >= max ||
+                        valuesLength + v.length > maxLength) {
+                        break outer;
+                    }
+                    values.push(v);
+                    valuesLength += v.length;
+                }
+            }
+        }
+        const next = esm_combine(acc, pre, values, max, maxLength, dropEmpties && !m.post.length, budget);
+        // The step budget ran out combining the set's values in.
+        if (budget.remaining < 0) {
+            return literal();
+        }
+        acc = next;
+        if (!m.post.length)
+            break;
+        str = m.post;
+        masked = masked.slice(m.end + 1);
+    }
+    return acc;
+}
+//# sourceMappingURL=index.js.map
+;// CONCATENATED MODULE: ./node_modules/minimatch/dist/esm/assert-valid-pattern.js
+const MAX_PATTERN_LENGTH = 1024 * 64;
+const assertValidPattern = (pattern) => {
+    if (typeof pattern !== 'string') {
+        throw new TypeError('invalid pattern');
+    }
+    if (pattern.length > MAX_PATTERN_LENGTH) {
+        throw new TypeError('pattern is too long');
+    }
+};
+//# sourceMappingURL=assert-valid-pattern.js.map
+;// CONCATENATED MODULE: ./node_modules/minimatch/dist/esm/brace-expressions.js
+// translate the various posix character classes into unicode properties
+// this works across all unicode locales
+// { <posix class>: [<translation>, /u flag required, negated]
+const posixClasses = {
+    '[:alnum:]': ['\\p{L}\\p{Nl}\\p{Nd}', true],
+    '[:alpha:]': ['\\p{L}\\p{Nl}', true],
+    '[:ascii:]': ['\\x' + '00-\\x' + '7f', false],
+    '[:blank:]': ['\\p{Zs}\\t', true],
+    '[:cntrl:]': ['\\p{Cc}', true],
+    '[:digit:]': ['\\p{Nd}', true],
+    '[:graph:]': ['\\p{Z}\\p{C}', true, true],
+    '[:lower:]': ['\\p{Ll}', true],
+    '[:print:]': ['\\p{C}', true],
+    '[:punct:]': ['\\p{P}', true],
+    '[:space:]': ['\\p{Z}\\t\\r\\n\\v\\f', true],
+    '[:upper:]': ['\\p{Lu}', true],
+    '[:word:]': ['\\p{L}\\p{Nl}\\p{Nd}\\p{Pc}', true],
+    '[:xdigit:]': ['A-Fa-f0-9', false],
+};
+// only need to escape a few things inside of brace expressions
+// escapes: [ \ ] -
+const braceEscape = (s) => s.replace(/[[\]\\-]/g, '\\$&');
+// escape all regexp magic characters
+const regexpEscape = (s) => s.replace(/[-[\]{}()*+?.,\\^$|#\s]/g, '\\$&');
+// everything has already been escaped, we just have to join
+const rangesToString = (ranges) => ranges.join('');
+// takes a glob string at a posix brace expression, and returns
+// an equivalent regular expression source, and boolean indicating
+// whether the /u flag needs to be applied, and the number of chars
+// consumed to parse the character class.
+// This also removes out of order ranges, and returns ($.) if the
+// entire class just no good.
+const parseClass = (glob, position) => {
+    const pos = position;
+    /* c8 ignore start */
+    if (glob.charAt(pos) !== '[') {
+        throw new Error('not in a brace expression');
+    }
+    /* c8 ignore stop */
+    const ranges = [];
+    const negs = [];
+    let i = pos + 1;
+    let sawStart = false;
+    let uflag = false;
+    let escaping = false;
+    let negate = false;
+    let endPos = pos;
+    let rangeStart = '';
+    WHILE: while (i < glob.length) {
+        const c = glob.charAt(i);
+        if ((c === '!' || c === '^') && i === pos + 1) {
+            negate = true;
+            i++;
+            continue;
+        }
+        if (c === ']' && sawStart && !escaping) {
+            endPos = i + 1;
+            break;
+        }
+        sawStart = true;
+        if (c === '\\') {
+            if (!escaping) {
+                escaping = true;
+                i++;
+                continue;
+            }
+            // escaped \ char, fall through and treat like normal char
+        }
+        if (c === '[' && !escaping) {
+            // either a posix class, a collation equivalent, or just a [
+            for (const [cls, [unip, u, neg]] of Object.entries(posixClasses)) {
+                if (glob.startsWith(cls, i)) {
+                    // invalid, [a-[] is fine, but not [a-[:alpha]]
+                    if (rangeStart) {
+                        return ['$.', false, glob.length - pos, true];
+                    }
+                    i += cls.length;
+                    if (neg)
+                        negs.push(unip);
+                    else
+                        ranges.push(unip);
+                    uflag = uflag || u;
+                    continue WHILE;
+                }
+            }
+        }
+        // now it's just a normal character, effectively
+        escaping = false;
+        if (rangeStart) {
+            // throw this range away if it's not valid, but others
+            // can still match.
+            if (c > rangeStart) {
+                ranges.push(braceEscape(rangeStart) + '-' + braceEscape(c));
+            }
+            else if (c === rangeStart) {
+                ranges.push(braceEscape(c));
+            }
+            rangeStart = '';
+            i++;
+            continue;
+        }
+        // now might be the start of a range.
+        // can be either c-d or c-] or c<more...>] or c] at this point
+        if (glob.startsWith('-]', i + 1)) {
+            ranges.push(braceEscape(c + '-'));
+            i += 2;
+            continue;
+        }
+        if (glob.startsWith('-', i + 1)) {
+            rangeStart = c;
+            i += 2;
+            continue;
+        }
+        // not the start of a range, just a single character
+        ranges.push(braceEscape(c));
+        i++;
+    }
+    if (endPos < i) {
+        // didn't see the end of the class, not a valid class,
+        // but might still be valid as a literal match.
+        return ['', false, 0, false];
+    }
+    // if we got no ranges and no negates, then we have a range that
+    // cannot possibly match anything, and that poisons the whole glob
+    if (!ranges.length && !negs.length) {
+        return ['$.', false, glob.length - pos, true];
+    }
+    // if we got one positive range, and it's a single character, then that's
+    // not actually a magic pattern, it's just that one literal character.
+    // we should not treat that as "magic", we should just return the literal
+    // character. [_] is a perfectly valid way to escape glob magic chars.
+    if (negs.length === 0 &&
+        ranges.length === 1 &&
+        /^\\?.$/.test(ranges[0]) &&
+        !negate) {
+        const r = ranges[0].length === 2 ? ranges[0].slice(-1) : ranges[0];
+        return [regexpEscape(r), false, endPos - pos, false];
+    }
+    const sranges = '[' + (negate ? '^' : '') + rangesToString(ranges) + ']';
+    const snegs = '[' + (negate ? '' : '^') + rangesToString(negs) + ']';
+    const comb = ranges.length && negs.length ? '(' + sranges + '|' + snegs + ')'
+        : ranges.length ? sranges
+            : snegs;
+    return [comb, uflag, endPos - pos, true];
+};
+//# sourceMappingURL=brace-expressions.js.map
+;// CONCATENATED MODULE: ./node_modules/minimatch/dist/esm/unescape.js
+/**
+ * Un-escape a string that has been escaped with {@link escape}.
+ *
+ * If the {@link MinimatchOptions.windowsPathsNoEscape} option is used, then
+ * square-bracket escapes are removed, but not backslash escapes.
+ *
+ * For example, it will turn the string `'[*]'` into `*`, but it will not
+ * turn `'\\*'` into `'*'`, because `\` is a path separator in
+ * `windowsPathsNoEscape` mode.
+ *
+ * When `windowsPathsNoEscape` is not set, then both square-bracket escapes and
+ * backslash escapes are removed.
+ *
+ * Slashes (and backslashes in `windowsPathsNoEscape` mode) cannot be escaped
+ * or unescaped.
+ *
+ * When `magicalBraces` is not set, escapes of braces (`{` and `}`) will not be
+ * unescaped.
+ */
+const unescape_unescape = (s, { windowsPathsNoEscape = false, magicalBraces = true, } = {}) => {
+    if (magicalBraces) {
+        return windowsPathsNoEscape ?
+            s.replace(/\[([^/\\])\]/g, '$1')
+            : s
+                .replace(/((?!\\).|^)\[([^/\\])\]/g, '$1$2')
+                .replace(/\\([^/])/g, '$1');
+    }
+    return windowsPathsNoEscape ?
+        s.replace(/\[([^/\\{}])\]/g, '$1')
+        : s
+            .replace(/((?!\\).|^)\[([^/\\{}])\]/g, '$1$2')
+            .replace(/\\([^/{}])/g, '$1');
+};
+//# sourceMappingURL=unescape.js.map
+;// CONCATENATED MODULE: ./node_modules/minimatch/dist/esm/ast.js
+// parse a single path portion
+var ast_a;
+
+
+const types = new Set(['!', '?', '+', '*', '@']);
+const isExtglobType = (c) => types.has(c);
+const isExtglobAST = (c) => isExtglobType(c.type);
+// Map of which extglob types can adopt the children of a nested extglob
+//
+// anything but ! can adopt a matching type:
+// +(a|+(b|c)|d) => +(a|b|c|d)
+// *(a|*(b|c)|d) => *(a|b|c|d)
+// @(a|@(b|c)|d) => @(a|b|c|d)
+// ?(a|?(b|c)|d) => ?(a|b|c|d)
+//
+// * can adopt anything, because 0 or repetition is allowed
+// *(a|?(b|c)|d) => *(a|b|c|d)
+// *(a|+(b|c)|d) => *(a|b|c|d)
+// *(a|@(b|c)|d) => *(a|b|c|d)
+//
+// + can adopt @, because 1 or repetition is allowed
+// +(a|@(b|c)|d) => +(a|b|c|d)
+//
+// + and @ CANNOT adopt *, because 0 would be allowed
+// +(a|*(b|c)|d) => would match "", on *(b|c)
+// @(a|*(b|c)|d) => would match "", on *(b|c)
+//
+// + and @ CANNOT adopt ?, because 0 would be allowed
+// +(a|?(b|c)|d) => would match "", on ?(b|c)
+// @(a|?(b|c)|d) => would match "", on ?(b|c)
+//
+// ? can adopt @, because 0 or 1 is allowed
+// ?(a|@(b|c)|d) => ?(a|b|c|d)
+//
+// ? and @ CANNOT adopt * or +, because >1 would be allowed
+// ?(a|*(b|c)|d) => would match bbb on *(b|c)
+// @(a|*(b|c)|d) => would match bbb on *(b|c)
+// ?(a|+(b|c)|d) => would match bbb on +(b|c)
+// @(a|+(b|c)|d) => would match bbb on +(b|c)
+//
+// ! CANNOT adopt ! (nothing else can either)
+// !(a|!(b|c)|d) => !(a|b|c|d) would fail to match on b (not not b|c)
+//
+// ! can adopt @
+// !(a|@(b|c)|d) => !(a|b|c|d)
+//
+// ! CANNOT adopt *
+// !(a|*(b|c)|d) => !(a|b|c|d) would match on bbb, not allowed
+//
+// ! CANNOT adopt +
+// !(a|+(b|c)|d) => !(a|b|c|d) would match on bbb, not allowed
+//
+// ! CANNOT adopt ?
+// x!(a|?(b|c)|d) => x!(a|b|c|d) would fail to match "x"
+const adoptionMap = new Map([
+    ['!', ['@']],
+    ['?', ['?', '@']],
+    ['@', ['@']],
+    ['*', ['*', '+', '?', '@']],
+    ['+', ['+', '@']],
+]);
+// nested extglobs that can be adopted in, but with the addition of
+// a blank '' element.
+const adoptionWithSpaceMap = new Map([
+    ['!', ['?']],
+    ['@', ['?']],
+    ['+', ['?', '*']],
+]);
+// union of the previous two maps
+const adoptionAnyMap = new Map([
+    ['!', ['?', '@']],
+    ['?', ['?', '@']],
+    ['@', ['?', '@']],
+    ['*', ['*', '+', '?', '@']],
+    ['+', ['+', '@', '?', '*']],
+]);
+// Extglobs that can take over their parent if they are the only child
+// the key is parent, value maps child to resulting extglob parent type
+// '@' is omitted because it's a special case. An `@` extglob with a single
+// member can always be usurped by that subpattern.
+const usurpMap = new Map([
+    ['!', new Map([['!', '@']])],
+    [
+        '?',
+        new Map([
+            ['*', '*'],
+            ['+', '*'],
+        ]),
+    ],
+    [
+        '@',
+        new Map([
+            ['!', '!'],
+            ['?', '?'],
+            ['@', '@'],
+            ['*', '*'],
+            ['+', '+'],
+        ]),
+    ],
+    [
+        '+',
+        new Map([
+            ['?', '*'],
+            ['*', '*'],
+        ]),
+    ],
+]);
+// Patterns that get prepended to bind to the start of either the
+// entire string, or just a single path portion, to prevent dots
+// and/or traversal patterns, when needed.
+// Exts don't need the ^ or / bit, because the root binds that already.
+const startNoTraversal = '(?!(?:^|/)\\.\\.?(?:$|/))';
+const startNoDot = '(?!\\.)';
+// characters that indicate a start of pattern needs the "no dots" bit,
+// because a dot *might* be matched. ( is not in the list, because in
+// the case of a child extglob, it will handle the prevention itself.
+const addPatternStart = new Set(['[', '.']);
+// cases where traversal is A-OK, no dot prevention needed
+const justDots = new Set(['..', '.']);
+const reSpecials = new Set('().*{}+?[]^$\\!');
+const regExpEscape = (s) => s.replace(/[-[\]{}()*+?.,\\^$|#\s]/g, '\\$&');
+// any single thing other than /
+const qmark = '[^/]';
+// * => any number of characters
+const star = qmark + '*?';
+// use + when we need to ensure that *something* matches, because the * is
+// the only thing in the path portion.
+const starNoEmpty = qmark + '+?';
+// remove the \ chars that we added if we end up doing a nonmagic compare
+// const deslash = (s: string) => s.replace(/\\(.)/g, '$1')
+let ID = 0;
+class AST {
+    type;
+    #root;
+    #hasMagic;
+    #uflag = false;
+    #parts = [];
+    #parent;
+    #parentIndex;
+    #negs;
+    #filledNegs = false;
+    #options;
+    #toString;
+    // set to true if it's an extglob with no children
+    // (which really means one child of '')
+    #emptyExt = false;
+    id = ++ID;
+    get depth() {
+        return (this.#parent?.depth ?? -1) + 1;
+    }
+    [Symbol.for('nodejs.util.inspect.custom')]() {
+        return {
+            '@@type': 'AST',
+            id: this.id,
+            type: this.type,
+            root: this.#root.id,
+            parent: this.#parent?.id,
+            depth: this.depth,
+            partsLength: this.#parts.length,
+            parts: this.#parts,
+        };
+    }
+    constructor(type, parent, options = {}) {
+        this.type = type;
+        // extglobs are inherently magical
+        if (type)
+            this.#hasMagic = true;
+        this.#parent = parent;
+        this.#root = this.#parent ? this.#parent.#root : this;
+        this.#options = this.#root === this ? options : this.#root.#options;
+        this.#negs = this.#root === this ? [] : this.#root.#negs;
+        if (type === '!' && !this.#root.#filledNegs)
+            this.#negs.push(this);
+        this.#parentIndex = this.#parent ? this.#parent.#parts.length : 0;
+    }
+    get hasMagic() {
+        /* c8 ignore start */
+        if (this.#hasMagic !== undefined)
+            return this.#hasMagic;
+        /* c8 ignore stop */
+        for (const p of this.#parts) {
+            if (typeof p === 'string')
+                continue;
+            if (p.type || p.hasMagic)
+                return (this.#hasMagic = true);
+        }
+        // note: will be undefined until we generate the regexp src and find out
+        return this.#hasMagic;
+    }
+    // reconstructs the pattern
+    toString() {
+        return (this.#toString !== undefined ? this.#toString
+            : !this.type ?
+                (this.#toString = this.#parts.map(p => String(p)).join(''))
+                : (this.#toString =
+                    this.type +
+                        '(' +
+                        this.#parts.map(p => String(p)).join('|') +
+                        ')'));
+    }
+    #fillNegs() {
+        /* c8 ignore start */
+        if (this !== this.#root)
+            throw new Error('should only call on root');
+        if (this.#filledNegs)
+            return this;
+        /* c8 ignore stop */
+        // call toString() once to fill this out
+        this.toString();
+        this.#filledNegs = true;
+        let n;
+        while ((n = this.#negs.pop())) {
+            if (n.type !== '!')
+                continue;
+            // walk up the tree, appending everthing that comes AFTER parentIndex
+            let p = n;
+            let pp = p.#parent;
+            while (pp) {
+                for (let i = p.#parentIndex + 1; !pp.type && i < pp.#parts.length; i++) {
+                    for (const part of n.#parts) {
+                        /* c8 ignore start */
+                        if (typeof part === 'string') {
+                            throw new Error('string part in extglob AST??');
+                        }
+                        /* c8 ignore stop */
+                        part.copyIn(pp.#parts[i]);
+                    }
+                }
+                p = pp;
+                pp = p.#parent;
+            }
+        }
+        return this;
+    }
+    push(...parts) {
+        for (const p of parts) {
+            if (p === '')
+                continue;
+            /* c8 ignore start */
+            if (typeof p !== 'string' &&
+                !(p instanceof ast_a && p.#parent === this)) {
+                throw new Error('invalid part: ' + p);
+            }
+            /* c8 ignore stop */
+            this.#parts.push(p);
+        }
+    }
+    toJSON() {
+        const ret = this.type === null ?
+            this.#parts
+                .slice()
+                .map(p => (typeof p === 'string' ? p : p.toJSON()))
+            : [this.type, ...this.#parts.map(p => p.toJSON())];
+        if (this.isStart() && !this.type)
+            ret.unshift([]);
+        if (this.isEnd() &&
+            (this === this.#root ||
+                (this.#root.#filledNegs && this.#parent?.type === '!'))) {
+            ret.push({});
+        }
+        return ret;
+    }
+    isStart() {
+        if (this.#root === this)
+            return true;
+        // if (this.type) return !!this.#parent?.isStart()
+        if (!this.#parent?.isStart())
+            return false;
+        if (this.#parentIndex === 0)
+            return true;
+        // if everything AHEAD of this is a negation, then it's still the "start"
+        const p = this.#parent;
+        for (let i = 0; i < this.#parentIndex; i++) {
+            const pp = p.#parts[i];
+            if (!(pp instanceof ast_a && pp.type === '!')) {
+                return false;
+            }
+        }
+        return true;
+    }
+    isEnd() {
+        if (this.#root === this)
+            return true;
+        if (this.#parent?.type === '!')
+            return true;
+        if (!this.#parent?.isEnd())
+            return false;
+        if (!this.type)
+            return this.#parent?.isEnd();
+        // if not root, it'll always have a parent
+        /* c8 ignore start */
+        const pl = this.#parent ? this.#parent.#parts.length : 0;
+        /* c8 ignore stop */
+        return this.#parentIndex === pl - 1;
+    }
+    copyIn(part) {
+        if (typeof part === 'string')
+            this.push(part);
+        else
+            this.push(part.clone(this));
+    }
+    clone(parent) {
+        const c = new ast_a(this.type, parent);
+        for (const p of this.#parts) {
+            c.copyIn(p);
+        }
+        return c;
+    }
+    static #parseAST(str, ast, pos, opt, extDepth) {
+        const maxDepth = opt.maxExtglobRecursion ?? 2;
+        let escaping = false;
+        let inBrace = false;
+        let braceStart = -1;
+        let braceNeg = false;
+        if (ast.type === null) {
+            // outside of a extglob, append until we find a start
+            let i = pos;
+            let acc = '';
+            while (i < str.length) {
+                const c = str.charAt(i++);
+                // still accumulate escapes at this point, but we do ignore
+                // starts that are escaped
+                if (escaping || c === '\\') {
+                    escaping = !escaping;
+                    acc += c;
+                    continue;
+                }
+                if (inBrace) {
+                    if (i === braceStart + 1) {
+                        if (c === '^' || c === '!') {
+                            braceNeg = true;
+                        }
+                    }
+                    else if (c === ']' && !(i === braceStart + 2 && braceNeg)) {
+                        inBrace = false;
+                    }
+                    acc += c;
+                    continue;
+                }
+                else if (c === '[') {
+                    inBrace = true;
+                    braceStart = i;
+                    braceNeg = false;
+                    acc += c;
+                    continue;
+                }
+                // we don't have to check for adoption here, because that's
+                // done at the other recursion point.
+                const doRecurse = !opt.noext &&
+                    isExtglobType(c) &&
+                    str.charAt(i) === '(' &&
+                    extDepth <= maxDepth;
+                if (doRecurse) {
+                    ast.push(acc);
+                    acc = '';
+                    const ext = new ast_a(c, ast);
+                    i = ast_a.#parseAST(str, ext, i, opt, extDepth + 1);
+                    ast.push(ext);
+                    continue;
+                }
+                acc += c;
+            }
+            ast.push(acc);
+            return i;
+        }
+        // some kind of extglob, pos is at the (
+        // find the next | or )
+        let i = pos + 1;
+        let part = new ast_a(null, ast);
+        const parts = [];
+        let acc = '';
+        while (i < str.length) {
+            const c = str.charAt(i++);
+            // still accumulate escapes at this point, but we do ignore
+            // starts that are escaped
+            if (escaping || c === '\\') {
+                escaping = !escaping;
+                acc += c;
+                continue;
+            }
+            if (inBrace) {
+                if (i === braceStart + 1) {
+                    if (c === '^' || c === '!') {
+                        braceNeg = true;
+                    }
+                }
+                else if (c === ']' && !(i === braceStart + 2 && braceNeg)) {
+                    inBrace = false;
+                }
+                acc += c;
+                continue;
+            }
+            else if (c === '[') {
+                inBrace = true;
+                braceStart = i;
+                braceNeg = false;
+                acc += c;
+                continue;
+            }
+            const doRecurse = !opt.noext &&
+                isExtglobType(c) &&
+                str.charAt(i) === '(' &&
+                /* c8 ignore start - the maxDepth is sufficient here */
+                (extDepth <= maxDepth || (ast && ast.#canAdoptType(c)));
+            /* c8 ignore stop */
+            if (doRecurse) {
+                const depthAdd = ast && ast.#canAdoptType(c) ? 0 : 1;
+                part.push(acc);
+                acc = '';
+                const ext = new ast_a(c, part);
+                part.push(ext);
+                i = ast_a.#parseAST(str, ext, i, opt, extDepth + depthAdd);
+                continue;
+            }
+            if (c === '|') {
+                part.push(acc);
+                acc = '';
+                parts.push(part);
+                part = new ast_a(null, ast);
+                continue;
+            }
+            if (c === ')') {
+                if (acc === '' && ast.#parts.length === 0) {
+                    ast.#emptyExt = true;
+                }
+                part.push(acc);
+                acc = '';
+                ast.push(...parts, part);
+                return i;
+            }
+            acc += c;
+        }
+        // unfinished extglob
+        // if we got here, it was a malformed extglob! not an extglob, but
+        // maybe something else in there.
+        ast.type = null;
+        ast.#hasMagic = undefined;
+        ast.#parts = [str.substring(pos - 1)];
+        return i;
+    }
+    #canAdoptWithSpace(child) {
+        return this.#canAdopt(child, adoptionWithSpaceMap);
+    }
+    #canAdopt(child, map = adoptionMap) {
+        if (!child ||
+            typeof child !== 'object' ||
+            child.type !== null ||
+            child.#parts.length !== 1 ||
+            this.type === null) {
+            return false;
+        }
+        const gc = child.#parts[0];
+        if (!gc || typeof gc !== 'object' || gc.type === null) {
+            return false;
+        }
+        return this.#canAdoptType(gc.type, map);
+    }
+    #canAdoptType(c, map = adoptionAnyMap) {
+        return !!map.get(this.type)?.includes(c);
+    }
+    #adoptWithSpace(child, index) {
+        const gc = child.#parts[0];
+        const blank = new ast_a(null, gc, this.options);
+        blank.#parts.push('');
+        gc.push(blank);
+        this.#adopt(child, index);
+    }
+    #adopt(child, index) {
+        const gc = child.#parts[0];
+        this.#parts.splice(index, 1, ...gc.#parts);
+        for (const p of gc.#parts) {
+            if (typeof p === 'object')
+                p.#parent = this;
+        }
+        this.#toString = undefined;
+    }
+    #canUsurpType(c) {
+        const m = usurpMap.get(this.type);
+        return !!m?.has(c);
+    }
+    #canUsurp(child) {
+        if (!child ||
+            typeof child !== 'object' ||
+            child.type !== null ||
+            child.#parts.length !== 1 ||
+            this.type === null ||
+            this.#parts.length !== 1) {
+            return false;
+        }
+        const gc = child.#parts[0];
+        if (!gc || typeof gc !== 'object' || gc.type === null) {
+            return false;
+        }
+        return this.#canUsurpType(gc.type);
+    }
+    #usurp(child) {
+        const m = usurpMap.get(this.type);
+        const gc = child.#parts[0];
+        const nt = m?.get(gc.type);
+        /* c8 ignore start - impossible */
+        if (!nt)
+            return false;
+        /* c8 ignore stop */
+        this.#parts = gc.#parts;
+        for (const p of this.#parts) {
+            if (typeof p === 'object') {
+                p.#parent = this;
+            }
+        }
+        this.type = nt;
+        this.#toString = undefined;
+        this.#emptyExt = false;
+    }
+    static fromGlob(pattern, options = {}) {
+        const ast = new ast_a(null, undefined, options);
+        ast_a.#parseAST(pattern, ast, 0, options, 0);
+        return ast;
+    }
+    // returns the regular expression if there's magic, or the unescaped
+    // string if not.
+    toMMPattern() {
+        // should only be called on root
+        /* c8 ignore start */
+        if (this !== this.#root)
+            return this.#root.toMMPattern();
+        /* c8 ignore stop */
+        const glob = this.toString();
+        const [re, body, hasMagic, uflag] = this.toRegExpSource();
+        // if we're in nocase mode, and not nocaseMagicOnly, then we do
+        // still need a regular expression if we have to case-insensitively
+        // match capital/lowercase characters.
+        const anyMagic = hasMagic ||
+            this.#hasMagic ||
+            (this.#options.nocase &&
+                !this.#options.nocaseMagicOnly &&
+                glob.toUpperCase() !== glob.toLowerCase());
+        if (!anyMagic) {
+            return body;
+        }
+        const flags = (this.#options.nocase ? 'i' : '') + (uflag ? 'u' : '');
+        return Object.assign(new RegExp(`^${re}$`, flags), {
+            _src: re,
+            _glob: glob,
+        });
+    }
+    get options() {
+        return this.#options;
+    }
+    // returns the string match, the regexp source, whether there's magic
+    // in the regexp (so a regular expression is required) and whether or
+    // not the uflag is needed for the regular expression (for posix classes)
+    // TODO: instead of injecting the start/end at this point, just return
+    // the BODY of the regexp, along with the start/end portions suitable
+    // for binding the start/end in either a joined full-path makeRe context
+    // (where we bind to (^|/), or a standalone matchPart context (where
+    // we bind to ^, and not /).  Otherwise slashes get duped!
+    //
+    // In part-matching mode, the start is:
+    // - if not isStart: nothing
+    // - if traversal possible, but not allowed: ^(?!\.\.?$)
+    // - if dots allowed or not possible: ^
+    // - if dots possible and not allowed: ^(?!\.)
+    // end is:
+    // - if not isEnd(): nothing
+    // - else: $
+    //
+    // In full-path matching mode, we put the slash at the START of the
+    // pattern, so start is:
+    // - if first pattern: same as part-matching mode
+    // - if not isStart(): nothing
+    // - if traversal possible, but not allowed: /(?!\.\.?(?:$|/))
+    // - if dots allowed or not possible: /
+    // - if dots possible and not allowed: /(?!\.)
+    // end is:
+    // - if last pattern, same as part-matching mode
+    // - else nothing
+    //
+    // Always put the (?:$|/) on negated tails, though, because that has to be
+    // there to bind the end of the negated pattern portion, and it's easier to
+    // just stick it in now rather than try to inject it later in the middle of
+    // the pattern.
+    //
+    // We can just always return the same end, and leave it up to the caller
+    // to know whether it's going to be used joined or in parts.
+    // And, if the start is adjusted slightly, can do the same there:
+    // - if not isStart: nothing
+    // - if traversal possible, but not allowed: (?:/|^)(?!\.\.?$)
+    // - if dots allowed or not possible: (?:/|^)
+    // - if dots possible and not allowed: (?:/|^)(?!\.)
+    //
+    // But it's better to have a simpler binding without a conditional, for
+    // performance, so probably better to return both start options.
+    //
+    // Then the caller just ignores the end if it's not the first pattern,
+    // and the start always gets applied.
+    //
+    // But that's always going to be $ if it's the ending pattern, or nothing,
+    // so the caller can just attach $ at the end of the pattern when building.
+    //
+    // So the todo is:
+    // - better detect what kind of start is needed
+    // - return both flavors of starting pattern
+    // - attach $ at the end of the pattern when creating the actual RegExp
+    //
+    // Ah, but wait, no, that all only applies to the root when the first pattern
+    // is not an extglob. If the first pattern IS an extglob, then we need all
+    // that dot prevention biz to live in the extglob portions, because eg
+    // +(*|.x*) can match .xy but not .yx.
+    //
+    // So, return the two flavors if it's #root and the first child is not an
+    // AST, otherwise leave it to the child AST to handle it, and there,
+    // use the (?:^|/) style of start binding.
+    //
+    // Even simplified further:
+    // - Since the start for a join is eg /(?!\.) and the start for a part
+    // is ^(?!\.), we can just prepend (?!\.) to the pattern (either root
+    // or start or whatever) and prepend ^ or / at the Regexp construction.
+    toRegExpSource(allowDot) {
+        const dot = allowDot ?? !!this.#options.dot;
+        if (this.#root === this) {
+            this.#flatten();
+            this.#fillNegs();
+        }
+        if (!isExtglobAST(this)) {
+            const noEmpty = this.isStart() &&
+                this.isEnd() &&
+                !this.#parts.some(s => typeof s !== 'string');
+            const src = this.#parts
+                .map(p => {
+                const [re, _, hasMagic, uflag] = typeof p === 'string' ?
+                    ast_a.#parseGlob(p, this.#hasMagic, noEmpty)
+                    : p.toRegExpSource(allowDot);
+                this.#hasMagic = this.#hasMagic || hasMagic;
+                this.#uflag = this.#uflag || uflag;
+                return re;
+            })
+                .join('');
+            let start = '';
+            if (this.isStart()) {
+                if (typeof this.#parts[0] === 'string') {
+                    // this is the string that will match the start of the pattern,
+                    // so we need to protect against dots and such.
+                    // '.' and '..' cannot match unless the pattern is that exactly,
+                    // even if it starts with . or dot:true is set.
+                    const dotTravAllowed = this.#parts.length === 1 && justDots.has(this.#parts[0]);
+                    if (!dotTravAllowed) {
+                        const aps = addPatternStart;
+                        // check if we have a possibility of matching . or ..,
+                        // and prevent that.
+                        const needNoTrav = 
+                        // dots are allowed, and the pattern starts with [ or .
+                        (dot && aps.has(src.charAt(0))) ||
+                            // the pattern starts with \., and then [ or .
+                            (src.startsWith('\\.') && aps.has(src.charAt(2))) ||
+                            // the pattern starts with \.\., and then [ or .
+                            (src.startsWith('\\.\\.') && aps.has(src.charAt(4)));
+                        // no need to prevent dots if it can't match a dot, or if a
+                        // sub-pattern will be preventing it anyway.
+                        const needNoDot = !dot && !allowDot && aps.has(src.charAt(0));
+                        start =
+                            needNoTrav ? startNoTraversal
+                                : needNoDot ? startNoDot
+                                    : '';
+                    }
+                }
+            }
+            // append the "end of path portion" pattern to negation tails
+            let end = '';
+            if (this.isEnd() &&
+                this.#root.#filledNegs &&
+                this.#parent?.type === '!') {
+                end = '(?:$|\\/)';
+            }
+            const final = start + src + end;
+            return [
+                final,
+                unescape_unescape(src),
+                (this.#hasMagic = !!this.#hasMagic),
+                this.#uflag,
+            ];
+        }
+        // We need to calculate the body *twice* if it's a repeat pattern
+        // at the start, once in nodot mode, then again in dot mode, so a
+        // pattern like *(?) can match 'x.y'
+        const repeated = this.type === '*' || this.type === '+';
+        // some kind of extglob
+        const start = this.type === '!' ? '(?:(?!(?:' : '(?:';
+        let body = this.#partsToRegExp(dot);
+        if (this.isStart() && this.isEnd() && !body && this.type !== '!') {
+            // invalid extglob, has to at least be *something* present, if it's
+            // the entire path portion.
+            const s = this.toString();
+            const me = this;
+            me.#parts = [s];
+            me.type = null;
+            me.#hasMagic = undefined;
+            return [s, unescape_unescape(this.toString()), false, false];
+        }
+        let bodyDotAllowed = !repeated || allowDot || dot || !startNoDot ?
+            ''
+            : this.#partsToRegExp(true);
+        if (bodyDotAllowed === body) {
+            bodyDotAllowed = '';
+        }
+        if (bodyDotAllowed) {
+            body = `(?:${body})(?:${bodyDotAllowed})*?`;
+        }
+        // an empty !() is exactly equivalent to a starNoEmpty
+        let final = '';
+        if (this.type === '!' && this.#emptyExt) {
+            final = (this.isStart() && !dot ? startNoDot : '') + starNoEmpty;
+        }
+        else {
+            const close = this.type === '!' ?
+                // !() must match something,but !(x) can match ''
+                '))' +
+                    (this.isStart() && !dot && !allowDot ? startNoDot : '') +
+                    star +
+                    ')'
+                : this.type === '@' ? ')'
+                    : this.type === '?' ? ')?'
+                        : this.type === '+' && bodyDotAllowed ? ')'
+                            : this.type === '*' && bodyDotAllowed ? `)?`
+                                : `)${this.type}`;
+            final = start + body + close;
+        }
+        return [
+            final,
+            unescape_unescape(body),
+            (this.#hasMagic = !!this.#hasMagic),
+            this.#uflag,
+        ];
+    }
+    #flatten() {
+        if (!isExtglobAST(this)) {
+            for (const p of this.#parts) {
+                if (typeof p === 'object') {
+                    p.#flatten();
+                }
+            }
+        }
+        else {
+            // do up to 10 passes to flatten as much as possible
+            let iterations = 0;
+            let done = false;
+            do {
+                done = true;
+                for (let i = 0; i < this.#parts.length; i++) {
+                    const c = this.#parts[i];
+                    if (typeof c === 'object') {
+                        c.#flatten();
+                        if (this.#canAdopt(c)) {
+                            done = false;
+                            this.#adopt(c, i);
+                        }
+                        else if (this.#canAdoptWithSpace(c)) {
+                            done = false;
+                            this.#adoptWithSpace(c, i);
+                        }
+                        else if (this.#canUsurp(c)) {
+                            done = false;
+                            this.#usurp(c);
+                        }
+                    }
+                }
+            } while (!done && ++iterations < 10);
+        }
+        this.#toString = undefined;
+    }
+    #partsToRegExp(dot) {
+        return this.#parts
+            .map(p => {
+            // extglob ASTs should only contain parent ASTs
+            /* c8 ignore start */
+            if (typeof p === 'string') {
+                throw new Error('string type in extglob ast??');
+            }
+            /* c8 ignore stop */
+            // can ignore hasMagic, because extglobs are already always magic
+            const [re, _, _hasMagic, uflag] = p.toRegExpSource(dot);
+            this.#uflag = this.#uflag || uflag;
+            return re;
+        })
+            .filter(p => !(this.isStart() && this.isEnd()) || !!p)
+            .join('|');
+    }
+    static #parseGlob(glob, hasMagic, noEmpty = false) {
+        let escaping = false;
+        let re = '';
+        let uflag = false;
+        // multiple stars that aren't globstars coalesce into one *
+        let inStar = false;
+        for (let i = 0; i < glob.length; i++) {
+            const c = glob.charAt(i);
+            if (escaping) {
+                escaping = false;
+                re += (reSpecials.has(c) ? '\\' : '') + c;
+                continue;
+            }
+            if (c === '*') {
+                if (inStar)
+                    continue;
+                inStar = true;
+                re += noEmpty && /^[*]+$/.test(glob) ? starNoEmpty : star;
+                hasMagic = true;
+                continue;
+            }
+            else {
+                inStar = false;
+            }
+            if (c === '\\') {
+                if (i === glob.length - 1) {
+                    re += '\\\\';
+                }
+                else {
+                    escaping = true;
+                }
+                continue;
+            }
+            if (c === '[') {
+                const [src, needUflag, consumed, magic] = parseClass(glob, i);
+                if (consumed) {
+                    re += src;
+                    uflag = uflag || needUflag;
+                    i += consumed - 1;
+                    hasMagic = hasMagic || magic;
+                    continue;
+                }
+            }
+            if (c === '?') {
+                re += qmark;
+                hasMagic = true;
+                continue;
+            }
+            re += regExpEscape(c);
+        }
+        return [re, unescape_unescape(glob), !!hasMagic, uflag];
+    }
+}
+ast_a = AST;
+//# sourceMappingURL=ast.js.map
+;// CONCATENATED MODULE: ./node_modules/minimatch/dist/esm/escape.js
+/**
+ * Escape all magic characters in a glob pattern.
+ *
+ * If the {@link MinimatchOptions.windowsPathsNoEscape}
+ * option is used, then characters are escaped by wrapping in `[]`, because
+ * a magic character wrapped in a character class can only be satisfied by
+ * that exact character.  In this mode, `\` is _not_ escaped, because it is
+ * not interpreted as a magic character, but instead as a path separator.
+ *
+ * If the {@link MinimatchOptions.magicalBraces} option is used,
+ * then braces (`{` and `}`) will be escaped.
+ */
+const escape_escape = (s, { windowsPathsNoEscape = false, magicalBraces = false, } = {}) => {
+    // don't need to escape +@! because we escape the parens
+    // that make those magic, and escaping ! as [!] isn't valid,
+    // because [!]] is a valid glob class meaning not ']'.
+    if (magicalBraces) {
+        return windowsPathsNoEscape ?
+            s.replace(/[?*()[\]{}]/g, '[$&]')
+            : s.replace(/[?*()[\]\\{}]/g, '\\$&');
+    }
+    return windowsPathsNoEscape ?
+        s.replace(/[?*()[\]]/g, '[$&]')
+        : s.replace(/[?*()[\]\\]/g, '\\$&');
+};
+//# sourceMappingURL=escape.js.map
+;// CONCATENATED MODULE: ./node_modules/minimatch/dist/esm/index.js
+
+
+
+
+
+const minimatch = (p, pattern, options = {}) => {
+    assertValidPattern(pattern);
+    // shortcut: comments match nothing.
+    if (!options.nocomment && pattern.charAt(0) === '#') {
+        return false;
+    }
+    return new Minimatch(pattern, options).match(p);
+};
+// Optimized checking for the most common glob patterns.
+const starDotExtRE = /^\*+([^+@!?*[(]*)$/;
+const starDotExtTest = (ext) => (f) => !f.startsWith('.') && f.endsWith(ext);
+const starDotExtTestDot = (ext) => (f) => f.endsWith(ext);
+const starDotExtTestNocase = (ext) => {
+    ext = ext.toLowerCase();
+    return (f) => !f.startsWith('.') && f.toLowerCase().endsWith(ext);
+};
+const starDotExtTestNocaseDot = (ext) => {
+    ext = ext.toLowerCase();
+    return (f) => f.toLowerCase().endsWith(ext);
+};
+const starDotStarRE = /^\*+\.\*+$/;
+const starDotStarTest = (f) => !f.startsWith('.') && f.includes('.');
+const starDotStarTestDot = (f) => f !== '.' && f !== '..' && f.includes('.');
+const dotStarRE = /^\.\*+$/;
+const dotStarTest = (f) => f !== '.' && f !== '..' && f.startsWith('.');
+const starRE = /^\*+$/;
+const starTest = (f) => f.length !== 0 && !f.startsWith('.');
+const starTestDot = (f) => f.length !== 0 && f !== '.' && f !== '..';
+const qmarksRE = /^\?+([^+@!?*[(]*)?$/;
+const qmarksTestNocase = ([$0, ext = '']) => {
+    const noext = qmarksTestNoExt([$0]);
+    if (!ext)
+        return noext;
+    ext = ext.toLowerCase();
+    return (f) => noext(f) && f.toLowerCase().endsWith(ext);
+};
+const qmarksTestNocaseDot = ([$0, ext = '']) => {
+    const noext = qmarksTestNoExtDot([$0]);
+    if (!ext)
+        return noext;
+    ext = ext.toLowerCase();
+    return (f) => noext(f) && f.toLowerCase().endsWith(ext);
+};
+const qmarksTestDot = ([$0, ext = '']) => {
+    const noext = qmarksTestNoExtDot([$0]);
+    return !ext ? noext : (f) => noext(f) && f.endsWith(ext);
+};
+const qmarksTest = ([$0, ext = '']) => {
+    const noext = qmarksTestNoExt([$0]);
+    return !ext ? noext : (f) => noext(f) && f.endsWith(ext);
+};
+const qmarksTestNoExt = ([$0]) => {
+    const len = $0.length;
+    return (f) => f.length === len && !f.startsWith('.');
+};
+const qmarksTestNoExtDot = ([$0]) => {
+    const len = $0.length;
+    return (f) => f.length === len && f !== '.' && f !== '..';
+};
+/* c8 ignore start */
+const defaultPlatform = (typeof process === 'object' && process ?
+    (typeof process.env === 'object' &&
+        process.env &&
+        process.env.__MINIMATCH_TESTING_PLATFORM__) ||
+        process.platform
+    : 'posix');
+const esm_path = {
+    win32: { sep: '\\' },
+    posix: { sep: '/' },
+};
+/* c8 ignore stop */
+const esm_sep = defaultPlatform === 'win32' ? esm_path.win32.sep : esm_path.posix.sep;
+minimatch.sep = esm_sep;
+const GLOBSTAR = Symbol('globstar **');
+minimatch.GLOBSTAR = GLOBSTAR;
+// any single thing other than /
+// don't need to escape / when using new RegExp()
+const esm_qmark = '[^/]';
+// * => any number of characters
+const esm_star = esm_qmark + '*?';
+// ** when dots are allowed.  Anything goes, except .. and .
+// not (^ or / followed by one or two dots followed by $ or /),
+// followed by anything, any number of times.
+const twoStarDot = '(?:(?!(?:\\/|^)(?:\\.{1,2})($|\\/)).)*?';
+// not a ^ or / followed by a dot,
+// followed by anything, any number of times.
+const twoStarNoDot = '(?:(?!(?:\\/|^)\\.).)*?';
+const filter = (pattern, options = {}) => (p) => minimatch(p, pattern, options);
+minimatch.filter = filter;
+const ext = (a, b = {}) => Object.assign({}, a, b);
+const esm_defaults = (def) => {
+    if (!def || typeof def !== 'object' || !Object.keys(def).length) {
+        return minimatch;
+    }
+    const orig = minimatch;
+    const m = (p, pattern, options = {}) => orig(p, pattern, ext(def, options));
+    return Object.assign(m, {
+        Minimatch: class Minimatch extends orig.Minimatch {
+            constructor(pattern, options = {}) {
+                super(pattern, ext(def, options));
+            }
+            static defaults(options) {
+                return orig.defaults(ext(def, options)).Minimatch;
+            }
+        },
+        AST: class AST extends orig.AST {
+            /* c8 ignore start */
+            constructor(type, parent, options = {}) {
+                super(type, parent, ext(def, options));
+            }
+            /* c8 ignore stop */
+            static fromGlob(pattern, options = {}) {
+                return orig.AST.fromGlob(pattern, ext(def, options));
+            }
+        },
+        unescape: (s, options = {}) => orig.unescape(s, ext(def, options)),
+        escape: (s, options = {}) => orig.escape(s, ext(def, options)),
+        filter: (pattern, options = {}) => orig.filter(pattern, ext(def, options)),
+        defaults: (options) => orig.defaults(ext(def, options)),
+        makeRe: (pattern, options = {}) => orig.makeRe(pattern, ext(def, options)),
+        braceExpand: (pattern, options = {}) => orig.braceExpand(pattern, ext(def, options)),
+        match: (list, pattern, options = {}) => orig.match(list, pattern, ext(def, options)),
+        sep: orig.sep,
+        GLOBSTAR: GLOBSTAR,
+    });
+};
+minimatch.defaults = esm_defaults;
+// Brace expansion:
+// a{b,c}d -> abd acd
+// a{b,}c -> abc ac
+// a{0..3}d -> a0d a1d a2d a3d
+// a{b,c{d,e}f}g -> abg acdfg acefg
+// a{b,c}d{e,f}g -> abdeg acdeg abdeg abdfg
+//
+// Invalid sets are not expanded.
+// a{2..}b -> a{2..}b
+// a{b}c -> a{b}c
+const braceExpand = (pattern, options = {}) => {
+    assertValidPattern(pattern);
+    // Thanks to Yeting Li <https://github.com/yetingli> for
+    // improving this regexp to avoid a ReDOS vulnerability.
+    if (options.nobrace || !/\{(?:(?!\{).)*\}/.test(pattern)) {
+        // shortcut. no need to expand.
+        return [pattern];
+    }
+    return expand(pattern, { max: options.braceExpandMax });
+};
+minimatch.braceExpand = braceExpand;
+// parse a component of the expanded set.
+// At this point, no pattern may contain "/" in it
+// so we're going to return a 2d array, where each entry is the full
+// pattern, split on '/', and then turned into a regular expression.
+// A regexp is made at the end which joins each array with an
+// escaped /, and another full one which joins each regexp with |.
+//
+// Following the lead of Bash 4.1, note that "**" only has special meaning
+// when it is the *only* thing in a path portion.  Otherwise, any series
+// of * is equivalent to a single *.  Globstar behavior is enabled by
+// default, and can be disabled by setting options.noglobstar.
+const makeRe = (pattern, options = {}) => new Minimatch(pattern, options).makeRe();
+minimatch.makeRe = makeRe;
+const match = (list, pattern, options = {}) => {
+    const mm = new Minimatch(pattern, options);
+    list = list.filter(f => mm.match(f));
+    if (mm.options.nonull && !list.length) {
+        list.push(pattern);
+    }
+    return list;
+};
+minimatch.match = match;
+// replace stuff like \* with *
+const globMagic = /[?*]|[+@!]\(.*?\)|\[|\]/;
+const esm_regExpEscape = (s) => s.replace(/[-[\]{}()*+?.,\\^$|#\s]/g, '\\$&');
+class Minimatch {
+    options;
+    set;
+    pattern;
+    windowsPathsNoEscape;
+    nonegate;
+    negate;
+    comment;
+    empty;
+    preserveMultipleSlashes;
+    partial;
+    globSet;
+    globParts;
+    nocase;
+    isWindows;
+    platform;
+    windowsNoMagicRoot;
+    maxGlobstarRecursion;
+    regexp;
+    constructor(pattern, options = {}) {
+        assertValidPattern(pattern);
+        options = options || {};
+        this.options = options;
+        this.maxGlobstarRecursion = options.maxGlobstarRecursion ?? 200;
+        this.pattern = pattern;
+        this.platform = options.platform || defaultPlatform;
+        this.isWindows = this.platform === 'win32';
+        // avoid the annoying deprecation flag lol
+        const awe = ('allowWindow' + 'sEscape');
+        this.windowsPathsNoEscape =
+            !!options.windowsPathsNoEscape || options[awe] === false;
+        if (this.windowsPathsNoEscape) {
+            this.pattern = this.pattern.replace(/\\/g, '/');
+        }
+        this.preserveMultipleSlashes = !!options.preserveMultipleSlashes;
+        this.regexp = null;
+        this.negate = false;
+        this.nonegate = !!options.nonegate;
+        this.comment = false;
+        this.empty = false;
+        this.partial = !!options.partial;
+        this.nocase = !!this.options.nocase;
+        this.windowsNoMagicRoot =
+            options.windowsNoMagicRoot !== undefined ?
+                options.windowsNoMagicRoot
+                : !!(this.isWindows && this.nocase);
+        this.globSet = [];
+        this.globParts = [];
+        this.set = [];
+        // make the set of regexps etc.
+        this.make();
+    }
+    hasMagic() {
+        if (this.options.magicalBraces && this.set.length > 1) {
+            return true;
+        }
+        for (const pattern of this.set) {
+            for (const part of pattern) {
+                if (typeof part !== 'string')
+                    return true;
+            }
+        }
+        return false;
+    }
+    debug(..._) { }
+    make() {
+        const pattern = this.pattern;
+        const options = this.options;
+        // empty patterns and comments match nothing.
+        if (!options.nocomment && pattern.charAt(0) === '#') {
+            this.comment = true;
+            return;
+        }
+        if (!pattern) {
+            this.empty = true;
+            return;
+        }
+        // step 1: figure out negation, etc.
+        this.parseNegate();
+        // step 2: expand braces
+        this.globSet = [...new Set(this.braceExpand())];
+        if (options.debug) {
+            //oxlint-disable-next-line no-console
+            this.debug = (...args) => console.error(...args);
+        }
+        this.debug(this.pattern, this.globSet);
+        // step 3: now we have a set, so turn each one into a series of
+        // path-portion matching patterns.
+        // These will be regexps, except in the case of "**", which is
+        // set to the GLOBSTAR object for globstar behavior,
+        // and will not contain any / characters
+        //
+        // First, we preprocess to make the glob pattern sets a bit simpler
+        // and deduped.  There are some perf-killing patterns that can cause
+        // problems with a glob walk, but we can simplify them down a bit.
+        const rawGlobParts = this.globSet.map(s => this.slashSplit(s));
+        this.globParts = this.preprocess(rawGlobParts);
+        this.debug(this.pattern, this.globParts);
+        // glob --> regexps
+        let set = this.globParts.map((s, _, __) => {
+            if (this.isWindows && this.windowsNoMagicRoot) {
+                // check if it's a drive or unc path.
+                const isUNC = s[0] === '' &&
+                    s[1] === '' &&
+                    (s[2] === '?' || !globMagic.test(s[2])) &&
+                    !globMagic.test(s[3]);
+                const isDrive = /^[a-z]:/i.test(s[0]);
+                if (isUNC) {
+                    return [
+                        ...s.slice(0, 4),
+                        ...s.slice(4).map(ss => this.parse(ss)),
+                    ];
+                }
+                else if (isDrive) {
+                    return [s[0], ...s.slice(1).map(ss => this.parse(ss))];
+                }
+            }
+            return s.map(ss => this.parse(ss));
+        });
+        this.debug(this.pattern, set);
+        // filter out everything that didn't compile properly.
+        this.set = set.filter(s => s.indexOf(false) === -1);
+        // do not treat the ? in UNC paths as magic
+        if (this.isWindows) {
+            for (let i = 0; i < this.set.length; i++) {
+                const p = this.set[i];
+                if (p[0] === '' &&
+                    p[1] === '' &&
+                    this.globParts[i][2] === '?' &&
+                    typeof p[3] === 'string' &&
+                    /^[a-z]:$/i.test(p[3])) {
+                    p[2] = '?';
+                }
+            }
+        }
+        this.debug(this.pattern, this.set);
+    }
+    // various transforms to equivalent pattern sets that are
+    // faster to process in a filesystem walk.  The goal is to
+    // eliminate what we can, and push all ** patterns as far
+    // to the right as possible, even if it increases the number
+    // of patterns that we have to process.
+    preprocess(globParts) {
+        // if we're not in globstar mode, then turn ** into *
+        if (this.options.noglobstar) {
+            for (const partset of globParts) {
+                for (let j = 0; j < partset.length; j++) {
+                    if (partset[j] === '**') {
+                        partset[j] = '*';
+                    }
+                }
+            }
+        }
+        const { optimizationLevel = 1 } = this.options;
+        if (optimizationLevel >= 2) {
+            // aggressive optimization for the purpose of fs walking
+            globParts = this.firstPhasePreProcess(globParts);
+            globParts = this.secondPhasePreProcess(globParts);
+        }
+        else if (optimizationLevel >= 1) {
+            // just basic optimizations to remove some .. parts
+            globParts = this.levelOneOptimize(globParts);
+        }
+        else {
+            // just collapse multiple ** portions into one
+            globParts = this.adjascentGlobstarOptimize(globParts);
+        }
+        return globParts;
+    }
+    // just get rid of adjascent ** portions
+    adjascentGlobstarOptimize(globParts) {
+        return globParts.map(parts => {
+            let gs = -1;
+            while (-1 !== (gs = parts.indexOf('**', gs + 1))) {
+                let i = gs;
+                while (parts[i + 1] === '**') {
+                    i++;
+                }
+                if (i !== gs) {
+                    parts.splice(gs, i - gs);
+                }
+            }
+            return parts;
+        });
+    }
+    // get rid of adjascent ** and resolve .. portions
+    levelOneOptimize(globParts) {
+        return globParts.map(parts => {
+            parts = parts.reduce((set, part) => {
+                const prev = set[set.length - 1];
+                if (part === '**' && prev === '**') {
+                    return set;
+                }
+                if (part === '..') {
+                    if (prev && prev !== '..' && prev !== '.' && prev !== '**') {
+                        set.pop();
+                        return set;
+                    }
+                }
+                set.push(part);
+                return set;
+            }, []);
+            return parts.length === 0 ? [''] : parts;
+        });
+    }
+    levelTwoFileOptimize(parts) {
+        if (!Array.isArray(parts)) {
+            parts = this.slashSplit(parts);
+        }
+        let didSomething = false;
+        do {
+            didSomething = false;
+            // <pre>/<e>/<rest> -> <pre>/<rest>
+            if (!this.preserveMultipleSlashes) {
+                for (let i = 1; i < parts.length - 1; i++) {
+                    const p = parts[i];
+                    // don't squeeze out UNC patterns
+                    if (i === 1 && p === '' && parts[0] === '')
+                        continue;
+                    if (p === '.' || p === '') {
+                        didSomething = true;
+                        parts.splice(i, 1);
+                        i--;
+                    }
+                }
+                if (parts[0] === '.' &&
+                    parts.length === 2 &&
+                    (parts[1] === '.' || parts[1] === '')) {
+                    didSomething = true;
+                    parts.pop();
+                }
+            }
+            // <pre>/<p>/../<rest> -> <pre>/<rest>
+            let dd = 0;
+            while (-1 !== (dd = parts.indexOf('..', dd + 1))) {
+                const p = parts[dd - 1];
+                if (p &&
+                    p !== '.' &&
+                    p !== '..' &&
+                    p !== '**' &&
+                    !(this.isWindows && /^[a-z]:$/i.test(p))) {
+                    didSomething = true;
+                    parts.splice(dd - 1, 2);
+                    dd -= 2;
+                }
+            }
+        } while (didSomething);
+        return parts.length === 0 ? [''] : parts;
+    }
+    // First phase: single-pattern processing
+    // <pre> is 1 or more portions
+    // <rest> is 1 or more portions
+    // <p> is any portion other than ., .., '', or **
+    // <e> is . or ''
+    //
+    // **/.. is *brutal* for filesystem walking performance, because
+    // it effectively resets the recursive walk each time it occurs,
+    // and ** cannot be reduced out by a .. pattern part like a regexp
+    // or most strings (other than .., ., and '') can be.
+    //
+    // <pre>/**/../<p>/<p>/<rest> -> {<pre>/../<p>/<p>/<rest>,<pre>/**/<p>/<p>/<rest>}
+    // <pre>/<e>/<rest> -> <pre>/<rest>
+    // <pre>/<p>/../<rest> -> <pre>/<rest>
+    // **/**/<rest> -> **/<rest>
+    //
+    // **/*/<rest> -> */**/<rest> <== not valid because ** doesn't follow
+    // this WOULD be allowed if ** did follow symlinks, or * didn't
+    firstPhasePreProcess(globParts) {
+        let didSomething = false;
+        do {
+            didSomething = false;
+            // <pre>/**/../<p>/<p>/<rest> -> {<pre>/../<p>/<p>/<rest>,<pre>/**/<p>/<p>/<rest>}
+            for (let parts of globParts) {
+                let gs = -1;
+                while (-1 !== (gs = parts.indexOf('**', gs + 1))) {
+                    let gss = gs;
+                    while (parts[gss + 1] === '**') {
+                        // <pre>/**/**/<rest> -> <pre>/**/<rest>
+                        gss++;
+                    }
+                    // eg, if gs is 2 and gss is 4, that means we have 3 **
+                    // parts, and can remove 2 of them.
+                    if (gss > gs) {
+                        parts.splice(gs + 1, gss - gs);
+                    }
+                    let next = parts[gs + 1];
+                    const p = parts[gs + 2];
+                    const p2 = parts[gs + 3];
+                    if (next !== '..')
+                        continue;
+                    if (!p ||
+                        p === '.' ||
+                        p === '..' ||
+                        !p2 ||
+                        p2 === '.' ||
+                        p2 === '..') {
+                        continue;
+                    }
+                    didSomething = true;
+                    // edit parts in place, and push the new one
+                    parts.splice(gs, 1);
+                    const other = parts.slice(0);
+                    other[gs] = '**';
+                    globParts.push(other);
+                    gs--;
+                }
+                // <pre>/<e>/<rest> -> <pre>/<rest>
+                if (!this.preserveMultipleSlashes) {
+                    for (let i = 1; i < parts.length - 1; i++) {
+                        const p = parts[i];
+                        // don't squeeze out UNC patterns
+                        if (i === 1 && p === '' && parts[0] === '')
+                            continue;
+                        if (p === '.' || p === '') {
+                            didSomething = true;
+                            parts.splice(i, 1);
+                            i--;
+                        }
+                    }
+                    if (parts[0] === '.' &&
+                        parts.length === 2 &&
+                        (parts[1] === '.' || parts[1] === '')) {
+                        didSomething = true;
+                        parts.pop();
+                    }
+                }
+                // <pre>/<p>/../<rest> -> <pre>/<rest>
+                let dd = 0;
+                while (-1 !== (dd = parts.indexOf('..', dd + 1))) {
+                    const p = parts[dd - 1];
+                    if (p && p !== '.' && p !== '..' && p !== '**') {
+                        didSomething = true;
+                        const needDot = dd === 1 && parts[dd + 1] === '**';
+                        const splin = needDot ? ['.'] : [];
+                        parts.splice(dd - 1, 2, ...splin);
+                        if (parts.length === 0)
+                            parts.push('');
+                        dd -= 2;
+                    }
+                }
+            }
+        } while (didSomething);
+        return globParts;
+    }
+    // second phase: multi-pattern dedupes
+    // {<pre>/*/<rest>,<pre>/<p>/<rest>} -> <pre>/*/<rest>
+    // {<pre>/<rest>,<pre>/<rest>} -> <pre>/<rest>
+    // {<pre>/**/<rest>,<pre>/<rest>} -> <pre>/**/<rest>
+    //
+    // {<pre>/**/<rest>,<pre>/**/<p>/<rest>} -> <pre>/**/<rest>
+    // ^-- not valid because ** doens't follow symlinks
+    secondPhasePreProcess(globParts) {
+        for (let i = 0; i < globParts.length - 1; i++) {
+            for (let j = i + 1; j < globParts.length; j++) {
+                const matched = this.partsMatch(globParts[i], globParts[j], !this.preserveMultipleSlashes);
+                if (matched) {
+                    globParts[i] = [];
+                    globParts[j] = matched;
+                    break;
+                }
+            }
+        }
+        return globParts.filter(gs => gs.length);
+    }
+    partsMatch(a, b, emptyGSMatch = false) {
+        let ai = 0;
+        let bi = 0;
+        let result = [];
+        let which = '';
+        while (ai < a.length && bi < b.length) {
+            if (a[ai] === b[bi]) {
+                result.push(which === 'b' ? b[bi] : a[ai]);
+                ai++;
+                bi++;
+            }
+            else if (emptyGSMatch && a[ai] === '**' && b[bi] === a[ai + 1]) {
+                result.push(a[ai]);
+                ai++;
+            }
+            else if (emptyGSMatch && b[bi] === '**' && a[ai] === b[bi + 1]) {
+                result.push(b[bi]);
+                bi++;
+            }
+            else if (a[ai] === '*' &&
+                b[bi] &&
+                (this.options.dot || !b[bi].startsWith('.')) &&
+                b[bi] !== '**') {
+                if (which === 'b')
+                    return false;
+                which = 'a';
+                result.push(a[ai]);
+                ai++;
+                bi++;
+            }
+            else if (b[bi] === '*' &&
+                a[ai] &&
+                (this.options.dot || !a[ai].startsWith('.')) &&
+                a[ai] !== '**') {
+                if (which === 'a')
+                    return false;
+                which = 'b';
+                result.push(b[bi]);
+                ai++;
+                bi++;
+            }
+            else {
+                return false;
+            }
+        }
+        // if we fall out of the loop, it means they two are identical
+        // as long as their lengths match
+        return a.length === b.length && result;
+    }
+    parseNegate() {
+        if (this.nonegate)
+            return;
+        const pattern = this.pattern;
+        let negate = false;
+        let negateOffset = 0;
+        for (let i = 0; i < pattern.length && pattern.charAt(i) === '!'; i++) {
+            negate = !negate;
+            negateOffset++;
+        }
+        if (negateOffset)
+            this.pattern = pattern.slice(negateOffset);
+        this.negate = negate;
+    }
+    // set partial to true to test if, for example,
+    // "/a/b" matches the start of "/*/b/*/d"
+    // Partial means, if you run out of file before you run
+    // out of pattern, then that's fine, as long as all
+    // the parts match.
+    matchOne(file, pattern, partial = false) {
+        let fileStartIndex = 0;
+        let patternStartIndex = 0;
+        // UNC paths like //?/X:/... can match X:/... and vice versa
+        // Drive letters in absolute drive or unc paths are always compared
+        // case-insensitively.
+        if (this.isWindows) {
+            const fileDrive = typeof file[0] === 'string' && /^[a-z]:$/i.test(file[0]);
+            const fileUNC = !fileDrive &&
+                file[0] === '' &&
+                file[1] === '' &&
+                file[2] === '?' &&
+                /^[a-z]:$/i.test(file[3]);
+            const patternDrive = typeof pattern[0] === 'string' && /^[a-z]:$/i.test(pattern[0]);
+            const patternUNC = !patternDrive &&
+                pattern[0] === '' &&
+                pattern[1] === '' &&
+                pattern[2] === '?' &&
+                typeof pattern[3] === 'string' &&
+                /^[a-z]:$/i.test(pattern[3]);
+            const fdi = fileUNC ? 3
+                : fileDrive ? 0
+                    : undefined;
+            const pdi = patternUNC ? 3
+                : patternDrive ? 0
+                    : undefined;
+            if (typeof fdi === 'number' && typeof pdi === 'number') {
+                const [fd, pd] = [
+                    file[fdi],
+                    pattern[pdi],
+                ];
+                // start matching at the drive letter index of each
+                if (fd.toLowerCase() === pd.toLowerCase()) {
+                    pattern[pdi] = fd;
+                    patternStartIndex = pdi;
+                    fileStartIndex = fdi;
+                }
+            }
+        }
+        // resolve and reduce . and .. portions in the file as well.
+        // don't need to do the second phase, because it's only one string[]
+        const { optimizationLevel = 1 } = this.options;
+        if (optimizationLevel >= 2) {
+            file = this.levelTwoFileOptimize(file);
+        }
+        if (pattern.includes(GLOBSTAR)) {
+            return this.#matchGlobstar(file, pattern, partial, fileStartIndex, patternStartIndex);
+        }
+        return this.#matchOne(file, pattern, partial, fileStartIndex, patternStartIndex);
+    }
+    #matchGlobstar(file, pattern, partial, fileIndex, patternIndex) {
+        // split the pattern into head, tail, and middle of ** delimited parts
+        const firstgs = pattern.indexOf(GLOBSTAR, patternIndex);
+        const lastgs = pattern.lastIndexOf(GLOBSTAR);
+        // split the pattern up into globstar-delimited sections
+        // the tail has to be at the end, and the others just have
+        // to be found in order from the head.
+        const [head, body, tail] = partial ?
+            [
+                pattern.slice(patternIndex, firstgs),
+                pattern.slice(firstgs + 1),
+                [],
+            ]
+            : [
+                pattern.slice(patternIndex, firstgs),
+                pattern.slice(firstgs + 1, lastgs),
+                pattern.slice(lastgs + 1),
+            ];
+        // check the head, from the current file/pattern index.
+        if (head.length) {
+            const fileHead = file.slice(fileIndex, fileIndex + head.length);
+            if (!this.#matchOne(fileHead, head, partial, 0, 0)) {
+                return false;
+            }
+            fileIndex += head.length;
+            patternIndex += head.length;
+        }
+        // now we know the head matches!
+        // if the last portion is not empty, it MUST match the end
+        // check the tail
+        let fileTailMatch = 0;
+        if (tail.length) {
+            // if head + tail > file, then we cannot possibly match
+            if (tail.length + fileIndex > file.length)
+                return false;
+            // try to match the tail
+            let tailStart = file.length - tail.length;
+            if (this.#matchOne(file, tail, partial, tailStart, 0)) {
+                fileTailMatch = tail.length;
+            }
+            else {
+                // affordance for stuff like a/**/* matching a/b/
+                // if the last file portion is '', and there's more to the pattern
+                // then try without the '' bit.
+                if (file[file.length - 1] !== '' ||
+                    fileIndex + tail.length === file.length) {
+                    return false;
+                }
+                tailStart--;
+                if (!this.#matchOne(file, tail, partial, tailStart, 0)) {
+                    return false;
+                }
+                fileTailMatch = tail.length + 1;
+            }
+        }
+        // now we know the tail matches!
+        // the middle is zero or more portions wrapped in **, possibly
+        // containing more ** sections.
+        // so a/**/b/**/c/**/d has become **/b/**/c/**
+        // if it's empty, it means a/**/b, just verify we have no bad dots
+        // if there's no tail, so it ends on /**, then we must have *something*
+        // after the head, or it's not a matc
+        if (!body.length) {
+            let sawSome = !!fileTailMatch;
+            for (let i = fileIndex; i < file.length - fileTailMatch; i++) {
+                const f = String(file[i]);
+                sawSome = true;
+                if (f === '.' ||
+                    f === '..' ||
+                    (!this.options.dot && f.startsWith('.'))) {
+                    return false;
+                }
+            }
+            // in partial mode, we just need to get past all file parts
+            return partial || sawSome;
+        }
+        // now we know that there's one or more body sections, which can
+        // be matched anywhere from the 0 index (because the head was pruned)
+        // through to the length-fileTailMatch index.
+        // split the body up into sections, and note the minimum index it can
+        // be found at (start with the length of all previous segments)
+        // [section, before, after]
+        const bodySegments = [[[], 0]];
+        let currentBody = bodySegments[0];
+        let nonGsParts = 0;
+        const nonGsPartsSums = [0];
+        for (const b of body) {
+            if (b === GLOBSTAR) {
+                nonGsPartsSums.push(nonGsParts);
+                currentBody = [[], 0];
+                bodySegments.push(currentBody);
+            }
+            else {
+                currentBody[0].push(b);
+                nonGsParts++;
+            }
+        }
+        let i = bodySegments.length - 1;
+        const fileLength = file.length - fileTailMatch;
+        for (const b of bodySegments) {
+            b[1] = fileLength - (nonGsPartsSums[i--] + b[0].length);
+        }
+        return !!this.#matchGlobStarBodySections(file, bodySegments, fileIndex, 0, partial, 0, !!fileTailMatch);
+    }
+    // return false for "nope, not matching"
+    // return null for "not matching, cannot keep trying"
+    #matchGlobStarBodySections(file, 
+    // pattern section, last possible position for it
+    bodySegments, fileIndex, bodyIndex, partial, globStarDepth, sawTail) {
+        // take the first body segment, and walk from fileIndex to its "after"
+        // value at the end
+        // If it doesn't match at that position, we increment, until we hit
+        // that final possible position, and give up.
+        // If it does match, then advance and try to rest.
+        // If any of them fail we keep walking forward.
+        // this is still a bit recursively painful, but it's more constrained
+        // than previous implementations, because we never test something that
+        // can't possibly be a valid matching condition.
+        const bs = bodySegments[bodyIndex];
+        if (!bs) {
+            // just make sure that there's no bad dots
+            for (let i = fileIndex; i < file.length; i++) {
+                sawTail = true;
+                const f = file[i];
+                if (f === '.' ||
+                    f === '..' ||
+                    (!this.options.dot && f.startsWith('.'))) {
+                    return false;
+                }
+            }
+            return sawTail;
+        }
+        // have a non-globstar body section to test
+        const [body, after] = bs;
+        while (fileIndex <= after) {
+            const m = this.#matchOne(file.slice(0, fileIndex + body.length), body, partial, fileIndex, 0);
+            // if limit exceeded, no match. intentional false negative,
+            // acceptable break in correctness for security.
+            if (m && globStarDepth < this.maxGlobstarRecursion) {
+                // match! see if the rest match. if so, we're done!
+                const sub = this.#matchGlobStarBodySections(file, bodySegments, fileIndex + body.length, bodyIndex + 1, partial, globStarDepth + 1, sawTail);
+                if (sub !== false) {
+                    return sub;
+                }
+            }
+            const f = file[fileIndex];
+            if (f === '.' ||
+                f === '..' ||
+                (!this.options.dot && f.startsWith('.'))) {
+                return false;
+            }
+            fileIndex++;
+        }
+        // walked off. no point continuing
+        return partial || null;
+    }
+    #matchOne(file, pattern, partial, fileIndex, patternIndex) {
+        let fi;
+        let pi;
+        let pl;
+        let fl;
+        for (fi = fileIndex,
+            pi = patternIndex,
+            fl = file.length,
+            pl = pattern.length; fi < fl && pi < pl; fi++, pi++) {
+            this.debug('matchOne loop');
+            let p = pattern[pi];
+            let f = file[fi];
+            this.debug(pattern, p, f);
+            // should be impossible.
+            // some invalid regexp stuff in the set.
+            /* c8 ignore start */
+            if (p === false || p === GLOBSTAR) {
+                return false;
+            }
+            /* c8 ignore stop */
+            // something other than **
+            // non-magic patterns just have to match exactly
+            // patterns with magic have been turned into regexps.
+            let hit;
+            if (typeof p === 'string') {
+                hit = f === p;
+                this.debug('string match', p, f, hit);
+            }
+            else {
+                hit = p.test(f);
+                this.debug('pattern match', p, f, hit);
+            }
+            if (!hit)
+                return false;
+        }
+        // Note: ending in / means that we'll get a final ""
+        // at the end of the pattern.  This can only match a
+        // corresponding "" at the end of the file.
+        // If the file ends in /, then it can only match a
+        // a pattern that ends in /, unless the pattern just
+        // doesn't have any more for it. But, a/b/ should *not*
+        // match "a/b/*", even though "" matches against the
+        // [^/]*? pattern, except in partial mode, where it might
+        // simply not be reached yet.
+        // However, a/b/ should still satisfy a/*
+        // now either we fell off the end of the pattern, or we're done.
+        if (fi === fl && pi === pl) {
+            // ran out of pattern and filename at the same time.
+            // an exact hit!
+            return true;
+        }
+        else if (fi === fl) {
+            // ran out of file, but still had pattern left.
+            // this is ok if we're doing the match as part of
+            // a glob fs traversal.
+            return partial;
+        }
+        else if (pi === pl) {
+            // ran out of pattern, still have file left.
+            // this is only acceptable if we're on the very last
+            // empty segment of a file with a trailing slash.
+            // a/* should match a/b/
+            return fi === fl - 1 && file[fi] === '';
+            /* c8 ignore start */
+        }
+        else {
+            // should be unreachable.
+            throw new Error('wtf?');
+        }
+        /* c8 ignore stop */
+    }
+    braceExpand() {
+        return braceExpand(this.pattern, this.options);
+    }
+    parse(pattern) {
+        assertValidPattern(pattern);
+        const options = this.options;
+        // shortcuts
+        if (pattern === '**')
+            return GLOBSTAR;
+        if (pattern === '')
+            return '';
+        // far and away, the most common glob pattern parts are
+        // *, *.*, and *.<ext>  Add a fast check method for those.
+        let m;
+        let fastTest = null;
+        if ((m = pattern.match(starRE))) {
+            fastTest = options.dot ? starTestDot : starTest;
+        }
+        else if ((m = pattern.match(starDotExtRE))) {
+            fastTest = (options.nocase ?
+                options.dot ?
+                    starDotExtTestNocaseDot
+                    : starDotExtTestNocase
+                : options.dot ? starDotExtTestDot
+                    : starDotExtTest)(m[1]);
+        }
+        else if ((m = pattern.match(qmarksRE))) {
+            fastTest = (options.nocase ?
+                options.dot ?
+                    qmarksTestNocaseDot
+                    : qmarksTestNocase
+                : options.dot ? qmarksTestDot
+                    : qmarksTest)(m);
+        }
+        else if ((m = pattern.match(starDotStarRE))) {
+            fastTest = options.dot ? starDotStarTestDot : starDotStarTest;
+        }
+        else if ((m = pattern.match(dotStarRE))) {
+            fastTest = dotStarTest;
+        }
+        const re = AST.fromGlob(pattern, this.options).toMMPattern();
+        if (fastTest && typeof re === 'object') {
+            // Avoids overriding in frozen environments
+            Reflect.defineProperty(re, 'test', { value: fastTest });
+        }
+        return re;
+    }
+    makeRe() {
+        if (this.regexp || this.regexp === false)
+            return this.regexp;
+        // at this point, this.set is a 2d array of partial
+        // pattern strings, or "**".
+        //
+        // It's better to use .match().  This function shouldn't
+        // be used, really, but it's pretty convenient sometimes,
+        // when you just want to work with a regex.
+        const set = this.set;
+        if (!set.length) {
+            this.regexp = false;
+            return this.regexp;
+        }
+        const options = this.options;
+        const twoStar = options.noglobstar ? esm_star
+            : options.dot ? twoStarDot
+                : twoStarNoDot;
+        const flags = new Set(options.nocase ? ['i'] : []);
+        // regexpify non-globstar patterns
+        // if ** is only item, then we just do one twoStar
+        // if ** is first, and there are more, prepend (\/|twoStar\/)? to next
+        // if ** is last, append (\/twoStar|) to previous
+        // if ** is in the middle, append (\/|\/twoStar\/) to previous
+        // then filter out GLOBSTAR symbols
+        let re = set
+            .map(pattern => {
+            const pp = pattern.map(p => {
+                if (p instanceof RegExp) {
+                    for (const f of p.flags.split(''))
+                        flags.add(f);
+                }
+                return (typeof p === 'string' ? esm_regExpEscape(p)
+                    : p === GLOBSTAR ? GLOBSTAR
+                        : p._src);
+            });
+            pp.forEach((p, i) => {
+                const next = pp[i + 1];
+                const prev = pp[i - 1];
+                if (p !== GLOBSTAR || prev === GLOBSTAR) {
+                    return;
+                }
+                if (prev === undefined) {
+                    if (next !== undefined && next !== GLOBSTAR) {
+                        pp[i + 1] = '(?:\\/|' + twoStar + '\\/)?' + next;
+                    }
+                    else {
+                        pp[i] = twoStar;
+                    }
+                }
+                else if (next === undefined) {
+                    pp[i - 1] = prev + '(?:\\/|\\/' + twoStar + ')?';
+                }
+                else if (next !== GLOBSTAR) {
+                    pp[i - 1] = prev + '(?:\\/|\\/' + twoStar + '\\/)' + next;
+                    pp[i + 1] = GLOBSTAR;
+                }
+            });
+            const filtered = pp.filter(p => p !== GLOBSTAR);
+            // For partial matches, we need to make the pattern match
+            // any prefix of the full path. We do this by generating
+            // alternative patterns that match progressively longer prefixes.
+            if (this.partial && filtered.length >= 1) {
+                const prefixes = [];
+                for (let i = 1; i <= filtered.length; i++) {
+                    prefixes.push(filtered.slice(0, i).join('/'));
+                }
+                return '(?:' + prefixes.join('|') + ')';
+            }
+            return filtered.join('/');
+        })
+            .join('|');
+        // need to wrap in parens if we had more than one thing with |,
+        // otherwise only the first will be anchored to ^ and the last to $
+        const [open, close] = set.length > 1 ? ['(?:', ')'] : ['', ''];
+        // must match entire pattern
+        // ending in a * or ** will make it less strict.
+        re = '^' + open + re + close + '$';
+        // In partial mode, '/' should always match as it's a valid prefix for any pattern
+        if (this.partial) {
+            re = '^(?:\\/|' + open + re.slice(1, -1) + close + ')$';
+        }
+        // can match anything, as long as it's not this.
+        if (this.negate)
+            re = '^(?!' + re + ').+$';
+        try {
+            this.regexp = new RegExp(re, [...flags].join(''));
+            /* c8 ignore start */
+        }
+        catch {
+            // should be impossible
+            this.regexp = false;
+        }
+        /* c8 ignore stop */
+        return this.regexp;
+    }
+    slashSplit(p) {
+        // if p starts with // on windows, we preserve that
+        // so that UNC paths aren't broken.  Otherwise, any number of
+        // / characters are coalesced into one, unless
+        // preserveMultipleSlashes is set to true.
+        if (this.preserveMultipleSlashes) {
+            return p.split('/');
+        }
+        else if (this.isWindows && /^\/\/[^/]+/.test(p)) {
+            // add an extra '' for the one we lose
+            return ['', ...p.split(/\/+/)];
+        }
+        else {
+            return p.split(/\/+/);
+        }
+    }
+    match(f, partial = this.partial) {
+        this.debug('match', f, this.pattern);
+        // short-circuit in the case of busted things.
+        // comments, etc.
+        if (this.comment) {
+            return false;
+        }
+        if (this.empty) {
+            return f === '';
+        }
+        if (f === '/' && partial) {
+            return true;
+        }
+        const options = this.options;
+        // windows: need to use /, not \
+        if (this.isWindows) {
+            f = f.split('\\').join('/');
+        }
+        // treat the test path as a set of pathparts.
+        const ff = this.slashSplit(f);
+        this.debug(this.pattern, 'split', ff);
+        // just ONE of the pattern sets in this.set needs to match
+        // in order for it to be valid.  If negating, then just one
+        // match means that we have failed.
+        // Either way, return on the first hit.
+        const set = this.set;
+        this.debug(this.pattern, 'set', set);
+        // Find the basename of the path by looking for the last non-empty segment
+        let filename = ff[ff.length - 1];
+        if (!filename) {
+            for (let i = ff.length - 2; !filename && i >= 0; i--) {
+                filename = ff[i];
+            }
+        }
+        for (const pattern of set) {
+            let file = ff;
+            if (options.matchBase && pattern.length === 1) {
+                file = [filename];
+            }
+            const hit = this.matchOne(file, pattern, partial);
+            if (hit) {
+                if (options.flipNegate) {
+                    return true;
+                }
+                return !this.negate;
+            }
+        }
+        // didn't get any hits.  this is success if it's a negative
+        // pattern, failure otherwise.
+        if (options.flipNegate) {
+            return false;
+        }
+        return this.negate;
+    }
+    static defaults(def) {
+        return minimatch.defaults(def).Minimatch;
+    }
+}
+/* c8 ignore start */
+
+
+
+/* c8 ignore stop */
+minimatch.AST = AST;
+minimatch.Minimatch = Minimatch;
+minimatch.escape = escape_escape;
+minimatch.unescape = unescape_unescape;
+//# sourceMappingURL=index.js.map
+;// CONCATENATED MODULE: ./src/context/collection.ts
+/**
+ * Which files the repository's own test command collects, read statically from its configuration at head
+ * (package.json, `.mocharc.*`, `pytest.ini`, …), never by running its code. A suite proven here by naming
+ * its files can still be skipped by the project's CI once copied in: a non-recursive `mocha test/*.js`, a
+ * jest `testMatch`, pytest `testpaths`. `collects` answers null when the rules cannot be read (a JavaScript
+ * config file, an unknown test command).
+ */
+
+
+
+const UNKNOWN_COLLECTION = { source: null, collects: () => null };
+const READERS = {
+    mocha: mochaRules,
+    'node-test': nodeTestRules,
+    jest: jestRules,
+    vitest: vitestRules,
+    ava: avaRules,
+    pytest: pytestRules
+};
+async function readCollection(framework, tree) {
+    const reader = READERS[framework];
+    const pkg = parseJson(await tree.read('package.json')) ?? {};
+    const rules = reader ? await reader(tree, pkg).catch(() => null) : null;
+    return rules ? { source: rules.source, collects: (path) => rules.collects(path) } : UNKNOWN_COLLECTION;
+}
+// ---------------------------------------------------------------------------------------------- scripts
+/**
+ * The words after the runner in the `test` script (following `npm run x`). A script may run it more than
+ * once (`npm run test-tz && jest`, `vitest --run typecheck && vitest run`): the suite is collected if any
+ * run collects it, so the least narrowed run counts — the one with the fewest path filters.
+ */
+function runnerArgs(scripts, runner) {
+    const runs = runnerInvocations(scripts, runner, 'test', 0).filter((words) => !words.some((word) => NOT_A_TEST_RUN.has(word)));
+    if (runs.length === 0)
+        return null;
+    return runs.reduce((widest, words) => (pathFilters(words) < pathFilters(widest) ? words : widest));
+}
+// Subcommands that run something else than the tests (type tests, benchmarks).
+const NOT_A_TEST_RUN = new Set(['typecheck', 'bench']);
+// Subcommands that run the tests, narrowing nothing.
+const PLAIN_RUN = new Set(['run', 'watch', 'dev', 'test']);
+const pathFilters = (words) => words.filter((word) => !word.startsWith('-') && !PLAIN_RUN.has(word)).length;
+function runnerInvocations(scripts, runner, name, depth) {
+    const script = scripts?.[name];
+    if (!script || depth > 3)
+        return [];
+    return scriptCommands(script).flatMap((words) => {
+        const at = words.findIndex((word) => runner.test(word));
+        if (at >= 0)
+            return [words.slice(at + 1)];
+        const target = scriptTarget(words);
+        return target && target !== name ? runnerInvocations(scripts, runner, target, depth + 1) : [];
+    });
+}
+/** Flags and positionals; `valueFlags` are the options whose value is the next word. */
+function parseArgs(words, valueFlags, aliases = {}) {
+    const parsed = { positionals: [], options: new Map() };
+    for (let i = 0; i < words.length; i++) {
+        const word = words[i];
+        if (word === '--')
+            break;
+        if (!word.startsWith('-') || word === '-') {
+            parsed.positionals.push(word);
+            continue;
+        }
+        const [raw, ...inline] = word.replace(/^--?/, '').split('=');
+        const name = aliases[raw] ?? raw;
+        const value = inline.length ? inline.join('=') : valueFlags.has(name) ? (words[++i] ?? '') : 'true';
+        parsed.options.set(name, [...(parsed.options.get(name) ?? []), value]);
+    }
+    return parsed;
+}
+// ------------------------------------------------------------------------------------------------ mocha
+const collection_MOCHA_WORD = /(?:^|[\\/])_?mocha(?:\.js)?$/;
+// The same value-taking flags mocha-args.ts knows: their values are not spec paths.
+const MOCHA_VALUE_FLAGS = new Set([
+    'config', 'extension', 'fgrep', 'file', 'global', 'grep', 'ignore', 'jobs', 'node-option', 'package', 'reporter',
+    'reporter-option', 'require', 'retries', 'slow', 'spec', 'timeout', 'ui', 'watch-files', 'watch-ignore', 'opts', 'compilers'
+]);
+const MOCHA_ALIASES = { exclude: 'ignore', r: 'require', R: 'reporter', t: 'timeout', u: 'ui', g: 'grep', f: 'fgrep', j: 'jobs', n: 'node-option', s: 'slow', O: 'reporter-option' };
+const MOCHA_CONFIGS = ['.mocharc.js', '.mocharc.cjs', '.mocharc.mjs', '.mocharc.yaml', '.mocharc.yml', '.mocharc.jsonc', '.mocharc.json'];
+async function mochaRules(tree, pkg) {
+    const words = runnerArgs(pkg.scripts, collection_MOCHA_WORD);
+    // A test script that never calls mocha (make, a custom runner): the command is unknown.
+    if (!words && pkg.scripts?.test)
+        return null;
+    const args = parseArgs(words ?? [], MOCHA_VALUE_FLAGS, MOCHA_ALIASES);
+    const config = await mochaConfig(tree, args.options.get('config')?.[0]);
+    if (config === null)
+        return null;
+    const fromPackage = (pkg.mocha ?? {});
+    const sources = [config.values, fromPackage];
+    const spec = [...args.positionals, ...(args.options.get('spec') ?? []), ...sources.flatMap((values) => list(values.spec))];
+    const recursive = args.options.has('recursive') || sources.some((values) => values.recursive === true);
+    const extensions = ['js', 'cjs', 'mjs', ...(args.options.get('extension') ?? []), ...sources.flatMap((values) => list(values.extension))].map((ext) => ext.replace(/^\./, ''));
+    const ignore = [...(args.options.get('ignore') ?? []), ...sources.flatMap((values) => list(values.ignore))];
+    // mocha's own default: the files directly in ./test.
+    const specs = spec.length ? spec : ['./test'];
+    const inSpec = (path) => specs.some((entry) => mochaSpecMatches(entry, path, { recursive, extensions, files: tree.files }));
+    const source = `mocha ${[...specs, recursive ? '--recursive' : ''].join(' ').trim()}${config.file ? ` (${config.file})` : ''}`;
+    return { source, collects: (path) => inSpec(path) && !ignore.some((pattern) => glob(path, pattern)) };
+}
+/** The config file mocha would load: a JSON or YAML one is read; a JavaScript one cannot be (null). */
+async function mochaConfig(tree, named) {
+    const file = named ?? MOCHA_CONFIGS.find((name) => tree.files.includes(name));
+    if (!file)
+        return { file: null, values: {} };
+    if (/\.[cm]?js$/.test(file))
+        return null;
+    const text = await tree.read(file.replace(/^\.\//, ''));
+    if (text === null)
+        return null;
+    const values = /\.ya?ml$/.test(file) ? (0,yaml_dist.parse)(text) : parseJson(text, true);
+    return values && typeof values === 'object' ? { file, values: values } : null;
+}
+function mochaSpecMatches(entry, path, options) {
+    const spec = clean(entry);
+    if (isGlob(spec))
+        return glob(path, spec);
+    if (path === spec || options.extensions.some((ext) => path === `${spec}.${ext}`))
+        return true;
+    const isFolder = spec === '' || options.files.some((file) => file.startsWith(`${spec}/`));
+    if (!isFolder || !within(path, spec))
+        return false;
+    const rest = spec === '' ? path : path.slice(spec.length + 1);
+    return (options.recursive || !rest.includes('/')) && options.extensions.some((ext) => path.endsWith(`.${ext}`));
+}
+// -------------------------------------------------------------------------------------------- node:test
+const NODE_WORD = /(?:^|[\\/])(?:node|nodejs|tsx)(?:\.exe)?$/;
+const NODE_VALUE_FLAGS = new Set([
+    'require', 'r', 'import', 'loader', 'experimental-loader', 'conditions', 'C', 'env-file', 'env-file-if-exists', 'input-type',
+    'disable-warning', 'test-concurrency', 'test-timeout', 'test-isolation', 'experimental-test-isolation', 'test-global-setup',
+    'test-reporter', 'test-reporter-destination', 'test-name-pattern', 'test-skip-pattern', 'test-shard', 'test-coverage-include',
+    'test-coverage-exclude', 'test-coverage-lines', 'test-coverage-branches', 'test-coverage-functions', 'watch-path'
+]);
+const NODE_EXT = '{cjs,mjs,js,cts,mts,ts}';
+// Node's default test patterns (with the TypeScript variants node ≥ 22.18 runs by default).
+const NODE_DEFAULTS = [`**/*.test.${NODE_EXT}`, `**/*-test.${NODE_EXT}`, `**/*_test.${NODE_EXT}`, `**/test-*.${NODE_EXT}`, `**/test.${NODE_EXT}`, `**/test/**/*.${NODE_EXT}`];
+async function nodeTestRules(tree, pkg) {
+    const command = nodeTestCommand(pkg.scripts);
+    if (!command)
+        return null;
+    const byDefault = (path) => !path.split('/').includes('node_modules') && NODE_DEFAULTS.some((pattern) => glob(path, pattern));
+    const patterns = command.positionals.map(clean);
+    if (patterns.length === 0)
+        return { source: 'node --test (its default patterns)', collects: byDefault };
+    const isFolder = (entry) => tree.files.some((file) => file.startsWith(`${entry}/`));
+    const matches = (path, entry) => (isGlob(entry) ? glob(path, entry) : path === entry || (isFolder(entry) && within(path, entry) && byDefault(path)));
+    return { source: `node --test ${command.positionals.join(' ')}`, collects: (path) => patterns.some((entry) => matches(path, entry)) };
+}
+/** The `node … --test …` command of the test script: its file patterns are the words after its options. */
+function nodeTestCommand(scripts, name = 'test', depth = 0) {
+    const script = scripts?.[name];
+    if (!script || depth > 3)
+        return null;
+    for (const words of scriptCommands(script)) {
+        const at = words.findIndex((word) => NODE_WORD.test(word));
+        const args = at >= 0 ? parseArgs(words.slice(at + 1), NODE_VALUE_FLAGS) : null;
+        if (args?.options.has('test'))
+            return args;
+        const target = scriptTarget(words);
+        const found = target && target !== name ? nodeTestCommand(scripts, target, depth + 1) : null;
+        if (found)
+            return found;
+    }
+    return null;
+}
+// ------------------------------------------------------------------------------------------------- jest
+const JEST_WORD = /(?:^|[\\/])jest(?:\.js)?$/;
+const JEST_VALUE_FLAGS = new Set(['config', 'c', 'testPathPattern', 'testPathPatterns', 'testMatch', 'testRegex', 'roots', 'rootDir', 'selectProjects', 'reporters', 'maxWorkers', 'w', 'testTimeout', 'coverageReporters', 'testNamePattern', 't', 'shard', 'env', 'setupFiles', 'testEnvironment']);
+const JEST_JS_CONFIGS = /^jest\.config\.(?:js|ts|mjs|cjs|mts|cts)$/;
+const JEST_DEFAULT_MATCH = ['**/__tests__/**/*.[jt]s?(x)', '**/?(*.)+(spec|test).[jt]s?(x)'];
+const JEST_DEFAULT_EXTENSIONS = ['js', 'mjs', 'cjs', 'jsx', 'ts', 'mts', 'cts', 'tsx', 'json', 'node'];
+async function jestRules(tree, pkg) {
+    const args = parseArgs(runnerArgs(pkg.scripts, JEST_WORD) ?? [], JEST_VALUE_FLAGS);
+    if (['testMatch', 'testRegex', 'roots', 'rootDir', 'selectProjects'].some((flag) => args.options.has(flag)))
+        return null;
+    const config = await jestConfig(tree, pkg, args.options.get('config')?.[0] ?? args.options.get('c')?.[0]);
+    if (!config || config.values.projects)
+        return null;
+    const { values } = config;
+    const rootDir = clean(typeof values.rootDir === 'string' ? values.rootDir : '');
+    const atRoot = (text) => text.replace(/<rootDir>\/?/g, rootDir ? `${rootDir}/` : '');
+    const roots = list(values.roots ?? ['<rootDir>']).map((root) => clean(atRoot(root)));
+    const regexes = list(values.testRegex).map((text) => new RegExp(text));
+    const match = list(values.testMatch ?? (regexes.length ? [] : JEST_DEFAULT_MATCH)).map(atRoot);
+    const ignored = list(values.testPathIgnorePatterns ?? ['/node_modules/']).map((text) => new RegExp(atRoot(text)));
+    const extensions = list(values.moduleFileExtensions ?? JEST_DEFAULT_EXTENSIONS);
+    const filters = [...args.positionals, ...(args.options.get('testPathPattern') ?? []), ...(args.options.get('testPathPatterns') ?? [])].map((text) => new RegExp(text));
+    const matchesTest = (path) => (regexes.length ? regexes.some((regex) => regex.test(`/${path}`)) : globs(path, match));
+    return {
+        source: `jest (${config.file})`,
+        collects: (path) => roots.some((root) => within(path, root)) &&
+            extensions.some((ext) => path.endsWith(`.${ext}`)) &&
+            matchesTest(path) &&
+            !ignored.some((regex) => regex.test(`/${path}`)) &&
+            (filters.length === 0 || filters.some((regex) => regex.test(path)))
+    };
+}
+/** package.json's `jest`, or a JSON config; a JavaScript config file cannot be read (null). */
+async function jestConfig(tree, pkg, named) {
+    const file = named ? clean(named) : tree.files.find((path) => JEST_JS_CONFIGS.test(path) || path === 'jest.config.json');
+    if (!file)
+        return { file: 'package.json', values: (pkg.jest ?? {}) };
+    if (!file.endsWith('.json'))
+        return null;
+    const values = parseJson(await tree.read(file));
+    return values ? { file, values } : null;
+}
+// ----------------------------------------------------------------------------------------------- vitest
+const VITEST_WORD = /(?:^|[\\/])vitest(?:\.mjs)?$/;
+const VITEST_CONFIG = /^(?:vitest|vite)\.config\.(?:js|ts|mjs|cjs|mts|cts)$/;
+const VITEST_DEFAULT_INCLUDE = ['**/*.{test,spec}.?(c|m)[jt]s?(x)'];
+const VITEST_DEFAULT_EXCLUDE = ['**/node_modules/**', '**/dist/**', '**/cypress/**', '**/.{idea,git,cache,output,temp}/**'];
+const VITEST_OPAQUE = /\b(?:workspace|projects|dir|root|coverage)\b/;
+const VITEST_VALUE_FLAGS = new Set(['config', 'c', 'root', 'r', 'dir', 'project', 'reporter', 'outputFile', 'environment', 'pool', 'shard', 'testNamePattern', 't']);
+async function vitestRules(tree, pkg) {
+    const args = parseArgs(runnerArgs(pkg.scripts, VITEST_WORD) ?? [], VITEST_VALUE_FLAGS);
+    if (['config', 'c', 'root', 'r', 'dir', 'project'].some((flag) => args.options.has(flag)))
+        return null;
+    const configFile = tree.files.find((path) => VITEST_CONFIG.test(path) || /^vitest\.(?:workspace|projects)\./.test(path));
+    const text = configFile ? await tree.read(configFile) : '';
+    if (text === null)
+        return null;
+    // Only a config whose include/exclude are plain literals, with nothing else that moves the files.
+    if (VITEST_OPAQUE.test(text))
+        return null;
+    const include = literalArray(text, 'include');
+    const exclude = literalArray(text, 'exclude');
+    if (include === null || exclude === null)
+        return null;
+    const filters = args.positionals.filter((word) => word !== 'run' && word !== 'watch' && word !== 'related');
+    const patterns = include.length ? include : VITEST_DEFAULT_INCLUDE;
+    const excluded = exclude.length ? exclude : VITEST_DEFAULT_EXCLUDE;
+    return {
+        source: `vitest (${configFile ?? 'its defaults'})`,
+        collects: (path) => globs(path, patterns) && !globs(path, excluded) && (filters.length === 0 || filters.some((filter) => path.includes(filter)))
+    };
+}
+/** `key: ['a', "b"]` as written in a config file: [] when absent, null when not a plain literal or said twice. */
+function literalArray(text, key) {
+    const mentions = text.match(new RegExp(`\\b${key}\\s*:`, 'g')) ?? [];
+    if (mentions.length === 0)
+        return [];
+    const literal = new RegExp(`\\b${key}\\s*:\\s*\\[((?:\\s*(?:'[^']*'|"[^"]*"|\`[^\`$]*\`)\\s*,?)*)\\s*\\]`).exec(text);
+    if (mentions.length > 1 || !literal)
+        return null;
+    return [...literal[1].matchAll(/'([^']*)'|"([^"]*)"|`([^`]*)`/g)].map((match) => match[1] ?? match[2] ?? match[3]);
+}
+// -------------------------------------------------------------------------------------------------- ava
+const collection_AVA_WORD = /(?:^|[\\/])ava(?:\.js)?$/;
+const AVA_VALUE_FLAGS = new Set(['match', 'm', 'concurrency', 'c', 'timeout', 'T', 'node-arguments', 'config', 'reporter']);
+const AVA_JS_CONFIG = /^ava\.config\.(?:js|cjs|mjs)$/;
+const AVA_DEFAULT_FILES = ['test.EXT', 'src/test.EXT', 'source/test.EXT', '**/test-*.EXT', '**/*.spec.EXT', '**/*.test.EXT', '**/test/**/*.EXT', '**/tests/**/*.EXT', '**/__tests__/**/*.EXT'];
+const AVA_DEFAULT_EXCLUDED = ['**/{__tests__,test,tests}/**/{__helper__,__helpers__,helper,helpers,__fixture__,__fixtures__,fixture,fixtures}/**'];
+async function avaRules(tree, pkg) {
+    const words = runnerArgs(pkg.scripts, collection_AVA_WORD);
+    if (!words && pkg.scripts?.test)
+        return null;
+    const args = parseArgs(words ?? [], AVA_VALUE_FLAGS);
+    if (args.options.has('config') || tree.files.some((path) => AVA_JS_CONFIG.test(path)))
+        return null;
+    const config = (pkg.ava ?? {});
+    const extensions = avaExtensions(config);
+    const ext = extensions.length === 1 ? extensions[0] : `{${extensions.join(',')}}`;
+    const patterns = config.files ? list(config.files) : [...AVA_DEFAULT_FILES.map((pattern) => pattern.replace('EXT', ext)), ...AVA_DEFAULT_EXCLUDED.map((pattern) => `!${pattern}`)];
+    const filters = args.positionals.map(clean);
+    const name = (path) => path.split('/').pop();
+    return {
+        source: `ava (${config.files ? 'package.json ava.files' : 'its default files'})`,
+        collects: (path) => extensions.some((extension) => path.endsWith(`.${extension}`)) &&
+            !name(path).startsWith('_') &&
+            !path.split('/').includes('node_modules') &&
+            globs(path, patterns) &&
+            (filters.length === 0 || filters.some((filter) => (isGlob(filter) ? glob(path, filter) : path === filter || within(path, filter))))
+    };
+}
+function avaExtensions(config) {
+    const declared = Array.isArray(config.extensions) ? config.extensions : config.extensions && typeof config.extensions === 'object' ? Object.keys(config.extensions) : [];
+    const typescript = config.typescript ? ['ts'] : [];
+    return declared.length ? [...declared.map(String), ...typescript] : ['js', 'cjs', 'mjs', ...typescript];
+}
+// ----------------------------------------------------------------------------------------------- pytest
+// pytest's configuration files, in the order it looks for them, with the section each must hold.
+const PYTEST_CONFIGS = [
+    ['pytest.ini', null],
+    ['pyproject.toml', 'tool.pytest.ini_options'],
+    ['tox.ini', 'pytest'],
+    ['setup.cfg', 'tool:pytest']
+];
+const PYTEST_SKIPPED_FOLDER = /^(?:\..*|.*\.egg|_darcs|build|CVS|dist|node_modules|venv|\{arch\})$/;
+async function pytestRules(tree) {
+    const found = await pytestConfig(tree);
+    const values = found?.values ?? new Map();
+    const testpaths = (values.get('testpaths') ?? []).map(clean);
+    const pythonFiles = values.get('python_files') ?? ['test_*.py', '*_test.py'];
+    const matchesName = (path) => pythonFiles.some((pattern) => (pattern.includes('/') ? glob(path, `**/${pattern}`) : glob(path.split('/').pop(), pattern)));
+    const inTestpaths = (path) => testpaths.length === 0 || testpaths.some((entry) => (isGlob(entry) ? glob(path, entry) || glob(path, `${entry}/**`) : within(path, entry)));
+    return {
+        source: `pytest (${found?.file ?? 'its defaults'}: testpaths ${testpaths.join(' ') || '.'}, python_files ${pythonFiles.join(' ')})`,
+        collects: (path) => path.endsWith('.py') && matchesName(path) && inTestpaths(path) && !path.split('/').slice(0, -1).some((folder) => PYTEST_SKIPPED_FOLDER.test(folder))
+    };
+}
+async function pytestConfig(tree) {
+    for (const [file, section] of PYTEST_CONFIGS) {
+        const text = tree.files.includes(file) ? await tree.read(file) : null;
+        if (text === null)
+            continue;
+        const body = section === null ? (sectionText(text, 'pytest') ?? '') : sectionText(text, section);
+        if (body === null)
+            continue;
+        return { file, values: file.endsWith('.toml') ? tomlValues(body) : iniValues(body) };
+    }
+    return null;
+}
+/** The lines of `[name]` up to the next section; null when there is no such section. */
+function sectionText(text, name) {
+    const lines = text.split(/\r?\n/);
+    const start = lines.findIndex((line) => line.trim() === `[${name}]`);
+    if (start < 0)
+        return null;
+    const end = lines.findIndex((line, i) => i > start && /^\s*\[[^\]]+\]\s*$/.test(line));
+    return lines.slice(start + 1, end < 0 ? undefined : end).join('\n');
+}
+/** `key = a b` with indented continuation lines, split on whitespace as pytest splits its ini lists. */
+function iniValues(body) {
+    const values = new Map();
+    let key = null;
+    for (const line of body.split('\n')) {
+        if (/^\s*[#;]/.test(line) || line.trim() === '')
+            continue;
+        const entry = /^([A-Za-z_][\w-]*)\s*[=:]\s*(.*)$/.exec(line);
+        if (entry)
+            values.set((key = entry[1]), words(entry[2]));
+        else if (key && /^\s/.test(line))
+            values.get(key).push(...words(line));
+    }
+    return values;
+}
+/** `key = "a b"` or `key = ["a", "b"]` (over lines), as in `[tool.pytest.ini_options]`. */
+function tomlValues(body) {
+    const values = new Map();
+    for (const match of body.matchAll(/^([A-Za-z_][\w-]*)\s*=\s*(\[[^\]]*\]|"[^"]*"|'[^']*')/gm)) {
+        const strings = [...match[2].matchAll(/"([^"]*)"|'([^']*)'/g)].map((item) => item[1] ?? item[2]);
+        values.set(match[1], match[2].startsWith('[') ? strings : words(strings[0] ?? ''));
+    }
+    return values;
+}
+// ------------------------------------------------------------------------------------------------ paths
+const words = (text) => text.trim().split(/\s+/).filter(Boolean);
+/** `./test/` → `test`; `.` → ''. */
+const clean = (path) => path.replace(/^\.\/+/, '').replace(/\/+$/, '').replace(/^\.$/, '');
+const within = (path, folder) => folder === '' || path.startsWith(`${folder}/`);
+const isGlob = (pattern) => /[*?[\]{}!()]/.test(pattern);
+const glob = (path, pattern) => minimatch(path, clean(pattern), { dot: true });
+/** Matched by a positive pattern and by no `!` one. */
+function globs(path, patterns) {
+    const negated = patterns.filter((pattern) => pattern.startsWith('!')).map((pattern) => pattern.slice(1));
+    return patterns.some((pattern) => !pattern.startsWith('!') && glob(path, pattern)) && !negated.some((pattern) => glob(path, pattern));
+}
+function list(value) {
+    if (value === undefined || value === null)
+        return [];
+    return (Array.isArray(value) ? value : [value]).map(String);
+}
+function parseJson(text, comments = false) {
+    if (text === null)
+        return null;
+    try {
+        const value = JSON.parse(comments ? text.replace(/^\s*\/\/.*$/gm, '') : text);
+        return value && typeof value === 'object' ? value : null;
+    }
+    catch {
+        return null;
+    }
 }
 
 ;// CONCATENATED MODULE: ./src/model/pricing.ts
@@ -47499,6 +52798,10 @@ function estimateCostUsd(model, usage) {
 ;// CONCATENATED MODULE: ./src/report/report.ts
 
 
+/** A delivered file as report.json lists it (no collection: the run ended before the rules were read). */
+function suiteFileEntry(file, collection) {
+    return { path: file.path, tests: file.tests, collectedByRepoTests: collection ? collection.collects(file.path) : null };
+}
 /** The report so far: every stage adds to it, so a failure at any point still reports what was learnt. */
 function emptyReport(mode, repoDir, base, head) {
     return {
@@ -47516,6 +52819,8 @@ function emptyReport(mode, repoDir, base, head) {
         tests: [],
         diffCoverage: null,
         preFixTree: null,
+        build: null,
+        preflight: null,
         isolation: 'none',
         isolationDetail: 'nothing ran yet',
         rounds: { repair: 0, strengthen: 0 },
@@ -47549,6 +52854,7 @@ function renderMarkdown(report) {
         VERDICT_LINE[report.verdict] + (report.reason ? `\n\nReason: ${report.reason}` : ''),
         `${failToPassCount(report)} fail-to-pass of ${report.tests.length} test(s) · mode \`${report.mode}\` · framework ${report.framework ?? 'unknown'} · \`${report.repository.base.slice(0, 7)}...${report.repository.head.slice(0, 7)}\``,
         isolation(report),
+        report.build && `🔨 Built in each tree before its tests: \`${report.build.command}\` (${cell(report.build.why)}).`,
         report.bugReport && `**Bug report** (${report.bugReport.source}): ${cell(report.bugReport.title)}`,
         rootCause(report),
         scenarios(report),
@@ -47609,12 +52915,20 @@ function diffCoverage(report) {
     return [`## Diff coverage\n\n${coverage.covered} of ${coverage.total} changed executable lines run by the suite at head (${percent}).`, '| File | Covered | Uncovered changed lines |\n|---|---|---|\n' + rows.join('\n')].join('\n\n');
 }
 function suite(report) {
-    const lines = report.suite.files.map((file) => `- \`${file.path}\``);
+    const lines = report.suite.files.map((file) => `- \`${file.path}\`${collectionNote(file.collectedByRepoTests)}`);
     const refused = [...report.suite.refused, ...report.suite.dropped].map((file) => `- \`${file.path}\` left out: ${file.reason}`);
     const reverted = report.preFixTree ? [`Pre-fix tree: reverted ${report.preFixTree.reverted.map((p) => `\`${p}\``).join(', ') || 'nothing'}; dependencies ${report.preFixTree.dependencies}.`] : [];
     if (lines.length + refused.length + reverted.length === 0)
         return null;
     return ['## Suite', ...lines, ...refused, '', ...reverted].join('\n');
+}
+/** Whether copying the file in is enough for the project's own test command to run it. */
+function collectionNote(collected) {
+    if (collected === true)
+        return " — run by the repository's own test command";
+    if (collected === false)
+        return " — ⚠️ **not collected** by the repository's own test command: move it where its configuration looks";
+    return collected === null ? " — whether the repository's own test command runs it is unknown (its configuration could not be read)" : '';
 }
 function isolation(report) {
     return report.isolation === 'sandbox'
@@ -48701,7 +54015,7 @@ function headingCost(path, specifier, exports) {
     return 3 * path.length + specifier.length + exports.reduce((sum, name) => sum + name.length + 4, 0) + 2 * PIECE_OVERHEAD;
 }
 /** A module's content when it fits the budget beside its heading (which is charged either way), else null. */
-function within(budget, heading, content) {
+function related_within(budget, heading, content) {
     budget.spend(heading);
     if (content === null || content.length + PIECE_OVERHEAD > budget.remaining)
         return null;
@@ -48735,7 +54049,7 @@ async function importedModules(changed, { files, reader, head, importOf, budget 
     for (const [at, path] of related.entries()) {
         const content = (await contents[at]) ?? '';
         const exports = capNames(exportedNames(content));
-        const shown = within(budget, headingCost(path, importOf(path), exports), content.length <= RELATED_WHOLE_LIMIT ? content : null);
+        const shown = related_within(budget, headingCost(path, importOf(path), exports), content.length <= RELATED_WHOLE_LIMIT ? content : null);
         modules.push({ path, role: 'imported', importSpecifier: importOf(path), exports, content: shown });
     }
     return modules;
@@ -48835,60 +54149,12 @@ function absolutePythonImports(examplePath, content) {
     return [...imports].map(([original, rebased]) => ({ original, rebased }));
 }
 
-;// CONCATENATED MODULE: ./src/context/test-layout.ts
-/** Where this repository keeps its tests, which one shows its style, and where a regression suite goes. */
-
-const TEST_FOLDER = /^(?:test|tests|__tests__|spec|specs)$/;
-/** The existing test that best matches a module: same base name, then the closest folder. */
-function nearestTest(testFiles, sourcePath) {
-    const stem = moduleStem(sourcePath);
-    const scored = testFiles.map((file) => ({ file, score: similarity(file, sourcePath, stem) }));
-    scored.sort((a, b) => b.score - a.score || a.file.length - b.file.length || a.file.localeCompare(b.file));
-    return scored[0]?.file ?? null;
-}
-function similarity(testFile, sourcePath, stem) {
-    const testParts = (0,external_node_path_.dirname)(testFile).split('/').filter((part) => !TEST_FOLDER.test(part));
-    // `test/transport.test.ts` or `__tests__/response/redirect.js` for `lib/response.js`.
-    const sameName = moduleStem(testFile) === stem ? 100 : testParts.includes(stem) ? 60 : (0,external_node_path_.basename)(testFile).includes(stem) ? 50 : 0;
-    const sourceParts = (0,external_node_path_.dirname)(sourcePath).split('/');
-    const shared = sourceParts.filter((part) => testParts.includes(part)).length;
-    return sameName + shared * 5 - testParts.length;
-}
-/** `src/streaming-transport.ts` → `streaming-transport`; `test/x.test.ts` → `x`; `test_x.py` → `x`. */
-function moduleStem(path) {
-    return (0,external_node_path_.basename)(path)
-        .replace(/\.(?:test|spec)(?=\.)/, '')
-        .replace((0,external_node_path_.extname)(path), '')
-        .replace(/^test_|_test$/, '');
-}
-/** The regression folder sits in the repo's test area, beside the style example's tests. */
-function layoutFor(styleExample, sourcePath) {
-    const language = (0,external_node_path_.extname)(sourcePath);
-    if (!styleExample)
-        return { styleExample, regressionDir: 'test/regression', testFileSuffix: defaultSuffix(language) };
-    const parts = (0,external_node_path_.dirname)(styleExample).split('/');
-    const testRoot = parts.findIndex((part) => TEST_FOLDER.test(part));
-    const area = testRoot >= 0 ? parts.slice(0, testRoot + 1).join('/') : (0,external_node_path_.dirname)(styleExample);
-    return {
-        styleExample,
-        regressionDir: external_node_path_.posix.join(area === '.' ? '' : area, 'regression'),
-        testFileSuffix: suffixOf(styleExample) ?? defaultSuffix(language)
-    };
-}
-function suffixOf(testFile) {
-    return /(\.(?:test|spec)\.[cm]?[jt]sx?)$/.exec(testFile)?.[1] ?? (testFile.endsWith('.py') ? '.py' : null);
-}
-function defaultSuffix(sourceExtension) {
-    if (sourceExtension === '.py')
-        return '.py';
-    return sourceExtension.startsWith('.t') || sourceExtension.startsWith('.mt') || sourceExtension.startsWith('.ct') ? '.test.ts' : '.test.js';
-}
-
 ;// CONCATENATED MODULE: ./src/context/context.ts
 /**
  * The context stage: what the model may see and call, and how a new test must look and import. All of it
  * within CONTEXT_BUDGET characters (see budget.ts), from a bounded amount of text read (see read.ts).
  */
+
 
 
 
@@ -48910,19 +54176,19 @@ const HEAD_LIMIT = 32_000;
 const BASE_LIMIT = 16_000;
 /** Below this share, a file's part is cut to nothing rather than to a stub. */
 const MIN_FILE_SHARE = 2_000;
-async function buildContext(changeSet, git, framework, bugReport = null) {
+async function buildContext(changeSet, git, framework, bugReport = null, collection = UNKNOWN_COLLECTION) {
     const reader = boundedReader(git);
     const budget = new Budget(CONTEXT_BUDGET - RENDERING_RESERVE);
     const sources = sourceFiles(changeSet).filter((file) => file.status !== 'deleted');
     const headFiles = await git.listFiles(changeSet.head);
     // The style example is a test as it was before the PR: a test the fix changed is the most relevant one,
     // and its pre-fix version does not give away the fix's own new tests.
-    const fixTests = changeSet.files.filter((file) => file.role === 'test' && framework.isTestFile(file.path));
+    const fixTests = changeSet.files.filter((file) => file.role === 'test');
     const changedBefore = new Map(fixTests.filter((file) => file.basePath && file.status !== 'added').map((file) => [file.path, file.basePath]));
-    const fixTestPaths = new Set(fixTests.map((test) => test.path));
-    const untouched = headFiles.filter((file) => framework.isTestFile(file) && !fixTestPaths.has(file));
     const primary = sources[0]?.path ?? '';
-    const layout = layoutFor(nearestTest([...changedBefore.keys()], primary) ?? nearestTest(untouched, primary), primary);
+    // Where the repository's own test command will collect the suite once copied in (see collection.ts).
+    const usual = layoutFor(exampleTest(fixTests, headFiles, (path) => framework.isTestFile(path), primary), primary);
+    const layout = collectedLayout(usual, suiteStem(bugReport, changeSet.head), (path) => collection.collects(path));
     const examplePath = layout.styleExample;
     const [styleExample, type] = await Promise.all([
         !examplePath ? null : readStyleExample(reader, changedBefore.has(examplePath) ? changeSet.mergeBase : changeSet.head, changedBefore.get(examplePath) ?? examplePath, examplePath),
@@ -49141,6 +54407,7 @@ function renderPrompt(name, values) {
 
 
 
+
 const fence = (code, language = '') => {
     const ticks = code.includes('```') ? '````' : '```';
     return `${ticks}${language}\n${code}\n${ticks}`;
@@ -49207,14 +54474,14 @@ function renderSuite(suite) {
 function renderFailures(run) {
     const tests = run.tests.filter((test) => isFailure(test.status));
     const lines = [
-        ...run.fileErrors.map((error) => `### ${error.file} could not run\n${fence(error.message)}`),
+        ...run.fileErrors.map((error) => `### ${error.file} could not run\n${fence(headAndTail(error.message, 4000))}`),
         ...tests.map((test) => `### ${test.file} › ${test.name}\n${fence(test.message)}`)
     ];
-    return lines.join('\n\n') || fence(run.output.slice(-4000));
+    return lines.join('\n\n') || fence(headAndTail(run.output, 4000));
 }
 function renderRun(run) {
     const tests = run.tests.map((test) => `- ${test.status}: ${test.file} › ${test.name}`).join('\n');
-    return `${tests}\n\nRunner output (tail):\n${fence(run.output.slice(-3000))}`;
+    return `${tests}\n\nRunner output (its start and its end):\n${fence(headAndTail(run.output, 3000))}`;
 }
 function languageTag(pack) {
     return pack.language === 'python' ? 'python' : pack.language === 'typescript' ? 'ts' : 'js';
@@ -49430,11 +54697,10 @@ const codePoint = (character) => `U+${character.codePointAt(0).toString(16).toUp
 /** Where the suite may go: a safe path (file-path.ts) inside the regression folder, never over an existing file. */
 
 
+
 /** `test/regression/issue-4471.test.ts` when the report names an issue, else `…/fix-<short sha>.test.ts`. */
 function suitePathFor(report, head, context) {
-    const stem = report.issue ? `issue-${report.issue}` : `fix-${head.slice(0, 7)}`;
-    const name = context.testFileSuffix === '.py' ? `test_${stem.replace(/-/g, '_')}.py` : `${stem}${context.testFileSuffix}`;
-    return external_node_path_.posix.join(context.regressionDir, name);
+    return regressionFileName(context.regressionDir, suiteStem(report, head), context.testFileSuffix);
 }
 function placeSuite(files, context, existingFiles) {
     const accepted = [];
@@ -49475,10 +54741,10 @@ function refusal(path, context, existing, taken) {
 
 
 async function generateSuite(changeSet, source, deps) {
-    const { git, model, framework, timings, report, log } = deps;
+    const { git, model, framework, timings, report, log, collection } = deps;
     const bugReport = await readBugReport(source, git, changeSet.base, changeSet.head);
     report.bugReport = { title: bugReport.title, source: bugReport.source, truncated: bugReport.truncated };
-    const context = await timings.time('context', () => buildContext(changeSet, git, framework, bugReport));
+    const context = await timings.time('context', () => buildContext(changeSet, git, framework, bugReport, collection));
     if (context.sources.length === 0) {
         throw new UserFacingError('The change touches no source file, so there is no fix to test', 'use verify mode to check the PR\'s own tests');
     }
@@ -49490,6 +54756,7 @@ async function generateSuite(changeSet, source, deps) {
         if (placement.accepted.length === 0) {
             throw new UserFacingError(`Every test file the model wrote was refused: ${placement.refused.map((f) => `${f.path} (${f.reason})`).join('; ')}`);
         }
+        warnUncollected(placement.accepted, collection, log);
         return placement.accepted;
     };
     log.info(`Bug report: ${bugReport.title}; asking the model for the root cause`);
@@ -49514,6 +54781,12 @@ async function generateSuite(changeSet, source, deps) {
             }
         }
     };
+}
+/** A file the repository's own command would never run proves the fix here but guards nothing in its CI. */
+function warnUncollected(files, collection, log) {
+    for (const file of files.filter((file) => collection.collects(file.path) === false)) {
+        log.warn(`${file.path} is not collected by the repository's own tests (${collection.source}): move it where they look, or widen their configuration`);
+    }
 }
 /** `5 (P0 2, P1 2, P2 1)`. */
 function describeScenarios(scenarios) {
@@ -49660,6 +54933,10 @@ function scenarioOf(name, intents) {
 
 
 
+
+
+
+
 async function runPipeline(settings, ports) {
     const started = performance.now();
     const report = emptyReport(settings.mode, settings.repoDir, settings.base, settings.head);
@@ -49672,6 +54949,7 @@ async function runPipeline(settings, ports) {
     let delivered = [];
     let parsedDiff = null;
     let trees;
+    let collection = null;
     try {
         await ports.git.verifyRepository();
         await timings.time('fetch-history', () => ensureHistory(ports.git, settings.base, settings.head, ports.log));
@@ -49683,14 +54961,16 @@ async function runPipeline(settings, ports) {
         report.framework = framework.name;
         ports.log.info(`${changeSet.files.length} changed file(s); framework ${framework.name}; mode ${settings.mode}`);
         sandbox = await openSandbox(settings, ports, workDir, report);
-        const candidate = settings.mode === 'verify'
-            ? { files: await pullRequestTests(changeSet, framework, ports.git), refiner: null }
-            : await pipeline_generate(settings, ports, changeSet, framework, timings, report);
         trees = await timings.time('prepare-trees', () => setUpTrees(settings, ports, sandbox, changeSet, (0,external_node_path_.join)(workDir, 'trees')));
         report.preFixTree = { reverted: trees.reverted, dependencies: trees.preFixDependencies };
         const { tests } = settings;
-        if (tests.buildCommand)
-            await timings.time('build', () => buildTrees(trees, tests.buildCommand, tests.workingDirectory, sandbox.processes, settings.testTimeoutMs));
+        // The setting, else a build the repository shows its tests need (none: no extra process).
+        const build = await buildForTrees(tests.buildCommand, trees.head, tests.workingDirectory, () => ports.git.listFiles(changeSet.head));
+        report.build = build && { command: commandText(build.command), why: build.why, detected: build.detected };
+        if (build) {
+            ports.log.info(`Build: ${commandText(build.command)} in each tree (${build.why})`);
+            await timings.time('build', () => buildTrees(trees, build.command, tests.workingDirectory, sandbox.processes, settings.testTimeoutMs));
+        }
         const bench = new TestBench(trees, framework, sandbox, {
             scratchDir: (0,external_node_path_.join)(workDir, 'runs'),
             timeoutMs: settings.testTimeoutMs,
@@ -49698,6 +54978,15 @@ async function runPipeline(settings, ports) {
             command: tests.command,
             log: ports.log
         });
+        // Before any model call: a repository whose tests cannot run here ends now, saying why.
+        report.preflight = await timings.time('preflight', () => preflight(bench, changeSet, framework, ports));
+        if (report.preflight && !report.preflight.ok)
+            throw preflightFailure(report.preflight);
+        collection = await readCollection(framework.name, { read: (path) => ports.git.fileAt(changeSet.head, path), files: await ports.git.listFiles(changeSet.head) });
+        ports.log.info(`The repository's own tests: ${collection.source ?? 'their collection rules could not be read statically'}`);
+        const candidate = settings.mode === 'verify'
+            ? { files: await pullRequestTests(changeSet, framework, ports.git), refiner: null }
+            : await pipeline_generate(settings, ports, changeSet, framework, collection, timings, report);
         const proof = await proveSuite(bench, candidate.files, {
             refiner: candidate.refiner,
             repairRounds: settings.repairRounds,
@@ -49707,6 +54996,7 @@ async function runPipeline(settings, ports) {
         });
         delivered = proof.kept;
         report.suite.dropped = proof.dropped;
+        throwIfPreFixRunnerFailed(proof.preFixRun);
         const verdict = decideVerdict(classifyTests(proof.headRun, proof.preFixRun), proof.headRun.fileErrors);
         Object.assign(report, { verdict: verdict.verdict, reason: verdict.reason, tests: withScenarios(verdict.tests, delivered) });
         report.diffCoverage = diff_coverage_diffCoverage(changeSet, proof.headRun.coverage, await headLines(ports.git, changeSet));
@@ -49722,7 +55012,7 @@ async function runPipeline(settings, ports) {
             .catch((error) => ports.log.warn(`Could not remove the run's folder ${workDir}: ${describeError(error)}`));
         forgetWorkDir();
     }
-    report.suite.files = delivered.map((file) => ({ path: file.path, tests: file.tests }));
+    report.suite.files = delivered.map((file) => suiteFileEntry(file, collection));
     report.model = modelUsage(settings.model?.model ?? null, ports.ledger);
     report.durationMs = Math.round(performance.now() - started);
     // An error's reason was just logged as a warning.
@@ -49775,10 +55065,27 @@ async function setUpTrees(settings, ports, sandbox, changeSet, dir) {
     ports.log.info(`Pre-fix tree: reverted ${trees.reverted.join(', ') || 'nothing'}; dependencies ${trees.preFixDependencies}`);
     return trees;
 }
-async function pipeline_generate(settings, ports, changeSet, framework, timings, report) {
+async function pipeline_generate(settings, ports, changeSet, framework, collection, timings, report) {
     if (!ports.model)
         throw new UserFacingError('Generate mode needs a model', 'set ANTHROPIC_API_KEY, or use verify mode');
-    return generateSuite(changeSet, settings.bugReport, { git: ports.git, model: ports.model, framework, timings, report, log: ports.log });
+    return generateSuite(changeSet, settings.bugReport, { git: ports.git, model: ports.model, framework, timings, report, log: ports.log, collection });
+}
+async function preflight(bench, changeSet, framework, ports) {
+    const file = preflightFile(changeSet, await ports.git.listFiles(changeSet.head), framework);
+    if (!file) {
+        ports.log.info('Preflight: the repository has no test file to try; going on');
+        return null;
+    }
+    const result = await runPreflight(bench, file);
+    if (result.ok)
+        ports.log.info(`Preflight: ${file} runs here (${result.detail}): ${result.command}`);
+    return result;
+}
+/** A pre-fix run the runner itself could not do proves nothing: every test "failing" there would be a false proof. */
+function throwIfPreFixRunnerFailed(preFixRun) {
+    const failure = preFixRun && runnerFailure(preFixRun);
+    if (failure)
+        throw new UserFacingError(`The pre-fix tree's run could not run any test: ${failure.what} (${failure.evidence})`, failure.hint);
 }
 async function headLines(git, changeSet) {
     const sources = sourceFiles(changeSet).filter((file) => file.status !== 'deleted');
@@ -50462,7 +55769,7 @@ Options:
   --anthropic-base-url URL        Messages API base URL (default: ANTHROPIC_BASE_URL or Anthropic's)
   --on-no-fail-to-pass fail|warn  exit 1 (fail, default) or 0 (warn) when no test fails before the fix
   --timeout-minutes N             timeout of each test run (default: 5)
-  --framework NAME                jest, vitest, mocha, node-test or pytest (default: detected)
+  --framework NAME                jest, vitest, mocha, ava, node-test or pytest (default: detected)
   --test-command CMD              the repository's own test command; {files} marks where the test files go
   --build-command CMD             run in each tree before its tests (for tests that import built output)
   --install-command CMD           install in the pre-fix tree when the change touched manifests (default: by lockfile)
@@ -50719,6 +56026,20 @@ class TailBuffer {
 
 /***/ }),
 
+/***/ 181:
+/***/ ((module) => {
+
+module.exports = __WEBPACK_EXTERNAL_createRequire(import.meta.url)("buffer");
+
+/***/ }),
+
+/***/ 4434:
+/***/ ((module) => {
+
+module.exports = __WEBPACK_EXTERNAL_createRequire(import.meta.url)("events");
+
+/***/ }),
+
 /***/ 1421:
 /***/ ((module) => {
 
@@ -50793,6 +56114,13 @@ module.exports = __WEBPACK_EXTERNAL_createRequire(import.meta.url)("node:util");
 /***/ ((module) => {
 
 module.exports = __WEBPACK_EXTERNAL_createRequire(import.meta.url)("node:worker_threads");
+
+/***/ }),
+
+/***/ 932:
+/***/ ((module) => {
+
+module.exports = __WEBPACK_EXTERNAL_createRequire(import.meta.url)("process");
 
 /***/ }),
 
@@ -52755,6 +58083,8986 @@ function timingSafeEqual(a, b) {
     return out === 0;
 }
 //# sourceMappingURL=timing_safe_equal.js.map
+
+/***/ }),
+
+/***/ 9224:
+/***/ ((__unused_webpack_module, exports, __nccwpck_require__) => {
+
+
+Object.defineProperty(exports, "__esModule", ({ value: true }));
+exports.bigint = void 0;
+const util_1 = __nccwpck_require__(383);
+/**
+ * `!bigint` BigInt
+ *
+ * [BigInt](https://developer.mozilla.org/en-US/docs/Web/JavaScript/Reference/Global_Objects/BigInt) values,
+ * using their conventional `123n` representation.
+ */
+exports.bigint = {
+    identify: (value) => {
+        return typeof value === 'bigint' || value instanceof BigInt;
+    },
+    tag: '!bigint',
+    resolve(str) {
+        if (str.endsWith('n'))
+            str = str.substring(0, str.length - 1);
+        return BigInt(str);
+    },
+    stringify(item, ctx, onComment, onChompKeep) {
+        if (!exports.bigint.identify?.(item.value)) {
+            throw new TypeError(`${item.value} is not a bigint`);
+        }
+        const value = item.value.toString() + 'n';
+        return (0, util_1.stringifyString)({ value }, ctx, onComment, onChompKeep);
+    }
+};
+//# sourceMappingURL=bigint.js.map
+
+/***/ }),
+
+/***/ 2867:
+/***/ ((__unused_webpack_module, exports, __nccwpck_require__) => {
+
+
+Object.defineProperty(exports, "__esModule", ({ value: true }));
+exports.classTag = void 0;
+const util_1 = __nccwpck_require__(383);
+const options = {
+    defaultType: 'BLOCK_LITERAL'
+};
+/**
+ * `!class` A YAML representation of JavaScript classes
+ *
+ * Stringified as a block literal string, prefixed with the class name.
+ *
+ * When parsing, a no-op class with matching name and toString() is
+ * returned. It is not possible to construct an actual JavaScript class by
+ * evaluating YAML, and it is unsafe to attempt.
+ */
+exports.classTag = {
+    identify(value) {
+        const cls = value;
+        try {
+            return typeof value === 'function' && Boolean(class extends cls {
+            });
+        }
+        catch {
+            return false;
+        }
+    },
+    tag: '!class',
+    resolve(str) {
+        const f = class {
+        };
+        f.toString = () => str;
+        const m = str.trim().match(/^class(?:\s+([^{ \s]*?)[{\s])/);
+        Object.defineProperty(f, 'name', {
+            value: m?.[1],
+            enumerable: false,
+            configurable: true,
+            writable: true
+        });
+        return f;
+    },
+    options,
+    stringify(i, ctx, onComment, onChompKeep) {
+        const { type: originalType, value: originalValue } = i;
+        const cls = originalValue;
+        const value = cls.toString();
+        // better to just always put classes on a new line.
+        const type = originalType || options.defaultType;
+        return (0, util_1.stringifyString)({ ...i, type, value }, ctx, onComment, onChompKeep);
+    }
+};
+//# sourceMappingURL=class.js.map
+
+/***/ }),
+
+/***/ 2141:
+/***/ ((__unused_webpack_module, exports, __nccwpck_require__) => {
+
+
+Object.defineProperty(exports, "__esModule", ({ value: true }));
+exports.error = void 0;
+const yaml_1 = __nccwpck_require__(8815);
+const tag = '!error';
+// If the user cared to provide a custom inspect, then use
+// that as the source of extra properties.
+const customInspectSymbol = Symbol.for('nodejs.util.inspect.custom');
+class YAMLErrorObject extends yaml_1.YAMLMap {
+    constructor() {
+        super(...arguments);
+        this.tag = tag;
+    }
+    toJSON(_, ctx) {
+        ctx = { ...ctx, mapAsMap: false };
+        // stack has to be handled separately, because JS will create
+        // a random stack trace at this callsite, which we don't want.
+        // If the YAML doesn't have a stack defined, this will end up setting
+        // it to `undefined` explicitly. Otherwise, it'll be whatever's in
+        // the YAML.
+        const { name, message, stack, ...rest } = super.toJSON(_, ctx);
+        const Cls = name === 'EvalError'
+            ? EvalError
+            : name === 'RangeError'
+                ? RangeError
+                : name === 'ReferenceError'
+                    ? ReferenceError
+                    : name === 'SyntaxError'
+                        ? SyntaxError
+                        : name === 'TypeError'
+                            ? TypeError
+                            : name === 'URIError'
+                                ? URIError
+                                : Error;
+        const er = new Cls(message);
+        if (Cls.name !== name) {
+            Object.defineProperty(er, 'name', {
+                value: name,
+                enumerable: false,
+                configurable: true
+            });
+        }
+        er.stack = stack;
+        return Object.assign(er, rest);
+    }
+    static from(schema, value, ctx) {
+        // Error.cause is standardized, but only recently, so TS does not
+        // yet recognize it as a property on the Error type. It's non-enumerable,
+        // and like stack, very useful to retain in diagnostic information.
+        const error = value;
+        const { name, message, stack, cause } = error;
+        const maybeCustom = error;
+        let fields = typeof maybeCustom[customInspectSymbol] === 'function' &&
+            maybeCustom[customInspectSymbol]();
+        fields || (fields = typeof maybeCustom.toJSON === 'function' && maybeCustom.toJSON());
+        fields || (fields = { ...error });
+        const withCause = cause === undefined ? {} : { cause };
+        // delete the noisy fields that Node.js injects when domains are active
+        delete fields.domain;
+        delete fields.domainEmitter;
+        delete fields.domainThrew;
+        return super.from(schema, {
+            name,
+            message,
+            stack,
+            ...withCause,
+            ...fields
+        }, ctx);
+    }
+}
+/**
+ * `!error` Error object values
+ *
+ * An object collection of all enumerable properties on the Error object,
+ * along with stack, message, and name (which are typically non-enumerable).
+ *
+ * If the Error has a `Symbol.for('util.inspect.custom')` or `toJSON` method,
+ * then this will be called to get the object properties.
+ *
+ * When parsing, though the `stack` string is maintained, the internal call
+ * site information will of course not be preserved faithfully.
+ */
+exports.error = {
+    tag,
+    collection: 'map',
+    nodeClass: YAMLErrorObject,
+    identify: (er) => er instanceof Error
+};
+//# sourceMappingURL=error.js.map
+
+/***/ }),
+
+/***/ 8163:
+/***/ ((__unused_webpack_module, exports, __nccwpck_require__) => {
+
+
+Object.defineProperty(exports, "__esModule", ({ value: true }));
+exports.functionTag = void 0;
+const util_1 = __nccwpck_require__(383);
+const options = {
+    defaultType: 'BLOCK_LITERAL'
+};
+/**
+ * `!function` A YAML representation of JavaScript functions
+ *
+ * Stringified as a block literal string, prefixed with the function name.
+ *
+ * When parsing, a no-op function with matching name and toString() is
+ * returned. It is not possible to construct an actual JavaScript function by
+ * evaluating YAML, and it is unsafe to attempt.
+ */
+exports.functionTag = {
+    identify: value => typeof value === 'function',
+    tag: '!function',
+    resolve(str) {
+        const src = str.split('\n');
+        const n = src.shift();
+        const name = n ? JSON.parse(n) : undefined;
+        const code = src.join('\n');
+        const f = function () { };
+        Object.defineProperty(f, 'name', {
+            value: name,
+            enumerable: false,
+            configurable: true
+        });
+        f.toString = () => code;
+        return f;
+    },
+    options,
+    stringify(i, ctx, onComment, onChompKeep) {
+        const { type: originalType, value: originalValue } = i;
+        const fn = originalValue;
+        const value = JSON.stringify(fn.name) + '\n' + fn.toString();
+        // better to just always put functions on a new line.
+        const type = originalType || options.defaultType;
+        return (0, util_1.stringifyString)({ ...i, type, value }, ctx, onComment, onChompKeep);
+    }
+};
+//# sourceMappingURL=function.js.map
+
+/***/ }),
+
+/***/ 9087:
+/***/ ((__unused_webpack_module, exports, __nccwpck_require__) => {
+
+var __webpack_unused_export__;
+
+__webpack_unused_export__ = ({ value: true });
+__webpack_unused_export__ = __webpack_unused_export__ = __webpack_unused_export__ = __webpack_unused_export__ = __webpack_unused_export__ = exports.HR = exports.mo = exports.WS = exports.ns = exports.tx = exports.z3 = exports.xS = exports.o = void 0;
+var bigint_js_1 = __nccwpck_require__(9224);
+Object.defineProperty(exports, "o", ({ enumerable: true, get: function () { return bigint_js_1.bigint; } }));
+var class_js_1 = __nccwpck_require__(2867);
+Object.defineProperty(exports, "xS", ({ enumerable: true, get: function () { return class_js_1.classTag; } }));
+var error_js_1 = __nccwpck_require__(2141);
+Object.defineProperty(exports, "z3", ({ enumerable: true, get: function () { return error_js_1.error; } }));
+var function_js_1 = __nccwpck_require__(8163);
+Object.defineProperty(exports, "tx", ({ enumerable: true, get: function () { return function_js_1.functionTag; } }));
+var null_object_js_1 = __nccwpck_require__(944);
+Object.defineProperty(exports, "ns", ({ enumerable: true, get: function () { return null_object_js_1.nullobject; } }));
+var regexp_js_1 = __nccwpck_require__(2650);
+Object.defineProperty(exports, "WS", ({ enumerable: true, get: function () { return regexp_js_1.regexp; } }));
+var symbol_js_1 = __nccwpck_require__(1463);
+Object.defineProperty(exports, "mo", ({ enumerable: true, get: function () { return symbol_js_1.sharedSymbol; } }));
+Object.defineProperty(exports, "HR", ({ enumerable: true, get: function () { return symbol_js_1.symbol; } }));
+var yaml11_js_1 = __nccwpck_require__(5190);
+__webpack_unused_export__ = ({ enumerable: true, get: function () { return yaml11_js_1.binary; } });
+__webpack_unused_export__ = ({ enumerable: true, get: function () { return yaml11_js_1.omap; } });
+__webpack_unused_export__ = ({ enumerable: true, get: function () { return yaml11_js_1.pairs; } });
+__webpack_unused_export__ = ({ enumerable: true, get: function () { return yaml11_js_1.set; } });
+__webpack_unused_export__ = ({ enumerable: true, get: function () { return yaml11_js_1.timestamp; } });
+//# sourceMappingURL=index.js.map
+
+/***/ }),
+
+/***/ 944:
+/***/ ((__unused_webpack_module, exports, __nccwpck_require__) => {
+
+
+Object.defineProperty(exports, "__esModule", ({ value: true }));
+exports.nullobject = void 0;
+const yaml_1 = __nccwpck_require__(8815);
+const tag = '!nullobject';
+class YAMLNullObject extends yaml_1.YAMLMap {
+    constructor() {
+        super(...arguments);
+        this.tag = tag;
+    }
+    toJSON(_, ctx) {
+        const obj = super.toJSON(_, { ...ctx, mapAsMap: false });
+        return Object.assign(Object.create(null), obj);
+    }
+}
+/**
+ * `!nullobject` An object with a `null` prototype
+ */
+exports.nullobject = {
+    tag,
+    collection: 'map',
+    nodeClass: YAMLNullObject,
+    identify: v => !!(typeof v === 'object' && v && !Object.getPrototypeOf(v))
+};
+//# sourceMappingURL=null-object.js.map
+
+/***/ }),
+
+/***/ 2650:
+/***/ ((__unused_webpack_module, exports) => {
+
+
+Object.defineProperty(exports, "__esModule", ({ value: true }));
+exports.regexp = void 0;
+/**
+ * `!re` RegExp
+ *
+ * [Regular Expression](https://developer.mozilla.org/en-US/docs/Web/JavaScript/Guide/Regular_expressions) values,
+ * using their default `/foo/flags` string representation.
+ */
+exports.regexp = {
+    identify: value => value instanceof RegExp,
+    tag: '!re',
+    resolve(str) {
+        const match = str.match(/^\/([\s\S]+)\/([dgimsuy]*)$/);
+        if (!match)
+            throw new Error('Invalid RegExp value');
+        return new RegExp(match[1], match[2]);
+    }
+};
+//# sourceMappingURL=regexp.js.map
+
+/***/ }),
+
+/***/ 1463:
+/***/ ((__unused_webpack_module, exports, __nccwpck_require__) => {
+
+
+Object.defineProperty(exports, "__esModule", ({ value: true }));
+exports.symbol = exports.sharedSymbol = void 0;
+const util_1 = __nccwpck_require__(383);
+exports.sharedSymbol = {
+    identify: value => value?.constructor === Symbol && typeof Symbol.keyFor(value) === 'string',
+    tag: '!symbol/shared',
+    resolve: str => Symbol.for(str),
+    stringify(item, ctx, onComment, onChompKeep) {
+        const key = Symbol.keyFor(item.value);
+        if (key === undefined) {
+            throw new TypeError('Only shared symbols are supported');
+        }
+        return (0, util_1.stringifyString)({ value: key }, ctx, onComment, onChompKeep);
+    }
+};
+exports.symbol = {
+    identify: value => value?.constructor === Symbol && Symbol.keyFor(value) === undefined,
+    tag: '!symbol',
+    resolve: str => Symbol(str),
+    stringify(item, ctx, onComment, onChompKeep) {
+        const sym = item.value;
+        if (typeof sym !== 'symbol')
+            throw new TypeError(`${sym} is not a symbol`);
+        const value = String(sym).replace(/^Symbol\(|\)$/g, '');
+        return (0, util_1.stringifyString)({ value }, ctx, onComment, onChompKeep);
+    }
+};
+//# sourceMappingURL=symbol.js.map
+
+/***/ }),
+
+/***/ 5190:
+/***/ ((__unused_webpack_module, exports, __nccwpck_require__) => {
+
+
+Object.defineProperty(exports, "__esModule", ({ value: true }));
+exports.timestamp = exports.set = exports.pairs = exports.omap = exports.binary = void 0;
+const yaml_1 = __nccwpck_require__(8815);
+const tags = new yaml_1.Schema({ resolveKnownTags: true }).knownTags;
+exports.binary = tags["tag:yaml.org,2002:binary"], exports.omap = tags["tag:yaml.org,2002:omap"], exports.pairs = tags["tag:yaml.org,2002:pairs"], exports.set = tags["tag:yaml.org,2002:set"];
+exports.timestamp = {
+    ...tags['tag:yaml.org,2002:timestamp'],
+    default: false
+};
+//# sourceMappingURL=yaml11.js.map
+
+/***/ }),
+
+/***/ 7349:
+/***/ ((__unused_webpack_module, exports, __nccwpck_require__) => {
+
+
+
+var identity = __nccwpck_require__(1127);
+var Scalar = __nccwpck_require__(3301);
+var YAMLMap = __nccwpck_require__(4454);
+var YAMLSeq = __nccwpck_require__(2223);
+var resolveBlockMap = __nccwpck_require__(7103);
+var resolveBlockSeq = __nccwpck_require__(334);
+var resolveFlowCollection = __nccwpck_require__(3142);
+
+function resolveCollection(CN, ctx, token, onError, tagName, tag) {
+    const coll = token.type === 'block-map'
+        ? resolveBlockMap.resolveBlockMap(CN, ctx, token, onError, tag)
+        : token.type === 'block-seq'
+            ? resolveBlockSeq.resolveBlockSeq(CN, ctx, token, onError, tag)
+            : resolveFlowCollection.resolveFlowCollection(CN, ctx, token, onError, tag);
+    const Coll = coll.constructor;
+    // If we got a tagName matching the class, or the tag name is '!',
+    // then use the tagName from the node class used to create it.
+    if (tagName === '!' || tagName === Coll.tagName) {
+        coll.tag = Coll.tagName;
+        return coll;
+    }
+    if (tagName)
+        coll.tag = tagName;
+    return coll;
+}
+function composeCollection(CN, ctx, token, props, onError) {
+    const tagToken = props.tag;
+    const tagName = !tagToken
+        ? null
+        : ctx.directives.tagName(tagToken.source, msg => onError(tagToken, 'TAG_RESOLVE_FAILED', msg));
+    if (token.type === 'block-seq') {
+        const { anchor, newlineAfterProp: nl } = props;
+        const lastProp = anchor && tagToken
+            ? anchor.offset > tagToken.offset
+                ? anchor
+                : tagToken
+            : (anchor ?? tagToken);
+        if (lastProp && (!nl || nl.offset < lastProp.offset)) {
+            const message = 'Missing newline after block sequence props';
+            onError(lastProp, 'MISSING_CHAR', message);
+        }
+    }
+    const expType = token.type === 'block-map'
+        ? 'map'
+        : token.type === 'block-seq'
+            ? 'seq'
+            : token.start.source === '{'
+                ? 'map'
+                : 'seq';
+    // shortcut: check if it's a generic YAMLMap or YAMLSeq
+    // before jumping into the custom tag logic.
+    if (!tagToken ||
+        !tagName ||
+        tagName === '!' ||
+        (tagName === YAMLMap.YAMLMap.tagName && expType === 'map') ||
+        (tagName === YAMLSeq.YAMLSeq.tagName && expType === 'seq')) {
+        return resolveCollection(CN, ctx, token, onError, tagName);
+    }
+    let tag = ctx.schema.tags.find(t => t.tag === tagName && t.collection === expType);
+    if (!tag) {
+        const kt = ctx.schema.knownTags[tagName];
+        if (kt?.collection === expType) {
+            ctx.schema.tags.push(Object.assign({}, kt, { default: false }));
+            tag = kt;
+        }
+        else {
+            if (kt) {
+                onError(tagToken, 'BAD_COLLECTION_TYPE', `${kt.tag} used for ${expType} collection, but expects ${kt.collection ?? 'scalar'}`, true);
+            }
+            else {
+                onError(tagToken, 'TAG_RESOLVE_FAILED', `Unresolved tag: ${tagName}`, true);
+            }
+            return resolveCollection(CN, ctx, token, onError, tagName);
+        }
+    }
+    const coll = resolveCollection(CN, ctx, token, onError, tagName, tag);
+    const res = tag.resolve?.(coll, msg => onError(tagToken, 'TAG_RESOLVE_FAILED', msg), ctx.options) ?? coll;
+    const node = identity.isNode(res)
+        ? res
+        : new Scalar.Scalar(res);
+    node.range = coll.range;
+    node.tag = tagName;
+    if (tag?.format)
+        node.format = tag.format;
+    return node;
+}
+
+exports.composeCollection = composeCollection;
+
+
+/***/ }),
+
+/***/ 3683:
+/***/ ((__unused_webpack_module, exports, __nccwpck_require__) => {
+
+
+
+var Document = __nccwpck_require__(3021);
+var composeNode = __nccwpck_require__(5937);
+var resolveEnd = __nccwpck_require__(7788);
+var resolveProps = __nccwpck_require__(4631);
+
+function composeDoc(options, directives, { offset, start, value, end }, onError) {
+    const opts = Object.assign({ _directives: directives }, options);
+    const doc = new Document.Document(undefined, opts);
+    const ctx = {
+        atKey: false,
+        atRoot: true,
+        directives: doc.directives,
+        options: doc.options,
+        schema: doc.schema
+    };
+    const props = resolveProps.resolveProps(start, {
+        indicator: 'doc-start',
+        next: value ?? end?.[0],
+        offset,
+        onError,
+        parentIndent: 0,
+        startOnNewline: true
+    });
+    if (props.found) {
+        doc.directives.docStart = true;
+        if (value &&
+            (value.type === 'block-map' || value.type === 'block-seq') &&
+            !props.hasNewline)
+            onError(props.end, 'MISSING_CHAR', 'Block collection cannot start on same line with directives-end marker');
+    }
+    // @ts-expect-error If Contents is set, let's trust the user
+    doc.contents = value
+        ? composeNode.composeNode(ctx, value, props, onError)
+        : composeNode.composeEmptyNode(ctx, props.end, start, null, props, onError);
+    const contentEnd = doc.contents.range[2];
+    const re = resolveEnd.resolveEnd(end, contentEnd, false, onError);
+    if (re.comment)
+        doc.comment = re.comment;
+    doc.range = [offset, contentEnd, re.offset];
+    return doc;
+}
+
+exports.composeDoc = composeDoc;
+
+
+/***/ }),
+
+/***/ 5937:
+/***/ ((__unused_webpack_module, exports, __nccwpck_require__) => {
+
+
+
+var Alias = __nccwpck_require__(4065);
+var identity = __nccwpck_require__(1127);
+var composeCollection = __nccwpck_require__(7349);
+var composeScalar = __nccwpck_require__(5413);
+var resolveEnd = __nccwpck_require__(7788);
+var utilEmptyScalarPosition = __nccwpck_require__(2599);
+
+const CN = { composeNode, composeEmptyNode };
+function composeNode(ctx, token, props, onError) {
+    const atKey = ctx.atKey;
+    const { spaceBefore, comment, anchor, tag } = props;
+    let node;
+    let isSrcToken = true;
+    switch (token.type) {
+        case 'alias':
+            node = composeAlias(ctx, token, onError);
+            if (anchor || tag)
+                onError(token, 'ALIAS_PROPS', 'An alias node must not specify any properties');
+            break;
+        case 'scalar':
+        case 'single-quoted-scalar':
+        case 'double-quoted-scalar':
+        case 'block-scalar':
+            node = composeScalar.composeScalar(ctx, token, tag, onError);
+            if (anchor)
+                node.anchor = anchor.source.substring(1);
+            break;
+        case 'block-map':
+        case 'block-seq':
+        case 'flow-collection':
+            try {
+                node = composeCollection.composeCollection(CN, ctx, token, props, onError);
+                if (anchor)
+                    node.anchor = anchor.source.substring(1);
+            }
+            catch (error) {
+                // Almost certainly here due to a stack overflow
+                const message = error instanceof Error ? error.message : String(error);
+                onError(token, 'RESOURCE_EXHAUSTION', message);
+            }
+            break;
+        default: {
+            const message = token.type === 'error'
+                ? token.message
+                : `Unsupported token (type: ${token.type})`;
+            onError(token, 'UNEXPECTED_TOKEN', message);
+            isSrcToken = false;
+        }
+    }
+    node ?? (node = composeEmptyNode(ctx, token.offset, undefined, null, props, onError));
+    if (anchor && node.anchor === '')
+        onError(anchor, 'BAD_ALIAS', 'Anchor cannot be an empty string');
+    if (atKey &&
+        ctx.options.stringKeys &&
+        (!identity.isScalar(node) ||
+            typeof node.value !== 'string' ||
+            (node.tag && node.tag !== 'tag:yaml.org,2002:str'))) {
+        const msg = 'With stringKeys, all keys must be strings';
+        onError(tag ?? token, 'NON_STRING_KEY', msg);
+    }
+    if (spaceBefore)
+        node.spaceBefore = true;
+    if (comment) {
+        if (token.type === 'scalar' && token.source === '')
+            node.comment = comment;
+        else
+            node.commentBefore = comment;
+    }
+    // @ts-expect-error Type checking misses meaning of isSrcToken
+    if (ctx.options.keepSourceTokens && isSrcToken)
+        node.srcToken = token;
+    return node;
+}
+function composeEmptyNode(ctx, offset, before, pos, { spaceBefore, comment, anchor, tag, end }, onError) {
+    const token = {
+        type: 'scalar',
+        offset: utilEmptyScalarPosition.emptyScalarPosition(offset, before, pos),
+        indent: -1,
+        source: ''
+    };
+    const node = composeScalar.composeScalar(ctx, token, tag, onError);
+    if (anchor) {
+        node.anchor = anchor.source.substring(1);
+        if (node.anchor === '')
+            onError(anchor, 'BAD_ALIAS', 'Anchor cannot be an empty string');
+    }
+    if (spaceBefore)
+        node.spaceBefore = true;
+    if (comment) {
+        node.comment = comment;
+        node.range[2] = end;
+    }
+    return node;
+}
+function composeAlias({ options }, { offset, source, end }, onError) {
+    const alias = new Alias.Alias(source.substring(1));
+    if (alias.source === '')
+        onError(offset, 'BAD_ALIAS', 'Alias cannot be an empty string');
+    if (alias.source.endsWith(':'))
+        onError(offset + source.length - 1, 'BAD_ALIAS', 'Alias ending in : is ambiguous', true);
+    const valueEnd = offset + source.length;
+    const re = resolveEnd.resolveEnd(end, valueEnd, options.strict, onError);
+    alias.range = [offset, valueEnd, re.offset];
+    if (re.comment)
+        alias.comment = re.comment;
+    return alias;
+}
+
+exports.composeEmptyNode = composeEmptyNode;
+exports.composeNode = composeNode;
+
+
+/***/ }),
+
+/***/ 5413:
+/***/ ((__unused_webpack_module, exports, __nccwpck_require__) => {
+
+
+
+var identity = __nccwpck_require__(1127);
+var Scalar = __nccwpck_require__(3301);
+var resolveBlockScalar = __nccwpck_require__(8913);
+var resolveFlowScalar = __nccwpck_require__(6842);
+
+function composeScalar(ctx, token, tagToken, onError) {
+    const { value, type, comment, range } = token.type === 'block-scalar'
+        ? resolveBlockScalar.resolveBlockScalar(ctx, token, onError)
+        : resolveFlowScalar.resolveFlowScalar(token, ctx.options.strict, onError);
+    const tagName = tagToken
+        ? ctx.directives.tagName(tagToken.source, msg => onError(tagToken, 'TAG_RESOLVE_FAILED', msg))
+        : null;
+    let tag;
+    if (ctx.options.stringKeys && ctx.atKey) {
+        tag = ctx.schema[identity.SCALAR];
+    }
+    else if (tagName)
+        tag = findScalarTagByName(ctx.schema, value, tagName, tagToken, onError);
+    else if (token.type === 'scalar')
+        tag = findScalarTagByTest(ctx, value, token, onError);
+    else
+        tag = ctx.schema[identity.SCALAR];
+    let scalar;
+    try {
+        const res = tag.resolve(value, msg => onError(tagToken ?? token, 'TAG_RESOLVE_FAILED', msg), ctx.options);
+        scalar = identity.isScalar(res) ? res : new Scalar.Scalar(res);
+    }
+    catch (error) {
+        const msg = error instanceof Error ? error.message : String(error);
+        onError(tagToken ?? token, 'TAG_RESOLVE_FAILED', msg);
+        scalar = new Scalar.Scalar(value);
+    }
+    scalar.range = range;
+    scalar.source = value;
+    if (type)
+        scalar.type = type;
+    if (tagName)
+        scalar.tag = tagName;
+    if (tag.format)
+        scalar.format = tag.format;
+    if (comment)
+        scalar.comment = comment;
+    return scalar;
+}
+function findScalarTagByName(schema, value, tagName, tagToken, onError) {
+    if (tagName === '!')
+        return schema[identity.SCALAR]; // non-specific tag
+    const matchWithTest = [];
+    for (const tag of schema.tags) {
+        if (!tag.collection && tag.tag === tagName) {
+            if (tag.default && tag.test)
+                matchWithTest.push(tag);
+            else
+                return tag;
+        }
+    }
+    for (const tag of matchWithTest)
+        if (tag.test?.test(value))
+            return tag;
+    const kt = schema.knownTags[tagName];
+    if (kt && !kt.collection) {
+        // Ensure that the known tag is available for stringifying,
+        // but does not get used by default.
+        schema.tags.push(Object.assign({}, kt, { default: false, test: undefined }));
+        return kt;
+    }
+    onError(tagToken, 'TAG_RESOLVE_FAILED', `Unresolved tag: ${tagName}`, tagName !== 'tag:yaml.org,2002:str');
+    return schema[identity.SCALAR];
+}
+function findScalarTagByTest({ atKey, directives, schema }, value, token, onError) {
+    const tag = schema.tags.find(tag => (tag.default === true || (atKey && tag.default === 'key')) &&
+        tag.test?.test(value)) || schema[identity.SCALAR];
+    if (schema.compat) {
+        const compat = schema.compat.find(tag => tag.default && tag.test?.test(value)) ??
+            schema[identity.SCALAR];
+        if (tag.tag !== compat.tag) {
+            const ts = directives.tagString(tag.tag);
+            const cs = directives.tagString(compat.tag);
+            const msg = `Value may be parsed as either ${ts} or ${cs}`;
+            onError(token, 'TAG_RESOLVE_FAILED', msg, true);
+        }
+    }
+    return tag;
+}
+
+exports.composeScalar = composeScalar;
+
+
+/***/ }),
+
+/***/ 9984:
+/***/ ((__unused_webpack_module, exports, __nccwpck_require__) => {
+
+
+
+var node_process = __nccwpck_require__(932);
+var directives = __nccwpck_require__(1342);
+var Document = __nccwpck_require__(3021);
+var errors = __nccwpck_require__(1464);
+var identity = __nccwpck_require__(1127);
+var composeDoc = __nccwpck_require__(3683);
+var resolveEnd = __nccwpck_require__(7788);
+
+function getErrorPos(src) {
+    if (typeof src === 'number')
+        return [src, src + 1];
+    if (Array.isArray(src))
+        return src.length === 2 ? src : [src[0], src[1]];
+    const { offset, source } = src;
+    return [offset, offset + (typeof source === 'string' ? source.length : 1)];
+}
+function parsePrelude(prelude) {
+    let comment = '';
+    let atComment = false;
+    let afterEmptyLine = false;
+    for (let i = 0; i < prelude.length; ++i) {
+        const source = prelude[i];
+        switch (source[0]) {
+            case '#':
+                comment +=
+                    (comment === '' ? '' : afterEmptyLine ? '\n\n' : '\n') +
+                        (source.substring(1) || ' ');
+                atComment = true;
+                afterEmptyLine = false;
+                break;
+            case '%':
+                if (prelude[i + 1]?.[0] !== '#')
+                    i += 1;
+                atComment = false;
+                break;
+            default:
+                // This may be wrong after doc-end, but in that case it doesn't matter
+                if (!atComment)
+                    afterEmptyLine = true;
+                atComment = false;
+        }
+    }
+    return { comment, afterEmptyLine };
+}
+/**
+ * Compose a stream of CST nodes into a stream of YAML Documents.
+ *
+ * ```ts
+ * import { Composer, Parser } from 'yaml'
+ *
+ * const src: string = ...
+ * const tokens = new Parser().parse(src)
+ * const docs = new Composer().compose(tokens)
+ * ```
+ */
+class Composer {
+    constructor(options = {}) {
+        this.doc = null;
+        this.atDirectives = false;
+        this.prelude = [];
+        this.errors = [];
+        this.warnings = [];
+        this.onError = (source, code, message, warning) => {
+            const pos = getErrorPos(source);
+            if (warning)
+                this.warnings.push(new errors.YAMLWarning(pos, code, message));
+            else
+                this.errors.push(new errors.YAMLParseError(pos, code, message));
+        };
+        // eslint-disable-next-line @typescript-eslint/prefer-nullish-coalescing
+        this.directives = new directives.Directives({ version: options.version || '1.2' });
+        this.options = options;
+    }
+    decorate(doc, afterDoc) {
+        const { comment, afterEmptyLine } = parsePrelude(this.prelude);
+        //console.log({ dc: doc.comment, prelude, comment })
+        if (comment) {
+            const dc = doc.contents;
+            if (afterDoc) {
+                doc.comment = doc.comment ? `${doc.comment}\n${comment}` : comment;
+            }
+            else if (afterEmptyLine || doc.directives.docStart || !dc) {
+                doc.commentBefore = comment;
+            }
+            else if (identity.isCollection(dc) && !dc.flow && dc.items.length > 0) {
+                let it = dc.items[0];
+                if (identity.isPair(it))
+                    it = it.key;
+                const cb = it.commentBefore;
+                it.commentBefore = cb ? `${comment}\n${cb}` : comment;
+            }
+            else {
+                const cb = dc.commentBefore;
+                dc.commentBefore = cb ? `${comment}\n${cb}` : comment;
+            }
+        }
+        if (afterDoc) {
+            for (let i = 0; i < this.errors.length; ++i)
+                doc.errors.push(this.errors[i]);
+            for (let i = 0; i < this.warnings.length; ++i)
+                doc.warnings.push(this.warnings[i]);
+        }
+        else {
+            doc.errors = this.errors;
+            doc.warnings = this.warnings;
+        }
+        this.prelude = [];
+        this.errors = [];
+        this.warnings = [];
+    }
+    /**
+     * Current stream status information.
+     *
+     * Mostly useful at the end of input for an empty stream.
+     */
+    streamInfo() {
+        return {
+            comment: parsePrelude(this.prelude).comment,
+            directives: this.directives,
+            errors: this.errors,
+            warnings: this.warnings
+        };
+    }
+    /**
+     * Compose tokens into documents.
+     *
+     * @param forceDoc - If the stream contains no document, still emit a final document including any comments and directives that would be applied to a subsequent document.
+     * @param endOffset - Should be set if `forceDoc` is also set, to set the document range end and to indicate errors correctly.
+     */
+    *compose(tokens, forceDoc = false, endOffset = -1) {
+        for (const token of tokens)
+            yield* this.next(token);
+        yield* this.end(forceDoc, endOffset);
+    }
+    /** Advance the composer by one CST token. */
+    *next(token) {
+        if (node_process.env.LOG_STREAM)
+            console.dir(token, { depth: null });
+        switch (token.type) {
+            case 'directive':
+                this.directives.add(token.source, (offset, message, warning) => {
+                    const pos = getErrorPos(token);
+                    pos[0] += offset;
+                    this.onError(pos, 'BAD_DIRECTIVE', message, warning);
+                });
+                this.prelude.push(token.source);
+                this.atDirectives = true;
+                break;
+            case 'document': {
+                const doc = composeDoc.composeDoc(this.options, this.directives, token, this.onError);
+                if (this.atDirectives && !doc.directives.docStart)
+                    this.onError(token, 'MISSING_CHAR', 'Missing directives-end/doc-start indicator line');
+                this.decorate(doc, false);
+                if (this.doc)
+                    yield this.doc;
+                this.doc = doc;
+                this.atDirectives = false;
+                break;
+            }
+            case 'byte-order-mark':
+            case 'space':
+                break;
+            case 'comment':
+            case 'newline':
+                this.prelude.push(token.source);
+                break;
+            case 'error': {
+                const msg = token.source
+                    ? `${token.message}: ${JSON.stringify(token.source)}`
+                    : token.message;
+                const error = new errors.YAMLParseError(getErrorPos(token), 'UNEXPECTED_TOKEN', msg);
+                if (this.atDirectives || !this.doc)
+                    this.errors.push(error);
+                else
+                    this.doc.errors.push(error);
+                break;
+            }
+            case 'doc-end': {
+                if (!this.doc) {
+                    const msg = 'Unexpected doc-end without preceding document';
+                    this.errors.push(new errors.YAMLParseError(getErrorPos(token), 'UNEXPECTED_TOKEN', msg));
+                    break;
+                }
+                this.doc.directives.docEnd = true;
+                const end = resolveEnd.resolveEnd(token.end, token.offset + token.source.length, this.doc.options.strict, this.onError);
+                this.decorate(this.doc, true);
+                if (end.comment) {
+                    const dc = this.doc.comment;
+                    this.doc.comment = dc ? `${dc}\n${end.comment}` : end.comment;
+                }
+                this.doc.range[2] = end.offset;
+                break;
+            }
+            default:
+                this.errors.push(new errors.YAMLParseError(getErrorPos(token), 'UNEXPECTED_TOKEN', `Unsupported token ${token.type}`));
+        }
+    }
+    /**
+     * Call at end of input to yield any remaining document.
+     *
+     * @param forceDoc - If the stream contains no document, still emit a final document including any comments and directives that would be applied to a subsequent document.
+     * @param endOffset - Should be set if `forceDoc` is also set, to set the document range end and to indicate errors correctly.
+     */
+    *end(forceDoc = false, endOffset = -1) {
+        if (this.doc) {
+            this.decorate(this.doc, true);
+            yield this.doc;
+            this.doc = null;
+        }
+        else if (forceDoc) {
+            const opts = Object.assign({ _directives: this.directives }, this.options);
+            const doc = new Document.Document(undefined, opts);
+            if (this.atDirectives)
+                this.onError(endOffset, 'MISSING_CHAR', 'Missing directives-end indicator line');
+            doc.range = [0, endOffset, endOffset];
+            this.decorate(doc, false);
+            yield doc;
+        }
+    }
+}
+
+exports.Composer = Composer;
+
+
+/***/ }),
+
+/***/ 7103:
+/***/ ((__unused_webpack_module, exports, __nccwpck_require__) => {
+
+
+
+var Pair = __nccwpck_require__(7165);
+var YAMLMap = __nccwpck_require__(4454);
+var resolveProps = __nccwpck_require__(4631);
+var utilContainsNewline = __nccwpck_require__(9499);
+var utilFlowIndentCheck = __nccwpck_require__(4051);
+var utilMapIncludes = __nccwpck_require__(1187);
+
+const startColMsg = 'All mapping items must start at the same column';
+function resolveBlockMap({ composeNode, composeEmptyNode }, ctx, bm, onError, tag) {
+    const NodeClass = tag?.nodeClass ?? YAMLMap.YAMLMap;
+    const map = new NodeClass(ctx.schema);
+    if (ctx.atRoot)
+        ctx.atRoot = false;
+    let offset = bm.offset;
+    let commentEnd = null;
+    for (const collItem of bm.items) {
+        const { start, key, sep, value } = collItem;
+        // key properties
+        const keyProps = resolveProps.resolveProps(start, {
+            indicator: 'explicit-key-ind',
+            next: key ?? sep?.[0],
+            offset,
+            onError,
+            parentIndent: bm.indent,
+            startOnNewline: true
+        });
+        const implicitKey = !keyProps.found;
+        if (implicitKey) {
+            if (key) {
+                if (key.type === 'block-seq')
+                    onError(offset, 'BLOCK_AS_IMPLICIT_KEY', 'A block sequence may not be used as an implicit map key');
+                else if ('indent' in key && key.indent !== bm.indent)
+                    onError(offset, 'BAD_INDENT', startColMsg);
+            }
+            if (!keyProps.anchor && !keyProps.tag && !sep) {
+                commentEnd = keyProps.end;
+                if (keyProps.comment) {
+                    if (map.comment)
+                        map.comment += '\n' + keyProps.comment;
+                    else
+                        map.comment = keyProps.comment;
+                }
+                continue;
+            }
+            if (keyProps.newlineAfterProp || utilContainsNewline.containsNewline(key)) {
+                onError(key ?? start[start.length - 1], 'MULTILINE_IMPLICIT_KEY', 'Implicit keys need to be on a single line');
+            }
+        }
+        else if (keyProps.found?.indent !== bm.indent) {
+            onError(offset, 'BAD_INDENT', startColMsg);
+        }
+        // key value
+        ctx.atKey = true;
+        const keyStart = keyProps.end;
+        const keyNode = key
+            ? composeNode(ctx, key, keyProps, onError)
+            : composeEmptyNode(ctx, keyStart, start, null, keyProps, onError);
+        if (ctx.schema.compat)
+            utilFlowIndentCheck.flowIndentCheck(bm.indent, key, onError);
+        ctx.atKey = false;
+        if (utilMapIncludes.mapIncludes(ctx, map.items, keyNode))
+            onError(keyStart, 'DUPLICATE_KEY', 'Map keys must be unique');
+        // value properties
+        const valueProps = resolveProps.resolveProps(sep ?? [], {
+            indicator: 'map-value-ind',
+            next: value,
+            offset: keyNode.range[2],
+            onError,
+            parentIndent: bm.indent,
+            startOnNewline: !key || key.type === 'block-scalar'
+        });
+        offset = valueProps.end;
+        if (valueProps.found) {
+            if (implicitKey) {
+                if (value?.type === 'block-map' && !valueProps.hasNewline)
+                    onError(offset, 'BLOCK_AS_IMPLICIT_KEY', 'Nested mappings are not allowed in compact mappings');
+                if (ctx.options.strict &&
+                    keyProps.start < valueProps.found.offset - 1024)
+                    onError(keyNode.range, 'KEY_OVER_1024_CHARS', 'The : indicator must be at most 1024 chars after the start of an implicit block mapping key');
+            }
+            // value value
+            const valueNode = value
+                ? composeNode(ctx, value, valueProps, onError)
+                : composeEmptyNode(ctx, offset, sep, null, valueProps, onError);
+            if (ctx.schema.compat)
+                utilFlowIndentCheck.flowIndentCheck(bm.indent, value, onError);
+            offset = valueNode.range[2];
+            const pair = new Pair.Pair(keyNode, valueNode);
+            if (ctx.options.keepSourceTokens)
+                pair.srcToken = collItem;
+            map.items.push(pair);
+        }
+        else {
+            // key with no value
+            if (implicitKey)
+                onError(keyNode.range, 'MISSING_CHAR', 'Implicit map keys need to be followed by map values');
+            if (valueProps.comment) {
+                if (keyNode.comment)
+                    keyNode.comment += '\n' + valueProps.comment;
+                else
+                    keyNode.comment = valueProps.comment;
+            }
+            const pair = new Pair.Pair(keyNode);
+            if (ctx.options.keepSourceTokens)
+                pair.srcToken = collItem;
+            map.items.push(pair);
+        }
+    }
+    if (commentEnd && commentEnd < offset)
+        onError(commentEnd, 'IMPOSSIBLE', 'Map comment with trailing content');
+    map.range = [bm.offset, offset, commentEnd ?? offset];
+    return map;
+}
+
+exports.resolveBlockMap = resolveBlockMap;
+
+
+/***/ }),
+
+/***/ 8913:
+/***/ ((__unused_webpack_module, exports, __nccwpck_require__) => {
+
+
+
+var Scalar = __nccwpck_require__(3301);
+
+function resolveBlockScalar(ctx, scalar, onError) {
+    const start = scalar.offset;
+    const header = parseBlockScalarHeader(scalar, ctx.options.strict, onError);
+    if (!header)
+        return { value: '', type: null, comment: '', range: [start, start, start] };
+    const type = header.mode === '>' ? Scalar.Scalar.BLOCK_FOLDED : Scalar.Scalar.BLOCK_LITERAL;
+    const lines = scalar.source ? splitLines(scalar.source) : [];
+    // determine the end of content & start of chomping
+    let chompStart = lines.length;
+    for (let i = lines.length - 1; i >= 0; --i) {
+        const content = lines[i][1];
+        if (content === '' || content === '\r')
+            chompStart = i;
+        else
+            break;
+    }
+    // shortcut for empty contents
+    if (chompStart === 0) {
+        const value = header.chomp === '+' && lines.length > 0
+            ? '\n'.repeat(Math.max(1, lines.length - 1))
+            : '';
+        let end = start + header.length;
+        if (scalar.source)
+            end += scalar.source.length;
+        return { value, type, comment: header.comment, range: [start, end, end] };
+    }
+    // find the indentation level to trim from start
+    let trimIndent = scalar.indent + header.indent;
+    let offset = scalar.offset + header.length;
+    let contentStart = 0;
+    for (let i = 0; i < chompStart; ++i) {
+        const [indent, content] = lines[i];
+        if (content === '' || content === '\r') {
+            if (header.indent === 0 && indent.length > trimIndent)
+                trimIndent = indent.length;
+        }
+        else {
+            if (indent.length < trimIndent) {
+                const message = 'Block scalars with more-indented leading empty lines must use an explicit indentation indicator';
+                onError(offset + indent.length, 'MISSING_CHAR', message);
+            }
+            if (header.indent === 0)
+                trimIndent = indent.length;
+            contentStart = i;
+            if (trimIndent === 0 && !ctx.atRoot) {
+                const message = 'Block scalar values in collections must be indented';
+                onError(offset, 'BAD_INDENT', message);
+            }
+            break;
+        }
+        offset += indent.length + content.length + 1;
+    }
+    // include trailing more-indented empty lines in content
+    for (let i = lines.length - 1; i >= chompStart; --i) {
+        if (lines[i][0].length > trimIndent)
+            chompStart = i + 1;
+    }
+    let value = '';
+    let sep = '';
+    let prevMoreIndented = false;
+    // leading whitespace is kept intact
+    for (let i = 0; i < contentStart; ++i)
+        value += lines[i][0].slice(trimIndent) + '\n';
+    for (let i = contentStart; i < chompStart; ++i) {
+        let [indent, content] = lines[i];
+        offset += indent.length + content.length + 1;
+        const crlf = content[content.length - 1] === '\r';
+        if (crlf)
+            content = content.slice(0, -1);
+        /* istanbul ignore if already caught in lexer */
+        if (content && indent.length < trimIndent) {
+            const src = header.indent
+                ? 'explicit indentation indicator'
+                : 'first line';
+            const message = `Block scalar lines must not be less indented than their ${src}`;
+            onError(offset - content.length - (crlf ? 2 : 1), 'BAD_INDENT', message);
+            indent = '';
+        }
+        if (type === Scalar.Scalar.BLOCK_LITERAL) {
+            value += sep + indent.slice(trimIndent) + content;
+            sep = '\n';
+        }
+        else if (indent.length > trimIndent || content[0] === '\t') {
+            // more-indented content within a folded block
+            if (sep === ' ')
+                sep = '\n';
+            else if (!prevMoreIndented && sep === '\n')
+                sep = '\n\n';
+            value += sep + indent.slice(trimIndent) + content;
+            sep = '\n';
+            prevMoreIndented = true;
+        }
+        else if (content === '') {
+            // empty line
+            if (sep === '\n')
+                value += '\n';
+            else
+                sep = '\n';
+        }
+        else {
+            value += sep + content;
+            sep = ' ';
+            prevMoreIndented = false;
+        }
+    }
+    switch (header.chomp) {
+        case '-':
+            break;
+        case '+':
+            for (let i = chompStart; i < lines.length; ++i)
+                value += '\n' + lines[i][0].slice(trimIndent);
+            if (value[value.length - 1] !== '\n')
+                value += '\n';
+            break;
+        default:
+            value += '\n';
+    }
+    const end = start + header.length + scalar.source.length;
+    return { value, type, comment: header.comment, range: [start, end, end] };
+}
+function parseBlockScalarHeader({ offset, props }, strict, onError) {
+    /* istanbul ignore if should not happen */
+    if (props[0].type !== 'block-scalar-header') {
+        onError(props[0], 'IMPOSSIBLE', 'Block scalar header not found');
+        return null;
+    }
+    const { source } = props[0];
+    const mode = source[0];
+    let indent = 0;
+    let chomp = '';
+    let error = -1;
+    for (let i = 1; i < source.length; ++i) {
+        const ch = source[i];
+        if (!chomp && (ch === '-' || ch === '+'))
+            chomp = ch;
+        else {
+            const n = Number(ch);
+            if (!indent && n)
+                indent = n;
+            else if (error === -1)
+                error = offset + i;
+        }
+    }
+    if (error !== -1)
+        onError(error, 'UNEXPECTED_TOKEN', `Block scalar header includes extra characters: ${source}`);
+    let hasSpace = false;
+    let comment = '';
+    let length = source.length;
+    for (let i = 1; i < props.length; ++i) {
+        const token = props[i];
+        switch (token.type) {
+            case 'space':
+                hasSpace = true;
+            // fallthrough
+            case 'newline':
+                length += token.source.length;
+                break;
+            case 'comment':
+                if (strict && !hasSpace) {
+                    const message = 'Comments must be separated from other tokens by white space characters';
+                    onError(token, 'MISSING_CHAR', message);
+                }
+                length += token.source.length;
+                comment = token.source.substring(1);
+                break;
+            case 'error':
+                onError(token, 'UNEXPECTED_TOKEN', token.message);
+                length += token.source.length;
+                break;
+            /* istanbul ignore next should not happen */
+            default: {
+                const message = `Unexpected token in block scalar header: ${token.type}`;
+                onError(token, 'UNEXPECTED_TOKEN', message);
+                const ts = token.source;
+                if (ts && typeof ts === 'string')
+                    length += ts.length;
+            }
+        }
+    }
+    return { mode, indent, chomp, comment, length };
+}
+/** @returns Array of lines split up as `[indent, content]` */
+function splitLines(source) {
+    const split = source.split(/\n( *)/);
+    const first = split[0];
+    const m = first.match(/^( *)/);
+    const line0 = m?.[1]
+        ? [m[1], first.slice(m[1].length)]
+        : ['', first];
+    const lines = [line0];
+    for (let i = 1; i < split.length; i += 2)
+        lines.push([split[i], split[i + 1]]);
+    return lines;
+}
+
+exports.resolveBlockScalar = resolveBlockScalar;
+
+
+/***/ }),
+
+/***/ 334:
+/***/ ((__unused_webpack_module, exports, __nccwpck_require__) => {
+
+
+
+var YAMLSeq = __nccwpck_require__(2223);
+var resolveProps = __nccwpck_require__(4631);
+var utilFlowIndentCheck = __nccwpck_require__(4051);
+
+function resolveBlockSeq({ composeNode, composeEmptyNode }, ctx, bs, onError, tag) {
+    const NodeClass = tag?.nodeClass ?? YAMLSeq.YAMLSeq;
+    const seq = new NodeClass(ctx.schema);
+    if (ctx.atRoot)
+        ctx.atRoot = false;
+    if (ctx.atKey)
+        ctx.atKey = false;
+    let offset = bs.offset;
+    let commentEnd = null;
+    for (const { start, value } of bs.items) {
+        const props = resolveProps.resolveProps(start, {
+            indicator: 'seq-item-ind',
+            next: value,
+            offset,
+            onError,
+            parentIndent: bs.indent,
+            startOnNewline: true
+        });
+        if (!props.found) {
+            if (props.anchor || props.tag || value) {
+                if (value?.type === 'block-seq')
+                    onError(props.end, 'BAD_INDENT', 'All sequence items must start at the same column');
+                else
+                    onError(offset, 'MISSING_CHAR', 'Sequence item without - indicator');
+            }
+            else {
+                commentEnd = props.end;
+                if (props.comment)
+                    seq.comment = props.comment;
+                continue;
+            }
+        }
+        const node = value
+            ? composeNode(ctx, value, props, onError)
+            : composeEmptyNode(ctx, props.end, start, null, props, onError);
+        if (ctx.schema.compat)
+            utilFlowIndentCheck.flowIndentCheck(bs.indent, value, onError);
+        offset = node.range[2];
+        seq.items.push(node);
+    }
+    seq.range = [bs.offset, offset, commentEnd ?? offset];
+    return seq;
+}
+
+exports.resolveBlockSeq = resolveBlockSeq;
+
+
+/***/ }),
+
+/***/ 7788:
+/***/ ((__unused_webpack_module, exports) => {
+
+
+
+function resolveEnd(end, offset, reqSpace, onError) {
+    let comment = '';
+    if (end) {
+        let hasSpace = false;
+        let sep = '';
+        for (const token of end) {
+            const { source, type } = token;
+            switch (type) {
+                case 'space':
+                    hasSpace = true;
+                    break;
+                case 'comment': {
+                    if (reqSpace && !hasSpace)
+                        onError(token, 'MISSING_CHAR', 'Comments must be separated from other tokens by white space characters');
+                    const cb = source.substring(1) || ' ';
+                    if (!comment)
+                        comment = cb;
+                    else
+                        comment += sep + cb;
+                    sep = '';
+                    break;
+                }
+                case 'newline':
+                    if (comment)
+                        sep += source;
+                    hasSpace = true;
+                    break;
+                default:
+                    onError(token, 'UNEXPECTED_TOKEN', `Unexpected ${type} at node end`);
+            }
+            offset += source.length;
+        }
+    }
+    return { comment, offset };
+}
+
+exports.resolveEnd = resolveEnd;
+
+
+/***/ }),
+
+/***/ 3142:
+/***/ ((__unused_webpack_module, exports, __nccwpck_require__) => {
+
+
+
+var identity = __nccwpck_require__(1127);
+var Pair = __nccwpck_require__(7165);
+var YAMLMap = __nccwpck_require__(4454);
+var YAMLSeq = __nccwpck_require__(2223);
+var resolveEnd = __nccwpck_require__(7788);
+var resolveProps = __nccwpck_require__(4631);
+var utilContainsNewline = __nccwpck_require__(9499);
+var utilMapIncludes = __nccwpck_require__(1187);
+
+const blockMsg = 'Block collections are not allowed within flow collections';
+const isBlock = (token) => token && (token.type === 'block-map' || token.type === 'block-seq');
+function resolveFlowCollection({ composeNode, composeEmptyNode }, ctx, fc, onError, tag) {
+    const isMap = fc.start.source === '{';
+    const fcName = isMap ? 'flow map' : 'flow sequence';
+    const NodeClass = (tag?.nodeClass ?? (isMap ? YAMLMap.YAMLMap : YAMLSeq.YAMLSeq));
+    const coll = new NodeClass(ctx.schema);
+    coll.flow = true;
+    const atRoot = ctx.atRoot;
+    if (atRoot)
+        ctx.atRoot = false;
+    if (ctx.atKey)
+        ctx.atKey = false;
+    let offset = fc.offset + fc.start.source.length;
+    for (let i = 0; i < fc.items.length; ++i) {
+        const collItem = fc.items[i];
+        const { start, key, sep, value } = collItem;
+        const props = resolveProps.resolveProps(start, {
+            flow: fcName,
+            indicator: 'explicit-key-ind',
+            next: key ?? sep?.[0],
+            offset,
+            onError,
+            parentIndent: fc.indent,
+            startOnNewline: false
+        });
+        if (!props.found) {
+            if (!props.anchor && !props.tag && !sep && !value) {
+                if (i === 0 && props.comma)
+                    onError(props.comma, 'UNEXPECTED_TOKEN', `Unexpected , in ${fcName}`);
+                else if (i < fc.items.length - 1)
+                    onError(props.start, 'UNEXPECTED_TOKEN', `Unexpected empty item in ${fcName}`);
+                if (props.comment) {
+                    if (coll.comment)
+                        coll.comment += '\n' + props.comment;
+                    else
+                        coll.comment = props.comment;
+                }
+                offset = props.end;
+                continue;
+            }
+            if (!isMap && ctx.options.strict && utilContainsNewline.containsNewline(key))
+                onError(key, // checked by containsNewline()
+                'MULTILINE_IMPLICIT_KEY', 'Implicit keys of flow sequence pairs need to be on a single line');
+        }
+        if (i === 0) {
+            if (props.comma)
+                onError(props.comma, 'UNEXPECTED_TOKEN', `Unexpected , in ${fcName}`);
+        }
+        else {
+            if (!props.comma)
+                onError(props.start, 'MISSING_CHAR', `Missing , between ${fcName} items`);
+            if (props.comment) {
+                let prevItemComment = '';
+                loop: for (const st of start) {
+                    switch (st.type) {
+                        case 'comma':
+                        case 'space':
+                            break;
+                        case 'comment':
+                            prevItemComment = st.source.substring(1);
+                            break loop;
+                        default:
+                            break loop;
+                    }
+                }
+                if (prevItemComment) {
+                    let prev = coll.items[coll.items.length - 1];
+                    if (identity.isPair(prev))
+                        prev = prev.value ?? prev.key;
+                    if (prev.comment)
+                        prev.comment += '\n' + prevItemComment;
+                    else
+                        prev.comment = prevItemComment;
+                    props.comment = props.comment.substring(prevItemComment.length + 1);
+                }
+            }
+        }
+        if (!isMap && !sep && !props.found) {
+            // item is a value in a seq
+            // → key & sep are empty, start does not include ? or :
+            const valueNode = value
+                ? composeNode(ctx, value, props, onError)
+                : composeEmptyNode(ctx, props.end, sep, null, props, onError);
+            coll.items.push(valueNode);
+            offset = valueNode.range[2];
+            if (isBlock(value))
+                onError(valueNode.range, 'BLOCK_IN_FLOW', blockMsg);
+        }
+        else {
+            // item is a key+value pair
+            // key value
+            ctx.atKey = true;
+            const keyStart = props.end;
+            const keyNode = key
+                ? composeNode(ctx, key, props, onError)
+                : composeEmptyNode(ctx, keyStart, start, null, props, onError);
+            if (isBlock(key))
+                onError(keyNode.range, 'BLOCK_IN_FLOW', blockMsg);
+            ctx.atKey = false;
+            // value properties
+            const valueProps = resolveProps.resolveProps(sep ?? [], {
+                flow: fcName,
+                indicator: 'map-value-ind',
+                next: value,
+                offset: keyNode.range[2],
+                onError,
+                parentIndent: fc.indent,
+                startOnNewline: false
+            });
+            if (valueProps.found) {
+                if (!isMap && !props.found && ctx.options.strict) {
+                    if (sep)
+                        for (const st of sep) {
+                            if (st === valueProps.found)
+                                break;
+                            if (st.type === 'newline') {
+                                onError(st, 'MULTILINE_IMPLICIT_KEY', 'Implicit keys of flow sequence pairs need to be on a single line');
+                                break;
+                            }
+                        }
+                    if (props.start < valueProps.found.offset - 1024)
+                        onError(valueProps.found, 'KEY_OVER_1024_CHARS', 'The : indicator must be at most 1024 chars after the start of an implicit flow sequence key');
+                }
+            }
+            else if (value) {
+                if ('source' in value && value.source?.[0] === ':')
+                    onError(value, 'MISSING_CHAR', `Missing space after : in ${fcName}`);
+                else
+                    onError(valueProps.start, 'MISSING_CHAR', `Missing , or : between ${fcName} items`);
+            }
+            // value value
+            const valueNode = value
+                ? composeNode(ctx, value, valueProps, onError)
+                : valueProps.found
+                    ? composeEmptyNode(ctx, valueProps.end, sep, null, valueProps, onError)
+                    : null;
+            if (valueNode) {
+                if (isBlock(value))
+                    onError(valueNode.range, 'BLOCK_IN_FLOW', blockMsg);
+            }
+            else if (valueProps.comment) {
+                if (keyNode.comment)
+                    keyNode.comment += '\n' + valueProps.comment;
+                else
+                    keyNode.comment = valueProps.comment;
+            }
+            const pair = new Pair.Pair(keyNode, valueNode);
+            if (ctx.options.keepSourceTokens)
+                pair.srcToken = collItem;
+            if (isMap) {
+                const map = coll;
+                if (utilMapIncludes.mapIncludes(ctx, map.items, keyNode))
+                    onError(keyStart, 'DUPLICATE_KEY', 'Map keys must be unique');
+                map.items.push(pair);
+            }
+            else {
+                const map = new YAMLMap.YAMLMap(ctx.schema);
+                map.flow = true;
+                map.items.push(pair);
+                const endRange = (valueNode ?? keyNode).range;
+                map.range = [keyNode.range[0], endRange[1], endRange[2]];
+                coll.items.push(map);
+            }
+            offset = valueNode ? valueNode.range[2] : valueProps.end;
+        }
+    }
+    const expectedEnd = isMap ? '}' : ']';
+    const [ce, ...ee] = fc.end;
+    let cePos = offset;
+    if (ce?.source === expectedEnd)
+        cePos = ce.offset + ce.source.length;
+    else {
+        const name = fcName[0].toUpperCase() + fcName.substring(1);
+        const msg = atRoot
+            ? `${name} must end with a ${expectedEnd}`
+            : `${name} in block collection must be sufficiently indented and end with a ${expectedEnd}`;
+        onError(offset, atRoot ? 'MISSING_CHAR' : 'BAD_INDENT', msg);
+        if (ce && ce.source.length !== 1)
+            ee.unshift(ce);
+    }
+    if (ee.length > 0) {
+        const end = resolveEnd.resolveEnd(ee, cePos, ctx.options.strict, onError);
+        if (end.comment) {
+            if (coll.comment)
+                coll.comment += '\n' + end.comment;
+            else
+                coll.comment = end.comment;
+        }
+        coll.range = [fc.offset, cePos, end.offset];
+    }
+    else {
+        coll.range = [fc.offset, cePos, cePos];
+    }
+    return coll;
+}
+
+exports.resolveFlowCollection = resolveFlowCollection;
+
+
+/***/ }),
+
+/***/ 6842:
+/***/ ((__unused_webpack_module, exports, __nccwpck_require__) => {
+
+
+
+var Scalar = __nccwpck_require__(3301);
+var resolveEnd = __nccwpck_require__(7788);
+
+function resolveFlowScalar(scalar, strict, onError) {
+    const { offset, type, source, end } = scalar;
+    let _type;
+    let value;
+    const _onError = (rel, code, msg) => onError(offset + rel, code, msg);
+    switch (type) {
+        case 'scalar':
+            _type = Scalar.Scalar.PLAIN;
+            value = plainValue(source, _onError);
+            break;
+        case 'single-quoted-scalar':
+            _type = Scalar.Scalar.QUOTE_SINGLE;
+            value = singleQuotedValue(source, _onError);
+            break;
+        case 'double-quoted-scalar':
+            _type = Scalar.Scalar.QUOTE_DOUBLE;
+            value = doubleQuotedValue(source, _onError);
+            break;
+        /* istanbul ignore next should not happen */
+        default:
+            onError(scalar, 'UNEXPECTED_TOKEN', `Expected a flow scalar value, but found: ${type}`);
+            return {
+                value: '',
+                type: null,
+                comment: '',
+                range: [offset, offset + source.length, offset + source.length]
+            };
+    }
+    const valueEnd = offset + source.length;
+    const re = resolveEnd.resolveEnd(end, valueEnd, strict, onError);
+    return {
+        value,
+        type: _type,
+        comment: re.comment,
+        range: [offset, valueEnd, re.offset]
+    };
+}
+function plainValue(source, onError) {
+    let badChar = '';
+    switch (source[0]) {
+        /* istanbul ignore next should not happen */
+        case '\t':
+            badChar = 'a tab character';
+            break;
+        case ',':
+            badChar = 'flow indicator character ,';
+            break;
+        case '%':
+            badChar = 'directive indicator character %';
+            break;
+        case '|':
+        case '>': {
+            badChar = `block scalar indicator ${source[0]}`;
+            break;
+        }
+        case '@':
+        case '`': {
+            badChar = `reserved character ${source[0]}`;
+            break;
+        }
+    }
+    if (badChar)
+        onError(0, 'BAD_SCALAR_START', `Plain value cannot start with ${badChar}`);
+    return unfoldLines(source);
+}
+function singleQuotedValue(source, onError) {
+    if (source[source.length - 1] !== "'" || source.length === 1)
+        onError(source.length, 'MISSING_CHAR', "Missing closing 'quote");
+    return unfoldLines(source.slice(1, -1)).replace(/''/g, "'");
+}
+function unfoldLines(source) {
+    const line = /(.*?)\r?\n/sy;
+    let match = line.exec(source);
+    if (!match)
+        return source;
+    /**
+     * The negative lookbehinds in these RegExps are to
+     * prevent causing a polynomial search time in certain cases.
+     *
+     * The try-catch is for Safari < 16.4 and other old browsers:
+     * https://caniuse.com/js-regexp-lookbehind
+     */
+    let trimEnd, trimBoth;
+    try {
+        trimEnd = new RegExp('(?<![ \t])[ \t]+$');
+        trimBoth = new RegExp('^[ \t]+|(?<![ \t])[ \t]+$', 'g');
+    }
+    catch {
+        trimEnd = /[ \t]+$/;
+        trimBoth = /^[ \t]+|[ \t]+$/g;
+    }
+    let res = match[1].replace(trimEnd, '');
+    let sep = ' ';
+    let pos = line.lastIndex;
+    while ((match = line.exec(source))) {
+        const lm = match[1].replace(trimBoth, '');
+        if (lm === '') {
+            if (sep === '\n')
+                res += sep;
+            else
+                sep = '\n';
+        }
+        else {
+            res += sep + lm;
+            sep = ' ';
+        }
+        pos = line.lastIndex;
+    }
+    const last = /[ \t]*(.*)/sy;
+    last.lastIndex = pos;
+    match = last.exec(source);
+    return res + sep + (match?.[1] ?? '');
+}
+function doubleQuotedValue(source, onError) {
+    let res = '';
+    for (let i = 1; i < source.length - 1; ++i) {
+        const ch = source[i];
+        if (ch === '\r' && source[i + 1] === '\n')
+            continue;
+        if (ch === '\n') {
+            const { fold, offset } = foldNewline(source, i);
+            res += fold;
+            i = offset;
+        }
+        else if (ch === '\\') {
+            let next = source[++i];
+            const cc = escapeCodes[next];
+            if (cc)
+                res += cc;
+            else if (next === '\n') {
+                // skip escaped newlines, but still trim the following line
+                next = source[i + 1];
+                while (next === ' ' || next === '\t')
+                    next = source[++i + 1];
+            }
+            else if (next === '\r' && source[i + 1] === '\n') {
+                // skip escaped CRLF newlines, but still trim the following line
+                next = source[++i + 1];
+                while (next === ' ' || next === '\t')
+                    next = source[++i + 1];
+            }
+            else if (next === 'x' || next === 'u' || next === 'U') {
+                const length = next === 'x' ? 2 : next === 'u' ? 4 : 8;
+                res += parseCharCode(source, i + 1, length, onError);
+                i += length;
+            }
+            else {
+                const raw = source.substr(i - 1, 2);
+                onError(i - 1, 'BAD_DQ_ESCAPE', `Invalid escape sequence ${raw}`);
+                res += raw;
+            }
+        }
+        else if (ch === ' ' || ch === '\t') {
+            // trim trailing whitespace
+            const wsStart = i;
+            let next = source[i + 1];
+            while (next === ' ' || next === '\t')
+                next = source[++i + 1];
+            if (next !== '\n' && !(next === '\r' && source[i + 2] === '\n'))
+                res += i > wsStart ? source.slice(wsStart, i + 1) : ch;
+        }
+        else {
+            res += ch;
+        }
+    }
+    if (source[source.length - 1] !== '"' || source.length === 1)
+        onError(source.length, 'MISSING_CHAR', 'Missing closing "quote');
+    return res;
+}
+/**
+ * Fold a single newline into a space, multiple newlines to N - 1 newlines.
+ * Presumes `source[offset] === '\n'`
+ */
+function foldNewline(source, offset) {
+    let fold = '';
+    let ch = source[offset + 1];
+    while (ch === ' ' || ch === '\t' || ch === '\n' || ch === '\r') {
+        if (ch === '\r' && source[offset + 2] !== '\n')
+            break;
+        if (ch === '\n')
+            fold += '\n';
+        offset += 1;
+        ch = source[offset + 1];
+    }
+    if (!fold)
+        fold = ' ';
+    return { fold, offset };
+}
+const escapeCodes = {
+    '0': '\0', // null character
+    a: '\x07', // bell character
+    b: '\b', // backspace
+    e: '\x1b', // escape character
+    f: '\f', // form feed
+    n: '\n', // line feed
+    r: '\r', // carriage return
+    t: '\t', // horizontal tab
+    v: '\v', // vertical tab
+    N: '\u0085', // Unicode next line
+    _: '\u00a0', // Unicode non-breaking space
+    L: '\u2028', // Unicode line separator
+    P: '\u2029', // Unicode paragraph separator
+    ' ': ' ',
+    '"': '"',
+    '/': '/',
+    '\\': '\\',
+    '\t': '\t'
+};
+function parseCharCode(source, offset, length, onError) {
+    const cc = source.substr(offset, length);
+    const ok = cc.length === length && /^[0-9a-fA-F]+$/.test(cc);
+    const code = ok ? parseInt(cc, 16) : NaN;
+    try {
+        return String.fromCodePoint(code);
+    }
+    catch {
+        const raw = source.substr(offset - 2, length + 2);
+        onError(offset - 2, 'BAD_DQ_ESCAPE', `Invalid escape sequence ${raw}`);
+        return raw;
+    }
+}
+
+exports.resolveFlowScalar = resolveFlowScalar;
+
+
+/***/ }),
+
+/***/ 4631:
+/***/ ((__unused_webpack_module, exports) => {
+
+
+
+function resolveProps(tokens, { flow, indicator, next, offset, onError, parentIndent, startOnNewline }) {
+    let spaceBefore = false;
+    let atNewline = startOnNewline;
+    let hasSpace = startOnNewline;
+    let comment = '';
+    let commentSep = '';
+    let hasNewline = false;
+    let reqSpace = false;
+    let tab = null;
+    let anchor = null;
+    let tag = null;
+    let newlineAfterProp = null;
+    let comma = null;
+    let found = null;
+    let start = null;
+    for (const token of tokens) {
+        if (reqSpace) {
+            if (token.type !== 'space' &&
+                token.type !== 'newline' &&
+                token.type !== 'comma')
+                onError(token.offset, 'MISSING_CHAR', 'Tags and anchors must be separated from the next token by white space');
+            reqSpace = false;
+        }
+        if (tab) {
+            if (atNewline && token.type !== 'comment' && token.type !== 'newline') {
+                onError(tab, 'TAB_AS_INDENT', 'Tabs are not allowed as indentation');
+            }
+            tab = null;
+        }
+        switch (token.type) {
+            case 'space':
+                // At the doc level, tabs at line start may be parsed
+                // as leading white space rather than indentation.
+                // In a flow collection, only the parser handles indent.
+                if (!flow &&
+                    (indicator !== 'doc-start' || next?.type !== 'flow-collection') &&
+                    token.source.includes('\t')) {
+                    tab = token;
+                }
+                hasSpace = true;
+                break;
+            case 'comment': {
+                if (!hasSpace)
+                    onError(token, 'MISSING_CHAR', 'Comments must be separated from other tokens by white space characters');
+                const cb = token.source.substring(1) || ' ';
+                if (!comment)
+                    comment = cb;
+                else
+                    comment += commentSep + cb;
+                commentSep = '';
+                atNewline = false;
+                break;
+            }
+            case 'newline':
+                if (atNewline) {
+                    if (comment)
+                        comment += token.source;
+                    else if (!found || indicator !== 'seq-item-ind')
+                        spaceBefore = true;
+                }
+                else
+                    commentSep += token.source;
+                atNewline = true;
+                hasNewline = true;
+                if (anchor || tag)
+                    newlineAfterProp = token;
+                hasSpace = true;
+                break;
+            case 'anchor':
+                if (anchor)
+                    onError(token, 'MULTIPLE_ANCHORS', 'A node can have at most one anchor');
+                if (token.source.endsWith(':'))
+                    onError(token.offset + token.source.length - 1, 'BAD_ALIAS', 'Anchor ending in : is ambiguous', true);
+                anchor = token;
+                start ?? (start = token.offset);
+                atNewline = false;
+                hasSpace = false;
+                reqSpace = true;
+                break;
+            case 'tag': {
+                if (tag)
+                    onError(token, 'MULTIPLE_TAGS', 'A node can have at most one tag');
+                tag = token;
+                start ?? (start = token.offset);
+                atNewline = false;
+                hasSpace = false;
+                reqSpace = true;
+                break;
+            }
+            case indicator:
+                // Could here handle preceding comments differently
+                if (anchor || tag)
+                    onError(token, 'BAD_PROP_ORDER', `Anchors and tags must be after the ${token.source} indicator`);
+                if (found)
+                    onError(token, 'UNEXPECTED_TOKEN', `Unexpected ${token.source} in ${flow ?? 'collection'}`);
+                found = token;
+                atNewline =
+                    indicator === 'seq-item-ind' || indicator === 'explicit-key-ind';
+                hasSpace = false;
+                break;
+            case 'comma':
+                if (flow) {
+                    if (comma)
+                        onError(token, 'UNEXPECTED_TOKEN', `Unexpected , in ${flow}`);
+                    comma = token;
+                    atNewline = false;
+                    hasSpace = false;
+                    break;
+                }
+            // else fallthrough
+            default:
+                onError(token, 'UNEXPECTED_TOKEN', `Unexpected ${token.type} token`);
+                atNewline = false;
+                hasSpace = false;
+        }
+    }
+    const last = tokens[tokens.length - 1];
+    const end = last ? last.offset + last.source.length : offset;
+    if (reqSpace &&
+        next &&
+        next.type !== 'space' &&
+        next.type !== 'newline' &&
+        next.type !== 'comma' &&
+        (next.type !== 'scalar' || next.source !== '')) {
+        onError(next.offset, 'MISSING_CHAR', 'Tags and anchors must be separated from the next token by white space');
+    }
+    if (tab &&
+        ((atNewline && tab.indent <= parentIndent) ||
+            next?.type === 'block-map' ||
+            next?.type === 'block-seq'))
+        onError(tab, 'TAB_AS_INDENT', 'Tabs are not allowed as indentation');
+    return {
+        comma,
+        found,
+        spaceBefore,
+        comment,
+        hasNewline,
+        anchor,
+        tag,
+        newlineAfterProp,
+        end,
+        start: start ?? end
+    };
+}
+
+exports.resolveProps = resolveProps;
+
+
+/***/ }),
+
+/***/ 9499:
+/***/ ((__unused_webpack_module, exports) => {
+
+
+
+function containsNewline(key) {
+    if (!key)
+        return null;
+    switch (key.type) {
+        case 'alias':
+        case 'scalar':
+        case 'double-quoted-scalar':
+        case 'single-quoted-scalar':
+            if (key.source.includes('\n'))
+                return true;
+            if (key.end)
+                for (const st of key.end)
+                    if (st.type === 'newline')
+                        return true;
+            return false;
+        case 'flow-collection':
+            for (const it of key.items) {
+                for (const st of it.start)
+                    if (st.type === 'newline')
+                        return true;
+                if (it.sep)
+                    for (const st of it.sep)
+                        if (st.type === 'newline')
+                            return true;
+                if (containsNewline(it.key) || containsNewline(it.value))
+                    return true;
+            }
+            return false;
+        default:
+            return true;
+    }
+}
+
+exports.containsNewline = containsNewline;
+
+
+/***/ }),
+
+/***/ 2599:
+/***/ ((__unused_webpack_module, exports) => {
+
+
+
+function emptyScalarPosition(offset, before, pos) {
+    if (before) {
+        pos ?? (pos = before.length);
+        for (let i = pos - 1; i >= 0; --i) {
+            let st = before[i];
+            switch (st.type) {
+                case 'space':
+                case 'comment':
+                case 'newline':
+                    offset -= st.source.length;
+                    continue;
+            }
+            // Technically, an empty scalar is immediately after the last non-empty
+            // node, but it's more useful to place it after any whitespace.
+            st = before[++i];
+            while (st?.type === 'space') {
+                offset += st.source.length;
+                st = before[++i];
+            }
+            break;
+        }
+    }
+    return offset;
+}
+
+exports.emptyScalarPosition = emptyScalarPosition;
+
+
+/***/ }),
+
+/***/ 4051:
+/***/ ((__unused_webpack_module, exports, __nccwpck_require__) => {
+
+
+
+var utilContainsNewline = __nccwpck_require__(9499);
+
+function flowIndentCheck(indent, fc, onError) {
+    if (fc?.type === 'flow-collection') {
+        const end = fc.end[0];
+        if (end.indent === indent &&
+            (end.source === ']' || end.source === '}') &&
+            utilContainsNewline.containsNewline(fc)) {
+            const msg = 'Flow end indicator should be more indented than parent';
+            onError(end, 'BAD_INDENT', msg, true);
+        }
+    }
+}
+
+exports.flowIndentCheck = flowIndentCheck;
+
+
+/***/ }),
+
+/***/ 1187:
+/***/ ((__unused_webpack_module, exports, __nccwpck_require__) => {
+
+
+
+var identity = __nccwpck_require__(1127);
+
+function mapIncludes(ctx, items, search) {
+    const { uniqueKeys } = ctx.options;
+    if (uniqueKeys === false)
+        return false;
+    const isEqual = typeof uniqueKeys === 'function'
+        ? uniqueKeys
+        : (a, b) => a === b || (identity.isScalar(a) && identity.isScalar(b) && a.value === b.value);
+    return items.some(pair => isEqual(pair.key, search));
+}
+
+exports.mapIncludes = mapIncludes;
+
+
+/***/ }),
+
+/***/ 3021:
+/***/ ((__unused_webpack_module, exports, __nccwpck_require__) => {
+
+
+
+var Alias = __nccwpck_require__(4065);
+var Collection = __nccwpck_require__(101);
+var identity = __nccwpck_require__(1127);
+var Pair = __nccwpck_require__(7165);
+var toJS = __nccwpck_require__(4043);
+var Schema = __nccwpck_require__(5840);
+var stringifyDocument = __nccwpck_require__(6829);
+var anchors = __nccwpck_require__(1596);
+var applyReviver = __nccwpck_require__(3661);
+var createNode = __nccwpck_require__(2404);
+var directives = __nccwpck_require__(1342);
+
+class Document {
+    constructor(value, replacer, options) {
+        /** A comment before this Document */
+        this.commentBefore = null;
+        /** A comment immediately after this Document */
+        this.comment = null;
+        /** Errors encountered during parsing. */
+        this.errors = [];
+        /** Warnings encountered during parsing. */
+        this.warnings = [];
+        Object.defineProperty(this, identity.NODE_TYPE, { value: identity.DOC });
+        let _replacer = null;
+        if (typeof replacer === 'function' || Array.isArray(replacer)) {
+            _replacer = replacer;
+        }
+        else if (options === undefined && replacer) {
+            options = replacer;
+            replacer = undefined;
+        }
+        const opt = Object.assign({
+            intAsBigInt: false,
+            keepSourceTokens: false,
+            logLevel: 'warn',
+            prettyErrors: true,
+            strict: true,
+            stringKeys: false,
+            uniqueKeys: true,
+            version: '1.2'
+        }, options);
+        this.options = opt;
+        let { version } = opt;
+        if (options?._directives) {
+            this.directives = options._directives.atDocument();
+            if (this.directives.yaml.explicit)
+                version = this.directives.yaml.version;
+        }
+        else
+            this.directives = new directives.Directives({ version });
+        this.setSchema(version, options);
+        // @ts-expect-error We can't really know that this matches Contents.
+        this.contents =
+            value === undefined ? null : this.createNode(value, _replacer, options);
+    }
+    /**
+     * Create a deep copy of this Document and its contents.
+     *
+     * Custom Node values that inherit from `Object` still refer to their original instances.
+     */
+    clone() {
+        const copy = Object.create(Document.prototype, {
+            [identity.NODE_TYPE]: { value: identity.DOC }
+        });
+        copy.commentBefore = this.commentBefore;
+        copy.comment = this.comment;
+        copy.errors = this.errors.slice();
+        copy.warnings = this.warnings.slice();
+        copy.options = Object.assign({}, this.options);
+        if (this.directives)
+            copy.directives = this.directives.clone();
+        copy.schema = this.schema.clone();
+        // @ts-expect-error We can't really know that this matches Contents.
+        copy.contents = identity.isNode(this.contents)
+            ? this.contents.clone(copy.schema)
+            : this.contents;
+        if (this.range)
+            copy.range = this.range.slice();
+        return copy;
+    }
+    /** Adds a value to the document. */
+    add(value) {
+        if (assertCollection(this.contents))
+            this.contents.add(value);
+    }
+    /** Adds a value to the document. */
+    addIn(path, value) {
+        if (assertCollection(this.contents))
+            this.contents.addIn(path, value);
+    }
+    /**
+     * Create a new `Alias` node, ensuring that the target `node` has the required anchor.
+     *
+     * If `node` already has an anchor, `name` is ignored.
+     * Otherwise, the `node.anchor` value will be set to `name`,
+     * or if an anchor with that name is already present in the document,
+     * `name` will be used as a prefix for a new unique anchor.
+     * If `name` is undefined, the generated anchor will use 'a' as a prefix.
+     */
+    createAlias(node, name) {
+        if (!node.anchor) {
+            const prev = anchors.anchorNames(this);
+            node.anchor =
+                // eslint-disable-next-line @typescript-eslint/prefer-nullish-coalescing
+                !name || prev.has(name) ? anchors.findNewAnchor(name || 'a', prev) : name;
+        }
+        return new Alias.Alias(node.anchor);
+    }
+    createNode(value, replacer, options) {
+        let _replacer = undefined;
+        if (typeof replacer === 'function') {
+            value = replacer.call({ '': value }, '', value);
+            _replacer = replacer;
+        }
+        else if (Array.isArray(replacer)) {
+            const keyToStr = (v) => typeof v === 'number' || v instanceof String || v instanceof Number;
+            const asStr = replacer.filter(keyToStr).map(String);
+            if (asStr.length > 0)
+                replacer = replacer.concat(asStr);
+            _replacer = replacer;
+        }
+        else if (options === undefined && replacer) {
+            options = replacer;
+            replacer = undefined;
+        }
+        const { aliasDuplicateObjects, anchorPrefix, flow, keepUndefined, onTagObj, tag } = options ?? {};
+        const { onAnchor, setAnchors, sourceObjects } = anchors.createNodeAnchors(this, 
+        // eslint-disable-next-line @typescript-eslint/prefer-nullish-coalescing
+        anchorPrefix || 'a');
+        const ctx = {
+            aliasDuplicateObjects: aliasDuplicateObjects ?? true,
+            keepUndefined: keepUndefined ?? false,
+            onAnchor,
+            onTagObj,
+            replacer: _replacer,
+            schema: this.schema,
+            sourceObjects
+        };
+        const node = createNode.createNode(value, tag, ctx);
+        if (flow && identity.isCollection(node))
+            node.flow = true;
+        setAnchors();
+        return node;
+    }
+    /**
+     * Convert a key and a value into a `Pair` using the current schema,
+     * recursively wrapping all values as `Scalar` or `Collection` nodes.
+     */
+    createPair(key, value, options = {}) {
+        const k = this.createNode(key, null, options);
+        const v = this.createNode(value, null, options);
+        return new Pair.Pair(k, v);
+    }
+    /**
+     * Removes a value from the document.
+     * @returns `true` if the item was found and removed.
+     */
+    delete(key) {
+        return assertCollection(this.contents) ? this.contents.delete(key) : false;
+    }
+    /**
+     * Removes a value from the document.
+     * @returns `true` if the item was found and removed.
+     */
+    deleteIn(path) {
+        if (Collection.isEmptyPath(path)) {
+            if (this.contents == null)
+                return false;
+            // @ts-expect-error Presumed impossible if Strict extends false
+            this.contents = null;
+            return true;
+        }
+        return assertCollection(this.contents)
+            ? this.contents.deleteIn(path)
+            : false;
+    }
+    /**
+     * Returns item at `key`, or `undefined` if not found. By default unwraps
+     * scalar values from their surrounding node; to disable set `keepScalar` to
+     * `true` (collections are always returned intact).
+     */
+    get(key, keepScalar) {
+        return identity.isCollection(this.contents)
+            ? this.contents.get(key, keepScalar)
+            : undefined;
+    }
+    /**
+     * Returns item at `path`, or `undefined` if not found. By default unwraps
+     * scalar values from their surrounding node; to disable set `keepScalar` to
+     * `true` (collections are always returned intact).
+     */
+    getIn(path, keepScalar) {
+        if (Collection.isEmptyPath(path))
+            return !keepScalar && identity.isScalar(this.contents)
+                ? this.contents.value
+                : this.contents;
+        return identity.isCollection(this.contents)
+            ? this.contents.getIn(path, keepScalar)
+            : undefined;
+    }
+    /**
+     * Checks if the document includes a value with the key `key`.
+     */
+    has(key) {
+        return identity.isCollection(this.contents) ? this.contents.has(key) : false;
+    }
+    /**
+     * Checks if the document includes a value at `path`.
+     */
+    hasIn(path) {
+        if (Collection.isEmptyPath(path))
+            return this.contents !== undefined;
+        return identity.isCollection(this.contents) ? this.contents.hasIn(path) : false;
+    }
+    /**
+     * Sets a value in this document. For `!!set`, `value` needs to be a
+     * boolean to add/remove the item from the set.
+     */
+    set(key, value) {
+        if (this.contents == null) {
+            // @ts-expect-error We can't really know that this matches Contents.
+            this.contents = Collection.collectionFromPath(this.schema, [key], value);
+        }
+        else if (assertCollection(this.contents)) {
+            this.contents.set(key, value);
+        }
+    }
+    /**
+     * Sets a value in this document. For `!!set`, `value` needs to be a
+     * boolean to add/remove the item from the set.
+     */
+    setIn(path, value) {
+        if (Collection.isEmptyPath(path)) {
+            // @ts-expect-error We can't really know that this matches Contents.
+            this.contents = value;
+        }
+        else if (this.contents == null) {
+            // @ts-expect-error We can't really know that this matches Contents.
+            this.contents = Collection.collectionFromPath(this.schema, Array.from(path), value);
+        }
+        else if (assertCollection(this.contents)) {
+            this.contents.setIn(path, value);
+        }
+    }
+    /**
+     * Change the YAML version and schema used by the document.
+     * A `null` version disables support for directives, explicit tags, anchors, and aliases.
+     * It also requires the `schema` option to be given as a `Schema` instance value.
+     *
+     * Overrides all previously set schema options.
+     */
+    setSchema(version, options = {}) {
+        if (typeof version === 'number')
+            version = String(version);
+        let opt;
+        switch (version) {
+            case '1.1':
+                if (this.directives)
+                    this.directives.yaml.version = '1.1';
+                else
+                    this.directives = new directives.Directives({ version: '1.1' });
+                opt = { resolveKnownTags: false, schema: 'yaml-1.1' };
+                break;
+            case '1.2':
+            case 'next':
+                if (this.directives)
+                    this.directives.yaml.version = version;
+                else
+                    this.directives = new directives.Directives({ version });
+                opt = { resolveKnownTags: true, schema: 'core' };
+                break;
+            case null:
+                if (this.directives)
+                    delete this.directives;
+                opt = null;
+                break;
+            default: {
+                const sv = JSON.stringify(version);
+                throw new Error(`Expected '1.1', '1.2' or null as first argument, but found: ${sv}`);
+            }
+        }
+        // Not using `instanceof Schema` to allow for duck typing
+        if (options.schema instanceof Object)
+            this.schema = options.schema;
+        else if (opt)
+            this.schema = new Schema.Schema(Object.assign(opt, options));
+        else
+            throw new Error(`With a null YAML version, the { schema: Schema } option is required`);
+    }
+    // json & jsonArg are only used from toJSON()
+    toJS({ json, jsonArg, mapAsMap, maxAliasCount, onAnchor, reviver } = {}) {
+        const ctx = {
+            anchors: new Map(),
+            doc: this,
+            keep: !json,
+            mapAsMap: mapAsMap === true,
+            mapKeyWarned: false,
+            maxAliasCount: typeof maxAliasCount === 'number' ? maxAliasCount : 100
+        };
+        const res = toJS.toJS(this.contents, jsonArg ?? '', ctx);
+        if (typeof onAnchor === 'function')
+            for (const { count, res } of ctx.anchors.values())
+                onAnchor(res, count);
+        return typeof reviver === 'function'
+            ? applyReviver.applyReviver(reviver, { '': res }, '', res)
+            : res;
+    }
+    /**
+     * A JSON representation of the document `contents`.
+     *
+     * @param jsonArg Used by `JSON.stringify` to indicate the array index or
+     *   property name.
+     */
+    toJSON(jsonArg, onAnchor) {
+        return this.toJS({ json: true, jsonArg, mapAsMap: false, onAnchor });
+    }
+    /** A YAML representation of the document. */
+    toString(options = {}) {
+        if (this.errors.length > 0)
+            throw new Error('Document with errors cannot be stringified');
+        if ('indent' in options &&
+            (!Number.isInteger(options.indent) || Number(options.indent) <= 0)) {
+            const s = JSON.stringify(options.indent);
+            throw new Error(`"indent" option must be a positive integer, not ${s}`);
+        }
+        return stringifyDocument.stringifyDocument(this, options);
+    }
+}
+function assertCollection(contents) {
+    if (identity.isCollection(contents))
+        return true;
+    throw new Error('Expected a YAML collection as document contents');
+}
+
+exports.Document = Document;
+
+
+/***/ }),
+
+/***/ 1596:
+/***/ ((__unused_webpack_module, exports, __nccwpck_require__) => {
+
+
+
+var identity = __nccwpck_require__(1127);
+var visit = __nccwpck_require__(204);
+
+/**
+ * Verify that the input string is a valid anchor.
+ *
+ * Will throw on errors.
+ */
+function anchorIsValid(anchor) {
+    if (/[\x00-\x19\s,[\]{}]/.test(anchor)) {
+        const sa = JSON.stringify(anchor);
+        const msg = `Anchor must not contain whitespace or control characters: ${sa}`;
+        throw new Error(msg);
+    }
+    return true;
+}
+function anchorNames(root) {
+    const anchors = new Set();
+    visit.visit(root, {
+        Value(_key, node) {
+            if (node.anchor)
+                anchors.add(node.anchor);
+        }
+    });
+    return anchors;
+}
+/** Find a new anchor name with the given `prefix` and a one-indexed suffix. */
+function findNewAnchor(prefix, exclude) {
+    for (let i = 1; true; ++i) {
+        const name = `${prefix}${i}`;
+        if (!exclude.has(name))
+            return name;
+    }
+}
+function createNodeAnchors(doc, prefix) {
+    const aliasObjects = [];
+    const sourceObjects = new Map();
+    let prevAnchors = null;
+    return {
+        onAnchor: (source) => {
+            aliasObjects.push(source);
+            prevAnchors ?? (prevAnchors = anchorNames(doc));
+            const anchor = findNewAnchor(prefix, prevAnchors);
+            prevAnchors.add(anchor);
+            return anchor;
+        },
+        /**
+         * With circular references, the source node is only resolved after all
+         * of its child nodes are. This is why anchors are set only after all of
+         * the nodes have been created.
+         */
+        setAnchors: () => {
+            for (const source of aliasObjects) {
+                const ref = sourceObjects.get(source);
+                if (typeof ref === 'object' &&
+                    ref.anchor &&
+                    (identity.isScalar(ref.node) || identity.isCollection(ref.node))) {
+                    ref.node.anchor = ref.anchor;
+                }
+                else {
+                    const error = new Error('Failed to resolve repeated object (this should not happen)');
+                    error.source = source;
+                    throw error;
+                }
+            }
+        },
+        sourceObjects
+    };
+}
+
+exports.anchorIsValid = anchorIsValid;
+exports.anchorNames = anchorNames;
+exports.createNodeAnchors = createNodeAnchors;
+exports.findNewAnchor = findNewAnchor;
+
+
+/***/ }),
+
+/***/ 3661:
+/***/ ((__unused_webpack_module, exports) => {
+
+
+
+/**
+ * Applies the JSON.parse reviver algorithm as defined in the ECMA-262 spec,
+ * in section 24.5.1.1 "Runtime Semantics: InternalizeJSONProperty" of the
+ * 2021 edition: https://tc39.es/ecma262/#sec-json.parse
+ *
+ * Includes extensions for handling Map and Set objects.
+ */
+function applyReviver(reviver, obj, key, val) {
+    if (val && typeof val === 'object') {
+        if (Array.isArray(val)) {
+            for (let i = 0, len = val.length; i < len; ++i) {
+                const v0 = val[i];
+                const v1 = applyReviver(reviver, val, String(i), v0);
+                // eslint-disable-next-line @typescript-eslint/no-array-delete
+                if (v1 === undefined)
+                    delete val[i];
+                else if (v1 !== v0)
+                    val[i] = v1;
+            }
+        }
+        else if (val instanceof Map) {
+            for (const k of Array.from(val.keys())) {
+                const v0 = val.get(k);
+                const v1 = applyReviver(reviver, val, k, v0);
+                if (v1 === undefined)
+                    val.delete(k);
+                else if (v1 !== v0)
+                    val.set(k, v1);
+            }
+        }
+        else if (val instanceof Set) {
+            for (const v0 of Array.from(val)) {
+                const v1 = applyReviver(reviver, val, v0, v0);
+                if (v1 === undefined)
+                    val.delete(v0);
+                else if (v1 !== v0) {
+                    val.delete(v0);
+                    val.add(v1);
+                }
+            }
+        }
+        else {
+            for (const [k, v0] of Object.entries(val)) {
+                const v1 = applyReviver(reviver, val, k, v0);
+                if (v1 === undefined)
+                    delete val[k];
+                else if (v1 !== v0)
+                    val[k] = v1;
+            }
+        }
+    }
+    return reviver.call(obj, key, val);
+}
+
+exports.applyReviver = applyReviver;
+
+
+/***/ }),
+
+/***/ 2404:
+/***/ ((__unused_webpack_module, exports, __nccwpck_require__) => {
+
+
+
+var Alias = __nccwpck_require__(4065);
+var identity = __nccwpck_require__(1127);
+var Scalar = __nccwpck_require__(3301);
+
+const defaultTagPrefix = 'tag:yaml.org,2002:';
+function findTagObject(value, tagName, tags) {
+    if (tagName) {
+        const match = tags.filter(t => t.tag === tagName);
+        const tagObj = match.find(t => !t.format) ?? match[0];
+        if (!tagObj)
+            throw new Error(`Tag ${tagName} not found`);
+        return tagObj;
+    }
+    return tags.find(t => t.identify?.(value) && !t.format);
+}
+function createNode(value, tagName, ctx) {
+    if (identity.isDocument(value))
+        value = value.contents;
+    if (identity.isNode(value))
+        return value;
+    if (identity.isPair(value)) {
+        const map = ctx.schema[identity.MAP].createNode?.(ctx.schema, null, ctx);
+        map.items.push(value);
+        return map;
+    }
+    if (value instanceof String ||
+        value instanceof Number ||
+        value instanceof Boolean ||
+        (typeof BigInt !== 'undefined' && value instanceof BigInt) // not supported everywhere
+    ) {
+        // https://tc39.es/ecma262/#sec-serializejsonproperty
+        value = value.valueOf();
+    }
+    const { aliasDuplicateObjects, onAnchor, onTagObj, schema, sourceObjects } = ctx;
+    // Detect duplicate references to the same object & use Alias nodes for all
+    // after first. The `ref` wrapper allows for circular references to resolve.
+    let ref = undefined;
+    if (aliasDuplicateObjects && value && typeof value === 'object') {
+        ref = sourceObjects.get(value);
+        if (ref) {
+            ref.anchor ?? (ref.anchor = onAnchor(value));
+            return new Alias.Alias(ref.anchor);
+        }
+        else {
+            ref = { anchor: null, node: null };
+            sourceObjects.set(value, ref);
+        }
+    }
+    if (tagName?.startsWith('!!'))
+        tagName = defaultTagPrefix + tagName.slice(2);
+    let tagObj = findTagObject(value, tagName, schema.tags);
+    if (!tagObj) {
+        if (value && typeof value.toJSON === 'function') {
+            // eslint-disable-next-line @typescript-eslint/no-unsafe-call
+            value = value.toJSON();
+        }
+        if (!value || typeof value !== 'object') {
+            const node = new Scalar.Scalar(value);
+            if (ref)
+                ref.node = node;
+            return node;
+        }
+        tagObj =
+            value instanceof Map
+                ? schema[identity.MAP]
+                : Symbol.iterator in Object(value)
+                    ? schema[identity.SEQ]
+                    : schema[identity.MAP];
+    }
+    if (onTagObj) {
+        onTagObj(tagObj);
+        delete ctx.onTagObj;
+    }
+    const node = tagObj?.createNode
+        ? tagObj.createNode(ctx.schema, value, ctx)
+        : typeof tagObj?.nodeClass?.from === 'function'
+            ? tagObj.nodeClass.from(ctx.schema, value, ctx)
+            : new Scalar.Scalar(value);
+    if (tagName)
+        node.tag = tagName;
+    else if (!tagObj.default)
+        node.tag = tagObj.tag;
+    if (ref)
+        ref.node = node;
+    return node;
+}
+
+exports.createNode = createNode;
+
+
+/***/ }),
+
+/***/ 1342:
+/***/ ((__unused_webpack_module, exports, __nccwpck_require__) => {
+
+
+
+var identity = __nccwpck_require__(1127);
+var visit = __nccwpck_require__(204);
+
+const escapeChars = {
+    '!': '%21',
+    ',': '%2C',
+    '[': '%5B',
+    ']': '%5D',
+    '{': '%7B',
+    '}': '%7D'
+};
+const escapeTagName = (tn) => tn.replace(/[!,[\]{}]/g, ch => escapeChars[ch]);
+class Directives {
+    constructor(yaml, tags) {
+        /**
+         * The directives-end/doc-start marker `---`. If `null`, a marker may still be
+         * included in the document's stringified representation.
+         */
+        this.docStart = null;
+        /** The doc-end marker `...`.  */
+        this.docEnd = false;
+        this.yaml = Object.assign({}, Directives.defaultYaml, yaml);
+        this.tags = Object.assign({}, Directives.defaultTags, tags);
+    }
+    clone() {
+        const copy = new Directives(this.yaml, this.tags);
+        copy.docStart = this.docStart;
+        return copy;
+    }
+    /**
+     * During parsing, get a Directives instance for the current document and
+     * update the stream state according to the current version's spec.
+     */
+    atDocument() {
+        const res = new Directives(this.yaml, this.tags);
+        switch (this.yaml.version) {
+            case '1.1':
+                this.atNextDocument = true;
+                break;
+            case '1.2':
+                this.atNextDocument = false;
+                this.yaml = {
+                    explicit: Directives.defaultYaml.explicit,
+                    version: '1.2'
+                };
+                this.tags = Object.assign({}, Directives.defaultTags);
+                break;
+        }
+        return res;
+    }
+    /**
+     * @param onError - May be called even if the action was successful
+     * @returns `true` on success
+     */
+    add(line, onError) {
+        if (this.atNextDocument) {
+            this.yaml = { explicit: Directives.defaultYaml.explicit, version: '1.1' };
+            this.tags = Object.assign({}, Directives.defaultTags);
+            this.atNextDocument = false;
+        }
+        const parts = line.trim().split(/[ \t]+/);
+        const name = parts.shift();
+        switch (name) {
+            case '%TAG': {
+                if (parts.length !== 2) {
+                    onError(0, '%TAG directive should contain exactly two parts');
+                    if (parts.length < 2)
+                        return false;
+                }
+                const [handle, prefix] = parts;
+                this.tags[handle] = prefix;
+                return true;
+            }
+            case '%YAML': {
+                this.yaml.explicit = true;
+                if (parts.length !== 1) {
+                    onError(0, '%YAML directive should contain exactly one part');
+                    return false;
+                }
+                const [version] = parts;
+                if (version === '1.1' || version === '1.2') {
+                    this.yaml.version = version;
+                    return true;
+                }
+                else {
+                    const isValid = /^\d+\.\d+$/.test(version);
+                    onError(6, `Unsupported YAML version ${version}`, isValid);
+                    return false;
+                }
+            }
+            default:
+                onError(0, `Unknown directive ${name}`, true);
+                return false;
+        }
+    }
+    /**
+     * Resolves a tag, matching handles to those defined in %TAG directives.
+     *
+     * @returns Resolved tag, which may also be the non-specific tag `'!'` or a
+     *   `'!local'` tag, or `null` if unresolvable.
+     */
+    tagName(source, onError) {
+        if (source === '!')
+            return '!'; // non-specific tag
+        if (source[0] !== '!') {
+            onError(`Not a valid tag: ${source}`);
+            return null;
+        }
+        if (source[1] === '<') {
+            const verbatim = source.slice(2, -1);
+            if (verbatim === '!' || verbatim === '!!') {
+                onError(`Verbatim tags aren't resolved, so ${source} is invalid.`);
+                return null;
+            }
+            if (source[source.length - 1] !== '>')
+                onError('Verbatim tags must end with a >');
+            return verbatim;
+        }
+        const [, handle, suffix] = source.match(/^(.*!)([^!]*)$/s);
+        if (!suffix)
+            onError(`The ${source} tag has no suffix`);
+        const prefix = this.tags[handle];
+        if (prefix) {
+            try {
+                return prefix + decodeURIComponent(suffix);
+            }
+            catch (error) {
+                onError(String(error));
+                return null;
+            }
+        }
+        if (handle === '!')
+            return source; // local tag
+        onError(`Could not resolve tag: ${source}`);
+        return null;
+    }
+    /**
+     * Given a fully resolved tag, returns its printable string form,
+     * taking into account current tag prefixes and defaults.
+     */
+    tagString(tag) {
+        for (const [handle, prefix] of Object.entries(this.tags)) {
+            if (tag.startsWith(prefix))
+                return handle + escapeTagName(tag.substring(prefix.length));
+        }
+        return tag[0] === '!' ? tag : `!<${tag}>`;
+    }
+    toString(doc) {
+        const lines = this.yaml.explicit
+            ? [`%YAML ${this.yaml.version || '1.2'}`]
+            : [];
+        const tagEntries = Object.entries(this.tags);
+        let tagNames;
+        if (doc && tagEntries.length > 0 && identity.isNode(doc.contents)) {
+            const tags = {};
+            visit.visit(doc.contents, (_key, node) => {
+                if (identity.isNode(node) && node.tag)
+                    tags[node.tag] = true;
+            });
+            tagNames = Object.keys(tags);
+        }
+        else
+            tagNames = [];
+        for (const [handle, prefix] of tagEntries) {
+            if (handle === '!!' && prefix === 'tag:yaml.org,2002:')
+                continue;
+            if (!doc || tagNames.some(tn => tn.startsWith(prefix)))
+                lines.push(`%TAG ${handle} ${prefix}`);
+        }
+        return lines.join('\n');
+    }
+}
+Directives.defaultYaml = { explicit: false, version: '1.2' };
+Directives.defaultTags = { '!!': 'tag:yaml.org,2002:' };
+
+exports.Directives = Directives;
+
+
+/***/ }),
+
+/***/ 1464:
+/***/ ((__unused_webpack_module, exports) => {
+
+
+
+class YAMLError extends Error {
+    constructor(name, pos, code, message) {
+        super();
+        this.name = name;
+        this.code = code;
+        this.message = message;
+        this.pos = pos;
+    }
+}
+class YAMLParseError extends YAMLError {
+    constructor(pos, code, message) {
+        super('YAMLParseError', pos, code, message);
+    }
+}
+class YAMLWarning extends YAMLError {
+    constructor(pos, code, message) {
+        super('YAMLWarning', pos, code, message);
+    }
+}
+const prettifyError = (src, lc) => (error) => {
+    if (error.pos[0] === -1)
+        return;
+    error.linePos = error.pos.map(pos => lc.linePos(pos));
+    const { line, col } = error.linePos[0];
+    error.message += ` at line ${line}, column ${col}`;
+    let ci = col - 1;
+    let lineStr = src
+        .substring(lc.lineStarts[line - 1], lc.lineStarts[line])
+        .replace(/[\n\r]+$/, '');
+    // Trim to max 80 chars, keeping col position near the middle
+    if (ci >= 60 && lineStr.length > 80) {
+        const trimStart = Math.min(ci - 39, lineStr.length - 79);
+        lineStr = '…' + lineStr.substring(trimStart);
+        ci -= trimStart - 1;
+    }
+    if (lineStr.length > 80)
+        lineStr = lineStr.substring(0, 79) + '…';
+    // Include previous line in context if pointing at line start
+    if (line > 1 && /^ *$/.test(lineStr.substring(0, ci))) {
+        // Regexp won't match if start is trimmed
+        let prev = src.substring(lc.lineStarts[line - 2], lc.lineStarts[line - 1]);
+        if (prev.length > 80)
+            prev = prev.substring(0, 79) + '…\n';
+        lineStr = prev + lineStr;
+    }
+    if (/[^ ]/.test(lineStr)) {
+        let count = 1;
+        const end = error.linePos[1];
+        if (end?.line === line && end.col > col) {
+            count = Math.max(1, Math.min(end.col - col, 80 - ci));
+        }
+        const pointer = ' '.repeat(ci) + '^'.repeat(count);
+        error.message += `:\n\n${lineStr}\n${pointer}\n`;
+    }
+};
+
+exports.YAMLError = YAMLError;
+exports.YAMLParseError = YAMLParseError;
+exports.YAMLWarning = YAMLWarning;
+exports.prettifyError = prettifyError;
+
+
+/***/ }),
+
+/***/ 8815:
+/***/ ((__unused_webpack_module, exports, __nccwpck_require__) => {
+
+
+
+var composer = __nccwpck_require__(9984);
+var Document = __nccwpck_require__(3021);
+var Schema = __nccwpck_require__(5840);
+var errors = __nccwpck_require__(1464);
+var Alias = __nccwpck_require__(4065);
+var identity = __nccwpck_require__(1127);
+var Pair = __nccwpck_require__(7165);
+var Scalar = __nccwpck_require__(3301);
+var YAMLMap = __nccwpck_require__(4454);
+var YAMLSeq = __nccwpck_require__(2223);
+var cst = __nccwpck_require__(3461);
+var lexer = __nccwpck_require__(361);
+var lineCounter = __nccwpck_require__(6628);
+var parser = __nccwpck_require__(3456);
+var publicApi = __nccwpck_require__(4047);
+var visit = __nccwpck_require__(204);
+
+
+
+exports.Composer = composer.Composer;
+exports.Document = Document.Document;
+exports.Schema = Schema.Schema;
+exports.YAMLError = errors.YAMLError;
+exports.YAMLParseError = errors.YAMLParseError;
+exports.YAMLWarning = errors.YAMLWarning;
+exports.Alias = Alias.Alias;
+exports.isAlias = identity.isAlias;
+exports.isCollection = identity.isCollection;
+exports.isDocument = identity.isDocument;
+exports.isMap = identity.isMap;
+exports.isNode = identity.isNode;
+exports.isPair = identity.isPair;
+exports.isScalar = identity.isScalar;
+exports.isSeq = identity.isSeq;
+exports.Pair = Pair.Pair;
+exports.Scalar = Scalar.Scalar;
+exports.YAMLMap = YAMLMap.YAMLMap;
+exports.YAMLSeq = YAMLSeq.YAMLSeq;
+exports.CST = cst;
+exports.Lexer = lexer.Lexer;
+exports.LineCounter = lineCounter.LineCounter;
+exports.Parser = parser.Parser;
+exports.parse = publicApi.parse;
+exports.parseAllDocuments = publicApi.parseAllDocuments;
+exports.parseDocument = publicApi.parseDocument;
+exports.stringify = publicApi.stringify;
+exports.visit = visit.visit;
+exports.visitAsync = visit.visitAsync;
+
+
+/***/ }),
+
+/***/ 7249:
+/***/ ((__unused_webpack_module, exports, __nccwpck_require__) => {
+
+
+
+var node_process = __nccwpck_require__(932);
+
+function debug(logLevel, ...messages) {
+    if (logLevel === 'debug')
+        console.log(...messages);
+}
+function warn(logLevel, warning) {
+    if (logLevel === 'debug' || logLevel === 'warn') {
+        if (typeof node_process.emitWarning === 'function')
+            node_process.emitWarning(warning);
+        else
+            console.warn(warning);
+    }
+}
+
+exports.debug = debug;
+exports.warn = warn;
+
+
+/***/ }),
+
+/***/ 4065:
+/***/ ((__unused_webpack_module, exports, __nccwpck_require__) => {
+
+
+
+var anchors = __nccwpck_require__(1596);
+var visit = __nccwpck_require__(204);
+var identity = __nccwpck_require__(1127);
+var Node = __nccwpck_require__(6673);
+var toJS = __nccwpck_require__(4043);
+
+class Alias extends Node.NodeBase {
+    constructor(source) {
+        super(identity.ALIAS);
+        this.source = source;
+        Object.defineProperty(this, 'tag', {
+            set() {
+                throw new Error('Alias nodes cannot have tags');
+            }
+        });
+    }
+    /**
+     * Resolve the value of this alias within `doc`, finding the last
+     * instance of the `source` anchor before this node.
+     */
+    resolve(doc, ctx) {
+        if (ctx?.maxAliasCount === 0)
+            throw new ReferenceError('Alias resolution is disabled');
+        let nodes;
+        if (ctx?.aliasResolveCache) {
+            nodes = ctx.aliasResolveCache;
+        }
+        else {
+            nodes = [];
+            visit.visit(doc, {
+                Node: (_key, node) => {
+                    if (identity.isAlias(node) || identity.hasAnchor(node))
+                        nodes.push(node);
+                }
+            });
+            if (ctx)
+                ctx.aliasResolveCache = nodes;
+        }
+        let found = undefined;
+        for (const node of nodes) {
+            if (node === this)
+                break;
+            if (node.anchor === this.source)
+                found = node;
+        }
+        if (found && ctx) {
+            const { anchors, doc, maxAliasCount } = ctx;
+            let data = anchors.get(found);
+            if (!data) {
+                // Resolve anchors for Node.prototype.toJS()
+                toJS.toJS(found, null, ctx);
+                data = anchors.get(found);
+            }
+            /* istanbul ignore if */
+            if (data?.res === undefined) {
+                const msg = 'This should not happen: Alias anchor was not resolved?';
+                throw new ReferenceError(msg);
+            }
+            if (maxAliasCount >= 0) {
+                data.count += 1;
+                if (data.aliasCount === 0)
+                    data.aliasCount = getAliasCount(doc, found, anchors);
+                if (data.count * data.aliasCount > maxAliasCount) {
+                    const msg = 'Excessive alias count indicates a resource exhaustion attack';
+                    throw new ReferenceError(msg);
+                }
+            }
+        }
+        return found;
+    }
+    toJSON(_arg, ctx) {
+        if (!ctx)
+            return { source: this.source };
+        const source = this.resolve(ctx.doc, ctx);
+        if (!source) {
+            const msg = `Unresolved alias (the anchor must be set before the alias): ${this.source}`;
+            throw new ReferenceError(msg);
+        }
+        return ctx.anchors.get(source).res;
+    }
+    toString(ctx, _onComment, _onChompKeep) {
+        const src = `*${this.source}`;
+        if (ctx) {
+            anchors.anchorIsValid(this.source);
+            if (ctx.options.verifyAliasOrder && !ctx.anchors.has(this.source)) {
+                const msg = `Unresolved alias (the anchor must be set before the alias): ${this.source}`;
+                throw new Error(msg);
+            }
+            if (ctx.implicitKey)
+                return `${src} `;
+        }
+        return src;
+    }
+}
+function getAliasCount(doc, node, anchors) {
+    if (identity.isAlias(node)) {
+        const source = node.resolve(doc);
+        const anchor = anchors && source && anchors.get(source);
+        return anchor ? anchor.count * anchor.aliasCount : 0;
+    }
+    else if (identity.isCollection(node)) {
+        let count = 0;
+        for (const item of node.items) {
+            const c = getAliasCount(doc, item, anchors);
+            if (c > count)
+                count = c;
+        }
+        return count;
+    }
+    else if (identity.isPair(node)) {
+        const kc = getAliasCount(doc, node.key, anchors);
+        const vc = getAliasCount(doc, node.value, anchors);
+        return Math.max(kc, vc);
+    }
+    return 1;
+}
+
+exports.Alias = Alias;
+
+
+/***/ }),
+
+/***/ 101:
+/***/ ((__unused_webpack_module, exports, __nccwpck_require__) => {
+
+
+
+var createNode = __nccwpck_require__(2404);
+var identity = __nccwpck_require__(1127);
+var Node = __nccwpck_require__(6673);
+
+function collectionFromPath(schema, path, value) {
+    let v = value;
+    for (let i = path.length - 1; i >= 0; --i) {
+        const k = path[i];
+        if (typeof k === 'number' && Number.isInteger(k) && k >= 0) {
+            const a = [];
+            a[k] = v;
+            v = a;
+        }
+        else {
+            v = new Map([[k, v]]);
+        }
+    }
+    return createNode.createNode(v, undefined, {
+        aliasDuplicateObjects: false,
+        keepUndefined: false,
+        onAnchor: () => {
+            throw new Error('This should not happen, please report a bug.');
+        },
+        schema,
+        sourceObjects: new Map()
+    });
+}
+// Type guard is intentionally a little wrong so as to be more useful,
+// as it does not cover untypable empty non-string iterables (e.g. []).
+const isEmptyPath = (path) => path == null ||
+    (typeof path === 'object' && !!path[Symbol.iterator]().next().done);
+class Collection extends Node.NodeBase {
+    constructor(type, schema) {
+        super(type);
+        Object.defineProperty(this, 'schema', {
+            value: schema,
+            configurable: true,
+            enumerable: false,
+            writable: true
+        });
+    }
+    /**
+     * Create a copy of this collection.
+     *
+     * @param schema - If defined, overwrites the original's schema
+     */
+    clone(schema) {
+        const copy = Object.create(Object.getPrototypeOf(this), Object.getOwnPropertyDescriptors(this));
+        if (schema)
+            copy.schema = schema;
+        copy.items = copy.items.map(it => identity.isNode(it) || identity.isPair(it) ? it.clone(schema) : it);
+        if (this.range)
+            copy.range = this.range.slice();
+        return copy;
+    }
+    /**
+     * Adds a value to the collection. For `!!map` and `!!omap` the value must
+     * be a Pair instance or a `{ key, value }` object, which may not have a key
+     * that already exists in the map.
+     */
+    addIn(path, value) {
+        if (isEmptyPath(path))
+            this.add(value);
+        else {
+            const [key, ...rest] = path;
+            const node = this.get(key, true);
+            if (identity.isCollection(node))
+                node.addIn(rest, value);
+            else if (node === undefined && this.schema)
+                this.set(key, collectionFromPath(this.schema, rest, value));
+            else
+                throw new Error(`Expected YAML collection at ${key}. Remaining path: ${rest}`);
+        }
+    }
+    /**
+     * Removes a value from the collection.
+     * @returns `true` if the item was found and removed.
+     */
+    deleteIn(path) {
+        const [key, ...rest] = path;
+        if (rest.length === 0)
+            return this.delete(key);
+        const node = this.get(key, true);
+        if (identity.isCollection(node))
+            return node.deleteIn(rest);
+        else
+            throw new Error(`Expected YAML collection at ${key}. Remaining path: ${rest}`);
+    }
+    /**
+     * Returns item at `key`, or `undefined` if not found. By default unwraps
+     * scalar values from their surrounding node; to disable set `keepScalar` to
+     * `true` (collections are always returned intact).
+     */
+    getIn(path, keepScalar) {
+        const [key, ...rest] = path;
+        const node = this.get(key, true);
+        if (rest.length === 0)
+            return !keepScalar && identity.isScalar(node) ? node.value : node;
+        else
+            return identity.isCollection(node) ? node.getIn(rest, keepScalar) : undefined;
+    }
+    hasAllNullValues(allowScalar) {
+        return this.items.every(node => {
+            if (!identity.isPair(node))
+                return false;
+            const n = node.value;
+            return (n == null ||
+                (allowScalar &&
+                    identity.isScalar(n) &&
+                    n.value == null &&
+                    !n.commentBefore &&
+                    !n.comment &&
+                    !n.tag));
+        });
+    }
+    /**
+     * Checks if the collection includes a value with the key `key`.
+     */
+    hasIn(path) {
+        const [key, ...rest] = path;
+        if (rest.length === 0)
+            return this.has(key);
+        const node = this.get(key, true);
+        return identity.isCollection(node) ? node.hasIn(rest) : false;
+    }
+    /**
+     * Sets a value in this collection. For `!!set`, `value` needs to be a
+     * boolean to add/remove the item from the set.
+     */
+    setIn(path, value) {
+        const [key, ...rest] = path;
+        if (rest.length === 0) {
+            this.set(key, value);
+        }
+        else {
+            const node = this.get(key, true);
+            if (identity.isCollection(node))
+                node.setIn(rest, value);
+            else if (node === undefined && this.schema)
+                this.set(key, collectionFromPath(this.schema, rest, value));
+            else
+                throw new Error(`Expected YAML collection at ${key}. Remaining path: ${rest}`);
+        }
+    }
+}
+
+exports.Collection = Collection;
+exports.collectionFromPath = collectionFromPath;
+exports.isEmptyPath = isEmptyPath;
+
+
+/***/ }),
+
+/***/ 6673:
+/***/ ((__unused_webpack_module, exports, __nccwpck_require__) => {
+
+
+
+var applyReviver = __nccwpck_require__(3661);
+var identity = __nccwpck_require__(1127);
+var toJS = __nccwpck_require__(4043);
+
+class NodeBase {
+    constructor(type) {
+        Object.defineProperty(this, identity.NODE_TYPE, { value: type });
+    }
+    /** Create a copy of this node.  */
+    clone() {
+        const copy = Object.create(Object.getPrototypeOf(this), Object.getOwnPropertyDescriptors(this));
+        if (this.range)
+            copy.range = this.range.slice();
+        return copy;
+    }
+    /** A plain JavaScript representation of this node. */
+    toJS(doc, { mapAsMap, maxAliasCount, onAnchor, reviver } = {}) {
+        if (!identity.isDocument(doc))
+            throw new TypeError('A document argument is required');
+        const ctx = {
+            anchors: new Map(),
+            doc,
+            keep: true,
+            mapAsMap: mapAsMap === true,
+            mapKeyWarned: false,
+            maxAliasCount: typeof maxAliasCount === 'number' ? maxAliasCount : 100
+        };
+        const res = toJS.toJS(this, '', ctx);
+        if (typeof onAnchor === 'function')
+            for (const { count, res } of ctx.anchors.values())
+                onAnchor(res, count);
+        return typeof reviver === 'function'
+            ? applyReviver.applyReviver(reviver, { '': res }, '', res)
+            : res;
+    }
+}
+
+exports.NodeBase = NodeBase;
+
+
+/***/ }),
+
+/***/ 7165:
+/***/ ((__unused_webpack_module, exports, __nccwpck_require__) => {
+
+
+
+var createNode = __nccwpck_require__(2404);
+var stringifyPair = __nccwpck_require__(9748);
+var addPairToJSMap = __nccwpck_require__(7104);
+var identity = __nccwpck_require__(1127);
+
+function createPair(key, value, ctx) {
+    const k = createNode.createNode(key, undefined, ctx);
+    const v = createNode.createNode(value, undefined, ctx);
+    return new Pair(k, v);
+}
+class Pair {
+    constructor(key, value = null) {
+        Object.defineProperty(this, identity.NODE_TYPE, { value: identity.PAIR });
+        this.key = key;
+        this.value = value;
+    }
+    clone(schema) {
+        let { key, value } = this;
+        if (identity.isNode(key))
+            key = key.clone(schema);
+        if (identity.isNode(value))
+            value = value.clone(schema);
+        return new Pair(key, value);
+    }
+    toJSON(_, ctx) {
+        const pair = ctx?.mapAsMap ? new Map() : {};
+        return addPairToJSMap.addPairToJSMap(ctx, pair, this);
+    }
+    toString(ctx, onComment, onChompKeep) {
+        return ctx?.doc
+            ? stringifyPair.stringifyPair(this, ctx, onComment, onChompKeep)
+            : JSON.stringify(this);
+    }
+}
+
+exports.Pair = Pair;
+exports.createPair = createPair;
+
+
+/***/ }),
+
+/***/ 3301:
+/***/ ((__unused_webpack_module, exports, __nccwpck_require__) => {
+
+
+
+var identity = __nccwpck_require__(1127);
+var Node = __nccwpck_require__(6673);
+var toJS = __nccwpck_require__(4043);
+
+const isScalarValue = (value) => !value || (typeof value !== 'function' && typeof value !== 'object');
+class Scalar extends Node.NodeBase {
+    constructor(value) {
+        super(identity.SCALAR);
+        this.value = value;
+    }
+    toJSON(arg, ctx) {
+        return ctx?.keep ? this.value : toJS.toJS(this.value, arg, ctx);
+    }
+    toString() {
+        return String(this.value);
+    }
+}
+Scalar.BLOCK_FOLDED = 'BLOCK_FOLDED';
+Scalar.BLOCK_LITERAL = 'BLOCK_LITERAL';
+Scalar.PLAIN = 'PLAIN';
+Scalar.QUOTE_DOUBLE = 'QUOTE_DOUBLE';
+Scalar.QUOTE_SINGLE = 'QUOTE_SINGLE';
+
+exports.Scalar = Scalar;
+exports.isScalarValue = isScalarValue;
+
+
+/***/ }),
+
+/***/ 4454:
+/***/ ((__unused_webpack_module, exports, __nccwpck_require__) => {
+
+
+
+var stringifyCollection = __nccwpck_require__(1212);
+var addPairToJSMap = __nccwpck_require__(7104);
+var Collection = __nccwpck_require__(101);
+var identity = __nccwpck_require__(1127);
+var Pair = __nccwpck_require__(7165);
+var Scalar = __nccwpck_require__(3301);
+
+function findPair(items, key) {
+    const k = identity.isScalar(key) ? key.value : key;
+    for (const it of items) {
+        if (identity.isPair(it)) {
+            if (it.key === key || it.key === k)
+                return it;
+            if (identity.isScalar(it.key) && it.key.value === k)
+                return it;
+        }
+    }
+    return undefined;
+}
+class YAMLMap extends Collection.Collection {
+    static get tagName() {
+        return 'tag:yaml.org,2002:map';
+    }
+    constructor(schema) {
+        super(identity.MAP, schema);
+        this.items = [];
+    }
+    /**
+     * A generic collection parsing method that can be extended
+     * to other node classes that inherit from YAMLMap
+     */
+    static from(schema, obj, ctx) {
+        const { keepUndefined, replacer } = ctx;
+        const map = new this(schema);
+        const add = (key, value) => {
+            if (typeof replacer === 'function')
+                value = replacer.call(obj, key, value);
+            else if (Array.isArray(replacer) && !replacer.includes(key))
+                return;
+            if (value !== undefined || keepUndefined)
+                map.items.push(Pair.createPair(key, value, ctx));
+        };
+        if (obj instanceof Map) {
+            for (const [key, value] of obj)
+                add(key, value);
+        }
+        else if (obj && typeof obj === 'object') {
+            for (const key of Object.keys(obj))
+                add(key, obj[key]);
+        }
+        if (typeof schema.sortMapEntries === 'function') {
+            map.items.sort(schema.sortMapEntries);
+        }
+        return map;
+    }
+    /**
+     * Adds a value to the collection.
+     *
+     * @param overwrite - If not set `true`, using a key that is already in the
+     *   collection will throw. Otherwise, overwrites the previous value.
+     */
+    add(pair, overwrite) {
+        let _pair;
+        if (identity.isPair(pair))
+            _pair = pair;
+        else if (!pair || typeof pair !== 'object' || !('key' in pair)) {
+            // In TypeScript, this never happens.
+            _pair = new Pair.Pair(pair, pair?.value);
+        }
+        else
+            _pair = new Pair.Pair(pair.key, pair.value);
+        const prev = findPair(this.items, _pair.key);
+        const sortEntries = this.schema?.sortMapEntries;
+        if (prev) {
+            if (!overwrite)
+                throw new Error(`Key ${_pair.key} already set`);
+            // For scalars, keep the old node & its comments and anchors
+            if (identity.isScalar(prev.value) && Scalar.isScalarValue(_pair.value))
+                prev.value.value = _pair.value;
+            else
+                prev.value = _pair.value;
+        }
+        else if (sortEntries) {
+            const i = this.items.findIndex(item => sortEntries(_pair, item) < 0);
+            if (i === -1)
+                this.items.push(_pair);
+            else
+                this.items.splice(i, 0, _pair);
+        }
+        else {
+            this.items.push(_pair);
+        }
+    }
+    delete(key) {
+        const it = findPair(this.items, key);
+        if (!it)
+            return false;
+        const del = this.items.splice(this.items.indexOf(it), 1);
+        return del.length > 0;
+    }
+    get(key, keepScalar) {
+        const it = findPair(this.items, key);
+        const node = it?.value;
+        return (!keepScalar && identity.isScalar(node) ? node.value : node) ?? undefined;
+    }
+    has(key) {
+        return !!findPair(this.items, key);
+    }
+    set(key, value) {
+        this.add(new Pair.Pair(key, value), true);
+    }
+    /**
+     * @param ctx - Conversion context, originally set in Document#toJS()
+     * @param {Class} Type - If set, forces the returned collection type
+     * @returns Instance of Type, Map, or Object
+     */
+    toJSON(_, ctx, Type) {
+        const map = Type ? new Type() : ctx?.mapAsMap ? new Map() : {};
+        if (ctx?.onCreate)
+            ctx.onCreate(map);
+        for (const item of this.items)
+            addPairToJSMap.addPairToJSMap(ctx, map, item);
+        return map;
+    }
+    toString(ctx, onComment, onChompKeep) {
+        if (!ctx)
+            return JSON.stringify(this);
+        for (const item of this.items) {
+            if (!identity.isPair(item))
+                throw new Error(`Map items must all be pairs; found ${JSON.stringify(item)} instead`);
+        }
+        if (!ctx.allNullValues && this.hasAllNullValues(false))
+            ctx = Object.assign({}, ctx, { allNullValues: true });
+        return stringifyCollection.stringifyCollection(this, ctx, {
+            blockItemPrefix: '',
+            flowChars: { start: '{', end: '}' },
+            itemIndent: ctx.indent || '',
+            onChompKeep,
+            onComment
+        });
+    }
+}
+
+exports.YAMLMap = YAMLMap;
+exports.findPair = findPair;
+
+
+/***/ }),
+
+/***/ 2223:
+/***/ ((__unused_webpack_module, exports, __nccwpck_require__) => {
+
+
+
+var createNode = __nccwpck_require__(2404);
+var stringifyCollection = __nccwpck_require__(1212);
+var Collection = __nccwpck_require__(101);
+var identity = __nccwpck_require__(1127);
+var Scalar = __nccwpck_require__(3301);
+var toJS = __nccwpck_require__(4043);
+
+class YAMLSeq extends Collection.Collection {
+    static get tagName() {
+        return 'tag:yaml.org,2002:seq';
+    }
+    constructor(schema) {
+        super(identity.SEQ, schema);
+        this.items = [];
+    }
+    add(value) {
+        this.items.push(value);
+    }
+    /**
+     * Removes a value from the collection.
+     *
+     * `key` must contain a representation of an integer for this to succeed.
+     * It may be wrapped in a `Scalar`.
+     *
+     * @returns `true` if the item was found and removed.
+     */
+    delete(key) {
+        const idx = asItemIndex(key);
+        if (typeof idx !== 'number')
+            return false;
+        const del = this.items.splice(idx, 1);
+        return del.length > 0;
+    }
+    get(key, keepScalar) {
+        const idx = asItemIndex(key);
+        if (typeof idx !== 'number')
+            return undefined;
+        const it = this.items[idx];
+        return !keepScalar && identity.isScalar(it) ? it.value : it;
+    }
+    /**
+     * Checks if the collection includes a value with the key `key`.
+     *
+     * `key` must contain a representation of an integer for this to succeed.
+     * It may be wrapped in a `Scalar`.
+     */
+    has(key) {
+        const idx = asItemIndex(key);
+        return typeof idx === 'number' && idx < this.items.length;
+    }
+    /**
+     * Sets a value in this collection. For `!!set`, `value` needs to be a
+     * boolean to add/remove the item from the set.
+     *
+     * If `key` does not contain a representation of an integer, this will throw.
+     * It may be wrapped in a `Scalar`.
+     */
+    set(key, value) {
+        const idx = asItemIndex(key);
+        if (typeof idx !== 'number')
+            throw new Error(`Expected a valid index, not ${key}.`);
+        const prev = this.items[idx];
+        if (identity.isScalar(prev) && Scalar.isScalarValue(value))
+            prev.value = value;
+        else
+            this.items[idx] = value;
+    }
+    toJSON(_, ctx) {
+        const seq = [];
+        if (ctx?.onCreate)
+            ctx.onCreate(seq);
+        let i = 0;
+        for (const item of this.items)
+            seq.push(toJS.toJS(item, String(i++), ctx));
+        return seq;
+    }
+    toString(ctx, onComment, onChompKeep) {
+        if (!ctx)
+            return JSON.stringify(this);
+        return stringifyCollection.stringifyCollection(this, ctx, {
+            blockItemPrefix: '- ',
+            flowChars: { start: '[', end: ']' },
+            itemIndent: (ctx.indent || '') + '  ',
+            onChompKeep,
+            onComment
+        });
+    }
+    static from(schema, obj, ctx) {
+        const { replacer } = ctx;
+        const seq = new this(schema);
+        if (obj && Symbol.iterator in Object(obj)) {
+            let i = 0;
+            for (let it of obj) {
+                if (typeof replacer === 'function') {
+                    const key = obj instanceof Set ? it : String(i++);
+                    it = replacer.call(obj, key, it);
+                }
+                seq.items.push(createNode.createNode(it, undefined, ctx));
+            }
+        }
+        return seq;
+    }
+}
+function asItemIndex(key) {
+    let idx = identity.isScalar(key) ? key.value : key;
+    if (idx && typeof idx === 'string')
+        idx = Number(idx);
+    return typeof idx === 'number' && Number.isInteger(idx) && idx >= 0
+        ? idx
+        : null;
+}
+
+exports.YAMLSeq = YAMLSeq;
+
+
+/***/ }),
+
+/***/ 7104:
+/***/ ((__unused_webpack_module, exports, __nccwpck_require__) => {
+
+
+
+var log = __nccwpck_require__(7249);
+var merge = __nccwpck_require__(452);
+var stringify = __nccwpck_require__(2148);
+var identity = __nccwpck_require__(1127);
+var toJS = __nccwpck_require__(4043);
+
+function addPairToJSMap(ctx, map, { key, value }) {
+    if (identity.isNode(key) && key.addToJSMap)
+        key.addToJSMap(ctx, map, value);
+    // TODO: Should drop this special case for bare << handling
+    else if (merge.isMergeKey(ctx, key))
+        merge.addMergeToJSMap(ctx, map, value);
+    else {
+        const jsKey = toJS.toJS(key, '', ctx);
+        if (map instanceof Map) {
+            map.set(jsKey, toJS.toJS(value, jsKey, ctx));
+        }
+        else if (map instanceof Set) {
+            map.add(jsKey);
+        }
+        else {
+            const stringKey = stringifyKey(key, jsKey, ctx);
+            const jsValue = toJS.toJS(value, stringKey, ctx);
+            if (stringKey in map)
+                Object.defineProperty(map, stringKey, {
+                    value: jsValue,
+                    writable: true,
+                    enumerable: true,
+                    configurable: true
+                });
+            else
+                map[stringKey] = jsValue;
+        }
+    }
+    return map;
+}
+function stringifyKey(key, jsKey, ctx) {
+    if (jsKey === null)
+        return '';
+    // eslint-disable-next-line @typescript-eslint/no-base-to-string
+    if (typeof jsKey !== 'object')
+        return String(jsKey);
+    if (identity.isNode(key) && ctx?.doc) {
+        const strCtx = stringify.createStringifyContext(ctx.doc, {});
+        strCtx.anchors = new Set();
+        for (const node of ctx.anchors.keys())
+            strCtx.anchors.add(node.anchor);
+        strCtx.inFlow = true;
+        strCtx.inStringifyKey = true;
+        const strKey = key.toString(strCtx);
+        if (!ctx.mapKeyWarned) {
+            let jsonStr = JSON.stringify(strKey);
+            if (jsonStr.length > 40)
+                jsonStr = jsonStr.substring(0, 36) + '..."';
+            log.warn(ctx.doc.options.logLevel, `Keys with collection values will be stringified due to JS Object restrictions: ${jsonStr}. Set mapAsMap: true to use object keys.`);
+            ctx.mapKeyWarned = true;
+        }
+        return strKey;
+    }
+    return JSON.stringify(jsKey);
+}
+
+exports.addPairToJSMap = addPairToJSMap;
+
+
+/***/ }),
+
+/***/ 1127:
+/***/ ((__unused_webpack_module, exports) => {
+
+
+
+const ALIAS = Symbol.for('yaml.alias');
+const DOC = Symbol.for('yaml.document');
+const MAP = Symbol.for('yaml.map');
+const PAIR = Symbol.for('yaml.pair');
+const SCALAR = Symbol.for('yaml.scalar');
+const SEQ = Symbol.for('yaml.seq');
+const NODE_TYPE = Symbol.for('yaml.node.type');
+const isAlias = (node) => !!node && typeof node === 'object' && node[NODE_TYPE] === ALIAS;
+const isDocument = (node) => !!node && typeof node === 'object' && node[NODE_TYPE] === DOC;
+const isMap = (node) => !!node && typeof node === 'object' && node[NODE_TYPE] === MAP;
+const isPair = (node) => !!node && typeof node === 'object' && node[NODE_TYPE] === PAIR;
+const isScalar = (node) => !!node && typeof node === 'object' && node[NODE_TYPE] === SCALAR;
+const isSeq = (node) => !!node && typeof node === 'object' && node[NODE_TYPE] === SEQ;
+function isCollection(node) {
+    if (node && typeof node === 'object')
+        switch (node[NODE_TYPE]) {
+            case MAP:
+            case SEQ:
+                return true;
+        }
+    return false;
+}
+function isNode(node) {
+    if (node && typeof node === 'object')
+        switch (node[NODE_TYPE]) {
+            case ALIAS:
+            case MAP:
+            case SCALAR:
+            case SEQ:
+                return true;
+        }
+    return false;
+}
+const hasAnchor = (node) => (isScalar(node) || isCollection(node)) && !!node.anchor;
+
+exports.ALIAS = ALIAS;
+exports.DOC = DOC;
+exports.MAP = MAP;
+exports.NODE_TYPE = NODE_TYPE;
+exports.PAIR = PAIR;
+exports.SCALAR = SCALAR;
+exports.SEQ = SEQ;
+exports.hasAnchor = hasAnchor;
+exports.isAlias = isAlias;
+exports.isCollection = isCollection;
+exports.isDocument = isDocument;
+exports.isMap = isMap;
+exports.isNode = isNode;
+exports.isPair = isPair;
+exports.isScalar = isScalar;
+exports.isSeq = isSeq;
+
+
+/***/ }),
+
+/***/ 4043:
+/***/ ((__unused_webpack_module, exports, __nccwpck_require__) => {
+
+
+
+var identity = __nccwpck_require__(1127);
+
+/**
+ * Recursively convert any node or its contents to native JavaScript
+ *
+ * @param value - The input value
+ * @param arg - If `value` defines a `toJSON()` method, use this
+ *   as its first argument
+ * @param ctx - Conversion context, originally set in Document#toJS(). If
+ *   `{ keep: true }` is not set, output should be suitable for JSON
+ *   stringification.
+ */
+function toJS(value, arg, ctx) {
+    // eslint-disable-next-line @typescript-eslint/no-unsafe-return
+    if (Array.isArray(value))
+        return value.map((v, i) => toJS(v, String(i), ctx));
+    if (value && typeof value.toJSON === 'function') {
+        // eslint-disable-next-line @typescript-eslint/no-unsafe-call
+        if (!ctx || !identity.hasAnchor(value))
+            return value.toJSON(arg, ctx);
+        const data = { aliasCount: 0, count: 1, res: undefined };
+        ctx.anchors.set(value, data);
+        ctx.onCreate = res => {
+            data.res = res;
+            delete ctx.onCreate;
+        };
+        const res = value.toJSON(arg, ctx);
+        if (ctx.onCreate)
+            ctx.onCreate(res);
+        return res;
+    }
+    if (typeof value === 'bigint' && !ctx?.keep)
+        return Number(value);
+    return value;
+}
+
+exports.toJS = toJS;
+
+
+/***/ }),
+
+/***/ 110:
+/***/ ((__unused_webpack_module, exports, __nccwpck_require__) => {
+
+
+
+var resolveBlockScalar = __nccwpck_require__(8913);
+var resolveFlowScalar = __nccwpck_require__(6842);
+var errors = __nccwpck_require__(1464);
+var stringifyString = __nccwpck_require__(3069);
+
+function resolveAsScalar(token, strict = true, onError) {
+    if (token) {
+        const _onError = (pos, code, message) => {
+            const offset = typeof pos === 'number' ? pos : Array.isArray(pos) ? pos[0] : pos.offset;
+            if (onError)
+                onError(offset, code, message);
+            else
+                throw new errors.YAMLParseError([offset, offset + 1], code, message);
+        };
+        switch (token.type) {
+            case 'scalar':
+            case 'single-quoted-scalar':
+            case 'double-quoted-scalar':
+                return resolveFlowScalar.resolveFlowScalar(token, strict, _onError);
+            case 'block-scalar':
+                return resolveBlockScalar.resolveBlockScalar({ options: { strict } }, token, _onError);
+        }
+    }
+    return null;
+}
+/**
+ * Create a new scalar token with `value`
+ *
+ * Values that represent an actual string but may be parsed as a different type should use a `type` other than `'PLAIN'`,
+ * as this function does not support any schema operations and won't check for such conflicts.
+ *
+ * @param value The string representation of the value, which will have its content properly indented.
+ * @param context.end Comments and whitespace after the end of the value, or after the block scalar header. If undefined, a newline will be added.
+ * @param context.implicitKey Being within an implicit key may affect the resolved type of the token's value.
+ * @param context.indent The indent level of the token.
+ * @param context.inFlow Is this scalar within a flow collection? This may affect the resolved type of the token's value.
+ * @param context.offset The offset position of the token.
+ * @param context.type The preferred type of the scalar token. If undefined, the previous type of the `token` will be used, defaulting to `'PLAIN'`.
+ */
+function createScalarToken(value, context) {
+    const { implicitKey = false, indent, inFlow = false, offset = -1, type = 'PLAIN' } = context;
+    const source = stringifyString.stringifyString({ type, value }, {
+        implicitKey,
+        indent: indent > 0 ? ' '.repeat(indent) : '',
+        inFlow,
+        options: { blockQuote: true, lineWidth: -1 }
+    });
+    const end = context.end ?? [
+        { type: 'newline', offset: -1, indent, source: '\n' }
+    ];
+    switch (source[0]) {
+        case '|':
+        case '>': {
+            const he = source.indexOf('\n');
+            const head = source.substring(0, he);
+            const body = source.substring(he + 1) + '\n';
+            const props = [
+                { type: 'block-scalar-header', offset, indent, source: head }
+            ];
+            if (!addEndtoBlockProps(props, end))
+                props.push({ type: 'newline', offset: -1, indent, source: '\n' });
+            return { type: 'block-scalar', offset, indent, props, source: body };
+        }
+        case '"':
+            return { type: 'double-quoted-scalar', offset, indent, source, end };
+        case "'":
+            return { type: 'single-quoted-scalar', offset, indent, source, end };
+        default:
+            return { type: 'scalar', offset, indent, source, end };
+    }
+}
+/**
+ * Set the value of `token` to the given string `value`, overwriting any previous contents and type that it may have.
+ *
+ * Best efforts are made to retain any comments previously associated with the `token`,
+ * though all contents within a collection's `items` will be overwritten.
+ *
+ * Values that represent an actual string but may be parsed as a different type should use a `type` other than `'PLAIN'`,
+ * as this function does not support any schema operations and won't check for such conflicts.
+ *
+ * @param token Any token. If it does not include an `indent` value, the value will be stringified as if it were an implicit key.
+ * @param value The string representation of the value, which will have its content properly indented.
+ * @param context.afterKey In most cases, values after a key should have an additional level of indentation.
+ * @param context.implicitKey Being within an implicit key may affect the resolved type of the token's value.
+ * @param context.inFlow Being within a flow collection may affect the resolved type of the token's value.
+ * @param context.type The preferred type of the scalar token. If undefined, the previous type of the `token` will be used, defaulting to `'PLAIN'`.
+ */
+function setScalarValue(token, value, context = {}) {
+    let { afterKey = false, implicitKey = false, inFlow = false, type } = context;
+    let indent = 'indent' in token ? token.indent : null;
+    if (afterKey && typeof indent === 'number')
+        indent += 2;
+    if (!type)
+        switch (token.type) {
+            case 'single-quoted-scalar':
+                type = 'QUOTE_SINGLE';
+                break;
+            case 'double-quoted-scalar':
+                type = 'QUOTE_DOUBLE';
+                break;
+            case 'block-scalar': {
+                const header = token.props[0];
+                if (header.type !== 'block-scalar-header')
+                    throw new Error('Invalid block scalar header');
+                type = header.source[0] === '>' ? 'BLOCK_FOLDED' : 'BLOCK_LITERAL';
+                break;
+            }
+            default:
+                type = 'PLAIN';
+        }
+    const source = stringifyString.stringifyString({ type, value }, {
+        implicitKey: implicitKey || indent === null,
+        indent: indent !== null && indent > 0 ? ' '.repeat(indent) : '',
+        inFlow,
+        options: { blockQuote: true, lineWidth: -1 }
+    });
+    switch (source[0]) {
+        case '|':
+        case '>':
+            setBlockScalarValue(token, source);
+            break;
+        case '"':
+            setFlowScalarValue(token, source, 'double-quoted-scalar');
+            break;
+        case "'":
+            setFlowScalarValue(token, source, 'single-quoted-scalar');
+            break;
+        default:
+            setFlowScalarValue(token, source, 'scalar');
+    }
+}
+function setBlockScalarValue(token, source) {
+    const he = source.indexOf('\n');
+    const head = source.substring(0, he);
+    const body = source.substring(he + 1) + '\n';
+    if (token.type === 'block-scalar') {
+        const header = token.props[0];
+        if (header.type !== 'block-scalar-header')
+            throw new Error('Invalid block scalar header');
+        header.source = head;
+        token.source = body;
+    }
+    else {
+        const { offset } = token;
+        const indent = 'indent' in token ? token.indent : -1;
+        const props = [
+            { type: 'block-scalar-header', offset, indent, source: head }
+        ];
+        if (!addEndtoBlockProps(props, 'end' in token ? token.end : undefined))
+            props.push({ type: 'newline', offset: -1, indent, source: '\n' });
+        for (const key of Object.keys(token))
+            if (key !== 'type' && key !== 'offset')
+                delete token[key];
+        Object.assign(token, { type: 'block-scalar', indent, props, source: body });
+    }
+}
+/** @returns `true` if last token is a newline */
+function addEndtoBlockProps(props, end) {
+    if (end)
+        for (const st of end)
+            switch (st.type) {
+                case 'space':
+                case 'comment':
+                    props.push(st);
+                    break;
+                case 'newline':
+                    props.push(st);
+                    return true;
+            }
+    return false;
+}
+function setFlowScalarValue(token, source, type) {
+    switch (token.type) {
+        case 'scalar':
+        case 'double-quoted-scalar':
+        case 'single-quoted-scalar':
+            token.type = type;
+            token.source = source;
+            break;
+        case 'block-scalar': {
+            const end = token.props.slice(1);
+            let oa = source.length;
+            if (token.props[0].type === 'block-scalar-header')
+                oa -= token.props[0].source.length;
+            for (const tok of end)
+                tok.offset += oa;
+            delete token.props;
+            Object.assign(token, { type, source, end });
+            break;
+        }
+        case 'block-map':
+        case 'block-seq': {
+            const offset = token.offset + source.length;
+            const nl = { type: 'newline', offset, indent: token.indent, source: '\n' };
+            delete token.items;
+            Object.assign(token, { type, source, end: [nl] });
+            break;
+        }
+        default: {
+            const indent = 'indent' in token ? token.indent : -1;
+            const end = 'end' in token && Array.isArray(token.end)
+                ? token.end.filter(st => st.type === 'space' ||
+                    st.type === 'comment' ||
+                    st.type === 'newline')
+                : [];
+            for (const key of Object.keys(token))
+                if (key !== 'type' && key !== 'offset')
+                    delete token[key];
+            Object.assign(token, { type, indent, source, end });
+        }
+    }
+}
+
+exports.createScalarToken = createScalarToken;
+exports.resolveAsScalar = resolveAsScalar;
+exports.setScalarValue = setScalarValue;
+
+
+/***/ }),
+
+/***/ 1733:
+/***/ ((__unused_webpack_module, exports) => {
+
+
+
+/**
+ * Stringify a CST document, token, or collection item
+ *
+ * Fair warning: This applies no validation whatsoever, and
+ * simply concatenates the sources in their logical order.
+ */
+const stringify = (cst) => 'type' in cst ? stringifyToken(cst) : stringifyItem(cst);
+function stringifyToken(token) {
+    switch (token.type) {
+        case 'block-scalar': {
+            let res = '';
+            for (const tok of token.props)
+                res += stringifyToken(tok);
+            return res + token.source;
+        }
+        case 'block-map':
+        case 'block-seq': {
+            let res = '';
+            for (const item of token.items)
+                res += stringifyItem(item);
+            return res;
+        }
+        case 'flow-collection': {
+            let res = token.start.source;
+            for (const item of token.items)
+                res += stringifyItem(item);
+            for (const st of token.end)
+                res += st.source;
+            return res;
+        }
+        case 'document': {
+            let res = stringifyItem(token);
+            if (token.end)
+                for (const st of token.end)
+                    res += st.source;
+            return res;
+        }
+        default: {
+            let res = token.source;
+            if ('end' in token && token.end)
+                for (const st of token.end)
+                    res += st.source;
+            return res;
+        }
+    }
+}
+function stringifyItem({ start, key, sep, value }) {
+    let res = '';
+    for (const st of start)
+        res += st.source;
+    if (key)
+        res += stringifyToken(key);
+    if (sep)
+        for (const st of sep)
+            res += st.source;
+    if (value)
+        res += stringifyToken(value);
+    return res;
+}
+
+exports.stringify = stringify;
+
+
+/***/ }),
+
+/***/ 7715:
+/***/ ((__unused_webpack_module, exports) => {
+
+
+
+const BREAK = Symbol('break visit');
+const SKIP = Symbol('skip children');
+const REMOVE = Symbol('remove item');
+/**
+ * Apply a visitor to a CST document or item.
+ *
+ * Walks through the tree (depth-first) starting from the root, calling a
+ * `visitor` function with two arguments when entering each item:
+ *   - `item`: The current item, which included the following members:
+ *     - `start: SourceToken[]` – Source tokens before the key or value,
+ *       possibly including its anchor or tag.
+ *     - `key?: Token | null` – Set for pair values. May then be `null`, if
+ *       the key before the `:` separator is empty.
+ *     - `sep?: SourceToken[]` – Source tokens between the key and the value,
+ *       which should include the `:` map value indicator if `value` is set.
+ *     - `value?: Token` – The value of a sequence item, or of a map pair.
+ *   - `path`: The steps from the root to the current node, as an array of
+ *     `['key' | 'value', number]` tuples.
+ *
+ * The return value of the visitor may be used to control the traversal:
+ *   - `undefined` (default): Do nothing and continue
+ *   - `visit.SKIP`: Do not visit the children of this token, continue with
+ *      next sibling
+ *   - `visit.BREAK`: Terminate traversal completely
+ *   - `visit.REMOVE`: Remove the current item, then continue with the next one
+ *   - `number`: Set the index of the next step. This is useful especially if
+ *     the index of the current token has changed.
+ *   - `function`: Define the next visitor for this item. After the original
+ *     visitor is called on item entry, next visitors are called after handling
+ *     a non-empty `key` and when exiting the item.
+ */
+function visit(cst, visitor) {
+    if ('type' in cst && cst.type === 'document')
+        cst = { start: cst.start, value: cst.value };
+    _visit(Object.freeze([]), cst, visitor);
+}
+// Without the `as symbol` casts, TS declares these in the `visit`
+// namespace using `var`, but then complains about that because
+// `unique symbol` must be `const`.
+/** Terminate visit traversal completely */
+visit.BREAK = BREAK;
+/** Do not visit the children of the current item */
+visit.SKIP = SKIP;
+/** Remove the current item */
+visit.REMOVE = REMOVE;
+/** Find the item at `path` from `cst` as the root */
+visit.itemAtPath = (cst, path) => {
+    let item = cst;
+    for (const [field, index] of path) {
+        const tok = item?.[field];
+        if (tok && 'items' in tok) {
+            item = tok.items[index];
+        }
+        else
+            return undefined;
+    }
+    return item;
+};
+/**
+ * Get the immediate parent collection of the item at `path` from `cst` as the root.
+ *
+ * Throws an error if the collection is not found, which should never happen if the item itself exists.
+ */
+visit.parentCollection = (cst, path) => {
+    const parent = visit.itemAtPath(cst, path.slice(0, -1));
+    const field = path[path.length - 1][0];
+    const coll = parent?.[field];
+    if (coll && 'items' in coll)
+        return coll;
+    throw new Error('Parent collection not found');
+};
+function _visit(path, item, visitor) {
+    let ctrl = visitor(item, path);
+    if (typeof ctrl === 'symbol')
+        return ctrl;
+    for (const field of ['key', 'value']) {
+        const token = item[field];
+        if (token && 'items' in token) {
+            for (let i = 0; i < token.items.length; ++i) {
+                const ci = _visit(Object.freeze(path.concat([[field, i]])), token.items[i], visitor);
+                if (typeof ci === 'number')
+                    i = ci - 1;
+                else if (ci === BREAK)
+                    return BREAK;
+                else if (ci === REMOVE) {
+                    token.items.splice(i, 1);
+                    i -= 1;
+                }
+            }
+            if (typeof ctrl === 'function' && field === 'key')
+                ctrl = ctrl(item, path);
+        }
+    }
+    return typeof ctrl === 'function' ? ctrl(item, path) : ctrl;
+}
+
+exports.visit = visit;
+
+
+/***/ }),
+
+/***/ 3461:
+/***/ ((__unused_webpack_module, exports, __nccwpck_require__) => {
+
+
+
+var cstScalar = __nccwpck_require__(110);
+var cstStringify = __nccwpck_require__(1733);
+var cstVisit = __nccwpck_require__(7715);
+
+/** The byte order mark */
+const BOM = '\u{FEFF}';
+/** Start of doc-mode */
+const DOCUMENT = '\x02'; // C0: Start of Text
+/** Unexpected end of flow-mode */
+const FLOW_END = '\x18'; // C0: Cancel
+/** Next token is a scalar value */
+const SCALAR = '\x1f'; // C0: Unit Separator
+/** @returns `true` if `token` is a flow or block collection */
+const isCollection = (token) => !!token && 'items' in token;
+/** @returns `true` if `token` is a flow or block scalar; not an alias */
+const isScalar = (token) => !!token &&
+    (token.type === 'scalar' ||
+        token.type === 'single-quoted-scalar' ||
+        token.type === 'double-quoted-scalar' ||
+        token.type === 'block-scalar');
+/* istanbul ignore next */
+/** Get a printable representation of a lexer token */
+function prettyToken(token) {
+    switch (token) {
+        case BOM:
+            return '<BOM>';
+        case DOCUMENT:
+            return '<DOC>';
+        case FLOW_END:
+            return '<FLOW_END>';
+        case SCALAR:
+            return '<SCALAR>';
+        default:
+            return JSON.stringify(token);
+    }
+}
+/** Identify the type of a lexer token. May return `null` for unknown tokens. */
+function tokenType(source) {
+    switch (source) {
+        case BOM:
+            return 'byte-order-mark';
+        case DOCUMENT:
+            return 'doc-mode';
+        case FLOW_END:
+            return 'flow-error-end';
+        case SCALAR:
+            return 'scalar';
+        case '---':
+            return 'doc-start';
+        case '...':
+            return 'doc-end';
+        case '':
+        case '\n':
+        case '\r\n':
+            return 'newline';
+        case '-':
+            return 'seq-item-ind';
+        case '?':
+            return 'explicit-key-ind';
+        case ':':
+            return 'map-value-ind';
+        case '{':
+            return 'flow-map-start';
+        case '}':
+            return 'flow-map-end';
+        case '[':
+            return 'flow-seq-start';
+        case ']':
+            return 'flow-seq-end';
+        case ',':
+            return 'comma';
+    }
+    switch (source[0]) {
+        case ' ':
+        case '\t':
+            return 'space';
+        case '#':
+            return 'comment';
+        case '%':
+            return 'directive-line';
+        case '*':
+            return 'alias';
+        case '&':
+            return 'anchor';
+        case '!':
+            return 'tag';
+        case "'":
+            return 'single-quoted-scalar';
+        case '"':
+            return 'double-quoted-scalar';
+        case '|':
+        case '>':
+            return 'block-scalar-header';
+    }
+    return null;
+}
+
+exports.createScalarToken = cstScalar.createScalarToken;
+exports.resolveAsScalar = cstScalar.resolveAsScalar;
+exports.setScalarValue = cstScalar.setScalarValue;
+exports.stringify = cstStringify.stringify;
+exports.visit = cstVisit.visit;
+exports.BOM = BOM;
+exports.DOCUMENT = DOCUMENT;
+exports.FLOW_END = FLOW_END;
+exports.SCALAR = SCALAR;
+exports.isCollection = isCollection;
+exports.isScalar = isScalar;
+exports.prettyToken = prettyToken;
+exports.tokenType = tokenType;
+
+
+/***/ }),
+
+/***/ 361:
+/***/ ((__unused_webpack_module, exports, __nccwpck_require__) => {
+
+
+
+var cst = __nccwpck_require__(3461);
+
+/*
+START -> stream
+
+stream
+  directive -> line-end -> stream
+  indent + line-end -> stream
+  [else] -> line-start
+
+line-end
+  comment -> line-end
+  newline -> .
+  input-end -> END
+
+line-start
+  doc-start -> doc
+  doc-end -> stream
+  [else] -> indent -> block-start
+
+block-start
+  seq-item-start -> block-start
+  explicit-key-start -> block-start
+  map-value-start -> block-start
+  [else] -> doc
+
+doc
+  line-end -> line-start
+  spaces -> doc
+  anchor -> doc
+  tag -> doc
+  flow-start -> flow -> doc
+  flow-end -> error -> doc
+  seq-item-start -> error -> doc
+  explicit-key-start -> error -> doc
+  map-value-start -> doc
+  alias -> doc
+  quote-start -> quoted-scalar -> doc
+  block-scalar-header -> line-end -> block-scalar(min) -> line-start
+  [else] -> plain-scalar(false, min) -> doc
+
+flow
+  line-end -> flow
+  spaces -> flow
+  anchor -> flow
+  tag -> flow
+  flow-start -> flow -> flow
+  flow-end -> .
+  seq-item-start -> error -> flow
+  explicit-key-start -> flow
+  map-value-start -> flow
+  alias -> flow
+  quote-start -> quoted-scalar -> flow
+  comma -> flow
+  [else] -> plain-scalar(true, 0) -> flow
+
+quoted-scalar
+  quote-end -> .
+  [else] -> quoted-scalar
+
+block-scalar(min)
+  newline + peek(indent < min) -> .
+  [else] -> block-scalar(min)
+
+plain-scalar(is-flow, min)
+  scalar-end(is-flow) -> .
+  peek(newline + (indent < min)) -> .
+  [else] -> plain-scalar(min)
+*/
+function isEmpty(ch) {
+    switch (ch) {
+        case undefined:
+        case ' ':
+        case '\n':
+        case '\r':
+        case '\t':
+            return true;
+        default:
+            return false;
+    }
+}
+const hexDigits = new Set('0123456789ABCDEFabcdef');
+const tagChars = new Set("0123456789ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz-#;/?:@&=+$_.!~*'()");
+const flowIndicatorChars = new Set(',[]{}');
+const invalidAnchorChars = new Set(' ,[]{}\n\r\t');
+const isNotAnchorChar = (ch) => !ch || invalidAnchorChars.has(ch);
+/**
+ * Splits an input string into lexical tokens, i.e. smaller strings that are
+ * easily identifiable by `tokens.tokenType()`.
+ *
+ * Lexing starts always in a "stream" context. Incomplete input may be buffered
+ * until a complete token can be emitted.
+ *
+ * In addition to slices of the original input, the following control characters
+ * may also be emitted:
+ *
+ * - `\x02` (Start of Text): A document starts with the next token
+ * - `\x18` (Cancel): Unexpected end of flow-mode (indicates an error)
+ * - `\x1f` (Unit Separator): Next token is a scalar value
+ * - `\u{FEFF}` (Byte order mark): Emitted separately outside documents
+ */
+class Lexer {
+    constructor() {
+        /**
+         * Flag indicating whether the end of the current buffer marks the end of
+         * all input
+         */
+        this.atEnd = false;
+        /**
+         * Explicit indent set in block scalar header, as an offset from the current
+         * minimum indent, so e.g. set to 1 from a header `|2+`. Set to -1 if not
+         * explicitly set.
+         */
+        this.blockScalarIndent = -1;
+        /**
+         * Block scalars that include a + (keep) chomping indicator in their header
+         * include trailing empty lines, which are otherwise excluded from the
+         * scalar's contents.
+         */
+        this.blockScalarKeep = false;
+        /** Current input */
+        this.buffer = '';
+        /**
+         * Flag noting whether the map value indicator : can immediately follow this
+         * node within a flow context.
+         */
+        this.flowKey = false;
+        /** Count of surrounding flow collection levels. */
+        this.flowLevel = 0;
+        /**
+         * Minimum level of indentation required for next lines to be parsed as a
+         * part of the current scalar value.
+         */
+        this.indentNext = 0;
+        /** Indentation level of the current line. */
+        this.indentValue = 0;
+        /** Position of the next \n character. */
+        this.lineEndPos = null;
+        /** Stores the state of the lexer if reaching the end of incpomplete input */
+        this.next = null;
+        /** A pointer to `buffer`; the current position of the lexer. */
+        this.pos = 0;
+    }
+    /**
+     * Generate YAML tokens from the `source` string. If `incomplete`,
+     * a part of the last line may be left as a buffer for the next call.
+     *
+     * @returns A generator of lexical tokens
+     */
+    *lex(source, incomplete = false) {
+        if (source) {
+            if (typeof source !== 'string')
+                throw TypeError('source is not a string');
+            this.buffer = this.buffer ? this.buffer + source : source;
+            this.lineEndPos = null;
+        }
+        this.atEnd = !incomplete;
+        let next = this.next ?? 'stream';
+        while (next && (incomplete || this.hasChars(1)))
+            next = yield* this.parseNext(next);
+    }
+    atLineEnd() {
+        let i = this.pos;
+        let ch = this.buffer[i];
+        while (ch === ' ' || ch === '\t')
+            ch = this.buffer[++i];
+        if (!ch || ch === '#' || ch === '\n')
+            return true;
+        if (ch === '\r')
+            return this.buffer[i + 1] === '\n';
+        return false;
+    }
+    charAt(n) {
+        return this.buffer[this.pos + n];
+    }
+    continueScalar(offset) {
+        let ch = this.buffer[offset];
+        if (this.indentNext > 0) {
+            let indent = 0;
+            while (ch === ' ')
+                ch = this.buffer[++indent + offset];
+            if (ch === '\r') {
+                const next = this.buffer[indent + offset + 1];
+                if (next === '\n' || (!next && !this.atEnd))
+                    return offset + indent + 1;
+            }
+            return ch === '\n' || indent >= this.indentNext || (!ch && !this.atEnd)
+                ? offset + indent
+                : -1;
+        }
+        if (ch === '-' || ch === '.') {
+            const dt = this.buffer.substr(offset, 3);
+            if ((dt === '---' || dt === '...') && isEmpty(this.buffer[offset + 3]))
+                return -1;
+        }
+        return offset;
+    }
+    getLine() {
+        let end = this.lineEndPos;
+        if (typeof end !== 'number' || (end !== -1 && end < this.pos)) {
+            end = this.buffer.indexOf('\n', this.pos);
+            this.lineEndPos = end;
+        }
+        if (end === -1)
+            return this.atEnd ? this.buffer.substring(this.pos) : null;
+        if (this.buffer[end - 1] === '\r')
+            end -= 1;
+        return this.buffer.substring(this.pos, end);
+    }
+    hasChars(n) {
+        return this.pos + n <= this.buffer.length;
+    }
+    setNext(state) {
+        this.buffer = this.buffer.substring(this.pos);
+        this.pos = 0;
+        this.lineEndPos = null;
+        this.next = state;
+        return null;
+    }
+    peek(n) {
+        return this.buffer.substr(this.pos, n);
+    }
+    *parseNext(next) {
+        switch (next) {
+            case 'stream':
+                return yield* this.parseStream();
+            case 'line-start':
+                return yield* this.parseLineStart();
+            case 'block-start':
+                return yield* this.parseBlockStart();
+            case 'doc':
+                return yield* this.parseDocument();
+            case 'flow':
+                return yield* this.parseFlowCollection();
+            case 'quoted-scalar':
+                return yield* this.parseQuotedScalar();
+            case 'block-scalar':
+                return yield* this.parseBlockScalar();
+            case 'plain-scalar':
+                return yield* this.parsePlainScalar();
+        }
+    }
+    *parseStream() {
+        let line = this.getLine();
+        if (line === null)
+            return this.setNext('stream');
+        if (line[0] === cst.BOM) {
+            yield* this.pushCount(1);
+            line = line.substring(1);
+        }
+        if (line[0] === '%') {
+            let dirEnd = line.length;
+            let cs = line.indexOf('#');
+            while (cs !== -1) {
+                const ch = line[cs - 1];
+                if (ch === ' ' || ch === '\t') {
+                    dirEnd = cs - 1;
+                    break;
+                }
+                else {
+                    cs = line.indexOf('#', cs + 1);
+                }
+            }
+            while (true) {
+                const ch = line[dirEnd - 1];
+                if (ch === ' ' || ch === '\t')
+                    dirEnd -= 1;
+                else
+                    break;
+            }
+            const n = (yield* this.pushCount(dirEnd)) + (yield* this.pushSpaces(true));
+            yield* this.pushCount(line.length - n); // possible comment
+            this.pushNewline();
+            return 'stream';
+        }
+        if (this.atLineEnd()) {
+            const sp = yield* this.pushSpaces(true);
+            yield* this.pushCount(line.length - sp);
+            yield* this.pushNewline();
+            return 'stream';
+        }
+        yield cst.DOCUMENT;
+        return yield* this.parseLineStart();
+    }
+    *parseLineStart() {
+        const ch = this.charAt(0);
+        if (!ch && !this.atEnd)
+            return this.setNext('line-start');
+        if (ch === '-' || ch === '.') {
+            if (!this.atEnd && !this.hasChars(4))
+                return this.setNext('line-start');
+            const s = this.peek(3);
+            if ((s === '---' || s === '...') && isEmpty(this.charAt(3))) {
+                yield* this.pushCount(3);
+                this.indentValue = 0;
+                this.indentNext = 0;
+                return s === '---' ? 'doc' : 'stream';
+            }
+        }
+        this.indentValue = yield* this.pushSpaces(false);
+        if (this.indentNext > this.indentValue && !isEmpty(this.charAt(1)))
+            this.indentNext = this.indentValue;
+        return yield* this.parseBlockStart();
+    }
+    *parseBlockStart() {
+        const [ch0, ch1] = this.peek(2);
+        if (!ch1 && !this.atEnd)
+            return this.setNext('block-start');
+        if ((ch0 === '-' || ch0 === '?' || ch0 === ':') && isEmpty(ch1)) {
+            const n = (yield* this.pushCount(1)) + (yield* this.pushSpaces(true));
+            this.indentNext = this.indentValue + 1;
+            this.indentValue += n;
+            return 'block-start';
+        }
+        return 'doc';
+    }
+    *parseDocument() {
+        yield* this.pushSpaces(true);
+        const line = this.getLine();
+        if (line === null)
+            return this.setNext('doc');
+        let n = yield* this.pushIndicators();
+        switch (line[n]) {
+            case '#':
+                yield* this.pushCount(line.length - n);
+            // fallthrough
+            case undefined:
+                yield* this.pushNewline();
+                return yield* this.parseLineStart();
+            case '{':
+            case '[':
+                yield* this.pushCount(1);
+                this.flowKey = false;
+                this.flowLevel = 1;
+                return 'flow';
+            case '}':
+            case ']':
+                // this is an error
+                yield* this.pushCount(1);
+                return 'doc';
+            case '*':
+                yield* this.pushUntil(isNotAnchorChar);
+                return 'doc';
+            case '"':
+            case "'":
+                return yield* this.parseQuotedScalar();
+            case '|':
+            case '>':
+                n += yield* this.parseBlockScalarHeader();
+                n += yield* this.pushSpaces(true);
+                yield* this.pushCount(line.length - n);
+                yield* this.pushNewline();
+                return yield* this.parseBlockScalar();
+            default:
+                return yield* this.parsePlainScalar();
+        }
+    }
+    *parseFlowCollection() {
+        let nl, sp;
+        let indent = -1;
+        do {
+            nl = yield* this.pushNewline();
+            if (nl > 0) {
+                sp = yield* this.pushSpaces(false);
+                this.indentValue = indent = sp;
+            }
+            else {
+                sp = 0;
+            }
+            sp += yield* this.pushSpaces(true);
+        } while (nl + sp > 0);
+        const line = this.getLine();
+        if (line === null)
+            return this.setNext('flow');
+        if ((indent !== -1 && indent < this.indentNext && line[0] !== '#') ||
+            (indent === 0 &&
+                (line.startsWith('---') || line.startsWith('...')) &&
+                isEmpty(line[3]))) {
+            // Allowing for the terminal ] or } at the same (rather than greater)
+            // indent level as the initial [ or { is technically invalid, but
+            // failing here would be surprising to users.
+            const atFlowEndMarker = indent === this.indentNext - 1 &&
+                this.flowLevel === 1 &&
+                (line[0] === ']' || line[0] === '}');
+            if (!atFlowEndMarker) {
+                // this is an error
+                this.flowLevel = 0;
+                yield cst.FLOW_END;
+                return yield* this.parseLineStart();
+            }
+        }
+        let n = 0;
+        while (line[n] === ',') {
+            n += yield* this.pushCount(1);
+            n += yield* this.pushSpaces(true);
+            this.flowKey = false;
+        }
+        n += yield* this.pushIndicators();
+        switch (line[n]) {
+            case undefined:
+                return 'flow';
+            case '#':
+                yield* this.pushCount(line.length - n);
+                return 'flow';
+            case '{':
+            case '[':
+                yield* this.pushCount(1);
+                this.flowKey = false;
+                this.flowLevel += 1;
+                return 'flow';
+            case '}':
+            case ']':
+                yield* this.pushCount(1);
+                this.flowKey = true;
+                this.flowLevel -= 1;
+                return this.flowLevel ? 'flow' : 'doc';
+            case '*':
+                yield* this.pushUntil(isNotAnchorChar);
+                return 'flow';
+            case '"':
+            case "'":
+                this.flowKey = true;
+                return yield* this.parseQuotedScalar();
+            case ':': {
+                const next = this.charAt(1);
+                if (this.flowKey || isEmpty(next) || next === ',') {
+                    this.flowKey = false;
+                    yield* this.pushCount(1);
+                    yield* this.pushSpaces(true);
+                    return 'flow';
+                }
+            }
+            // fallthrough
+            default:
+                this.flowKey = false;
+                return yield* this.parsePlainScalar();
+        }
+    }
+    *parseQuotedScalar() {
+        const quote = this.charAt(0);
+        let end = this.buffer.indexOf(quote, this.pos + 1);
+        if (quote === "'") {
+            while (end !== -1 && this.buffer[end + 1] === "'")
+                end = this.buffer.indexOf("'", end + 2);
+        }
+        else {
+            // double-quote
+            while (end !== -1) {
+                let n = 0;
+                while (this.buffer[end - 1 - n] === '\\')
+                    n += 1;
+                if (n % 2 === 0)
+                    break;
+                end = this.buffer.indexOf('"', end + 1);
+            }
+        }
+        // Only looking for newlines within the quotes
+        const qb = this.buffer.substring(0, end);
+        let nl = qb.indexOf('\n', this.pos);
+        if (nl !== -1) {
+            while (nl !== -1) {
+                const cs = this.continueScalar(nl + 1);
+                if (cs === -1)
+                    break;
+                nl = qb.indexOf('\n', cs);
+            }
+            if (nl !== -1) {
+                // this is an error caused by an unexpected unindent
+                end = nl - (qb[nl - 1] === '\r' ? 2 : 1);
+            }
+        }
+        if (end === -1) {
+            if (!this.atEnd)
+                return this.setNext('quoted-scalar');
+            end = this.buffer.length;
+        }
+        yield* this.pushToIndex(end + 1, false);
+        return this.flowLevel ? 'flow' : 'doc';
+    }
+    *parseBlockScalarHeader() {
+        this.blockScalarIndent = -1;
+        this.blockScalarKeep = false;
+        let i = this.pos;
+        while (true) {
+            const ch = this.buffer[++i];
+            if (ch === '+')
+                this.blockScalarKeep = true;
+            else if (ch > '0' && ch <= '9')
+                this.blockScalarIndent = Number(ch) - 1;
+            else if (ch !== '-')
+                break;
+        }
+        return yield* this.pushUntil(ch => isEmpty(ch) || ch === '#');
+    }
+    *parseBlockScalar() {
+        let nl = this.pos - 1; // may be -1 if this.pos === 0
+        let indent = 0;
+        let ch;
+        loop: for (let i = this.pos; (ch = this.buffer[i]); ++i) {
+            switch (ch) {
+                case ' ':
+                    indent += 1;
+                    break;
+                case '\n':
+                    nl = i;
+                    indent = 0;
+                    break;
+                case '\r': {
+                    const next = this.buffer[i + 1];
+                    if (!next && !this.atEnd)
+                        return this.setNext('block-scalar');
+                    if (next === '\n')
+                        break;
+                } // fallthrough
+                default:
+                    break loop;
+            }
+        }
+        if (!ch && !this.atEnd)
+            return this.setNext('block-scalar');
+        if (indent >= this.indentNext) {
+            if (this.blockScalarIndent === -1)
+                this.indentNext = indent;
+            else {
+                this.indentNext =
+                    this.blockScalarIndent + (this.indentNext === 0 ? 1 : this.indentNext);
+            }
+            do {
+                const cs = this.continueScalar(nl + 1);
+                if (cs === -1)
+                    break;
+                nl = this.buffer.indexOf('\n', cs);
+            } while (nl !== -1);
+            if (nl === -1) {
+                if (!this.atEnd)
+                    return this.setNext('block-scalar');
+                nl = this.buffer.length;
+            }
+        }
+        // Trailing insufficiently indented tabs are invalid.
+        // To catch that during parsing, we include them in the block scalar value.
+        let i = nl + 1;
+        ch = this.buffer[i];
+        while (ch === ' ')
+            ch = this.buffer[++i];
+        if (ch === '\t') {
+            while (ch === '\t' || ch === ' ' || ch === '\r' || ch === '\n')
+                ch = this.buffer[++i];
+            nl = i - 1;
+        }
+        else if (!this.blockScalarKeep) {
+            do {
+                let i = nl - 1;
+                let ch = this.buffer[i];
+                if (ch === '\r')
+                    ch = this.buffer[--i];
+                const lastChar = i; // Drop the line if last char not more indented
+                while (ch === ' ')
+                    ch = this.buffer[--i];
+                if (ch === '\n' && i >= this.pos && i + 1 + indent > lastChar)
+                    nl = i;
+                else
+                    break;
+            } while (true);
+        }
+        yield cst.SCALAR;
+        yield* this.pushToIndex(nl + 1, true);
+        return yield* this.parseLineStart();
+    }
+    *parsePlainScalar() {
+        const inFlow = this.flowLevel > 0;
+        let end = this.pos - 1;
+        let i = this.pos - 1;
+        let ch;
+        while ((ch = this.buffer[++i])) {
+            if (ch === ':') {
+                const next = this.buffer[i + 1];
+                if (isEmpty(next) || (inFlow && flowIndicatorChars.has(next)))
+                    break;
+                end = i;
+            }
+            else if (isEmpty(ch)) {
+                let next = this.buffer[i + 1];
+                if (ch === '\r') {
+                    if (next === '\n') {
+                        i += 1;
+                        ch = '\n';
+                        next = this.buffer[i + 1];
+                    }
+                    else
+                        end = i;
+                }
+                if (next === '#' || (inFlow && flowIndicatorChars.has(next)))
+                    break;
+                if (ch === '\n') {
+                    const cs = this.continueScalar(i + 1);
+                    if (cs === -1)
+                        break;
+                    i = Math.max(i, cs - 2); // to advance, but still account for ' #'
+                }
+            }
+            else {
+                if (inFlow && flowIndicatorChars.has(ch))
+                    break;
+                end = i;
+            }
+        }
+        if (!ch && !this.atEnd)
+            return this.setNext('plain-scalar');
+        yield cst.SCALAR;
+        yield* this.pushToIndex(end + 1, true);
+        return inFlow ? 'flow' : 'doc';
+    }
+    *pushCount(n) {
+        if (n > 0) {
+            yield this.buffer.substr(this.pos, n);
+            this.pos += n;
+            return n;
+        }
+        return 0;
+    }
+    *pushToIndex(i, allowEmpty) {
+        const s = this.buffer.slice(this.pos, i);
+        if (s) {
+            yield s;
+            this.pos += s.length;
+            return s.length;
+        }
+        else if (allowEmpty)
+            yield '';
+        return 0;
+    }
+    *pushIndicators() {
+        let n = 0;
+        loop: while (true) {
+            switch (this.charAt(0)) {
+                case '!':
+                    n += yield* this.pushTag();
+                    n += yield* this.pushSpaces(true);
+                    continue loop;
+                case '&':
+                    n += yield* this.pushUntil(isNotAnchorChar);
+                    n += yield* this.pushSpaces(true);
+                    continue loop;
+                case '-': // this is an error
+                case '?': // this is an error outside flow collections
+                case ':': {
+                    const inFlow = this.flowLevel > 0;
+                    const ch1 = this.charAt(1);
+                    if (isEmpty(ch1) || (inFlow && flowIndicatorChars.has(ch1))) {
+                        if (!inFlow)
+                            this.indentNext = this.indentValue + 1;
+                        else if (this.flowKey)
+                            this.flowKey = false;
+                        n += yield* this.pushCount(1);
+                        n += yield* this.pushSpaces(true);
+                        continue loop;
+                    }
+                }
+            }
+            break loop;
+        }
+        return n;
+    }
+    *pushTag() {
+        if (this.charAt(1) === '<') {
+            let i = this.pos + 2;
+            let ch = this.buffer[i];
+            while (!isEmpty(ch) && ch !== '>')
+                ch = this.buffer[++i];
+            return yield* this.pushToIndex(ch === '>' ? i + 1 : i, false);
+        }
+        else {
+            let i = this.pos + 1;
+            let ch = this.buffer[i];
+            while (ch) {
+                if (tagChars.has(ch))
+                    ch = this.buffer[++i];
+                else if (ch === '%' &&
+                    hexDigits.has(this.buffer[i + 1]) &&
+                    hexDigits.has(this.buffer[i + 2])) {
+                    ch = this.buffer[(i += 3)];
+                }
+                else
+                    break;
+            }
+            return yield* this.pushToIndex(i, false);
+        }
+    }
+    *pushNewline() {
+        const ch = this.buffer[this.pos];
+        if (ch === '\n')
+            return yield* this.pushCount(1);
+        else if (ch === '\r' && this.charAt(1) === '\n')
+            return yield* this.pushCount(2);
+        else
+            return 0;
+    }
+    *pushSpaces(allowTabs) {
+        let i = this.pos - 1;
+        let ch;
+        do {
+            ch = this.buffer[++i];
+        } while (ch === ' ' || (allowTabs && ch === '\t'));
+        const n = i - this.pos;
+        if (n > 0) {
+            yield this.buffer.substr(this.pos, n);
+            this.pos = i;
+        }
+        return n;
+    }
+    *pushUntil(test) {
+        let i = this.pos;
+        let ch = this.buffer[i];
+        while (!test(ch))
+            ch = this.buffer[++i];
+        return yield* this.pushToIndex(i, false);
+    }
+}
+
+exports.Lexer = Lexer;
+
+
+/***/ }),
+
+/***/ 6628:
+/***/ ((__unused_webpack_module, exports) => {
+
+
+
+/**
+ * Tracks newlines during parsing in order to provide an efficient API for
+ * determining the one-indexed `{ line, col }` position for any offset
+ * within the input.
+ */
+class LineCounter {
+    constructor() {
+        this.lineStarts = [];
+        /**
+         * Should be called in ascending order. Otherwise, call
+         * `lineCounter.lineStarts.sort()` before calling `linePos()`.
+         */
+        this.addNewLine = (offset) => this.lineStarts.push(offset);
+        /**
+         * Performs a binary search and returns the 1-indexed { line, col }
+         * position of `offset`. If `line === 0`, `addNewLine` has never been
+         * called or `offset` is before the first known newline.
+         */
+        this.linePos = (offset) => {
+            let low = 0;
+            let high = this.lineStarts.length;
+            while (low < high) {
+                const mid = (low + high) >> 1; // Math.floor((low + high) / 2)
+                if (this.lineStarts[mid] < offset)
+                    low = mid + 1;
+                else
+                    high = mid;
+            }
+            if (this.lineStarts[low] === offset)
+                return { line: low + 1, col: 1 };
+            if (low === 0)
+                return { line: 0, col: offset };
+            const start = this.lineStarts[low - 1];
+            return { line: low, col: offset - start + 1 };
+        };
+    }
+}
+
+exports.LineCounter = LineCounter;
+
+
+/***/ }),
+
+/***/ 3456:
+/***/ ((__unused_webpack_module, exports, __nccwpck_require__) => {
+
+
+
+var node_process = __nccwpck_require__(932);
+var cst = __nccwpck_require__(3461);
+var lexer = __nccwpck_require__(361);
+
+function includesToken(list, type) {
+    for (let i = 0; i < list.length; ++i)
+        if (list[i].type === type)
+            return true;
+    return false;
+}
+function findNonEmptyIndex(list) {
+    for (let i = 0; i < list.length; ++i) {
+        switch (list[i].type) {
+            case 'space':
+            case 'comment':
+            case 'newline':
+                break;
+            default:
+                return i;
+        }
+    }
+    return -1;
+}
+function isFlowToken(token) {
+    switch (token?.type) {
+        case 'alias':
+        case 'scalar':
+        case 'single-quoted-scalar':
+        case 'double-quoted-scalar':
+        case 'flow-collection':
+            return true;
+        default:
+            return false;
+    }
+}
+function getPrevProps(parent) {
+    switch (parent.type) {
+        case 'document':
+            return parent.start;
+        case 'block-map': {
+            const it = parent.items[parent.items.length - 1];
+            return it.sep ?? it.start;
+        }
+        case 'block-seq':
+            return parent.items[parent.items.length - 1].start;
+        /* istanbul ignore next should not happen */
+        default:
+            return [];
+    }
+}
+/** Note: May modify input array */
+function getFirstKeyStartProps(prev) {
+    if (prev.length === 0)
+        return [];
+    let i = prev.length;
+    loop: while (--i >= 0) {
+        switch (prev[i].type) {
+            case 'doc-start':
+            case 'explicit-key-ind':
+            case 'map-value-ind':
+            case 'seq-item-ind':
+            case 'newline':
+                break loop;
+        }
+    }
+    while (prev[++i]?.type === 'space') {
+        /* loop */
+    }
+    return prev.splice(i, prev.length);
+}
+function arrayPushArray(target, source) {
+    // May exhaust call stack with large `source` array
+    if (source.length < 1e5)
+        Array.prototype.push.apply(target, source);
+    else
+        for (let i = 0; i < source.length; ++i)
+            target.push(source[i]);
+}
+function fixFlowSeqItems(fc) {
+    if (fc.start.type === 'flow-seq-start') {
+        for (const it of fc.items) {
+            if (it.sep &&
+                !it.value &&
+                !includesToken(it.start, 'explicit-key-ind') &&
+                !includesToken(it.sep, 'map-value-ind')) {
+                if (it.key)
+                    it.value = it.key;
+                delete it.key;
+                if (isFlowToken(it.value)) {
+                    if (it.value.end)
+                        arrayPushArray(it.value.end, it.sep);
+                    else
+                        it.value.end = it.sep;
+                }
+                else
+                    arrayPushArray(it.start, it.sep);
+                delete it.sep;
+            }
+        }
+    }
+}
+/**
+ * A YAML concrete syntax tree (CST) parser
+ *
+ * ```ts
+ * const src: string = ...
+ * for (const token of new Parser().parse(src)) {
+ *   // token: Token
+ * }
+ * ```
+ *
+ * To use the parser with a user-provided lexer:
+ *
+ * ```ts
+ * function* parse(source: string, lexer: Lexer) {
+ *   const parser = new Parser()
+ *   for (const lexeme of lexer.lex(source))
+ *     yield* parser.next(lexeme)
+ *   yield* parser.end()
+ * }
+ *
+ * const src: string = ...
+ * const lexer = new Lexer()
+ * for (const token of parse(src, lexer)) {
+ *   // token: Token
+ * }
+ * ```
+ */
+class Parser {
+    /**
+     * @param onNewLine - If defined, called separately with the start position of
+     *   each new line (in `parse()`, including the start of input).
+     */
+    constructor(onNewLine) {
+        /** If true, space and sequence indicators count as indentation */
+        this.atNewLine = true;
+        /** If true, next token is a scalar value */
+        this.atScalar = false;
+        /** Current indentation level */
+        this.indent = 0;
+        /** Current offset since the start of parsing */
+        this.offset = 0;
+        /** On the same line with a block map key */
+        this.onKeyLine = false;
+        /** Top indicates the node that's currently being built */
+        this.stack = [];
+        /** The source of the current token, set in parse() */
+        this.source = '';
+        /** The type of the current token, set in parse() */
+        this.type = '';
+        // Must be defined after `next()`
+        this.lexer = new lexer.Lexer();
+        this.onNewLine = onNewLine;
+    }
+    /**
+     * Parse `source` as a YAML stream.
+     * If `incomplete`, a part of the last line may be left as a buffer for the next call.
+     *
+     * Errors are not thrown, but yielded as `{ type: 'error', message }` tokens.
+     *
+     * @returns A generator of tokens representing each directive, document, and other structure.
+     */
+    *parse(source, incomplete = false) {
+        if (this.onNewLine && this.offset === 0)
+            this.onNewLine(0);
+        for (const lexeme of this.lexer.lex(source, incomplete))
+            yield* this.next(lexeme);
+        if (!incomplete)
+            yield* this.end();
+    }
+    /**
+     * Advance the parser by the `source` of one lexical token.
+     */
+    *next(source) {
+        this.source = source;
+        if (node_process.env.LOG_TOKENS)
+            console.log('|', cst.prettyToken(source));
+        if (this.atScalar) {
+            this.atScalar = false;
+            yield* this.step();
+            this.offset += source.length;
+            return;
+        }
+        const type = cst.tokenType(source);
+        if (!type) {
+            const message = `Not a YAML token: ${source}`;
+            yield* this.pop({ type: 'error', offset: this.offset, message, source });
+            this.offset += source.length;
+        }
+        else if (type === 'scalar') {
+            this.atNewLine = false;
+            this.atScalar = true;
+            this.type = 'scalar';
+        }
+        else {
+            this.type = type;
+            yield* this.step();
+            switch (type) {
+                case 'newline':
+                    this.atNewLine = true;
+                    this.indent = 0;
+                    if (this.onNewLine)
+                        this.onNewLine(this.offset + source.length);
+                    break;
+                case 'space':
+                    if (this.atNewLine && source[0] === ' ')
+                        this.indent += source.length;
+                    break;
+                case 'explicit-key-ind':
+                case 'map-value-ind':
+                case 'seq-item-ind':
+                    if (this.atNewLine)
+                        this.indent += source.length;
+                    break;
+                case 'doc-mode':
+                case 'flow-error-end':
+                    return;
+                default:
+                    this.atNewLine = false;
+            }
+            this.offset += source.length;
+        }
+    }
+    /** Call at end of input to push out any remaining constructions */
+    *end() {
+        while (this.stack.length > 0)
+            yield* this.pop();
+    }
+    get sourceToken() {
+        const st = {
+            type: this.type,
+            offset: this.offset,
+            indent: this.indent,
+            source: this.source
+        };
+        return st;
+    }
+    *step() {
+        const top = this.peek(1);
+        if (this.type === 'doc-end' && top?.type !== 'doc-end') {
+            while (this.stack.length > 0)
+                yield* this.pop();
+            this.stack.push({
+                type: 'doc-end',
+                offset: this.offset,
+                source: this.source
+            });
+            return;
+        }
+        if (!top)
+            return yield* this.stream();
+        switch (top.type) {
+            case 'document':
+                return yield* this.document(top);
+            case 'alias':
+            case 'scalar':
+            case 'single-quoted-scalar':
+            case 'double-quoted-scalar':
+                return yield* this.scalar(top);
+            case 'block-scalar':
+                return yield* this.blockScalar(top);
+            case 'block-map':
+                return yield* this.blockMap(top);
+            case 'block-seq':
+                return yield* this.blockSequence(top);
+            case 'flow-collection':
+                return yield* this.flowCollection(top);
+            case 'doc-end':
+                return yield* this.documentEnd(top);
+        }
+        /* istanbul ignore next should not happen */
+        yield* this.pop();
+    }
+    peek(n) {
+        return this.stack[this.stack.length - n];
+    }
+    *pop(error) {
+        const token = error ?? this.stack.pop();
+        /* istanbul ignore if should not happen */
+        if (!token) {
+            const message = 'Tried to pop an empty stack';
+            yield { type: 'error', offset: this.offset, source: '', message };
+        }
+        else if (this.stack.length === 0) {
+            yield token;
+        }
+        else {
+            const top = this.peek(1);
+            if (token.type === 'block-scalar') {
+                // Block scalars use their parent rather than header indent
+                token.indent = 'indent' in top ? top.indent : 0;
+            }
+            else if (token.type === 'flow-collection' && top.type === 'document') {
+                // Ignore all indent for top-level flow collections
+                token.indent = 0;
+            }
+            if (token.type === 'flow-collection')
+                fixFlowSeqItems(token);
+            switch (top.type) {
+                case 'document':
+                    top.value = token;
+                    break;
+                case 'block-scalar':
+                    top.props.push(token); // error
+                    break;
+                case 'block-map': {
+                    const it = top.items[top.items.length - 1];
+                    if (it.value) {
+                        top.items.push({ start: [], key: token, sep: [] });
+                        this.onKeyLine = true;
+                        return;
+                    }
+                    else if (it.sep) {
+                        it.value = token;
+                    }
+                    else {
+                        Object.assign(it, { key: token, sep: [] });
+                        this.onKeyLine = !it.explicitKey;
+                        return;
+                    }
+                    break;
+                }
+                case 'block-seq': {
+                    const it = top.items[top.items.length - 1];
+                    if (it.value)
+                        top.items.push({ start: [], value: token });
+                    else
+                        it.value = token;
+                    break;
+                }
+                case 'flow-collection': {
+                    const it = top.items[top.items.length - 1];
+                    if (!it || it.value)
+                        top.items.push({ start: [], key: token, sep: [] });
+                    else if (it.sep)
+                        it.value = token;
+                    else
+                        Object.assign(it, { key: token, sep: [] });
+                    return;
+                }
+                /* istanbul ignore next should not happen */
+                default:
+                    yield* this.pop();
+                    yield* this.pop(token);
+            }
+            if ((top.type === 'document' ||
+                top.type === 'block-map' ||
+                top.type === 'block-seq') &&
+                (token.type === 'block-map' || token.type === 'block-seq')) {
+                const last = token.items[token.items.length - 1];
+                if (last &&
+                    !last.sep &&
+                    !last.value &&
+                    last.start.length > 0 &&
+                    findNonEmptyIndex(last.start) === -1 &&
+                    (token.indent === 0 ||
+                        last.start.every(st => st.type !== 'comment' || st.indent < token.indent))) {
+                    if (top.type === 'document')
+                        top.end = last.start;
+                    else
+                        top.items.push({ start: last.start });
+                    token.items.splice(-1, 1);
+                }
+            }
+        }
+    }
+    *stream() {
+        switch (this.type) {
+            case 'directive-line':
+                yield { type: 'directive', offset: this.offset, source: this.source };
+                return;
+            case 'byte-order-mark':
+            case 'space':
+            case 'comment':
+            case 'newline':
+                yield this.sourceToken;
+                return;
+            case 'doc-mode':
+            case 'doc-start': {
+                const doc = {
+                    type: 'document',
+                    offset: this.offset,
+                    start: []
+                };
+                if (this.type === 'doc-start')
+                    doc.start.push(this.sourceToken);
+                this.stack.push(doc);
+                return;
+            }
+        }
+        yield {
+            type: 'error',
+            offset: this.offset,
+            message: `Unexpected ${this.type} token in YAML stream`,
+            source: this.source
+        };
+    }
+    *document(doc) {
+        if (doc.value)
+            return yield* this.lineEnd(doc);
+        switch (this.type) {
+            case 'doc-start': {
+                if (findNonEmptyIndex(doc.start) !== -1) {
+                    yield* this.pop();
+                    yield* this.step();
+                }
+                else
+                    doc.start.push(this.sourceToken);
+                return;
+            }
+            case 'anchor':
+            case 'tag':
+            case 'space':
+            case 'comment':
+            case 'newline':
+                doc.start.push(this.sourceToken);
+                return;
+        }
+        const bv = this.startBlockValue(doc);
+        if (bv)
+            this.stack.push(bv);
+        else {
+            yield {
+                type: 'error',
+                offset: this.offset,
+                message: `Unexpected ${this.type} token in YAML document`,
+                source: this.source
+            };
+        }
+    }
+    *scalar(scalar) {
+        if (this.type === 'map-value-ind') {
+            const prev = getPrevProps(this.peek(2));
+            const start = getFirstKeyStartProps(prev);
+            let sep;
+            if (scalar.end) {
+                sep = scalar.end;
+                sep.push(this.sourceToken);
+                delete scalar.end;
+            }
+            else
+                sep = [this.sourceToken];
+            const map = {
+                type: 'block-map',
+                offset: scalar.offset,
+                indent: scalar.indent,
+                items: [{ start, key: scalar, sep }]
+            };
+            this.onKeyLine = true;
+            this.stack[this.stack.length - 1] = map;
+        }
+        else
+            yield* this.lineEnd(scalar);
+    }
+    *blockScalar(scalar) {
+        switch (this.type) {
+            case 'space':
+            case 'comment':
+            case 'newline':
+                scalar.props.push(this.sourceToken);
+                return;
+            case 'scalar':
+                scalar.source = this.source;
+                // block-scalar source includes trailing newline
+                this.atNewLine = true;
+                this.indent = 0;
+                if (this.onNewLine) {
+                    let nl = this.source.indexOf('\n') + 1;
+                    while (nl !== 0) {
+                        this.onNewLine(this.offset + nl);
+                        nl = this.source.indexOf('\n', nl) + 1;
+                    }
+                }
+                yield* this.pop();
+                break;
+            /* istanbul ignore next should not happen */
+            default:
+                yield* this.pop();
+                yield* this.step();
+        }
+    }
+    *blockMap(map) {
+        const it = map.items[map.items.length - 1];
+        // it.sep is true-ish if pair already has key or : separator
+        switch (this.type) {
+            case 'newline':
+                this.onKeyLine = false;
+                if (it.value) {
+                    const end = 'end' in it.value ? it.value.end : undefined;
+                    const last = Array.isArray(end) ? end[end.length - 1] : undefined;
+                    if (last?.type === 'comment')
+                        end?.push(this.sourceToken);
+                    else
+                        map.items.push({ start: [this.sourceToken] });
+                }
+                else if (it.sep) {
+                    it.sep.push(this.sourceToken);
+                }
+                else {
+                    it.start.push(this.sourceToken);
+                }
+                return;
+            case 'space':
+            case 'comment':
+                if (it.value) {
+                    map.items.push({ start: [this.sourceToken] });
+                }
+                else if (it.sep) {
+                    it.sep.push(this.sourceToken);
+                }
+                else {
+                    if (this.atIndentedComment(it.start, map.indent)) {
+                        const prev = map.items[map.items.length - 2];
+                        const end = prev?.value?.end;
+                        if (Array.isArray(end)) {
+                            arrayPushArray(end, it.start);
+                            end.push(this.sourceToken);
+                            map.items.pop();
+                            return;
+                        }
+                    }
+                    it.start.push(this.sourceToken);
+                }
+                return;
+        }
+        if (this.indent >= map.indent) {
+            const atMapIndent = !this.onKeyLine && this.indent === map.indent;
+            const atNextItem = atMapIndent &&
+                (it.sep || it.explicitKey) &&
+                this.type !== 'seq-item-ind';
+            // For empty nodes, assign newline-separated not indented empty tokens to following node
+            let start = [];
+            if (atNextItem && it.sep && !it.value) {
+                const nl = [];
+                for (let i = 0; i < it.sep.length; ++i) {
+                    const st = it.sep[i];
+                    switch (st.type) {
+                        case 'newline':
+                            nl.push(i);
+                            break;
+                        case 'space':
+                            break;
+                        case 'comment':
+                            if (st.indent > map.indent)
+                                nl.length = 0;
+                            break;
+                        default:
+                            nl.length = 0;
+                    }
+                }
+                if (nl.length >= 2)
+                    start = it.sep.splice(nl[1]);
+            }
+            switch (this.type) {
+                case 'anchor':
+                case 'tag':
+                    if (atNextItem || it.value) {
+                        start.push(this.sourceToken);
+                        map.items.push({ start });
+                        this.onKeyLine = true;
+                    }
+                    else if (it.sep) {
+                        it.sep.push(this.sourceToken);
+                    }
+                    else {
+                        it.start.push(this.sourceToken);
+                    }
+                    return;
+                case 'explicit-key-ind':
+                    if (!it.sep && !it.explicitKey) {
+                        it.start.push(this.sourceToken);
+                        it.explicitKey = true;
+                    }
+                    else if (atNextItem || it.value) {
+                        start.push(this.sourceToken);
+                        map.items.push({ start, explicitKey: true });
+                    }
+                    else {
+                        this.stack.push({
+                            type: 'block-map',
+                            offset: this.offset,
+                            indent: this.indent,
+                            items: [{ start: [this.sourceToken], explicitKey: true }]
+                        });
+                    }
+                    this.onKeyLine = true;
+                    return;
+                case 'map-value-ind':
+                    if (it.explicitKey) {
+                        if (!it.sep) {
+                            if (includesToken(it.start, 'newline')) {
+                                Object.assign(it, { key: null, sep: [this.sourceToken] });
+                            }
+                            else {
+                                const start = getFirstKeyStartProps(it.start);
+                                this.stack.push({
+                                    type: 'block-map',
+                                    offset: this.offset,
+                                    indent: this.indent,
+                                    items: [{ start, key: null, sep: [this.sourceToken] }]
+                                });
+                            }
+                        }
+                        else if (it.value) {
+                            map.items.push({ start: [], key: null, sep: [this.sourceToken] });
+                        }
+                        else if (includesToken(it.sep, 'map-value-ind')) {
+                            this.stack.push({
+                                type: 'block-map',
+                                offset: this.offset,
+                                indent: this.indent,
+                                items: [{ start, key: null, sep: [this.sourceToken] }]
+                            });
+                        }
+                        else if (isFlowToken(it.key) &&
+                            !includesToken(it.sep, 'newline')) {
+                            const start = getFirstKeyStartProps(it.start);
+                            const key = it.key;
+                            const sep = it.sep;
+                            sep.push(this.sourceToken);
+                            // @ts-expect-error type guard is wrong here
+                            delete it.key;
+                            // @ts-expect-error type guard is wrong here
+                            delete it.sep;
+                            this.stack.push({
+                                type: 'block-map',
+                                offset: this.offset,
+                                indent: this.indent,
+                                items: [{ start, key, sep }]
+                            });
+                        }
+                        else if (start.length > 0) {
+                            // Not actually at next item
+                            it.sep = it.sep.concat(start, this.sourceToken);
+                        }
+                        else {
+                            it.sep.push(this.sourceToken);
+                        }
+                    }
+                    else {
+                        if (!it.sep) {
+                            Object.assign(it, { key: null, sep: [this.sourceToken] });
+                        }
+                        else if (it.value || atNextItem) {
+                            map.items.push({ start, key: null, sep: [this.sourceToken] });
+                        }
+                        else if (includesToken(it.sep, 'map-value-ind')) {
+                            this.stack.push({
+                                type: 'block-map',
+                                offset: this.offset,
+                                indent: this.indent,
+                                items: [{ start: [], key: null, sep: [this.sourceToken] }]
+                            });
+                        }
+                        else {
+                            it.sep.push(this.sourceToken);
+                        }
+                    }
+                    this.onKeyLine = true;
+                    return;
+                case 'alias':
+                case 'scalar':
+                case 'single-quoted-scalar':
+                case 'double-quoted-scalar': {
+                    const fs = this.flowScalar(this.type);
+                    if (atNextItem || it.value) {
+                        map.items.push({ start, key: fs, sep: [] });
+                        this.onKeyLine = true;
+                    }
+                    else if (it.sep) {
+                        this.stack.push(fs);
+                    }
+                    else {
+                        Object.assign(it, { key: fs, sep: [] });
+                        this.onKeyLine = true;
+                    }
+                    return;
+                }
+                default: {
+                    const bv = this.startBlockValue(map);
+                    if (bv) {
+                        if (bv.type === 'block-seq') {
+                            if (!it.explicitKey &&
+                                it.sep &&
+                                !includesToken(it.sep, 'newline')) {
+                                yield* this.pop({
+                                    type: 'error',
+                                    offset: this.offset,
+                                    message: 'Unexpected block-seq-ind on same line with key',
+                                    source: this.source
+                                });
+                                return;
+                            }
+                        }
+                        else if (atMapIndent) {
+                            map.items.push({ start });
+                        }
+                        this.stack.push(bv);
+                        return;
+                    }
+                }
+            }
+        }
+        yield* this.pop();
+        yield* this.step();
+    }
+    *blockSequence(seq) {
+        const it = seq.items[seq.items.length - 1];
+        switch (this.type) {
+            case 'newline':
+                if (it.value) {
+                    const end = 'end' in it.value ? it.value.end : undefined;
+                    const last = Array.isArray(end) ? end[end.length - 1] : undefined;
+                    if (last?.type === 'comment')
+                        end?.push(this.sourceToken);
+                    else
+                        seq.items.push({ start: [this.sourceToken] });
+                }
+                else
+                    it.start.push(this.sourceToken);
+                return;
+            case 'space':
+            case 'comment':
+                if (it.value)
+                    seq.items.push({ start: [this.sourceToken] });
+                else {
+                    if (this.atIndentedComment(it.start, seq.indent)) {
+                        const prev = seq.items[seq.items.length - 2];
+                        const end = prev?.value?.end;
+                        if (Array.isArray(end)) {
+                            arrayPushArray(end, it.start);
+                            end.push(this.sourceToken);
+                            seq.items.pop();
+                            return;
+                        }
+                    }
+                    it.start.push(this.sourceToken);
+                }
+                return;
+            case 'anchor':
+            case 'tag':
+                if (it.value || this.indent <= seq.indent)
+                    break;
+                it.start.push(this.sourceToken);
+                return;
+            case 'seq-item-ind':
+                if (this.indent !== seq.indent)
+                    break;
+                if (it.value || includesToken(it.start, 'seq-item-ind'))
+                    seq.items.push({ start: [this.sourceToken] });
+                else
+                    it.start.push(this.sourceToken);
+                return;
+        }
+        if (this.indent > seq.indent) {
+            const bv = this.startBlockValue(seq);
+            if (bv) {
+                this.stack.push(bv);
+                return;
+            }
+        }
+        yield* this.pop();
+        yield* this.step();
+    }
+    *flowCollection(fc) {
+        const it = fc.items[fc.items.length - 1];
+        if (this.type === 'flow-error-end') {
+            let top;
+            do {
+                yield* this.pop();
+                top = this.peek(1);
+            } while (top?.type === 'flow-collection');
+        }
+        else if (fc.end.length === 0) {
+            switch (this.type) {
+                case 'comma':
+                case 'explicit-key-ind':
+                    if (!it || it.sep)
+                        fc.items.push({ start: [this.sourceToken] });
+                    else
+                        it.start.push(this.sourceToken);
+                    return;
+                case 'map-value-ind':
+                    if (!it || it.value)
+                        fc.items.push({ start: [], key: null, sep: [this.sourceToken] });
+                    else if (it.sep)
+                        it.sep.push(this.sourceToken);
+                    else
+                        Object.assign(it, { key: null, sep: [this.sourceToken] });
+                    return;
+                case 'space':
+                case 'comment':
+                case 'newline':
+                case 'anchor':
+                case 'tag':
+                    if (!it || it.value)
+                        fc.items.push({ start: [this.sourceToken] });
+                    else if (it.sep)
+                        it.sep.push(this.sourceToken);
+                    else
+                        it.start.push(this.sourceToken);
+                    return;
+                case 'alias':
+                case 'scalar':
+                case 'single-quoted-scalar':
+                case 'double-quoted-scalar': {
+                    const fs = this.flowScalar(this.type);
+                    if (!it || it.value)
+                        fc.items.push({ start: [], key: fs, sep: [] });
+                    else if (it.sep)
+                        this.stack.push(fs);
+                    else
+                        Object.assign(it, { key: fs, sep: [] });
+                    return;
+                }
+                case 'flow-map-end':
+                case 'flow-seq-end':
+                    fc.end.push(this.sourceToken);
+                    return;
+            }
+            const bv = this.startBlockValue(fc);
+            /* istanbul ignore else should not happen */
+            if (bv)
+                this.stack.push(bv);
+            else {
+                yield* this.pop();
+                yield* this.step();
+            }
+        }
+        else {
+            const parent = this.peek(2);
+            if (parent.type === 'block-map' &&
+                ((this.type === 'map-value-ind' && parent.indent === fc.indent) ||
+                    (this.type === 'newline' &&
+                        !parent.items[parent.items.length - 1].sep))) {
+                yield* this.pop();
+                yield* this.step();
+            }
+            else if (this.type === 'map-value-ind' &&
+                parent.type !== 'flow-collection') {
+                const prev = getPrevProps(parent);
+                const start = getFirstKeyStartProps(prev);
+                fixFlowSeqItems(fc);
+                const sep = fc.end.splice(1, fc.end.length);
+                sep.push(this.sourceToken);
+                const map = {
+                    type: 'block-map',
+                    offset: fc.offset,
+                    indent: fc.indent,
+                    items: [{ start, key: fc, sep }]
+                };
+                this.onKeyLine = true;
+                this.stack[this.stack.length - 1] = map;
+            }
+            else {
+                yield* this.lineEnd(fc);
+            }
+        }
+    }
+    flowScalar(type) {
+        if (this.onNewLine) {
+            let nl = this.source.indexOf('\n') + 1;
+            while (nl !== 0) {
+                this.onNewLine(this.offset + nl);
+                nl = this.source.indexOf('\n', nl) + 1;
+            }
+        }
+        return {
+            type,
+            offset: this.offset,
+            indent: this.indent,
+            source: this.source
+        };
+    }
+    startBlockValue(parent) {
+        switch (this.type) {
+            case 'alias':
+            case 'scalar':
+            case 'single-quoted-scalar':
+            case 'double-quoted-scalar':
+                return this.flowScalar(this.type);
+            case 'block-scalar-header':
+                return {
+                    type: 'block-scalar',
+                    offset: this.offset,
+                    indent: this.indent,
+                    props: [this.sourceToken],
+                    source: ''
+                };
+            case 'flow-map-start':
+            case 'flow-seq-start':
+                return {
+                    type: 'flow-collection',
+                    offset: this.offset,
+                    indent: this.indent,
+                    start: this.sourceToken,
+                    items: [],
+                    end: []
+                };
+            case 'seq-item-ind':
+                return {
+                    type: 'block-seq',
+                    offset: this.offset,
+                    indent: this.indent,
+                    items: [{ start: [this.sourceToken] }]
+                };
+            case 'explicit-key-ind': {
+                this.onKeyLine = true;
+                const prev = getPrevProps(parent);
+                const start = getFirstKeyStartProps(prev);
+                start.push(this.sourceToken);
+                return {
+                    type: 'block-map',
+                    offset: this.offset,
+                    indent: this.indent,
+                    items: [{ start, explicitKey: true }]
+                };
+            }
+            case 'map-value-ind': {
+                this.onKeyLine = true;
+                const prev = getPrevProps(parent);
+                const start = getFirstKeyStartProps(prev);
+                return {
+                    type: 'block-map',
+                    offset: this.offset,
+                    indent: this.indent,
+                    items: [{ start, key: null, sep: [this.sourceToken] }]
+                };
+            }
+        }
+        return null;
+    }
+    atIndentedComment(start, indent) {
+        if (this.type !== 'comment')
+            return false;
+        if (this.indent <= indent)
+            return false;
+        return start.every(st => st.type === 'newline' || st.type === 'space');
+    }
+    *documentEnd(docEnd) {
+        if (this.type !== 'doc-mode') {
+            if (docEnd.end)
+                docEnd.end.push(this.sourceToken);
+            else
+                docEnd.end = [this.sourceToken];
+            if (this.type === 'newline')
+                yield* this.pop();
+        }
+    }
+    *lineEnd(token) {
+        switch (this.type) {
+            case 'comma':
+            case 'doc-start':
+            case 'doc-end':
+            case 'flow-seq-end':
+            case 'flow-map-end':
+            case 'map-value-ind':
+                yield* this.pop();
+                yield* this.step();
+                break;
+            case 'newline':
+                this.onKeyLine = false;
+            // fallthrough
+            case 'space':
+            case 'comment':
+            default:
+                // all other values are errors
+                if (token.end)
+                    token.end.push(this.sourceToken);
+                else
+                    token.end = [this.sourceToken];
+                if (this.type === 'newline')
+                    yield* this.pop();
+        }
+    }
+}
+
+exports.Parser = Parser;
+
+
+/***/ }),
+
+/***/ 4047:
+/***/ ((__unused_webpack_module, exports, __nccwpck_require__) => {
+
+
+
+var composer = __nccwpck_require__(9984);
+var Document = __nccwpck_require__(3021);
+var errors = __nccwpck_require__(1464);
+var log = __nccwpck_require__(7249);
+var identity = __nccwpck_require__(1127);
+var lineCounter = __nccwpck_require__(6628);
+var parser = __nccwpck_require__(3456);
+
+function parseOptions(options) {
+    const prettyErrors = options.prettyErrors !== false;
+    const lineCounter$1 = options.lineCounter || (prettyErrors && new lineCounter.LineCounter()) || null;
+    return { lineCounter: lineCounter$1, prettyErrors };
+}
+/**
+ * Parse the input as a stream of YAML documents.
+ *
+ * Documents should be separated from each other by `...` or `---` marker lines.
+ *
+ * @returns If an empty `docs` array is returned, it will be of type
+ *   EmptyStream and contain additional stream information. In
+ *   TypeScript, you should use `'empty' in docs` as a type guard for it.
+ */
+function parseAllDocuments(source, options = {}) {
+    const { lineCounter, prettyErrors } = parseOptions(options);
+    const parser$1 = new parser.Parser(lineCounter?.addNewLine);
+    const composer$1 = new composer.Composer(options);
+    const docs = Array.from(composer$1.compose(parser$1.parse(source)));
+    if (prettyErrors && lineCounter)
+        for (const doc of docs) {
+            doc.errors.forEach(errors.prettifyError(source, lineCounter));
+            doc.warnings.forEach(errors.prettifyError(source, lineCounter));
+        }
+    if (docs.length > 0)
+        return docs;
+    return Object.assign([], { empty: true }, composer$1.streamInfo());
+}
+/** Parse an input string into a single YAML.Document */
+function parseDocument(source, options = {}) {
+    const { lineCounter, prettyErrors } = parseOptions(options);
+    const parser$1 = new parser.Parser(lineCounter?.addNewLine);
+    const composer$1 = new composer.Composer(options);
+    // `doc` is always set by compose.end(true) at the very latest
+    let doc = null;
+    for (const _doc of composer$1.compose(parser$1.parse(source), true, source.length)) {
+        if (!doc)
+            doc = _doc;
+        else if (doc.options.logLevel !== 'silent') {
+            doc.errors.push(new errors.YAMLParseError(_doc.range.slice(0, 2), 'MULTIPLE_DOCS', 'Source contains multiple documents; please use YAML.parseAllDocuments()'));
+            break;
+        }
+    }
+    if (prettyErrors && lineCounter) {
+        doc.errors.forEach(errors.prettifyError(source, lineCounter));
+        doc.warnings.forEach(errors.prettifyError(source, lineCounter));
+    }
+    return doc;
+}
+function parse(src, reviver, options) {
+    let _reviver = undefined;
+    if (typeof reviver === 'function') {
+        _reviver = reviver;
+    }
+    else if (options === undefined && reviver && typeof reviver === 'object') {
+        options = reviver;
+    }
+    const doc = parseDocument(src, options);
+    if (!doc)
+        return null;
+    doc.warnings.forEach(warning => log.warn(doc.options.logLevel, warning));
+    if (doc.errors.length > 0) {
+        if (doc.options.logLevel !== 'silent')
+            throw doc.errors[0];
+        else
+            doc.errors = [];
+    }
+    return doc.toJS(Object.assign({ reviver: _reviver }, options));
+}
+function stringify(value, replacer, options) {
+    let _replacer = null;
+    if (typeof replacer === 'function' || Array.isArray(replacer)) {
+        _replacer = replacer;
+    }
+    else if (options === undefined && replacer) {
+        options = replacer;
+    }
+    if (typeof options === 'string')
+        options = options.length;
+    if (typeof options === 'number') {
+        const indent = Math.round(options);
+        options = indent < 1 ? undefined : indent > 8 ? { indent: 8 } : { indent };
+    }
+    if (value === undefined) {
+        const { keepUndefined } = options ?? replacer ?? {};
+        if (!keepUndefined)
+            return undefined;
+    }
+    if (identity.isDocument(value) && !_replacer)
+        return value.toString(options);
+    return new Document.Document(value, _replacer, options).toString(options);
+}
+
+exports.parse = parse;
+exports.parseAllDocuments = parseAllDocuments;
+exports.parseDocument = parseDocument;
+exports.stringify = stringify;
+
+
+/***/ }),
+
+/***/ 5840:
+/***/ ((__unused_webpack_module, exports, __nccwpck_require__) => {
+
+
+
+var identity = __nccwpck_require__(1127);
+var map = __nccwpck_require__(7451);
+var seq = __nccwpck_require__(1706);
+var string = __nccwpck_require__(6464);
+var tags = __nccwpck_require__(18);
+
+const sortMapEntriesByKey = (a, b) => a.key < b.key ? -1 : a.key > b.key ? 1 : 0;
+class Schema {
+    constructor({ compat, customTags, merge, resolveKnownTags, schema, sortMapEntries, toStringDefaults }) {
+        this.compat = Array.isArray(compat)
+            ? tags.getTags(compat, 'compat')
+            : compat
+                ? tags.getTags(null, compat)
+                : null;
+        this.name = (typeof schema === 'string' && schema) || 'core';
+        this.knownTags = resolveKnownTags ? tags.coreKnownTags : {};
+        this.tags = tags.getTags(customTags, this.name, merge);
+        this.toStringOptions = toStringDefaults ?? null;
+        Object.defineProperty(this, identity.MAP, { value: map.map });
+        Object.defineProperty(this, identity.SCALAR, { value: string.string });
+        Object.defineProperty(this, identity.SEQ, { value: seq.seq });
+        // Used by createMap()
+        this.sortMapEntries =
+            typeof sortMapEntries === 'function'
+                ? sortMapEntries
+                : sortMapEntries === true
+                    ? sortMapEntriesByKey
+                    : null;
+    }
+    clone() {
+        const copy = Object.create(Schema.prototype, Object.getOwnPropertyDescriptors(this));
+        copy.tags = this.tags.slice();
+        return copy;
+    }
+}
+
+exports.Schema = Schema;
+
+
+/***/ }),
+
+/***/ 7451:
+/***/ ((__unused_webpack_module, exports, __nccwpck_require__) => {
+
+
+
+var identity = __nccwpck_require__(1127);
+var YAMLMap = __nccwpck_require__(4454);
+
+const map = {
+    collection: 'map',
+    default: true,
+    nodeClass: YAMLMap.YAMLMap,
+    tag: 'tag:yaml.org,2002:map',
+    resolve(map, onError) {
+        if (!identity.isMap(map))
+            onError('Expected a mapping for this tag');
+        return map;
+    },
+    createNode: (schema, obj, ctx) => YAMLMap.YAMLMap.from(schema, obj, ctx)
+};
+
+exports.map = map;
+
+
+/***/ }),
+
+/***/ 3632:
+/***/ ((__unused_webpack_module, exports, __nccwpck_require__) => {
+
+
+
+var Scalar = __nccwpck_require__(3301);
+
+const nullTag = {
+    identify: value => value == null,
+    createNode: () => new Scalar.Scalar(null),
+    default: true,
+    tag: 'tag:yaml.org,2002:null',
+    test: /^(?:~|[Nn]ull|NULL)?$/,
+    resolve: () => new Scalar.Scalar(null),
+    stringify: ({ source }, ctx) => typeof source === 'string' && nullTag.test.test(source)
+        ? source
+        : ctx.options.nullStr
+};
+
+exports.nullTag = nullTag;
+
+
+/***/ }),
+
+/***/ 1706:
+/***/ ((__unused_webpack_module, exports, __nccwpck_require__) => {
+
+
+
+var identity = __nccwpck_require__(1127);
+var YAMLSeq = __nccwpck_require__(2223);
+
+const seq = {
+    collection: 'seq',
+    default: true,
+    nodeClass: YAMLSeq.YAMLSeq,
+    tag: 'tag:yaml.org,2002:seq',
+    resolve(seq, onError) {
+        if (!identity.isSeq(seq))
+            onError('Expected a sequence for this tag');
+        return seq;
+    },
+    createNode: (schema, obj, ctx) => YAMLSeq.YAMLSeq.from(schema, obj, ctx)
+};
+
+exports.seq = seq;
+
+
+/***/ }),
+
+/***/ 6464:
+/***/ ((__unused_webpack_module, exports, __nccwpck_require__) => {
+
+
+
+var stringifyString = __nccwpck_require__(3069);
+
+const string = {
+    identify: value => typeof value === 'string',
+    default: true,
+    tag: 'tag:yaml.org,2002:str',
+    resolve: str => str,
+    stringify(item, ctx, onComment, onChompKeep) {
+        ctx = Object.assign({ actualString: true }, ctx);
+        return stringifyString.stringifyString(item, ctx, onComment, onChompKeep);
+    }
+};
+
+exports.string = string;
+
+
+/***/ }),
+
+/***/ 3959:
+/***/ ((__unused_webpack_module, exports, __nccwpck_require__) => {
+
+
+
+var Scalar = __nccwpck_require__(3301);
+
+const boolTag = {
+    identify: value => typeof value === 'boolean',
+    default: true,
+    tag: 'tag:yaml.org,2002:bool',
+    test: /^(?:[Tt]rue|TRUE|[Ff]alse|FALSE)$/,
+    resolve: str => new Scalar.Scalar(str[0] === 't' || str[0] === 'T'),
+    stringify({ source, value }, ctx) {
+        if (source && boolTag.test.test(source)) {
+            const sv = source[0] === 't' || source[0] === 'T';
+            if (value === sv)
+                return source;
+        }
+        return value ? ctx.options.trueStr : ctx.options.falseStr;
+    }
+};
+
+exports.boolTag = boolTag;
+
+
+/***/ }),
+
+/***/ 8405:
+/***/ ((__unused_webpack_module, exports, __nccwpck_require__) => {
+
+
+
+var Scalar = __nccwpck_require__(3301);
+var stringifyNumber = __nccwpck_require__(8689);
+
+const floatNaN = {
+    identify: value => typeof value === 'number',
+    default: true,
+    tag: 'tag:yaml.org,2002:float',
+    test: /^(?:[-+]?\.(?:inf|Inf|INF)|\.nan|\.NaN|\.NAN)$/,
+    resolve: str => str.slice(-3).toLowerCase() === 'nan'
+        ? NaN
+        : str[0] === '-'
+            ? Number.NEGATIVE_INFINITY
+            : Number.POSITIVE_INFINITY,
+    stringify: stringifyNumber.stringifyNumber
+};
+const floatExp = {
+    identify: value => typeof value === 'number',
+    default: true,
+    tag: 'tag:yaml.org,2002:float',
+    format: 'EXP',
+    test: /^[-+]?(?:\.[0-9]+|[0-9]+(?:\.[0-9]*)?)[eE][-+]?[0-9]+$/,
+    resolve: str => parseFloat(str),
+    stringify(node) {
+        const num = Number(node.value);
+        return isFinite(num) ? num.toExponential() : stringifyNumber.stringifyNumber(node);
+    }
+};
+const float = {
+    identify: value => typeof value === 'number',
+    default: true,
+    tag: 'tag:yaml.org,2002:float',
+    test: /^[-+]?(?:\.[0-9]+|[0-9]+\.[0-9]*)$/,
+    resolve(str) {
+        const node = new Scalar.Scalar(parseFloat(str));
+        const dot = str.indexOf('.');
+        if (dot !== -1 && str[str.length - 1] === '0')
+            node.minFractionDigits = str.length - dot - 1;
+        return node;
+    },
+    stringify: stringifyNumber.stringifyNumber
+};
+
+exports.float = float;
+exports.floatExp = floatExp;
+exports.floatNaN = floatNaN;
+
+
+/***/ }),
+
+/***/ 9874:
+/***/ ((__unused_webpack_module, exports, __nccwpck_require__) => {
+
+
+
+var stringifyNumber = __nccwpck_require__(8689);
+
+const intIdentify = (value) => typeof value === 'bigint' || Number.isInteger(value);
+const intResolve = (str, offset, radix, { intAsBigInt }) => (intAsBigInt ? BigInt(str) : parseInt(str.substring(offset), radix));
+function intStringify(node, radix, prefix) {
+    const { value } = node;
+    if (intIdentify(value) && value >= 0)
+        return prefix + value.toString(radix);
+    return stringifyNumber.stringifyNumber(node);
+}
+const intOct = {
+    identify: value => intIdentify(value) && value >= 0,
+    default: true,
+    tag: 'tag:yaml.org,2002:int',
+    format: 'OCT',
+    test: /^0o[0-7]+$/,
+    resolve: (str, _onError, opt) => intResolve(str, 2, 8, opt),
+    stringify: node => intStringify(node, 8, '0o')
+};
+const int = {
+    identify: intIdentify,
+    default: true,
+    tag: 'tag:yaml.org,2002:int',
+    test: /^[-+]?[0-9]+$/,
+    resolve: (str, _onError, opt) => intResolve(str, 0, 10, opt),
+    stringify: stringifyNumber.stringifyNumber
+};
+const intHex = {
+    identify: value => intIdentify(value) && value >= 0,
+    default: true,
+    tag: 'tag:yaml.org,2002:int',
+    format: 'HEX',
+    test: /^0x[0-9a-fA-F]+$/,
+    resolve: (str, _onError, opt) => intResolve(str, 2, 16, opt),
+    stringify: node => intStringify(node, 16, '0x')
+};
+
+exports.int = int;
+exports.intHex = intHex;
+exports.intOct = intOct;
+
+
+/***/ }),
+
+/***/ 896:
+/***/ ((__unused_webpack_module, exports, __nccwpck_require__) => {
+
+
+
+var map = __nccwpck_require__(7451);
+var _null = __nccwpck_require__(3632);
+var seq = __nccwpck_require__(1706);
+var string = __nccwpck_require__(6464);
+var bool = __nccwpck_require__(3959);
+var float = __nccwpck_require__(8405);
+var int = __nccwpck_require__(9874);
+
+const schema = [
+    map.map,
+    seq.seq,
+    string.string,
+    _null.nullTag,
+    bool.boolTag,
+    int.intOct,
+    int.int,
+    int.intHex,
+    float.floatNaN,
+    float.floatExp,
+    float.float
+];
+
+exports.schema = schema;
+
+
+/***/ }),
+
+/***/ 3559:
+/***/ ((__unused_webpack_module, exports, __nccwpck_require__) => {
+
+
+
+var Scalar = __nccwpck_require__(3301);
+var map = __nccwpck_require__(7451);
+var seq = __nccwpck_require__(1706);
+
+function intIdentify(value) {
+    return typeof value === 'bigint' || Number.isInteger(value);
+}
+const stringifyJSON = ({ value }) => JSON.stringify(value);
+const jsonScalars = [
+    {
+        identify: value => typeof value === 'string',
+        default: true,
+        tag: 'tag:yaml.org,2002:str',
+        resolve: str => str,
+        stringify: stringifyJSON
+    },
+    {
+        identify: value => value == null,
+        createNode: () => new Scalar.Scalar(null),
+        default: true,
+        tag: 'tag:yaml.org,2002:null',
+        test: /^null$/,
+        resolve: () => null,
+        stringify: stringifyJSON
+    },
+    {
+        identify: value => typeof value === 'boolean',
+        default: true,
+        tag: 'tag:yaml.org,2002:bool',
+        test: /^true$|^false$/,
+        resolve: str => str === 'true',
+        stringify: stringifyJSON
+    },
+    {
+        identify: intIdentify,
+        default: true,
+        tag: 'tag:yaml.org,2002:int',
+        test: /^-?(?:0|[1-9][0-9]*)$/,
+        resolve: (str, _onError, { intAsBigInt }) => intAsBigInt ? BigInt(str) : parseInt(str, 10),
+        stringify: ({ value }) => intIdentify(value) ? value.toString() : JSON.stringify(value)
+    },
+    {
+        identify: value => typeof value === 'number',
+        default: true,
+        tag: 'tag:yaml.org,2002:float',
+        test: /^-?(?:0|[1-9][0-9]*)(?:\.[0-9]*)?(?:[eE][-+]?[0-9]+)?$/,
+        resolve: str => parseFloat(str),
+        stringify: stringifyJSON
+    }
+];
+const jsonError = {
+    default: true,
+    tag: '',
+    test: /^/,
+    resolve(str, onError) {
+        onError(`Unresolved plain scalar ${JSON.stringify(str)}`);
+        return str;
+    }
+};
+const schema = [map.map, seq.seq].concat(jsonScalars, jsonError);
+
+exports.schema = schema;
+
+
+/***/ }),
+
+/***/ 18:
+/***/ ((__unused_webpack_module, exports, __nccwpck_require__) => {
+
+
+
+var map = __nccwpck_require__(7451);
+var _null = __nccwpck_require__(3632);
+var seq = __nccwpck_require__(1706);
+var string = __nccwpck_require__(6464);
+var bool = __nccwpck_require__(3959);
+var float = __nccwpck_require__(8405);
+var int = __nccwpck_require__(9874);
+var schema = __nccwpck_require__(896);
+var schema$1 = __nccwpck_require__(3559);
+var binary = __nccwpck_require__(6083);
+var merge = __nccwpck_require__(452);
+var omap = __nccwpck_require__(303);
+var pairs = __nccwpck_require__(8385);
+var schema$2 = __nccwpck_require__(5913);
+var set = __nccwpck_require__(1528);
+var timestamp = __nccwpck_require__(6752);
+
+const schemas = new Map([
+    ['core', schema.schema],
+    ['failsafe', [map.map, seq.seq, string.string]],
+    ['json', schema$1.schema],
+    ['yaml11', schema$2.schema],
+    ['yaml-1.1', schema$2.schema]
+]);
+const tagsByName = {
+    binary: binary.binary,
+    bool: bool.boolTag,
+    float: float.float,
+    floatExp: float.floatExp,
+    floatNaN: float.floatNaN,
+    floatTime: timestamp.floatTime,
+    int: int.int,
+    intHex: int.intHex,
+    intOct: int.intOct,
+    intTime: timestamp.intTime,
+    map: map.map,
+    merge: merge.merge,
+    null: _null.nullTag,
+    omap: omap.omap,
+    pairs: pairs.pairs,
+    seq: seq.seq,
+    set: set.set,
+    timestamp: timestamp.timestamp
+};
+const coreKnownTags = {
+    'tag:yaml.org,2002:binary': binary.binary,
+    'tag:yaml.org,2002:merge': merge.merge,
+    'tag:yaml.org,2002:omap': omap.omap,
+    'tag:yaml.org,2002:pairs': pairs.pairs,
+    'tag:yaml.org,2002:set': set.set,
+    'tag:yaml.org,2002:timestamp': timestamp.timestamp
+};
+function getTags(customTags, schemaName, addMergeTag) {
+    const schemaTags = schemas.get(schemaName);
+    if (schemaTags && !customTags) {
+        return addMergeTag && !schemaTags.includes(merge.merge)
+            ? schemaTags.concat(merge.merge)
+            : schemaTags.slice();
+    }
+    let tags = schemaTags;
+    if (!tags) {
+        if (Array.isArray(customTags))
+            tags = [];
+        else {
+            const keys = Array.from(schemas.keys())
+                .filter(key => key !== 'yaml11')
+                .map(key => JSON.stringify(key))
+                .join(', ');
+            throw new Error(`Unknown schema "${schemaName}"; use one of ${keys} or define customTags array`);
+        }
+    }
+    if (Array.isArray(customTags)) {
+        for (const tag of customTags)
+            tags = tags.concat(tag);
+    }
+    else if (typeof customTags === 'function') {
+        tags = customTags(tags.slice());
+    }
+    if (addMergeTag)
+        tags = tags.concat(merge.merge);
+    return tags.reduce((tags, tag) => {
+        const tagObj = typeof tag === 'string' ? tagsByName[tag] : tag;
+        if (!tagObj) {
+            const tagName = JSON.stringify(tag);
+            const keys = Object.keys(tagsByName)
+                .map(key => JSON.stringify(key))
+                .join(', ');
+            throw new Error(`Unknown custom tag ${tagName}; use one of ${keys}`);
+        }
+        if (!tags.includes(tagObj))
+            tags.push(tagObj);
+        return tags;
+    }, []);
+}
+
+exports.coreKnownTags = coreKnownTags;
+exports.getTags = getTags;
+
+
+/***/ }),
+
+/***/ 6083:
+/***/ ((__unused_webpack_module, exports, __nccwpck_require__) => {
+
+
+
+var node_buffer = __nccwpck_require__(181);
+var Scalar = __nccwpck_require__(3301);
+var stringifyString = __nccwpck_require__(3069);
+
+const binary = {
+    identify: value => value instanceof Uint8Array, // Buffer inherits from Uint8Array
+    default: false,
+    tag: 'tag:yaml.org,2002:binary',
+    /**
+     * Returns a Buffer in node and an Uint8Array in browsers
+     *
+     * To use the resulting buffer as an image, you'll want to do something like:
+     *
+     *   const blob = new Blob([buffer], { type: 'image/jpeg' })
+     *   document.querySelector('#photo').src = URL.createObjectURL(blob)
+     */
+    resolve(src, onError) {
+        if (typeof node_buffer.Buffer === 'function') {
+            return node_buffer.Buffer.from(src, 'base64');
+        }
+        else if (typeof atob === 'function') {
+            // On IE 11, atob() can't handle newlines
+            const str = atob(src.replace(/[\n\r]/g, ''));
+            const buffer = new Uint8Array(str.length);
+            for (let i = 0; i < str.length; ++i)
+                buffer[i] = str.charCodeAt(i);
+            return buffer;
+        }
+        else {
+            onError('This environment does not support reading binary tags; either Buffer or atob is required');
+            return src;
+        }
+    },
+    stringify({ comment, type, value }, ctx, onComment, onChompKeep) {
+        if (!value)
+            return '';
+        const buf = value; // checked earlier by binary.identify()
+        let str;
+        if (typeof node_buffer.Buffer === 'function') {
+            str =
+                buf instanceof node_buffer.Buffer
+                    ? buf.toString('base64')
+                    : node_buffer.Buffer.from(buf.buffer).toString('base64');
+        }
+        else if (typeof btoa === 'function') {
+            let s = '';
+            for (let i = 0; i < buf.length; ++i)
+                s += String.fromCharCode(buf[i]);
+            str = btoa(s);
+        }
+        else {
+            throw new Error('This environment does not support writing binary tags; either Buffer or btoa is required');
+        }
+        type ?? (type = Scalar.Scalar.BLOCK_LITERAL);
+        if (type !== Scalar.Scalar.QUOTE_DOUBLE) {
+            const lineWidth = Math.max(ctx.options.lineWidth - ctx.indent.length, ctx.options.minContentWidth);
+            const n = Math.ceil(str.length / lineWidth);
+            const lines = new Array(n);
+            for (let i = 0, o = 0; i < n; ++i, o += lineWidth) {
+                lines[i] = str.substr(o, lineWidth);
+            }
+            str = lines.join(type === Scalar.Scalar.BLOCK_LITERAL ? '\n' : ' ');
+        }
+        return stringifyString.stringifyString({ comment, type, value: str }, ctx, onComment, onChompKeep);
+    }
+};
+
+exports.binary = binary;
+
+
+/***/ }),
+
+/***/ 8398:
+/***/ ((__unused_webpack_module, exports, __nccwpck_require__) => {
+
+
+
+var Scalar = __nccwpck_require__(3301);
+
+function boolStringify({ value, source }, ctx) {
+    const boolObj = value ? trueTag : falseTag;
+    if (source && boolObj.test.test(source))
+        return source;
+    return value ? ctx.options.trueStr : ctx.options.falseStr;
+}
+const trueTag = {
+    identify: value => value === true,
+    default: true,
+    tag: 'tag:yaml.org,2002:bool',
+    test: /^(?:Y|y|[Yy]es|YES|[Tt]rue|TRUE|[Oo]n|ON)$/,
+    resolve: () => new Scalar.Scalar(true),
+    stringify: boolStringify
+};
+const falseTag = {
+    identify: value => value === false,
+    default: true,
+    tag: 'tag:yaml.org,2002:bool',
+    test: /^(?:N|n|[Nn]o|NO|[Ff]alse|FALSE|[Oo]ff|OFF)$/,
+    resolve: () => new Scalar.Scalar(false),
+    stringify: boolStringify
+};
+
+exports.falseTag = falseTag;
+exports.trueTag = trueTag;
+
+
+/***/ }),
+
+/***/ 5782:
+/***/ ((__unused_webpack_module, exports, __nccwpck_require__) => {
+
+
+
+var Scalar = __nccwpck_require__(3301);
+var stringifyNumber = __nccwpck_require__(8689);
+
+const floatNaN = {
+    identify: value => typeof value === 'number',
+    default: true,
+    tag: 'tag:yaml.org,2002:float',
+    test: /^(?:[-+]?\.(?:inf|Inf|INF)|\.nan|\.NaN|\.NAN)$/,
+    resolve: (str) => str.slice(-3).toLowerCase() === 'nan'
+        ? NaN
+        : str[0] === '-'
+            ? Number.NEGATIVE_INFINITY
+            : Number.POSITIVE_INFINITY,
+    stringify: stringifyNumber.stringifyNumber
+};
+const floatExp = {
+    identify: value => typeof value === 'number',
+    default: true,
+    tag: 'tag:yaml.org,2002:float',
+    format: 'EXP',
+    test: /^[-+]?(?:[0-9][0-9_]*)?(?:\.[0-9_]*)?[eE][-+]?[0-9]+$/,
+    resolve: (str) => parseFloat(str.replace(/_/g, '')),
+    stringify(node) {
+        const num = Number(node.value);
+        return isFinite(num) ? num.toExponential() : stringifyNumber.stringifyNumber(node);
+    }
+};
+const float = {
+    identify: value => typeof value === 'number',
+    default: true,
+    tag: 'tag:yaml.org,2002:float',
+    test: /^[-+]?(?:[0-9][0-9_]*)?\.[0-9_]*$/,
+    resolve(str) {
+        const node = new Scalar.Scalar(parseFloat(str.replace(/_/g, '')));
+        const dot = str.indexOf('.');
+        if (dot !== -1) {
+            const f = str.substring(dot + 1).replace(/_/g, '');
+            if (f[f.length - 1] === '0')
+                node.minFractionDigits = f.length;
+        }
+        return node;
+    },
+    stringify: stringifyNumber.stringifyNumber
+};
+
+exports.float = float;
+exports.floatExp = floatExp;
+exports.floatNaN = floatNaN;
+
+
+/***/ }),
+
+/***/ 873:
+/***/ ((__unused_webpack_module, exports, __nccwpck_require__) => {
+
+
+
+var stringifyNumber = __nccwpck_require__(8689);
+
+const intIdentify = (value) => typeof value === 'bigint' || Number.isInteger(value);
+function intResolve(str, offset, radix, { intAsBigInt }) {
+    const sign = str[0];
+    if (sign === '-' || sign === '+')
+        offset += 1;
+    str = str.substring(offset).replace(/_/g, '');
+    if (intAsBigInt) {
+        switch (radix) {
+            case 2:
+                str = `0b${str}`;
+                break;
+            case 8:
+                str = `0o${str}`;
+                break;
+            case 16:
+                str = `0x${str}`;
+                break;
+        }
+        const n = BigInt(str);
+        return sign === '-' ? BigInt(-1) * n : n;
+    }
+    const n = parseInt(str, radix);
+    return sign === '-' ? -1 * n : n;
+}
+function intStringify(node, radix, prefix) {
+    const { value } = node;
+    if (intIdentify(value)) {
+        const str = value.toString(radix);
+        return value < 0 ? '-' + prefix + str.substr(1) : prefix + str;
+    }
+    return stringifyNumber.stringifyNumber(node);
+}
+const intBin = {
+    identify: intIdentify,
+    default: true,
+    tag: 'tag:yaml.org,2002:int',
+    format: 'BIN',
+    test: /^[-+]?0b[0-1_]+$/,
+    resolve: (str, _onError, opt) => intResolve(str, 2, 2, opt),
+    stringify: node => intStringify(node, 2, '0b')
+};
+const intOct = {
+    identify: intIdentify,
+    default: true,
+    tag: 'tag:yaml.org,2002:int',
+    format: 'OCT',
+    test: /^[-+]?0[0-7_]+$/,
+    resolve: (str, _onError, opt) => intResolve(str, 1, 8, opt),
+    stringify: node => intStringify(node, 8, '0')
+};
+const int = {
+    identify: intIdentify,
+    default: true,
+    tag: 'tag:yaml.org,2002:int',
+    test: /^[-+]?[0-9][0-9_]*$/,
+    resolve: (str, _onError, opt) => intResolve(str, 0, 10, opt),
+    stringify: stringifyNumber.stringifyNumber
+};
+const intHex = {
+    identify: intIdentify,
+    default: true,
+    tag: 'tag:yaml.org,2002:int',
+    format: 'HEX',
+    test: /^[-+]?0x[0-9a-fA-F_]+$/,
+    resolve: (str, _onError, opt) => intResolve(str, 2, 16, opt),
+    stringify: node => intStringify(node, 16, '0x')
+};
+
+exports.int = int;
+exports.intBin = intBin;
+exports.intHex = intHex;
+exports.intOct = intOct;
+
+
+/***/ }),
+
+/***/ 452:
+/***/ ((__unused_webpack_module, exports, __nccwpck_require__) => {
+
+
+
+var identity = __nccwpck_require__(1127);
+var Scalar = __nccwpck_require__(3301);
+
+// If the value associated with a merge key is a single mapping node, each of
+// its key/value pairs is inserted into the current mapping, unless the key
+// already exists in it. If the value associated with the merge key is a
+// sequence, then this sequence is expected to contain mapping nodes and each
+// of these nodes is merged in turn according to its order in the sequence.
+// Keys in mapping nodes earlier in the sequence override keys specified in
+// later mapping nodes. -- http://yaml.org/type/merge.html
+const MERGE_KEY = '<<';
+const merge = {
+    identify: value => value === MERGE_KEY ||
+        (typeof value === 'symbol' && value.description === MERGE_KEY),
+    default: 'key',
+    tag: 'tag:yaml.org,2002:merge',
+    test: /^<<$/,
+    resolve: () => Object.assign(new Scalar.Scalar(Symbol(MERGE_KEY)), {
+        addToJSMap: addMergeToJSMap
+    }),
+    stringify: () => MERGE_KEY
+};
+const isMergeKey = (ctx, key) => (merge.identify(key) ||
+    (identity.isScalar(key) &&
+        (!key.type || key.type === Scalar.Scalar.PLAIN) &&
+        merge.identify(key.value))) &&
+    ctx?.doc.schema.tags.some(tag => tag.tag === merge.tag && tag.default);
+function addMergeToJSMap(ctx, map, value) {
+    const source = resolveAliasValue(ctx, value);
+    if (identity.isSeq(source))
+        for (const it of source.items)
+            mergeValue(ctx, map, it);
+    else if (Array.isArray(source))
+        for (const it of source)
+            mergeValue(ctx, map, it);
+    else
+        mergeValue(ctx, map, source);
+}
+function mergeValue(ctx, map, value) {
+    const source = resolveAliasValue(ctx, value);
+    if (!identity.isMap(source))
+        throw new Error('Merge sources must be maps or map aliases');
+    const srcMap = source.toJSON(null, ctx, Map);
+    for (const [key, value] of srcMap) {
+        if (map instanceof Map) {
+            if (!map.has(key))
+                map.set(key, value);
+        }
+        else if (map instanceof Set) {
+            map.add(key);
+        }
+        else if (!Object.prototype.hasOwnProperty.call(map, key)) {
+            Object.defineProperty(map, key, {
+                value,
+                writable: true,
+                enumerable: true,
+                configurable: true
+            });
+        }
+    }
+    return map;
+}
+function resolveAliasValue(ctx, value) {
+    return ctx && identity.isAlias(value) ? value.resolve(ctx.doc, ctx) : value;
+}
+
+exports.addMergeToJSMap = addMergeToJSMap;
+exports.isMergeKey = isMergeKey;
+exports.merge = merge;
+
+
+/***/ }),
+
+/***/ 303:
+/***/ ((__unused_webpack_module, exports, __nccwpck_require__) => {
+
+
+
+var identity = __nccwpck_require__(1127);
+var toJS = __nccwpck_require__(4043);
+var YAMLMap = __nccwpck_require__(4454);
+var YAMLSeq = __nccwpck_require__(2223);
+var pairs = __nccwpck_require__(8385);
+
+class YAMLOMap extends YAMLSeq.YAMLSeq {
+    constructor() {
+        super();
+        this.add = YAMLMap.YAMLMap.prototype.add.bind(this);
+        this.delete = YAMLMap.YAMLMap.prototype.delete.bind(this);
+        this.get = YAMLMap.YAMLMap.prototype.get.bind(this);
+        this.has = YAMLMap.YAMLMap.prototype.has.bind(this);
+        this.set = YAMLMap.YAMLMap.prototype.set.bind(this);
+        this.tag = YAMLOMap.tag;
+    }
+    /**
+     * If `ctx` is given, the return type is actually `Map<unknown, unknown>`,
+     * but TypeScript won't allow widening the signature of a child method.
+     */
+    toJSON(_, ctx) {
+        if (!ctx)
+            return super.toJSON(_);
+        const map = new Map();
+        if (ctx?.onCreate)
+            ctx.onCreate(map);
+        for (const pair of this.items) {
+            let key, value;
+            if (identity.isPair(pair)) {
+                key = toJS.toJS(pair.key, '', ctx);
+                value = toJS.toJS(pair.value, key, ctx);
+            }
+            else {
+                key = toJS.toJS(pair, '', ctx);
+            }
+            if (map.has(key))
+                throw new Error('Ordered maps must not include duplicate keys');
+            map.set(key, value);
+        }
+        return map;
+    }
+    static from(schema, iterable, ctx) {
+        const pairs$1 = pairs.createPairs(schema, iterable, ctx);
+        const omap = new this();
+        omap.items = pairs$1.items;
+        return omap;
+    }
+}
+YAMLOMap.tag = 'tag:yaml.org,2002:omap';
+const omap = {
+    collection: 'seq',
+    identify: value => value instanceof Map,
+    nodeClass: YAMLOMap,
+    default: false,
+    tag: 'tag:yaml.org,2002:omap',
+    resolve(seq, onError) {
+        const pairs$1 = pairs.resolvePairs(seq, onError);
+        const seenKeys = [];
+        for (const { key } of pairs$1.items) {
+            if (identity.isScalar(key)) {
+                if (seenKeys.includes(key.value)) {
+                    onError(`Ordered maps must not include duplicate keys: ${key.value}`);
+                }
+                else {
+                    seenKeys.push(key.value);
+                }
+            }
+        }
+        return Object.assign(new YAMLOMap(), pairs$1);
+    },
+    createNode: (schema, iterable, ctx) => YAMLOMap.from(schema, iterable, ctx)
+};
+
+exports.YAMLOMap = YAMLOMap;
+exports.omap = omap;
+
+
+/***/ }),
+
+/***/ 8385:
+/***/ ((__unused_webpack_module, exports, __nccwpck_require__) => {
+
+
+
+var identity = __nccwpck_require__(1127);
+var Pair = __nccwpck_require__(7165);
+var Scalar = __nccwpck_require__(3301);
+var YAMLSeq = __nccwpck_require__(2223);
+
+function resolvePairs(seq, onError) {
+    if (identity.isSeq(seq)) {
+        for (let i = 0; i < seq.items.length; ++i) {
+            let item = seq.items[i];
+            if (identity.isPair(item))
+                continue;
+            else if (identity.isMap(item)) {
+                if (item.items.length > 1)
+                    onError('Each pair must have its own sequence indicator');
+                const pair = item.items[0] || new Pair.Pair(new Scalar.Scalar(null));
+                if (item.commentBefore)
+                    pair.key.commentBefore = pair.key.commentBefore
+                        ? `${item.commentBefore}\n${pair.key.commentBefore}`
+                        : item.commentBefore;
+                if (item.comment) {
+                    const cn = pair.value ?? pair.key;
+                    cn.comment = cn.comment
+                        ? `${item.comment}\n${cn.comment}`
+                        : item.comment;
+                }
+                item = pair;
+            }
+            seq.items[i] = identity.isPair(item) ? item : new Pair.Pair(item);
+        }
+    }
+    else
+        onError('Expected a sequence for this tag');
+    return seq;
+}
+function createPairs(schema, iterable, ctx) {
+    const { replacer } = ctx;
+    const pairs = new YAMLSeq.YAMLSeq(schema);
+    pairs.tag = 'tag:yaml.org,2002:pairs';
+    let i = 0;
+    if (iterable && Symbol.iterator in Object(iterable))
+        for (let it of iterable) {
+            if (typeof replacer === 'function')
+                it = replacer.call(iterable, String(i++), it);
+            let key, value;
+            if (Array.isArray(it)) {
+                if (it.length === 2) {
+                    key = it[0];
+                    value = it[1];
+                }
+                else
+                    throw new TypeError(`Expected [key, value] tuple: ${it}`);
+            }
+            else if (it && it instanceof Object) {
+                const keys = Object.keys(it);
+                if (keys.length === 1) {
+                    key = keys[0];
+                    value = it[key];
+                }
+                else {
+                    throw new TypeError(`Expected tuple with one key, not ${keys.length} keys`);
+                }
+            }
+            else {
+                key = it;
+            }
+            pairs.items.push(Pair.createPair(key, value, ctx));
+        }
+    return pairs;
+}
+const pairs = {
+    collection: 'seq',
+    default: false,
+    tag: 'tag:yaml.org,2002:pairs',
+    resolve: resolvePairs,
+    createNode: createPairs
+};
+
+exports.createPairs = createPairs;
+exports.pairs = pairs;
+exports.resolvePairs = resolvePairs;
+
+
+/***/ }),
+
+/***/ 5913:
+/***/ ((__unused_webpack_module, exports, __nccwpck_require__) => {
+
+
+
+var map = __nccwpck_require__(7451);
+var _null = __nccwpck_require__(3632);
+var seq = __nccwpck_require__(1706);
+var string = __nccwpck_require__(6464);
+var binary = __nccwpck_require__(6083);
+var bool = __nccwpck_require__(8398);
+var float = __nccwpck_require__(5782);
+var int = __nccwpck_require__(873);
+var merge = __nccwpck_require__(452);
+var omap = __nccwpck_require__(303);
+var pairs = __nccwpck_require__(8385);
+var set = __nccwpck_require__(1528);
+var timestamp = __nccwpck_require__(6752);
+
+const schema = [
+    map.map,
+    seq.seq,
+    string.string,
+    _null.nullTag,
+    bool.trueTag,
+    bool.falseTag,
+    int.intBin,
+    int.intOct,
+    int.int,
+    int.intHex,
+    float.floatNaN,
+    float.floatExp,
+    float.float,
+    binary.binary,
+    merge.merge,
+    omap.omap,
+    pairs.pairs,
+    set.set,
+    timestamp.intTime,
+    timestamp.floatTime,
+    timestamp.timestamp
+];
+
+exports.schema = schema;
+
+
+/***/ }),
+
+/***/ 1528:
+/***/ ((__unused_webpack_module, exports, __nccwpck_require__) => {
+
+
+
+var identity = __nccwpck_require__(1127);
+var Pair = __nccwpck_require__(7165);
+var YAMLMap = __nccwpck_require__(4454);
+
+class YAMLSet extends YAMLMap.YAMLMap {
+    constructor(schema) {
+        super(schema);
+        this.tag = YAMLSet.tag;
+    }
+    add(key) {
+        let pair;
+        if (identity.isPair(key))
+            pair = key;
+        else if (key &&
+            typeof key === 'object' &&
+            'key' in key &&
+            'value' in key &&
+            key.value === null)
+            pair = new Pair.Pair(key.key, null);
+        else
+            pair = new Pair.Pair(key, null);
+        const prev = YAMLMap.findPair(this.items, pair.key);
+        if (!prev)
+            this.items.push(pair);
+    }
+    /**
+     * If `keepPair` is `true`, returns the Pair matching `key`.
+     * Otherwise, returns the value of that Pair's key.
+     */
+    get(key, keepPair) {
+        const pair = YAMLMap.findPair(this.items, key);
+        return !keepPair && identity.isPair(pair)
+            ? identity.isScalar(pair.key)
+                ? pair.key.value
+                : pair.key
+            : pair;
+    }
+    set(key, value) {
+        if (typeof value !== 'boolean')
+            throw new Error(`Expected boolean value for set(key, value) in a YAML set, not ${typeof value}`);
+        const prev = YAMLMap.findPair(this.items, key);
+        if (prev && !value) {
+            this.items.splice(this.items.indexOf(prev), 1);
+        }
+        else if (!prev && value) {
+            this.items.push(new Pair.Pair(key));
+        }
+    }
+    toJSON(_, ctx) {
+        return super.toJSON(_, ctx, Set);
+    }
+    toString(ctx, onComment, onChompKeep) {
+        if (!ctx)
+            return JSON.stringify(this);
+        if (this.hasAllNullValues(true))
+            return super.toString(Object.assign({}, ctx, { allNullValues: true }), onComment, onChompKeep);
+        else
+            throw new Error('Set items must all have null values');
+    }
+    static from(schema, iterable, ctx) {
+        const { replacer } = ctx;
+        const set = new this(schema);
+        if (iterable && Symbol.iterator in Object(iterable))
+            for (let value of iterable) {
+                if (typeof replacer === 'function')
+                    value = replacer.call(iterable, value, value);
+                set.items.push(Pair.createPair(value, null, ctx));
+            }
+        return set;
+    }
+}
+YAMLSet.tag = 'tag:yaml.org,2002:set';
+const set = {
+    collection: 'map',
+    identify: value => value instanceof Set,
+    nodeClass: YAMLSet,
+    default: false,
+    tag: 'tag:yaml.org,2002:set',
+    createNode: (schema, iterable, ctx) => YAMLSet.from(schema, iterable, ctx),
+    resolve(map, onError) {
+        if (identity.isMap(map)) {
+            if (map.hasAllNullValues(true))
+                return Object.assign(new YAMLSet(), map);
+            else
+                onError('Set items must all have null values');
+        }
+        else
+            onError('Expected a mapping for this tag');
+        return map;
+    }
+};
+
+exports.YAMLSet = YAMLSet;
+exports.set = set;
+
+
+/***/ }),
+
+/***/ 6752:
+/***/ ((__unused_webpack_module, exports, __nccwpck_require__) => {
+
+
+
+var stringifyNumber = __nccwpck_require__(8689);
+
+/** Internal types handle bigint as number, because TS can't figure it out. */
+function parseSexagesimal(str, asBigInt) {
+    const sign = str[0];
+    const parts = sign === '-' || sign === '+' ? str.substring(1) : str;
+    const num = (n) => asBigInt ? BigInt(n) : Number(n);
+    const res = parts
+        .replace(/_/g, '')
+        .split(':')
+        .reduce((res, p) => res * num(60) + num(p), num(0));
+    return (sign === '-' ? num(-1) * res : res);
+}
+/**
+ * hhhh:mm:ss.sss
+ *
+ * Internal types handle bigint as number, because TS can't figure it out.
+ */
+function stringifySexagesimal(node) {
+    let { value } = node;
+    let num = (n) => n;
+    if (typeof value === 'bigint')
+        num = n => BigInt(n);
+    else if (isNaN(value) || !isFinite(value))
+        return stringifyNumber.stringifyNumber(node);
+    let sign = '';
+    if (value < 0) {
+        sign = '-';
+        value *= num(-1);
+    }
+    const _60 = num(60);
+    const parts = [value % _60]; // seconds, including ms
+    if (value < 60) {
+        parts.unshift(0); // at least one : is required
+    }
+    else {
+        value = (value - parts[0]) / _60;
+        parts.unshift(value % _60); // minutes
+        if (value >= 60) {
+            value = (value - parts[0]) / _60;
+            parts.unshift(value); // hours
+        }
+    }
+    return (sign +
+        parts
+            .map(n => String(n).padStart(2, '0'))
+            .join(':')
+            .replace(/000000\d*$/, '') // % 60 may introduce error
+    );
+}
+const intTime = {
+    identify: value => typeof value === 'bigint' || Number.isInteger(value),
+    default: true,
+    tag: 'tag:yaml.org,2002:int',
+    format: 'TIME',
+    test: /^[-+]?[0-9][0-9_]*(?::[0-5]?[0-9])+$/,
+    resolve: (str, _onError, { intAsBigInt }) => parseSexagesimal(str, intAsBigInt),
+    stringify: stringifySexagesimal
+};
+const floatTime = {
+    identify: value => typeof value === 'number',
+    default: true,
+    tag: 'tag:yaml.org,2002:float',
+    format: 'TIME',
+    test: /^[-+]?[0-9][0-9_]*(?::[0-5]?[0-9])+\.[0-9_]*$/,
+    resolve: str => parseSexagesimal(str, false),
+    stringify: stringifySexagesimal
+};
+const timestamp = {
+    identify: value => value instanceof Date,
+    default: true,
+    tag: 'tag:yaml.org,2002:timestamp',
+    // If the time zone is omitted, the timestamp is assumed to be specified in UTC. The time part
+    // may be omitted altogether, resulting in a date format. In such a case, the time part is
+    // assumed to be 00:00:00Z (start of day, UTC).
+    test: RegExp('^([0-9]{4})-([0-9]{1,2})-([0-9]{1,2})' + // YYYY-Mm-Dd
+        '(?:' + // time is optional
+        '(?:t|T|[ \\t]+)' + // t | T | whitespace
+        '([0-9]{1,2}):([0-9]{1,2}):([0-9]{1,2}(\\.[0-9]+)?)' + // Hh:Mm:Ss(.ss)?
+        '(?:[ \\t]*(Z|[-+][012]?[0-9](?::[0-9]{2})?))?' + // Z | +5 | -03:30
+        ')?$'),
+    resolve(str) {
+        const match = str.match(timestamp.test);
+        if (!match)
+            throw new Error('!!timestamp expects a date, starting with yyyy-mm-dd');
+        const [, year, month, day, hour, minute, second] = match.map(Number);
+        const millisec = match[7] ? Number((match[7] + '00').substr(1, 3)) : 0;
+        let date = Date.UTC(year, month - 1, day, hour || 0, minute || 0, second || 0, millisec);
+        const tz = match[8];
+        if (tz && tz !== 'Z') {
+            let d = parseSexagesimal(tz, false);
+            if (Math.abs(d) < 30)
+                d *= 60;
+            date -= 60000 * d;
+        }
+        return new Date(date);
+    },
+    stringify: ({ value }) => value?.toISOString().replace(/(T00:00:00)?\.000Z$/, '') ?? ''
+};
+
+exports.floatTime = floatTime;
+exports.intTime = intTime;
+exports.timestamp = timestamp;
+
+
+/***/ }),
+
+/***/ 4475:
+/***/ ((__unused_webpack_module, exports) => {
+
+
+
+const FOLD_FLOW = 'flow';
+const FOLD_BLOCK = 'block';
+const FOLD_QUOTED = 'quoted';
+/**
+ * Tries to keep input at up to `lineWidth` characters, splitting only on spaces
+ * not followed by newlines or spaces unless `mode` is `'quoted'`. Lines are
+ * terminated with `\n` and started with `indent`.
+ */
+function foldFlowLines(text, indent, mode = 'flow', { indentAtStart, lineWidth = 80, minContentWidth = 20, onFold, onOverflow } = {}) {
+    if (!lineWidth || lineWidth < 0)
+        return text;
+    if (lineWidth < minContentWidth)
+        minContentWidth = 0;
+    const endStep = Math.max(1 + minContentWidth, 1 + lineWidth - indent.length);
+    if (text.length <= endStep)
+        return text;
+    const folds = [];
+    const escapedFolds = {};
+    let end = lineWidth - indent.length;
+    if (typeof indentAtStart === 'number') {
+        if (indentAtStart > lineWidth - Math.max(2, minContentWidth))
+            folds.push(0);
+        else
+            end = lineWidth - indentAtStart;
+    }
+    let split = undefined;
+    let prev = undefined;
+    let overflow = false;
+    let i = -1;
+    let escStart = -1;
+    let escEnd = -1;
+    if (mode === FOLD_BLOCK) {
+        i = consumeMoreIndentedLines(text, i, indent.length);
+        if (i !== -1)
+            end = i + endStep;
+    }
+    for (let ch; (ch = text[(i += 1)]);) {
+        if (mode === FOLD_QUOTED && ch === '\\') {
+            escStart = i;
+            switch (text[i + 1]) {
+                case 'x':
+                    i += 3;
+                    break;
+                case 'u':
+                    i += 5;
+                    break;
+                case 'U':
+                    i += 9;
+                    break;
+                default:
+                    i += 1;
+            }
+            escEnd = i;
+        }
+        if (ch === '\n') {
+            if (mode === FOLD_BLOCK)
+                i = consumeMoreIndentedLines(text, i, indent.length);
+            end = i + indent.length + endStep;
+            split = undefined;
+        }
+        else {
+            if (ch === ' ' &&
+                prev &&
+                prev !== ' ' &&
+                prev !== '\n' &&
+                prev !== '\t') {
+                // space surrounded by non-space can be replaced with newline + indent
+                const next = text[i + 1];
+                if (next && next !== ' ' && next !== '\n' && next !== '\t')
+                    split = i;
+            }
+            if (i >= end) {
+                if (split) {
+                    folds.push(split);
+                    end = split + endStep;
+                    split = undefined;
+                }
+                else if (mode === FOLD_QUOTED) {
+                    // white-space collected at end may stretch past lineWidth
+                    while (prev === ' ' || prev === '\t') {
+                        prev = ch;
+                        ch = text[(i += 1)];
+                        overflow = true;
+                    }
+                    // Account for newline escape, but don't break preceding escape
+                    const j = i > escEnd + 1 ? i - 2 : escStart - 1;
+                    // Bail out if lineWidth & minContentWidth are shorter than an escape string
+                    if (escapedFolds[j])
+                        return text;
+                    folds.push(j);
+                    escapedFolds[j] = true;
+                    end = j + endStep;
+                    split = undefined;
+                }
+                else {
+                    overflow = true;
+                }
+            }
+        }
+        prev = ch;
+    }
+    if (overflow && onOverflow)
+        onOverflow();
+    if (folds.length === 0)
+        return text;
+    if (onFold)
+        onFold();
+    let res = text.slice(0, folds[0]);
+    for (let i = 0; i < folds.length; ++i) {
+        const fold = folds[i];
+        const end = folds[i + 1] || text.length;
+        if (fold === 0)
+            res = `\n${indent}${text.slice(0, end)}`;
+        else {
+            if (mode === FOLD_QUOTED && escapedFolds[fold])
+                res += `${text[fold]}\\`;
+            res += `\n${indent}${text.slice(fold + 1, end)}`;
+        }
+    }
+    return res;
+}
+/**
+ * Presumes `i + 1` is at the start of a line
+ * @returns index of last newline in more-indented block
+ */
+function consumeMoreIndentedLines(text, i, indent) {
+    let end = i;
+    let start = i + 1;
+    let ch = text[start];
+    while (ch === ' ' || ch === '\t') {
+        if (i < start + indent) {
+            ch = text[++i];
+        }
+        else {
+            do {
+                ch = text[++i];
+            } while (ch && ch !== '\n');
+            end = i;
+            start = i + 1;
+            ch = text[start];
+        }
+    }
+    return end;
+}
+
+exports.FOLD_BLOCK = FOLD_BLOCK;
+exports.FOLD_FLOW = FOLD_FLOW;
+exports.FOLD_QUOTED = FOLD_QUOTED;
+exports.foldFlowLines = foldFlowLines;
+
+
+/***/ }),
+
+/***/ 2148:
+/***/ ((__unused_webpack_module, exports, __nccwpck_require__) => {
+
+
+
+var anchors = __nccwpck_require__(1596);
+var identity = __nccwpck_require__(1127);
+var stringifyComment = __nccwpck_require__(9799);
+var stringifyString = __nccwpck_require__(3069);
+
+function createStringifyContext(doc, options) {
+    const opt = Object.assign({
+        blockQuote: true,
+        commentString: stringifyComment.stringifyComment,
+        defaultKeyType: null,
+        defaultStringType: 'PLAIN',
+        directives: null,
+        doubleQuotedAsJSON: false,
+        doubleQuotedMinMultiLineLength: 40,
+        falseStr: 'false',
+        flowCollectionPadding: true,
+        indentSeq: true,
+        lineWidth: 80,
+        minContentWidth: 20,
+        nullStr: 'null',
+        simpleKeys: false,
+        singleQuote: null,
+        trailingComma: false,
+        trueStr: 'true',
+        verifyAliasOrder: true
+    }, doc.schema.toStringOptions, options);
+    let inFlow;
+    switch (opt.collectionStyle) {
+        case 'block':
+            inFlow = false;
+            break;
+        case 'flow':
+            inFlow = true;
+            break;
+        default:
+            inFlow = null;
+    }
+    return {
+        anchors: new Set(),
+        doc,
+        flowCollectionPadding: opt.flowCollectionPadding ? ' ' : '',
+        indent: '',
+        indentStep: typeof opt.indent === 'number' ? ' '.repeat(opt.indent) : '  ',
+        inFlow,
+        options: opt
+    };
+}
+function getTagObject(tags, item) {
+    if (item.tag) {
+        const match = tags.filter(t => t.tag === item.tag);
+        if (match.length > 0)
+            return match.find(t => t.format === item.format) ?? match[0];
+    }
+    let tagObj = undefined;
+    let obj;
+    if (identity.isScalar(item)) {
+        obj = item.value;
+        let match = tags.filter(t => t.identify?.(obj));
+        if (match.length > 1) {
+            const testMatch = match.filter(t => t.test);
+            if (testMatch.length > 0)
+                match = testMatch;
+        }
+        tagObj =
+            match.find(t => t.format === item.format) ?? match.find(t => !t.format);
+    }
+    else {
+        obj = item;
+        tagObj = tags.find(t => t.nodeClass && obj instanceof t.nodeClass);
+    }
+    if (!tagObj) {
+        const name = obj?.constructor?.name ?? (obj === null ? 'null' : typeof obj);
+        throw new Error(`Tag not resolved for ${name} value`);
+    }
+    return tagObj;
+}
+// needs to be called before value stringifier to allow for circular anchor refs
+function stringifyProps(node, tagObj, { anchors: anchors$1, doc }) {
+    if (!doc.directives)
+        return '';
+    const props = [];
+    const anchor = (identity.isScalar(node) || identity.isCollection(node)) && node.anchor;
+    if (anchor && anchors.anchorIsValid(anchor)) {
+        anchors$1.add(anchor);
+        props.push(`&${anchor}`);
+    }
+    const tag = node.tag ?? (tagObj.default ? null : tagObj.tag);
+    if (tag)
+        props.push(doc.directives.tagString(tag));
+    return props.join(' ');
+}
+function stringify(item, ctx, onComment, onChompKeep) {
+    if (identity.isPair(item))
+        return item.toString(ctx, onComment, onChompKeep);
+    if (identity.isAlias(item)) {
+        if (ctx.doc.directives)
+            return item.toString(ctx);
+        if (ctx.resolvedAliases?.has(item)) {
+            throw new TypeError(`Cannot stringify circular structure without alias nodes`);
+        }
+        else {
+            if (ctx.resolvedAliases)
+                ctx.resolvedAliases.add(item);
+            else
+                ctx.resolvedAliases = new Set([item]);
+            item = item.resolve(ctx.doc);
+        }
+    }
+    let tagObj = undefined;
+    const node = identity.isNode(item)
+        ? item
+        : ctx.doc.createNode(item, { onTagObj: o => (tagObj = o) });
+    tagObj ?? (tagObj = getTagObject(ctx.doc.schema.tags, node));
+    const props = stringifyProps(node, tagObj, ctx);
+    if (props.length > 0)
+        ctx.indentAtStart = (ctx.indentAtStart ?? 0) + props.length + 1;
+    const str = typeof tagObj.stringify === 'function'
+        ? tagObj.stringify(node, ctx, onComment, onChompKeep)
+        : identity.isScalar(node)
+            ? stringifyString.stringifyString(node, ctx, onComment, onChompKeep)
+            : node.toString(ctx, onComment, onChompKeep);
+    if (!props)
+        return str;
+    return identity.isScalar(node) || str[0] === '{' || str[0] === '['
+        ? `${props} ${str}`
+        : `${props}\n${ctx.indent}${str}`;
+}
+
+exports.createStringifyContext = createStringifyContext;
+exports.stringify = stringify;
+
+
+/***/ }),
+
+/***/ 1212:
+/***/ ((__unused_webpack_module, exports, __nccwpck_require__) => {
+
+
+
+var identity = __nccwpck_require__(1127);
+var stringify = __nccwpck_require__(2148);
+var stringifyComment = __nccwpck_require__(9799);
+
+function stringifyCollection(collection, ctx, options) {
+    const flow = ctx.inFlow ?? collection.flow;
+    const stringify = flow ? stringifyFlowCollection : stringifyBlockCollection;
+    return stringify(collection, ctx, options);
+}
+function stringifyBlockCollection({ comment, items }, ctx, { blockItemPrefix, flowChars, itemIndent, onChompKeep, onComment }) {
+    const { indent, options: { commentString } } = ctx;
+    const itemCtx = Object.assign({}, ctx, { indent: itemIndent, type: null });
+    let chompKeep = false; // flag for the preceding node's status
+    const lines = [];
+    for (let i = 0; i < items.length; ++i) {
+        const item = items[i];
+        let comment = null;
+        if (identity.isNode(item)) {
+            if (!chompKeep && item.spaceBefore)
+                lines.push('');
+            addCommentBefore(ctx, lines, item.commentBefore, chompKeep);
+            if (item.comment)
+                comment = item.comment;
+        }
+        else if (identity.isPair(item)) {
+            const ik = identity.isNode(item.key) ? item.key : null;
+            if (ik) {
+                if (!chompKeep && ik.spaceBefore)
+                    lines.push('');
+                addCommentBefore(ctx, lines, ik.commentBefore, chompKeep);
+            }
+        }
+        chompKeep = false;
+        let str = stringify.stringify(item, itemCtx, () => (comment = null), () => (chompKeep = true));
+        if (comment)
+            str += stringifyComment.lineComment(str, itemIndent, commentString(comment));
+        if (chompKeep && comment)
+            chompKeep = false;
+        lines.push(blockItemPrefix + str);
+    }
+    let str;
+    if (lines.length === 0) {
+        str = flowChars.start + flowChars.end;
+    }
+    else {
+        str = lines[0];
+        for (let i = 1; i < lines.length; ++i) {
+            const line = lines[i];
+            str += line ? `\n${indent}${line}` : '\n';
+        }
+    }
+    if (comment) {
+        str += '\n' + stringifyComment.indentComment(commentString(comment), indent);
+        if (onComment)
+            onComment();
+    }
+    else if (chompKeep && onChompKeep)
+        onChompKeep();
+    return str;
+}
+function stringifyFlowCollection({ items }, ctx, { flowChars, itemIndent }) {
+    const { indent, indentStep, flowCollectionPadding: fcPadding, options: { commentString } } = ctx;
+    itemIndent += indentStep;
+    const itemCtx = Object.assign({}, ctx, {
+        indent: itemIndent,
+        inFlow: true,
+        type: null
+    });
+    let reqNewline = false;
+    let linesAtValue = 0;
+    const lines = [];
+    for (let i = 0; i < items.length; ++i) {
+        const item = items[i];
+        let comment = null;
+        if (identity.isNode(item)) {
+            if (item.spaceBefore)
+                lines.push('');
+            addCommentBefore(ctx, lines, item.commentBefore, false);
+            if (item.comment)
+                comment = item.comment;
+        }
+        else if (identity.isPair(item)) {
+            const ik = identity.isNode(item.key) ? item.key : null;
+            if (ik) {
+                if (ik.spaceBefore)
+                    lines.push('');
+                addCommentBefore(ctx, lines, ik.commentBefore, false);
+                if (ik.comment)
+                    reqNewline = true;
+            }
+            const iv = identity.isNode(item.value) ? item.value : null;
+            if (iv) {
+                if (iv.comment)
+                    comment = iv.comment;
+                if (iv.commentBefore)
+                    reqNewline = true;
+            }
+            else if (item.value == null && ik?.comment) {
+                comment = ik.comment;
+            }
+        }
+        if (comment)
+            reqNewline = true;
+        let str = stringify.stringify(item, itemCtx, () => (comment = null));
+        reqNewline || (reqNewline = lines.length > linesAtValue || str.includes('\n'));
+        if (i < items.length - 1) {
+            str += ',';
+        }
+        else if (ctx.options.trailingComma) {
+            if (ctx.options.lineWidth > 0) {
+                reqNewline || (reqNewline = lines.reduce((sum, line) => sum + line.length + 2, 2) +
+                    (str.length + 2) >
+                    ctx.options.lineWidth);
+            }
+            if (reqNewline) {
+                str += ',';
+            }
+        }
+        if (comment)
+            str += stringifyComment.lineComment(str, itemIndent, commentString(comment));
+        lines.push(str);
+        linesAtValue = lines.length;
+    }
+    const { start, end } = flowChars;
+    if (lines.length === 0) {
+        return start + end;
+    }
+    else {
+        if (!reqNewline) {
+            const len = lines.reduce((sum, line) => sum + line.length + 2, 2);
+            reqNewline = ctx.options.lineWidth > 0 && len > ctx.options.lineWidth;
+        }
+        if (reqNewline) {
+            let str = start;
+            for (const line of lines)
+                str += line ? `\n${indentStep}${indent}${line}` : '\n';
+            return `${str}\n${indent}${end}`;
+        }
+        else {
+            return `${start}${fcPadding}${lines.join(' ')}${fcPadding}${end}`;
+        }
+    }
+}
+function addCommentBefore({ indent, options: { commentString } }, lines, comment, chompKeep) {
+    if (comment && chompKeep)
+        comment = comment.replace(/^\n+/, '');
+    if (comment) {
+        const ic = stringifyComment.indentComment(commentString(comment), indent);
+        lines.push(ic.trimStart()); // Avoid double indent on first line
+    }
+}
+
+exports.stringifyCollection = stringifyCollection;
+
+
+/***/ }),
+
+/***/ 9799:
+/***/ ((__unused_webpack_module, exports) => {
+
+
+
+/**
+ * Stringifies a comment.
+ *
+ * Empty comment lines are left empty,
+ * lines consisting of a single space are replaced by `#`,
+ * and all other lines are prefixed with a `#`.
+ */
+const stringifyComment = (str) => str.replace(/^(?!$)(?: $)?/gm, '#');
+function indentComment(comment, indent) {
+    if (/^\n+$/.test(comment))
+        return comment.substring(1);
+    return indent ? comment.replace(/^(?! *$)/gm, indent) : comment;
+}
+const lineComment = (str, indent, comment) => str.endsWith('\n')
+    ? indentComment(comment, indent)
+    : comment.includes('\n')
+        ? '\n' + indentComment(comment, indent)
+        : (str.endsWith(' ') ? '' : ' ') + comment;
+
+exports.indentComment = indentComment;
+exports.lineComment = lineComment;
+exports.stringifyComment = stringifyComment;
+
+
+/***/ }),
+
+/***/ 6829:
+/***/ ((__unused_webpack_module, exports, __nccwpck_require__) => {
+
+
+
+var identity = __nccwpck_require__(1127);
+var stringify = __nccwpck_require__(2148);
+var stringifyComment = __nccwpck_require__(9799);
+
+function stringifyDocument(doc, options) {
+    const lines = [];
+    let hasDirectives = options.directives === true;
+    if (options.directives !== false && doc.directives) {
+        const dir = doc.directives.toString(doc);
+        if (dir) {
+            lines.push(dir);
+            hasDirectives = true;
+        }
+        else if (doc.directives.docStart)
+            hasDirectives = true;
+    }
+    if (hasDirectives)
+        lines.push('---');
+    const ctx = stringify.createStringifyContext(doc, options);
+    const { commentString } = ctx.options;
+    if (doc.commentBefore) {
+        if (lines.length !== 1)
+            lines.unshift('');
+        const cs = commentString(doc.commentBefore);
+        lines.unshift(stringifyComment.indentComment(cs, ''));
+    }
+    let chompKeep = false;
+    let contentComment = null;
+    if (doc.contents) {
+        if (identity.isNode(doc.contents)) {
+            if (doc.contents.spaceBefore && hasDirectives)
+                lines.push('');
+            if (doc.contents.commentBefore) {
+                const cs = commentString(doc.contents.commentBefore);
+                lines.push(stringifyComment.indentComment(cs, ''));
+            }
+            // top-level block scalars need to be indented if followed by a comment
+            ctx.forceBlockIndent = !!doc.comment;
+            contentComment = doc.contents.comment;
+        }
+        const onChompKeep = contentComment ? undefined : () => (chompKeep = true);
+        let body = stringify.stringify(doc.contents, ctx, () => (contentComment = null), onChompKeep);
+        if (contentComment)
+            body += stringifyComment.lineComment(body, '', commentString(contentComment));
+        if ((body[0] === '|' || body[0] === '>') &&
+            lines[lines.length - 1] === '---') {
+            // Top-level block scalars with a preceding doc marker ought to use the
+            // same line for their header.
+            lines[lines.length - 1] = `--- ${body}`;
+        }
+        else
+            lines.push(body);
+    }
+    else {
+        lines.push(stringify.stringify(doc.contents, ctx));
+    }
+    if (doc.directives?.docEnd) {
+        if (doc.comment) {
+            const cs = commentString(doc.comment);
+            if (cs.includes('\n')) {
+                lines.push('...');
+                lines.push(stringifyComment.indentComment(cs, ''));
+            }
+            else {
+                lines.push(`... ${cs}`);
+            }
+        }
+        else {
+            lines.push('...');
+        }
+    }
+    else {
+        let dc = doc.comment;
+        if (dc && chompKeep)
+            dc = dc.replace(/^\n+/, '');
+        if (dc) {
+            if ((!chompKeep || contentComment) && lines[lines.length - 1] !== '')
+                lines.push('');
+            lines.push(stringifyComment.indentComment(commentString(dc), ''));
+        }
+    }
+    return lines.join('\n') + '\n';
+}
+
+exports.stringifyDocument = stringifyDocument;
+
+
+/***/ }),
+
+/***/ 8689:
+/***/ ((__unused_webpack_module, exports) => {
+
+
+
+function stringifyNumber({ format, minFractionDigits, tag, value }) {
+    if (typeof value === 'bigint')
+        return String(value);
+    const num = typeof value === 'number' ? value : Number(value);
+    if (!isFinite(num))
+        return isNaN(num) ? '.nan' : num < 0 ? '-.inf' : '.inf';
+    let n = Object.is(value, -0) ? '-0' : JSON.stringify(value);
+    if (!format &&
+        minFractionDigits &&
+        (!tag || tag === 'tag:yaml.org,2002:float') &&
+        /^-?\d/.test(n) &&
+        !n.includes('e')) {
+        let i = n.indexOf('.');
+        if (i < 0) {
+            i = n.length;
+            n += '.';
+        }
+        let d = minFractionDigits - (n.length - i - 1);
+        while (d-- > 0)
+            n += '0';
+    }
+    return n;
+}
+
+exports.stringifyNumber = stringifyNumber;
+
+
+/***/ }),
+
+/***/ 9748:
+/***/ ((__unused_webpack_module, exports, __nccwpck_require__) => {
+
+
+
+var identity = __nccwpck_require__(1127);
+var Scalar = __nccwpck_require__(3301);
+var stringify = __nccwpck_require__(2148);
+var stringifyComment = __nccwpck_require__(9799);
+
+function stringifyPair({ key, value }, ctx, onComment, onChompKeep) {
+    const { allNullValues, doc, indent, indentStep, options: { commentString, indentSeq, simpleKeys } } = ctx;
+    let keyComment = (identity.isNode(key) && key.comment) || null;
+    if (simpleKeys) {
+        if (keyComment) {
+            throw new Error('With simple keys, key nodes cannot have comments');
+        }
+        if (identity.isCollection(key) || (!identity.isNode(key) && typeof key === 'object')) {
+            const msg = 'With simple keys, collection cannot be used as a key value';
+            throw new Error(msg);
+        }
+    }
+    let explicitKey = !simpleKeys &&
+        (!key ||
+            (keyComment && value == null && !ctx.inFlow) ||
+            identity.isCollection(key) ||
+            (identity.isScalar(key)
+                ? key.type === Scalar.Scalar.BLOCK_FOLDED || key.type === Scalar.Scalar.BLOCK_LITERAL
+                : typeof key === 'object'));
+    ctx = Object.assign({}, ctx, {
+        allNullValues: false,
+        implicitKey: !explicitKey && (simpleKeys || !allNullValues),
+        indent: indent + indentStep
+    });
+    let keyCommentDone = false;
+    let chompKeep = false;
+    let str = stringify.stringify(key, ctx, () => (keyCommentDone = true), () => (chompKeep = true));
+    if (!explicitKey && !ctx.inFlow && str.length > 1024) {
+        if (simpleKeys)
+            throw new Error('With simple keys, single line scalar must not span more than 1024 characters');
+        explicitKey = true;
+    }
+    if (ctx.inFlow) {
+        if (allNullValues || value == null) {
+            if (keyCommentDone && onComment)
+                onComment();
+            return str === '' ? '?' : explicitKey ? `? ${str}` : str;
+        }
+    }
+    else if ((allNullValues && !simpleKeys) || (value == null && explicitKey)) {
+        str = `? ${str}`;
+        if (keyComment && !keyCommentDone) {
+            str += stringifyComment.lineComment(str, ctx.indent, commentString(keyComment));
+        }
+        else if (chompKeep && onChompKeep)
+            onChompKeep();
+        return str;
+    }
+    if (keyCommentDone)
+        keyComment = null;
+    if (explicitKey) {
+        if (keyComment)
+            str += stringifyComment.lineComment(str, ctx.indent, commentString(keyComment));
+        str = `? ${str}\n${indent}:`;
+    }
+    else {
+        str = `${str}:`;
+        if (keyComment)
+            str += stringifyComment.lineComment(str, ctx.indent, commentString(keyComment));
+    }
+    let vsb, vcb, valueComment;
+    if (identity.isNode(value)) {
+        vsb = !!value.spaceBefore;
+        vcb = value.commentBefore;
+        valueComment = value.comment;
+    }
+    else {
+        vsb = false;
+        vcb = null;
+        valueComment = null;
+        if (value && typeof value === 'object')
+            value = doc.createNode(value);
+    }
+    ctx.implicitKey = false;
+    if (!explicitKey && !keyComment && identity.isScalar(value))
+        ctx.indentAtStart = str.length + 1;
+    chompKeep = false;
+    if (!indentSeq &&
+        indentStep.length >= 2 &&
+        !ctx.inFlow &&
+        !explicitKey &&
+        identity.isSeq(value) &&
+        !value.flow &&
+        !value.tag &&
+        !value.anchor) {
+        // If indentSeq === false, consider '- ' as part of indentation where possible
+        ctx.indent = ctx.indent.substring(2);
+    }
+    let valueCommentDone = false;
+    const valueStr = stringify.stringify(value, ctx, () => (valueCommentDone = true), () => (chompKeep = true));
+    let ws = ' ';
+    if (keyComment || vsb || vcb) {
+        ws = vsb ? '\n' : '';
+        if (vcb) {
+            const cs = commentString(vcb);
+            ws += `\n${stringifyComment.indentComment(cs, ctx.indent)}`;
+        }
+        if (valueStr === '' && !ctx.inFlow) {
+            if (ws === '\n' && valueComment)
+                ws = '\n\n';
+        }
+        else {
+            ws += `\n${ctx.indent}`;
+        }
+    }
+    else if (!explicitKey && identity.isCollection(value)) {
+        const vs0 = valueStr[0];
+        const nl0 = valueStr.indexOf('\n');
+        const hasNewline = nl0 !== -1;
+        const flow = ctx.inFlow ?? value.flow ?? value.items.length === 0;
+        if (hasNewline || !flow) {
+            let hasPropsLine = false;
+            if (hasNewline && (vs0 === '&' || vs0 === '!')) {
+                let sp0 = valueStr.indexOf(' ');
+                if (vs0 === '&' &&
+                    sp0 !== -1 &&
+                    sp0 < nl0 &&
+                    valueStr[sp0 + 1] === '!') {
+                    sp0 = valueStr.indexOf(' ', sp0 + 1);
+                }
+                if (sp0 === -1 || nl0 < sp0)
+                    hasPropsLine = true;
+            }
+            if (!hasPropsLine)
+                ws = `\n${ctx.indent}`;
+        }
+    }
+    else if (valueStr === '' || valueStr[0] === '\n') {
+        ws = '';
+    }
+    str += ws + valueStr;
+    if (ctx.inFlow) {
+        if (valueCommentDone && onComment)
+            onComment();
+    }
+    else if (valueComment && !valueCommentDone) {
+        str += stringifyComment.lineComment(str, ctx.indent, commentString(valueComment));
+    }
+    else if (chompKeep && onChompKeep) {
+        onChompKeep();
+    }
+    return str;
+}
+
+exports.stringifyPair = stringifyPair;
+
+
+/***/ }),
+
+/***/ 3069:
+/***/ ((__unused_webpack_module, exports, __nccwpck_require__) => {
+
+
+
+var Scalar = __nccwpck_require__(3301);
+var foldFlowLines = __nccwpck_require__(4475);
+
+const getFoldOptions = (ctx, isBlock) => ({
+    indentAtStart: isBlock ? ctx.indent.length : ctx.indentAtStart,
+    lineWidth: ctx.options.lineWidth,
+    minContentWidth: ctx.options.minContentWidth
+});
+// Also checks for lines starting with %, as parsing the output as YAML 1.1 will
+// presume that's starting a new document.
+const containsDocumentMarker = (str) => /^(%|---|\.\.\.)/m.test(str);
+function lineLengthOverLimit(str, lineWidth, indentLength) {
+    if (!lineWidth || lineWidth < 0)
+        return false;
+    const limit = lineWidth - indentLength;
+    const strLen = str.length;
+    if (strLen <= limit)
+        return false;
+    for (let i = 0, start = 0; i < strLen; ++i) {
+        if (str[i] === '\n') {
+            if (i - start > limit)
+                return true;
+            start = i + 1;
+            if (strLen - start <= limit)
+                return false;
+        }
+    }
+    return true;
+}
+function doubleQuotedString(value, ctx) {
+    const json = JSON.stringify(value);
+    if (ctx.options.doubleQuotedAsJSON)
+        return json;
+    const { implicitKey } = ctx;
+    const minMultiLineLength = ctx.options.doubleQuotedMinMultiLineLength;
+    const indent = ctx.indent || (containsDocumentMarker(value) ? '  ' : '');
+    let str = '';
+    let start = 0;
+    for (let i = 0, ch = json[i]; ch; ch = json[++i]) {
+        if (ch === ' ' && json[i + 1] === '\\' && json[i + 2] === 'n') {
+            // space before newline needs to be escaped to not be folded
+            str += json.slice(start, i) + '\\ ';
+            i += 1;
+            start = i;
+            ch = '\\';
+        }
+        if (ch === '\\')
+            switch (json[i + 1]) {
+                case 'u':
+                    {
+                        str += json.slice(start, i);
+                        const code = json.substr(i + 2, 4);
+                        switch (code) {
+                            case '0000':
+                                str += '\\0';
+                                break;
+                            case '0007':
+                                str += '\\a';
+                                break;
+                            case '000b':
+                                str += '\\v';
+                                break;
+                            case '001b':
+                                str += '\\e';
+                                break;
+                            case '0085':
+                                str += '\\N';
+                                break;
+                            case '00a0':
+                                str += '\\_';
+                                break;
+                            case '2028':
+                                str += '\\L';
+                                break;
+                            case '2029':
+                                str += '\\P';
+                                break;
+                            default:
+                                if (code.substr(0, 2) === '00')
+                                    str += '\\x' + code.substr(2);
+                                else
+                                    str += json.substr(i, 6);
+                        }
+                        i += 5;
+                        start = i + 1;
+                    }
+                    break;
+                case 'n':
+                    if (implicitKey ||
+                        json[i + 2] === '"' ||
+                        json.length < minMultiLineLength) {
+                        i += 1;
+                    }
+                    else {
+                        // folding will eat first newline
+                        str += json.slice(start, i) + '\n\n';
+                        while (json[i + 2] === '\\' &&
+                            json[i + 3] === 'n' &&
+                            json[i + 4] !== '"') {
+                            str += '\n';
+                            i += 2;
+                        }
+                        str += indent;
+                        // space after newline needs to be escaped to not be folded
+                        if (json[i + 2] === ' ')
+                            str += '\\';
+                        i += 1;
+                        start = i + 1;
+                    }
+                    break;
+                default:
+                    i += 1;
+            }
+    }
+    str = start ? str + json.slice(start) : json;
+    return implicitKey
+        ? str
+        : foldFlowLines.foldFlowLines(str, indent, foldFlowLines.FOLD_QUOTED, getFoldOptions(ctx, false));
+}
+function singleQuotedString(value, ctx) {
+    if (ctx.options.singleQuote === false ||
+        (ctx.implicitKey && value.includes('\n')) ||
+        /[ \t]\n|\n[ \t]/.test(value) // single quoted string can't have leading or trailing whitespace around newline
+    )
+        return doubleQuotedString(value, ctx);
+    const indent = ctx.indent || (containsDocumentMarker(value) ? '  ' : '');
+    const res = "'" + value.replace(/'/g, "''").replace(/\n+/g, `$&\n${indent}`) + "'";
+    return ctx.implicitKey
+        ? res
+        : foldFlowLines.foldFlowLines(res, indent, foldFlowLines.FOLD_FLOW, getFoldOptions(ctx, false));
+}
+function quotedString(value, ctx) {
+    const { singleQuote } = ctx.options;
+    let qs;
+    if (singleQuote === false)
+        qs = doubleQuotedString;
+    else {
+        const hasDouble = value.includes('"');
+        const hasSingle = value.includes("'");
+        if (hasDouble && !hasSingle)
+            qs = singleQuotedString;
+        else if (hasSingle && !hasDouble)
+            qs = doubleQuotedString;
+        else
+            qs = singleQuote ? singleQuotedString : doubleQuotedString;
+    }
+    return qs(value, ctx);
+}
+// The negative lookbehind avoids a polynomial search,
+// but isn't supported yet on Safari: https://caniuse.com/js-regexp-lookbehind
+let blockEndNewlines;
+try {
+    blockEndNewlines = new RegExp('(^|(?<!\n))\n+(?!\n|$)', 'g');
+}
+catch {
+    blockEndNewlines = /\n+(?!\n|$)/g;
+}
+function blockString({ comment, type, value }, ctx, onComment, onChompKeep) {
+    const { blockQuote, commentString, lineWidth } = ctx.options;
+    // 1. Block can't end in whitespace unless the last line is non-empty.
+    // 2. Strings consisting of only whitespace are best rendered explicitly.
+    if (!blockQuote || /\n[\t ]+$/.test(value)) {
+        return quotedString(value, ctx);
+    }
+    const indent = ctx.indent ||
+        (ctx.forceBlockIndent || containsDocumentMarker(value) ? '  ' : '');
+    const literal = blockQuote === 'literal'
+        ? true
+        : blockQuote === 'folded' || type === Scalar.Scalar.BLOCK_FOLDED
+            ? false
+            : type === Scalar.Scalar.BLOCK_LITERAL
+                ? true
+                : !lineLengthOverLimit(value, lineWidth, indent.length);
+    if (!value)
+        return literal ? '|\n' : '>\n';
+    // determine chomping from whitespace at value end
+    let chomp;
+    let endStart;
+    for (endStart = value.length; endStart > 0; --endStart) {
+        const ch = value[endStart - 1];
+        if (ch !== '\n' && ch !== '\t' && ch !== ' ')
+            break;
+    }
+    let end = value.substring(endStart);
+    const endNlPos = end.indexOf('\n');
+    if (endNlPos === -1) {
+        chomp = '-'; // strip
+    }
+    else if (value === end || endNlPos !== end.length - 1) {
+        chomp = '+'; // keep
+        if (onChompKeep)
+            onChompKeep();
+    }
+    else {
+        chomp = ''; // clip
+    }
+    if (end) {
+        value = value.slice(0, -end.length);
+        if (end[end.length - 1] === '\n')
+            end = end.slice(0, -1);
+        end = end.replace(blockEndNewlines, `$&${indent}`);
+    }
+    // determine indent indicator from whitespace at value start
+    let startWithSpace = false;
+    let startEnd;
+    let startNlPos = -1;
+    for (startEnd = 0; startEnd < value.length; ++startEnd) {
+        const ch = value[startEnd];
+        if (ch === ' ')
+            startWithSpace = true;
+        else if (ch === '\n')
+            startNlPos = startEnd;
+        else
+            break;
+    }
+    let start = value.substring(0, startNlPos < startEnd ? startNlPos + 1 : startEnd);
+    if (start) {
+        value = value.substring(start.length);
+        start = start.replace(/\n+/g, `$&${indent}`);
+    }
+    const indentSize = indent ? '2' : '1'; // root is at -1
+    // Leading | or > is added later
+    let header = (startWithSpace ? indentSize : '') + chomp;
+    if (comment) {
+        header += ' ' + commentString(comment.replace(/ ?[\r\n]+/g, ' '));
+        if (onComment)
+            onComment();
+    }
+    if (!literal) {
+        const foldedValue = value
+            .replace(/\n+/g, '\n$&')
+            .replace(/(?:^|\n)([\t ].*)(?:([\n\t ]*)\n(?![\n\t ]))?/g, '$1$2') // more-indented lines aren't folded
+            //                ^ more-ind. ^ empty     ^ capture next empty lines only at end of indent
+            .replace(/\n+/g, `$&${indent}`);
+        let literalFallback = false;
+        const foldOptions = getFoldOptions(ctx, true);
+        if (blockQuote !== 'folded' && type !== Scalar.Scalar.BLOCK_FOLDED) {
+            foldOptions.onOverflow = () => {
+                literalFallback = true;
+            };
+        }
+        const body = foldFlowLines.foldFlowLines(`${start}${foldedValue}${end}`, indent, foldFlowLines.FOLD_BLOCK, foldOptions);
+        if (!literalFallback)
+            return `>${header}\n${indent}${body}`;
+    }
+    value = value.replace(/\n+/g, `$&${indent}`);
+    return `|${header}\n${indent}${start}${value}${end}`;
+}
+function plainString(item, ctx, onComment, onChompKeep) {
+    const { type, value } = item;
+    const { actualString, implicitKey, indent, indentStep, inFlow } = ctx;
+    if ((implicitKey && value.includes('\n')) ||
+        (inFlow && /[[\]{},]/.test(value))) {
+        return quotedString(value, ctx);
+    }
+    if (/^[\n\t ,[\]{}#&*!|>'"%@`]|^[?-]$|^[?-][ \t]|[\n:][ \t]|[ \t]\n|[\n\t ]#|[\n\t :]$/.test(value)) {
+        // not allowed:
+        // - '-' or '?'
+        // - start with an indicator character (except [?:-]) or /[?-] /
+        // - '\n ', ': ' or ' \n' anywhere
+        // - '#' not preceded by a non-space char
+        // - end with ' ' or ':'
+        return implicitKey || inFlow || !value.includes('\n')
+            ? quotedString(value, ctx)
+            : blockString(item, ctx, onComment, onChompKeep);
+    }
+    if (!implicitKey &&
+        !inFlow &&
+        type !== Scalar.Scalar.PLAIN &&
+        value.includes('\n')) {
+        // Where allowed & type not set explicitly, prefer block style for multiline strings
+        return blockString(item, ctx, onComment, onChompKeep);
+    }
+    if (containsDocumentMarker(value)) {
+        if (indent === '') {
+            ctx.forceBlockIndent = true;
+            return blockString(item, ctx, onComment, onChompKeep);
+        }
+        else if (implicitKey && indent === indentStep) {
+            return quotedString(value, ctx);
+        }
+    }
+    const str = value.replace(/\n+/g, `$&\n${indent}`);
+    // Verify that output will be parsed as a string, as e.g. plain numbers and
+    // booleans get parsed with those types in v1.2 (e.g. '42', 'true' & '0.9e-3'),
+    // and others in v1.1.
+    if (actualString) {
+        const test = (tag) => tag.default && tag.tag !== 'tag:yaml.org,2002:str' && tag.test?.test(str);
+        const { compat, tags } = ctx.doc.schema;
+        if (tags.some(test) || compat?.some(test))
+            return quotedString(value, ctx);
+    }
+    return implicitKey
+        ? str
+        : foldFlowLines.foldFlowLines(str, indent, foldFlowLines.FOLD_FLOW, getFoldOptions(ctx, false));
+}
+function stringifyString(item, ctx, onComment, onChompKeep) {
+    const { implicitKey, inFlow } = ctx;
+    const ss = typeof item.value === 'string'
+        ? item
+        : Object.assign({}, item, { value: String(item.value) });
+    let { type } = item;
+    if (type !== Scalar.Scalar.QUOTE_DOUBLE) {
+        // force double quotes on control characters & unpaired surrogates
+        if (/[\x00-\x08\x0b-\x1f\x7f-\x9f\u{D800}-\u{DFFF}]/u.test(ss.value))
+            type = Scalar.Scalar.QUOTE_DOUBLE;
+    }
+    const _stringify = (_type) => {
+        switch (_type) {
+            case Scalar.Scalar.BLOCK_FOLDED:
+            case Scalar.Scalar.BLOCK_LITERAL:
+                return implicitKey || inFlow
+                    ? quotedString(ss.value, ctx) // blocks are not valid inside flow containers
+                    : blockString(ss, ctx, onComment, onChompKeep);
+            case Scalar.Scalar.QUOTE_DOUBLE:
+                return doubleQuotedString(ss.value, ctx);
+            case Scalar.Scalar.QUOTE_SINGLE:
+                return singleQuotedString(ss.value, ctx);
+            case Scalar.Scalar.PLAIN:
+                return plainString(ss, ctx, onComment, onChompKeep);
+            default:
+                return null;
+        }
+    };
+    let res = _stringify(type);
+    if (res === null) {
+        const { defaultKeyType, defaultStringType } = ctx.options;
+        const t = (implicitKey && defaultKeyType) || defaultStringType;
+        res = _stringify(t);
+        if (res === null)
+            throw new Error(`Unsupported default string type ${t}`);
+    }
+    return res;
+}
+
+exports.stringifyString = stringifyString;
+
+
+/***/ }),
+
+/***/ 383:
+/***/ ((__unused_webpack_module, exports, __nccwpck_require__) => {
+
+
+
+var createNode = __nccwpck_require__(2404);
+var log = __nccwpck_require__(7249);
+var Pair = __nccwpck_require__(7165);
+var toJS = __nccwpck_require__(4043);
+var YAMLMap = __nccwpck_require__(4454);
+var map = __nccwpck_require__(7451);
+var seq = __nccwpck_require__(1706);
+var string = __nccwpck_require__(6464);
+var foldFlowLines = __nccwpck_require__(4475);
+var stringifyNumber = __nccwpck_require__(8689);
+var stringifyString = __nccwpck_require__(3069);
+
+
+
+exports.createNode = createNode.createNode;
+exports.debug = log.debug;
+exports.warn = log.warn;
+exports.createPair = Pair.createPair;
+exports.toJS = toJS.toJS;
+exports.findPair = YAMLMap.findPair;
+exports.mapTag = map.map;
+exports.seqTag = seq.seq;
+exports.stringTag = string.string;
+exports.foldFlowLines = foldFlowLines.foldFlowLines;
+exports.stringifyNumber = stringifyNumber.stringifyNumber;
+exports.stringifyString = stringifyString.stringifyString;
+
+
+/***/ }),
+
+/***/ 204:
+/***/ ((__unused_webpack_module, exports, __nccwpck_require__) => {
+
+
+
+var identity = __nccwpck_require__(1127);
+
+const BREAK = Symbol('break visit');
+const SKIP = Symbol('skip children');
+const REMOVE = Symbol('remove node');
+/**
+ * Apply a visitor to an AST node or document.
+ *
+ * Walks through the tree (depth-first) starting from `node`, calling a
+ * `visitor` function with three arguments:
+ *   - `key`: For sequence values and map `Pair`, the node's index in the
+ *     collection. Within a `Pair`, `'key'` or `'value'`, correspondingly.
+ *     `null` for the root node.
+ *   - `node`: The current node.
+ *   - `path`: The ancestry of the current node.
+ *
+ * The return value of the visitor may be used to control the traversal:
+ *   - `undefined` (default): Do nothing and continue
+ *   - `visit.SKIP`: Do not visit the children of this node, continue with next
+ *     sibling
+ *   - `visit.BREAK`: Terminate traversal completely
+ *   - `visit.REMOVE`: Remove the current node, then continue with the next one
+ *   - `Node`: Replace the current node, then continue by visiting it
+ *   - `number`: While iterating the items of a sequence or map, set the index
+ *     of the next step. This is useful especially if the index of the current
+ *     node has changed.
+ *
+ * If `visitor` is a single function, it will be called with all values
+ * encountered in the tree, including e.g. `null` values. Alternatively,
+ * separate visitor functions may be defined for each `Map`, `Pair`, `Seq`,
+ * `Alias` and `Scalar` node. To define the same visitor function for more than
+ * one node type, use the `Collection` (map and seq), `Value` (map, seq & scalar)
+ * and `Node` (alias, map, seq & scalar) targets. Of all these, only the most
+ * specific defined one will be used for each node.
+ */
+function visit(node, visitor) {
+    const visitor_ = initVisitor(visitor);
+    if (identity.isDocument(node)) {
+        const cd = visit_(null, node.contents, visitor_, Object.freeze([node]));
+        if (cd === REMOVE)
+            node.contents = null;
+    }
+    else
+        visit_(null, node, visitor_, Object.freeze([]));
+}
+// Without the `as symbol` casts, TS declares these in the `visit`
+// namespace using `var`, but then complains about that because
+// `unique symbol` must be `const`.
+/** Terminate visit traversal completely */
+visit.BREAK = BREAK;
+/** Do not visit the children of the current node */
+visit.SKIP = SKIP;
+/** Remove the current node */
+visit.REMOVE = REMOVE;
+function visit_(key, node, visitor, path) {
+    const ctrl = callVisitor(key, node, visitor, path);
+    if (identity.isNode(ctrl) || identity.isPair(ctrl)) {
+        replaceNode(key, path, ctrl);
+        return visit_(key, ctrl, visitor, path);
+    }
+    if (typeof ctrl !== 'symbol') {
+        if (identity.isCollection(node)) {
+            path = Object.freeze(path.concat(node));
+            for (let i = 0; i < node.items.length; ++i) {
+                const ci = visit_(i, node.items[i], visitor, path);
+                if (typeof ci === 'number')
+                    i = ci - 1;
+                else if (ci === BREAK)
+                    return BREAK;
+                else if (ci === REMOVE) {
+                    node.items.splice(i, 1);
+                    i -= 1;
+                }
+            }
+        }
+        else if (identity.isPair(node)) {
+            path = Object.freeze(path.concat(node));
+            const ck = visit_('key', node.key, visitor, path);
+            if (ck === BREAK)
+                return BREAK;
+            else if (ck === REMOVE)
+                node.key = null;
+            const cv = visit_('value', node.value, visitor, path);
+            if (cv === BREAK)
+                return BREAK;
+            else if (cv === REMOVE)
+                node.value = null;
+        }
+    }
+    return ctrl;
+}
+/**
+ * Apply an async visitor to an AST node or document.
+ *
+ * Walks through the tree (depth-first) starting from `node`, calling a
+ * `visitor` function with three arguments:
+ *   - `key`: For sequence values and map `Pair`, the node's index in the
+ *     collection. Within a `Pair`, `'key'` or `'value'`, correspondingly.
+ *     `null` for the root node.
+ *   - `node`: The current node.
+ *   - `path`: The ancestry of the current node.
+ *
+ * The return value of the visitor may be used to control the traversal:
+ *   - `Promise`: Must resolve to one of the following values
+ *   - `undefined` (default): Do nothing and continue
+ *   - `visit.SKIP`: Do not visit the children of this node, continue with next
+ *     sibling
+ *   - `visit.BREAK`: Terminate traversal completely
+ *   - `visit.REMOVE`: Remove the current node, then continue with the next one
+ *   - `Node`: Replace the current node, then continue by visiting it
+ *   - `number`: While iterating the items of a sequence or map, set the index
+ *     of the next step. This is useful especially if the index of the current
+ *     node has changed.
+ *
+ * If `visitor` is a single function, it will be called with all values
+ * encountered in the tree, including e.g. `null` values. Alternatively,
+ * separate visitor functions may be defined for each `Map`, `Pair`, `Seq`,
+ * `Alias` and `Scalar` node. To define the same visitor function for more than
+ * one node type, use the `Collection` (map and seq), `Value` (map, seq & scalar)
+ * and `Node` (alias, map, seq & scalar) targets. Of all these, only the most
+ * specific defined one will be used for each node.
+ */
+async function visitAsync(node, visitor) {
+    const visitor_ = initVisitor(visitor);
+    if (identity.isDocument(node)) {
+        const cd = await visitAsync_(null, node.contents, visitor_, Object.freeze([node]));
+        if (cd === REMOVE)
+            node.contents = null;
+    }
+    else
+        await visitAsync_(null, node, visitor_, Object.freeze([]));
+}
+// Without the `as symbol` casts, TS declares these in the `visit`
+// namespace using `var`, but then complains about that because
+// `unique symbol` must be `const`.
+/** Terminate visit traversal completely */
+visitAsync.BREAK = BREAK;
+/** Do not visit the children of the current node */
+visitAsync.SKIP = SKIP;
+/** Remove the current node */
+visitAsync.REMOVE = REMOVE;
+async function visitAsync_(key, node, visitor, path) {
+    const ctrl = await callVisitor(key, node, visitor, path);
+    if (identity.isNode(ctrl) || identity.isPair(ctrl)) {
+        replaceNode(key, path, ctrl);
+        return visitAsync_(key, ctrl, visitor, path);
+    }
+    if (typeof ctrl !== 'symbol') {
+        if (identity.isCollection(node)) {
+            path = Object.freeze(path.concat(node));
+            for (let i = 0; i < node.items.length; ++i) {
+                const ci = await visitAsync_(i, node.items[i], visitor, path);
+                if (typeof ci === 'number')
+                    i = ci - 1;
+                else if (ci === BREAK)
+                    return BREAK;
+                else if (ci === REMOVE) {
+                    node.items.splice(i, 1);
+                    i -= 1;
+                }
+            }
+        }
+        else if (identity.isPair(node)) {
+            path = Object.freeze(path.concat(node));
+            const ck = await visitAsync_('key', node.key, visitor, path);
+            if (ck === BREAK)
+                return BREAK;
+            else if (ck === REMOVE)
+                node.key = null;
+            const cv = await visitAsync_('value', node.value, visitor, path);
+            if (cv === BREAK)
+                return BREAK;
+            else if (cv === REMOVE)
+                node.value = null;
+        }
+    }
+    return ctrl;
+}
+function initVisitor(visitor) {
+    if (typeof visitor === 'object' &&
+        (visitor.Collection || visitor.Node || visitor.Value)) {
+        return Object.assign({
+            Alias: visitor.Node,
+            Map: visitor.Node,
+            Scalar: visitor.Node,
+            Seq: visitor.Node
+        }, visitor.Value && {
+            Map: visitor.Value,
+            Scalar: visitor.Value,
+            Seq: visitor.Value
+        }, visitor.Collection && {
+            Map: visitor.Collection,
+            Seq: visitor.Collection
+        }, visitor);
+    }
+    return visitor;
+}
+function callVisitor(key, node, visitor, path) {
+    if (typeof visitor === 'function')
+        return visitor(key, node, path);
+    if (identity.isMap(node))
+        return visitor.Map?.(key, node, path);
+    if (identity.isSeq(node))
+        return visitor.Seq?.(key, node, path);
+    if (identity.isPair(node))
+        return visitor.Pair?.(key, node, path);
+    if (identity.isScalar(node))
+        return visitor.Scalar?.(key, node, path);
+    if (identity.isAlias(node))
+        return visitor.Alias?.(key, node, path);
+    return undefined;
+}
+function replaceNode(key, path, node) {
+    const parent = path[path.length - 1];
+    if (identity.isCollection(parent)) {
+        parent.items[key] = node;
+    }
+    else if (identity.isPair(parent)) {
+        if (key === 'key')
+            parent.key = node;
+        else
+            parent.value = node;
+    }
+    else if (identity.isDocument(parent)) {
+        parent.contents = node;
+    }
+    else {
+        const pt = identity.isAlias(parent) ? 'alias' : 'scalar';
+        throw new Error(`Cannot replace node with ${pt} parent`);
+    }
+}
+
+exports.visit = visit;
+exports.visitAsync = visitAsync;
+
 
 /***/ }),
 

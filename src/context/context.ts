@@ -16,7 +16,8 @@ import { importSpecifier, importStyleOf } from './imports.js'
 import { pythonModuleName } from './python-imports.js'
 import { boundedReader, type FileReader } from './read.js'
 import { capNames, filesNamedIn, rebaseImports, relatedModules } from './related.js'
-import { layoutFor, nearestTest } from './test-layout.js'
+import { UNKNOWN_COLLECTION, type Collection } from './collection.js'
+import { collectedLayout, exampleTest, layoutFor, suiteStem } from './test-layout.js'
 
 const STYLE_EXAMPLE_LIMIT = 8_000
 /** Changed source files shown; a fix touching more names the rest. */
@@ -28,19 +29,25 @@ const BASE_LIMIT = 16_000
 /** Below this share, a file's part is cut to nothing rather than to a stub. */
 const MIN_FILE_SHARE = 2_000
 
-export async function buildContext(changeSet: ChangeSet, git: GitCommands, framework: FrameworkAdapter, bugReport: BugReport | null = null): Promise<ContextPack> {
+export async function buildContext(
+  changeSet: ChangeSet,
+  git: GitCommands,
+  framework: FrameworkAdapter,
+  bugReport: BugReport | null = null,
+  collection: Collection = UNKNOWN_COLLECTION
+): Promise<ContextPack> {
   const reader = boundedReader(git)
   const budget = new Budget(CONTEXT_BUDGET - RENDERING_RESERVE)
   const sources = sourceFiles(changeSet).filter((file) => file.status !== 'deleted')
   const headFiles = await git.listFiles(changeSet.head)
   // The style example is a test as it was before the PR: a test the fix changed is the most relevant one,
   // and its pre-fix version does not give away the fix's own new tests.
-  const fixTests = changeSet.files.filter((file) => file.role === 'test' && framework.isTestFile(file.path))
+  const fixTests = changeSet.files.filter((file) => file.role === 'test')
   const changedBefore = new Map(fixTests.filter((file) => file.basePath && file.status !== 'added').map((file) => [file.path, file.basePath!]))
-  const fixTestPaths = new Set(fixTests.map((test) => test.path))
-  const untouched = headFiles.filter((file) => framework.isTestFile(file) && !fixTestPaths.has(file))
   const primary = sources[0]?.path ?? ''
-  const layout = layoutFor(nearestTest([...changedBefore.keys()], primary) ?? nearestTest(untouched, primary), primary)
+  // Where the repository's own test command will collect the suite once copied in (see collection.ts).
+  const usual = layoutFor(exampleTest(fixTests, headFiles, (path) => framework.isTestFile(path), primary), primary)
+  const layout = collectedLayout(usual, suiteStem(bugReport, changeSet.head), (path) => collection.collects(path))
   const examplePath = layout.styleExample
   const [styleExample, type] = await Promise.all([
     !examplePath ? null : readStyleExample(reader, changedBefore.has(examplePath) ? changeSet.mergeBase : changeSet.head, changedBefore.get(examplePath) ?? examplePath, examplePath),

@@ -1,5 +1,6 @@
 /** Where this repository keeps its tests, which one shows its style, and where a regression suite goes. */
 import { basename, dirname, extname, posix } from 'node:path'
+import type { BugReport, ChangedFile } from '../domain.js'
 
 const TEST_FOLDER = /^(?:test|tests|__tests__|spec|specs)$/
 
@@ -7,6 +8,18 @@ export interface TestLayout {
   styleExample: string | null
   regressionDir: string
   testFileSuffix: string
+}
+
+/**
+ * The repository's test that best shows how its tests look and run, for the change's first source file: a
+ * test the fix changed that existed before it (the most relevant), else the nearest test it left alone.
+ */
+export function exampleTest(changedTests: ChangedFile[], headFiles: string[], isTestFile: (path: string) => boolean, primarySource: string): string | null {
+  const changed = changedTests.filter((file) => isTestFile(file.path))
+  const existedBefore = changed.filter((file) => file.basePath && file.status !== 'added').map((file) => file.path)
+  const changedPaths = new Set(changed.map((file) => file.path))
+  const untouched = headFiles.filter((file) => isTestFile(file) && !changedPaths.has(file))
+  return nearestTest(existedBefore, primarySource) ?? nearestTest(untouched, primarySource)
 }
 
 /** The existing test that best matches a module: same base name, then the closest folder. */
@@ -55,4 +68,30 @@ function suffixOf(testFile: string): string | null {
 function defaultSuffix(sourceExtension: string): string {
   if (sourceExtension === '.py') return '.py'
   return sourceExtension.startsWith('.t') || sourceExtension.startsWith('.mt') || sourceExtension.startsWith('.ct') ? '.test.ts' : '.test.js'
+}
+
+/** `issue-4471` when the report names an issue, else `fix-<short sha>`. */
+export function suiteStem(report: BugReport | null, head: string): string {
+  return report?.issue ? `issue-${report.issue}` : `fix-${head.slice(0, 7)}`
+}
+
+/**
+ * The suite's file in `dir`: `issue-4471.test.ts` in a regression folder; beside the repository's own
+ * tests the name says what it is, `regression-issue-4471.test.ts`. Python: `test_[regression_]issue_4471.py`.
+ */
+export function regressionFileName(dir: string, stem: string, suffix: string): string {
+  const name = posix.basename(dir) === 'regression' ? stem : `regression-${stem}`
+  return posix.join(dir, suffix === '.py' ? `test_${name.replace(/-/g, '_')}.py` : `${name}${suffix}`)
+}
+
+/**
+ * The layout whose suite file the repository's own test command collects (`collects` answers true, or null
+ * when its rules are unknown): the usual regression folder, else the style example's own folder, else the
+ * test area's root. When none is collected, the usual one: the report then says the file is not collected.
+ */
+export function collectedLayout(layout: TestLayout, stem: string, collects: (path: string) => boolean | null): TestLayout {
+  const candidates = [layout.regressionDir, ...(layout.styleExample ? [dirname(layout.styleExample), posix.dirname(layout.regressionDir)] : [])]
+  const usable = candidates.filter((dir) => dir !== '.' && dir !== '')
+  const chosen = usable.find((dir) => collects(regressionFileName(dir, stem, layout.testFileSuffix)) !== false)
+  return { ...layout, regressionDir: chosen ?? layout.regressionDir }
 }

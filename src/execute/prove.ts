@@ -3,12 +3,13 @@
  * fails), and should fail on the pre-fix tree (one strengthen round when nothing does).
  */
 import type { RunResult, SuiteFile, TestResult } from '../domain.js'
-import { ModelCallLimitError } from '../errors.js'
+import { ModelCallLimitError, UserFacingError } from '../errors.js'
 import type { Report } from '../report/report.js'
 import type { Refiner } from '../suite/generate.js'
 import type { RefusedFile } from '../suite/placement.js'
 import type { Timings } from '../timings.js'
 import { classifyTests } from '../verdict/classify.js'
+import { outsideFailure } from './outside-failure.js'
 import { failingFiles, type TestBench } from './test-bench.js'
 
 export interface Proof {
@@ -46,8 +47,10 @@ async function passAtHeadThenPreFix(bench: TestBench, candidate: SuiteFile[], op
   const runAtHead = (coverage = false) => timings.time('run-head', () => bench.run('head', paths(files), { coverage }))
   let headRun = await runAtHead()
   for (let round = 0; refiner && round < options.repairRounds && failingFiles(headRun).size > 0; round++) {
+    throwIfOutsideTheTests(headRun)
     const repaired = await withinLimit(() => refiner.repair(files, headRun))
-    if (!repaired) break
+    // No answer within the limit, or the same files again: another run would only repeat this one.
+    if (!repaired || sameFiles(repaired, files)) break
     report.rounds.repair++
     files = repaired
     await bench.install(files)
@@ -97,5 +100,11 @@ async function withinLimit(round: () => Promise<SuiteFile[]>): Promise<SuiteFile
   }
 }
 
+function throwIfOutsideTheTests(headRun: RunResult): void {
+  const outside = outsideFailure(headRun)
+  if (outside) throw new UserFacingError(`The suite cannot run here, for a reason outside its files: ${outside.what} (${outside.evidence})`, outside.hint)
+}
+
+const sameFiles = (a: SuiteFile[], b: SuiteFile[]) => a.length === b.length && a.every((file, index) => file.path === b[index].path && file.content === b[index].content)
 const paths = (files: SuiteFile[]) => files.map((file) => file.path)
 const provesFix = (proof: Proof) => classifyTests(proof.headRun, proof.preFixRun).some((test) => test.kind === 'fail-to-pass')

@@ -5,6 +5,7 @@ import { isFailure, type RunResult, type SuiteFile } from '../domain.js'
 import type { FrameworkAdapter } from '../frameworks/adapter.js'
 import { makeRunnerFolder } from '../frameworks/runner-folder.js'
 import type { Logger } from '../pipeline.js'
+import type { ProcessRequest, ProcessRunner } from '../ports/process.js'
 import type { Sandbox } from '../ports/sandbox.js'
 import { removeSuiteFiles, writeSuiteFiles } from '../suite/write.js'
 import type { Trees } from './trees.js'
@@ -24,13 +25,23 @@ export interface BenchOptions {
 export class TestBench {
   private installed: SuiteFile[] = []
   private runs = 0
+  private commandLine = ''
+  private readonly processes: ProcessRunner
 
   constructor(
     private readonly trees: Trees,
     private readonly framework: FrameworkAdapter,
-    private readonly sandbox: Sandbox,
+    sandbox: Sandbox,
     private readonly options: BenchOptions
-  ) {}
+  ) {
+    // The last command the adapter ran is the runner's own: what a reader needs to run it by hand.
+    this.processes = { run: (request) => ((this.commandLine = describeCommand(request)), sandbox.processes.run(request)) }
+  }
+
+  /** The command line of the last process the last run started, as the repository would type it. */
+  get lastCommand(): string {
+    return this.commandLine
+  }
 
   /** Replaces the generated files in both trees (the PR's own files are already there). */
   async install(files: SuiteFile[]): Promise<void> {
@@ -41,15 +52,19 @@ export class TestBench {
     this.installed = files
   }
 
-  async run(tree: TreeName, files: string[], options: { coverage?: boolean } = {}): Promise<RunResult> {
+  /** Runs files in a tree; `title` names the run in the log (default: `Run N at head`). */
+  async run(tree: TreeName, files: string[], options: { coverage?: boolean; title?: string } = {}): Promise<RunResult> {
     const { packageDir, command, timeoutMs } = this.options
-    const scratchDir = join(this.options.scratchDir, `run-${++this.runs}-${tree}`)
+    // A titled run (the preflight) is not one of the numbered runs of the suite.
+    const title = options.title ?? `Run ${++this.runs}`
+    const scratchDir = join(this.options.scratchDir, `${title.toLowerCase().replace(/\W+/g, '-')}-${tree}`)
     await makeRunnerFolder(scratchDir)
     const treeDir = join(this.trees[tree], packageDir)
     const packageFiles = files.map((file) => posix.relative(packageDir, file))
-    const result = await this.framework.run({ treeDir, files: packageFiles, scratchDir, timeoutMs, coverage: options.coverage, command: command ?? undefined }, this.sandbox.processes)
+    const result = await this.framework.run({ treeDir, files: packageFiles, scratchDir, timeoutMs, coverage: options.coverage, command: command ?? undefined }, this.processes)
     const run = repoRelativeRun(withoutTreePaths(result, [treeDir, await realpath(treeDir)]), packageDir)
-    this.logRun(`Run ${this.runs} ${tree === 'head' ? 'at head' : 'on the pre-fix tree'}${options.coverage ? ' (with coverage)' : ''}`, run)
+    const where = tree === 'head' ? 'at head' : 'on the pre-fix tree'
+    this.logRun(`${title} ${where}${options.coverage ? ' (with coverage)' : ''}`, run)
     return run
   }
 
@@ -68,6 +83,11 @@ export class TestBench {
     const sections = [`the runner's output:\n${run.output.trim() || '(none)'}`, ...(failures.length ? [`failures:\n${failures.join('\n')}`] : [])]
     for (const section of sections) this.options.log.debug(`${title}, ${section}`)
   }
+}
+
+function describeCommand(request: ProcessRequest): string {
+  const words = [...Object.entries(request.env ?? {}).map(([name, value]) => `${name}=${value}`), request.command, ...request.args]
+  return words.map((word) => (/^[\w@%+=:,./-]+$/.test(word) ? word : `'${word.replace(/'/g, `'\\''`)}'`)).join(' ')
 }
 
 /** Paths from a runner working in the package folder, back to repository paths. */

@@ -1,6 +1,7 @@
 /** Which framework runs this repository's tests: the first adapter, in this order, that recognises it. */
 import { UserFacingError } from '../errors.js'
 import type { FrameworkAdapter } from './adapter.js'
+import { avaAdapter } from './ava.js'
 import { jestAdapter } from './jest.js'
 import { mochaAdapter } from './mocha.js'
 import { nodeTestAdapter } from './node-test.js'
@@ -9,7 +10,7 @@ import { vitestAdapter } from './vitest.js'
 
 // vitest before jest: vitest projects often keep jest-compatible names and globals. node:test last of the
 // JavaScript runners: other runners' scripts may call node too.
-export const ADAPTERS: readonly FrameworkAdapter[] = [vitestAdapter, jestAdapter, mochaAdapter, nodeTestAdapter, pytestAdapter]
+export const ADAPTERS: readonly FrameworkAdapter[] = [vitestAdapter, jestAdapter, mochaAdapter, avaAdapter, nodeTestAdapter, pytestAdapter]
 
 /** The adapter the framework setting names, else the detected one. */
 export async function frameworkFor(packageDir: string, name: string | null): Promise<FrameworkAdapter> {

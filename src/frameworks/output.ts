@@ -23,3 +23,11 @@ export function trimTail(text: string, maxChars = OUTPUT_TAIL_CHARS): string {
   const trimmed = text.trim()
   return trimmed.length <= maxChars ? trimmed : `(… ${trimmed.length - maxChars} earlier characters)\n${trimmed.slice(-maxChars)}`
 }
+
+/** Keeps the start and the end of an output — what the run set out to do, and how it ended — cutting the middle. */
+export function headAndTail(text: string, maxChars: number): string {
+  const trimmed = text.trim()
+  if (trimmed.length <= maxChars) return trimmed
+  const half = Math.floor(maxChars / 2)
+  return `${trimmed.slice(0, half)}\n[… ${trimmed.length - 2 * half} characters cut …]\n${trimmed.slice(-half)}`
+}

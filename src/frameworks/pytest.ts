@@ -1,14 +1,14 @@
 /** pytest: found by its config or its test files; run by path with `python -m pytest`, read from JUnit XML. */
 import { existsSync, readdirSync } from 'node:fs'
 import { mkdir, readFile, readdir, rm } from 'node:fs/promises'
-import { delimiter, join } from 'node:path'
+import { join } from 'node:path'
 import type { RunResult } from '../domain.js'
 import type { ProcessRunner } from '../ports/process.js'
 import type { FrameworkAdapter, RunRequest } from './adapter.js'
 import { expandCommand, type CommandLine } from './command.js'
 import { stripAnsi, trimTail } from './output.js'
 import { treeRoots } from './paths.js'
-import { findPython, pythonSourceRoots, type PythonInterpreter } from './python.js'
+import { describePython, findPython, pythonEnvironment, SYSTEM_PYTHONS, type PythonInterpreter } from './python.js'
 import { caseResults, readCoverageJson, readJunitCases } from './pytest-reports.js'
 
 const REPORT_FILE = 'junit.xml'
@@ -34,55 +34,86 @@ const CONFIG_SECTIONS: Array<[string, RegExp]> = [
  */
 export const PYTEST_FLAGS = ['-p', 'no:cacheprovider', '-o', 'junit_family=xunit2', '-q', '--tb=short', '--continue-on-collection-errors']
 
-export const pytestAdapter: FrameworkAdapter = {
-  name: 'pytest',
+export interface PytestOptions {
+  /** The interpreters to try after the repository's virtualenv (default: PATH's python3 and python, then Debian's). */
+  pythons?: string[]
+}
 
-  async detect(repoDir) {
-    for (const [file, section] of CONFIG_SECTIONS) {
-      const content = await readFile(join(repoDir, file), 'utf8').catch(() => null)
-      if (content !== null && section.test(content)) return true
-    }
-    if (['conftest.py', 'tests/conftest.py', 'test/conftest.py'].some((file) => existsSync(join(repoDir, file)))) return true
-    const isProject = ['pyproject.toml', 'setup.py', 'setup.cfg'].some((file) => existsSync(join(repoDir, file)))
-    return isProject && hasTestFile(repoDir, 3)
-  },
-
-  isTestFile(path) {
-    return TEST_FILE.test(path) && !OUTSIDE_PROJECT.test(path)
-  },
-
-  async run(request, processes) {
-    // No files would mean pytest's own choice of tests (testpaths, or the whole tree): never what was asked.
-    if (request.files.length === 0) return { tests: [], fileErrors: [], exitCode: null, timedOut: false, durationMs: 0, output: '' }
-    const reportFile = join(request.scratchDir, REPORT_FILE)
-    await clearReports(request.scratchDir)
-    const reporterArgs = [...PYTEST_FLAGS, `--junitxml=${reportFile}`]
-    const env = pythonEnvironment(request.treeDir)
-    let python: PythonInterpreter | null = null
-    let invocation: CommandLine
-    // The repository's own command runs as given: pytest's flags go on it, coverage.py does not wrap it.
-    if (request.command) invocation = expandCommand(request.command, request.files, reporterArgs)
-    else {
-      const search = await findPython(request.treeDir, processes)
-      if (!search.interpreter) return notInstalled(request, search.tried)
-      python = search.interpreter
-      invocation = defaultInvocation(python, request, reporterArgs)
-    }
-    const result = await processes.run({ ...invocation, env: { ...env, ...invocation.env }, cwd: request.treeDir, timeoutMs: request.timeoutMs })
-    const output = trimTail(stripAnsi(result.output))
-    const base = { exitCode: result.exitCode, timedOut: result.timedOut, durationMs: result.durationMs, output }
-    const cases = await readJunitCases(reportFile)
-    if (!cases) {
-      const reason = result.timedOut ? `pytest timed out after ${request.timeoutMs} ms` : `pytest wrote no report (exit ${result.exitCode})`
-      const message = `${reason}\n${trimTail(output, 2000)}`
-      return { ...base, tests: [], fileErrors: request.files.map((file) => ({ file, message })) }
-    }
-    const { tests, fileErrors, unreported } = caseResults(cases, request.files)
-    const missing = unreportedMessage(result.exitCode, output)
-    fileErrors.push(...unreported.map((file) => ({ file, message: missing })))
-    const coverage = python && request.coverage && python.hasCoverage ? await collectCoverage(python, request, env, processes) : null
-    return { ...base, tests, fileErrors, ...(coverage && { coverage }) }
+/** The pytest adapter; `pythons` lets a caller (the project's own tests) say which interpreters are on offer. */
+export function createPytestAdapter(options: PytestOptions = {}): FrameworkAdapter {
+  const systemPythons = options.pythons ?? SYSTEM_PYTHONS
+  return {
+    name: 'pytest',
+    detect: detectPytest,
+    isTestFile,
+    run: (request, processes) => runPytest(request, processes, systemPythons)
   }
+}
+
+export const pytestAdapter: FrameworkAdapter = createPytestAdapter()
+
+async function detectPytest(repoDir: string): Promise<boolean> {
+  for (const [file, section] of CONFIG_SECTIONS) {
+    const content = await readFile(join(repoDir, file), 'utf8').catch(() => null)
+    if (content !== null && section.test(content)) return true
+  }
+  if (['conftest.py', 'tests/conftest.py', 'test/conftest.py'].some((file) => existsSync(join(repoDir, file)))) return true
+  const isProject = ['pyproject.toml', 'setup.py', 'setup.cfg'].some((file) => existsSync(join(repoDir, file)))
+  return isProject && hasTestFile(repoDir, 3)
+}
+
+function isTestFile(path: string): boolean {
+  return TEST_FILE.test(path) && !OUTSIDE_PROJECT.test(path)
+}
+
+/** How a run starts: the repository's command, or `python -m pytest` under the interpreter the search chose. */
+interface Launch {
+  invocation: CommandLine
+  /** The chosen interpreter; null under the repository's own command. */
+  python: PythonInterpreter | null
+  /** Which interpreter, and what else was tried, for the top of the output. */
+  note: string
+}
+
+async function runPytest(request: RunRequest, processes: ProcessRunner, systemPythons: string[]): Promise<RunResult> {
+  // No files would mean pytest's own choice of tests (testpaths, or the whole tree): never what was asked.
+  if (request.files.length === 0) return { tests: [], fileErrors: [], exitCode: null, timedOut: false, durationMs: 0, output: '' }
+  const reportFile = join(request.scratchDir, REPORT_FILE)
+  await clearReports(request.scratchDir)
+  const reporterArgs = [...PYTEST_FLAGS, `--junitxml=${reportFile}`]
+  const launch = await chooseLaunch(request, processes, systemPythons, reporterArgs)
+  if ('notInstalled' in launch) return launch.notInstalled
+  const { invocation, python, note } = launch
+  const env = pythonEnvironment(request.treeDir)
+  const result = await processes.run({ ...invocation, env: { ...env, ...invocation.env }, cwd: request.treeDir, timeoutMs: request.timeoutMs })
+  // The interpreter goes first in the output, which the run log keeps: which Python ran is the first question.
+  const output = note + trimTail(stripAnsi(result.output))
+  const base = { exitCode: result.exitCode, timedOut: result.timedOut, durationMs: result.durationMs, output }
+  const cases = await readJunitCases(reportFile)
+  if (!cases) {
+    const reason = result.timedOut ? `pytest timed out after ${request.timeoutMs} ms` : `pytest wrote no report (exit ${result.exitCode})`
+    const message = `${reason}\n${trimTail(output, 2000)}`
+    return { ...base, tests: [], fileErrors: request.files.map((file) => ({ file, message })) }
+  }
+  const { tests, fileErrors, unreported } = caseResults(cases, request.files)
+  const missing = unreportedMessage(result.exitCode, output)
+  fileErrors.push(...unreported.map((file) => ({ file, message: missing })))
+  const coverage = python && request.coverage && python.hasCoverage ? await collectCoverage(python, request, env, processes) : null
+  return { ...base, tests, fileErrors, ...(coverage && { coverage }) }
+}
+
+async function chooseLaunch(request: RunRequest, processes: ProcessRunner, systemPythons: string[], reporterArgs: string[]): Promise<Launch | { notInstalled: RunResult }> {
+  // The repository's own command runs as given: pytest's flags go on it, coverage.py does not wrap it.
+  if (request.command) return { invocation: expandCommand(request.command, request.files, reporterArgs), python: null, note: '' }
+  const search = await findPython(request.treeDir, processes, { files: request.files, systemPythons })
+  if (!search.interpreter) return { notInstalled: notInstalled(request, search.tried) }
+  const python = search.interpreter
+  return { invocation: defaultInvocation(python, request, reporterArgs), python, note: interpreterNote(python, search.tried) }
+}
+
+/** The lines that open every run's output: the interpreter, its versions, and every candidate probed. */
+function interpreterNote(python: PythonInterpreter, tried: string[]): string {
+  return [`Python for pytest: ${describePython(python)}, probed:`, ...tried.map((line) => `  - ${line}`)].join('\n') + '\n'
 }
 
 /** Reports (and coverage data) left by an earlier run must not pass for this one's. */
@@ -100,16 +131,6 @@ function defaultInvocation(python: PythonInterpreter, request: RunRequest, repor
   return { command: python.command, args: ['-m', 'coverage', 'run', ...pytest], env: { COVERAGE_FILE: join(request.scratchDir, COVERAGE_DATA) } }
 }
 
-/**
- * Source roots first on PYTHONPATH, so the tree's own code is what the tests import (not an editable install
- * of the user's checkout); no bytecode written, so a repaired test file of the same size and second is
- * never served from a stale cache.
- */
-function pythonEnvironment(treeDir: string): Record<string, string> {
-  const roots = pythonSourceRoots(treeDir).map((root) => join(treeDir, root))
-  return { PYTHONDONTWRITEBYTECODE: '1', ...(roots.length > 0 && { PYTHONPATH: roots.join(delimiter) }) }
-}
-
 /** coverage.py's JSON report of the run; null (no coverage) when it cannot be made. */
 async function collectCoverage(python: PythonInterpreter, request: RunRequest, env: Record<string, string>, processes: ProcessRunner): Promise<RunResult['coverage'] | null> {
   const dataFile = join(request.scratchDir, COVERAGE_DATA)
@@ -122,7 +143,7 @@ async function collectCoverage(python: PythonInterpreter, request: RunRequest, e
   const reportFile = join(request.scratchDir, COVERAGE_REPORT)
   // The exit code is not the answer: a configured fail_under fails the command, after writing the report.
   await coverage('json', '-o', reportFile)
-  const keep = (file: string) => !pytestAdapter.isTestFile(file) && !file.endsWith('conftest.py') && !OUTSIDE_PROJECT.test(file)
+  const keep = (file: string) => !isTestFile(file) && !file.endsWith('conftest.py') && !OUTSIDE_PROJECT.test(file)
   return readCoverageJson(reportFile, await treeRoots(request.treeDir), keep)
 }
 
@@ -132,7 +153,11 @@ function unreportedMessage(exitCode: number | null, output: string): string {
 }
 
 function notInstalled(request: RunRequest, tried: string[]): RunResult {
-  const message = `no Python interpreter that can import pytest was found for ${request.treeDir}; tried:\n${tried.join('\n')}`
+  const message = [
+    `no Python interpreter here can run this repository's pytest (import pytest, then load its configuration and conftest.py files); tried:`,
+    ...tried.map((line) => `- ${line}`),
+    'Install pytest and the test dependencies in the repository\'s .venv (or venv), or set test-command.'
+  ].join('\n')
   return { tests: [], fileErrors: request.files.map((file) => ({ file, message })), exitCode: null, timedOut: false, durationMs: 0, output: message }
 }
 

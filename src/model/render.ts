@@ -2,6 +2,7 @@
 import { WHOLE_FILE } from '../context/functions.js'
 import { escapeQuoteTags } from '../bug-report/sanitize.js'
 import { isFailure, type Analysis, type BugReport, type ContextPack, type RelatedModule, type RunResult, type Scenario, type Suite } from '../domain.js'
+import { headAndTail } from '../frameworks/output.js'
 
 const fence = (code: string, language = '') => {
   const ticks = code.includes('```') ? '````' : '```'
@@ -80,15 +81,15 @@ export function renderSuite(suite: Suite): string {
 export function renderFailures(run: RunResult): string {
   const tests = run.tests.filter((test) => isFailure(test.status))
   const lines = [
-    ...run.fileErrors.map((error) => `### ${error.file} could not run\n${fence(error.message)}`),
+    ...run.fileErrors.map((error) => `### ${error.file} could not run\n${fence(headAndTail(error.message, 4000))}`),
     ...tests.map((test) => `### ${test.file} › ${test.name}\n${fence(test.message)}`)
   ]
-  return lines.join('\n\n') || fence(run.output.slice(-4000))
+  return lines.join('\n\n') || fence(headAndTail(run.output, 4000))
 }
 
 export function renderRun(run: RunResult): string {
   const tests = run.tests.map((test) => `- ${test.status}: ${test.file} › ${test.name}`).join('\n')
-  return `${tests}\n\nRunner output (tail):\n${fence(run.output.slice(-3000))}`
+  return `${tests}\n\nRunner output (its start and its end):\n${fence(headAndTail(run.output, 3000))}`
 }
 
 function languageTag(pack: ContextPack): string {

@@ -16,6 +16,7 @@ export function renderMarkdown(report: Report): string {
     VERDICT_LINE[report.verdict] + (report.reason ? `\n\nReason: ${report.reason}` : ''),
     `${failToPassCount(report)} fail-to-pass of ${report.tests.length} test(s) · mode \`${report.mode}\` · framework ${report.framework ?? 'unknown'} · \`${report.repository.base.slice(0, 7)}...${report.repository.head.slice(0, 7)}\``,
     isolation(report),
+    report.build && `🔨 Built in each tree before its tests: \`${report.build.command}\` (${cell(report.build.why)}).`,
     report.bugReport && `**Bug report** (${report.bugReport.source}): ${cell(report.bugReport.title)}`,
     rootCause(report),
     scenarios(report),
@@ -78,11 +79,18 @@ function diffCoverage(report: Report): string | null {
 }
 
 function suite(report: Report): string | null {
-  const lines = report.suite.files.map((file) => `- \`${file.path}\``)
+  const lines = report.suite.files.map((file) => `- \`${file.path}\`${collectionNote(file.collectedByRepoTests)}`)
   const refused = [...report.suite.refused, ...report.suite.dropped].map((file) => `- \`${file.path}\` left out: ${file.reason}`)
   const reverted = report.preFixTree ? [`Pre-fix tree: reverted ${report.preFixTree.reverted.map((p) => `\`${p}\``).join(', ') || 'nothing'}; dependencies ${report.preFixTree.dependencies}.`] : []
   if (lines.length + refused.length + reverted.length === 0) return null
   return ['## Suite', ...lines, ...refused, '', ...reverted].join('\n')
+}
+
+/** Whether copying the file in is enough for the project's own test command to run it. */
+function collectionNote(collected: boolean | null | undefined): string {
+  if (collected === true) return " — run by the repository's own test command"
+  if (collected === false) return " — ⚠️ **not collected** by the repository's own test command: move it where its configuration looks"
+  return collected === null ? " — whether the repository's own test command runs it is unknown (its configuration could not be read)" : ''
 }
 
 function isolation(report: Report): string {

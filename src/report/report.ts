@@ -1,6 +1,8 @@
 /** The report: one JSON document (schema in report.schema.json) from which report.md is rendered. */
+import type { Collection } from '../context/collection.js'
 import type { Analysis, BugReport, ChangeSet, ClassifiedTest, Scenario, SuiteFile, Verdict } from '../domain.js'
 import type { DependencySource } from '../execute/dependencies.js'
+import type { Preflight } from '../execute/preflight.js'
 import { UsageLedger, type ModelCall, type TokenUsage } from '../model/model-port.js'
 import { estimateCostUsd } from '../model/pricing.js'
 import type { RefusedFile } from '../suite/placement.js'
@@ -19,11 +21,15 @@ export interface Report {
   changedFiles: Array<{ path: string; role: string; status: string }>
   analysis: Analysis | null
   scenarios: Scenario[]
-  suite: { files: Array<Pick<SuiteFile, 'path' | 'tests'>>; refused: RefusedFile[]; dropped: RefusedFile[] }
+  suite: { files: SuiteFileEntry[]; refused: RefusedFile[]; dropped: RefusedFile[] }
   tests: ClassifiedTest[]
   /** Of the changed executable lines at head, those the suite ran; null when coverage was not collected. */
   diffCoverage: DiffCoverage | null
   preFixTree: { reverted: string[]; dependencies: DependencySource } | null
+  /** The build run in each tree before its tests: the build-command setting, else detected (why says from what); null: none. */
+  build: { command: string; why: string; detected: boolean } | null
+  /** One existing test run at head before anything else: can this repository's tests run here? Null: none to try. */
+  preflight: Preflight | null
   /** How the repository's commands ran: in the sandbox, or (with why in isolationDetail) as the tool's user. */
   isolation: IsolationMode
   isolationDetail: string
@@ -31,6 +37,16 @@ export interface Report {
   model: ModelUsage
   timings: Record<string, number>
   durationMs: number
+}
+
+export type SuiteFileEntry = Pick<SuiteFile, 'path' | 'tests'> & {
+  /** Whether the repository's own test command runs the file (see context/collection.ts); null: its rules could not be read. */
+  collectedByRepoTests: boolean | null
+}
+
+/** A delivered file as report.json lists it (no collection: the run ended before the rules were read). */
+export function suiteFileEntry(file: SuiteFile, collection: Collection | null): SuiteFileEntry {
+  return { path: file.path, tests: file.tests, collectedByRepoTests: collection ? collection.collects(file.path) : null }
 }
 
 export interface ModelUsage extends TokenUsage {
@@ -61,6 +77,8 @@ export function emptyReport(mode: Mode, repoDir: string, base: string, head: str
     tests: [],
     diffCoverage: null,
     preFixTree: null,
+    build: null,
+    preflight: null,
     isolation: 'none',
     isolationDetail: 'nothing ran yet',
     rounds: { repair: 0, strengthen: 0 },

@@ -11,6 +11,7 @@ import type { Report } from '../report/report.js'
 import type { BugReportSource } from '../settings.js'
 import type { Timings } from '../timings.js'
 import { readBugReport } from '../bug-report/bug-report.js'
+import type { Collection } from '../context/collection.js'
 import { buildContext } from '../context/context.js'
 import { UserFacingError } from '../errors.js'
 import { analyse, planScenarios, repairTests, strengthenTests, writeTests, type GenerationInput } from '../model/stages.js'
@@ -34,13 +35,15 @@ export interface GenerateDeps {
   timings: Timings
   report: Report
   log: Logger
+  /** Which files the repository's own test command collects: the suite goes where it does. */
+  collection: Collection
 }
 
 export async function generateSuite(changeSet: ChangeSet, source: BugReportSource, deps: GenerateDeps): Promise<GeneratedSuite> {
-  const { git, model, framework, timings, report, log } = deps
+  const { git, model, framework, timings, report, log, collection } = deps
   const bugReport = await readBugReport(source, git, changeSet.base, changeSet.head)
   report.bugReport = { title: bugReport.title, source: bugReport.source, truncated: bugReport.truncated }
-  const context = await timings.time('context', () => buildContext(changeSet, git, framework, bugReport))
+  const context = await timings.time('context', () => buildContext(changeSet, git, framework, bugReport, collection))
   if (context.sources.length === 0) {
     throw new UserFacingError('The change touches no source file, so there is no fix to test', 'use verify mode to check the PR\'s own tests')
   }
@@ -52,6 +55,7 @@ export async function generateSuite(changeSet: ChangeSet, source: BugReportSourc
     if (placement.accepted.length === 0) {
       throw new UserFacingError(`Every test file the model wrote was refused: ${placement.refused.map((f) => `${f.path} (${f.reason})`).join('; ')}`)
     }
+    warnUncollected(placement.accepted, collection, log)
     return placement.accepted
   }
 
@@ -76,6 +80,13 @@ export async function generateSuite(changeSet: ChangeSet, source: BugReportSourc
         return place((await timings.time('strengthen', () => strengthenTests(model, input, { files }, preFixRun))).files)
       }
     }
+  }
+}
+
+/** A file the repository's own command would never run proves the fix here but guards nothing in its CI. */
+function warnUncollected(files: SuiteFile[], collection: Collection, log: Logger): void {
+  for (const file of files.filter((file) => collection.collects(file.path) === false)) {
+    log.warn(`${file.path} is not collected by the repository's own tests (${collection.source}): move it where they look, or widen their configuration`)
   }
 }
 

@@ -1,6 +1,7 @@
 /** Where the suite may go: a safe path (file-path.ts) inside the regression folder, never over an existing file. */
 import { posix } from 'node:path'
 import type { BugReport, ContextPack, SuiteFile } from '../domain.js'
+import { regressionFileName, suiteStem } from '../context/test-layout.js'
 import { unsafePathProblem } from './file-path.js'
 
 export interface RefusedFile {
@@ -15,9 +16,7 @@ export interface Placement {
 
 /** `test/regression/issue-4471.test.ts` when the report names an issue, else `…/fix-<short sha>.test.ts`. */
 export function suitePathFor(report: BugReport, head: string, context: ContextPack): string {
-  const stem = report.issue ? `issue-${report.issue}` : `fix-${head.slice(0, 7)}`
-  const name = context.testFileSuffix === '.py' ? `test_${stem.replace(/-/g, '_')}.py` : `${stem}${context.testFileSuffix}`
-  return posix.join(context.regressionDir, name)
+  return regressionFileName(context.regressionDir, suiteStem(report, head), context.testFileSuffix)
 }
 
 export function placeSuite(files: SuiteFile[], context: ContextPack, existingFiles: ReadonlySet<string>): Placement {

@@ -24,17 +24,21 @@ function kindOf(head: TestResult, preFix: TestStatus | 'missing'): TestKind {
   return 'missing-at-pre-fix'
 }
 
+/**
+ * fail-to-pass: a test passes at head and fails before the fix. no-fail-to-pass: tests ran at head, and
+ * none that passed there failed before the fix. error: no test could run at head at all — nothing was
+ * proven either way, and the reason says why.
+ */
 export function decideVerdict(tests: ClassifiedTest[], headFileErrors: RunResult['fileErrors'] = []): Verdict {
   const failToPass = tests.filter((test) => test.kind === 'fail-to-pass').length
   if (failToPass > 0) return { verdict: 'fail-to-pass', reason: null, tests }
+  if (tests.length === 0) {
+    const reason = headFileErrors.length
+      ? `no test could run at head: ${headFileErrors.length} test file(s) could not run (${headFileErrors[0].file}: ${headFileErrors[0].message.split('\n')[0]})`
+      : 'no test ran at head'
+    return { verdict: 'error', reason, tests }
+  }
   const passing = tests.filter((test) => test.head === 'passed').length
-  const reason =
-    tests.length === 0
-      ? headFileErrors.length
-        ? `no test ran: ${headFileErrors.length} test file(s) could not run at head (${headFileErrors[0].file}: ${headFileErrors[0].message.split('\n')[0]})`
-        : 'no test ran'
-      : passing === 0
-        ? 'no test passed at head'
-        : `none of the ${passing} test(s) passing at head failed on the pre-fix tree`
+  const reason = passing === 0 ? 'no test passed at head' : `none of the ${passing} test(s) passing at head failed on the pre-fix tree`
   return { verdict: 'no-fail-to-pass', reason, tests }
 }

@@ -100,7 +100,9 @@ test('(c) a test still failing after the repair rounds leaves the suite but stay
     const transport = new StreamingTransport(async () => ({ status: 200 }))
     await expect(transport.stream({ url: '/x' })).resolves.toEqual({ status: 201 })
   })`)
-  const run = await runCliOnFixture({ script: { ...answers, 'write-tests': suite({ content: failing }), repair: [suite({ content: failing }), suite({ content: failing })] } })
+  // Each repair changes the file, yet it still fails (an identical answer would end the loop at once).
+  const stillWrong = (status: number) => suite({ content: failing.replace('status: 201', `status: ${status}`) })
+  const run = await runCliOnFixture({ script: { ...answers, 'write-tests': suite({ content: failing }), repair: [stillWrong(202), stillWrong(203)] } })
   expect(run.exitCode).toBe(1)
   expect(run.report).toMatchObject({ verdict: 'no-fail-to-pass', reason: 'no test passed at head', rounds: { repair: 2 } })
   expect(run.report.tests).toEqual([expect.objectContaining({ kind: 'fails-at-head', head: 'failed', preFix: 'missing' })])
@@ -191,8 +193,8 @@ test('a test that passes once and fails on a second run at head is flaky: left o
 test('max-model-calls: a repair round past the limit is skipped; a stage past it is an error', async () => {
   const broken = scriptedSuite.replace("'../../src/streaming-transport'", "'../src/streaming-transport'")
   const capped = await runCliOnFixture({ script: { ...answers, 'write-tests': suite({ content: broken }), repair: answers['write-tests'] }, args: ['--max-model-calls', '3'] })
-  expect(capped.report).toMatchObject({ verdict: 'no-fail-to-pass', rounds: { repair: 0 }, model: { calls: 3 } })
-  expect(capped.report.reason).toMatch(/^no test ran: 1 test file\(s\) could not run at head \(test\/regression\/issue-4471\.test\.ts: /)
+  expect(capped.report).toMatchObject({ verdict: 'error', rounds: { repair: 0 }, model: { calls: 3 } })
+  expect(capped.report.reason).toMatch(/^no test could run at head: 1 test file\(s\) could not run \(test\/regression\/issue-4471\.test\.ts: /)
 
   const tooFew = await runCliOnFixture({ script: answers, args: ['--max-model-calls', '2'] })
   expect(tooFew.exitCode).toBe(2)
@@ -210,4 +212,25 @@ test('--response-cache: a second run of the same state asks the model nothing an
   expect(second.report).toMatchObject({ verdict: 'fail-to-pass', rounds: { repair: 1 }, model: { calls: 0, cachedCalls: 4, inputTokens: 0, outputTokens: 0, costUsd: 0 } })
   expect(readFileSync(join(second.outDir, 'suite', SUITE_PATH), 'utf8')).toBe(readFileSync(join(first.outDir, 'suite', SUITE_PATH), 'utf8'))
   expect(second.markdown).toContain('0 call(s) and 4 answered from the response cache')
+})
+
+test('a repair answer identical to the file it repairs ends the repair loop', async () => {
+  const broken = scriptedSuite.replace("'../../src/streaming-transport'", "'../src/streaming-transport'")
+  const run = await runCliOnFixture({ script: { ...answers, 'write-tests': suite({ content: broken }), repair: [suite({ content: broken }), answers['write-tests'] as ScriptedReply] } })
+  // One repair call came back unchanged: no second repair call, no run of the same files again.
+  expect(run.report).toMatchObject({ verdict: 'error', rounds: { repair: 0 }, model: { calls: 4 } })
+  expect(run.model!.requests.filter((request) => stageOf(request) === 'repair')).toHaveLength(1)
+  expect(run.log.filter((line) => /^Run \d+ at head/.test(line))).toHaveLength(1)
+})
+
+test('a suite the repository\'s configuration does not collect ends as an error, with no repair round', async () => {
+  // The repository's jest looks only at test/*.test.ts, not in subfolders: the regression folder is never run.
+  const run = await runCliOnFixture({
+    script: { ...answers, repair: answers['write-tests'] },
+    fixtureOptions: { headChanges: { 'jest.config.js': "module.exports = { preset: 'ts-jest', testEnvironment: 'node', testMatch: ['<rootDir>/test/*.test.ts'] }\n" } }
+  })
+  expect(run.report).toMatchObject({ verdict: 'error', rounds: { repair: 0 }, model: { calls: 3 } })
+  expect(run.report.preflight).toMatchObject({ ok: true })
+  expect(run.report.reason).toMatch(/^The suite cannot run here, for a reason outside its files: the runner's configuration does not collect the suite's files \(.*No tests found/)
+  expect(run.report.reason).toContain('set test-command to a command that runs the files given ({files}), or move the suite where the configuration looks')
 })

@@ -19,6 +19,12 @@ async function checkoutWithVirtualenv(): Promise<string> {
   return dir
 }
 
+/** The interpreter each test run's output names first, as run.log keeps it. */
+function interpretersInRunLog(outDir: string): string[] {
+  const log = readFileSync(join(outDir, 'run.log'), 'utf8')
+  return [...new Set([...log.matchAll(/^Python for pytest: (.+), probed:$/gm)].map((match) => match[1]))]
+}
+
 const kinds = (tests: Array<{ kind: string }>) => tests.reduce<Record<string, number>>((counts, test) => ({ ...counts, [test.kind]: (counts[test.kind] ?? 0) + 1 }), {})
 
 describe('a src-layout project (pyproject pythonpath = ["src"])', () => {
@@ -37,7 +43,9 @@ describe('a src-layout project (pyproject pythonpath = ["src"])', () => {
     expect(failToPass[1].message).toContain('tests/test_discounts.py:')
     expect(failToPass[1].message).not.toContain('regression-testgen-')
     expect(kinds(run.report.tests)).toEqual({ 'fail-to-pass': 3, 'pass-to-pass': 8 })
-    expect(run.report.suite.files).toEqual([{ path: 'tests/test_discounts.py', tests: [] }])
+    expect(run.report.suite.files).toEqual([{ path: 'tests/test_discounts.py', tests: [], collectedByRepoTests: true }])
+    // Whichever interpreter this machine offers, the log says which one ran, with its pytest.
+    expect(interpretersInRunLog(run.outDir)).toEqual([expect.stringMatching(/^\/\S+ \(Python 3[.\d]+, pytest [.\d]+, (?:coverage\.py [.\d]+|no coverage\.py)\)$/)])
   })
 
   it("generate: the scripted suite in tests/regression/ imports pricing.discounts and is fail-to-pass, run by the checkout's virtualenv", async () => {
@@ -57,7 +65,7 @@ describe('a src-layout project (pyproject pythonpath = ["src"])', () => {
       name: 'TestThresholdTiers › test_an_order_of_exactly_250_gets_the_ten_percent_tier',
       kind: 'fail-to-pass'
     })
-    expect(run.report.suite.files).toEqual([{ path: 'tests/regression/test_issue_318.py', tests: expect.arrayContaining([expect.objectContaining({ scenario: 'every threshold exactly gets its own tier' })]) }])
+    expect(run.report.suite.files).toEqual([{ path: 'tests/regression/test_issue_318.py', tests: expect.arrayContaining([expect.objectContaining({ scenario: 'every threshold exactly gets its own tier' })]), collectedByRepoTests: true }])
     expect(readFileSync(join(run.outDir, 'suite', 'tests/regression/test_issue_318.py'), 'utf8')).toContain('from pricing.discounts import')
 
     const write = run.model!.requests.find((request) => stageOf(request) === 'write-tests')!
@@ -68,6 +76,7 @@ describe('a src-layout project (pyproject pythonpath = ["src"])', () => {
     expect(requestText(write)).toContain('The style example, an existing test in this repository (`tests/test_discounts.py`, as it was before the fix)')
     // The virtualenv's python has coverage.py: the changed import and lookup ran (the added comment is not code).
     expect(run.report.diffCoverage).toEqual({ covered: 2, total: 2, files: [{ file: 'src/pricing/discounts.py', covered: 2, total: 2, uncoveredLines: [] }] })
+    expect(interpretersInRunLog(run.outDir)).toEqual([expect.stringMatching(/\/\.venv\/bin\/python \(Python 3[.\d]+, pytest [.\d]+, coverage\.py [.\d]+\)$/)])
   })
 })
 

@@ -18,7 +18,7 @@ test('(e) verify proves the example fix with its own test', async () => {
   // Paths in messages are the repository's, not the temporary tree's.
   expect(run.report.tests[0].message).toContain('at Object.<anonymous> (test/streaming-transport.test.ts:')
   expect(run.report.tests[0].message).not.toContain('regression-testgen-')
-  expect(run.report.suite.files).toEqual([{ path: 'test/streaming-transport.test.ts', tests: [] }])
+  expect(run.report.suite.files).toEqual([{ path: 'test/streaming-transport.test.ts', tests: [], collectedByRepoTests: null }])
 })
 
 test('verify on a fix without test changes says there is nothing to verify', async () => {

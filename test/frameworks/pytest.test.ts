@@ -3,8 +3,8 @@ import { mkdir, mkdtemp, rm, symlink, writeFile } from 'node:fs/promises'
 import { tmpdir } from 'node:os'
 import { dirname, join } from 'node:path'
 import { locate, MODULE_SKIPPED } from '../../src/frameworks/pytest-reports.js'
-import { pytestAdapter } from '../../src/frameworks/pytest.js'
-import { findPython, pythonSourceRoots } from '../../src/frameworks/python.js'
+import { createPytestAdapter, pytestAdapter } from '../../src/frameworks/pytest.js'
+import { findPython, pythonSourceRoots, SYSTEM_PYTHONS } from '../../src/frameworks/python.js'
 import { createProcessRunner } from '../../src/ports/process.js'
 
 // A src layout whose pytest config does not put src/ on sys.path: the adapter's PYTHONPATH must.
@@ -57,28 +57,62 @@ const processes = createProcessRunner()
 // Debian's python3-pytest and python3-coverage (.ci/run installs them), as a stand-in virtualenv.
 const DEBIAN_PYTHON = '/usr/bin/python3'
 
-// The same project on whatever python3 PATH offers (it may lack coverage.py), and in a virtualenv.
-describe.each([
-  ['python3 on PATH', false],
-  ['a virtualenv', true]
-])('pytestAdapter.run with %s', (_label, inVirtualenv) => {
+/** Whether `python` imports a module, asked directly (not through the code under test). */
+function imports(python: string, module: string): boolean {
+  try {
+    execFileSync(python, ['-c', `import ${module}`], { stdio: 'ignore' })
+    return true
+  } catch {
+    return false
+  }
+}
+
+/** What this machine offers: the first interpreter with pytest and coverage.py, else the first with pytest. */
+function expectedSystemPython(): { command: string; hasCoverage: boolean } | null {
+  const withPytest = SYSTEM_PYTHONS.filter((python) => imports(python, 'pytest'))
+  const withCoverage = withPytest.find((python) => imports(python, 'coverage'))
+  if (withCoverage) return { command: withCoverage, hasCoverage: true }
+  return withPytest.length ? { command: withPytest[0], hasCoverage: false } : null
+}
+
+type Interpreters = 'on offer' | 'debian' | 'virtualenv'
+
+// The same project under whatever this machine offers (PATH's python3 may be a version manager's, without
+// coverage.py), under Debian's python3 alone (always with coverage.py), and in a virtualenv.
+describe.each<[string, Interpreters]>([
+  ['the interpreters on offer', 'on offer'],
+  ["Debian's python3 only", 'debian'],
+  ['a virtualenv', 'virtualenv']
+])('pytestAdapter.run with %s', (_label, interpreters) => {
   let treeDir: string
   let scratchDir: string
+  const systemPythons = interpreters === 'debian' ? [DEBIAN_PYTHON] : SYSTEM_PYTHONS
+  const adapter = createPytestAdapter({ pythons: systemPythons })
+  const expected = () => {
+    if (interpreters === 'on offer') return expectedSystemPython()!
+    return { command: interpreters === 'debian' ? DEBIAN_PYTHON : join(treeDir, '.venv', 'bin', 'python'), hasCoverage: true }
+  }
+  const search = () => findPython(treeDir, processes, { systemPythons })
 
   beforeAll(async () => {
     treeDir = await mkdtemp(join(tmpdir(), 'pytest-adapter-tree-'))
     scratchDir = await mkdtemp(join(tmpdir(), 'pytest-adapter-scratch-'))
     await writeProject(treeDir, FILES)
-    if (inVirtualenv) {
+    if (interpreters === 'virtualenv') {
       await mkdir(join(treeDir, '.venv', 'bin'), { recursive: true })
       await symlink(DEBIAN_PYTHON, join(treeDir, '.venv', 'bin', 'python'))
     }
   })
 
-  it('runs the expected interpreter', async () => {
-    const python = (await findPython(treeDir, processes)).interpreter
-    if (inVirtualenv) expect(python).toEqual({ command: join(treeDir, '.venv', 'bin', 'python'), hasCoverage: true })
-    else expect(python?.command).toMatch(/python3$/)
+  it('runs the expected interpreter, and says so first in its output', async () => {
+    const python = (await search()).interpreter!
+    expect(python).toMatchObject(expected())
+    expect(python.pytestVersion).toMatch(/^\d+\.\d+/)
+    expect(python.coverageVersion === null).toBe(!python.hasCoverage)
+    const result = await adapter.run({ treeDir, files: ['tests/test_helpers_only.py'], scratchDir, timeoutMs: 60000 }, processes)
+    expect(result.output.split('\n')[0]).toBe(
+      `Python for pytest: ${python.executable} (Python ${python.pythonVersion}, pytest ${python.pytestVersion}, ${python.hasCoverage ? `coverage.py ${python.coverageVersion}` : 'no coverage.py'}), probed:`
+    )
   })
 
   afterAll(async () => {
@@ -88,7 +122,7 @@ describe.each([
 
   it('reads passes, failures, skips and setup errors from the JUnit report; a file that cannot import is a file error', async () => {
     const files = ['tests/test_ops.py', 'tests/test_broken.py']
-    const result = await pytestAdapter.run({ treeDir, files, scratchDir, timeoutMs: 60000 }, processes)
+    const result = await adapter.run({ treeDir, files, scratchDir, timeoutMs: 60000 }, processes)
 
     expect(result.timedOut).toBe(false)
     expect(result.exitCode).toBe(1)
@@ -115,10 +149,10 @@ describe.each([
 
   it('collects per-line coverage of the tree\'s own modules with coverage.py, when asked', async () => {
     await writeProject(treeDir, { 'tests/test_add_only.py': 'from calc.ops import add\n\n\ndef test_add():\n    assert add(2, 2) == 4\n' })
-    const result = await pytestAdapter.run({ treeDir, files: ['tests/test_add_only.py'], scratchDir, timeoutMs: 60000, coverage: true }, processes)
+    const result = await adapter.run({ treeDir, files: ['tests/test_add_only.py'], scratchDir, timeoutMs: 60000, coverage: true }, processes)
     expect(result.tests).toEqual([expect.objectContaining({ name: 'test_add', status: 'passed' })])
-    // Without coverage.py the run still counts, with no coverage.
-    if (!(await findPython(treeDir, processes)).interpreter!.hasCoverage) return expect(result.coverage).toBeUndefined()
+    // Without coverage.py (only ever among the interpreters on offer) the run still counts, with no coverage.
+    if (!expected().hasCoverage) return expect(result.coverage).toBeUndefined()
     // Test files are not the code under test; `div`'s body never ran.
     expect(result.coverage).toEqual([
       { file: 'src/calc/__init__.py', executableLines: [], coveredLines: [] },
@@ -127,10 +161,10 @@ describe.each([
   })
 
   it("combines the data files of a coverage config with `parallel = true`", async () => {
-    if (!(await findPython(treeDir, processes)).interpreter!.hasCoverage) return
     await writeProject(treeDir, { '.coveragerc': '[run]\nparallel = True\nrelative_files = True\n' })
     try {
-      const result = await pytestAdapter.run({ treeDir, files: ['tests/test_add_only.py'], scratchDir, timeoutMs: 60000, coverage: true }, processes)
+      const result = await adapter.run({ treeDir, files: ['tests/test_add_only.py'], scratchDir, timeoutMs: 60000, coverage: true }, processes)
+      if (!expected().hasCoverage) return expect(result.coverage).toBeUndefined()
       expect(result.coverage).toContainEqual({ file: 'src/calc/ops.py', executableLines: [1, 2, 5, 6, 7, 8], coveredLines: [1, 2, 5] })
     } finally {
       await rm(join(treeDir, '.coveragerc'))
@@ -139,27 +173,27 @@ describe.each([
 
   it('reports a module skipped at collection as one skipped result', async () => {
     await writeProject(treeDir, { 'tests/test_optional.py': 'import pytest\n\npytest.importorskip("no_such_module_for_this_test")\n\n\ndef test_never():\n    pass\n' })
-    const result = await pytestAdapter.run({ treeDir, files: ['tests/test_optional.py'], scratchDir, timeoutMs: 60000 }, processes)
+    const result = await adapter.run({ treeDir, files: ['tests/test_optional.py'], scratchDir, timeoutMs: 60000 }, processes)
     expect(result.fileErrors).toEqual([])
     expect(result.tests).toEqual([expect.objectContaining({ file: 'tests/test_optional.py', name: MODULE_SKIPPED, status: 'skipped', message: expect.stringContaining('no_such_module_for_this_test') })])
   })
 
   it('runs nothing for no files (pytest would pick its own)', async () => {
-    expect(await pytestAdapter.run({ treeDir, files: [], scratchDir, timeoutMs: 60000 }, processes)).toMatchObject({ tests: [], fileErrors: [], exitCode: null })
+    expect(await adapter.run({ treeDir, files: [], scratchDir, timeoutMs: 60000 }, processes)).toMatchObject({ tests: [], fileErrors: [], exitCode: null })
   })
 
   it('reports a file without tests (pytest exit 5) as not run, without treating the exit as a crash', async () => {
-    const result = await pytestAdapter.run({ treeDir, files: ['tests/test_helpers_only.py'], scratchDir, timeoutMs: 60000 }, processes)
+    const result = await adapter.run({ treeDir, files: ['tests/test_helpers_only.py'], scratchDir, timeoutMs: 60000 }, processes)
     expect(result.exitCode).toBe(5)
     expect(result.tests).toEqual([])
     expect(result.fileErrors).toEqual([{ file: 'tests/test_helpers_only.py', message: expect.stringContaining('collected no tests') }])
   })
 
   it("runs the repository's own test command, with its variables, adding the reporter flags", async () => {
-    const python = (await findPython(treeDir, processes)).interpreter!.command
+    const python = (await search()).interpreter!.command
     await writeProject(treeDir, { 'tests/test_env.py': 'import os\n\n\ndef test_sees_tz():\n    assert os.environ["TZ"] == "Pacific/Chatham"\n' })
     const command = ['TZ=Pacific/Chatham', python, '-m', 'pytest', '{files}', '-k', 'sees_tz or adds']
-    const result = await pytestAdapter.run({ treeDir, files: ['tests/test_env.py', 'tests/test_ops.py'], scratchDir, timeoutMs: 60000, command }, processes)
+    const result = await adapter.run({ treeDir, files: ['tests/test_env.py', 'tests/test_ops.py'], scratchDir, timeoutMs: 60000, command }, processes)
     expect(result.tests.map(({ name, status }) => ({ name, status }))).toEqual([
       { name: 'test_sees_tz', status: 'passed' },
       { name: 'TestAdd › test_adds', status: 'passed' }
@@ -168,14 +202,14 @@ describe.each([
 
   it('puts every file in fileErrors with the output tail when pytest times out', async () => {
     await writeProject(treeDir, { 'tests/test_slow.py': 'import time\n\n\ndef test_hangs():\n    time.sleep(600)\n' })
-    const result = await pytestAdapter.run({ treeDir, files: ['tests/test_slow.py'], scratchDir, timeoutMs: 3000 }, processes)
+    const result = await adapter.run({ treeDir, files: ['tests/test_slow.py'], scratchDir, timeoutMs: 3000 }, processes)
     expect(result.timedOut).toBe(true)
     expect(result.tests).toEqual([])
     expect(result.fileErrors).toEqual([{ file: 'tests/test_slow.py', message: expect.stringContaining('timed out') }])
   })
 
   it('stops early with a usage error (exit 4): every file says why', async () => {
-    const result = await pytestAdapter.run({ treeDir, files: ['tests/test_ops.py'], scratchDir, timeoutMs: 60000, command: [(await findPython(treeDir, processes)).interpreter!.command, '-m', 'pytest', '--no-such-flag'] }, processes)
+    const result = await adapter.run({ treeDir, files: ['tests/test_ops.py'], scratchDir, timeoutMs: 60000, command: [(await search()).interpreter!.command, '-m', 'pytest', '--no-such-flag'] }, processes)
     expect(result.exitCode).toBe(4)
     expect(result.fileErrors).toEqual([{ file: 'tests/test_ops.py', message: expect.stringContaining('unrecognized arguments: --no-such-flag') }])
   })
@@ -186,7 +220,7 @@ describe('the Python interpreter', () => {
     const dir = await mkdtemp(join(tmpdir(), 'pytest-python-'))
     try {
       const search = await findPython(dir, processes)
-      expect(search.interpreter).toMatchObject({ command: expect.stringMatching(/python3$/), hasCoverage: expect.any(Boolean) })
+      expect(search.interpreter).toMatchObject(expectedSystemPython()!)
       expect(findPython(dir, processes)).toBe(findPython(dir, processes))
     } finally {
       await rm(dir, { recursive: true, force: true })
@@ -214,7 +248,7 @@ describe('the Python interpreter', () => {
   })
 
   it('is none when no candidate imports pytest, and says what was tried', async () => {
-    const search = await findPython(tmpdir(), processes, ['/nonexistent/python3'])
+    const search = await findPython(tmpdir(), processes, { systemPythons: ['/nonexistent/python3'] })
     expect(search.interpreter).toBeNull()
     expect(search.tried).toEqual([expect.stringContaining('/nonexistent/python3: ')])
   })

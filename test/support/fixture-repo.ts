@@ -4,7 +4,7 @@
  * project's node_modules (as if installed).
  */
 import { execFile } from 'node:child_process'
-import { cp, mkdir, mkdtemp, readFile, rm, symlink } from 'node:fs/promises'
+import { cp, mkdir, mkdtemp, readFile, rm, symlink, writeFile } from 'node:fs/promises'
 import { tmpdir } from 'node:os'
 import { dirname, join, relative, sep } from 'node:path'
 import { fileURLToPath } from 'node:url'
@@ -26,6 +26,8 @@ export interface FixtureOptions {
   withFixTest?: boolean
   /** Put the project in this folder of the repository, as one package of a monorepo (default: the root). */
   packageDir?: string
+  /** More files the fix commit writes (path in the package → content), e.g. a changed configuration. */
+  headChanges?: Record<string, string>
 }
 
 const projectRoot = join(dirname(fileURLToPath(import.meta.url)), '..', '..')
@@ -62,6 +64,7 @@ export async function buildFixtureRepo(name: string, options: FixtureOptions = {
   const withFixTest = options.withFixTest ?? true
   const isFixTest = (path: string) => classifyFile(relative(fix, path).split(sep).join('/')) === 'test'
   await cp(fix, packageDir, { recursive: true, filter: (path) => withFixTest || !isFixTest(path) })
+  for (const [path, content] of Object.entries(options.headChanges ?? {})) await writeFile(join(packageDir, path), content)
   await git('add', '-A')
   await git('commit', '-q', '-m', meta.fixMessage)
   const head = await git('rev-parse', 'HEAD')

@@ -23,5 +23,10 @@ test('the verdict needs one fail-to-pass test, and says why not', () => {
   const none = decideVerdict(classifyTests(run([result('a', 'passed')]), run([result('a', 'passed')])))
   expect(none).toMatchObject({ verdict: 'no-fail-to-pass', reason: 'none of the 1 test(s) passing at head failed on the pre-fix tree' })
   expect(decideVerdict(classifyTests(run([result('a', 'failed')]), null)).reason).toBe('no test passed at head')
-  expect(decideVerdict([]).reason).toBe('no test ran')
+  // No test could run at head: nothing was proven either way, so it is an error, not a missing proof.
+  expect(decideVerdict([])).toMatchObject({ verdict: 'error', reason: 'no test ran at head' })
+  expect(decideVerdict([], [{ file: 'test/a.test.js', message: 'Cannot find module ../src/a\nRequire stack:' }])).toMatchObject({
+    verdict: 'error',
+    reason: 'no test could run at head: 1 test file(s) could not run (test/a.test.js: Cannot find module ../src/a)'
+  })
 })
