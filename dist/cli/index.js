@@ -38268,7 +38268,8 @@ const TEST_FOLDER = /^(?:test|tests|__tests__|spec|specs)$/;
  */
 function exampleTest(changedTests, headFiles, isTestFile, primarySource) {
     const changed = changedTests.filter((file) => isTestFile(file.path));
-    const existedBefore = changed.filter((file) => file.basePath && file.status !== 'added').map((file) => file.path);
+    // A test the fix deleted is no example: it is not there at head to run.
+    const existedBefore = changed.filter((file) => file.basePath && file.status !== 'added' && file.status !== 'deleted').map((file) => file.path);
     const changedPaths = new Set(changed.map((file) => file.path));
     const untouched = headFiles.filter((file) => isTestFile(file) && !changedPaths.has(file));
     return nearestTest(existedBefore, primarySource) ?? nearestTest(untouched, primarySource);
@@ -38469,8 +38470,12 @@ function decideVerdict(tests, headFileErrors = []) {
             : 'no test ran at head';
         return { verdict: 'error', reason, tests };
     }
-    const passing = tests.filter((test) => test.head === 'passed').length;
-    const reason = passing === 0 ? 'no test passed at head' : `none of the ${passing} test(s) passing at head failed on the pre-fix tree`;
+    const passing = tests.filter((test) => test.head === 'passed');
+    const reason = passing.length === 0
+        ? 'no test passed at head'
+        : passing.every((test) => test.preFix === 'missing')
+            ? `the pre-fix tree did not run them: every file of the ${passing.length} test(s) passing at head also had a test failing there`
+            : `none of the ${passing.length} test(s) passing at head failed on the pre-fix tree`;
     return { verdict: 'no-fail-to-pass', reason, tests };
 }
 
@@ -38635,9 +38640,11 @@ function repoRelativeRun(run, packageDir) {
 /** Messages name files by repository path, not by the temporary tree's: the same in both trees, and no noise. */
 function withoutTreePaths(run, treeDirs) {
     const clean = (text) => treeDirs.reduce((result, dir) => result.split(`${dir}${external_node_path_.sep}`).join(''), text);
+    // A title built from the working folder (`relative(process.cwd(), …)`) names the same test in both trees.
+    const title = (name) => treeDirs.reduce((result, dir) => result.split(dir).join('<tree>'), clean(name));
     return {
         ...run,
-        tests: run.tests.map((test) => ({ ...test, message: clean(test.message) })),
+        tests: run.tests.map((test) => ({ ...test, name: title(test.name), message: clean(test.message) })),
         fileErrors: run.fileErrors.map((error) => ({ ...error, message: clean(error.message) })),
         output: clean(run.output)
     };
@@ -38687,16 +38694,23 @@ async function passAtHeadThenPreFix(bench, candidate, options) {
     }
     // Passing once is not enough: a second run at head catches order-, time- and state-dependent tests,
     // and measures which changed lines the suite runs.
-    if (failingFiles(headRun).size < files.length) {
+    const judged = options.installFiles ? passingFiles : filesWithAPassingTest;
+    if (judged(files, headRun).length > 0) {
         const second = await runAtHead(true);
         headRun = { ...markFlaky(headRun, second), coverage: second.coverage };
     }
-    const failing = failingFiles(headRun);
-    const kept = files.filter((file) => !failing.has(file.path));
-    const dropped = files.filter((file) => failing.has(file.path)).map((file) => ({ path: file.path, reason: dropReason(headRun, file.path) }));
+    const kept = judged(files, headRun);
+    const dropped = files.filter((file) => !kept.includes(file)).map((file) => ({ path: file.path, reason: dropReason(headRun, file.path) }));
     const preFixRun = kept.length === 0 ? null : await timings.time('run-pre-fix', () => bench.run('preFix', paths(kept)));
     return { headRun, preFixRun, kept, dropped };
 }
+/** A generated suite keeps only files whose every test passes at head: it is delivered as it is. */
+const passingFiles = (files, headRun) => files.filter((file) => !failingFiles(headRun).has(file.path));
+/**
+ * The pull request's own files (verify mode) are judged test by test: one stale test failing at head (an
+ * old expectation, a newer runtime) must not hide the proof in the tests beside it.
+ */
+const filesWithAPassingTest = (files, headRun) => files.filter((file) => headRun.tests.some((test) => test.file === file.path && test.status === 'passed'));
 const FLAKY = 'flaky:';
 /** A test that passed in the first run but not in the second counts as failing at head. */
 function markFlaky(first, second) {
@@ -55890,7 +55904,9 @@ function testEnvironment(parent) {
         if (value !== undefined && (ALLOWED_NAMES.has(name) || name.startsWith('LC_')))
             env[name] = value;
     }
-    return { ...env, CI: 'true', FORCE_COLOR: '0', NO_COLOR: '1' };
+    // No FORCE_COLOR=0: it beats a repository's own `--color=true`, and snapshots that hold colour codes
+    // then fail at head (jest-extended). Output goes to a pipe, so it is plain unless the repository asks.
+    return { ...env, CI: 'true', NO_COLOR: '1' };
 }
 /** Children still running: their groups are ours to end if this process is interrupted. */
 const running = new Set();

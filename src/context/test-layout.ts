@@ -16,7 +16,8 @@ export interface TestLayout {
  */
 export function exampleTest(changedTests: ChangedFile[], headFiles: string[], isTestFile: (path: string) => boolean, primarySource: string): string | null {
   const changed = changedTests.filter((file) => isTestFile(file.path))
-  const existedBefore = changed.filter((file) => file.basePath && file.status !== 'added').map((file) => file.path)
+  // A test the fix deleted is no example: it is not there at head to run.
+  const existedBefore = changed.filter((file) => file.basePath && file.status !== 'added' && file.status !== 'deleted').map((file) => file.path)
   const changedPaths = new Set(changed.map((file) => file.path))
   const untouched = headFiles.filter((file) => isTestFile(file) && !changedPaths.has(file))
   return nearestTest(existedBefore, primarySource) ?? nearestTest(untouched, primarySource)

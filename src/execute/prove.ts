@@ -58,16 +58,26 @@ async function passAtHeadThenPreFix(bench: TestBench, candidate: SuiteFile[], op
   }
   // Passing once is not enough: a second run at head catches order-, time- and state-dependent tests,
   // and measures which changed lines the suite runs.
-  if (failingFiles(headRun).size < files.length) {
+  const judged = options.installFiles ? passingFiles : filesWithAPassingTest
+  if (judged(files, headRun).length > 0) {
     const second = await runAtHead(true)
     headRun = { ...markFlaky(headRun, second), coverage: second.coverage }
   }
-  const failing = failingFiles(headRun)
-  const kept = files.filter((file) => !failing.has(file.path))
-  const dropped = files.filter((file) => failing.has(file.path)).map((file) => ({ path: file.path, reason: dropReason(headRun, file.path) }))
+  const kept = judged(files, headRun)
+  const dropped = files.filter((file) => !kept.includes(file)).map((file) => ({ path: file.path, reason: dropReason(headRun, file.path) }))
   const preFixRun = kept.length === 0 ? null : await timings.time('run-pre-fix', () => bench.run('preFix', paths(kept)))
   return { headRun, preFixRun, kept, dropped }
 }
+
+/** A generated suite keeps only files whose every test passes at head: it is delivered as it is. */
+const passingFiles = (files: SuiteFile[], headRun: RunResult) => files.filter((file) => !failingFiles(headRun).has(file.path))
+
+/**
+ * The pull request's own files (verify mode) are judged test by test: one stale test failing at head (an
+ * old expectation, a newer runtime) must not hide the proof in the tests beside it.
+ */
+const filesWithAPassingTest = (files: SuiteFile[], headRun: RunResult) =>
+  files.filter((file) => headRun.tests.some((test) => test.file === file.path && test.status === 'passed'))
 
 const FLAKY = 'flaky:'
 

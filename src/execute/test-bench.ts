@@ -105,9 +105,11 @@ function repoRelativeRun(run: RunResult, packageDir: string): RunResult {
 /** Messages name files by repository path, not by the temporary tree's: the same in both trees, and no noise. */
 function withoutTreePaths(run: RunResult, treeDirs: string[]): RunResult {
   const clean = (text: string) => treeDirs.reduce((result, dir) => result.split(`${dir}${sep}`).join(''), text)
+  // A title built from the working folder (`relative(process.cwd(), …)`) names the same test in both trees.
+  const title = (name: string) => treeDirs.reduce((result, dir) => result.split(dir).join('<tree>'), clean(name))
   return {
     ...run,
-    tests: run.tests.map((test) => ({ ...test, message: clean(test.message) })),
+    tests: run.tests.map((test) => ({ ...test, name: title(test.name), message: clean(test.message) })),
     fileErrors: run.fileErrors.map((error) => ({ ...error, message: clean(error.message) })),
     output: clean(run.output)
   }

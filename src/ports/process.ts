@@ -44,7 +44,9 @@ export function testEnvironment(parent: NodeJS.ProcessEnv): Record<string, strin
   for (const [name, value] of Object.entries(parent)) {
     if (value !== undefined && (ALLOWED_NAMES.has(name) || name.startsWith('LC_'))) env[name] = value
   }
-  return { ...env, CI: 'true', FORCE_COLOR: '0', NO_COLOR: '1' }
+  // No FORCE_COLOR=0: it beats a repository's own `--color=true`, and snapshots that hold colour codes
+  // then fail at head (jest-extended). Output goes to a pipe, so it is plain unless the repository asks.
+  return { ...env, CI: 'true', NO_COLOR: '1' }
 }
 
 /** Children still running: their groups are ours to end if this process is interrupted. */

@@ -38,7 +38,12 @@ export function decideVerdict(tests: ClassifiedTest[], headFileErrors: RunResult
       : 'no test ran at head'
     return { verdict: 'error', reason, tests }
   }
-  const passing = tests.filter((test) => test.head === 'passed').length
-  const reason = passing === 0 ? 'no test passed at head' : `none of the ${passing} test(s) passing at head failed on the pre-fix tree`
+  const passing = tests.filter((test) => test.head === 'passed')
+  const reason =
+    passing.length === 0
+      ? 'no test passed at head'
+      : passing.every((test) => test.preFix === 'missing')
+        ? `the pre-fix tree did not run them: every file of the ${passing.length} test(s) passing at head also had a test failing there`
+        : `none of the ${passing.length} test(s) passing at head failed on the pre-fix tree`
   return { verdict: 'no-fail-to-pass', reason, tests }
 }

@@ -1,4 +1,5 @@
-import { layoutFor, moduleStem, nearestTest } from '../../src/context/test-layout.js'
+import { exampleTest, layoutFor, moduleStem, nearestTest } from '../../src/context/test-layout.js'
+import type { ChangedFile } from '../../src/domain.js'
 import { importSpecifier, importStyleOf } from '../../src/context/imports.js'
 
 test('the nearest test prefers the same module name, then the closest folder', () => {
@@ -38,4 +39,13 @@ test('imports follow the style example: extensions, module system', () => {
   expect(importSpecifier('test/regression', 'src/lib/index.ts', nodeNext)).toBe('../../src/lib/index.js')
 
   expect(importStyleOf(null, 'module')).toEqual({ moduleSystem: 'esm', extension: '.js' })
+})
+
+test('the example test is one that exists at head: a test the fix deleted is never chosen (the preflight runs it)', () => {
+  const changed = (path: string, status: ChangedFile['status']): ChangedFile => ({ path, basePath: status === 'added' ? null : path, status, role: 'test', hunks: [] })
+  const isTest = (path: string) => path.startsWith('tests/test_')
+  const headFiles = ['src/parser.py', 'tests/test_misc.py', 'tests/test_extras.py']
+  // The deleted file matches the changed module best, yet is gone at head.
+  expect(exampleTest([changed('tests/test_parser.py', 'deleted'), changed('tests/test_misc.py', 'modified')], headFiles, isTest, 'src/parser.py')).toBe('tests/test_misc.py')
+  expect(exampleTest([changed('tests/test_parser.py', 'deleted')], headFiles, isTest, 'src/parser.py')).toMatch(/^tests\/test_(misc|extras)\.py$/)
 })

@@ -1,5 +1,8 @@
 /** Verify mode: no model, no key — the fix's own tests, run at head and on the pre-fix tree. */
+import { readFileSync } from 'node:fs'
+import { join } from 'node:path'
 import { runCliOnFixture } from '../support/cli-run.js'
+import { fixturesDir } from '../support/fixture-repo.js'
 
 test('(e) verify proves the example fix with its own test', async () => {
   const run = await runCliOnFixture({ env: {} })
@@ -25,4 +28,24 @@ test('verify on a fix without test changes says there is nothing to verify', asy
   const run = await runCliOnFixture({ fixtureOptions: { withFixTest: false } })
   expect(run.exitCode).toBe(2)
   expect(run.report).toMatchObject({ verdict: 'error', reason: 'The change adds or modifies no jest test file, so there is nothing to verify' })
+})
+
+test('the pull request\'s own tests are judged one by one: a stale test failing at head does not hide the proof beside it', async () => {
+  const fixTest = readFileSync(join(fixturesDir(), 'retry-budget', 'fix', 'test', 'streaming-transport.test.ts'), 'utf8')
+  const withMore = `${fixTest}
+describe('beside the fix', () => {
+  // An old expectation the runtime no longer meets: fails at head, unrelated to the fix.
+  it('expects an old message', () => expect('Expected property name').toBe('Unexpected end of JSON input'))
+  // A title built from the working folder, different in each tree.
+  it(\`runs in \${process.cwd()}\`, () => expect(1).toBe(1))
+})
+`
+  const run = await runCliOnFixture({ fixtureOptions: { headChanges: { 'test/streaming-transport.test.ts': withMore } } })
+  expect(run.report.verdict).toBe('fail-to-pass')
+  const kinds = Object.fromEntries(run.report.tests.map((test) => [test.name, test.kind]))
+  expect(kinds).toEqual({
+    'StreamingTransport.stream › retries a streaming call after a 429 (#4471)': 'fail-to-pass',
+    'beside the fix › expects an old message': 'fails-at-head',
+    'beside the fix › runs in <tree>': 'pass-to-pass'
+  })
 })

@@ -140,14 +140,14 @@ describe('testEnvironment', () => {
     FORCE_COLOR: '3'
   }
 
-  it('keeps only allow-listed variables and sets quiet CI settings', () => {
+  it('keeps only allow-listed variables and sets quiet CI settings, never forcing colour off', () => {
+    // FORCE_COLOR=0 would override a repository's own --color=true (snapshots with colour codes).
     expect(testEnvironment(parent)).toEqual({
       PATH: '/usr/bin',
       HOME: '/home/me',
       LANG: 'C.UTF-8',
       LC_ALL: 'C.UTF-8',
       CI: 'true',
-      FORCE_COLOR: '0',
       NO_COLOR: '1'
     })
   })

@@ -23,6 +23,10 @@ test('the verdict needs one fail-to-pass test, and says why not', () => {
   const none = decideVerdict(classifyTests(run([result('a', 'passed')]), run([result('a', 'passed')])))
   expect(none).toMatchObject({ verdict: 'no-fail-to-pass', reason: 'none of the 1 test(s) passing at head failed on the pre-fix tree' })
   expect(decideVerdict(classifyTests(run([result('a', 'failed')]), null)).reason).toBe('no test passed at head')
+  // Passing tests whose files were all left out: the pre-fix tree never ran them, and the reason says so.
+  expect(decideVerdict(classifyTests(run([result('a', 'passed'), result('b', 'failed')]), null)).reason).toBe(
+    'the pre-fix tree did not run them: every file of the 1 test(s) passing at head also had a test failing there'
+  )
   // No test could run at head: nothing was proven either way, so it is an error, not a missing proof.
   expect(decideVerdict([])).toMatchObject({ verdict: 'error', reason: 'no test ran at head' })
   expect(decideVerdict([], [{ file: 'test/a.test.js', message: 'Cannot find module ../src/a\nRequire stack:' }])).toMatchObject({
