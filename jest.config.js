@@ -9,5 +9,8 @@ export default {
   roots: ['<rootDir>/test', '<rootDir>/src'],
   testMatch: ['**/*.test.ts'],
   modulePathIgnorePatterns: ['<rootDir>/dist/', '<rootDir>/__fixtures__/', '<rootDir>/demo-out/'],
-  testTimeout: 120000
+  testTimeout: 120000,
+  // Everything the tests write to the temporary folder goes in one folder, removed at the end.
+  globalSetup: '<rootDir>/test/support/temp-root.js',
+  globalTeardown: '<rootDir>/test/support/temp-root-teardown.js'
 }

@@ -15,7 +15,7 @@ import type { GitCommands } from './ports/git.js'
 import { onInterrupt } from './ports/process.js'
 import type { Sandbox, SandboxProvider } from './ports/sandbox.js'
 import type { OnNoFailToPass, Settings } from './settings.js'
-import { readChangeSet, sourceFiles } from './diff/change-set.js'
+import { readChangeSet, sourceFiles, withCollectedTests } from './diff/change-set.js'
 import { ensureHistory } from './diff/history.js'
 import { describeError, UserFacingError } from './errors.js'
 import { buildForTrees, commandText } from './execute/build-detection.js'
@@ -24,8 +24,9 @@ import { preflightFailure, preflightFile, runPreflight, type Preflight } from '.
 import { proveSuite } from './execute/prove.js'
 import { TestBench } from './execute/test-bench.js'
 import { buildTrees, prepareTrees, type Trees } from './execute/trees.js'
-import { frameworkFor } from './frameworks/detect.js'
-import { readCollection, type Collection } from './context/collection.js'
+import { frameworkFor, wrapperFor } from './frameworks/detect.js'
+import { describeWrapper } from './frameworks/wrapper.js'
+import { readCollection, UNKNOWN_COLLECTION, type Collection, type HeadTree } from './context/collection.js'
 import { describeChangeSet, emptyReport, modelUsage, suiteFileEntry, type Report } from './report/report.js'
 import { redactDeep, redactor } from './report/redact.js'
 import { writeReport, type ReportPaths } from './report/write.js'
@@ -79,13 +80,21 @@ export async function runPipeline(settings: Settings, ports: Ports): Promise<Out
   try {
     await ports.git.verifyRepository()
     await timings.time('fetch-history', () => ensureHistory(ports.git, settings.base, settings.head, ports.log))
-    const changeSet = await timings.time('diff', () => readChangeSet(ports.git, settings.base, settings.head))
-    parsedDiff = changeSet
-    report.repository = { dir: settings.repoDir, base: changeSet.base, head: changeSet.head, mergeBase: changeSet.mergeBase }
-    report.changedFiles = describeChangeSet(changeSet)
+    const diff = await timings.time('diff', () => readChangeSet(ports.git, settings.base, settings.head))
+    parsedDiff = diff
+    report.repository = { dir: settings.repoDir, base: diff.base, head: diff.head, mergeBase: diff.mergeBase }
     const framework = await frameworkFor(join(settings.repoDir, settings.tests.workingDirectory), settings.tests.framework)
+    const headTree = { read: (path: string) => ports.git.fileAt(diff.head, path), files: await ports.git.listFiles(diff.head) }
+    const collectionFromFiles = await readCollection(framework.name, headTree, { packageDir: settings.tests.workingDirectory })
+    const { changeSet, moved } = withCollectedTests(diff, (path) => collectionFromFiles.collects(path))
+    if (moved.length) ports.log.info(`Tests by the repository's own rules (${collectionFromFiles.source}): ${moved.join(', ')}`)
+    parsedDiff = changeSet
+    report.changedFiles = describeChangeSet(changeSet)
     report.framework = framework.name
-    ports.log.info(`${changeSet.files.length} changed file(s); framework ${framework.name}; mode ${settings.mode}`)
+    const wrapper = wrapperFor(join(settings.repoDir, settings.tests.workingDirectory), framework, settings.tests.command)
+    report.runnerWrapper = wrapper && describeWrapper(wrapper)
+    const through = wrapper ? ` through \`${describeWrapper(wrapper)}\` (its own configuration)` : ''
+    ports.log.info(`${changeSet.files.length} changed file(s); framework ${framework.name}${through}; mode ${settings.mode}`)
     sandbox = await openSandbox(settings, ports, workDir, report)
     trees = await timings.time('prepare-trees', () => setUpTrees(settings, ports, sandbox!, changeSet, join(workDir, 'trees')))
     report.preFixTree = { reverted: trees.reverted, dependencies: trees.preFixDependencies }
@@ -102,24 +111,30 @@ export async function runPipeline(settings: Settings, ports: Ports): Promise<Out
       timeoutMs: settings.testTimeoutMs,
       packageDir: tests.workingDirectory,
       command: tests.command,
+      wrapper,
       log: ports.log
     })
     // Before any model call: a repository whose tests cannot run here ends now, saying why.
     report.preflight = await timings.time('preflight', () => preflight(bench, changeSet, framework, ports))
+    report.runnerWrapper = bench.wrapper && describeWrapper(bench.wrapper)
     if (report.preflight && !report.preflight.ok) throw preflightFailure(report.preflight)
 
-    collection = await readCollection(framework.name, { read: (path) => ports.git.fileAt(changeSet.head, path), files: await ports.git.listFiles(changeSet.head) })
-    ports.log.info(`The repository's own tests: ${collection.source ?? 'their collection rules could not be read statically'}`)
+    const collected = await timings.time('collection', () => repositoryCollection(bench, framework, collectionFromFiles, headTree, tests.workingDirectory))
+    collection = collected
+    ports.log.info(`The repository's own tests: ${collected.source ?? 'their collection rules could not be read'}`)
+    // A test file by the framework's conventions, or by the repository's own rules.
+    const isTestFile = (path: string) => framework.isTestFile(path) || collected.collects(path) === true
     const candidate =
       settings.mode === 'verify'
-        ? { files: await pullRequestTests(changeSet, framework, ports.git), refiner: null }
-        : await generate(settings, ports, changeSet, framework, collection, timings, report)
+        ? { files: await pullRequestTests(changeSet, { name: framework.name, isTestFile }, ports.git), refiner: null }
+        : await generate(settings, ports, changeSet, framework, collected, timings, report)
     const proof = await proveSuite(bench, candidate.files, {
       refiner: candidate.refiner,
       repairRounds: settings.repairRounds,
       installFiles: settings.mode === 'generate',
       timings,
-      report
+      report,
+      log: ports.log
     })
     delivered = proof.kept
     report.suite.dropped = proof.dropped
@@ -127,6 +142,10 @@ export async function runPipeline(settings: Settings, ports: Ports): Promise<Out
     const verdict = decideVerdict(classifyTests(proof.headRun, proof.preFixRun), proof.headRun.fileErrors)
     Object.assign(report, { verdict: verdict.verdict, reason: verdict.reason, tests: withScenarios(verdict.tests, delivered) })
     report.diffCoverage = diffCoverage(changeSet, proof.headRun.coverage, await headLines(ports.git, changeSet))
+    if (!report.diffCoverage && proof.headRun.tests.length > 0) {
+      report.diffCoverageNote = `not measured: ${framework.name} collected no coverage here; it needs ${framework.coverageNeeds}`
+      ports.log.info(`Diff coverage ${report.diffCoverageNote}`)
+    }
   } catch (error) {
     Object.assign(report, { verdict: 'error', reason: describeError(error) })
     ports.log.warn(`regression-testgen could not finish: ${report.reason}`)
@@ -189,12 +208,26 @@ async function setUpTrees(settings: Settings, ports: Ports, sandbox: Sandbox, ch
   const { installCommand, workingDirectory } = settings.tests
   const trees = await prepareTrees(ports.git, changeSet, dir, { sandbox, timeoutMs: settings.testTimeoutMs, installCommand, packageDir: workingDirectory, cache: ports.dependencyCache })
   ports.log.info(`Pre-fix tree: reverted ${trees.reverted.join(', ') || 'nothing'}; dependencies ${trees.preFixDependencies}`)
+  if (trees.preFixInstallError) {
+    ports.log.warn(`The pre-fix tree runs on the head's dependencies: its own install failed (${trees.preFixInstallError}). If the fix is the dependency change, nothing can fail before it; set install-command to install them`)
+  }
   return trees
 }
 
 async function generate(settings: Settings, ports: Ports, changeSet: ChangeSet, framework: FrameworkAdapter, collection: Collection, timings: Timings, report: Report): Promise<GeneratedSuite> {
   if (!ports.model) throw new UserFacingError('Generate mode needs a model', 'set ANTHROPIC_API_KEY, or use verify mode')
   return generateSuite(changeSet, settings.bugReport, { git: ports.git, model: ports.model, framework, timings, report, log: ports.log, collection })
+}
+
+/**
+ * Which files the repository's own test command collects: as its configuration files say, else (a
+ * JavaScript config, a wrapper's hidden one) as the runner itself reports it in the head tree.
+ */
+async function repositoryCollection(bench: TestBench, framework: FrameworkAdapter, fromFiles: Collection, headTree: HeadTree, packageDir: string): Promise<Collection> {
+  // A wrapper's configuration is not in the repository's files: they would give the runner's defaults.
+  if (fromFiles.source && !bench.wrapper) return fromFiles
+  const resolved = await bench.resolveConfig()
+  return resolved ? readCollection(framework.name, headTree, { packageDir, resolved }) : UNKNOWN_COLLECTION
 }
 
 async function preflight(bench: TestBench, changeSet: ChangeSet, framework: FrameworkAdapter, ports: Ports): Promise<Preflight | null> {
@@ -204,8 +237,26 @@ async function preflight(bench: TestBench, changeSet: ChangeSet, framework: Fram
     return null
   }
   const result = await runPreflight(bench, file)
-  if (result.ok) ports.log.info(`Preflight: ${file} runs here (${result.detail}): ${result.command}`)
-  return result
+  const viaRunner = result.ok || !bench.wrapper ? null : await withoutWrapper(bench, file, framework, ports)
+  const kept = viaRunner ?? result
+  if (kept.ok) ports.log.info(`Preflight: ${file} runs here (${kept.detail}): ${kept.command}`)
+  return kept
+}
+
+/**
+ * A wrapper CLI that gave no results for one file may not pass the runner's arguments on (ts-scripts
+ * `test` runs its own checks, then the whole suite): the runner itself is tried, and kept if it runs it.
+ */
+async function withoutWrapper(bench: TestBench, file: string, framework: FrameworkAdapter, ports: Ports): Promise<Preflight | null> {
+  const wrapper = bench.wrapper
+  bench.wrapper = null
+  const direct = await runPreflight(bench, file)
+  if (!direct.ok) {
+    bench.wrapper = wrapper
+    return null
+  }
+  ports.log.info(`Preflight: \`${describeWrapper(wrapper!)}\` gave no results for ${file}, ${framework.name} itself does: ${framework.name} runs directly`)
+  return direct
 }
 
 /** A pre-fix run the runner itself could not do proves nothing: every test "failing" there would be a false proof. */

@@ -6570,11 +6570,2515 @@ module.exports=n=>{if(!n)return[];if(typeof n!="string"||n.match(/^\s+$/))return
 
 /***/ }),
 
+/***/ 4006:
+/***/ ((module, __unused_webpack_exports, __nccwpck_require__) => {
+
+
+
+const pico = __nccwpck_require__(8016);
+const utils = __nccwpck_require__(4059);
+
+function picomatch(glob, options, returnState = false) {
+  // default to os.platform()
+  if (options && (options.windows === null || options.windows === undefined)) {
+    // don't mutate the original options object
+    options = { ...options, windows: utils.isWindows() };
+  }
+
+  return pico(glob, options, returnState);
+}
+
+Object.assign(picomatch, pico);
+module.exports = picomatch;
+
+
+/***/ }),
+
+/***/ 5595:
+/***/ ((module) => {
+
+
+
+const WIN_SLASH = '\\\\/';
+const WIN_NO_SLASH = `[^${WIN_SLASH}]`;
+
+const DEFAULT_MAX_EXTGLOB_RECURSION = 0;
+
+/**
+ * Posix glob regex
+ */
+
+const DOT_LITERAL = '\\.';
+const PLUS_LITERAL = '\\+';
+const QMARK_LITERAL = '\\?';
+const SLASH_LITERAL = '\\/';
+const ONE_CHAR = '(?=.)';
+const QMARK = '[^/]';
+const END_ANCHOR = `(?:${SLASH_LITERAL}|$)`;
+const START_ANCHOR = `(?:^|${SLASH_LITERAL})`;
+const DOTS_SLASH = `${DOT_LITERAL}{1,2}${END_ANCHOR}`;
+const NO_DOT = `(?!${DOT_LITERAL})`;
+const NO_DOTS = `(?!${START_ANCHOR}${DOTS_SLASH})`;
+const NO_DOT_SLASH = `(?!${DOT_LITERAL}{0,1}${END_ANCHOR})`;
+const NO_DOTS_SLASH = `(?!${DOTS_SLASH})`;
+const QMARK_NO_DOT = `[^.${SLASH_LITERAL}]`;
+const STAR = `${QMARK}*?`;
+const SEP = '/';
+
+const POSIX_CHARS = {
+  DOT_LITERAL,
+  PLUS_LITERAL,
+  QMARK_LITERAL,
+  SLASH_LITERAL,
+  ONE_CHAR,
+  QMARK,
+  END_ANCHOR,
+  DOTS_SLASH,
+  NO_DOT,
+  NO_DOTS,
+  NO_DOT_SLASH,
+  NO_DOTS_SLASH,
+  QMARK_NO_DOT,
+  STAR,
+  START_ANCHOR,
+  SEP
+};
+
+/**
+ * Windows glob regex
+ */
+
+const WINDOWS_CHARS = {
+  ...POSIX_CHARS,
+
+  SLASH_LITERAL: `[${WIN_SLASH}]`,
+  QMARK: WIN_NO_SLASH,
+  STAR: `${WIN_NO_SLASH}*?`,
+  DOTS_SLASH: `${DOT_LITERAL}{1,2}(?:[${WIN_SLASH}]|$)`,
+  NO_DOT: `(?!${DOT_LITERAL})`,
+  NO_DOTS: `(?!(?:^|[${WIN_SLASH}])${DOT_LITERAL}{1,2}(?:[${WIN_SLASH}]|$))`,
+  NO_DOT_SLASH: `(?!${DOT_LITERAL}{0,1}(?:[${WIN_SLASH}]|$))`,
+  NO_DOTS_SLASH: `(?!${DOT_LITERAL}{1,2}(?:[${WIN_SLASH}]|$))`,
+  QMARK_NO_DOT: `[^.${WIN_SLASH}]`,
+  START_ANCHOR: `(?:^|[${WIN_SLASH}])`,
+  END_ANCHOR: `(?:[${WIN_SLASH}]|$)`,
+  SEP: '\\'
+};
+
+/**
+ * POSIX Bracket Regex
+ */
+
+const POSIX_REGEX_SOURCE = {
+  __proto__: null,
+  alnum: 'a-zA-Z0-9',
+  alpha: 'a-zA-Z',
+  ascii: '\\x00-\\x7F',
+  blank: ' \\t',
+  cntrl: '\\x00-\\x1F\\x7F',
+  digit: '0-9',
+  graph: '\\x21-\\x7E',
+  lower: 'a-z',
+  print: '\\x20-\\x7E ',
+  punct: '\\-!"#$%&\'()\\*+,./:;<=>?@[\\]^_`{|}~',
+  space: ' \\t\\r\\n\\v\\f',
+  upper: 'A-Z',
+  word: 'A-Za-z0-9_',
+  xdigit: 'A-Fa-f0-9'
+};
+
+module.exports = {
+  DEFAULT_MAX_EXTGLOB_RECURSION,
+  MAX_LENGTH: 1024 * 64,
+  POSIX_REGEX_SOURCE,
+
+  // regular expressions
+  REGEX_BACKSLASH: /\\(?![*+?^${}(|)[\]])/g,
+  REGEX_NON_SPECIAL_CHARS: /^[^@![\].,$*+?^{}()|\\/]+/,
+  REGEX_SPECIAL_CHARS: /[-*+?.^${}(|)[\]]/,
+  REGEX_SPECIAL_CHARS_BACKREF: /(\\?)((\W)(\3*))/g,
+  REGEX_SPECIAL_CHARS_GLOBAL: /([-*+?.^${}(|)[\]])/g,
+  REGEX_REMOVE_BACKSLASH: /(?:\[.*?[^\\]\]|\\(?=.))/g,
+
+  // Replace globs with equivalent patterns to reduce parsing time.
+  REPLACEMENTS: {
+    __proto__: null,
+    '***': '*',
+    '**/**': '**',
+    '**/**/**': '**'
+  },
+
+  // Digits
+  CHAR_0: 48, /* 0 */
+  CHAR_9: 57, /* 9 */
+
+  // Alphabet chars.
+  CHAR_UPPERCASE_A: 65, /* A */
+  CHAR_LOWERCASE_A: 97, /* a */
+  CHAR_UPPERCASE_Z: 90, /* Z */
+  CHAR_LOWERCASE_Z: 122, /* z */
+
+  CHAR_LEFT_PARENTHESES: 40, /* ( */
+  CHAR_RIGHT_PARENTHESES: 41, /* ) */
+
+  CHAR_ASTERISK: 42, /* * */
+
+  // Non-alphabetic chars.
+  CHAR_AMPERSAND: 38, /* & */
+  CHAR_AT: 64, /* @ */
+  CHAR_BACKWARD_SLASH: 92, /* \ */
+  CHAR_CARRIAGE_RETURN: 13, /* \r */
+  CHAR_CIRCUMFLEX_ACCENT: 94, /* ^ */
+  CHAR_COLON: 58, /* : */
+  CHAR_COMMA: 44, /* , */
+  CHAR_DOT: 46, /* . */
+  CHAR_DOUBLE_QUOTE: 34, /* " */
+  CHAR_EQUAL: 61, /* = */
+  CHAR_EXCLAMATION_MARK: 33, /* ! */
+  CHAR_FORM_FEED: 12, /* \f */
+  CHAR_FORWARD_SLASH: 47, /* / */
+  CHAR_GRAVE_ACCENT: 96, /* ` */
+  CHAR_HASH: 35, /* # */
+  CHAR_HYPHEN_MINUS: 45, /* - */
+  CHAR_LEFT_ANGLE_BRACKET: 60, /* < */
+  CHAR_LEFT_CURLY_BRACE: 123, /* { */
+  CHAR_LEFT_SQUARE_BRACKET: 91, /* [ */
+  CHAR_LINE_FEED: 10, /* \n */
+  CHAR_NO_BREAK_SPACE: 160, /* \u00A0 */
+  CHAR_PERCENT: 37, /* % */
+  CHAR_PLUS: 43, /* + */
+  CHAR_QUESTION_MARK: 63, /* ? */
+  CHAR_RIGHT_ANGLE_BRACKET: 62, /* > */
+  CHAR_RIGHT_CURLY_BRACE: 125, /* } */
+  CHAR_RIGHT_SQUARE_BRACKET: 93, /* ] */
+  CHAR_SEMICOLON: 59, /* ; */
+  CHAR_SINGLE_QUOTE: 39, /* ' */
+  CHAR_SPACE: 32, /*   */
+  CHAR_TAB: 9, /* \t */
+  CHAR_UNDERSCORE: 95, /* _ */
+  CHAR_VERTICAL_LINE: 124, /* | */
+  CHAR_ZERO_WIDTH_NOBREAK_SPACE: 65279, /* \uFEFF */
+
+  /**
+   * Create EXTGLOB_CHARS
+   */
+
+  extglobChars(chars) {
+    return {
+      '!': { type: 'negate', open: '(?:(?!(?:', close: `))${chars.STAR})` },
+      '?': { type: 'qmark', open: '(?:', close: ')?' },
+      '+': { type: 'plus', open: '(?:', close: ')+' },
+      '*': { type: 'star', open: '(?:', close: ')*' },
+      '@': { type: 'at', open: '(?:', close: ')' }
+    };
+  },
+
+  /**
+   * Create GLOB_CHARS
+   */
+
+  globChars(win32) {
+    return win32 === true ? WINDOWS_CHARS : POSIX_CHARS;
+  }
+};
+
+
+/***/ }),
+
+/***/ 8265:
+/***/ ((module, __unused_webpack_exports, __nccwpck_require__) => {
+
+
+
+const constants = __nccwpck_require__(5595);
+const utils = __nccwpck_require__(4059);
+
+/**
+ * Constants
+ */
+
+const {
+  MAX_LENGTH,
+  POSIX_REGEX_SOURCE,
+  REGEX_NON_SPECIAL_CHARS,
+  REGEX_SPECIAL_CHARS_BACKREF,
+  REPLACEMENTS
+} = constants;
+
+/**
+ * Helpers
+ */
+
+const expandRange = (args, options) => {
+  if (typeof options.expandRange === 'function') {
+    return options.expandRange(...args, options);
+  }
+
+  args.sort();
+  const value = `[${args.join('-')}]`;
+
+  try {
+    /* eslint-disable-next-line no-new */
+    new RegExp(value);
+  } catch (ex) {
+    return args.map(v => utils.escapeRegex(v)).join('..');
+  }
+
+  return value;
+};
+
+/**
+ * Create the message for a syntax error
+ */
+
+const syntaxError = (type, char) => {
+  return `Missing ${type}: "${char}" - use "\\\\${char}" to match literal characters`;
+};
+
+const splitTopLevel = input => {
+  const parts = [];
+  let bracket = 0;
+  let paren = 0;
+  let quote = 0;
+  let value = '';
+  let escaped = false;
+
+  for (const ch of input) {
+    if (escaped === true) {
+      value += ch;
+      escaped = false;
+      continue;
+    }
+
+    if (ch === '\\') {
+      value += ch;
+      escaped = true;
+      continue;
+    }
+
+    if (ch === '"') {
+      quote = quote === 1 ? 0 : 1;
+      value += ch;
+      continue;
+    }
+
+    if (quote === 0) {
+      if (ch === '[') {
+        bracket++;
+      } else if (ch === ']' && bracket > 0) {
+        bracket--;
+      } else if (bracket === 0) {
+        if (ch === '(') {
+          paren++;
+        } else if (ch === ')' && paren > 0) {
+          paren--;
+        } else if (ch === '|' && paren === 0) {
+          parts.push(value);
+          value = '';
+          continue;
+        }
+      }
+    }
+
+    value += ch;
+  }
+
+  parts.push(value);
+  return parts;
+};
+
+const isPlainBranch = branch => {
+  let escaped = false;
+
+  for (const ch of branch) {
+    if (escaped === true) {
+      escaped = false;
+      continue;
+    }
+
+    if (ch === '\\') {
+      escaped = true;
+      continue;
+    }
+
+    if (/[?*+@!()[\]{}]/.test(ch)) {
+      return false;
+    }
+  }
+
+  return true;
+};
+
+const normalizeSimpleBranch = branch => {
+  let value = branch.trim();
+  let changed = true;
+
+  while (changed === true) {
+    changed = false;
+
+    if (/^@\([^\\()[\]{}|]+\)$/.test(value)) {
+      value = value.slice(2, -1);
+      changed = true;
+    }
+  }
+
+  if (!isPlainBranch(value)) {
+    return;
+  }
+
+  return value.replace(/\\(.)/g, '$1');
+};
+
+const hasRepeatedCharPrefixOverlap = branches => {
+  const values = branches.map(normalizeSimpleBranch).filter(Boolean);
+
+  for (let i = 0; i < values.length; i++) {
+    for (let j = i + 1; j < values.length; j++) {
+      const a = values[i];
+      const b = values[j];
+      const char = a[0];
+
+      if (!char || a !== char.repeat(a.length) || b !== char.repeat(b.length)) {
+        continue;
+      }
+
+      if (a === b || a.startsWith(b) || b.startsWith(a)) {
+        return true;
+      }
+    }
+  }
+
+  return false;
+};
+
+const parseRepeatedExtglob = (pattern, requireEnd = true) => {
+  if ((pattern[0] !== '+' && pattern[0] !== '*') || pattern[1] !== '(') {
+    return;
+  }
+
+  let bracket = 0;
+  let paren = 0;
+  let quote = 0;
+  let escaped = false;
+
+  for (let i = 1; i < pattern.length; i++) {
+    const ch = pattern[i];
+
+    if (escaped === true) {
+      escaped = false;
+      continue;
+    }
+
+    if (ch === '\\') {
+      escaped = true;
+      continue;
+    }
+
+    if (ch === '"') {
+      quote = quote === 1 ? 0 : 1;
+      continue;
+    }
+
+    if (quote === 1) {
+      continue;
+    }
+
+    if (ch === '[') {
+      bracket++;
+      continue;
+    }
+
+    if (ch === ']' && bracket > 0) {
+      bracket--;
+      continue;
+    }
+
+    if (bracket > 0) {
+      continue;
+    }
+
+    if (ch === '(') {
+      paren++;
+      continue;
+    }
+
+    if (ch === ')') {
+      paren--;
+
+      if (paren === 0) {
+        if (requireEnd === true && i !== pattern.length - 1) {
+          return;
+        }
+
+        return {
+          type: pattern[0],
+          body: pattern.slice(2, i),
+          end: i
+        };
+      }
+    }
+  }
+};
+
+const buildCharClassStar = chars => {
+  const source = chars.length === 1
+    ? utils.escapeRegex(chars[0])
+    : `[${chars.map(ch => utils.escapeRegex(ch)).join('')}]`;
+
+  return `${source}*`;
+};
+
+const getStarExtglobSequenceChars = pattern => {
+  let index = 0;
+  const chars = [];
+
+  while (index < pattern.length) {
+    const match = parseRepeatedExtglob(pattern.slice(index), false);
+
+    if (!match || match.type !== '*') {
+      return;
+    }
+
+    const branches = splitTopLevel(match.body).map(branch => branch.trim());
+    if (branches.length !== 1) {
+      return;
+    }
+
+    const branch = normalizeSimpleBranch(branches[0]);
+    if (!branch || branch.length !== 1) {
+      return;
+    }
+
+    chars.push(branch);
+    index += match.end + 1;
+  }
+
+  if (chars.length < 1) {
+    return;
+  }
+
+  return chars;
+};
+
+const repeatedExtglobRecursion = pattern => {
+  let depth = 0;
+  let value = pattern.trim();
+  let match = parseRepeatedExtglob(value);
+
+  while (match) {
+    depth++;
+    value = match.body.trim();
+    match = parseRepeatedExtglob(value);
+  }
+
+  return depth;
+};
+
+const analyzeRepeatedExtglob = (body, options) => {
+  if (options.maxExtglobRecursion === false) {
+    return { risky: false };
+  }
+
+  const max =
+    typeof options.maxExtglobRecursion === 'number'
+      ? options.maxExtglobRecursion
+      : constants.DEFAULT_MAX_EXTGLOB_RECURSION;
+
+  const branches = splitTopLevel(body).map(branch => branch.trim());
+
+  if (branches.length > 1) {
+    if (
+      branches.some(branch => branch === '') ||
+      branches.some(branch => /^[*?]+$/.test(branch)) ||
+      hasRepeatedCharPrefixOverlap(branches)
+    ) {
+      return { risky: true };
+    }
+  }
+
+  // A repeated extglob is "risky" (prone to catastrophic backtracking) when a
+  // branch is itself a `*(...)` sequence, since that nests an unbounded quantifier
+  // inside the outer `+(...)`/`*(...)`. When *every* branch reduces to single
+  // characters we can emit one flat, ReDoS-safe character class that preserves the
+  // meaning of ALL branches (e.g. `+(*(a)|*(b))` -> `[ab]*`), rather than dropping
+  // every branch but the first.
+  const safeChars = [];
+  let sawStarSequence = false;
+  let combinable = true;
+
+  for (const branch of branches) {
+    const chars = getStarExtglobSequenceChars(branch);
+    if (chars) {
+      sawStarSequence = true;
+      safeChars.push(...chars);
+      continue;
+    }
+
+    const literal = normalizeSimpleBranch(branch);
+    if (literal && literal.length === 1) {
+      safeChars.push(literal);
+      continue;
+    }
+
+    combinable = false;
+
+    if (repeatedExtglobRecursion(branch) > max) {
+      return { risky: true };
+    }
+  }
+
+  if (sawStarSequence) {
+    return combinable
+      ? { risky: true, safeOutput: buildCharClassStar([...new Set(safeChars)]) }
+      : { risky: true };
+  }
+
+  return { risky: false };
+};
+
+/**
+ * Parse the given input string.
+ * @param {String} input
+ * @param {Object} options
+ * @return {Object}
+ */
+
+const parse = (input, options) => {
+  if (typeof input !== 'string') {
+    throw new TypeError('Expected a string');
+  }
+
+  input = REPLACEMENTS[input] || input;
+
+  const opts = { ...options };
+  const max = typeof opts.maxLength === 'number' ? Math.min(MAX_LENGTH, opts.maxLength) : MAX_LENGTH;
+
+  let len = input.length;
+  if (len > max) {
+    throw new SyntaxError(`Input length: ${len}, exceeds maximum allowed length: ${max}`);
+  }
+
+  const bos = { type: 'bos', value: '', output: opts.prepend || '' };
+  const tokens = [bos];
+
+  const capture = opts.capture ? '' : '?:';
+
+  // create constants based on platform, for windows or posix
+  const PLATFORM_CHARS = constants.globChars(opts.windows);
+  const EXTGLOB_CHARS = constants.extglobChars(PLATFORM_CHARS);
+
+  const {
+    DOT_LITERAL,
+    PLUS_LITERAL,
+    SLASH_LITERAL,
+    ONE_CHAR,
+    DOTS_SLASH,
+    NO_DOT,
+    NO_DOT_SLASH,
+    NO_DOTS_SLASH,
+    QMARK,
+    QMARK_NO_DOT,
+    STAR,
+    START_ANCHOR
+  } = PLATFORM_CHARS;
+
+  const globstar = opts => {
+    return `(${capture}(?:(?!${START_ANCHOR}${opts.dot ? DOTS_SLASH : DOT_LITERAL}).)*?)`;
+  };
+
+  const nodot = opts.dot ? '' : NO_DOT;
+  const qmarkNoDot = opts.dot ? QMARK : QMARK_NO_DOT;
+  let star = opts.bash === true ? globstar(opts) : STAR;
+
+  if (opts.capture) {
+    star = `(${star})`;
+  }
+
+  // minimatch options support
+  if (typeof opts.noext === 'boolean') {
+    opts.noextglob = opts.noext;
+  }
+
+  const state = {
+    input,
+    index: -1,
+    start: 0,
+    dot: opts.dot === true,
+    consumed: '',
+    output: '',
+    prefix: '',
+    backtrack: false,
+    negated: false,
+    brackets: 0,
+    braces: 0,
+    parens: 0,
+    quotes: 0,
+    globstar: false,
+    tokens
+  };
+
+  input = utils.removePrefix(input, state);
+  len = input.length;
+
+  const extglobs = [];
+  const braces = [];
+  const stack = [];
+  let prev = bos;
+  let value;
+
+  /**
+   * Tokenizing helpers
+   */
+
+  const eos = () => state.index === len - 1;
+  const peek = state.peek = (n = 1) => input[state.index + n];
+  const advance = state.advance = () => input[++state.index] || '';
+  const remaining = () => input.slice(state.index + 1);
+  const consume = (value = '', num = 0) => {
+    state.consumed += value;
+    state.index += num;
+  };
+
+  const append = token => {
+    state.output += token.output != null ? token.output : token.value;
+    consume(token.value);
+  };
+
+  const negate = () => {
+    let count = 1;
+
+    while (peek() === '!' && (peek(2) !== '(' || peek(3) === '?')) {
+      advance();
+      state.start++;
+      count++;
+    }
+
+    if (count % 2 === 0) {
+      return false;
+    }
+
+    state.negated = true;
+    state.start++;
+    return true;
+  };
+
+  const increment = type => {
+    state[type]++;
+    stack.push(type);
+  };
+
+  const decrement = type => {
+    state[type]--;
+    stack.pop();
+  };
+
+  /**
+   * Push tokens onto the tokens array. This helper speeds up
+   * tokenizing by 1) helping us avoid backtracking as much as possible,
+   * and 2) helping us avoid creating extra tokens when consecutive
+   * characters are plain text. This improves performance and simplifies
+   * lookbehinds.
+   */
+
+  const push = tok => {
+    if (prev.type === 'globstar') {
+      const isBrace = state.braces > 0 && (tok.type === 'comma' || tok.type === 'brace');
+      const isExtglob = tok.extglob === true || (extglobs.length && (tok.type === 'pipe' || tok.type === 'paren'));
+
+      if (tok.type !== 'slash' && tok.type !== 'paren' && !isBrace && !isExtglob) {
+        state.output = state.output.slice(0, -prev.output.length);
+        prev.type = 'star';
+        prev.value = '*';
+        prev.output = star;
+        state.output += prev.output;
+      }
+    }
+
+    if (extglobs.length && tok.type !== 'paren') {
+      extglobs[extglobs.length - 1].inner += tok.value;
+    }
+
+    if (tok.value || tok.output) append(tok);
+    if (prev && prev.type === 'text' && tok.type === 'text') {
+      prev.output = (prev.output || prev.value) + tok.value;
+      prev.value += tok.value;
+      return;
+    }
+
+    tok.prev = prev;
+    tokens.push(tok);
+    prev = tok;
+  };
+
+  const extglobOpen = (type, value) => {
+    const token = { ...EXTGLOB_CHARS[value], conditions: 1, inner: '' };
+
+    token.prev = prev;
+    token.parens = state.parens;
+    token.output = state.output;
+    token.startIndex = state.index;
+    token.tokensIndex = tokens.length;
+    const output = (opts.capture ? '(' : '') + token.open;
+
+    increment('parens');
+    push({ type, value, output: state.output ? '' : ONE_CHAR });
+    push({ type: 'paren', extglob: true, value: advance(), output });
+    extglobs.push(token);
+  };
+
+  const extglobClose = token => {
+    const literal = input.slice(token.startIndex, state.index + 1);
+    const body = input.slice(token.startIndex + 2, state.index);
+    const analysis = analyzeRepeatedExtglob(body, opts);
+
+    if ((token.type === 'plus' || token.type === 'star') && analysis.risky) {
+      const safeOutput = analysis.safeOutput
+        ? (token.output ? '' : ONE_CHAR) + (opts.capture ? `(${analysis.safeOutput})` : analysis.safeOutput)
+        : undefined;
+      const open = tokens[token.tokensIndex];
+
+      open.type = 'text';
+      open.value = literal;
+      open.output = safeOutput || utils.escapeRegex(literal);
+
+      for (let i = token.tokensIndex + 1; i < tokens.length; i++) {
+        tokens[i].value = '';
+        tokens[i].output = '';
+        delete tokens[i].suffix;
+      }
+
+      state.output = token.output + open.output;
+      state.backtrack = true;
+
+      push({ type: 'paren', extglob: true, value, output: '' });
+      decrement('parens');
+      return;
+    }
+
+    let output = token.close + (opts.capture ? ')' : '');
+    let rest;
+
+    if (token.type === 'negate') {
+      let extglobStar = star;
+
+      if (token.inner && token.inner.length > 1 && token.inner.includes('/')) {
+        extglobStar = globstar(opts);
+      }
+
+      if (extglobStar !== star || eos() || /^\)+$/.test(remaining())) {
+        output = token.close = `)$))${extglobStar}`;
+      }
+
+      if (token.inner.includes('*') && (rest = remaining()) && /^\.[^\\/.]+$/.test(rest)) {
+        // Any non-magical string (`.ts`) or even nested expression (`.{ts,tsx}`) can follow after the closing parenthesis.
+        // In this case, we need to parse the string and use it in the output of the original pattern.
+        // Suitable patterns: `/!(*.d).ts`, `/!(*.d).{ts,tsx}`, `**/!(*-dbg).@(js)`.
+        //
+        // Disabling the `fastpaths` option due to a problem with parsing strings as `.ts` in the pattern like `**/!(*.d).ts`.
+        const expression = parse(rest, { ...options, fastpaths: false }).output;
+
+        output = token.close = `)${expression})${extglobStar})`;
+      }
+
+      if (token.prev.type === 'bos') {
+        state.negatedExtglob = true;
+      }
+    }
+
+    push({ type: 'paren', extglob: true, value, output });
+    decrement('parens');
+  };
+
+  /**
+   * Fast paths
+   */
+
+  if (opts.fastpaths !== false && !/(^[*!]|[/()[\]{}"])/.test(input)) {
+    let backslashes = false;
+
+    let output = input.replace(REGEX_SPECIAL_CHARS_BACKREF, (m, esc, chars, first, rest, index) => {
+      if (first === '\\') {
+        backslashes = true;
+        return m;
+      }
+
+      if (first === '?') {
+        if (esc) {
+          return esc + first + (rest ? QMARK.repeat(rest.length) : '');
+        }
+        if (index === 0) {
+          return qmarkNoDot + (rest ? QMARK.repeat(rest.length) : '');
+        }
+        return QMARK.repeat(chars.length);
+      }
+
+      if (first === '.') {
+        return DOT_LITERAL.repeat(chars.length);
+      }
+
+      if (first === '*') {
+        if (esc) {
+          return esc + first + (rest ? star : '');
+        }
+        return star;
+      }
+      return esc ? m : `\\${m}`;
+    });
+
+    if (backslashes === true) {
+      if (opts.unescape === true) {
+        output = output.replace(/\\/g, '');
+      } else {
+        output = output.replace(/\\+/g, m => {
+          return m.length % 2 === 0 ? '\\\\' : (m ? '\\' : '');
+        });
+      }
+    }
+
+    if (output === input && opts.contains === true) {
+      state.output = input;
+      return state;
+    }
+
+    state.output = utils.wrapOutput(output, state, options);
+    return state;
+  }
+
+  /**
+   * Tokenize input until we reach end-of-string
+   */
+
+  while (!eos()) {
+    value = advance();
+
+    if (value === '\u0000') {
+      continue;
+    }
+
+    /**
+     * Escaped characters
+     */
+
+    if (value === '\\') {
+      const next = peek();
+
+      if (next === '/' && opts.bash !== true) {
+        continue;
+      }
+
+      if (next === '.' || next === ';') {
+        continue;
+      }
+
+      if (!next) {
+        value += '\\';
+        push({ type: 'text', value });
+        continue;
+      }
+
+      // collapse slashes to reduce potential for exploits
+      const match = /^\\+/.exec(remaining());
+      let slashes = 0;
+
+      if (match && match[0].length > 2) {
+        slashes = match[0].length;
+        state.index += slashes;
+        if (slashes % 2 !== 0) {
+          value += '\\';
+        }
+      }
+
+      if (opts.unescape === true) {
+        value = advance();
+      } else {
+        value += advance();
+      }
+
+      if (state.brackets === 0) {
+        push({ type: 'text', value });
+        continue;
+      }
+    }
+
+    /**
+     * If we're inside a regex character class, continue
+     * until we reach the closing bracket.
+     */
+
+    if (state.brackets > 0 && (value !== ']' || prev.value === '[' || prev.value === '[^')) {
+      if (opts.posix !== false && value === ':') {
+        const inner = prev.value.slice(1);
+        if (inner.includes('[')) {
+          prev.posix = true;
+
+          if (inner.includes(':')) {
+            const idx = prev.value.lastIndexOf('[');
+            const pre = prev.value.slice(0, idx);
+            const rest = prev.value.slice(idx + 2);
+            const posix = POSIX_REGEX_SOURCE[rest];
+            if (posix) {
+              prev.value = pre + posix;
+              state.backtrack = true;
+              advance();
+
+              if (!bos.output && tokens.indexOf(prev) === 1) {
+                bos.output = ONE_CHAR;
+              }
+              continue;
+            }
+          }
+        }
+      }
+
+      if ((value === '[' && peek() !== ':') || (value === '-' && peek() === ']')) {
+        value = `\\${value}`;
+      }
+
+      if (value === ']' && (prev.value === '[' || prev.value === '[^')) {
+        value = `\\${value}`;
+      }
+
+      if (opts.posix === true && value === '!' && prev.value === '[') {
+        value = '^';
+      }
+
+      prev.value += value;
+      append({ value });
+      continue;
+    }
+
+    /**
+     * If we're inside a quoted string, continue
+     * until we reach the closing double quote.
+     */
+
+    if (state.quotes === 1 && value !== '"') {
+      value = utils.escapeRegex(value);
+      prev.value += value;
+      append({ value });
+      continue;
+    }
+
+    /**
+     * Double quotes
+     */
+
+    if (value === '"') {
+      state.quotes = state.quotes === 1 ? 0 : 1;
+      if (opts.keepQuotes === true) {
+        push({ type: 'text', value });
+      }
+      continue;
+    }
+
+    /**
+     * Parentheses
+     */
+
+    if (value === '(') {
+      increment('parens');
+      push({ type: 'paren', value });
+      continue;
+    }
+
+    if (value === ')') {
+      if (state.parens === 0 && opts.strictBrackets === true) {
+        throw new SyntaxError(syntaxError('opening', '('));
+      }
+
+      const extglob = extglobs[extglobs.length - 1];
+      if (extglob && state.parens === extglob.parens + 1) {
+        extglobClose(extglobs.pop());
+        continue;
+      }
+
+      push({ type: 'paren', value, output: state.parens ? ')' : '\\)' });
+      decrement('parens');
+      continue;
+    }
+
+    /**
+     * Square brackets
+     */
+
+    if (value === '[') {
+      if (opts.nobracket === true || !remaining().includes(']')) {
+        if (opts.nobracket !== true && opts.strictBrackets === true) {
+          throw new SyntaxError(syntaxError('closing', ']'));
+        }
+
+        value = `\\${value}`;
+      } else {
+        increment('brackets');
+      }
+
+      push({ type: 'bracket', value });
+      continue;
+    }
+
+    if (value === ']') {
+      if (opts.nobracket === true || (prev && prev.type === 'bracket' && prev.value.length === 1)) {
+        push({ type: 'text', value, output: `\\${value}` });
+        continue;
+      }
+
+      if (state.brackets === 0) {
+        if (opts.strictBrackets === true) {
+          throw new SyntaxError(syntaxError('opening', '['));
+        }
+
+        push({ type: 'text', value, output: `\\${value}` });
+        continue;
+      }
+
+      decrement('brackets');
+
+      const prevValue = prev.value.slice(1);
+      if (prev.posix !== true && prevValue[0] === '^' && !prevValue.includes('/')) {
+        value = `/${value}`;
+      }
+
+      prev.value += value;
+      append({ value });
+
+      // when literal brackets are explicitly disabled
+      // assume we should match with a regex character class
+      if (opts.literalBrackets === false || utils.hasRegexChars(prevValue)) {
+        continue;
+      }
+
+      const escaped = utils.escapeRegex(prev.value);
+      state.output = state.output.slice(0, -prev.value.length);
+
+      // when literal brackets are explicitly enabled
+      // assume we should escape the brackets to match literal characters
+      if (opts.literalBrackets === true) {
+        state.output += escaped;
+        prev.value = escaped;
+        continue;
+      }
+
+      // when the user specifies nothing, try to match both
+      prev.value = `(${capture}${escaped}|${prev.value})`;
+      state.output += prev.value;
+      continue;
+    }
+
+    /**
+     * Braces
+     */
+
+    if (value === '{' && opts.nobrace !== true) {
+      increment('braces');
+
+      const open = {
+        type: 'brace',
+        value,
+        output: '(',
+        outputIndex: state.output.length,
+        tokensIndex: state.tokens.length
+      };
+
+      braces.push(open);
+      push(open);
+      continue;
+    }
+
+    if (value === '}') {
+      const brace = braces[braces.length - 1];
+
+      if (opts.nobrace === true || !brace) {
+        push({ type: 'text', value, output: value });
+        continue;
+      }
+
+      let output = ')';
+
+      if (brace.dots === true) {
+        const arr = tokens.slice();
+        const range = [];
+
+        for (let i = arr.length - 1; i >= 0; i--) {
+          tokens.pop();
+          if (arr[i].type === 'brace') {
+            break;
+          }
+          if (arr[i].type !== 'dots') {
+            range.unshift(arr[i].value);
+          }
+        }
+
+        output = expandRange(range, opts);
+        state.backtrack = true;
+      }
+
+      if (brace.comma !== true && brace.dots !== true) {
+        const out = state.output.slice(0, brace.outputIndex);
+        const toks = state.tokens.slice(brace.tokensIndex);
+        brace.value = brace.output = '\\{';
+        value = output = '\\}';
+        state.output = out;
+        for (const t of toks) {
+          state.output += (t.output || t.value);
+        }
+      }
+
+      push({ type: 'brace', value, output });
+      decrement('braces');
+      braces.pop();
+      continue;
+    }
+
+    /**
+     * Pipes
+     */
+
+    if (value === '|') {
+      if (extglobs.length > 0) {
+        extglobs[extglobs.length - 1].conditions++;
+      }
+      push({ type: 'text', value });
+      continue;
+    }
+
+    /**
+     * Commas
+     */
+
+    if (value === ',') {
+      let output = value;
+
+      const brace = braces[braces.length - 1];
+      if (brace && stack[stack.length - 1] === 'braces') {
+        brace.comma = true;
+        output = '|';
+      }
+
+      push({ type: 'comma', value, output });
+      continue;
+    }
+
+    /**
+     * Slashes
+     */
+
+    if (value === '/') {
+      // if the beginning of the glob is "./", advance the start
+      // to the current index, and don't add the "./" characters
+      // to the state. This greatly simplifies lookbehinds when
+      // checking for BOS characters like "!" and "." (not "./")
+      if (prev.type === 'dot' && state.index === state.start + 1) {
+        state.start = state.index + 1;
+        state.consumed = '';
+        state.output = '';
+        tokens.pop();
+        prev = bos; // reset "prev" to the first token
+        continue;
+      }
+
+      push({ type: 'slash', value, output: SLASH_LITERAL });
+      continue;
+    }
+
+    /**
+     * Dots
+     */
+
+    if (value === '.') {
+      if (state.braces > 0 && prev.type === 'dot') {
+        if (prev.value === '.') prev.output = DOT_LITERAL;
+        const brace = braces[braces.length - 1];
+        prev.type = 'dots';
+        prev.output += value;
+        prev.value += value;
+        brace.dots = true;
+        continue;
+      }
+
+      if ((state.braces + state.parens) === 0 && prev.type !== 'bos' && prev.type !== 'slash') {
+        push({ type: 'text', value, output: DOT_LITERAL });
+        continue;
+      }
+
+      push({ type: 'dot', value, output: DOT_LITERAL });
+      continue;
+    }
+
+    /**
+     * Question marks
+     */
+
+    if (value === '?') {
+      const isGroup = prev && prev.value === '(';
+      if (!isGroup && opts.noextglob !== true && peek() === '(' && peek(2) !== '?') {
+        extglobOpen('qmark', value);
+        continue;
+      }
+
+      if (prev && prev.type === 'paren') {
+        const next = peek();
+        let output = value;
+
+        if ((prev.value === '(' && !/[!=<:]/.test(next)) || (next === '<' && !/<([!=]|\w+>)/.test(remaining()))) {
+          output = `\\${value}`;
+        }
+
+        push({ type: 'text', value, output });
+        continue;
+      }
+
+      if (opts.dot !== true && (prev.type === 'slash' || prev.type === 'bos')) {
+        push({ type: 'qmark', value, output: QMARK_NO_DOT });
+        continue;
+      }
+
+      push({ type: 'qmark', value, output: QMARK });
+      continue;
+    }
+
+    /**
+     * Exclamation
+     */
+
+    if (value === '!') {
+      if (opts.noextglob !== true && peek() === '(') {
+        if (peek(2) !== '?' || !/[!=<:]/.test(peek(3))) {
+          extglobOpen('negate', value);
+          continue;
+        }
+      }
+
+      if (opts.nonegate !== true && state.index === 0) {
+        negate();
+        continue;
+      }
+    }
+
+    /**
+     * Plus
+     */
+
+    if (value === '+') {
+      if (opts.noextglob !== true && peek() === '(' && peek(2) !== '?') {
+        extglobOpen('plus', value);
+        continue;
+      }
+
+      if ((prev && prev.value === '(') || opts.regex === false) {
+        push({ type: 'plus', value, output: PLUS_LITERAL });
+        continue;
+      }
+
+      if ((prev && (prev.type === 'bracket' || prev.type === 'paren' || prev.type === 'brace')) || state.parens > 0) {
+        push({ type: 'plus', value });
+        continue;
+      }
+
+      push({ type: 'plus', value: PLUS_LITERAL });
+      continue;
+    }
+
+    /**
+     * Plain text
+     */
+
+    if (value === '@') {
+      if (opts.noextglob !== true && peek() === '(' && peek(2) !== '?') {
+        push({ type: 'at', extglob: true, value, output: '' });
+        continue;
+      }
+
+      push({ type: 'text', value });
+      continue;
+    }
+
+    /**
+     * Plain text
+     */
+
+    if (value !== '*') {
+      if (value === '$' || value === '^') {
+        value = `\\${value}`;
+      }
+
+      const match = REGEX_NON_SPECIAL_CHARS.exec(remaining());
+      if (match) {
+        value += match[0];
+        state.index += match[0].length;
+      }
+
+      push({ type: 'text', value });
+      continue;
+    }
+
+    /**
+     * Stars
+     */
+
+    if (prev && (prev.type === 'globstar' || prev.star === true)) {
+      prev.type = 'star';
+      prev.star = true;
+      prev.value += value;
+      prev.output = star;
+      state.backtrack = true;
+      state.globstar = true;
+      consume(value);
+      continue;
+    }
+
+    let rest = remaining();
+    if (opts.noextglob !== true && /^\([^?]/.test(rest)) {
+      extglobOpen('star', value);
+      continue;
+    }
+
+    if (prev.type === 'star') {
+      if (opts.noglobstar === true) {
+        consume(value);
+        continue;
+      }
+
+      const prior = prev.prev;
+      const before = prior.prev;
+      const isStart = prior.type === 'slash' || prior.type === 'bos';
+      const afterStar = before && (before.type === 'star' || before.type === 'globstar');
+
+      if (opts.bash === true && (!isStart || (rest[0] && rest[0] !== '/'))) {
+        push({ type: 'star', value, output: '' });
+        continue;
+      }
+
+      const isBrace = state.braces > 0 && (prior.type === 'comma' || prior.type === 'brace');
+      const isExtglob = extglobs.length && (prior.type === 'pipe' || prior.type === 'paren');
+      if (!isStart && prior.type !== 'paren' && !isBrace && !isExtglob) {
+        push({ type: 'star', value, output: '' });
+        continue;
+      }
+
+      // strip consecutive `/**/`
+      while (rest.slice(0, 3) === '/**') {
+        const after = input[state.index + 4];
+        if (after && after !== '/') {
+          break;
+        }
+        rest = rest.slice(3);
+        consume('/**', 3);
+      }
+
+      // A globstar followed only by balanced closing parens is at the logical end of patterns like
+      // `test(/utils/**)` and `test?(/utils/**)`. Treat it as EOS so the trailing `/**` can match its
+      // parent path, except in negated extglobs where that would change the exclusion semantics.
+      const isEnd = eos() || (
+        state.parens > 0
+        && rest === ')'.repeat(state.parens)
+        && !extglobs.some(extglob => extglob.type === 'negate')
+      );
+
+      if (prior.type === 'bos' && eos()) {
+        prev.type = 'globstar';
+        prev.value += value;
+        prev.output = globstar(opts);
+        state.output = prev.output;
+        state.globstar = true;
+        consume(value);
+        continue;
+      }
+
+      if (prior.type === 'slash' && prior.prev.type !== 'bos' && !afterStar && isEnd) {
+        state.output = state.output.slice(0, -(prior.output + prev.output).length);
+        prior.output = `(?:${prior.output}`;
+
+        prev.type = 'globstar';
+        prev.output = globstar(opts) + (opts.strictSlashes ? ')' : '|$)');
+        prev.value += value;
+        state.globstar = true;
+        state.output += prior.output + prev.output;
+        consume(value);
+        continue;
+      }
+
+      if (prior.type === 'slash' && prior.prev.type !== 'bos' && rest[0] === '/') {
+        const end = rest[1] !== void 0 ? '|$' : '';
+
+        state.output = state.output.slice(0, -(prior.output + prev.output).length);
+        prior.output = `(?:${prior.output}`;
+
+        prev.type = 'globstar';
+        prev.output = `${globstar(opts)}${SLASH_LITERAL}|${SLASH_LITERAL}${end})`;
+        prev.value += value;
+
+        state.output += prior.output + prev.output;
+        state.globstar = true;
+
+        consume(value + advance());
+
+        push({ type: 'slash', value: '/', output: '' });
+        continue;
+      }
+
+      if (prior.type === 'bos' && rest[0] === '/') {
+        prev.type = 'globstar';
+        prev.value += value;
+        prev.output = `(?:^|${SLASH_LITERAL}|${globstar(opts)}${SLASH_LITERAL})`;
+        state.output = prev.output;
+        state.globstar = true;
+        consume(value + advance());
+        push({ type: 'slash', value: '/', output: '' });
+        continue;
+      }
+
+      // remove single star from output
+      state.output = state.output.slice(0, -prev.output.length);
+
+      // reset previous token to globstar
+      prev.type = 'globstar';
+      prev.output = globstar(opts);
+      prev.value += value;
+
+      // reset output with globstar
+      state.output += prev.output;
+      state.globstar = true;
+      consume(value);
+      continue;
+    }
+
+    const token = { type: 'star', value, output: star };
+
+    if (opts.bash === true) {
+      token.output = '.*?';
+      if (prev.type === 'bos' || prev.type === 'slash') {
+        token.output = nodot + token.output;
+      }
+      push(token);
+      continue;
+    }
+
+    if (prev && (prev.type === 'bracket' || prev.type === 'paren') && opts.regex === true) {
+      token.output = value;
+      push(token);
+      continue;
+    }
+
+    if (state.index === state.start || prev.type === 'slash' || prev.type === 'dot') {
+      if (prev.type === 'dot') {
+        state.output += NO_DOT_SLASH;
+        prev.output += NO_DOT_SLASH;
+
+      } else if (opts.dot === true) {
+        state.output += NO_DOTS_SLASH;
+        prev.output += NO_DOTS_SLASH;
+
+      } else {
+        state.output += nodot;
+        prev.output += nodot;
+      }
+
+      if (peek() !== '*') {
+        state.output += ONE_CHAR;
+        prev.output += ONE_CHAR;
+      }
+    }
+
+    push(token);
+  }
+
+  while (state.brackets > 0) {
+    if (opts.strictBrackets === true) throw new SyntaxError(syntaxError('closing', ']'));
+    state.output = utils.escapeLast(state.output, '[');
+    decrement('brackets');
+  }
+
+  while (state.parens > 0) {
+    if (opts.strictBrackets === true) throw new SyntaxError(syntaxError('closing', ')'));
+    state.output = utils.escapeLast(state.output, '(');
+    decrement('parens');
+  }
+
+  while (state.braces > 0) {
+    if (opts.strictBrackets === true) throw new SyntaxError(syntaxError('closing', '}'));
+    state.output = utils.escapeLast(state.output, '{');
+    decrement('braces');
+  }
+
+  if (opts.strictSlashes !== true && (prev.type === 'star' || prev.type === 'bracket')) {
+    push({ type: 'maybe_slash', value: '', output: `${SLASH_LITERAL}?` });
+  }
+
+  // rebuild the output if we had to backtrack at any point
+  if (state.backtrack === true) {
+    state.output = '';
+
+    for (const token of state.tokens) {
+      state.output += token.output != null ? token.output : token.value;
+
+      if (token.suffix) {
+        state.output += token.suffix;
+      }
+    }
+  }
+
+  return state;
+};
+
+/**
+ * Fast paths for creating regular expressions for common glob patterns.
+ * This can significantly speed up processing and has very little downside
+ * impact when none of the fast paths match.
+ */
+
+parse.fastpaths = (input, options) => {
+  const opts = { ...options };
+  const max = typeof opts.maxLength === 'number' ? Math.min(MAX_LENGTH, opts.maxLength) : MAX_LENGTH;
+  const len = input.length;
+  if (len > max) {
+    throw new SyntaxError(`Input length: ${len}, exceeds maximum allowed length: ${max}`);
+  }
+
+  input = REPLACEMENTS[input] || input;
+
+  // create constants based on platform, for windows or posix
+  const {
+    DOT_LITERAL,
+    SLASH_LITERAL,
+    ONE_CHAR,
+    DOTS_SLASH,
+    NO_DOT,
+    NO_DOTS,
+    NO_DOTS_SLASH,
+    STAR,
+    START_ANCHOR
+  } = constants.globChars(opts.windows);
+
+  const nodot = opts.dot ? NO_DOTS : NO_DOT;
+  const slashDot = opts.dot ? NO_DOTS_SLASH : NO_DOT;
+  const capture = opts.capture ? '' : '?:';
+  const state = { negated: false, prefix: '' };
+  let star = opts.bash === true ? '.*?' : STAR;
+
+  if (opts.capture) {
+    star = `(${star})`;
+  }
+
+  const globstar = opts => {
+    if (opts.noglobstar === true) return star;
+    return `(${capture}(?:(?!${START_ANCHOR}${opts.dot ? DOTS_SLASH : DOT_LITERAL}).)*?)`;
+  };
+
+  const create = str => {
+    switch (str) {
+      case '*':
+        return `${nodot}${ONE_CHAR}${star}`;
+
+      case '.*':
+        return `${DOT_LITERAL}${ONE_CHAR}${star}`;
+
+      case '*.*':
+        return `${nodot}${star}${DOT_LITERAL}${ONE_CHAR}${star}`;
+
+      case '*/*':
+        return `${nodot}${star}${SLASH_LITERAL}${ONE_CHAR}${slashDot}${star}`;
+
+      case '**':
+        return nodot + globstar(opts);
+
+      case '**/*':
+        return `(?:${nodot}${globstar(opts)}${SLASH_LITERAL})?${slashDot}${ONE_CHAR}${star}`;
+
+      case '**/*.*':
+        return `(?:${nodot}${globstar(opts)}${SLASH_LITERAL})?${slashDot}${star}${DOT_LITERAL}${ONE_CHAR}${star}`;
+
+      case '**/.*':
+        return `(?:${nodot}${globstar(opts)}${SLASH_LITERAL})?${DOT_LITERAL}${ONE_CHAR}${star}`;
+
+      default: {
+        const match = /^(.*?)\.(\w+)$/.exec(str);
+        if (!match) return;
+
+        const source = create(match[1]);
+        if (!source) return;
+
+        return source + DOT_LITERAL + match[2];
+      }
+    }
+  };
+
+  const output = utils.removePrefix(input, state);
+  let source = create(output);
+
+  if (source && opts.strictSlashes !== true) {
+    source += `${SLASH_LITERAL}?`;
+  }
+
+  return source;
+};
+
+module.exports = parse;
+
+
+/***/ }),
+
+/***/ 8016:
+/***/ ((module, __unused_webpack_exports, __nccwpck_require__) => {
+
+
+
+const scan = __nccwpck_require__(1781);
+const parse = __nccwpck_require__(8265);
+const utils = __nccwpck_require__(4059);
+const constants = __nccwpck_require__(5595);
+const isObject = val => val && typeof val === 'object' && !Array.isArray(val);
+
+/**
+ * Creates a matcher function from one or more glob patterns. The
+ * returned function takes a string to match as its first argument,
+ * and returns true if the string is a match. The returned matcher
+ * function also takes a boolean as the second argument that, when true,
+ * returns an object with additional information.
+ *
+ * ```js
+ * const picomatch = require('picomatch');
+ * // picomatch(glob[, options]);
+ *
+ * const isMatch = picomatch('*.!(*a)');
+ * console.log(isMatch('a.a')); //=> false
+ * console.log(isMatch('a.b')); //=> true
+ *
+ * // For environments without `node.js`, `picomatch/posix` provides you a dependency-free matcher, without automatic OS detection.
+ * const picomatch = require('picomatch/posix');
+ * // the same API, defaulting to posix paths
+ * const isMatch = picomatch('a/*');
+ * console.log(isMatch('a\\b')); //=> false
+ * console.log(isMatch('a/b')); //=> true
+ *
+ * // you can still configure the matcher function to accept windows paths
+ * const isMatch = picomatch('a/*', { options: windows });
+ * console.log(isMatch('a\\b')); //=> true
+ * console.log(isMatch('a/b')); //=> true
+ * ```
+ * @name picomatch
+ * @param {String|Array} `globs` One or more glob patterns.
+ * @param {Object=} `options`
+ * @return {Function=} Returns a matcher function.
+ * @api public
+ */
+
+const picomatch = (glob, options, returnState = false) => {
+  if (Array.isArray(glob)) {
+    const fns = glob.map(input => picomatch(input, options, returnState));
+    const arrayMatcher = str => {
+      for (const isMatch of fns) {
+        const state = isMatch(str);
+        if (state) return state;
+      }
+      return false;
+    };
+    return arrayMatcher;
+  }
+
+  const isState = isObject(glob) && glob.tokens && glob.input;
+
+  if (glob === '' || (typeof glob !== 'string' && !isState)) {
+    throw new TypeError('Expected pattern to be a non-empty string');
+  }
+
+  const opts = options || {};
+  const posix = opts.windows;
+  const regex = isState
+    ? picomatch.compileRe(glob, options)
+    : picomatch.makeRe(glob, options, false, true);
+
+  const state = regex.state;
+  delete regex.state;
+
+  let isIgnored = () => false;
+  if (opts.ignore) {
+    const ignoreOpts = { ...options, ignore: null, onMatch: null, onResult: null };
+    isIgnored = picomatch(opts.ignore, ignoreOpts, returnState);
+  }
+
+  const matcher = (input, returnObject = false) => {
+    const { isMatch, match, output } = picomatch.test(input, regex, options, { glob, posix });
+    const result = { glob, state, regex, posix, input, output, match, isMatch };
+
+    if (typeof opts.onResult === 'function') {
+      opts.onResult(result);
+    }
+
+    if (isMatch === false) {
+      result.isMatch = false;
+      return returnObject ? result : false;
+    }
+
+    if (isIgnored(input)) {
+      if (typeof opts.onIgnore === 'function') {
+        opts.onIgnore(result);
+      }
+      result.isMatch = false;
+      return returnObject ? result : false;
+    }
+
+    if (typeof opts.onMatch === 'function') {
+      opts.onMatch(result);
+    }
+    return returnObject ? result : true;
+  };
+
+  if (returnState) {
+    matcher.state = state;
+  }
+
+  return matcher;
+};
+
+/**
+ * Test `input` with the given `regex`. This is used by the main
+ * `picomatch()` function to test the input string.
+ *
+ * ```js
+ * const picomatch = require('picomatch');
+ * // picomatch.test(input, regex[, options]);
+ *
+ * console.log(picomatch.test('foo/bar', /^(?:([^/]*?)\/([^/]*?))$/));
+ * // { isMatch: true, match: [ 'foo/', 'foo', 'bar' ], output: 'foo/bar' }
+ * ```
+ * @param {String} `input` String to test.
+ * @param {RegExp} `regex`
+ * @return {Object} Returns an object with matching info.
+ * @api public
+ */
+
+picomatch.test = (input, regex, options, { glob, posix } = {}) => {
+  if (typeof input !== 'string') {
+    throw new TypeError('Expected input to be a string');
+  }
+
+  if (input === '') {
+    return { isMatch: false, output: '' };
+  }
+
+  const opts = options || {};
+  const format = opts.format || (posix ? utils.toPosixSlashes : null);
+  let match = input === glob;
+  let output = (match && format) ? format(input) : input;
+
+  if (match === false) {
+    output = format ? format(input) : input;
+    match = output === glob;
+  }
+
+  if (match === false || opts.capture === true) {
+    if (opts.matchBase === true || opts.basename === true) {
+      match = picomatch.matchBase(input, regex, options, posix);
+    } else {
+      match = regex.exec(output);
+    }
+  }
+
+  return { isMatch: Boolean(match), match, output };
+};
+
+/**
+ * Match the basename of a filepath.
+ *
+ * ```js
+ * const picomatch = require('picomatch');
+ * // picomatch.matchBase(input, glob[, options]);
+ * console.log(picomatch.matchBase('foo/bar.js', '*.js'); // true
+ * ```
+ * @param {String} `input` String to test.
+ * @param {RegExp|String} `glob` Glob pattern or regex created by [.makeRe](#makeRe).
+ * @return {Boolean}
+ * @api public
+ */
+
+picomatch.matchBase = (input, glob, options, posix = options && options.windows) => {
+  const regex = glob instanceof RegExp ? glob : picomatch.makeRe(glob, options);
+  return regex.test(utils.basename(input, { windows: posix }));
+};
+
+/**
+ * Returns true if **any** of the given glob `patterns` match the specified `string`.
+ *
+ * ```js
+ * const picomatch = require('picomatch');
+ * // picomatch.isMatch(string, patterns[, options]);
+ *
+ * console.log(picomatch.isMatch('a.a', ['b.*', '*.a'])); //=> true
+ * console.log(picomatch.isMatch('a.a', 'b.*')); //=> false
+ * ```
+ * @param {String|Array} str The string to test.
+ * @param {String|Array} patterns One or more glob patterns to use for matching.
+ * @param {Object} [options] See available [options](#options).
+ * @return {Boolean} Returns true if any patterns match `str`
+ * @api public
+ */
+
+picomatch.isMatch = (str, patterns, options) => picomatch(patterns, options)(str);
+
+/**
+ * Parse a glob pattern to create the source string for a regular
+ * expression.
+ *
+ * ```js
+ * const picomatch = require('picomatch');
+ * const result = picomatch.parse(pattern[, options]);
+ * ```
+ * @param {String} `pattern`
+ * @param {Object} `options`
+ * @return {Object} Returns an object with useful properties and output to be used as a regex source string.
+ * @api public
+ */
+
+picomatch.parse = (pattern, options) => {
+  if (Array.isArray(pattern)) return pattern.map(p => picomatch.parse(p, options));
+  return parse(pattern, { ...options, fastpaths: false });
+};
+
+/**
+ * Scan a glob pattern to separate the pattern into segments.
+ *
+ * ```js
+ * const picomatch = require('picomatch');
+ * // picomatch.scan(input[, options]);
+ *
+ * const result = picomatch.scan('!./foo/*.js');
+ * console.log(result);
+ * { prefix: '!./',
+ *   input: '!./foo/*.js',
+ *   start: 3,
+ *   base: 'foo',
+ *   glob: '*.js',
+ *   isBrace: false,
+ *   isBracket: false,
+ *   isGlob: true,
+ *   isExtglob: false,
+ *   isGlobstar: false,
+ *   negated: true }
+ * ```
+ * @param {String} `input` Glob pattern to scan.
+ * @param {Object} `options`
+ * @return {Object} Returns an object with
+ * @api public
+ */
+
+picomatch.scan = (input, options) => scan(input, options);
+
+/**
+ * Compile a regular expression from the `state` object returned by the
+ * [parse()](#parse) method.
+ *
+ * ```js
+ * const picomatch = require('picomatch');
+ * const state = picomatch.parse('*.js');
+ * // picomatch.compileRe(state[, options]);
+ *
+ * console.log(picomatch.compileRe(state));
+ * //=> /^(?:(?!\.)(?=.)[^/]*?\.js)$/
+ * ```
+ * @param {Object} `state`
+ * @param {Object} `options`
+ * @param {Boolean} `returnOutput` Intended for implementors, this argument allows you to return the raw output from the parser.
+ * @param {Boolean} `returnState` Adds the state to a `state` property on the returned regex. Useful for implementors and debugging.
+ * @return {RegExp}
+ * @api public
+ */
+
+picomatch.compileRe = (state, options, returnOutput = false, returnState = false) => {
+  if (returnOutput === true) {
+    return state.output;
+  }
+
+  const opts = options || {};
+  const prepend = opts.contains ? '' : '^';
+  const append = opts.contains ? '' : '$';
+
+  let source = `${prepend}(?:${state.output})${append}`;
+  if (state && state.negated === true) {
+    source = `^(?!${source}).*$`;
+  }
+
+  const regex = picomatch.toRegex(source, options);
+  if (returnState === true) {
+    regex.state = state;
+  }
+
+  return regex;
+};
+
+/**
+ * Create a regular expression from a parsed glob pattern.
+ *
+ * ```js
+ * const picomatch = require('picomatch');
+ * // picomatch.makeRe(state[, options]);
+ *
+ * const result = picomatch.makeRe('*.js');
+ * console.log(result);
+ * //=> /^(?:(?!\.)(?=.)[^/]*?\.js)$/
+ * ```
+ * @param {String} `state` The object returned from the `.parse` method.
+ * @param {Object} `options`
+ * @param {Boolean} `returnOutput` Implementors may use this argument to return the compiled output, instead of a regular expression. This is not exposed on the options to prevent end-users from mutating the result.
+ * @param {Boolean} `returnState` Implementors may use this argument to return the state from the parsed glob with the returned regular expression.
+ * @return {RegExp} Returns a regex created from the given pattern.
+ * @api public
+ */
+
+picomatch.makeRe = (input, options = {}, returnOutput = false, returnState = false) => {
+  if (!input || typeof input !== 'string') {
+    throw new TypeError('Expected a non-empty string');
+  }
+
+  let parsed = { negated: false, fastpaths: true };
+
+  if (options.fastpaths !== false && (input[0] === '.' || input[0] === '*')) {
+    parsed.output = parse.fastpaths(input, options);
+  }
+
+  if (!parsed.output) {
+    parsed = parse(input, options);
+  }
+
+  return picomatch.compileRe(parsed, options, returnOutput, returnState);
+};
+
+/**
+ * Create a regular expression from the given regex source string.
+ *
+ * ```js
+ * const picomatch = require('picomatch');
+ * // picomatch.toRegex(source[, options]);
+ *
+ * const { output } = picomatch.parse('*.js');
+ * console.log(picomatch.toRegex(output));
+ * //=> /^(?:(?!\.)(?=.)[^/]*?\.js)$/
+ * ```
+ * @param {String} `source` Regular expression source string.
+ * @param {Object} `options`
+ * @return {RegExp}
+ * @api public
+ */
+
+picomatch.toRegex = (source, options) => {
+  try {
+    const opts = options || {};
+    return new RegExp(source, opts.flags || (opts.nocase ? 'i' : ''));
+  } catch (err) {
+    if (options && options.debug === true) throw err;
+    return /$^/;
+  }
+};
+
+/**
+ * Picomatch constants.
+ * @return {Object}
+ */
+
+picomatch.constants = constants;
+
+/**
+ * Expose "picomatch"
+ */
+
+module.exports = picomatch;
+
+
+/***/ }),
+
+/***/ 1781:
+/***/ ((module, __unused_webpack_exports, __nccwpck_require__) => {
+
+
+
+const utils = __nccwpck_require__(4059);
+const {
+  CHAR_ASTERISK,             /* * */
+  CHAR_AT,                   /* @ */
+  CHAR_BACKWARD_SLASH,       /* \ */
+  CHAR_COMMA,                /* , */
+  CHAR_DOT,                  /* . */
+  CHAR_EXCLAMATION_MARK,     /* ! */
+  CHAR_FORWARD_SLASH,        /* / */
+  CHAR_LEFT_CURLY_BRACE,     /* { */
+  CHAR_LEFT_PARENTHESES,     /* ( */
+  CHAR_LEFT_SQUARE_BRACKET,  /* [ */
+  CHAR_PLUS,                 /* + */
+  CHAR_QUESTION_MARK,        /* ? */
+  CHAR_RIGHT_CURLY_BRACE,    /* } */
+  CHAR_RIGHT_PARENTHESES,    /* ) */
+  CHAR_RIGHT_SQUARE_BRACKET  /* ] */
+} = __nccwpck_require__(5595);
+
+const isPathSeparator = code => {
+  return code === CHAR_FORWARD_SLASH || code === CHAR_BACKWARD_SLASH;
+};
+
+const depth = token => {
+  if (token.isPrefix !== true) {
+    token.depth = token.isGlobstar ? Infinity : 1;
+  }
+};
+
+/**
+ * Quickly scans a glob pattern and returns an object with a handful of
+ * useful properties, like `isGlob`, `path` (the leading non-glob, if it exists),
+ * `glob` (the actual pattern), `negated` (true if the path starts with `!` but not
+ * with `!(`) and `negatedExtglob` (true if the path starts with `!(`).
+ *
+ * ```js
+ * const pm = require('picomatch');
+ * console.log(pm.scan('foo/bar/*.js'));
+ * { isGlob: true, input: 'foo/bar/*.js', base: 'foo/bar', glob: '*.js' }
+ * ```
+ * @param {String} `str`
+ * @param {Object} `options`
+ * @return {Object} Returns an object with tokens and regex source string.
+ * @api public
+ */
+
+const scan = (input, options) => {
+  const opts = options || {};
+
+  const length = input.length - 1;
+  const scanToEnd = opts.parts === true || opts.tokens === true || opts.scanToEnd === true;
+  const slashes = [];
+  const tokens = [];
+  const parts = [];
+
+  let str = input;
+  let index = -1;
+  let start = 0;
+  let lastIndex = 0;
+  let isBrace = false;
+  let isBracket = false;
+  let isGlob = false;
+  let isExtglob = false;
+  let isGlobstar = false;
+  let braceEscaped = false;
+  let backslashes = false;
+  let negated = false;
+  let negatedExtglob = false;
+  let finished = false;
+  let braces = 0;
+  let prev;
+  let code;
+  let token = { value: '', depth: 0, isGlob: false };
+
+  const eos = () => index >= length;
+  const peek = () => str.charCodeAt(index + 1);
+  const advance = () => {
+    prev = code;
+    return str.charCodeAt(++index);
+  };
+
+  while (index < length) {
+    code = advance();
+    let next;
+
+    if (code === CHAR_BACKWARD_SLASH) {
+      backslashes = token.backslashes = true;
+      code = advance();
+
+      if (code === CHAR_LEFT_CURLY_BRACE) {
+        braceEscaped = true;
+      }
+      continue;
+    }
+
+    if (braceEscaped === true || code === CHAR_LEFT_CURLY_BRACE) {
+      braces++;
+
+      while (eos() !== true && (code = advance())) {
+        if (code === CHAR_BACKWARD_SLASH) {
+          backslashes = token.backslashes = true;
+          advance();
+          continue;
+        }
+
+        if (code === CHAR_LEFT_CURLY_BRACE) {
+          braces++;
+          continue;
+        }
+
+        if (braceEscaped !== true && code === CHAR_DOT && (code = advance()) === CHAR_DOT) {
+          isBrace = token.isBrace = true;
+          isGlob = token.isGlob = true;
+          finished = true;
+
+          if (scanToEnd === true) {
+            continue;
+          }
+
+          break;
+        }
+
+        if (braceEscaped !== true && code === CHAR_COMMA) {
+          isBrace = token.isBrace = true;
+          isGlob = token.isGlob = true;
+          finished = true;
+
+          if (scanToEnd === true) {
+            continue;
+          }
+
+          break;
+        }
+
+        if (code === CHAR_RIGHT_CURLY_BRACE) {
+          braces--;
+
+          if (braces === 0) {
+            braceEscaped = false;
+            isBrace = token.isBrace = true;
+            finished = true;
+            break;
+          }
+        }
+      }
+
+      if (scanToEnd === true) {
+        continue;
+      }
+
+      break;
+    }
+
+    if (code === CHAR_FORWARD_SLASH) {
+      slashes.push(index);
+      tokens.push(token);
+      token = { value: '', depth: 0, isGlob: false };
+
+      if (finished === true) continue;
+      if (prev === CHAR_DOT && index === (start + 1)) {
+        start += 2;
+        continue;
+      }
+
+      lastIndex = index + 1;
+      continue;
+    }
+
+    if (opts.noext !== true) {
+      const isExtglobChar = code === CHAR_PLUS
+        || code === CHAR_AT
+        || code === CHAR_ASTERISK
+        || code === CHAR_QUESTION_MARK
+        || code === CHAR_EXCLAMATION_MARK;
+
+      if (isExtglobChar === true && peek() === CHAR_LEFT_PARENTHESES) {
+        isGlob = token.isGlob = true;
+        isExtglob = token.isExtglob = true;
+        finished = true;
+        if (code === CHAR_EXCLAMATION_MARK && index === start) {
+          negatedExtglob = true;
+        }
+
+        if (scanToEnd === true) {
+          let parens = 0;
+
+          while (eos() !== true && (code = advance())) {
+            if (code === CHAR_BACKWARD_SLASH) {
+              backslashes = token.backslashes = true;
+              advance();
+              continue;
+            }
+
+            if (code === CHAR_LEFT_PARENTHESES) {
+              parens++;
+              continue;
+            }
+
+            if (code === CHAR_RIGHT_PARENTHESES && --parens === 0) {
+              finished = true;
+              break;
+            }
+          }
+          continue;
+        }
+        break;
+      }
+    }
+
+    if (code === CHAR_ASTERISK) {
+      if (prev === CHAR_ASTERISK) isGlobstar = token.isGlobstar = true;
+      isGlob = token.isGlob = true;
+      finished = true;
+
+      if (scanToEnd === true) {
+        continue;
+      }
+      break;
+    }
+
+    if (code === CHAR_QUESTION_MARK) {
+      isGlob = token.isGlob = true;
+      finished = true;
+
+      if (scanToEnd === true) {
+        continue;
+      }
+      break;
+    }
+
+    if (code === CHAR_LEFT_SQUARE_BRACKET) {
+      while (eos() !== true && (next = advance())) {
+        if (next === CHAR_BACKWARD_SLASH) {
+          backslashes = token.backslashes = true;
+          advance();
+          continue;
+        }
+
+        if (next === CHAR_RIGHT_SQUARE_BRACKET) {
+          isBracket = token.isBracket = true;
+          isGlob = token.isGlob = true;
+          finished = true;
+          break;
+        }
+      }
+
+      if (scanToEnd === true) {
+        continue;
+      }
+
+      break;
+    }
+
+    if (opts.nonegate !== true && code === CHAR_EXCLAMATION_MARK && index === start) {
+      negated = token.negated = true;
+      start++;
+      continue;
+    }
+
+    if (opts.noparen !== true && code === CHAR_LEFT_PARENTHESES) {
+      isGlob = token.isGlob = true;
+
+      if (scanToEnd === true) {
+        let parens = 1;
+
+        while (eos() !== true && (code = advance())) {
+          if (code === CHAR_BACKWARD_SLASH) {
+            backslashes = token.backslashes = true;
+            advance();
+            continue;
+          }
+
+          if (code === CHAR_LEFT_PARENTHESES) {
+            parens++;
+            continue;
+          }
+
+          if (code === CHAR_RIGHT_PARENTHESES && --parens === 0) {
+            finished = true;
+            break;
+          }
+        }
+        continue;
+      }
+      break;
+    }
+
+    if (isGlob === true) {
+      finished = true;
+
+      if (scanToEnd === true) {
+        continue;
+      }
+
+      break;
+    }
+  }
+
+  if (opts.noext === true) {
+    isExtglob = false;
+    isGlob = false;
+  }
+
+  let base = str;
+  let prefix = '';
+  let glob = '';
+
+  if (start > 0) {
+    prefix = str.slice(0, start);
+    str = str.slice(start);
+    lastIndex -= start;
+  }
+
+  if (base && isGlob === true && lastIndex > 0) {
+    base = str.slice(0, lastIndex);
+    glob = str.slice(lastIndex);
+  } else if (isGlob === true) {
+    base = '';
+    glob = str;
+  } else {
+    base = str;
+  }
+
+  if (base && base !== '' && base !== '/' && base !== str) {
+    if (isPathSeparator(base.charCodeAt(base.length - 1))) {
+      base = base.slice(0, -1);
+    }
+  }
+
+  if (opts.unescape === true) {
+    if (glob) glob = utils.removeBackslashes(glob);
+
+    if (base && backslashes === true) {
+      base = utils.removeBackslashes(base);
+    }
+  }
+
+  const state = {
+    prefix,
+    input,
+    start,
+    base,
+    glob,
+    isBrace,
+    isBracket,
+    isGlob,
+    isExtglob,
+    isGlobstar,
+    negated,
+    negatedExtglob
+  };
+
+  if (opts.tokens === true) {
+    state.maxDepth = 0;
+    if (!isPathSeparator(code)) {
+      tokens.push(token);
+    }
+    state.tokens = tokens;
+  }
+
+  if (opts.parts === true || opts.tokens === true) {
+    let prevIndex;
+
+    for (let idx = 0; idx < slashes.length; idx++) {
+      const n = prevIndex !== undefined ? prevIndex + 1 : start;
+      const i = slashes[idx];
+      const value = input.slice(n, i);
+      if (opts.tokens) {
+        if (idx === 0 && start !== 0) {
+          tokens[idx].isPrefix = true;
+          tokens[idx].value = prefix;
+        } else {
+          tokens[idx].value = value;
+        }
+        depth(tokens[idx]);
+        state.maxDepth += tokens[idx].depth;
+      }
+      if (i >= start) {
+        parts.push(value);
+        prevIndex = i;
+      }
+    }
+
+    const n = prevIndex !== undefined ? prevIndex + 1 : start;
+    const value = input.slice(n);
+    parts.push(value);
+
+    if (opts.tokens && prevIndex && prevIndex + 1 < input.length) {
+      tokens[tokens.length - 1].value = value;
+      depth(tokens[tokens.length - 1]);
+      state.maxDepth += tokens[tokens.length - 1].depth;
+    }
+
+    state.slashes = slashes;
+    state.parts = parts;
+  }
+
+  return state;
+};
+
+module.exports = scan;
+
+
+/***/ }),
+
+/***/ 4059:
+/***/ ((__unused_webpack_module, exports, __nccwpck_require__) => {
+
+/*global navigator*/
+
+
+const {
+  REGEX_BACKSLASH,
+  REGEX_REMOVE_BACKSLASH,
+  REGEX_SPECIAL_CHARS,
+  REGEX_SPECIAL_CHARS_GLOBAL
+} = __nccwpck_require__(5595);
+
+exports.isObject = val => val !== null && typeof val === 'object' && !Array.isArray(val);
+exports.hasRegexChars = str => REGEX_SPECIAL_CHARS.test(str);
+exports.isRegexChar = str => str.length === 1 && exports.hasRegexChars(str);
+exports.escapeRegex = str => str.replace(REGEX_SPECIAL_CHARS_GLOBAL, '\\$1');
+exports.toPosixSlashes = str => str.replace(REGEX_BACKSLASH, '/');
+
+exports.isWindows = () => {
+  if (typeof navigator !== 'undefined' && navigator.platform) {
+    const platform = navigator.platform.toLowerCase();
+    return platform === 'win32' || platform === 'windows';
+  }
+
+  if (typeof process !== 'undefined' && process.platform) {
+    return process.platform === 'win32';
+  }
+
+  return false;
+};
+
+exports.removeBackslashes = str => {
+  return str.replace(REGEX_REMOVE_BACKSLASH, match => {
+    return match === '\\' ? '' : match;
+  });
+};
+
+exports.escapeLast = (input, char, lastIdx) => {
+  const idx = input.lastIndexOf(char, lastIdx);
+  if (idx === -1) return input;
+  if (input[idx - 1] === '\\') return exports.escapeLast(input, char, idx - 1);
+  return `${input.slice(0, idx)}\\${input.slice(idx)}`;
+};
+
+exports.removePrefix = (input, state = {}) => {
+  let output = input;
+  if (output.startsWith('./')) {
+    output = output.slice(2);
+    state.prefix = './';
+  }
+  return output;
+};
+
+exports.wrapOutput = (input, state = {}, options = {}) => {
+  const prepend = options.contains ? '' : '^';
+  const append = options.contains ? '' : '$';
+
+  let output = `${prepend}(?:${input})${append}`;
+  if (state.negated === true) {
+    output = `(?:^(?!${output}).*$)`;
+  }
+  return output;
+};
+
+exports.basename = (path, { windows } = {}) => {
+  const segs = path.split(windows ? /[\\/]/ : '/');
+  const last = segs[segs.length - 1];
+
+  if (last === '') {
+    return segs[segs.length - 2];
+  }
+
+  return last;
+};
+
+
+/***/ }),
+
 /***/ 8084:
 /***/ ((module, __unused_webpack___webpack_exports__, __nccwpck_require__) => {
 
 __nccwpck_require__.a(module, async (__webpack_handle_async_dependencies__, __webpack_async_result__) => { try {
-/* harmony import */ var _cli_js__WEBPACK_IMPORTED_MODULE_0__ = __nccwpck_require__(8455);
+/* harmony import */ var _cli_js__WEBPACK_IMPORTED_MODULE_0__ = __nccwpck_require__(7855);
 /* harmony import */ var _ports_process_js__WEBPACK_IMPORTED_MODULE_1__ = __nccwpck_require__(9558);
 
 
@@ -6586,7 +9090,7 @@ __webpack_async_result__();
 
 /***/ }),
 
-/***/ 8455:
+/***/ 7855:
 /***/ ((__unused_webpack_module, __webpack_exports__, __nccwpck_require__) => {
 
 
@@ -37705,12 +40209,29 @@ function expandCommand(template, files, reporterArgs) {
 ;// CONCATENATED MODULE: ./src/execute/tree-command.ts
 /** Commands the trees need besides the tests (install, build): run without a shell, failing loudly. */
 
+
+
 async function runTreeCommand(processes, commandLine, cwd, timeoutMs, what) {
-    const result = await processes.run({ ...commandLine, cwd, timeoutMs, env: { ...installEnvironment(process.env), ...commandLine.env } });
+    const result = await processes.run(withPackageBins({ ...commandLine, cwd, timeoutMs, env: { ...installEnvironment(process.env), ...commandLine.env } }));
     if (result.exitCode !== 0) {
         const how = result.timedOut ? `timed out after ${timeoutMs} ms` : `exit ${result.exitCode}`;
         throw new UserFacingError(`${what} failed (${[commandLine.command, ...commandLine.args].join(' ')}: ${how}):\n${result.output.slice(-1500)}`);
     }
+}
+/**
+ * PATH as `npm run` sets it: every `node_modules/.bin` from the command's folder up, then the tool's own,
+ * so a bare `jest` or `tsc` in a test-command or build-command is the repository's own.
+ */
+function withPackageBins(request) {
+    const bins = [];
+    for (let dir = request.cwd;; dir = (0,external_node_path_.dirname)(dir)) {
+        if ((0,external_node_fs_.existsSync)((0,external_node_path_.join)(dir, 'node_modules', '.bin')))
+            bins.push((0,external_node_path_.join)(dir, 'node_modules', '.bin'));
+        if (dir === (0,external_node_path_.dirname)(dir))
+            break;
+    }
+    const path = [...bins, request.env?.PATH ?? process.env.PATH ?? ''].filter(Boolean).join(external_node_path_.delimiter);
+    return { ...request, env: { ...request.env, PATH: path } };
 }
 /** An install or a build (not a test run) may need the machine's registry settings and proxies. */
 function installEnvironment(parent) {
@@ -37885,6 +40406,19 @@ function cleanPath(path) {
     return path.replace(/^[ab]\//, '');
 }
 const sourceFiles = (changeSet) => changeSet.files.filter((file) => file.role === 'source');
+/**
+ * Changed files the repository's own test command collects are its tests, whatever their names (a jest
+ * `testMatch` of check files): they stay in the pre-fix tree and verify mode runs them. Never all the
+ * changed code, though: a fix changes some source, and a rule that collects it all says nothing.
+ */
+function withCollectedTests(changeSet, collects) {
+    const sources = sourceFiles(changeSet);
+    const moved = sources.filter((file) => collects(file.path) === true).map((file) => file.path);
+    if (moved.length === 0 || moved.length === sources.length)
+        return { changeSet, moved: [] };
+    const files = changeSet.files.map((file) => (moved.includes(file.path) ? { ...file, role: 'test' } : file));
+    return { changeSet: { ...changeSet, files }, moved };
+}
 
 ;// CONCATENATED MODULE: ./src/diff/history.ts
 async function ensureHistory(git, base, head, log) {
@@ -38560,6 +41094,7 @@ async function lstatOrNull(path) {
 
 
 
+
 class TestBench {
     trees;
     framework;
@@ -38573,7 +41108,15 @@ class TestBench {
         this.framework = framework;
         this.options = options;
         // The last command the adapter ran is the runner's own: what a reader needs to run it by hand.
-        this.processes = { run: (request) => ((this.commandLine = describeCommand(request)), sandbox.processes.run(request)) };
+        this.processes = { run: (request) => ((this.commandLine = describeCommand(request)), sandbox.processes.run(withPackageBins(request))) };
+    }
+    /** The wrapper CLI the runs go through; null: the runner itself. */
+    get wrapper() {
+        return this.options.wrapper;
+    }
+    /** Null: from now on the runner runs itself (a wrapper that does not pass the runner's arguments on). */
+    set wrapper(wrapper) {
+        this.options.wrapper = wrapper;
     }
     /** The command line of the last process the last run started, as the repository would type it. */
     get lastCommand() {
@@ -38587,19 +41130,26 @@ class TestBench {
         }
         this.installed = files;
     }
+    /** The runner's own account of its configuration at head, when the adapter can ask it (jest). */
+    async resolveConfig() {
+        const { packageDir, command, timeoutMs, wrapper } = this.options;
+        const request = { treeDir: (0,external_node_path_.join)(this.trees.head, packageDir), timeoutMs, command: command ?? undefined, wrapper };
+        return (await this.framework.resolveConfig?.(request, this.processes).catch(() => null)) ?? null;
+    }
     /** Runs files in a tree; `title` names the run in the log (default: `Run N at head`). */
     async run(tree, files, options = {}) {
-        const { packageDir, command, timeoutMs } = this.options;
+        const { packageDir, command, timeoutMs, wrapper } = this.options;
         // A titled run (the preflight) is not one of the numbered runs of the suite.
         const title = options.title ?? `Run ${++this.runs}`;
         const scratchDir = (0,external_node_path_.join)(this.options.scratchDir, `${title.toLowerCase().replace(/\W+/g, '-')}-${tree}`);
         await makeRunnerFolder(scratchDir);
         const treeDir = (0,external_node_path_.join)(this.trees[tree], packageDir);
         const packageFiles = files.map((file) => external_node_path_.posix.relative(packageDir, file));
-        const result = await this.framework.run({ treeDir, files: packageFiles, scratchDir, timeoutMs, coverage: options.coverage, command: command ?? undefined }, this.processes);
+        const result = await this.framework.run({ treeDir, files: packageFiles, scratchDir, timeoutMs, coverage: options.coverage, command: command ?? undefined, wrapper }, this.processes);
         const run = repoRelativeRun(withoutTreePaths(result, [treeDir, await (0,promises_.realpath)(treeDir)]), packageDir);
         const where = tree === 'head' ? 'at head' : 'on the pre-fix tree';
-        this.logRun(`${title} ${where}${options.coverage ? ' (with coverage)' : ''}`, run);
+        const coverage = options.coverage ? (run.coverage ? ' (with coverage)' : ' (coverage asked for, none collected)') : '';
+        this.logRun(`${title} ${where}${coverage}`, run);
         return run;
     }
     logRun(title, run) {
@@ -38696,8 +41246,9 @@ async function passAtHeadThenPreFix(bench, candidate, options) {
     // and measures which changed lines the suite runs.
     const judged = options.installFiles ? passingFiles : filesWithAPassingTest;
     if (judged(files, headRun).length > 0) {
-        const second = await runAtHead(true);
-        headRun = { ...markFlaky(headRun, second), coverage: second.coverage };
+        const withCoverage = await runAtHead(true);
+        const second = lostPasses(headRun, withCoverage) > 0 ? await withoutCoverage(headRun, withCoverage, runAtHead, options.log) : withCoverage;
+        headRun = { ...markFlaky(headRun, second), coverage: withCoverage.coverage };
     }
     const kept = judged(files, headRun);
     const dropped = files.filter((file) => !kept.includes(file)).map((file) => ({ path: file.path, reason: dropReason(headRun, file.path) }));
@@ -38711,6 +41262,20 @@ const passingFiles = (files, headRun) => files.filter((file) => !failingFiles(he
  * old expectation, a newer runtime) must not hide the proof in the tests beside it.
  */
 const filesWithAPassingTest = (files, headRun) => files.filter((file) => headRun.tests.some((test) => test.file === file.path && test.status === 'passed'));
+/**
+ * Tests that passed, then failed in the coverage run: flaky, or changed by the coverage instrumentation
+ * itself (a spy on an instrumented function, a snapshot of a function's text). A third run without
+ * coverage tells them apart; when it passes them again, it is the second run that counts.
+ */
+async function withoutCoverage(first, withCoverage, runAtHead, log) {
+    const plain = await runAtHead();
+    if (lostPasses(first, plain) > 0)
+        return withCoverage;
+    log.info(`${lostPasses(first, withCoverage)} test(s) failed only with coverage collected, and passed again without it: they are judged on the runs without coverage`);
+    return plain;
+}
+/** How many tests that passed in `first` did not pass in `second`. */
+const lostPasses = (first, second) => markFlaky(first, second).tests.filter((test) => test.message.startsWith(FLAKY)).length;
 const FLAKY = 'flaky:';
 /** A test that passed in the first run but not in the second counts as failing at head. */
 function markFlaky(first, second) {
@@ -38751,11 +41316,77 @@ const sameFiles = (a, b) => a.length === b.length && a.every((file, index) => fi
 const paths = (files) => files.map((file) => file.path);
 const provesFix = (proof) => classifyTests(proof.headRun, proof.preFixRun).some((test) => test.kind === 'fail-to-pass');
 
+;// CONCATENATED MODULE: ./src/execute/dependency-change.ts
+/**
+ * Whether a changed manifest changes what is installed. A release bump of package.json's `version`, or a
+ * lockfile npm rewrote with other flags (`peer`, `dev`), installs the same packages: the pre-fix tree then
+ * reuses the installed dependencies instead of paying for (and risking) a fresh install.
+ */
+// The package.json fields an install reads.
+const INSTALL_FIELDS = ['dependencies', 'devDependencies', 'optionalDependencies', 'peerDependencies', 'bundledDependencies', 'overrides', 'resolutions', 'workspaces', 'packageManager', 'pnpm', 'engines'];
+// What a lockfile entry says about the package installed there.
+const ENTRY_FIELDS = ['version', 'resolved', 'integrity', 'link'];
+/** True unless the two versions of the manifest at `path` are known to install the same packages. */
+function changesInstall(path, before, after) {
+    if (before === null || after === null)
+        return true;
+    const name = path.split('/').pop();
+    const reading = name === 'package.json' ? installFields : name === 'package-lock.json' || name === 'npm-shrinkwrap.json' ? lockedPackages : null;
+    if (!reading)
+        return before !== after;
+    const [a, b] = [reading(before), reading(after)];
+    return a === null || b === null || a !== b;
+}
+function installFields(text) {
+    const manifest = parseObject(text);
+    return manifest && JSON.stringify(INSTALL_FIELDS.map((field) => manifest[field] ?? null));
+}
+/** Every installed path with its version and source (lockfile v2/v3 `packages`, v1 nested `dependencies`). */
+function lockedPackages(text) {
+    const lock = parseObject(text);
+    if (!lock)
+        return null;
+    const entries = [];
+    const packages = lock.packages;
+    if (packages && typeof packages === 'object') {
+        for (const [location, entry] of Object.entries(packages)) {
+            // The root entry repeats package.json, which is compared on its own.
+            if (location !== '')
+                entries.push(JSON.stringify([location, ...ENTRY_FIELDS.map((field) => entry?.[field] ?? null)]));
+        }
+    }
+    else {
+        collectV1(lock.dependencies, '', entries);
+    }
+    return entries.sort().join('\n');
+}
+function collectV1(dependencies, prefix, entries) {
+    if (!dependencies || typeof dependencies !== 'object')
+        return;
+    for (const [name, entry] of Object.entries(dependencies)) {
+        const location = `${prefix}node_modules/${name}`;
+        entries.push(JSON.stringify([location, ...ENTRY_FIELDS.map((field) => entry?.[field] ?? null)]));
+        collectV1(entry?.dependencies, `${location}/`, entries);
+    }
+}
+function parseObject(text) {
+    try {
+        const value = JSON.parse(text);
+        return value && typeof value === 'object' && !Array.isArray(value) ? value : null;
+    }
+    catch {
+        return null;
+    }
+}
+
 ;// CONCATENATED MODULE: ./src/execute/trees.ts
 /**
  * The two trees the suite runs in, both git worktrees outside the user's checkout: the head, and the
  * pre-fix tree — the head with the PR's non-test source changes (and manifests) reverted.
  */
+
+
+
 
 
 
@@ -38790,14 +41421,35 @@ async function prepareTrees(git, changeSet, workDir, options) {
 async function addPreFixTree(git, changeSet, dir, options) {
     await git.addWorktree(dir, changeSet.head);
     const reverted = await revertFix(git, changeSet, dir);
-    if (!reverted.some(isManifest)) {
+    if (!(await fixChangesInstall(git, changeSet))) {
         const preFixDependencies = await reuseDependencies(git.repoDir, dir, options.packageDir);
         await options.sandbox.share(dir);
-        return { reverted, preFixDependencies };
+        return { reverted, preFixDependencies, preFixInstallError: null };
     }
     // The install runs in the sandbox: the tree is shared before it.
     await options.sandbox.share(dir);
-    return { reverted, preFixDependencies: await installDependencies(dir, { ...options, processes: options.sandbox.processes }) };
+    try {
+        return { reverted, preFixDependencies: await installDependencies(dir, { ...options, processes: options.sandbox.processes }), preFixInstallError: null };
+    }
+    catch (error) {
+        if (!(error instanceof UserFacingError))
+            throw error;
+        // A lockfile this machine's package manager cannot install (an old format, a registry out of reach):
+        // the head's dependencies still test the reverted sources, unless the fix was the dependency change.
+        options.sandbox.remove((0,external_node_path_.join)(dir, 'node_modules'));
+        await reuseDependencies(git.repoDir, dir, options.packageDir);
+        return { reverted, preFixDependencies: 'reused-after-failed-install', preFixInstallError: firstErrorLines(error.message, 4) };
+    }
+}
+/** A manifest the fix changed in a way that installs other packages (not a version bump, not lockfile flags). */
+async function fixChangesInstall(git, changeSet) {
+    for (const file of changeSet.files.filter((changed) => isManifest(changed.path))) {
+        const before = file.basePath === null ? null : await git.fileAt(changeSet.mergeBase, file.basePath);
+        const after = file.status === 'deleted' ? null : await git.fileAt(changeSet.head, file.path);
+        if (changesInstall(file.path, before, after))
+            return true;
+    }
+    return false;
 }
 /** Takes the fix out of a checkout of the head: its source files (and manifests) go back to the merge-base. */
 async function revertFix(git, changeSet, treeDir) {
@@ -48060,6 +50712,7 @@ child.on('exit', (code, signal) => { process.exitCode = code ?? (signal ? 1 : 0)
 `;
 const avaAdapter = {
     name: 'ava',
+    coverageNeeds: "c8 installed in the repository (ava's tests run in worker threads c8 follows)",
     async detect(repoDir) {
         const manifest = await readPackageJson(repoDir);
         if (manifest && usesAva(manifest))
@@ -48150,8 +50803,118 @@ function notInstalled(request) {
     return { tests: [], fileErrors: request.files.map((file) => ({ file, message })), exitCode: null, timedOut: false, durationMs: 0, output: message };
 }
 
+;// CONCATENATED MODULE: ./src/frameworks/wrapper.ts
+/**
+ * A test runner behind a wrapper CLI. Scripts such as `tsdx test`, `react-scripts test` or `kcd-scripts test`
+ * run jest (or vitest) with a configuration the wrapper builds itself — transforms, module mappers, roots —
+ * that a direct run of the runner would miss. Such a script is run through the wrapper, which passes the
+ * runner's own arguments on.
+ *
+ * Found in the package's `test` script (following `npm run x`): a command whose program is the bin of a
+ * package the repository declares, whose first word is a test subcommand, and whose package depends on the
+ * runner. The runner must be installed where the wrapper resolves it.
+ */
+
+
+
+
+
+// The subcommand that runs the tests; `kcd-scripts lint` or `tsdx build` in the same script is not the run.
+const TEST_SUBCOMMAND = /^(?:test|tests|spec|specs|unit|jest|vitest)$/;
+// Programs that only start the next word.
+const LAUNCHERS = new Set(['cross-env', 'env', 'npx', 'bunx', 'dotenv']);
+// A watching runner never exits; the run is one pass.
+const WATCH_FLAG = /^--(?:watch|watchAll)(?:=.*)?$/;
+const MAX_SCRIPT_DEPTH = 4;
+const RUNNERS = ['jest', 'vitest', 'mocha', 'ava'];
+/** The wrapper the package's test script runs `runner` through, or null (no wrapper, or the runner itself). */
+function findRunnerWrapper(dir, runner) {
+    const manifest = readPackageJsonSync(dir);
+    if (!manifest)
+        return null;
+    return wrapperInScript(dir, manifest, runner, 'test', 0);
+}
+function wrapperInScript(dir, manifest, runner, name, depth) {
+    const script = manifest.scripts?.[name];
+    if (!script || depth > MAX_SCRIPT_DEPTH)
+        return null;
+    for (const words of scriptCommands(script)) {
+        const target = scriptTarget(words);
+        const found = target ? (target !== name ? wrapperInScript(dir, manifest, runner, target, depth + 1) : null) : wrapperCommand(dir, manifest, runner, words);
+        if (found)
+            return found;
+    }
+    return null;
+}
+function wrapperCommand(dir, manifest, runner, words) {
+    const program = words.findIndex((word) => !/^[A-Za-z_][A-Za-z0-9_]*=/.test(word) && !LAUNCHERS.has(word) && !word.startsWith('-'));
+    const [binName, subcommand, ...rest] = program >= 0 ? words.slice(program) : [];
+    if (!binName || !subcommand || !TEST_SUBCOMMAND.test(subcommand) || binName === runner)
+        return null;
+    const packageName = packageWithBin(dir, manifest, binName);
+    if (!packageName || !wrapsRunner(dir, packageName, runner))
+        return null;
+    return { packageName, binName, args: [subcommand, ...rest.filter((word) => !WATCH_FLAG.test(word))], env: assignments(words.slice(0, program)) };
+}
+/**
+ * The package that provides the bin: a dependency the package declares, else (a monorepo package using
+ * its workspace root's tools) the package an installed `node_modules/.bin` link leads to.
+ */
+function packageWithBin(dir, manifest, binName) {
+    const declared = Object.keys({ ...manifest.dependencies, ...manifest.devDependencies });
+    return declared.find((name) => providesBin(packageDir(dir, name), binName)) ?? linkedBinPackage(dir, binName);
+}
+function providesBin(installed, binName) {
+    const bin = installed ? readPackageJsonSync(installed)?.bin : undefined;
+    return typeof bin === 'string' ? readPackageJsonSync(installed)?.name?.toString().replace(/^@[^/]+\//, '') === binName : bin !== undefined && binName in bin;
+}
+/** `node_modules/.bin/<bin>` in the folders node would look in, followed to the package that holds it. */
+function linkedBinPackage(dir, binName) {
+    for (const folder of (0,external_node_module_namespaceObject.createRequire)((0,external_node_path_.join)(dir, 'package.json')).resolve.paths(binName) ?? []) {
+        let target;
+        try {
+            target = (0,external_node_fs_.realpathSync)((0,external_node_path_.join)(folder, '.bin', binName));
+        }
+        catch {
+            continue;
+        }
+        for (let up = (0,external_node_path_.dirname)(target); (0,external_node_path_.basename)(up) !== 'node_modules' && up !== (0,external_node_path_.dirname)(up); up = (0,external_node_path_.dirname)(up)) {
+            const name = readPackageJsonSync(up)?.name;
+            if (typeof name === 'string' && providesBin(up, binName))
+                return packageDir(dir, name) ? name : null;
+        }
+    }
+    return null;
+}
+/**
+ * The wrapper depends on the runner, which resolves from where the wrapper is installed; or (a wrapper that
+ * leaves the runner to the project, as ts-scripts does with vitest) it depends on no runner and the
+ * repository has this one installed.
+ */
+function wrapsRunner(dir, packageName, runner) {
+    const installed = packageDir(dir, packageName);
+    const manifest = installed ? readPackageJsonSync(installed) : null;
+    if (!installed || !manifest)
+        return false;
+    const dependencies = { ...manifest.dependencies, ...manifest.peerDependencies };
+    if (!RUNNERS.some((name) => name in dependencies))
+        return packageDir(dir, runner) !== null;
+    // From the wrapper's real folder: a pnpm install keeps its dependencies beside it, not at the top.
+    return runner in dependencies && packageDir((0,external_node_fs_.realpathSync)(installed), runner) !== null;
+}
+/** The wrapper's bin as installed in a tree. */
+function wrapperBin(treeDir, wrapper) {
+    const dir = packageDir(treeDir, wrapper.packageName);
+    const bin = dir ? readPackageJsonSync(dir)?.bin : undefined;
+    const path = typeof bin === 'string' ? bin : bin?.[wrapper.binName];
+    return dir && path ? (0,external_node_path_.join)(dir, path) : null;
+}
+/** How the log names it: `tsdx test`. */
+const describeWrapper = (wrapper) => [wrapper.binName, ...wrapper.args].join(' ');
+
 ;// CONCATENATED MODULE: ./src/frameworks/jest.ts
 /** Jest: found by its dependency, test script or config file; run by path, read from its JSON report. */
+
 
 
 
@@ -48180,6 +50943,7 @@ function coverageFlags(request) {
 }
 const jestAdapter = {
     name: 'jest',
+    coverageNeeds: "jest's own coverage; a configuration that turns it off or breaks it leaves none",
     async detect(repoDir) {
         const manifest = await readPackageJson(repoDir);
         if (manifest && usesJest(manifest))
@@ -48199,7 +50963,7 @@ const jestAdapter = {
         await makeRunnerFolder(request.scratchDir);
         await (0,promises_.rm)(reportFile, { force: true });
         const reporterArgs = [...JEST_FLAGS, ...coverageFlags(request), `--outputFile=${reportFile}`];
-        const invocation = request.command ? expandCommand(request.command, request.files, reporterArgs) : await jest_defaultInvocation(request, reporterArgs);
+        const invocation = request.command ? expandCommand(request.command, request.files, reporterArgs) : await jest_defaultInvocation(request.treeDir, request.wrapper ?? null, request.files, reporterArgs);
         if (!invocation)
             return jest_notInstalled(request);
         const result = await processes.run({ ...invocation, cwd: request.treeDir, timeoutMs: request.timeoutMs });
@@ -48213,14 +50977,50 @@ const jestAdapter = {
         }
         const coverage = request.coverage ? await readIstanbulCoverage((0,external_node_path_.join)(request.scratchDir, 'coverage', 'coverage-final.json'), await treeRoots(request.treeDir)) : null;
         return { ...base, ...(await readResults(report, request)), ...(coverage && { coverage }) };
+    },
+    async resolveConfig(request, processes) {
+        const wrapper = request.wrapper ?? null;
+        const asked = request.command ? expandCommand(request.command, [], ['--showConfig']) : await jest_defaultInvocation(request.treeDir, wrapper, [], ['--showConfig']);
+        if (!asked)
+            return null;
+        const result = await processes.run({ ...asked, cwd: request.treeDir, timeoutMs: request.timeoutMs });
+        const config = parseShownConfig(result.stdout);
+        const asker = request.command ? request.command.join(' ') : wrapper ? describeWrapper(wrapper) : 'jest';
+        return config && { source: `${asker} --showConfig`, values: await underRootDir(config, request.treeDir) };
     }
 };
-/** The tree's own jest, run by node directly (no npx, no shell). */
-async function jest_defaultInvocation(request, reporterArgs) {
-    const jestBin = installedBin(request.treeDir, 'jest');
-    if (!jestBin)
+/** `jest --showConfig` prints `{ configs: [project…], globalConfig, version }`; a multi-project config is not one set of rules. */
+function parseShownConfig(stdout) {
+    try {
+        const shown = JSON.parse(stdout.slice(stdout.indexOf('{')));
+        return shown.configs?.length === 1 ? shown.configs[0] : null;
+    }
+    catch {
         return null;
-    return { command: process.execPath, args: [...(await nodeArgsFor(request.treeDir)), jestBin, ...reporterArgs, ...request.files], env: {} };
+    }
+}
+/** The tree's absolute paths in the config made `<rootDir>`-relative, and rootDir itself relative to the tree. */
+async function underRootDir(config, treeDir) {
+    const rootDir = typeof config.rootDir === 'string' ? config.rootDir : treeDir;
+    const [tree, realTree] = await treeRoots(treeDir);
+    const placeholder = (value) => typeof value === 'string' ? (value === rootDir ? '<rootDir>' : value.split(`${rootDir}/`).join('<rootDir>/')) : Array.isArray(value) ? value.map(placeholder) : value;
+    const within = [tree, realTree].map((root) => (0,external_node_path_.relative)(root, rootDir)).find((path) => !path.startsWith('..') && !(0,external_node_path_.isAbsolute)(path));
+    const values = { rootDir: (within ?? '').split(external_node_path_.sep).join('/') };
+    for (const key of ['roots', 'testMatch', 'testRegex', 'testPathIgnorePatterns', 'moduleFileExtensions'])
+        values[key] = placeholder(config[key]);
+    return values;
+}
+/**
+ * The tree's own jest, run by node directly (no npx, no shell); through the wrapper CLI the test script
+ * calls, when it calls one, so that the wrapper's own configuration applies.
+ */
+async function jest_defaultInvocation(treeDir, wrapper, files, reporterArgs) {
+    const nodeArgs = await nodeArgsFor(treeDir);
+    const bin = wrapper ? wrapperBin(treeDir, wrapper) : installedBin(treeDir, 'jest');
+    if (!bin)
+        return null;
+    const args = [...nodeArgs, bin, ...(wrapper?.args ?? []), ...reporterArgs, ...files];
+    return { command: process.execPath, args, env: wrapper?.env ?? {} };
 }
 function usesJest(manifest) {
     return declares(manifest, 'jest') || manifest.jest !== undefined || /\bjest\b/.test(manifest.scripts?.test ?? '');
@@ -48462,6 +51262,7 @@ const HELPER_NAME = /^(?:setup|helpers?|bootstrap|global-setup)\.[cm]?[jt]s$/;
 const mocha_REPORT_FILE = 'mocha-results.json';
 const mochaAdapter = {
     name: 'mocha',
+    coverageNeeds: 'c8 installed in the repository',
     async detect(repoDir) {
         const manifest = await readPackageJson(repoDir);
         if (manifest && usesMocha(manifest))
@@ -48827,6 +51628,7 @@ const OTHER_RUNNERS = ['jest', 'vitest', 'mocha', 'ava', 'tap', 'tape', 'jasmine
 const TEST_FLAG = '--test';
 const nodeTestAdapter = {
     name: 'node-test',
+    coverageNeeds: "node's lcov test reporter (Node 20.11+), or c8 installed in the repository",
     async detect(repoDir) {
         const manifest = await readPackageJson(repoDir);
         if (nodeTestScript(manifest?.scripts))
@@ -49323,6 +52125,7 @@ function createPytestAdapter(options = {}) {
     const systemPythons = options.pythons ?? SYSTEM_PYTHONS;
     return {
         name: 'pytest',
+        coverageNeeds: 'coverage.py importable by the Python that runs pytest',
         detect: detectPytest,
         isTestFile,
         run: (request, processes) => runPytest(request, processes, systemPythons)
@@ -49456,6 +52259,7 @@ function hasTestFile(dir, depth) {
 
 
 
+
 const CONFIG_EXTENSIONS = ['ts', 'mts', 'cts', 'js', 'mjs', 'cjs'];
 const VITEST_CONFIGS = CONFIG_EXTENSIONS.flatMap((ext) => [`vitest.config.${ext}`, `vitest.workspace.${ext}`]).concat('vitest.workspace.json');
 const VITE_CONFIGS = CONFIG_EXTENSIONS.map((ext) => `vite.config.${ext}`);
@@ -49482,6 +52286,7 @@ function vitest_coverageFlags(request, provider) {
 }
 const vitestAdapter = {
     name: 'vitest',
+    coverageNeeds: '@vitest/coverage-v8 or @vitest/coverage-istanbul installed in the repository',
     async detect(repoDir) {
         const manifest = await readPackageJson(repoDir);
         const script = manifest?.scripts?.test ?? '';
@@ -49532,10 +52337,12 @@ const vitestAdapter = {
  * as that flag's value.
  */
 function vitest_defaultInvocation(request, reporterArgs) {
-    const vitestBin = installedBin(request.treeDir, 'vitest');
-    if (!vitestBin)
+    // Through the wrapper CLI the test script calls, if any (CI=true keeps it from watching).
+    const wrapper = request.wrapper ?? null;
+    const bin = wrapper ? wrapperBin(request.treeDir, wrapper) : installedBin(request.treeDir, 'vitest');
+    if (!bin)
         return null;
-    return { command: process.execPath, args: [vitestBin, 'run', ...request.files, ...reporterArgs], env: {} };
+    return { command: process.execPath, args: [bin, ...(wrapper?.args ?? ['run']), ...request.files, ...reporterArgs], env: wrapper?.env ?? {} };
 }
 /** v8, else istanbul, else none: a missing provider would make vitest stop and offer to install it. */
 function coverageProvider(treeDir) {
@@ -49632,8 +52439,11 @@ function vitest_toStatus(status) {
 
 
 
+
 // vitest before jest: vitest projects often keep jest-compatible names and globals. node:test last of the
 // JavaScript runners: other runners' scripts may call node too.
+// The runners whose adapters run them through a wrapper CLI (wrapper.ts).
+const WRAPPED_RUNNERS = new Set(['vitest', 'jest']);
 const ADAPTERS = [vitestAdapter, jestAdapter, mochaAdapter, avaAdapter, nodeTestAdapter, pytestAdapter];
 /** The adapter the framework setting names, else the detected one. */
 async function frameworkFor(packageDir, name) {
@@ -49641,10 +52451,18 @@ async function frameworkFor(packageDir, name) {
     return named ?? detectFramework(packageDir);
 }
 async function detectFramework(repoDir) {
+    // A runner the test script calls through a wrapper CLI decides, whatever else is installed.
+    const wrapped = ADAPTERS.find((adapter) => WRAPPED_RUNNERS.has(adapter.name) && findRunnerWrapper(repoDir, adapter.name));
+    if (wrapped)
+        return wrapped;
     for (const adapter of ADAPTERS)
         if (await adapter.detect(repoDir))
             return adapter;
     throw new UserFacingError(`No supported test framework found in ${repoDir}`, `supported: ${ADAPTERS.map((adapter) => adapter.name).join(', ')}`);
+}
+/** The wrapper CLI the test script runs this framework's runner through; none when a test-command is set. */
+function wrapperFor(packageDir, framework, testCommand) {
+    return testCommand || !WRAPPED_RUNNERS.has(framework.name) ? null : findRunnerWrapper(packageDir, framework.name);
 }
 
 ;// CONCATENATED MODULE: ./node_modules/balanced-match/dist/esm/index.js
@@ -52395,6 +55213,9 @@ minimatch.Minimatch = Minimatch;
 minimatch.escape = escape_escape;
 minimatch.unescape = unescape_unescape;
 //# sourceMappingURL=index.js.map
+// EXTERNAL MODULE: ./node_modules/picomatch/index.js
+var picomatch = __nccwpck_require__(4006);
+var picomatch_default = /*#__PURE__*/__nccwpck_require__.n(picomatch);
 ;// CONCATENATED MODULE: ./src/context/collection.ts
 /**
  * Which files the repository's own test command collects, read statically from its configuration at head
@@ -52403,6 +55224,7 @@ minimatch.unescape = unescape_unescape;
  * jest `testMatch`, pytest `testpaths`. `collects` answers null when the rules cannot be read (a JavaScript
  * config file, an unknown test command).
  */
+
 
 
 
@@ -52415,11 +55237,21 @@ const READERS = {
     ava: avaRules,
     pytest: pytestRules
 };
-async function readCollection(framework, tree) {
+async function readCollection(framework, repoTree, options = {}) {
     const reader = READERS[framework];
+    const packageDir = clean(options.packageDir ?? '');
+    const tree = packageDir ? packageTree(repoTree, packageDir) : repoTree;
     const pkg = parseJson(await tree.read('package.json')) ?? {};
-    const rules = reader ? await reader(tree, pkg).catch(() => null) : null;
-    return rules ? { source: rules.source, collects: (path) => rules.collects(path) } : UNKNOWN_COLLECTION;
+    const rules = reader ? await reader(tree, pkg, options.resolved ?? null).catch(() => null) : null;
+    if (!rules)
+        return UNKNOWN_COLLECTION;
+    // Repository paths in, package paths to the rules: a file outside the package is not its tests'.
+    return { source: rules.source, collects: (path) => (within(path, packageDir) ? rules.collects(packageDir ? path.slice(packageDir.length + 1) : path) : false) };
+}
+/** A monorepo package's folder as a tree of its own. */
+function packageTree(tree, packageDir) {
+    const prefix = `${packageDir}/`;
+    return { read: (path) => tree.read(prefix + path), files: tree.files.filter((path) => path.startsWith(prefix)).map((path) => path.slice(prefix.length)) };
 }
 // ---------------------------------------------------------------------------------------------- scripts
 /**
@@ -52569,11 +55401,11 @@ const JEST_VALUE_FLAGS = new Set(['config', 'c', 'testPathPattern', 'testPathPat
 const JEST_JS_CONFIGS = /^jest\.config\.(?:js|ts|mjs|cjs|mts|cts)$/;
 const JEST_DEFAULT_MATCH = ['**/__tests__/**/*.[jt]s?(x)', '**/?(*.)+(spec|test).[jt]s?(x)'];
 const JEST_DEFAULT_EXTENSIONS = ['js', 'mjs', 'cjs', 'jsx', 'ts', 'mts', 'cts', 'tsx', 'json', 'node'];
-async function jestRules(tree, pkg) {
+async function jestRules(tree, pkg, resolved) {
     const args = parseArgs(runnerArgs(pkg.scripts, JEST_WORD) ?? [], JEST_VALUE_FLAGS);
-    if (['testMatch', 'testRegex', 'roots', 'rootDir', 'selectProjects'].some((flag) => args.options.has(flag)))
+    if (!resolved && ['testMatch', 'testRegex', 'roots', 'rootDir', 'selectProjects'].some((flag) => args.options.has(flag)))
         return null;
-    const config = await jestConfig(tree, pkg, args.options.get('config')?.[0] ?? args.options.get('c')?.[0]);
+    const config = resolved ? { file: resolved.source, values: resolved.values } : await jestConfig(tree, pkg, args.options.get('config')?.[0] ?? args.options.get('c')?.[0]);
     if (!config || config.values.projects)
         return null;
     const { values } = config;
@@ -52585,9 +55417,9 @@ async function jestRules(tree, pkg) {
     const ignored = list(values.testPathIgnorePatterns ?? ['/node_modules/']).map((text) => new RegExp(atRoot(text)));
     const extensions = list(values.moduleFileExtensions ?? JEST_DEFAULT_EXTENSIONS);
     const filters = [...args.positionals, ...(args.options.get('testPathPattern') ?? []), ...(args.options.get('testPathPatterns') ?? [])].map((text) => new RegExp(text));
-    const matchesTest = (path) => (regexes.length ? regexes.some((regex) => regex.test(`/${path}`)) : globs(path, match));
+    const matchesTest = (path) => (regexes.length ? regexes.some((regex) => regex.test(`/${path}`)) : jestGlobs(path, match));
     return {
-        source: `jest (${config.file})`,
+        source: resolved ? resolved.source : `jest (${config.file})`,
         collects: (path) => roots.some((root) => within(path, root)) &&
             extensions.some((ext) => path.endsWith(`.${ext}`)) &&
             matchesTest(path) &&
@@ -52751,6 +55583,12 @@ const clean = (path) => path.replace(/^\.\/+/, '').replace(/\/+$/, '').replace(/
 const within = (path, folder) => folder === '' || path.startsWith(`${folder}/`);
 const isGlob = (pattern) => /[*?[\]{}!()]/.test(pattern);
 const glob = (path, pattern) => minimatch(path, clean(pattern), { dot: true });
+/** jest's own glob dialect (picomatch: `*.(spec|test).ts` is a group), matched as jest does. */
+function jestGlobs(path, patterns) {
+    const negated = patterns.filter((pattern) => pattern.startsWith('!')).map((pattern) => pattern.slice(1));
+    const matches = (pattern) => picomatch_default().isMatch(path, pattern, { dot: true });
+    return patterns.some((pattern) => !pattern.startsWith('!') && matches(pattern)) && !negated.some(matches);
+}
 /** Matched by a positive pattern and by no `!` one. */
 function globs(path, patterns) {
     const negated = patterns.filter((pattern) => pattern.startsWith('!')).map((pattern) => pattern.slice(1));
@@ -52825,6 +55663,7 @@ function emptyReport(mode, repoDir, base, head) {
         reason: 'the pipeline did not finish',
         repository: { dir: repoDir, base, head, mergeBase: null },
         framework: null,
+        runnerWrapper: null,
         bugReport: null,
         changedFiles: [],
         analysis: null,
@@ -52832,6 +55671,7 @@ function emptyReport(mode, repoDir, base, head) {
         suite: { files: [], refused: [], dropped: [] },
         tests: [],
         diffCoverage: null,
+        diffCoverageNote: null,
         preFixTree: null,
         build: null,
         preflight: null,
@@ -52862,13 +55702,20 @@ const VERDICT_LINE = {
     error: '⚠️ **error** — the pipeline could not finish.'
 };
 const cell = (text) => text.replace(/\|/g, '\\|').replace(/\n+/g, ' ');
+/** Repository text as inline code: a fence longer than any run of backticks in it, so it cannot close early. */
+function inlineCode(text) {
+    const longestRun = Math.max(0, ...(text.match(/`+/g) ?? []).map((run) => run.length));
+    const fence = '`'.repeat(longestRun + 1);
+    const pad = longestRun > 0 ? ' ' : '';
+    return `${fence}${pad}${text.replace(/\n+/g, ' ')}${pad}${fence}`;
+}
 function renderMarkdown(report) {
     return [
         '# Regression tests for this fix',
         VERDICT_LINE[report.verdict] + (report.reason ? `\n\nReason: ${report.reason}` : ''),
-        `${failToPassCount(report)} fail-to-pass of ${report.tests.length} test(s) · mode \`${report.mode}\` · framework ${report.framework ?? 'unknown'} · \`${report.repository.base.slice(0, 7)}...${report.repository.head.slice(0, 7)}\``,
+        `${failToPassCount(report)} fail-to-pass of ${report.tests.length} test(s) · mode \`${report.mode}\` · framework ${report.framework ?? 'unknown'}${report.runnerWrapper ? ` (through ${inlineCode(report.runnerWrapper)})` : ''} · \`${report.repository.base.slice(0, 7)}...${report.repository.head.slice(0, 7)}\``,
         isolation(report),
-        report.build && `🔨 Built in each tree before its tests: \`${report.build.command}\` (${cell(report.build.why)}).`,
+        report.build && `🔨 Built in each tree before its tests: ${inlineCode(report.build.command)} (${cell(report.build.why)}).`,
         report.bugReport && `**Bug report** (${report.bugReport.source}): ${cell(report.bugReport.title)}`,
         rootCause(report),
         scenarios(report),
@@ -52923,7 +55770,7 @@ function tests(report) {
 function diffCoverage(report) {
     const coverage = report.diffCoverage;
     if (!coverage)
-        return null;
+        return report.diffCoverageNote && `## Diff coverage\n\nDiff coverage ${report.diffCoverageNote}.`;
     const percent = coverage.total === 0 ? 'no executable changed lines' : `${Math.round((100 * coverage.covered) / coverage.total)}%`;
     const rows = coverage.files.map((f) => `| ${cell(f.file)} | ${f.covered}/${f.total} | ${f.uncoveredLines.join(', ') || '—'} |`);
     return [`## Diff coverage\n\n${coverage.covered} of ${coverage.total} changed executable lines run by the suite at head (${percent}).`, '| File | Covered | Uncovered changed lines |\n|---|---|---|\n' + rows.join('\n')].join('\n\n');
@@ -54816,6 +57663,7 @@ function describeScenarios(scenarios) {
 
 
 
+/** `framework.isTestFile`: a test file by the framework's conventions or by the repository's own rules. */
 async function pullRequestTests(changeSet, framework, git) {
     const changed = changeSet.files.filter((file) => file.role === 'test' && file.status !== 'deleted').map((file) => file.path);
     const helpers = changed.filter((path) => !framework.isTestFile(path));
@@ -54951,6 +57799,7 @@ function scenarioOf(name, intents) {
 
 
 
+
 async function runPipeline(settings, ports) {
     const started = performance.now();
     const report = emptyReport(settings.mode, settings.repoDir, settings.base, settings.head);
@@ -54967,13 +57816,22 @@ async function runPipeline(settings, ports) {
     try {
         await ports.git.verifyRepository();
         await timings.time('fetch-history', () => ensureHistory(ports.git, settings.base, settings.head, ports.log));
-        const changeSet = await timings.time('diff', () => readChangeSet(ports.git, settings.base, settings.head));
-        parsedDiff = changeSet;
-        report.repository = { dir: settings.repoDir, base: changeSet.base, head: changeSet.head, mergeBase: changeSet.mergeBase };
-        report.changedFiles = describeChangeSet(changeSet);
+        const diff = await timings.time('diff', () => readChangeSet(ports.git, settings.base, settings.head));
+        parsedDiff = diff;
+        report.repository = { dir: settings.repoDir, base: diff.base, head: diff.head, mergeBase: diff.mergeBase };
         const framework = await frameworkFor((0,external_node_path_.join)(settings.repoDir, settings.tests.workingDirectory), settings.tests.framework);
+        const headTree = { read: (path) => ports.git.fileAt(diff.head, path), files: await ports.git.listFiles(diff.head) };
+        const collectionFromFiles = await readCollection(framework.name, headTree, { packageDir: settings.tests.workingDirectory });
+        const { changeSet, moved } = withCollectedTests(diff, (path) => collectionFromFiles.collects(path));
+        if (moved.length)
+            ports.log.info(`Tests by the repository's own rules (${collectionFromFiles.source}): ${moved.join(', ')}`);
+        parsedDiff = changeSet;
+        report.changedFiles = describeChangeSet(changeSet);
         report.framework = framework.name;
-        ports.log.info(`${changeSet.files.length} changed file(s); framework ${framework.name}; mode ${settings.mode}`);
+        const wrapper = wrapperFor((0,external_node_path_.join)(settings.repoDir, settings.tests.workingDirectory), framework, settings.tests.command);
+        report.runnerWrapper = wrapper && describeWrapper(wrapper);
+        const through = wrapper ? ` through \`${describeWrapper(wrapper)}\` (its own configuration)` : '';
+        ports.log.info(`${changeSet.files.length} changed file(s); framework ${framework.name}${through}; mode ${settings.mode}`);
         sandbox = await openSandbox(settings, ports, workDir, report);
         trees = await timings.time('prepare-trees', () => setUpTrees(settings, ports, sandbox, changeSet, (0,external_node_path_.join)(workDir, 'trees')));
         report.preFixTree = { reverted: trees.reverted, dependencies: trees.preFixDependencies };
@@ -54990,23 +57848,29 @@ async function runPipeline(settings, ports) {
             timeoutMs: settings.testTimeoutMs,
             packageDir: tests.workingDirectory,
             command: tests.command,
+            wrapper,
             log: ports.log
         });
         // Before any model call: a repository whose tests cannot run here ends now, saying why.
         report.preflight = await timings.time('preflight', () => preflight(bench, changeSet, framework, ports));
+        report.runnerWrapper = bench.wrapper && describeWrapper(bench.wrapper);
         if (report.preflight && !report.preflight.ok)
             throw preflightFailure(report.preflight);
-        collection = await readCollection(framework.name, { read: (path) => ports.git.fileAt(changeSet.head, path), files: await ports.git.listFiles(changeSet.head) });
-        ports.log.info(`The repository's own tests: ${collection.source ?? 'their collection rules could not be read statically'}`);
+        const collected = await timings.time('collection', () => repositoryCollection(bench, framework, collectionFromFiles, headTree, tests.workingDirectory));
+        collection = collected;
+        ports.log.info(`The repository's own tests: ${collected.source ?? 'their collection rules could not be read'}`);
+        // A test file by the framework's conventions, or by the repository's own rules.
+        const isTestFile = (path) => framework.isTestFile(path) || collected.collects(path) === true;
         const candidate = settings.mode === 'verify'
-            ? { files: await pullRequestTests(changeSet, framework, ports.git), refiner: null }
-            : await pipeline_generate(settings, ports, changeSet, framework, collection, timings, report);
+            ? { files: await pullRequestTests(changeSet, { name: framework.name, isTestFile }, ports.git), refiner: null }
+            : await pipeline_generate(settings, ports, changeSet, framework, collected, timings, report);
         const proof = await proveSuite(bench, candidate.files, {
             refiner: candidate.refiner,
             repairRounds: settings.repairRounds,
             installFiles: settings.mode === 'generate',
             timings,
-            report
+            report,
+            log: ports.log
         });
         delivered = proof.kept;
         report.suite.dropped = proof.dropped;
@@ -55014,6 +57878,10 @@ async function runPipeline(settings, ports) {
         const verdict = decideVerdict(classifyTests(proof.headRun, proof.preFixRun), proof.headRun.fileErrors);
         Object.assign(report, { verdict: verdict.verdict, reason: verdict.reason, tests: withScenarios(verdict.tests, delivered) });
         report.diffCoverage = diff_coverage_diffCoverage(changeSet, proof.headRun.coverage, await headLines(ports.git, changeSet));
+        if (!report.diffCoverage && proof.headRun.tests.length > 0) {
+            report.diffCoverageNote = `not measured: ${framework.name} collected no coverage here; it needs ${framework.coverageNeeds}`;
+            ports.log.info(`Diff coverage ${report.diffCoverageNote}`);
+        }
     }
     catch (error) {
         Object.assign(report, { verdict: 'error', reason: describeError(error) });
@@ -55077,12 +57945,26 @@ async function setUpTrees(settings, ports, sandbox, changeSet, dir) {
     const { installCommand, workingDirectory } = settings.tests;
     const trees = await prepareTrees(ports.git, changeSet, dir, { sandbox, timeoutMs: settings.testTimeoutMs, installCommand, packageDir: workingDirectory, cache: ports.dependencyCache });
     ports.log.info(`Pre-fix tree: reverted ${trees.reverted.join(', ') || 'nothing'}; dependencies ${trees.preFixDependencies}`);
+    if (trees.preFixInstallError) {
+        ports.log.warn(`The pre-fix tree runs on the head's dependencies: its own install failed (${trees.preFixInstallError}). If the fix is the dependency change, nothing can fail before it; set install-command to install them`);
+    }
     return trees;
 }
 async function pipeline_generate(settings, ports, changeSet, framework, collection, timings, report) {
     if (!ports.model)
         throw new UserFacingError('Generate mode needs a model', 'set ANTHROPIC_API_KEY, or use verify mode');
     return generateSuite(changeSet, settings.bugReport, { git: ports.git, model: ports.model, framework, timings, report, log: ports.log, collection });
+}
+/**
+ * Which files the repository's own test command collects: as its configuration files say, else (a
+ * JavaScript config, a wrapper's hidden one) as the runner itself reports it in the head tree.
+ */
+async function repositoryCollection(bench, framework, fromFiles, headTree, packageDir) {
+    // A wrapper's configuration is not in the repository's files: they would give the runner's defaults.
+    if (fromFiles.source && !bench.wrapper)
+        return fromFiles;
+    const resolved = await bench.resolveConfig();
+    return resolved ? readCollection(framework.name, headTree, { packageDir, resolved }) : UNKNOWN_COLLECTION;
 }
 async function preflight(bench, changeSet, framework, ports) {
     const file = preflightFile(changeSet, await ports.git.listFiles(changeSet.head), framework);
@@ -55091,9 +57973,26 @@ async function preflight(bench, changeSet, framework, ports) {
         return null;
     }
     const result = await runPreflight(bench, file);
-    if (result.ok)
-        ports.log.info(`Preflight: ${file} runs here (${result.detail}): ${result.command}`);
-    return result;
+    const viaRunner = result.ok || !bench.wrapper ? null : await withoutWrapper(bench, file, framework, ports);
+    const kept = viaRunner ?? result;
+    if (kept.ok)
+        ports.log.info(`Preflight: ${file} runs here (${kept.detail}): ${kept.command}`);
+    return kept;
+}
+/**
+ * A wrapper CLI that gave no results for one file may not pass the runner's arguments on (ts-scripts
+ * `test` runs its own checks, then the whole suite): the runner itself is tried, and kept if it runs it.
+ */
+async function withoutWrapper(bench, file, framework, ports) {
+    const wrapper = bench.wrapper;
+    bench.wrapper = null;
+    const direct = await runPreflight(bench, file);
+    if (!direct.ok) {
+        bench.wrapper = wrapper;
+        return null;
+    }
+    ports.log.info(`Preflight: \`${describeWrapper(wrapper)}\` gave no results for ${file}, ${framework.name} itself does: ${framework.name} runs directly`);
+    return direct;
 }
 /** A pre-fix run the runner itself could not do proves nothing: every test "failing" there would be a false proof. */
 function throwIfPreFixRunnerFailed(preFixRun) {
@@ -55945,6 +58844,7 @@ function createProcessRunner(parentEnv = process.env) {
 function runProcess(request, baseEnv) {
     const started = performance.now();
     const output = new TailBuffer(OUTPUT_CAP);
+    const stdout = new TailBuffer(OUTPUT_CAP);
     return new Promise((resolve) => {
         const child = (0,external_node_child_process_.spawn)(request.command, request.args, {
             cwd: request.cwd,
@@ -55958,6 +58858,7 @@ function runProcess(request, baseEnv) {
         running.add(child);
         output.capture(child.stdout);
         output.capture(child.stderr);
+        stdout.capture(child.stdout);
         let timedOut = false;
         let exit = null;
         let graceTimer;
@@ -55982,6 +58883,7 @@ function runProcess(request, baseEnv) {
                 signal: exit?.signal ?? null,
                 timedOut,
                 output: output.text() + extra,
+                stdout: stdout.text(),
                 durationMs: Math.round(performance.now() - started)
             });
         };

@@ -6,7 +6,9 @@
  * config file, an unknown test command).
  */
 import { minimatch } from 'minimatch'
+import picomatch from 'picomatch'
 import { parse as parseYaml } from 'yaml'
+import type { ResolvedConfig } from '../frameworks/adapter.js'
 import { scriptCommands, scriptTarget } from '../frameworks/package-scripts.js'
 
 export interface Collection {
@@ -27,7 +29,14 @@ type PackageJson = { scripts?: Record<string, string>; [key: string]: unknown }
 
 export const UNKNOWN_COLLECTION: Collection = { source: null, collects: () => null }
 
-const READERS: Record<string, (tree: HeadTree, pkg: PackageJson) => Promise<Rules>> = {
+export interface CollectionOptions {
+  /** The package whose tests these are ('' or absent: the root): its own configuration, its own paths. */
+  packageDir?: string
+  /** The runner's own account of its configuration, for one that cannot be read from files (jest only). */
+  resolved?: ResolvedConfig | null
+}
+
+const READERS: Record<string, (tree: HeadTree, pkg: PackageJson, resolved: ResolvedConfig | null) => Promise<Rules>> = {
   mocha: mochaRules,
   'node-test': nodeTestRules,
   jest: jestRules,
@@ -36,11 +45,21 @@ const READERS: Record<string, (tree: HeadTree, pkg: PackageJson) => Promise<Rule
   pytest: pytestRules
 }
 
-export async function readCollection(framework: string, tree: HeadTree): Promise<Collection> {
+export async function readCollection(framework: string, repoTree: HeadTree, options: CollectionOptions = {}): Promise<Collection> {
   const reader = READERS[framework]
+  const packageDir = clean(options.packageDir ?? '')
+  const tree = packageDir ? packageTree(repoTree, packageDir) : repoTree
   const pkg = parseJson(await tree.read('package.json')) ?? {}
-  const rules = reader ? await reader(tree, pkg as PackageJson).catch(() => null) : null
-  return rules ? { source: rules.source, collects: (path) => rules.collects(path) } : UNKNOWN_COLLECTION
+  const rules = reader ? await reader(tree, pkg as PackageJson, options.resolved ?? null).catch(() => null) : null
+  if (!rules) return UNKNOWN_COLLECTION
+  // Repository paths in, package paths to the rules: a file outside the package is not its tests'.
+  return { source: rules.source, collects: (path) => (within(path, packageDir) ? rules.collects(packageDir ? path.slice(packageDir.length + 1) : path) : false) }
+}
+
+/** A monorepo package's folder as a tree of its own. */
+function packageTree(tree: HeadTree, packageDir: string): HeadTree {
+  const prefix = `${packageDir}/`
+  return { read: (path) => tree.read(prefix + path), files: tree.files.filter((path) => path.startsWith(prefix)).map((path) => path.slice(prefix.length)) }
 }
 
 // ---------------------------------------------------------------------------------------------- scripts
@@ -200,10 +219,10 @@ const JEST_JS_CONFIGS = /^jest\.config\.(?:js|ts|mjs|cjs|mts|cts)$/
 const JEST_DEFAULT_MATCH = ['**/__tests__/**/*.[jt]s?(x)', '**/?(*.)+(spec|test).[jt]s?(x)']
 const JEST_DEFAULT_EXTENSIONS = ['js', 'mjs', 'cjs', 'jsx', 'ts', 'mts', 'cts', 'tsx', 'json', 'node']
 
-async function jestRules(tree: HeadTree, pkg: PackageJson): Promise<Rules> {
+async function jestRules(tree: HeadTree, pkg: PackageJson, resolved: ResolvedConfig | null): Promise<Rules> {
   const args = parseArgs(runnerArgs(pkg.scripts, JEST_WORD) ?? [], JEST_VALUE_FLAGS)
-  if (['testMatch', 'testRegex', 'roots', 'rootDir', 'selectProjects'].some((flag) => args.options.has(flag))) return null
-  const config = await jestConfig(tree, pkg, args.options.get('config')?.[0] ?? args.options.get('c')?.[0])
+  if (!resolved && ['testMatch', 'testRegex', 'roots', 'rootDir', 'selectProjects'].some((flag) => args.options.has(flag))) return null
+  const config = resolved ? { file: resolved.source, values: resolved.values } : await jestConfig(tree, pkg, args.options.get('config')?.[0] ?? args.options.get('c')?.[0])
   if (!config || config.values.projects) return null
   const { values } = config
   const rootDir = clean(typeof values.rootDir === 'string' ? values.rootDir : '')
@@ -214,9 +233,9 @@ async function jestRules(tree: HeadTree, pkg: PackageJson): Promise<Rules> {
   const ignored = list(values.testPathIgnorePatterns ?? ['/node_modules/']).map((text) => new RegExp(atRoot(text)))
   const extensions = list(values.moduleFileExtensions ?? JEST_DEFAULT_EXTENSIONS)
   const filters = [...args.positionals, ...(args.options.get('testPathPattern') ?? []), ...(args.options.get('testPathPatterns') ?? [])].map((text) => new RegExp(text))
-  const matchesTest = (path: string) => (regexes.length ? regexes.some((regex) => regex.test(`/${path}`)) : globs(path, match))
+  const matchesTest = (path: string) => (regexes.length ? regexes.some((regex) => regex.test(`/${path}`)) : jestGlobs(path, match))
   return {
-    source: `jest (${config.file})`,
+    source: resolved ? resolved.source : `jest (${config.file})`,
     collects: (path) =>
       roots.some((root) => within(path, root)) &&
       extensions.some((ext) => path.endsWith(`.${ext}`)) &&
@@ -384,6 +403,13 @@ const clean = (path: string) => path.replace(/^\.\/+/, '').replace(/\/+$/, '').r
 const within = (path: string, folder: string) => folder === '' || path.startsWith(`${folder}/`)
 const isGlob = (pattern: string) => /[*?[\]{}!()]/.test(pattern)
 const glob = (path: string, pattern: string) => minimatch(path, clean(pattern), { dot: true })
+
+/** jest's own glob dialect (picomatch: `*.(spec|test).ts` is a group), matched as jest does. */
+function jestGlobs(path: string, patterns: string[]): boolean {
+  const negated = patterns.filter((pattern) => pattern.startsWith('!')).map((pattern) => pattern.slice(1))
+  const matches = (pattern: string) => picomatch.isMatch(path, pattern, { dot: true })
+  return patterns.some((pattern) => !pattern.startsWith('!') && matches(pattern)) && !negated.some(matches)
+}
 
 /** Matched by a positive pattern and by no `!` one. */
 function globs(path: string, patterns: string[]): boolean {

@@ -49,3 +49,16 @@ function cleanPath(path: string | undefined): string | null {
 }
 
 export const sourceFiles = (changeSet: ChangeSet) => changeSet.files.filter((file) => file.role === 'source')
+
+/**
+ * Changed files the repository's own test command collects are its tests, whatever their names (a jest
+ * `testMatch` of check files): they stay in the pre-fix tree and verify mode runs them. Never all the
+ * changed code, though: a fix changes some source, and a rule that collects it all says nothing.
+ */
+export function withCollectedTests(changeSet: ChangeSet, collects: (path: string) => boolean | null): { changeSet: ChangeSet; moved: string[] } {
+  const sources = sourceFiles(changeSet)
+  const moved = sources.filter((file) => collects(file.path) === true).map((file) => file.path)
+  if (moved.length === 0 || moved.length === sources.length) return { changeSet, moved: [] }
+  const files = changeSet.files.map((file): ChangedFile => (moved.includes(file.path) ? { ...file, role: 'test' } : file))
+  return { changeSet: { ...changeSet, files }, moved }
+}

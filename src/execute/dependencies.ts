@@ -11,7 +11,8 @@ import { expandCommand, type CommandLine } from '../frameworks/command.js'
 import type { ProcessRunner } from '../ports/process.js'
 import { runTreeCommand } from './tree-command.js'
 
-export type DependencySource = 'reused' | 'installed' | 'cached' | 'none'
+/** 'reused-after-failed-install': the pre-fix tree's own install failed; it runs on the head's dependencies. */
+export type DependencySource = 'reused' | 'installed' | 'cached' | 'none' | 'reused-after-failed-install'
 
 /** Keeps an install's node_modules between runs (the action: the Actions cache). Failures are its own to report. */
 export interface DependencyCache {

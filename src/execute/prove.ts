@@ -4,6 +4,7 @@
  */
 import type { RunResult, SuiteFile, TestResult } from '../domain.js'
 import { ModelCallLimitError, UserFacingError } from '../errors.js'
+import type { Logger } from '../pipeline.js'
 import type { Report } from '../report/report.js'
 import type { Refiner } from '../suite/generate.js'
 import type { RefusedFile } from '../suite/placement.js'
@@ -28,6 +29,7 @@ export interface ProveOptions {
   installFiles: boolean
   timings: Timings
   report: Report
+  log: Logger
 }
 
 export async function proveSuite(bench: TestBench, files: SuiteFile[], options: ProveOptions): Promise<Proof> {
@@ -60,8 +62,9 @@ async function passAtHeadThenPreFix(bench: TestBench, candidate: SuiteFile[], op
   // and measures which changed lines the suite runs.
   const judged = options.installFiles ? passingFiles : filesWithAPassingTest
   if (judged(files, headRun).length > 0) {
-    const second = await runAtHead(true)
-    headRun = { ...markFlaky(headRun, second), coverage: second.coverage }
+    const withCoverage = await runAtHead(true)
+    const second = lostPasses(headRun, withCoverage) > 0 ? await withoutCoverage(headRun, withCoverage, runAtHead, options.log) : withCoverage
+    headRun = { ...markFlaky(headRun, second), coverage: withCoverage.coverage }
   }
   const kept = judged(files, headRun)
   const dropped = files.filter((file) => !kept.includes(file)).map((file) => ({ path: file.path, reason: dropReason(headRun, file.path) }))
@@ -78,6 +81,21 @@ const passingFiles = (files: SuiteFile[], headRun: RunResult) => files.filter((f
  */
 const filesWithAPassingTest = (files: SuiteFile[], headRun: RunResult) =>
   files.filter((file) => headRun.tests.some((test) => test.file === file.path && test.status === 'passed'))
+
+/**
+ * Tests that passed, then failed in the coverage run: flaky, or changed by the coverage instrumentation
+ * itself (a spy on an instrumented function, a snapshot of a function's text). A third run without
+ * coverage tells them apart; when it passes them again, it is the second run that counts.
+ */
+async function withoutCoverage(first: RunResult, withCoverage: RunResult, runAtHead: () => Promise<RunResult>, log: Logger): Promise<RunResult> {
+  const plain = await runAtHead()
+  if (lostPasses(first, plain) > 0) return withCoverage
+  log.info(`${lostPasses(first, withCoverage)} test(s) failed only with coverage collected, and passed again without it: they are judged on the runs without coverage`)
+  return plain
+}
+
+/** How many tests that passed in `first` did not pass in `second`. */
+const lostPasses = (first: RunResult, second: RunResult) => markFlaky(first, second).tests.filter((test) => test.message.startsWith(FLAKY)).length
 
 const FLAKY = 'flaky:'
 

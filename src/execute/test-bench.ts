@@ -2,12 +2,14 @@
 import { realpath } from 'node:fs/promises'
 import { join, posix, sep } from 'node:path'
 import { isFailure, type RunResult, type SuiteFile } from '../domain.js'
-import type { FrameworkAdapter } from '../frameworks/adapter.js'
+import type { FrameworkAdapter, ResolvedConfig } from '../frameworks/adapter.js'
+import type { RunnerWrapper } from '../frameworks/wrapper.js'
 import { makeRunnerFolder } from '../frameworks/runner-folder.js'
 import type { Logger } from '../pipeline.js'
 import type { ProcessRequest, ProcessRunner } from '../ports/process.js'
 import type { Sandbox } from '../ports/sandbox.js'
 import { removeSuiteFiles, writeSuiteFiles } from '../suite/write.js'
+import { withPackageBins } from './tree-command.js'
 import type { Trees } from './trees.js'
 
 export type TreeName = 'head' | 'preFix'
@@ -19,6 +21,8 @@ export interface BenchOptions {
   packageDir: string
   /** The repository's own test command, if set. */
   command: string[] | null
+  /** The wrapper CLI the runner goes through (frameworks/wrapper.ts), if any. */
+  wrapper: RunnerWrapper | null
   log: Logger
 }
 
@@ -35,7 +39,17 @@ export class TestBench {
     private readonly options: BenchOptions
   ) {
     // The last command the adapter ran is the runner's own: what a reader needs to run it by hand.
-    this.processes = { run: (request) => ((this.commandLine = describeCommand(request)), sandbox.processes.run(request)) }
+    this.processes = { run: (request) => ((this.commandLine = describeCommand(request)), sandbox.processes.run(withPackageBins(request))) }
+  }
+
+  /** The wrapper CLI the runs go through; null: the runner itself. */
+  get wrapper(): RunnerWrapper | null {
+    return this.options.wrapper
+  }
+
+  /** Null: from now on the runner runs itself (a wrapper that does not pass the runner's arguments on). */
+  set wrapper(wrapper: RunnerWrapper | null) {
+    this.options.wrapper = wrapper
   }
 
   /** The command line of the last process the last run started, as the repository would type it. */
@@ -52,19 +66,27 @@ export class TestBench {
     this.installed = files
   }
 
+  /** The runner's own account of its configuration at head, when the adapter can ask it (jest). */
+  async resolveConfig(): Promise<ResolvedConfig | null> {
+    const { packageDir, command, timeoutMs, wrapper } = this.options
+    const request = { treeDir: join(this.trees.head, packageDir), timeoutMs, command: command ?? undefined, wrapper }
+    return (await this.framework.resolveConfig?.(request, this.processes).catch(() => null)) ?? null
+  }
+
   /** Runs files in a tree; `title` names the run in the log (default: `Run N at head`). */
   async run(tree: TreeName, files: string[], options: { coverage?: boolean; title?: string } = {}): Promise<RunResult> {
-    const { packageDir, command, timeoutMs } = this.options
+    const { packageDir, command, timeoutMs, wrapper } = this.options
     // A titled run (the preflight) is not one of the numbered runs of the suite.
     const title = options.title ?? `Run ${++this.runs}`
     const scratchDir = join(this.options.scratchDir, `${title.toLowerCase().replace(/\W+/g, '-')}-${tree}`)
     await makeRunnerFolder(scratchDir)
     const treeDir = join(this.trees[tree], packageDir)
     const packageFiles = files.map((file) => posix.relative(packageDir, file))
-    const result = await this.framework.run({ treeDir, files: packageFiles, scratchDir, timeoutMs, coverage: options.coverage, command: command ?? undefined }, this.processes)
+    const result = await this.framework.run({ treeDir, files: packageFiles, scratchDir, timeoutMs, coverage: options.coverage, command: command ?? undefined, wrapper }, this.processes)
     const run = repoRelativeRun(withoutTreePaths(result, [treeDir, await realpath(treeDir)]), packageDir)
     const where = tree === 'head' ? 'at head' : 'on the pre-fix tree'
-    this.logRun(`${title} ${where}${options.coverage ? ' (with coverage)' : ''}`, run)
+    const coverage = options.coverage ? (run.coverage ? ' (with coverage)' : ' (coverage asked for, none collected)') : ''
+    this.logRun(`${title} ${where}${coverage}`, run)
     return run
   }
 

@@ -1,14 +1,30 @@
 /** Commands the trees need besides the tests (install, build): run without a shell, failing loudly. */
+import { existsSync } from 'node:fs'
+import { delimiter, dirname, join } from 'node:path'
 import { UserFacingError } from '../errors.js'
 import type { CommandLine } from '../frameworks/command.js'
-import type { ProcessRunner } from '../ports/process.js'
+import type { ProcessRequest, ProcessRunner } from '../ports/process.js'
 
 export async function runTreeCommand(processes: ProcessRunner, commandLine: CommandLine, cwd: string, timeoutMs: number, what: string): Promise<void> {
-  const result = await processes.run({ ...commandLine, cwd, timeoutMs, env: { ...installEnvironment(process.env), ...commandLine.env } })
+  const result = await processes.run(withPackageBins({ ...commandLine, cwd, timeoutMs, env: { ...installEnvironment(process.env), ...commandLine.env } }))
   if (result.exitCode !== 0) {
     const how = result.timedOut ? `timed out after ${timeoutMs} ms` : `exit ${result.exitCode}`
     throw new UserFacingError(`${what} failed (${[commandLine.command, ...commandLine.args].join(' ')}: ${how}):\n${result.output.slice(-1500)}`)
   }
+}
+
+/**
+ * PATH as `npm run` sets it: every `node_modules/.bin` from the command's folder up, then the tool's own,
+ * so a bare `jest` or `tsc` in a test-command or build-command is the repository's own.
+ */
+export function withPackageBins(request: ProcessRequest): ProcessRequest {
+  const bins: string[] = []
+  for (let dir = request.cwd; ; dir = dirname(dir)) {
+    if (existsSync(join(dir, 'node_modules', '.bin'))) bins.push(join(dir, 'node_modules', '.bin'))
+    if (dir === dirname(dir)) break
+  }
+  const path = [...bins, request.env?.PATH ?? process.env.PATH ?? ''].filter(Boolean).join(delimiter)
+  return { ...request, env: { ...request.env, PATH: path } }
 }
 
 /** An install or a build (not a test run) may need the machine's registry settings and proxies. */

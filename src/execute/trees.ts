@@ -9,6 +9,9 @@ import { isManifest } from '../diff/classify.js'
 import type { GitCommands } from '../ports/git.js'
 import { expandCommand } from '../frameworks/command.js'
 import type { Sandbox } from '../ports/sandbox.js'
+import { UserFacingError } from '../errors.js'
+import { changesInstall } from './dependency-change.js'
+import { firstErrorLines } from './preflight.js'
 import { runTreeCommand } from './tree-command.js'
 import { installDependencies, reuseDependencies, type DependencyOptions, type DependencySource } from './dependencies.js'
 
@@ -21,6 +24,8 @@ export interface Trees {
   /** The files reverted in the pre-fix tree. */
   reverted: string[]
   preFixDependencies: DependencySource
+  /** Why the pre-fix tree's own install failed, when it fell back to the head's dependencies. */
+  preFixInstallError: string | null
   dispose(): Promise<void>
 }
 
@@ -50,17 +55,36 @@ export async function prepareTrees(git: GitCommands, changeSet: ChangeSet, workD
 }
 
 /** A worktree at head with the fix taken out, on the repository's installed dependencies where they fit. */
-export async function addPreFixTree(git: GitCommands, changeSet: ChangeSet, dir: string, options: TreeOptions): Promise<Pick<Trees, 'reverted' | 'preFixDependencies'>> {
+export async function addPreFixTree(git: GitCommands, changeSet: ChangeSet, dir: string, options: TreeOptions): Promise<Pick<Trees, 'reverted' | 'preFixDependencies' | 'preFixInstallError'>> {
   await git.addWorktree(dir, changeSet.head)
   const reverted = await revertFix(git, changeSet, dir)
-  if (!reverted.some(isManifest)) {
+  if (!(await fixChangesInstall(git, changeSet))) {
     const preFixDependencies = await reuseDependencies(git.repoDir, dir, options.packageDir)
     await options.sandbox.share(dir)
-    return { reverted, preFixDependencies }
+    return { reverted, preFixDependencies, preFixInstallError: null }
   }
   // The install runs in the sandbox: the tree is shared before it.
   await options.sandbox.share(dir)
-  return { reverted, preFixDependencies: await installDependencies(dir, { ...options, processes: options.sandbox.processes }) }
+  try {
+    return { reverted, preFixDependencies: await installDependencies(dir, { ...options, processes: options.sandbox.processes }), preFixInstallError: null }
+  } catch (error) {
+    if (!(error instanceof UserFacingError)) throw error
+    // A lockfile this machine's package manager cannot install (an old format, a registry out of reach):
+    // the head's dependencies still test the reverted sources, unless the fix was the dependency change.
+    options.sandbox.remove(join(dir, 'node_modules'))
+    await reuseDependencies(git.repoDir, dir, options.packageDir)
+    return { reverted, preFixDependencies: 'reused-after-failed-install', preFixInstallError: firstErrorLines(error.message, 4) }
+  }
+}
+
+/** A manifest the fix changed in a way that installs other packages (not a version bump, not lockfile flags). */
+async function fixChangesInstall(git: GitCommands, changeSet: ChangeSet): Promise<boolean> {
+  for (const file of changeSet.files.filter((changed) => isManifest(changed.path))) {
+    const before = file.basePath === null ? null : await git.fileAt(changeSet.mergeBase, file.basePath)
+    const after = file.status === 'deleted' ? null : await git.fileAt(changeSet.head, file.path)
+    if (changesInstall(file.path, before, after)) return true
+  }
+  return false
 }
 
 /** Takes the fix out of a checkout of the head: its source files (and manifests) go back to the merge-base. */

@@ -1,5 +1,6 @@
 import type { RunResult } from '../domain.js'
 import type { ProcessRunner } from '../ports/process.js'
+import type { RunnerWrapper } from './wrapper.js'
 
 /** Everything an adapter needs to run tests in one tree (the head tree or the pre-fix tree). */
 export interface RunRequest {
@@ -18,6 +19,8 @@ export interface RunRequest {
    * Absent: the adapter's own way of running the framework.
    */
   command?: string[]
+  /** The wrapper CLI the repository runs the runner through (wrapper.ts); absent: the runner itself. */
+  wrapper?: RunnerWrapper | null
 }
 
 /**
@@ -26,9 +29,31 @@ export interface RunRequest {
  */
 export interface FrameworkAdapter {
   readonly name: string
+  /** What coverage of the repository's code needs here, for a report that has none. */
+  readonly coverageNeeds: string
   /** True when the repository at `repoDir` uses this framework. */
   detect(repoDir: string): Promise<boolean>
   /** True when a repository-relative path is a test file by this framework's conventions. */
   isTestFile(path: string): boolean
   run(request: RunRequest, processes: ProcessRunner): Promise<RunResult>
+  /**
+   * The runner's own account of its configuration at `treeDir` (which files it collects), for a
+   * configuration that cannot be read statically: a JavaScript config file, a wrapper CLI's hidden one.
+   * Paths under the tree are written `<rootDir>`-relative. Null when the runner cannot say.
+   */
+  resolveConfig?(request: ConfigRequest, processes: ProcessRunner): Promise<ResolvedConfig | null>
+}
+
+export interface ConfigRequest {
+  treeDir: string
+  timeoutMs: number
+  /** As in RunRequest. */
+  command?: string[]
+  wrapper?: RunnerWrapper | null
+}
+
+export interface ResolvedConfig {
+  /** Where it came from, for the log: the command that printed it. */
+  source: string
+  values: Record<string, unknown>
 }

@@ -38,6 +38,7 @@ child.on('exit', (code, signal) => { process.exitCode = code ?? (signal ? 1 : 0)
 
 export const avaAdapter: FrameworkAdapter = {
   name: 'ava',
+  coverageNeeds: "c8 installed in the repository (ava's tests run in worker threads c8 follows)",
 
   async detect(repoDir) {
     const manifest = await readPackageJson(repoDir)

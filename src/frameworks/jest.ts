@@ -1,7 +1,7 @@
 /** Jest: found by its dependency, test script or config file; run by path, read from its JSON report. */
 import { existsSync } from 'node:fs'
 import { readFile, rm } from 'node:fs/promises'
-import { join } from 'node:path'
+import { isAbsolute, join, relative, sep } from 'node:path'
 import type { RunResult, TestResult, TestStatus } from '../domain.js'
 import type { FrameworkAdapter, RunRequest } from './adapter.js'
 import { expandCommand, type CommandLine } from './command.js'
@@ -10,6 +10,7 @@ import { readIstanbulCoverage } from './istanbul.js'
 import { stripAnsi, trimMessage, trimTail } from './output.js'
 import { repoRelative, treeRoots } from './paths.js'
 import { makeRunnerFolder } from './runner-folder.js'
+import { describeWrapper, wrapperBin, type RunnerWrapper } from './wrapper.js'
 
 const CONFIG_FILES = ['js', 'cjs', 'mjs', 'ts', 'json'].map((ext) => `jest.config.${ext}`)
 const TEST_EXTENSION = /\.[mc]?[jt]sx?$/
@@ -47,6 +48,7 @@ interface JestFileResult {
 
 export const jestAdapter: FrameworkAdapter = {
   name: 'jest',
+  coverageNeeds: "jest's own coverage; a configuration that turns it off or breaks it leaves none",
 
   async detect(repoDir) {
     const manifest = await readPackageJson(repoDir)
@@ -67,7 +69,7 @@ export const jestAdapter: FrameworkAdapter = {
     await makeRunnerFolder(request.scratchDir)
     await rm(reportFile, { force: true })
     const reporterArgs = [...JEST_FLAGS, ...coverageFlags(request), `--outputFile=${reportFile}`]
-    const invocation = request.command ? expandCommand(request.command, request.files, reporterArgs) : await defaultInvocation(request, reporterArgs)
+    const invocation = request.command ? expandCommand(request.command, request.files, reporterArgs) : await defaultInvocation(request.treeDir, request.wrapper ?? null, request.files, reporterArgs)
     if (!invocation) return notInstalled(request)
     const result = await processes.run({ ...invocation, cwd: request.treeDir, timeoutMs: request.timeoutMs })
     const output = trimTail(stripAnsi(result.output))
@@ -80,14 +82,51 @@ export const jestAdapter: FrameworkAdapter = {
     }
     const coverage = request.coverage ? await readIstanbulCoverage(join(request.scratchDir, 'coverage', 'coverage-final.json'), await treeRoots(request.treeDir)) : null
     return { ...base, ...(await readResults(report, request)), ...(coverage && { coverage }) }
+  },
+
+  async resolveConfig(request, processes) {
+    const wrapper = request.wrapper ?? null
+    const asked = request.command ? expandCommand(request.command, [], ['--showConfig']) : await defaultInvocation(request.treeDir, wrapper, [], ['--showConfig'])
+    if (!asked) return null
+    const result = await processes.run({ ...asked, cwd: request.treeDir, timeoutMs: request.timeoutMs })
+    const config = parseShownConfig(result.stdout)
+    const asker = request.command ? request.command.join(' ') : wrapper ? describeWrapper(wrapper) : 'jest'
+    return config && { source: `${asker} --showConfig`, values: await underRootDir(config, request.treeDir) }
   }
 }
 
-/** The tree's own jest, run by node directly (no npx, no shell). */
-async function defaultInvocation(request: RunRequest, reporterArgs: string[]): Promise<CommandLine | null> {
-  const jestBin = installedBin(request.treeDir, 'jest')
-  if (!jestBin) return null
-  return { command: process.execPath, args: [...(await nodeArgsFor(request.treeDir)), jestBin, ...reporterArgs, ...request.files], env: {} }
+/** `jest --showConfig` prints `{ configs: [project…], globalConfig, version }`; a multi-project config is not one set of rules. */
+function parseShownConfig(stdout: string): Record<string, unknown> | null {
+  try {
+    const shown = JSON.parse(stdout.slice(stdout.indexOf('{'))) as { configs?: Array<Record<string, unknown>> }
+    return shown.configs?.length === 1 ? shown.configs[0] : null
+  } catch {
+    return null
+  }
+}
+
+/** The tree's absolute paths in the config made `<rootDir>`-relative, and rootDir itself relative to the tree. */
+async function underRootDir(config: Record<string, unknown>, treeDir: string): Promise<Record<string, unknown>> {
+  const rootDir = typeof config.rootDir === 'string' ? config.rootDir : treeDir
+  const [tree, realTree] = await treeRoots(treeDir)
+  const placeholder = (value: unknown): unknown =>
+    typeof value === 'string' ? (value === rootDir ? '<rootDir>' : value.split(`${rootDir}/`).join('<rootDir>/')) : Array.isArray(value) ? value.map(placeholder) : value
+  const within = [tree, realTree].map((root) => relative(root, rootDir)).find((path) => !path.startsWith('..') && !isAbsolute(path))
+  const values: Record<string, unknown> = { rootDir: (within ?? '').split(sep).join('/') }
+  for (const key of ['roots', 'testMatch', 'testRegex', 'testPathIgnorePatterns', 'moduleFileExtensions']) values[key] = placeholder(config[key])
+  return values
+}
+
+/**
+ * The tree's own jest, run by node directly (no npx, no shell); through the wrapper CLI the test script
+ * calls, when it calls one, so that the wrapper's own configuration applies.
+ */
+async function defaultInvocation(treeDir: string, wrapper: RunnerWrapper | null, files: string[], reporterArgs: string[]): Promise<CommandLine | null> {
+  const nodeArgs = await nodeArgsFor(treeDir)
+  const bin = wrapper ? wrapperBin(treeDir, wrapper) : installedBin(treeDir, 'jest')
+  if (!bin) return null
+  const args = [...nodeArgs, bin, ...(wrapper?.args ?? []), ...reporterArgs, ...files]
+  return { command: process.execPath, args, env: wrapper?.env ?? {} }
 }
 
 function usesJest(manifest: PackageJson): boolean {

@@ -36,6 +36,7 @@ interface Attempt {
 
 export const mochaAdapter: FrameworkAdapter = {
   name: 'mocha',
+  coverageNeeds: 'c8 installed in the repository',
 
   async detect(repoDir) {
     const manifest = await readPackageJson(repoDir)

@@ -46,6 +46,7 @@ interface FileRun {
 
 export const nodeTestAdapter: FrameworkAdapter = {
   name: 'node-test',
+  coverageNeeds: "node's lcov test reporter (Node 20.11+), or c8 installed in the repository",
 
   async detect(repoDir) {
     const manifest = await readPackageJson(repoDir)

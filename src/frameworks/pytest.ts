@@ -44,6 +44,7 @@ export function createPytestAdapter(options: PytestOptions = {}): FrameworkAdapt
   const systemPythons = options.pythons ?? SYSTEM_PYTHONS
   return {
     name: 'pytest',
+    coverageNeeds: 'coverage.py importable by the Python that runs pytest',
     detect: detectPytest,
     isTestFile,
     run: (request, processes) => runPytest(request, processes, systemPythons)

@@ -9,6 +9,7 @@ import { expandCommand, type CommandLine } from './command.js'
 import { readIstanbulCoverage } from './istanbul.js'
 import { stripAnsi, trimMessage, trimTail } from './output.js'
 import { repoRelative, treeRoots } from './paths.js'
+import { wrapperBin } from './wrapper.js'
 
 const CONFIG_EXTENSIONS = ['ts', 'mts', 'cts', 'js', 'mjs', 'cjs']
 const VITEST_CONFIGS = CONFIG_EXTENSIONS.flatMap((ext) => [`vitest.config.${ext}`, `vitest.workspace.${ext}`]).concat('vitest.workspace.json')
@@ -53,6 +54,7 @@ interface VitestFileResult {
 
 export const vitestAdapter: FrameworkAdapter = {
   name: 'vitest',
+  coverageNeeds: '@vitest/coverage-v8 or @vitest/coverage-istanbul installed in the repository',
 
   async detect(repoDir) {
     const manifest = await readPackageJson(repoDir)
@@ -102,9 +104,11 @@ export const vitestAdapter: FrameworkAdapter = {
  * as that flag's value.
  */
 function defaultInvocation(request: RunRequest, reporterArgs: string[]): CommandLine | null {
-  const vitestBin = installedBin(request.treeDir, 'vitest')
-  if (!vitestBin) return null
-  return { command: process.execPath, args: [vitestBin, 'run', ...request.files, ...reporterArgs], env: {} }
+  // Through the wrapper CLI the test script calls, if any (CI=true keeps it from watching).
+  const wrapper = request.wrapper ?? null
+  const bin = wrapper ? wrapperBin(request.treeDir, wrapper) : installedBin(request.treeDir, 'vitest')
+  if (!bin) return null
+  return { command: process.execPath, args: [bin, ...(wrapper?.args ?? ['run']), ...request.files, ...reporterArgs], env: wrapper?.env ?? {} }
 }
 
 /** v8, else istanbul, else none: a missing provider would make vitest stop and offer to install it. */

@@ -17,6 +17,8 @@ export interface ProcessResult {
   timedOut: boolean
   /** stdout and stderr interleaved, capped (the tail is kept). */
   output: string
+  /** stdout alone, capped the same way: for a command whose answer is its standard output. */
+  stdout: string
   durationMs: number
 }
 
@@ -90,6 +92,7 @@ export function createProcessRunner(parentEnv: NodeJS.ProcessEnv = process.env):
 function runProcess(request: ProcessRequest, baseEnv: Record<string, string>): Promise<ProcessResult> {
   const started = performance.now()
   const output = new TailBuffer(OUTPUT_CAP)
+  const stdout = new TailBuffer(OUTPUT_CAP)
   return new Promise((resolve) => {
     const child = spawn(request.command, request.args, {
       cwd: request.cwd,
@@ -103,6 +106,7 @@ function runProcess(request: ProcessRequest, baseEnv: Record<string, string>): P
     running.add(child)
     output.capture(child.stdout)
     output.capture(child.stderr)
+    stdout.capture(child.stdout)
 
     let timedOut = false
     let exit: { code: number | null; signal: string | null } | null = null
@@ -127,6 +131,7 @@ function runProcess(request: ProcessRequest, baseEnv: Record<string, string>): P
         signal: exit?.signal ?? null,
         timedOut,
         output: output.text() + extra,
+        stdout: stdout.text(),
         durationMs: Math.round(performance.now() - started)
       })
     }

@@ -10,13 +10,21 @@ const VERDICT_LINE: Record<Report['verdict'], string> = {
 
 const cell = (text: string) => text.replace(/\|/g, '\\|').replace(/\n+/g, ' ')
 
+/** Repository text as inline code: a fence longer than any run of backticks in it, so it cannot close early. */
+function inlineCode(text: string): string {
+  const longestRun = Math.max(0, ...(text.match(/`+/g) ?? []).map((run) => run.length))
+  const fence = '`'.repeat(longestRun + 1)
+  const pad = longestRun > 0 ? ' ' : ''
+  return `${fence}${pad}${text.replace(/\n+/g, ' ')}${pad}${fence}`
+}
+
 export function renderMarkdown(report: Report): string {
   return [
     '# Regression tests for this fix',
     VERDICT_LINE[report.verdict] + (report.reason ? `\n\nReason: ${report.reason}` : ''),
-    `${failToPassCount(report)} fail-to-pass of ${report.tests.length} test(s) · mode \`${report.mode}\` · framework ${report.framework ?? 'unknown'} · \`${report.repository.base.slice(0, 7)}...${report.repository.head.slice(0, 7)}\``,
+    `${failToPassCount(report)} fail-to-pass of ${report.tests.length} test(s) · mode \`${report.mode}\` · framework ${report.framework ?? 'unknown'}${report.runnerWrapper ? ` (through ${inlineCode(report.runnerWrapper)})` : ''} · \`${report.repository.base.slice(0, 7)}...${report.repository.head.slice(0, 7)}\``,
     isolation(report),
-    report.build && `🔨 Built in each tree before its tests: \`${report.build.command}\` (${cell(report.build.why)}).`,
+    report.build && `🔨 Built in each tree before its tests: ${inlineCode(report.build.command)} (${cell(report.build.why)}).`,
     report.bugReport && `**Bug report** (${report.bugReport.source}): ${cell(report.bugReport.title)}`,
     rootCause(report),
     scenarios(report),
@@ -72,7 +80,7 @@ function tests(report: Report): string {
 
 function diffCoverage(report: Report): string | null {
   const coverage = report.diffCoverage
-  if (!coverage) return null
+  if (!coverage) return report.diffCoverageNote && `## Diff coverage\n\nDiff coverage ${report.diffCoverageNote}.`
   const percent = coverage.total === 0 ? 'no executable changed lines' : `${Math.round((100 * coverage.covered) / coverage.total)}%`
   const rows = coverage.files.map((f) => `| ${cell(f.file)} | ${f.covered}/${f.total} | ${f.uncoveredLines.join(', ') || '—'} |`)
   return [`## Diff coverage\n\n${coverage.covered} of ${coverage.total} changed executable lines run by the suite at head (${percent}).`, '| File | Covered | Uncovered changed lines |\n|---|---|---|\n' + rows.join('\n')].join('\n\n')

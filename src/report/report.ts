@@ -17,6 +17,8 @@ export interface Report {
   reason: string | null
   repository: { dir: string; base: string; head: string; mergeBase: string | null }
   framework: string | null
+  /** The wrapper CLI the runner goes through (`tsdx test`), with the wrapper's own configuration; null: none. */
+  runnerWrapper: string | null
   bugReport: Pick<BugReport, 'title' | 'source' | 'truncated'> | null
   changedFiles: Array<{ path: string; role: string; status: string }>
   analysis: Analysis | null
@@ -25,6 +27,8 @@ export interface Report {
   tests: ClassifiedTest[]
   /** Of the changed executable lines at head, those the suite ran; null when coverage was not collected. */
   diffCoverage: DiffCoverage | null
+  /** Why diffCoverage is null although tests ran, and what would measure it. */
+  diffCoverageNote: string | null
   preFixTree: { reverted: string[]; dependencies: DependencySource } | null
   /** The build run in each tree before its tests: the build-command setting, else detected (why says from what); null: none. */
   build: { command: string; why: string; detected: boolean } | null
@@ -69,6 +73,7 @@ export function emptyReport(mode: Mode, repoDir: string, base: string, head: str
     reason: 'the pipeline did not finish',
     repository: { dir: repoDir, base, head, mergeBase: null },
     framework: null,
+    runnerWrapper: null,
     bugReport: null,
     changedFiles: [],
     analysis: null,
@@ -76,6 +81,7 @@ export function emptyReport(mode: Mode, repoDir: string, base: string, head: str
     suite: { files: [], refused: [], dropped: [] },
     tests: [],
     diffCoverage: null,
+    diffCoverageNote: null,
     preFixTree: null,
     build: null,
     preflight: null,

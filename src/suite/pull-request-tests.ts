@@ -9,7 +9,8 @@ import type { GitCommands } from '../ports/git.js'
 import { UserFacingError } from '../errors.js'
 import { relativeImports, resolveImport } from '../context/related.js'
 
-export async function pullRequestTests(changeSet: ChangeSet, framework: FrameworkAdapter, git: GitCommands): Promise<SuiteFile[]> {
+/** `framework.isTestFile`: a test file by the framework's conventions or by the repository's own rules. */
+export async function pullRequestTests(changeSet: ChangeSet, framework: Pick<FrameworkAdapter, 'name' | 'isTestFile'>, git: GitCommands): Promise<SuiteFile[]> {
   const changed = changeSet.files.filter((file) => file.role === 'test' && file.status !== 'deleted').map((file) => file.path)
   const helpers = changed.filter((path) => !framework.isTestFile(path))
   const users = helpers.length ? await testsUsing(helpers, framework, git, changeSet.head) : []
@@ -19,7 +20,7 @@ export async function pullRequestTests(changeSet: ChangeSet, framework: Framewor
 }
 
 /** The test files that import one of the helpers, or sit under a changed `conftest.py` / `__init__.py`. */
-async function testsUsing(helpers: string[], framework: FrameworkAdapter, git: GitCommands, head: string): Promise<string[]> {
+async function testsUsing(helpers: string[], framework: Pick<FrameworkAdapter, 'isTestFile'>, git: GitCommands, head: string): Promise<string[]> {
   const files = await git.listFiles(head)
   const fileSet = new Set(files)
   const tests = files.filter((file) => framework.isTestFile(file))

@@ -2,14 +2,14 @@
 import { mkdir, mkdtemp, readFile, rm, writeFile } from 'node:fs/promises'
 import { tmpdir } from 'node:os'
 import { dirname, join } from 'node:path'
-import { readCollection, type Collection } from '../../src/context/collection.js'
+import { readCollection, type Collection, type CollectionOptions } from '../../src/context/collection.js'
 import { collectedLayout, layoutFor, regressionFileName } from '../../src/context/test-layout.js'
 
 const dirs: string[] = []
 afterAll(() => Promise.all(dirs.map((dir) => rm(dir, { recursive: true, force: true }))))
 
 /** A repository folder with these files, read back as the head tree. */
-async function collectionIn(framework: string, files: Record<string, string>): Promise<Collection> {
+async function collectionIn(framework: string, files: Record<string, string>, options: CollectionOptions = {}): Promise<Collection> {
   const dir = await mkdtemp(join(tmpdir(), 'rtg-collection-'))
   dirs.push(dir)
   for (const [path, content] of Object.entries(files)) {
@@ -17,7 +17,7 @@ async function collectionIn(framework: string, files: Record<string, string>): P
     await writeFile(join(dir, path), content)
   }
   const read = (path: string) => readFile(join(dir, path), 'utf8').catch(() => null)
-  return readCollection(framework, { read, files: Object.keys(files) })
+  return readCollection(framework, { read, files: Object.keys(files) }, options)
 }
 
 const pkg = (fields: object) => JSON.stringify(fields)
@@ -101,6 +101,39 @@ describe('jest', () => {
   test('a JavaScript config file is unknown', async () => {
     const collection = await collectionIn('jest', { 'package.json': pkg({ scripts: { test: 'jest' } }), 'jest.config.js': 'module.exports = {}' })
     expect(collection.collects('test/regression/issue-1.test.ts')).toBeNull()
+  })
+})
+
+describe('as the runner reports its configuration', () => {
+  // What `jest --showConfig` printed, made <rootDir>-relative by the adapter (a wrapper's hidden config).
+  const resolved = { source: 'tiny-scripts test --showConfig', values: { rootDir: '', roots: ['<rootDir>/src'], testMatch: ['**/*.spec.js'], testRegex: [], testPathIgnorePatterns: ['/node_modules/'], moduleFileExtensions: ['js'] } }
+
+  test("jest's resolved roots and testMatch win over what the files say", async () => {
+    const collection = await collectionIn('jest', { 'package.json': pkg({ scripts: { test: 'tiny-scripts test' } }) }, { resolved })
+    expect(collection.source).toBe('tiny-scripts test --showConfig')
+    expect(collection.collects('src/regression/issue-7.spec.js')).toBe(true)
+    expect(collection.collects('test/regression/issue-7.spec.js')).toBe(false)
+    expect(collection.collects('src/regression/issue-7.test.js')).toBe(false)
+  })
+
+  test("jest's glob dialect: a bare group such as tsdx's `*.(spec|test).{ts,tsx}`", async () => {
+    const tsdx = { ...resolved, values: { ...resolved.values, roots: ['<rootDir>'], testMatch: ['<rootDir>/**/*.(spec|test).{ts,tsx,js,jsx}'], moduleFileExtensions: ['ts', 'tsx', 'js', 'jsx'] } }
+    const collection = await collectionIn('jest', { 'package.json': pkg({ scripts: { test: 'tsdx test' } }) }, { resolved: tsdx })
+    expect(collection.collects('test/utils.test.tsx')).toBe(true)
+    expect(collection.collects('test/regression/issue-7.spec.ts')).toBe(true)
+    expect(collection.collects('test/utils.tsx')).toBe(false)
+  })
+
+  test('a package of a monorepo: its own configuration, and nothing outside it is collected', async () => {
+    const files = { 'package.json': pkg({ workspaces: ['packages/*'] }), 'packages/core/package.json': pkg({ jest: { testMatch: ['**/*.check.js'] } }) }
+    const collection = await collectionIn('jest', files, { packageDir: 'packages/core' })
+    expect(collection.source).toBe('jest (package.json)')
+    expect(collection.collects('packages/core/test/issue-7.check.js')).toBe(true)
+    expect(collection.collects('packages/core/test/issue-7.test.js')).toBe(false)
+    expect(collection.collects('test/issue-7.check.js')).toBe(false)
+    const withResolved = await collectionIn('jest', files, { packageDir: 'packages/core', resolved })
+    expect(withResolved.collects('packages/core/src/a.spec.js')).toBe(true)
+    expect(withResolved.collects('src/a.spec.js')).toBe(false)
   })
 })
 

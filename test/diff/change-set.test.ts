@@ -2,7 +2,8 @@ import { execFileSync } from 'node:child_process'
 import { mkdtempSync, mkdirSync, rmSync, writeFileSync } from 'node:fs'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
-import { readChangeSet } from '../../src/diff/change-set.js'
+import { readChangeSet, withCollectedTests } from '../../src/diff/change-set.js'
+import type { ChangedFile } from '../../src/domain.js'
 import { createGit } from '../../src/ports/git.js'
 
 const dir = mkdtempSync(join(tmpdir(), 'rtg-diff-'))
@@ -50,4 +51,20 @@ test('a folder that is not a git repository is a clear error', async () => {
   const plain = mkdtempSync(join(tmpdir(), 'rtg-plain-'))
   await expect(createGit(plain).verifyRepository()).rejects.toThrow(`${plain} is not a git repository`)
   rmSync(plain, { recursive: true })
+})
+
+describe('withCollectedTests', () => {
+  const file = (path: string, role: 'source' | 'test' | 'other'): ChangedFile => ({ path, basePath: path, status: 'modified', role, hunks: [] })
+  const changeSet = { base: 'b', head: 'h', mergeBase: 'b', files: [file('src/range.js', 'source'), file('src/range.check.js', 'source'), file('README.md', 'other')] }
+
+  test('a changed source file the rules collect becomes a test; the rest keep their roles', () => {
+    const { changeSet: reclassified, moved } = withCollectedTests(changeSet, (path) => path.endsWith('.check.js'))
+    expect(moved).toEqual(['src/range.check.js'])
+    expect(reclassified.files.map((changed) => changed.role)).toEqual(['source', 'test', 'other'])
+  })
+
+  test('rules that would make every changed source a test, or say nothing, change nothing', () => {
+    expect(withCollectedTests(changeSet, (path) => path.startsWith('src/'))).toEqual({ changeSet, moved: [] })
+    expect(withCollectedTests(changeSet, () => null)).toEqual({ changeSet, moved: [] })
+  })
 })

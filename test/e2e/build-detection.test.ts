@@ -5,6 +5,7 @@
 import { existsSync } from 'node:fs'
 import { join } from 'node:path'
 import { runCliOnFixture } from '../support/cli-run.js'
+import { fixtureAnswers } from '../support/scripted-model.js'
 
 test('verify builds each tree when the tests import build output git does not track, and proves the fix', async () => {
   const run = await runCliOnFixture({ fixture: 'clamp-build' })
@@ -33,4 +34,27 @@ test('an explicit build-command wins over detection: one that builds nothing lea
   expect(run.report.reason).toMatch(/test\/clamp\.test\.js gave no test results .*Cannot find module 'lib\/index\.js'/)
   expect(run.report.tests.filter((test) => test.kind === 'fail-to-pass')).toEqual([])
   expect(run.exitCode).toBe(2)
+})
+
+test('generate: the suite runs against each tree\'s own build, and proves the fix', async () => {
+  const run = await runCliOnFixture({ fixture: 'clamp-build', script: fixtureAnswers('clamp-build'), fixtureOptions: { withFixTest: false }, args: ['--issue', join('__fixtures__', 'clamp-build', 'issue.md')] })
+  expect(run.report).toMatchObject({ verdict: 'fail-to-pass', build: { command: 'npm run build', detected: true }, rounds: { repair: 0 } })
+  expect(run.report.suite.files).toEqual([expect.objectContaining({ path: 'test/regression-issue-12.test.js', collectedByRepoTests: true })])
+  // Against lib/ built from each tree's own src/: the buggy one fails below the range, the fixed one passes.
+  const kinds = Object.fromEntries(run.report.tests.map((test) => [test.name, test.kind]))
+  expect(kinds).toEqual({
+    'clamp below the range (#12) › gives min for a value below the range': 'fail-to-pass',
+    'clamp below the range (#12) › gives min for a value just below it': 'fail-to-pass',
+    'clamp below the range (#12) › keeps min itself': 'pass-to-pass',
+    'clamp below the range (#12) › gives the min of a negative range': 'fail-to-pass'
+  })
+  expect(run.exitCode).toBe(0)
+})
+
+test('without a coverage tool the report says diff coverage was not measured, and what would measure it', async () => {
+  const run = await runCliOnFixture({ fixture: 'clamp-build', fixtureOptions: { withoutPackages: ['c8'] } })
+  expect(run.report).toMatchObject({ verdict: 'fail-to-pass', diffCoverage: null, diffCoverageNote: 'not measured: mocha collected no coverage here; it needs c8 installed in the repository' })
+  expect(run.log).toContain('Diff coverage not measured: mocha collected no coverage here; it needs c8 installed in the repository')
+  expect(run.log.some((line) => line.includes('(coverage asked for, none collected)'))).toBe(true)
+  expect(run.markdown).toContain('Diff coverage not measured: mocha collected no coverage here; it needs c8 installed in the repository.')
 })

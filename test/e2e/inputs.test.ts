@@ -17,6 +17,12 @@ test("test-command runs the repository's own command, without a shell, with its 
   expect(run.report.tests).toEqual([expect.objectContaining({ file: 'test/streaming-transport.test.ts', kind: 'fail-to-pass' })])
 })
 
+test("a bare runner name in test-command is the repository's own: node_modules/.bin comes first on PATH, as npm run puts it", async () => {
+  const run = await runCliOnFixture({ args: ['--test-command', 'jest --testTimeout=5000 {files}'] })
+  expect(run.report.verdict).toBe('fail-to-pass')
+  expect(run.report.preflight?.command).toMatch(/^jest --testTimeout=5000 /)
+})
+
 test('build-command runs in each tree before its tests', async () => {
   const answers = fixtureAnswers('retry-budget')
   const suite = (answers['write-tests'] as { tool_use: { input: { files: Array<{ content: string }> } } }).tool_use.input.files[0].content

@@ -1,4 +1,5 @@
 /** The CLI end to end on Python projects: real git, real pytest, the real SDK against a scripted fake model. */
+import { execFileSync } from 'node:child_process'
 import { readFileSync } from 'node:fs'
 import { mkdir, mkdtemp, symlink } from 'node:fs/promises'
 import { tmpdir } from 'node:os'
@@ -110,6 +111,24 @@ describe('a flat-layout project (the package at the root, a conftest fixture)', 
     expect(run.report.suite.files.map((file) => file.path)).toEqual(['tests/regression/test_issue_57.py'])
     const write = run.model!.requests.find((request) => stageOf(request) === 'write-tests')!
     expect(requestText(write)).toContain('Import `quickcache/memo.py` as `quickcache.memo`.')
+  })
+
+  it("generate with a conftest.py that loads only under Debian's pytest: that interpreter runs everything, no model call is spent on it", async () => {
+    // A conftest pinned to one pytest major version, as projects pin their test dependencies: on a machine
+    // whose first python3 has a newer pytest, it refuses to load there.
+    const debianPytest = execFileSync(DEBIAN_PYTHON, ['-c', 'import pytest; print(pytest.__version__)'], { encoding: 'utf8' }).trim()
+    const major = debianPytest.split('.')[0]
+    const conftest = readFileSync(join('__fixtures__', 'cache-flat-layout', 'base', 'tests', 'conftest.py'), 'utf8')
+    const pinned = `${conftest}\nif pytest.__version__.split(".")[0] != "${major}":\n    raise RuntimeError("this conftest needs pytest ${major}")\n`
+    const run = await runCliOnFixture({
+      fixture: 'cache-flat-layout',
+      fixtureOptions: { baseChanges: { 'tests/conftest.py': pinned } },
+      script: fixtureAnswers('cache-flat-layout'),
+      args: issueArgs('cache-flat-layout')
+    })
+    expect(run.report).toMatchObject({ verdict: 'fail-to-pass', rounds: { repair: 0, strengthen: 0 }, model: { calls: 3 }, preflight: { ok: true } })
+    expect(kinds(run.report.tests)).toEqual({ 'fail-to-pass': 3, 'pass-to-pass': 2 })
+    expect(interpretersInRunLog(run.outDir).every((line) => line.includes(`pytest ${debianPytest}`))).toBe(true)
   })
 
   it('a generated file that cannot import is repaired from the collection error', async () => {

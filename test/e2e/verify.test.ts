@@ -21,7 +21,9 @@ test('(e) verify proves the example fix with its own test', async () => {
   // Paths in messages are the repository's, not the temporary tree's.
   expect(run.report.tests[0].message).toContain('at Object.<anonymous> (test/streaming-transport.test.ts:')
   expect(run.report.tests[0].message).not.toContain('regression-testgen-')
-  expect(run.report.suite.files).toEqual([{ path: 'test/streaming-transport.test.ts', tests: [], collectedByRepoTests: null }])
+  // Its jest.config.js cannot be read from the file: jest itself said what it collects (--showConfig).
+  expect(run.report.suite.files).toEqual([{ path: 'test/streaming-transport.test.ts', tests: [], collectedByRepoTests: true }])
+  expect(run.log).toContain("The repository's own tests: jest --showConfig")
 })
 
 test('verify on a fix without test changes says there is nothing to verify', async () => {
@@ -48,4 +50,23 @@ describe('beside the fix', () => {
     'beside the fix › expects an old message': 'fails-at-head',
     'beside the fix › runs in <tree>': 'pass-to-pass'
   })
+})
+
+test('a test that fails only with coverage collected is judged on the runs without it, not called flaky', async () => {
+  const fixTest = readFileSync(join(fixturesDir(), 'retry-budget', 'fix', 'test', 'streaming-transport.test.ts'), 'utf8')
+  // Under coverage, jest's instrumentation defines a global the test did not expect (as a spy on an
+  // instrumented function, or a snapshot of a function's text, would differ).
+  const withMore = `${fixTest}
+describe('beside the fix', () => {
+  it('sees no coverage counters', () => expect((globalThis as Record<string, unknown>).__coverage__).toBeUndefined())
+})
+`
+  const run = await runCliOnFixture({ fixtureOptions: { headChanges: { 'test/streaming-transport.test.ts': withMore } } })
+  expect(run.log).toContain('1 test(s) failed only with coverage collected, and passed again without it: they are judged on the runs without coverage')
+  const kinds = Object.fromEntries(run.report.tests.map((test) => [test.name, test.kind]))
+  expect(kinds).toEqual({
+    'StreamingTransport.stream › retries a streaming call after a 429 (#4471)': 'fail-to-pass',
+    'beside the fix › sees no coverage counters': 'pass-to-pass'
+  })
+  expect(run.report.diffCoverage).not.toBeNull()
 })

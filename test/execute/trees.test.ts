@@ -101,10 +101,13 @@ test('the pre-fix tree takes the fix out of every kind of source change and keep
   expect(repo.git('status', '--porcelain')).toBe('')
 })
 
+// A change an install reads (the engines it checks), that needs nothing from the registry.
+const withEngines = JSON.stringify({ name: 'trees', version: '1.0.1', engines: { node: '>=18' } })
+
 test('a fix that changes manifests gets them reverted and a fresh install in the pre-fix tree', async () => {
   const repo = repoWithFix((write) => {
     write('src/changed.js', 'module.exports = 2\n')
-    write('package.json', JSON.stringify({ name: 'trees', version: '1.0.1' }))
+    write('package.json', withEngines)
     write('package-lock.json', JSON.stringify({ name: 'trees', version: '1.0.1', lockfileVersion: 3, requires: true, packages: { '': { name: 'trees', version: '1.0.1' } } }))
   })
   const { preFix, reverted, preFixDependencies, dispose } = await trees(repo)
@@ -115,10 +118,36 @@ test('a fix that changes manifests gets them reverted and a fresh install in the
   await dispose()
 })
 
-test('with a dependency cache, the pre-fix install is saved once and restored on the next run', async () => {
+test('manifests changed in nothing an install reads (a release bump) are reverted, the dependencies reused', async () => {
   const repo = repoWithFix((write) => {
     write('src/changed.js', 'module.exports = 2\n')
     write('package.json', JSON.stringify({ name: 'trees', version: '1.0.1' }))
+    write('package-lock.json', JSON.stringify({ name: 'trees', version: '1.0.1', lockfileVersion: 3, requires: true, packages: { '': { name: 'trees', version: '1.0.1' } } }))
+  })
+  const { preFix, reverted, preFixDependencies, dispose } = await trees(repo)
+  expect(reverted.sort()).toEqual(['package-lock.json', 'package.json', 'src/changed.js'])
+  expect(preFixDependencies).toBe('reused')
+  expect(existsSync(join(preFix, 'node_modules', 'dep'))).toBe(true)
+  await dispose()
+})
+
+test('a pre-fix install that fails falls back to the head\'s dependencies, saying why', async () => {
+  const repo = repoWithFix((write) => {
+    write('src/changed.js', 'module.exports = 2\n')
+    write('package.json', withEngines)
+  })
+  const install = ['node', '-e', "console.error('npm error lockfile too old for this npm'); process.exit(3)"]
+  const { preFix, preFixDependencies, preFixInstallError, dispose } = await trees(repo, null, install)
+  expect(preFixDependencies).toBe('reused-after-failed-install')
+  expect(preFixInstallError).toContain('npm error lockfile too old for this npm')
+  expect(existsSync(join(preFix, 'node_modules', 'dep'))).toBe(true)
+  await dispose()
+})
+
+test('with a dependency cache, the pre-fix install is saved once and restored on the next run', async () => {
+  const repo = repoWithFix((write) => {
+    write('src/changed.js', 'module.exports = 2\n')
+    write('package.json', withEngines)
   })
   const { cache, keys, root } = folderCache()
   const install = ['node', '-e', "require('fs').mkdirSync('node_modules/dep', { recursive: true })"]

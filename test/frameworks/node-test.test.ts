@@ -91,7 +91,7 @@ function runnerAnswering(version: string, reporters: string[]): ProcessRunner {
   return {
     run: async (request) => {
       if (!request.args.includes('-p')) return runner.run(request)
-      return { exitCode: 0, signal: null, timedOut: false, output: `${JSON.stringify({ version, reporters })}\n`, durationMs: 1 }
+      return { exitCode: 0, signal: null, timedOut: false, output: `${JSON.stringify({ version, reporters })}\n`, stdout: `${JSON.stringify({ version, reporters })}\n`, durationMs: 1 }
     }
   }
 }

@@ -181,7 +181,7 @@ describe('vitestAdapter.run', () => {
         requests.push(request)
         const outputFile = request.args.find((arg) => arg.startsWith('--outputFile='))!.slice('--outputFile='.length)
         await writeFile(outputFile, JSON.stringify(report))
-        return { exitCode: 1, signal: null, timedOut: false, output: '', durationMs: 5 }
+        return { exitCode: 1, signal: null, timedOut: false, output: '', stdout: '', durationMs: 5 }
       }
     }
     const files = ['test/add.test.ts', 'test/hook.test.ts', 'test/missing.test.ts']

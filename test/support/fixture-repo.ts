@@ -4,7 +4,7 @@
  * project's node_modules (as if installed).
  */
 import { execFile } from 'node:child_process'
-import { cp, mkdir, mkdtemp, readFile, rm, symlink, writeFile } from 'node:fs/promises'
+import { cp, mkdir, mkdtemp, readdir, readFile, rm, symlink, writeFile } from 'node:fs/promises'
 import { tmpdir } from 'node:os'
 import { dirname, join, relative, sep } from 'node:path'
 import { fileURLToPath } from 'node:url'
@@ -28,6 +28,10 @@ export interface FixtureOptions {
   packageDir?: string
   /** More files the fix commit writes (path in the package → content), e.g. a changed configuration. */
   headChanges?: Record<string, string>
+  /** Packages of this project's node_modules the fixture goes without (as if not installed). */
+  withoutPackages?: string[]
+  /** Files the base commit has instead (path in the package → content), kept by the fix commit. */
+  baseChanges?: Record<string, string>
 }
 
 const projectRoot = join(dirname(fileURLToPath(import.meta.url)), '..', '..')
@@ -46,9 +50,28 @@ const GIT_ENV = {
 }
 
 
+interface FixtureMeta {
+  baseMessage: string
+  fixMessage: string
+  issue: string
+  /** Packages the fixture brings as if installed (name → folder in the fixture), beside this project's. */
+  installed?: Record<string, string>
+}
+
+/** This project's node_modules as the fixture's; with packages of its own (or some left out), a folder of links. */
+async function linkNodeModules(packageDir: string, source: string, installed: Record<string, string>, without: string[]): Promise<void> {
+  const target = join(packageDir, 'node_modules')
+  if (Object.keys(installed).length === 0 && without.length === 0) return symlink(join(projectRoot, 'node_modules'), target, 'dir')
+  await mkdir(target)
+  for (const entry of await readdir(join(projectRoot, 'node_modules'))) {
+    if (!(entry in installed) && !without.includes(entry)) await symlink(join(projectRoot, 'node_modules', entry), join(target, entry))
+  }
+  for (const [name, folder] of Object.entries(installed)) await symlink(join(source, folder), join(target, name), 'dir')
+}
+
 export async function buildFixtureRepo(name: string, options: FixtureOptions = {}): Promise<FixtureRepo> {
   const source = join(fixturesDir(), name)
-  const meta = JSON.parse(await readFile(join(source, 'fixture.json'), 'utf8')) as { baseMessage: string; fixMessage: string; issue: string }
+  const meta = JSON.parse(await readFile(join(source, 'fixture.json'), 'utf8')) as FixtureMeta
   const dir = options.dir ?? (await mkdtemp(join(tmpdir(), `fixture-${name}-`)))
   await mkdir(dir, { recursive: true })
   const git = async (...args: string[]) => (await promisify(execFile)('git', args, { cwd: dir, env: GIT_ENV })).stdout.trim()
@@ -56,6 +79,7 @@ export async function buildFixtureRepo(name: string, options: FixtureOptions = {
   await git('-c', 'init.defaultBranch=main', 'init', '-q')
   const packageDir = join(dir, options.packageDir ?? '')
   await cp(join(source, 'base'), packageDir, { recursive: true })
+  for (const [path, content] of Object.entries(options.baseChanges ?? {})) await writeFile(join(packageDir, path), content)
   await git('add', '-A')
   await git('commit', '-q', '-m', meta.baseMessage)
   const base = await git('rev-parse', 'HEAD')
@@ -69,6 +93,6 @@ export async function buildFixtureRepo(name: string, options: FixtureOptions = {
   await git('commit', '-q', '-m', meta.fixMessage)
   const head = await git('rev-parse', 'HEAD')
 
-  await symlink(join(projectRoot, 'node_modules'), join(packageDir, 'node_modules'), 'dir')
+  await linkNodeModules(packageDir, source, meta.installed ?? {}, options.withoutPackages ?? [])
   return { dir, base, head, issuePath: join(source, meta.issue), cleanup: () => rm(dir, { recursive: true, force: true }) }
 }
