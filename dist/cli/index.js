@@ -52440,6 +52440,8 @@ function vitest_toStatus(status) {
 
 
 
+
+
 // vitest before jest: vitest projects often keep jest-compatible names and globals. node:test last of the
 // JavaScript runners: other runners' scripts may call node too.
 // The runners whose adapters run them through a wrapper CLI (wrapper.ts).
@@ -52451,7 +52453,13 @@ async function frameworkFor(packageDir, name) {
     return named ?? detectFramework(packageDir);
 }
 async function detectFramework(repoDir) {
-    // A runner the test script calls through a wrapper CLI decides, whatever else is installed.
+    // The runner the test script calls decides, whatever else is installed (node --test over compiled
+    // output in a repository that also has jest; a vitest migration that left jest behind).
+    const scripted = runnerOfTestScript(readPackageJsonSync(repoDir));
+    const named = ADAPTERS.find((adapter) => adapter.name === scripted);
+    if (named)
+        return named;
+    // Likewise a runner the test script calls through a wrapper CLI.
     const wrapped = ADAPTERS.find((adapter) => WRAPPED_RUNNERS.has(adapter.name) && findRunnerWrapper(repoDir, adapter.name));
     if (wrapped)
         return wrapped;
@@ -52459,6 +52467,42 @@ async function detectFramework(repoDir) {
         if (await adapter.detect(repoDir))
             return adapter;
     throw new UserFacingError(`No supported test framework found in ${repoDir}`, `supported: ${ADAPTERS.map((adapter) => adapter.name).join(', ')}`);
+}
+// A command's program, as the runner it is (node and tsx only with --test; python only with -m pytest).
+const RUNNER_PROGRAMS = [
+    [/(?:^|\/)vitest(?:\.mjs)?$/, 'vitest'],
+    [/(?:^|\/)jest(?:\.js)?$/, 'jest'],
+    [/(?:^|\/)_?mocha(?:\.js)?$/, 'mocha'],
+    [/(?:^|\/)ava(?:\.js)?$/, 'ava'],
+    [/(?:^|\/)(?:node|nodejs|tsx)$/, 'node-test', (args) => args.includes('--test')],
+    [/(?:^|\/)(?:py\.test|pytest)$/, 'pytest'],
+    [/(?:^|\/)python3?$/, 'pytest', (args) => args.join(' ').startsWith('-m pytest')]
+];
+// Programs that start the next word: environment setters, package runners, coverage tools.
+const detect_LAUNCHERS = new Set(['cross-env', 'env', 'npx', 'bunx', 'dotenv', 'c8', 'nyc', 'time']);
+const detect_MAX_SCRIPT_DEPTH = 4;
+/** The framework of the first runner the `test` script runs (following `npm run x`), or null. */
+function runnerOfTestScript(manifest, name = 'test', depth = 0) {
+    const script = manifest?.scripts?.[name];
+    if (!script || depth > detect_MAX_SCRIPT_DEPTH)
+        return null;
+    for (const words of scriptCommands(script)) {
+        const target = scriptTarget(words);
+        if (target) {
+            const found = target !== name ? runnerOfTestScript(manifest, target, depth + 1) : null;
+            if (found)
+                return found;
+            continue;
+        }
+        const at = words.findIndex((word) => !/^[A-Za-z_][A-Za-z0-9_]*=/.test(word) && !detect_LAUNCHERS.has(word) && !word.startsWith('-'));
+        if (at < 0)
+            continue;
+        const [program, ...args] = words.slice(at);
+        const runner = RUNNER_PROGRAMS.find(([pattern, , accepts]) => pattern.test(program) && (accepts?.(args) ?? true));
+        if (runner)
+            return runner[1];
+    }
+    return null;
 }
 /** The wrapper CLI the test script runs this framework's runner through; none when a test-command is set. */
 function wrapperFor(packageDir, framework, testCommand) {
@@ -57673,24 +57717,57 @@ async function pullRequestTests(changeSet, framework, git) {
         throw new UserFacingError(`The change adds or modifies no ${framework.name} test file, so there is nothing to verify`);
     return Promise.all(paths.map(async (path) => ({ path, content: (await git.fileAt(changeSet.head, path)) ?? '', tests: [] })));
 }
-/** The test files that import one of the helpers, or sit under a changed `conftest.py` / `__init__.py`. */
+/**
+ * The test files that import one of the helpers, sit under a changed `conftest.py` / `__init__.py`, or
+ * read a changed data file (a TOML, JSON or text case that a test collects from its folder).
+ */
 async function testsUsing(helpers, framework, git, head) {
     const files = await git.listFiles(head);
     const fileSet = new Set(files);
     const tests = files.filter((file) => framework.isTestFile(file));
     const scopes = helpers.filter((helper) => /(?:^|\/)(?:conftest|__init__)\.py$/.test(helper)).map((helper) => external_node_path_.posix.dirname(helper));
-    const used = [];
+    const contents = new Map();
+    for (const test of tests)
+        contents.set(test, (await git.fileAt(head, test)) ?? '');
+    const used = new Set();
     for (const test of tests) {
-        if (scopes.some((scope) => scope === '.' || test.startsWith(`${scope}/`))) {
-            used.push(test);
-            continue;
-        }
-        const content = (await git.fileAt(head, test)) ?? '';
-        if (helpers.some((helper) => imports(test, content, helper, fileSet)))
-            used.push(test);
+        const content = contents.get(test);
+        const inScope = scopes.some((scope) => scope === '.' || test.startsWith(`${scope}/`));
+        if (inScope || helpers.some((helper) => !isData(helper) && imports(test, content, helper, fileSet)))
+            used.add(test);
     }
-    return used;
+    for (const data of helpers.filter(isData))
+        for (const test of readersOf(data, contents))
+            used.add(test);
+    return [...used];
 }
+const CODE = /\.(?:[cm]?[jt]sx?|py)$/;
+const isData = (path) => !CODE.test(path);
+/**
+ * The tests that read a data file: in a folder above it, naming the folders on the way to it as strings
+ * (`Path(__file__).parent / "data" / "extras"`, `join(__dirname, 'fixtures', 'valid')`). The tests naming
+ * the most of that way win; none naming even the first folder, none.
+ */
+function readersOf(data, contents) {
+    let best = 0;
+    let readers = [];
+    for (const [test, content] of contents) {
+        const way = external_node_path_.posix.relative(external_node_path_.posix.dirname(test), data).split('/');
+        if (way[0] === '..' || way.length < 2)
+            continue;
+        let named = 0;
+        while (named < way.length - 1 && new RegExp(`['"\`/]${pull_request_tests_escapeRegExp(way[named])}['"\`/]`).test(content))
+            named++;
+        if (named === 0 || named < best)
+            continue;
+        if (named > best)
+            readers = [];
+        best = named;
+        readers.push(test);
+    }
+    return readers;
+}
+const pull_request_tests_escapeRegExp = (text) => text.replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
 function imports(test, content, helper, files) {
     if (helper.endsWith('.py')) {
         const module = helper.replace(/\.py$/, '').split('/');

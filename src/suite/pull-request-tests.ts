@@ -19,23 +19,52 @@ export async function pullRequestTests(changeSet: ChangeSet, framework: Pick<Fra
   return Promise.all(paths.map(async (path) => ({ path, content: (await git.fileAt(changeSet.head, path)) ?? '', tests: [] })))
 }
 
-/** The test files that import one of the helpers, or sit under a changed `conftest.py` / `__init__.py`. */
+/**
+ * The test files that import one of the helpers, sit under a changed `conftest.py` / `__init__.py`, or
+ * read a changed data file (a TOML, JSON or text case that a test collects from its folder).
+ */
 async function testsUsing(helpers: string[], framework: Pick<FrameworkAdapter, 'isTestFile'>, git: GitCommands, head: string): Promise<string[]> {
   const files = await git.listFiles(head)
   const fileSet = new Set(files)
   const tests = files.filter((file) => framework.isTestFile(file))
   const scopes = helpers.filter((helper) => /(?:^|\/)(?:conftest|__init__)\.py$/.test(helper)).map((helper) => posix.dirname(helper))
-  const used: string[] = []
+  const contents = new Map<string, string>()
+  for (const test of tests) contents.set(test, (await git.fileAt(head, test)) ?? '')
+  const used = new Set<string>()
   for (const test of tests) {
-    if (scopes.some((scope) => scope === '.' || test.startsWith(`${scope}/`))) {
-      used.push(test)
-      continue
-    }
-    const content = (await git.fileAt(head, test)) ?? ''
-    if (helpers.some((helper) => imports(test, content, helper, fileSet))) used.push(test)
+    const content = contents.get(test)!
+    const inScope = scopes.some((scope) => scope === '.' || test.startsWith(`${scope}/`))
+    if (inScope || helpers.some((helper) => !isData(helper) && imports(test, content, helper, fileSet))) used.add(test)
   }
-  return used
+  for (const data of helpers.filter(isData)) for (const test of readersOf(data, contents)) used.add(test)
+  return [...used]
 }
+
+const CODE = /\.(?:[cm]?[jt]sx?|py)$/
+const isData = (path: string) => !CODE.test(path)
+
+/**
+ * The tests that read a data file: in a folder above it, naming the folders on the way to it as strings
+ * (`Path(__file__).parent / "data" / "extras"`, `join(__dirname, 'fixtures', 'valid')`). The tests naming
+ * the most of that way win; none naming even the first folder, none.
+ */
+function readersOf(data: string, contents: ReadonlyMap<string, string>): string[] {
+  let best = 0
+  let readers: string[] = []
+  for (const [test, content] of contents) {
+    const way = posix.relative(posix.dirname(test), data).split('/')
+    if (way[0] === '..' || way.length < 2) continue
+    let named = 0
+    while (named < way.length - 1 && new RegExp(`['"\`/]${escapeRegExp(way[named])}['"\`/]`).test(content)) named++
+    if (named === 0 || named < best) continue
+    if (named > best) readers = []
+    best = named
+    readers.push(test)
+  }
+  return readers
+}
+
+const escapeRegExp = (text: string) => text.replace(/[.*+?^${}()|[\]\\]/g, '\\$&')
 
 function imports(test: string, content: string, helper: string, files: ReadonlySet<string>): boolean {
   if (helper.endsWith('.py')) {

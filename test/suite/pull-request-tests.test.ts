@@ -74,3 +74,19 @@ test('the changed test files themselves come first, each once', async () => {
   )
   expect((await pullRequestTests(changeSet, jestAdapter, repo)).map((file) => file.path)).toEqual(['test/a.test.js'])
 })
+
+test('changed data files bring in the tests that read their folder: those naming the most of the way to them', async () => {
+  const { repo, changeSet } = await change(
+    {
+      'tomlkit/parser.py': 'def parse(text):\n    return {}\n',
+      'tests/__init__.py': '',
+      'tests/test_extras.py': 'from pathlib import Path\n\nDATA_DIR = Path(__file__).parent / "data" / "extras"\n\ndef test_valid():\n    pass\n',
+      'tests/test_compliance.py': 'from pathlib import Path\n\nDATA_DIR = Path(__file__).parent / "data" / "compliance"\n\ndef test_valid():\n    pass\n',
+      'tests/test_misc.py': 'def test_misc():\n    pass\n',
+      'tests/data/extras/valid/dates.toml': 'a = 1\n'
+    },
+    { 'tomlkit/parser.py': 'def parse(text):\n    return {"a": 1}\n', 'tests/data/extras/invalid/dotted-keys/extend-table.toml': 'a.b = 1\n[a]\n' }
+  )
+  const files = await pullRequestTests(changeSet, pytestAdapter, repo)
+  expect(files.map((file) => file.path)).toEqual(['tests/test_extras.py'])
+})
