@@ -14,13 +14,13 @@ import type { ModelPort, UsageLedger } from './model/model-port.js'
 import type { GitCommands } from './ports/git.js'
 import { onInterrupt } from './ports/process.js'
 import type { Sandbox, SandboxProvider } from './ports/sandbox.js'
-import type { OnNoFailToPass, Settings } from './settings.js'
+import type { Mode, OnNoFailToPass, Settings } from './settings.js'
 import { readChangeSet, sourceFiles, withCollectedTests } from './diff/change-set.js'
 import { ensureHistory } from './diff/history.js'
 import { describeError, UserFacingError } from './errors.js'
 import { buildForTrees, commandText } from './execute/build-detection.js'
 import { runnerFailure } from './execute/outside-failure.js'
-import { preflightFailure, preflightFile, runPreflight, type Preflight } from './execute/preflight.js'
+import { preflightFailure, preflightFile, runPreflight, type PreflightRun } from './execute/preflight.js'
 import { proveSuite } from './execute/prove.js'
 import { TestBench } from './execute/test-bench.js'
 import { buildTrees, prepareTrees, type Trees } from './execute/trees.js'
@@ -115,7 +115,8 @@ export async function runPipeline(settings: Settings, ports: Ports): Promise<Out
       log: ports.log
     })
     // Before any model call: a repository whose tests cannot run here ends now, saying why.
-    report.preflight = await timings.time('preflight', () => preflight(bench, changeSet, framework, ports))
+    const preflightRun = await timings.time('preflight', () => preflight(bench, changeSet, framework, settings.mode, ports))
+    report.preflight = preflightRun?.preflight ?? null
     report.runnerWrapper = bench.wrapper && describeWrapper(bench.wrapper)
     if (report.preflight && !report.preflight.ok) throw preflightFailure(report.preflight)
 
@@ -132,6 +133,8 @@ export async function runPipeline(settings: Settings, ports: Ports): Promise<Out
       refiner: candidate.refiner,
       repairRounds: settings.repairRounds,
       installFiles: settings.mode === 'generate',
+      // Verify mode on the preflight's own file: its run at head is the suite's first.
+      firstHeadRun: preflightRun && { files: [preflightRun.preflight.file], run: preflightRun.run },
       timings,
       report,
       log: ports.log
@@ -230,16 +233,16 @@ async function repositoryCollection(bench: TestBench, framework: FrameworkAdapte
   return resolved ? readCollection(framework.name, headTree, { packageDir, resolved }) : UNKNOWN_COLLECTION
 }
 
-async function preflight(bench: TestBench, changeSet: ChangeSet, framework: FrameworkAdapter, ports: Ports): Promise<Preflight | null> {
-  const file = preflightFile(changeSet, await ports.git.listFiles(changeSet.head), framework)
+async function preflight(bench: TestBench, changeSet: ChangeSet, framework: FrameworkAdapter, mode: Mode, ports: Ports): Promise<PreflightRun | null> {
+  const file = preflightFile(changeSet, await ports.git.listFiles(changeSet.head), framework, mode)
   if (!file) {
     ports.log.info('Preflight: the repository has no test file to try; going on')
     return null
   }
   const result = await runPreflight(bench, file)
-  const viaRunner = result.ok || !bench.wrapper ? null : await withoutWrapper(bench, file, framework, ports)
+  const viaRunner = result.preflight.ok || !bench.wrapper ? null : await withoutWrapper(bench, file, framework, ports)
   const kept = viaRunner ?? result
-  if (kept.ok) ports.log.info(`Preflight: ${file} runs here (${kept.detail}): ${kept.command}`)
+  if (kept.preflight.ok) ports.log.info(`Preflight: ${file} runs here (${kept.preflight.detail}): ${kept.preflight.command}`)
   return kept
 }
 
@@ -247,11 +250,11 @@ async function preflight(bench: TestBench, changeSet: ChangeSet, framework: Fram
  * A wrapper CLI that gave no results for one file may not pass the runner's arguments on (ts-scripts
  * `test` runs its own checks, then the whole suite): the runner itself is tried, and kept if it runs it.
  */
-async function withoutWrapper(bench: TestBench, file: string, framework: FrameworkAdapter, ports: Ports): Promise<Preflight | null> {
+async function withoutWrapper(bench: TestBench, file: string, framework: FrameworkAdapter, ports: Ports): Promise<PreflightRun | null> {
   const wrapper = bench.wrapper
   bench.wrapper = null
   const direct = await runPreflight(bench, file)
-  if (!direct.ok) {
+  if (!direct.preflight.ok) {
     bench.wrapper = wrapper
     return null
   }

@@ -40880,21 +40880,27 @@ function collectedLayout(layout, stem, collects) {
 
 
 
-/** The existing test to try, or null when the repository has none the framework recognises. */
-function preflightFile(changeSet, headFiles, framework) {
+/**
+ * The test to try, or null when the repository has none the framework recognises. Verify mode runs the
+ * pull request's own tests, so one of them (its run at head then counts as the suite's first); generate
+ * mode the style example the context will show.
+ */
+function preflightFile(changeSet, headFiles, framework, mode) {
     const changedTests = changeSet.files.filter((file) => file.role === 'test');
     const primary = sourceFiles(changeSet)[0]?.path ?? changeSet.files[0]?.path ?? '';
-    return exampleTest(changedTests, headFiles, (path) => framework.isTestFile(path), primary);
+    const isTestFile = (path) => framework.isTestFile(path);
+    const ownTests = changedTests.filter((file) => file.status !== 'deleted' && isTestFile(file.path)).map((file) => file.path);
+    return (mode === 'verify' ? nearestTest(ownTests, primary) : null) ?? exampleTest(changedTests, headFiles, isTestFile, primary);
 }
 async function runPreflight(bench, file) {
     const run = await bench.run('head', [file], { title: 'Preflight' });
     const command = bench.lastCommand;
     if (run.tests.length > 0) {
-        return { file, command, ok: true, durationMs: run.durationMs, detail: `${run.tests.length} test(s) ran at head` };
+        return { run, preflight: { file, command, ok: true, durationMs: run.durationMs, detail: `${run.tests.length} test(s) ran at head` } };
     }
     const how = run.timedOut ? 'timed out' : `exit ${run.exitCode ?? 'none'}`;
     const error = run.fileErrors.find((entry) => entry.file === file)?.message ?? run.output;
-    return { file, command, ok: false, durationMs: run.durationMs, detail: `no test results (${how}): ${firstErrorLines(error)}` };
+    return { run, preflight: { file, command, ok: false, durationMs: run.durationMs, detail: `no test results (${how}): ${firstErrorLines(error)}` } };
 }
 /** The run stops: what was tried, what it said, and what to change. */
 function preflightFailure(preflight) {
@@ -41230,7 +41236,11 @@ async function passAtHeadThenPreFix(bench, candidate, options) {
     if (options.installFiles)
         await bench.install(files);
     const runAtHead = (coverage = false) => timings.time('run-head', () => bench.run('head', paths(files), { coverage }));
-    let headRun = await runAtHead();
+    const known = options.firstHeadRun;
+    const reuse = !options.installFiles && known && samePaths(known.files, paths(files));
+    if (reuse)
+        options.log.info(`At head: the preflight's run of ${known.files.join(', ')} stands for the first run`);
+    let headRun = reuse ? known.run : await runAtHead();
     for (let round = 0; refiner && round < options.repairRounds && failingFiles(headRun).size > 0; round++) {
         throwIfOutsideTheTests(headRun);
         const repaired = await withinLimit(() => refiner.repair(files, headRun));
@@ -41314,6 +41324,7 @@ function throwIfOutsideTheTests(headRun) {
 }
 const sameFiles = (a, b) => a.length === b.length && a.every((file, index) => file.path === b[index].path && file.content === b[index].content);
 const paths = (files) => files.map((file) => file.path);
+const samePaths = (a, b) => a.length === b.length && a.every((path) => b.includes(path));
 const provesFix = (proof) => classifyTests(proof.headRun, proof.preFixRun).some((test) => test.kind === 'fail-to-pass');
 
 ;// CONCATENATED MODULE: ./src/execute/dependency-change.ts
@@ -57929,7 +57940,8 @@ async function runPipeline(settings, ports) {
             log: ports.log
         });
         // Before any model call: a repository whose tests cannot run here ends now, saying why.
-        report.preflight = await timings.time('preflight', () => preflight(bench, changeSet, framework, ports));
+        const preflightRun = await timings.time('preflight', () => preflight(bench, changeSet, framework, settings.mode, ports));
+        report.preflight = preflightRun?.preflight ?? null;
         report.runnerWrapper = bench.wrapper && describeWrapper(bench.wrapper);
         if (report.preflight && !report.preflight.ok)
             throw preflightFailure(report.preflight);
@@ -57945,6 +57957,8 @@ async function runPipeline(settings, ports) {
             refiner: candidate.refiner,
             repairRounds: settings.repairRounds,
             installFiles: settings.mode === 'generate',
+            // Verify mode on the preflight's own file: its run at head is the suite's first.
+            firstHeadRun: preflightRun && { files: [preflightRun.preflight.file], run: preflightRun.run },
             timings,
             report,
             log: ports.log
@@ -58043,17 +58057,17 @@ async function repositoryCollection(bench, framework, fromFiles, headTree, packa
     const resolved = await bench.resolveConfig();
     return resolved ? readCollection(framework.name, headTree, { packageDir, resolved }) : UNKNOWN_COLLECTION;
 }
-async function preflight(bench, changeSet, framework, ports) {
-    const file = preflightFile(changeSet, await ports.git.listFiles(changeSet.head), framework);
+async function preflight(bench, changeSet, framework, mode, ports) {
+    const file = preflightFile(changeSet, await ports.git.listFiles(changeSet.head), framework, mode);
     if (!file) {
         ports.log.info('Preflight: the repository has no test file to try; going on');
         return null;
     }
     const result = await runPreflight(bench, file);
-    const viaRunner = result.ok || !bench.wrapper ? null : await withoutWrapper(bench, file, framework, ports);
+    const viaRunner = result.preflight.ok || !bench.wrapper ? null : await withoutWrapper(bench, file, framework, ports);
     const kept = viaRunner ?? result;
-    if (kept.ok)
-        ports.log.info(`Preflight: ${file} runs here (${kept.detail}): ${kept.command}`);
+    if (kept.preflight.ok)
+        ports.log.info(`Preflight: ${file} runs here (${kept.preflight.detail}): ${kept.preflight.command}`);
     return kept;
 }
 /**
@@ -58064,7 +58078,7 @@ async function withoutWrapper(bench, file, framework, ports) {
     const wrapper = bench.wrapper;
     bench.wrapper = null;
     const direct = await runPreflight(bench, file);
-    if (!direct.ok) {
+    if (!direct.preflight.ok) {
         bench.wrapper = wrapper;
         return null;
     }

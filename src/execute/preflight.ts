@@ -4,11 +4,12 @@
  * one test. If it cannot, the run stops there, naming the file, the command, the error and the setting to
  * change, instead of paying the model for tests that could never run.
  */
-import type { ChangeSet } from '../domain.js'
+import type { ChangeSet, RunResult } from '../domain.js'
 import { sourceFiles } from '../diff/change-set.js'
 import { UserFacingError } from '../errors.js'
 import type { FrameworkAdapter } from '../frameworks/adapter.js'
-import { exampleTest } from '../context/test-layout.js'
+import { exampleTest, nearestTest } from '../context/test-layout.js'
+import type { Mode } from '../settings.js'
 import type { TestBench } from './test-bench.js'
 
 export interface Preflight {
@@ -20,22 +21,34 @@ export interface Preflight {
   detail: string
 }
 
-/** The existing test to try, or null when the repository has none the framework recognises. */
-export function preflightFile(changeSet: ChangeSet, headFiles: string[], framework: FrameworkAdapter): string | null {
+/**
+ * The test to try, or null when the repository has none the framework recognises. Verify mode runs the
+ * pull request's own tests, so one of them (its run at head then counts as the suite's first); generate
+ * mode the style example the context will show.
+ */
+export function preflightFile(changeSet: ChangeSet, headFiles: string[], framework: FrameworkAdapter, mode: Mode): string | null {
   const changedTests = changeSet.files.filter((file) => file.role === 'test')
   const primary = sourceFiles(changeSet)[0]?.path ?? changeSet.files[0]?.path ?? ''
-  return exampleTest(changedTests, headFiles, (path) => framework.isTestFile(path), primary)
+  const isTestFile = (path: string) => framework.isTestFile(path)
+  const ownTests = changedTests.filter((file) => file.status !== 'deleted' && isTestFile(file.path)).map((file) => file.path)
+  return (mode === 'verify' ? nearestTest(ownTests, primary) : null) ?? exampleTest(changedTests, headFiles, isTestFile, primary)
 }
 
-export async function runPreflight(bench: TestBench, file: string): Promise<Preflight> {
+/** The preflight, and its run: a run at head of that one file, which the suite's first run need not repeat. */
+export interface PreflightRun {
+  preflight: Preflight
+  run: RunResult
+}
+
+export async function runPreflight(bench: TestBench, file: string): Promise<PreflightRun> {
   const run = await bench.run('head', [file], { title: 'Preflight' })
   const command = bench.lastCommand
   if (run.tests.length > 0) {
-    return { file, command, ok: true, durationMs: run.durationMs, detail: `${run.tests.length} test(s) ran at head` }
+    return { run, preflight: { file, command, ok: true, durationMs: run.durationMs, detail: `${run.tests.length} test(s) ran at head` } }
   }
   const how = run.timedOut ? 'timed out' : `exit ${run.exitCode ?? 'none'}`
   const error = run.fileErrors.find((entry) => entry.file === file)?.message ?? run.output
-  return { file, command, ok: false, durationMs: run.durationMs, detail: `no test results (${how}): ${firstErrorLines(error)}` }
+  return { run, preflight: { file, command, ok: false, durationMs: run.durationMs, detail: `no test results (${how}): ${firstErrorLines(error)}` } }
 }
 
 /** The run stops: what was tried, what it said, and what to change. */

@@ -27,6 +27,8 @@ export interface ProveOptions {
   repairRounds: number
   /** False in verify mode: the PR's own files are already in both trees. */
   installFiles: boolean
+  /** A run at head already made of exactly these files (the preflight's): the first run at head, not repeated. */
+  firstHeadRun?: { files: string[]; run: RunResult } | null
   timings: Timings
   report: Report
   log: Logger
@@ -47,7 +49,10 @@ async function passAtHeadThenPreFix(bench: TestBench, candidate: SuiteFile[], op
   let files = candidate
   if (options.installFiles) await bench.install(files)
   const runAtHead = (coverage = false) => timings.time('run-head', () => bench.run('head', paths(files), { coverage }))
-  let headRun = await runAtHead()
+  const known = options.firstHeadRun
+  const reuse = !options.installFiles && known && samePaths(known.files, paths(files))
+  if (reuse) options.log.info(`At head: the preflight's run of ${known.files.join(', ')} stands for the first run`)
+  let headRun = reuse ? known.run : await runAtHead()
   for (let round = 0; refiner && round < options.repairRounds && failingFiles(headRun).size > 0; round++) {
     throwIfOutsideTheTests(headRun)
     const repaired = await withinLimit(() => refiner.repair(files, headRun))
@@ -135,4 +140,5 @@ function throwIfOutsideTheTests(headRun: RunResult): void {
 
 const sameFiles = (a: SuiteFile[], b: SuiteFile[]) => a.length === b.length && a.every((file, index) => file.path === b[index].path && file.content === b[index].content)
 const paths = (files: SuiteFile[]) => files.map((file) => file.path)
+const samePaths = (a: string[], b: string[]) => a.length === b.length && a.every((path) => b.includes(path))
 const provesFix = (proof: Proof) => classifyTests(proof.headRun, proof.preFixRun).some((test) => test.kind === 'fail-to-pass')

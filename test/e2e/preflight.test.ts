@@ -47,10 +47,12 @@ test.each(['generate', 'verify'] as const)('%s: a repository whose tests cannot 
   expect(exitCode).toBe(2)
   expect(requests).toBe(0)
   expect(report).toMatchObject({ verdict: 'error', model: { calls: 0 }, tests: [] })
-  expect(report.preflight).toMatchObject({ file: 'test/retry-budget.test.ts', ok: false, detail: expect.stringMatching(/^no test results \(exit 1\): .*This jest config needs the private registry/) })
-  expect(report.preflight!.command).toMatch(/jest.* test\/retry-budget\.test\.ts/)
+  // Generate mode tries the style example; verify mode the pull request's own test, which it runs anyway.
+  const file = mode === 'generate' ? 'test/retry-budget.test.ts' : 'test/streaming-transport.test.ts'
+  expect(report.preflight).toMatchObject({ file, ok: false, detail: expect.stringMatching(/^no test results \(exit 1\): .*This jest config needs the private registry/) })
+  expect(report.preflight!.command).toMatch(new RegExp(`jest.* ${file}`))
   // The reason names the file, the command, the error and the setting that would fix it.
-  expect(report.reason).toContain("The repository's tests cannot run here: test/retry-budget.test.ts gave no test results (exit 1)")
+  expect(report.reason).toContain(`The repository's tests cannot run here: ${file} gave no test results (exit 1)`)
   expect(report.reason).toContain(`command: ${report.preflight!.command}`)
   expect(report.reason).toMatch(/\(set test-command to the repository's own way of running one test file \(\{files\} marks where it goes\), or framework\)$/)
 })
