@@ -2,7 +2,7 @@
 import { readFile } from 'node:fs/promises'
 import { parseArgs } from 'node:util'
 import { describeError, UserFacingError } from './errors.js'
-import type { Logger } from './pipeline.js'
+import type { Logger } from './ports/logger.js'
 import { consoleLogger, forTerminal } from './ports/console-log.js'
 import { withRunLog } from './ports/run-log.js'
 import { redactingLogger, redactor } from './report/redact.js'
@@ -30,6 +30,7 @@ Options:
   --anthropic-base-url URL        Messages API base URL (default: ANTHROPIC_BASE_URL or Anthropic's)
   --on-no-fail-to-pass fail|warn  exit 1 (fail, default) or 0 (warn) when no test fails before the fix
   --timeout-minutes N             timeout of each test run (default: 5)
+  --reruns N                      runs of the suite at head, at least 2 (default: 3); a test whose result changes is flaky
   --framework NAME                jest, vitest, mocha, ava, node-test or pytest (default: detected)
   --test-command CMD              the repository's own test command; {files} marks where the test files go
   --build-command CMD             run in each tree before its tests (for tests that import built output)
@@ -51,6 +52,7 @@ export const CLI_OPTIONS = {
   model: { type: 'string' },
   'max-tokens': { type: 'string' },
   'max-model-calls': { type: 'string' },
+  reruns: { type: 'string' },
   'response-cache': { type: 'string' },
   'anthropic-base-url': { type: 'string' },
   'on-no-fail-to-pass': { type: 'string' },
@@ -83,6 +85,7 @@ export async function runCli(argv: string[], env: NodeJS.ProcessEnv = process.en
       model: values.model,
       maxTokens: values['max-tokens'],
       maxModelCalls: values['max-model-calls'],
+      reruns: values.reruns,
       responseCacheDir: values['response-cache'],
       baseURL: values['anthropic-base-url'] ?? env.ANTHROPIC_BASE_URL,
       onNoFailToPass: values['on-no-fail-to-pass'],

@@ -176,6 +176,8 @@ export interface TestResult {
   durationMs: number | null
   /** First failure message, trimmed; empty when passed. */
   message: string
+  /** Set when the test's result changed between runs of its tree (flaky): its result in each run. */
+  runs?: Array<TestStatus | 'missing'>
 }
 
 /** Which lines of one source file ran (1-based line numbers at that tree's version of the file). */
@@ -196,6 +198,8 @@ export interface RunResult {
   durationMs: number
   /** The runner's raw output, trimmed, for repair prompts and logs. */
   output: string
+  /** True when the runner ran the tests in a random order (asked for, and the runner can). */
+  shuffled?: boolean
   /** Per-line coverage of the repository's own source files, when the run was asked for it. */
   coverage?: FileCoverage[]
 }
@@ -206,6 +210,8 @@ export type TestKind =
   | 'fails-at-head'
   | 'skipped'
   | 'missing-at-pre-fix'
+  /** Its result changed between runs of one tree: it proves nothing either way. */
+  | 'flaky'
 
 export interface ClassifiedTest {
   file: string
@@ -213,10 +219,26 @@ export interface ClassifiedTest {
   head: TestStatus
   preFix: TestStatus | 'missing'
   kind: TestKind
+  /** Its result changed between runs of one tree (the determinism gate); `runs` in its message. */
+  flaky: boolean
   message: string
   /** The scenario the test was written for, when the model said so. */
   scenario: string | null
+  /**
+   * Why a fail-to-pass test failed before the fix (verdict/failure-kind.ts): an expectation did not hold,
+   * the code under test threw, the file could not load (it imports what the fix added: a weak proof), or it
+   * ran out of time. Null for any other kind of test.
+   */
+  preFixFailure: PreFixFailureKind | null
+  /**
+   * The pre-fix failure's first meaningful line: of a fail-to-pass test, or of a test that passed at head
+   * but did not run before the fix (the hook that failed first); null otherwise.
+   */
+  preFixFailureLine: string | null
 }
+
+/** How a fail-to-pass test failed on the pre-fix tree. */
+export type PreFixFailureKind = 'assertion' | 'exception' | 'load' | 'timeout'
 
 export type VerdictName = 'fail-to-pass' | 'no-fail-to-pass' | 'error'
 

@@ -7,18 +7,22 @@ import { rmSync } from 'node:fs'
 import { mkdir, mkdtemp, rm } from 'node:fs/promises'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
-import type { ChangeSet, RunResult, SuiteFile, VerdictName } from './domain.js'
+import type { ChangeSet, ClassifiedTest, RunResult, SuiteFile, VerdictName } from './domain.js'
 import { installedDependencyFolders, type DependencyCache } from './execute/dependencies.js'
 import type { FrameworkAdapter } from './frameworks/adapter.js'
 import type { ModelPort, UsageLedger } from './model/model-port.js'
 import type { GitCommands } from './ports/git.js'
+import type { Logger } from './ports/logger.js'
 import { onInterrupt } from './ports/process.js'
 import type { Sandbox, SandboxProvider } from './ports/sandbox.js'
 import type { Mode, OnNoFailToPass, Settings } from './settings.js'
 import { readChangeSet, sourceFiles, withCollectedTests } from './diff/change-set.js'
 import { ensureHistory } from './diff/history.js'
 import { describeError, UserFacingError } from './errors.js'
-import { buildForTrees, commandText } from './execute/build-detection.js'
+import { buildForTrees, commandText, type TreeBuild } from './execute/build-detection.js'
+import { guardHunks, type HunkGuard } from './execute/hunk-guards.js'
+import { runTreeCommand } from './execute/tree-command.js'
+import { expandCommand } from './frameworks/command.js'
 import { runnerFailure } from './execute/outside-failure.js'
 import { preflightFailure, preflightFile, runPreflight, type PreflightRun } from './execute/preflight.js'
 import { proveSuite } from './execute/prove.js'
@@ -36,13 +40,6 @@ import { Timings } from './timings.js'
 import { classifyTests, decideVerdict } from './verdict/classify.js'
 import { diffCoverage } from './verdict/diff-coverage.js'
 import { withScenarios } from './verdict/scenarios.js'
-
-export interface Logger {
-  info(message: string): void
-  warn(message: string): void
-  /** Detail kept for the run log (and a runner's debug mode), such as each test run's output. */
-  debug(message: string): void
-}
 
 export interface Ports {
   git: GitCommands
@@ -132,6 +129,7 @@ export async function runPipeline(settings: Settings, ports: Ports): Promise<Out
     const proof = await proveSuite(bench, candidate.files, {
       refiner: candidate.refiner,
       repairRounds: settings.repairRounds,
+      reruns: settings.reruns,
       installFiles: settings.mode === 'generate',
       // Verify mode on the preflight's own file: its run at head is the suite's first.
       firstHeadRun: preflightRun && { files: [preflightRun.preflight.file], run: preflightRun.run },
@@ -149,6 +147,7 @@ export async function runPipeline(settings: Settings, ports: Ports): Promise<Out
       report.diffCoverageNote = `not measured: ${framework.name} collected no coverage here; it needs ${framework.coverageNeeds}`
       ports.log.info(`Diff coverage ${report.diffCoverageNote}`)
     }
+    report.hunks = await timings.time('hunks', () => hunkGuards(changeSet, report.tests, { trees: trees!, bench, build, settings, sandbox: sandbox!, ports }))
   } catch (error) {
     Object.assign(report, { verdict: 'error', reason: describeError(error) })
     ports.log.warn(`regression-testgen could not finish: ${report.reason}`)
@@ -220,6 +219,23 @@ async function setUpTrees(settings: Settings, ports: Ports, sandbox: Sandbox, ch
 async function generate(settings: Settings, ports: Ports, changeSet: ChangeSet, framework: FrameworkAdapter, collection: Collection, timings: Timings, report: Report): Promise<GeneratedSuite> {
   if (!ports.model) throw new UserFacingError('Generate mode needs a model', 'set ANTHROPIC_API_KEY, or use verify mode')
   return generateSuite(changeSet, settings.bugReport, { git: ports.git, model: ports.model, framework, timings, report, log: ports.log, collection })
+}
+
+/**
+ * Which test guards which hunk of the fix, within one test timeout. It only adds to a verdict already
+ * reached: a failure here costs a warning, never the report.
+ */
+async function hunkGuards(changeSet: ChangeSet, tests: ClassifiedTest[], context: { trees: Trees; bench: TestBench; build: TreeBuild | null; settings: Settings; sandbox: Sandbox; ports: Ports }): Promise<HunkGuard[] | null> {
+  const { trees, bench, build, settings, sandbox, ports } = context
+  const prepare = async (root: string) => {
+    if (build) await runTreeCommand(sandbox.processes, expandCommand(build.command, [], []), join(root, settings.tests.workingDirectory), settings.testTimeoutMs, 'The build of a hunk tree')
+  }
+  try {
+    return await guardHunks(changeSet, tests, { git: ports.git, trees, bench, prepare, deadline: Date.now() + settings.testTimeoutMs, log: ports.log })
+  } catch (error) {
+    ports.log.warn(`Could not tell which test guards which hunk: ${describeError(error)}`)
+    return null
+  }
 }
 
 /**

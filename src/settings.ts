@@ -48,6 +48,8 @@ export interface Settings {
   model: ModelSettings | null
   onNoFailToPass: OnNoFailToPass
   repairRounds: number
+  /** How many times the suite runs at head (the second with coverage); a test whose result changes is flaky. */
+  reruns: number
   testTimeoutMs: number
   /** How this repository runs its tests, where detection is not enough. */
   tests: TestSettings
@@ -74,6 +76,9 @@ export const DEFAULT_MODEL = 'claude-sonnet-5-5'
 export const DEFAULT_MAX_TOKENS = 16000
 export const DEFAULT_MAX_MODEL_CALLS = 12
 export const DEFAULT_REPAIR_ROUNDS = 2
+export const DEFAULT_RERUNS = 3
+/** The pre-fix tree runs the suite this many times: a test must fail there every time to prove the fix. */
+export const PRE_FIX_RUNS = 2
 export const DEFAULT_TEST_TIMEOUT_MS = 5 * 60_000
 
 export interface RawSettings {
@@ -95,6 +100,7 @@ export interface RawSettings {
   baseURL?: string
   onNoFailToPass?: string
   testTimeoutMinutes?: string
+  reruns?: string
   framework?: string
   testCommand?: string
   buildCommand?: string
@@ -134,6 +140,7 @@ export function buildSettings(raw: RawSettings, cwd: string = process.cwd()): Se
           },
     onNoFailToPass: oneOf('on-no-fail-to-pass', raw.onNoFailToPass ?? 'fail', ['fail', 'warn'] as const),
     repairRounds: DEFAULT_REPAIR_ROUNDS,
+    reruns: atLeast('reruns', raw.reruns, 2, DEFAULT_RERUNS),
     testTimeoutMs: raw.testTimeoutMinutes
       ? positiveInt('timeout-minutes', raw.testTimeoutMinutes, 5) * 60_000
       : DEFAULT_TEST_TIMEOUT_MS,
@@ -182,6 +189,13 @@ function positiveInt(input: string, value: string | undefined, fallback: number)
   if (value === undefined || value.trim() === '') return fallback
   const parsed = Number(value)
   if (!Number.isInteger(parsed) || parsed <= 0) throw new SettingsError(input, `"${value}" is not a positive whole number`)
+  return parsed
+}
+
+/** A whole number of at least `minimum` (the gate needs a plain run and a coverage run at head). */
+function atLeast(input: string, value: string | undefined, minimum: number, fallback: number): number {
+  const parsed = positiveInt(input, value, fallback)
+  if (parsed < minimum) throw new SettingsError(input, `"${value}" is below ${minimum}: the suite runs at least ${minimum} times at head (once plain, once with coverage)`)
   return parsed
 }
 

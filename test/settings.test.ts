@@ -17,6 +17,8 @@ test.each([
   [{ ...base }, 'Invalid anthropic-api-key: generate mode needs an Anthropic API key'],
   [{ ...base, apiKey: 'k', onNoFailToPass: 'maybe' }, 'Invalid on-no-fail-to-pass: "maybe" is not one of fail, warn'],
   [{ ...base, apiKey: 'k', maxTokens: '-3' }, 'Invalid max-tokens: "-3" is not a positive whole number'],
+  [{ ...base, mode: 'verify', reruns: '1' }, 'Invalid reruns: "1" is below 2: the suite runs at least 2 times at head (once plain, once with coverage)'],
+  [{ ...base, mode: 'verify', reruns: 'three' }, 'Invalid reruns: "three" is not a positive whole number'],
   [{ ...base, apiKey: 'k', baseURL: 'not a url' }, 'Invalid anthropic-base-url: "not a url" is not a URL'],
   [{ ...base, mode: 'verify', head: ' ' }, 'Invalid head: a commit SHA or ref is required'],
   [{ ...base, mode: 'fix' }, 'Invalid mode: "fix" is not one of generate, verify'],

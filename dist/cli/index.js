@@ -2,6 +2,1315 @@
 import { createRequire as __WEBPACK_EXTERNAL_createRequire } from "module";
 /******/ var __webpack_modules__ = ({
 
+/***/ 9445:
+/***/ (function(module) {
+
+(function (global, factory) {
+     true ? module.exports = factory() :
+    0;
+})(this, (function () { 'use strict';
+
+    // Matches the scheme of a URL, eg "http://"
+    const schemeRegex = /^[\w+.-]+:\/\//;
+    /**
+     * Matches the parts of a URL:
+     * 1. Scheme, including ":", guaranteed.
+     * 2. User/password, including "@", optional.
+     * 3. Host, including brackets around IP literals, guaranteed.
+     * 4. Port, including ":", optional.
+     * 5. Path, including "/", optional.
+     * 6. Query, including "?", optional.
+     * 7. Hash, including "#", optional.
+     */
+    const urlRegex = /^([\w+.-]+:)\/\/([^@/#?]*@)?(\[[^\]]+\]|[^:/#?]*)(:\d+)?(\/[^#?]*)?(\?[^#]*)?(#.*)?/;
+    /**
+     * File URLs are weird. They dont' need the regular `//` in the scheme, they may or may not start
+     * with a leading `/`, they can have a domain (but only if they don't start with a Windows drive).
+     *
+     * 1. Host, optional.
+     * 2. Path, which may include "/", guaranteed.
+     * 3. Query, including "?", optional.
+     * 4. Hash, including "#", optional.
+     */
+    const fileRegex = /^file:(?:\/\/((?![a-z]:)[^/#?]*)?)?(\/?[^#?]*)(\?[^#]*)?(#.*)?/i;
+    function isAbsoluteUrl(input) {
+        return schemeRegex.test(input);
+    }
+    function isSchemeRelativeUrl(input) {
+        return input.startsWith('//');
+    }
+    function isAbsolutePath(input) {
+        return input.startsWith('/');
+    }
+    function isFileUrl(input) {
+        return input.startsWith('file:');
+    }
+    function isRelative(input) {
+        return /^[.?#]/.test(input);
+    }
+    function parseAbsoluteUrl(input) {
+        const match = urlRegex.exec(input);
+        return makeUrl(match[1], match[2] || '', match[3], match[4] || '', match[5] || '/', match[6] || '', match[7] || '');
+    }
+    function parseFileUrl(input) {
+        const match = fileRegex.exec(input);
+        const path = match[2];
+        return makeUrl('file:', '', match[1] || '', '', isAbsolutePath(path) ? path : '/' + path, match[3] || '', match[4] || '');
+    }
+    function makeUrl(scheme, user, host, port, path, query, hash) {
+        return {
+            scheme,
+            user,
+            host,
+            port,
+            path,
+            query,
+            hash,
+            type: 7 /* Absolute */,
+        };
+    }
+    function parseUrl(input) {
+        if (isSchemeRelativeUrl(input)) {
+            const url = parseAbsoluteUrl('http:' + input);
+            url.scheme = '';
+            url.type = 6 /* SchemeRelative */;
+            return url;
+        }
+        if (isAbsolutePath(input)) {
+            const url = parseAbsoluteUrl('http://foo.com' + input);
+            url.scheme = '';
+            url.host = '';
+            url.type = 5 /* AbsolutePath */;
+            return url;
+        }
+        if (isFileUrl(input))
+            return parseFileUrl(input);
+        if (isAbsoluteUrl(input))
+            return parseAbsoluteUrl(input);
+        const url = parseAbsoluteUrl('http://foo.com/' + input);
+        url.scheme = '';
+        url.host = '';
+        url.type = input
+            ? input.startsWith('?')
+                ? 3 /* Query */
+                : input.startsWith('#')
+                    ? 2 /* Hash */
+                    : 4 /* RelativePath */
+            : 1 /* Empty */;
+        return url;
+    }
+    function stripPathFilename(path) {
+        // If a path ends with a parent directory "..", then it's a relative path with excess parent
+        // paths. It's not a file, so we can't strip it.
+        if (path.endsWith('/..'))
+            return path;
+        const index = path.lastIndexOf('/');
+        return path.slice(0, index + 1);
+    }
+    function mergePaths(url, base) {
+        normalizePath(base, base.type);
+        // If the path is just a "/", then it was an empty path to begin with (remember, we're a relative
+        // path).
+        if (url.path === '/') {
+            url.path = base.path;
+        }
+        else {
+            // Resolution happens relative to the base path's directory, not the file.
+            url.path = stripPathFilename(base.path) + url.path;
+        }
+    }
+    /**
+     * The path can have empty directories "//", unneeded parents "foo/..", or current directory
+     * "foo/.". We need to normalize to a standard representation.
+     */
+    function normalizePath(url, type) {
+        const rel = type <= 4 /* RelativePath */;
+        const pieces = url.path.split('/');
+        // We need to preserve the first piece always, so that we output a leading slash. The item at
+        // pieces[0] is an empty string.
+        let pointer = 1;
+        // Positive is the number of real directories we've output, used for popping a parent directory.
+        // Eg, "foo/bar/.." will have a positive 2, and we can decrement to be left with just "foo".
+        let positive = 0;
+        // We need to keep a trailing slash if we encounter an empty directory (eg, splitting "foo/" will
+        // generate `["foo", ""]` pieces). And, if we pop a parent directory. But once we encounter a
+        // real directory, we won't need to append, unless the other conditions happen again.
+        let addTrailingSlash = false;
+        for (let i = 1; i < pieces.length; i++) {
+            const piece = pieces[i];
+            // An empty directory, could be a trailing slash, or just a double "//" in the path.
+            if (!piece) {
+                addTrailingSlash = true;
+                continue;
+            }
+            // If we encounter a real directory, then we don't need to append anymore.
+            addTrailingSlash = false;
+            // A current directory, which we can always drop.
+            if (piece === '.')
+                continue;
+            // A parent directory, we need to see if there are any real directories we can pop. Else, we
+            // have an excess of parents, and we'll need to keep the "..".
+            if (piece === '..') {
+                if (positive) {
+                    addTrailingSlash = true;
+                    positive--;
+                    pointer--;
+                }
+                else if (rel) {
+                    // If we're in a relativePath, then we need to keep the excess parents. Else, in an absolute
+                    // URL, protocol relative URL, or an absolute path, we don't need to keep excess.
+                    pieces[pointer++] = piece;
+                }
+                continue;
+            }
+            // We've encountered a real directory. Move it to the next insertion pointer, which accounts for
+            // any popped or dropped directories.
+            pieces[pointer++] = piece;
+            positive++;
+        }
+        let path = '';
+        for (let i = 1; i < pointer; i++) {
+            path += '/' + pieces[i];
+        }
+        if (!path || (addTrailingSlash && !path.endsWith('/..'))) {
+            path += '/';
+        }
+        url.path = path;
+    }
+    /**
+     * Attempts to resolve `input` URL/path relative to `base`.
+     */
+    function resolve(input, base) {
+        if (!input && !base)
+            return '';
+        const url = parseUrl(input);
+        let inputType = url.type;
+        if (base && inputType !== 7 /* Absolute */) {
+            const baseUrl = parseUrl(base);
+            const baseType = baseUrl.type;
+            switch (inputType) {
+                case 1 /* Empty */:
+                    url.hash = baseUrl.hash;
+                // fall through
+                case 2 /* Hash */:
+                    url.query = baseUrl.query;
+                // fall through
+                case 3 /* Query */:
+                case 4 /* RelativePath */:
+                    mergePaths(url, baseUrl);
+                // fall through
+                case 5 /* AbsolutePath */:
+                    // The host, user, and port are joined, you can't copy one without the others.
+                    url.user = baseUrl.user;
+                    url.host = baseUrl.host;
+                    url.port = baseUrl.port;
+                // fall through
+                case 6 /* SchemeRelative */:
+                    // The input doesn't have a schema at least, so we need to copy at least that over.
+                    url.scheme = baseUrl.scheme;
+            }
+            if (baseType > inputType)
+                inputType = baseType;
+        }
+        normalizePath(url, inputType);
+        const queryHash = url.query + url.hash;
+        switch (inputType) {
+            // This is impossible, because of the empty checks at the start of the function.
+            // case UrlType.Empty:
+            case 2 /* Hash */:
+            case 3 /* Query */:
+                return queryHash;
+            case 4 /* RelativePath */: {
+                // The first char is always a "/", and we need it to be relative.
+                const path = url.path.slice(1);
+                if (!path)
+                    return queryHash || '.';
+                if (isRelative(base || input) && !isRelative(path)) {
+                    // If base started with a leading ".", or there is no base and input started with a ".",
+                    // then we need to ensure that the relative path starts with a ".". We don't know if
+                    // relative starts with a "..", though, so check before prepending.
+                    return './' + path + queryHash;
+                }
+                return path + queryHash;
+            }
+            case 5 /* AbsolutePath */:
+                return url.path + queryHash;
+            default:
+                return url.scheme + '//' + url.user + url.host + url.port + url.path + queryHash;
+        }
+    }
+
+    return resolve;
+
+}));
+//# sourceMappingURL=resolve-uri.umd.js.map
+
+
+/***/ }),
+
+/***/ 9551:
+/***/ (function(module, __unused_webpack_exports, __nccwpck_require__) {
+
+/* module decorator */ module = __nccwpck_require__.nmd(module);
+(function (global, factory) {
+  if (true) {
+    factory(module);
+    module.exports = def(module);
+  } else {}
+  function def(m) { return 'default' in m.exports ? m.exports.default : m.exports; }
+})(this, (function (module) {
+"use strict";
+var __defProp = Object.defineProperty;
+var __getOwnPropDesc = Object.getOwnPropertyDescriptor;
+var __getOwnPropNames = Object.getOwnPropertyNames;
+var __hasOwnProp = Object.prototype.hasOwnProperty;
+var __export = (target, all) => {
+  for (var name in all)
+    __defProp(target, name, { get: all[name], enumerable: true });
+};
+var __copyProps = (to, from, except, desc) => {
+  if (from && typeof from === "object" || typeof from === "function") {
+    for (let key of __getOwnPropNames(from))
+      if (!__hasOwnProp.call(to, key) && key !== except)
+        __defProp(to, key, { get: () => from[key], enumerable: !(desc = __getOwnPropDesc(from, key)) || desc.enumerable });
+  }
+  return to;
+};
+var __toCommonJS = (mod) => __copyProps(__defProp({}, "__esModule", { value: true }), mod);
+
+// src/sourcemap-codec.ts
+var sourcemap_codec_exports = {};
+__export(sourcemap_codec_exports, {
+  decode: () => decode,
+  decodeGeneratedRanges: () => decodeGeneratedRanges,
+  decodeOriginalScopes: () => decodeOriginalScopes,
+  decodeRangeMappings: () => decodeRangeMappings,
+  encode: () => encode,
+  encodeGeneratedRanges: () => encodeGeneratedRanges,
+  encodeOriginalScopes: () => encodeOriginalScopes,
+  encodeRangeMappings: () => encodeRangeMappings
+});
+module.exports = __toCommonJS(sourcemap_codec_exports);
+
+// src/vlq.ts
+var comma = ",".charCodeAt(0);
+var semicolon = ";".charCodeAt(0);
+var chars = "ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789+/";
+var intToChar = new Uint8Array(64);
+var charToInt = new Uint8Array(128);
+for (let i = 0; i < chars.length; i++) {
+  const c = chars.charCodeAt(i);
+  intToChar[i] = c;
+  charToInt[c] = i;
+}
+function decodeInteger(reader) {
+  let value = 0;
+  let shift = 0;
+  let integer = 0;
+  do {
+    const c = reader.next();
+    integer = charToInt[c];
+    value |= (integer & 31) << shift;
+    shift += 5;
+  } while (integer & 32);
+  return value;
+}
+function decodeSign(num) {
+  return num & 1 ? -2147483648 | -(num >>> 1) : num >>> 1;
+}
+function encodeInteger(builder, num) {
+  do {
+    let clamped = num & 31;
+    num >>>= 5;
+    if (num > 0) clamped |= 32;
+    builder.write(intToChar[clamped]);
+  } while (num > 0);
+}
+function encodeSign(num) {
+  return num < 0 ? -num << 1 | 1 : num << 1;
+}
+function hasMoreVlq(reader, max) {
+  if (reader.pos >= max) return false;
+  return reader.peek() !== comma;
+}
+
+// src/strings.ts
+var bufLength = 1024 * 16;
+var td = typeof TextDecoder !== "undefined" ? /* @__PURE__ */ new TextDecoder() : typeof Buffer !== "undefined" ? {
+  decode(buf) {
+    const out = Buffer.from(buf.buffer, buf.byteOffset, buf.byteLength);
+    return out.toString();
+  }
+} : {
+  decode(buf) {
+    let out = "";
+    for (let i = 0; i < buf.length; i++) {
+      out += String.fromCharCode(buf[i]);
+    }
+    return out;
+  }
+};
+var StringWriter = class {
+  constructor() {
+    this.pos = 0;
+    this.out = "";
+    this.buffer = new Uint8Array(bufLength);
+  }
+  write(v) {
+    const { buffer } = this;
+    buffer[this.pos++] = v;
+    if (this.pos === bufLength) {
+      this.out += td.decode(buffer);
+      this.pos = 0;
+    }
+  }
+  flush() {
+    const { buffer, out, pos } = this;
+    return pos > 0 ? out + td.decode(buffer.subarray(0, pos)) : out;
+  }
+};
+var StringReader = class {
+  constructor(buffer) {
+    this.pos = 0;
+    this.buffer = buffer;
+  }
+  next() {
+    return this.buffer.charCodeAt(this.pos++);
+  }
+  peek() {
+    return this.buffer.charCodeAt(this.pos);
+  }
+  indexOf(char) {
+    const { buffer, pos } = this;
+    const idx = buffer.indexOf(char, pos);
+    return idx === -1 ? buffer.length : idx;
+  }
+};
+
+// src/scopes.ts
+var EMPTY = [];
+function decodeOriginalScopes(input) {
+  const { length } = input;
+  const reader = new StringReader(input);
+  const scopes = [];
+  const stack = [];
+  let line = 0;
+  for (; reader.pos < length; reader.pos++) {
+    line += decodeSign(decodeInteger(reader));
+    const column = decodeSign(decodeInteger(reader));
+    if (!hasMoreVlq(reader, length)) {
+      const last = stack.pop();
+      last[2] = line;
+      last[3] = column;
+      continue;
+    }
+    const kind = decodeSign(decodeInteger(reader));
+    const fields = decodeSign(decodeInteger(reader));
+    const hasName = fields & 1;
+    const scope = hasName ? [line, column, 0, 0, kind, decodeSign(decodeInteger(reader))] : [line, column, 0, 0, kind];
+    let vars = EMPTY;
+    if (hasMoreVlq(reader, length)) {
+      vars = [];
+      do {
+        const varsIndex = decodeSign(decodeInteger(reader));
+        vars.push(varsIndex);
+      } while (hasMoreVlq(reader, length));
+    }
+    scope.vars = vars;
+    scopes.push(scope);
+    stack.push(scope);
+  }
+  return scopes;
+}
+function encodeOriginalScopes(scopes) {
+  const writer = new StringWriter();
+  for (let i = 0; i < scopes.length; ) {
+    i = _encodeOriginalScopes(scopes, i, writer, [0]);
+  }
+  return writer.flush();
+}
+function _encodeOriginalScopes(scopes, index, writer, state) {
+  const scope = scopes[index];
+  const { 0: startLine, 1: startColumn, 2: endLine, 3: endColumn, 4: kind, vars } = scope;
+  if (index > 0) writer.write(comma);
+  encodeInteger(writer, encodeSign(startLine - state[0]));
+  state[0] = startLine;
+  encodeInteger(writer, encodeSign(startColumn));
+  encodeInteger(writer, encodeSign(kind));
+  const fields = scope.length === 6 ? 1 : 0;
+  encodeInteger(writer, encodeSign(fields));
+  if (scope.length === 6) encodeInteger(writer, encodeSign(scope[5]));
+  for (const v of vars) {
+    encodeInteger(writer, encodeSign(v));
+  }
+  for (index++; index < scopes.length; ) {
+    const next = scopes[index];
+    const { 0: l, 1: c } = next;
+    if (l > endLine || l === endLine && c >= endColumn) {
+      break;
+    }
+    index = _encodeOriginalScopes(scopes, index, writer, state);
+  }
+  writer.write(comma);
+  encodeInteger(writer, encodeSign(endLine - state[0]));
+  state[0] = endLine;
+  encodeInteger(writer, encodeSign(endColumn));
+  return index;
+}
+function decodeGeneratedRanges(input) {
+  const { length } = input;
+  const reader = new StringReader(input);
+  const ranges = [];
+  const stack = [];
+  let genLine = 0;
+  let definitionSourcesIndex = 0;
+  let definitionScopeIndex = 0;
+  let callsiteSourcesIndex = 0;
+  let callsiteLine = 0;
+  let callsiteColumn = 0;
+  let bindingLine = 0;
+  let bindingColumn = 0;
+  do {
+    const semi = reader.indexOf(";");
+    let genColumn = 0;
+    for (; reader.pos < semi; reader.pos++) {
+      genColumn += decodeSign(decodeInteger(reader));
+      if (!hasMoreVlq(reader, semi)) {
+        const last = stack.pop();
+        last[2] = genLine;
+        last[3] = genColumn;
+        continue;
+      }
+      const fields = decodeSign(decodeInteger(reader));
+      const hasDefinition = fields & 1;
+      const hasCallsite = fields & 2;
+      const hasScope = fields & 4;
+      let callsite = null;
+      let bindings = EMPTY;
+      let range;
+      if (hasDefinition) {
+        const defSourcesIndex = definitionSourcesIndex + decodeSign(decodeInteger(reader));
+        definitionScopeIndex = decodeSign(decodeInteger(reader)) + (definitionSourcesIndex === defSourcesIndex ? definitionScopeIndex : 0);
+        definitionSourcesIndex = defSourcesIndex;
+        range = [genLine, genColumn, 0, 0, defSourcesIndex, definitionScopeIndex];
+      } else {
+        range = [genLine, genColumn, 0, 0];
+      }
+      range.isScope = !!hasScope;
+      if (hasCallsite) {
+        const prevCsi = callsiteSourcesIndex;
+        const prevLine = callsiteLine;
+        callsiteSourcesIndex += decodeSign(decodeInteger(reader));
+        const sameSource = prevCsi === callsiteSourcesIndex;
+        callsiteLine = (sameSource ? callsiteLine : 0) + decodeSign(decodeInteger(reader));
+        callsiteColumn = (sameSource && prevLine === callsiteLine ? callsiteColumn : 0) + decodeSign(decodeInteger(reader));
+        callsite = [callsiteSourcesIndex, callsiteLine, callsiteColumn];
+      }
+      range.callsite = callsite;
+      if (hasMoreVlq(reader, semi)) {
+        bindings = [];
+        do {
+          bindingLine = genLine;
+          bindingColumn = genColumn;
+          const expressionsCount = decodeSign(decodeInteger(reader));
+          let expressionRanges;
+          if (expressionsCount < -1) {
+            expressionRanges = [[decodeSign(decodeInteger(reader))]];
+            for (let i = -1; i > expressionsCount; i--) {
+              const prevBl = bindingLine;
+              bindingLine += decodeSign(decodeInteger(reader));
+              bindingColumn = (bindingLine === prevBl ? bindingColumn : 0) + decodeSign(decodeInteger(reader));
+              const expression = decodeSign(decodeInteger(reader));
+              expressionRanges.push([expression, bindingLine, bindingColumn]);
+            }
+          } else {
+            expressionRanges = [[expressionsCount]];
+          }
+          bindings.push(expressionRanges);
+        } while (hasMoreVlq(reader, semi));
+      }
+      range.bindings = bindings;
+      ranges.push(range);
+      stack.push(range);
+    }
+    genLine++;
+    reader.pos = semi + 1;
+  } while (reader.pos < length);
+  return ranges;
+}
+function encodeGeneratedRanges(ranges) {
+  if (ranges.length === 0) return "";
+  const writer = new StringWriter();
+  for (let i = 0; i < ranges.length; ) {
+    i = _encodeGeneratedRanges(ranges, i, writer, [0, 0, 0, 0, 0, 0, 0]);
+  }
+  return writer.flush();
+}
+function _encodeGeneratedRanges(ranges, index, writer, state) {
+  const range = ranges[index];
+  const {
+    0: startLine,
+    1: startColumn,
+    2: endLine,
+    3: endColumn,
+    isScope,
+    callsite,
+    bindings
+  } = range;
+  if (state[0] < startLine) {
+    catchupLine(writer, state[0], startLine);
+    state[0] = startLine;
+    state[1] = 0;
+  } else if (index > 0) {
+    writer.write(comma);
+  }
+  encodeInteger(writer, encodeSign(range[1] - state[1]));
+  state[1] = range[1];
+  const fields = (range.length === 6 ? 1 : 0) | (callsite ? 2 : 0) | (isScope ? 4 : 0);
+  encodeInteger(writer, encodeSign(fields));
+  if (range.length === 6) {
+    const { 4: sourcesIndex, 5: scopesIndex } = range;
+    if (sourcesIndex !== state[2]) {
+      state[3] = 0;
+    }
+    encodeInteger(writer, encodeSign(sourcesIndex - state[2]));
+    state[2] = sourcesIndex;
+    encodeInteger(writer, encodeSign(scopesIndex - state[3]));
+    state[3] = scopesIndex;
+  }
+  if (callsite) {
+    const { 0: sourcesIndex, 1: callLine, 2: callColumn } = range.callsite;
+    if (sourcesIndex !== state[4]) {
+      state[5] = 0;
+      state[6] = 0;
+    } else if (callLine !== state[5]) {
+      state[6] = 0;
+    }
+    encodeInteger(writer, encodeSign(sourcesIndex - state[4]));
+    state[4] = sourcesIndex;
+    encodeInteger(writer, encodeSign(callLine - state[5]));
+    state[5] = callLine;
+    encodeInteger(writer, encodeSign(callColumn - state[6]));
+    state[6] = callColumn;
+  }
+  if (bindings) {
+    for (const binding of bindings) {
+      if (binding.length > 1) encodeInteger(writer, encodeSign(-binding.length));
+      const expression = binding[0][0];
+      encodeInteger(writer, encodeSign(expression));
+      let bindingStartLine = startLine;
+      let bindingStartColumn = startColumn;
+      for (let i = 1; i < binding.length; i++) {
+        const expRange = binding[i];
+        encodeInteger(writer, encodeSign(expRange[1] - bindingStartLine));
+        bindingStartLine = expRange[1];
+        encodeInteger(writer, encodeSign(expRange[2] - bindingStartColumn));
+        bindingStartColumn = expRange[2];
+        encodeInteger(writer, encodeSign(expRange[0]));
+      }
+    }
+  }
+  for (index++; index < ranges.length; ) {
+    const next = ranges[index];
+    const { 0: l, 1: c } = next;
+    if (l > endLine || l === endLine && c >= endColumn) {
+      break;
+    }
+    index = _encodeGeneratedRanges(ranges, index, writer, state);
+  }
+  if (state[0] < endLine) {
+    catchupLine(writer, state[0], endLine);
+    state[0] = endLine;
+    state[1] = 0;
+  } else {
+    writer.write(comma);
+  }
+  encodeInteger(writer, encodeSign(endColumn - state[1]));
+  state[1] = endColumn;
+  return index;
+}
+function catchupLine(writer, lastLine, line) {
+  do {
+    writer.write(semicolon);
+  } while (++lastLine < line);
+}
+
+// src/range-mappings.ts
+function decodeRangeMappings(input) {
+  const { length } = input;
+  const reader = new StringReader(input);
+  const rangeMappings = [];
+  do {
+    const semi = reader.indexOf(";");
+    const indices = [];
+    let index = 0;
+    while (reader.pos < semi) {
+      index += decodeInteger(reader);
+      indices.push(index);
+    }
+    rangeMappings.push(indices);
+    reader.pos = semi + 1;
+  } while (reader.pos <= length);
+  return rangeMappings;
+}
+function encodeRangeMappings(decoded) {
+  if (decoded.length === 0) return "";
+  const writer = new StringWriter();
+  for (let i = 0; i < decoded.length; i++) {
+    const indices = decoded[i];
+    if (i > 0) writer.write(semicolon);
+    let index = 0;
+    for (let j = 0; j < indices.length; j++) {
+      const offset = indices[j];
+      encodeInteger(writer, offset - index);
+      index = offset;
+    }
+  }
+  return writer.flush();
+}
+
+// src/sourcemap-codec.ts
+function decode(mappings) {
+  const { length } = mappings;
+  const reader = new StringReader(mappings);
+  const decoded = [];
+  let genColumn = 0;
+  let sourcesIndex = 0;
+  let sourceLine = 0;
+  let sourceColumn = 0;
+  let namesIndex = 0;
+  do {
+    const semi = reader.indexOf(";");
+    const line = [];
+    let sorted = true;
+    let lastCol = 0;
+    genColumn = 0;
+    while (reader.pos < semi) {
+      let seg;
+      genColumn += decodeSign(decodeInteger(reader));
+      if (genColumn < lastCol) sorted = false;
+      lastCol = genColumn;
+      if (hasMoreVlq(reader, semi)) {
+        sourcesIndex += decodeSign(decodeInteger(reader));
+        sourceLine += decodeSign(decodeInteger(reader));
+        sourceColumn += decodeSign(decodeInteger(reader));
+        if (hasMoreVlq(reader, semi)) {
+          namesIndex += decodeSign(decodeInteger(reader));
+          seg = [genColumn, sourcesIndex, sourceLine, sourceColumn, namesIndex];
+        } else {
+          seg = [genColumn, sourcesIndex, sourceLine, sourceColumn];
+        }
+      } else {
+        seg = [genColumn];
+      }
+      line.push(seg);
+      reader.pos++;
+    }
+    if (!sorted) sort(line);
+    decoded.push(line);
+    reader.pos = semi + 1;
+  } while (reader.pos <= length);
+  return decoded;
+}
+function sort(line) {
+  line.sort(sortComparator);
+}
+function sortComparator(a, b) {
+  return a[0] - b[0];
+}
+function encode(decoded) {
+  const writer = new StringWriter();
+  let sourcesIndex = 0;
+  let sourceLine = 0;
+  let sourceColumn = 0;
+  let namesIndex = 0;
+  for (let i = 0; i < decoded.length; i++) {
+    const line = decoded[i];
+    if (i > 0) writer.write(semicolon);
+    if (line.length === 0) continue;
+    let genColumn = 0;
+    for (let j = 0; j < line.length; j++) {
+      const segment = line[j];
+      if (j > 0) writer.write(comma);
+      encodeInteger(writer, encodeSign(segment[0] - genColumn));
+      genColumn = segment[0];
+      if (segment.length === 1) continue;
+      encodeInteger(writer, encodeSign(segment[1] - sourcesIndex));
+      encodeInteger(writer, encodeSign(segment[2] - sourceLine));
+      encodeInteger(writer, encodeSign(segment[3] - sourceColumn));
+      sourcesIndex = segment[1];
+      sourceLine = segment[2];
+      sourceColumn = segment[3];
+      if (segment.length === 4) continue;
+      encodeInteger(writer, encodeSign(segment[4] - namesIndex));
+      namesIndex = segment[4];
+    }
+  }
+  return writer.flush();
+}
+}));
+//# sourceMappingURL=sourcemap-codec.umd.js.map
+
+
+/***/ }),
+
+/***/ 9535:
+/***/ (function(module, __unused_webpack_exports, __nccwpck_require__) {
+
+/* module decorator */ module = __nccwpck_require__.nmd(module);
+(function (global, factory) {
+  if (true) {
+    factory(module, __nccwpck_require__(9445), __nccwpck_require__(9551));
+    module.exports = def(module);
+  } else {}
+  function def(m) { return 'default' in m.exports ? m.exports.default : m.exports; }
+})(this, (function (module, require_resolveURI, require_sourcemapCodec) {
+"use strict";
+var __create = Object.create;
+var __defProp = Object.defineProperty;
+var __getOwnPropDesc = Object.getOwnPropertyDescriptor;
+var __getOwnPropNames = Object.getOwnPropertyNames;
+var __getProtoOf = Object.getPrototypeOf;
+var __hasOwnProp = Object.prototype.hasOwnProperty;
+var __commonJS = (cb, mod) => function __require() {
+  return mod || (0, cb[__getOwnPropNames(cb)[0]])((mod = { exports: {} }).exports, mod), mod.exports;
+};
+var __export = (target, all) => {
+  for (var name in all)
+    __defProp(target, name, { get: all[name], enumerable: true });
+};
+var __copyProps = (to, from, except, desc) => {
+  if (from && typeof from === "object" || typeof from === "function") {
+    for (let key of __getOwnPropNames(from))
+      if (!__hasOwnProp.call(to, key) && key !== except)
+        __defProp(to, key, { get: () => from[key], enumerable: !(desc = __getOwnPropDesc(from, key)) || desc.enumerable });
+  }
+  return to;
+};
+var __toESM = (mod, isNodeMode, target) => (target = mod != null ? __create(__getProtoOf(mod)) : {}, __copyProps(
+  // If the importer is in node compatibility mode or this is not an ESM
+  // file that has been converted to a CommonJS file using a Babel-
+  // compatible transform (i.e. "__esModule" has not been set), then set
+  // "default" to the CommonJS "module.exports" for node compatibility.
+  isNodeMode || !mod || !mod.__esModule ? __defProp(target, "default", { value: mod, enumerable: true }) : target,
+  mod
+));
+var __toCommonJS = (mod) => __copyProps(__defProp({}, "__esModule", { value: true }), mod);
+
+// umd:@jridgewell/sourcemap-codec
+var require_sourcemap_codec = __commonJS({
+  "umd:@jridgewell/sourcemap-codec"(exports, module2) {
+    module2.exports = require_sourcemapCodec;
+  }
+});
+
+// umd:@jridgewell/resolve-uri
+var require_resolve_uri = __commonJS({
+  "umd:@jridgewell/resolve-uri"(exports, module2) {
+    module2.exports = require_resolveURI;
+  }
+});
+
+// src/trace-mapping.ts
+var trace_mapping_exports = {};
+__export(trace_mapping_exports, {
+  AnyMap: () => FlattenMap,
+  FlattenMap: () => FlattenMap,
+  GREATEST_LOWER_BOUND: () => GREATEST_LOWER_BOUND,
+  LEAST_UPPER_BOUND: () => LEAST_UPPER_BOUND,
+  TraceMap: () => TraceMap,
+  allGeneratedPositionsFor: () => allGeneratedPositionsFor,
+  decodedMap: () => decodedMap,
+  decodedMappings: () => decodedMappings,
+  eachMapping: () => eachMapping,
+  encodedMap: () => encodedMap,
+  encodedMappings: () => encodedMappings,
+  generatedPositionFor: () => generatedPositionFor,
+  isIgnored: () => isIgnored,
+  originalPositionFor: () => originalPositionFor,
+  presortedDecodedMap: () => presortedDecodedMap,
+  sourceContentFor: () => sourceContentFor,
+  traceSegment: () => traceSegment
+});
+module.exports = __toCommonJS(trace_mapping_exports);
+var import_sourcemap_codec = __toESM(require_sourcemap_codec());
+
+// src/resolve.ts
+var import_resolve_uri = __toESM(require_resolve_uri());
+
+// src/strip-filename.ts
+function stripFilename(path) {
+  if (!path) return "";
+  const index = path.lastIndexOf("/");
+  return path.slice(0, index + 1);
+}
+
+// src/resolve.ts
+function resolver(mapUrl, sourceRoot) {
+  const from = stripFilename(mapUrl);
+  const prefix = sourceRoot ? sourceRoot + "/" : "";
+  return (source) => (0, import_resolve_uri.default)(prefix + (source || ""), from);
+}
+
+// src/sourcemap-segment.ts
+var COLUMN = 0;
+var SOURCES_INDEX = 1;
+var SOURCE_LINE = 2;
+var SOURCE_COLUMN = 3;
+var NAMES_INDEX = 4;
+var REV_GENERATED_LINE = 1;
+var REV_GENERATED_COLUMN = 2;
+
+// src/sort.ts
+function maybeSort(mappings, owned) {
+  const unsortedIndex = nextUnsortedSegmentLine(mappings, 0);
+  if (unsortedIndex === mappings.length) return mappings;
+  if (!owned) mappings = mappings.slice();
+  for (let i = unsortedIndex; i < mappings.length; i = nextUnsortedSegmentLine(mappings, i + 1)) {
+    mappings[i] = sortSegments(mappings[i], owned);
+  }
+  return mappings;
+}
+function nextUnsortedSegmentLine(mappings, start) {
+  for (let i = start; i < mappings.length; i++) {
+    if (!isSorted(mappings[i])) return i;
+  }
+  return mappings.length;
+}
+function isSorted(line) {
+  for (let j = 1; j < line.length; j++) {
+    if (line[j][COLUMN] < line[j - 1][COLUMN]) {
+      return false;
+    }
+  }
+  return true;
+}
+function sortSegments(line, owned) {
+  if (!owned) line = line.slice();
+  return line.sort(sortComparator);
+}
+function sortComparator(a, b) {
+  return a[COLUMN] - b[COLUMN];
+}
+
+// src/by-source.ts
+function buildBySources(decoded, memos) {
+  const sources = memos.map(() => []);
+  for (let i = 0; i < decoded.length; i++) {
+    const line = decoded[i];
+    for (let j = 0; j < line.length; j++) {
+      const seg = line[j];
+      if (seg.length === 1) continue;
+      const sourceIndex2 = seg[SOURCES_INDEX];
+      const sourceLine = seg[SOURCE_LINE];
+      const sourceColumn = seg[SOURCE_COLUMN];
+      const source = sources[sourceIndex2];
+      const segs = source[sourceLine] || (source[sourceLine] = []);
+      segs.push([sourceColumn, i, seg[COLUMN]]);
+    }
+  }
+  for (let i = 0; i < sources.length; i++) {
+    const source = sources[i];
+    for (let j = 0; j < source.length; j++) {
+      const line = source[j];
+      if (line) line.sort(sortComparator);
+    }
+  }
+  return sources;
+}
+
+// src/binary-search.ts
+var found = false;
+function binarySearch(haystack, needle, low, high) {
+  while (low <= high) {
+    const mid = low + (high - low >> 1);
+    const cmp = haystack[mid][COLUMN] - needle;
+    if (cmp === 0) {
+      found = true;
+      return mid;
+    }
+    if (cmp < 0) {
+      low = mid + 1;
+    } else {
+      high = mid - 1;
+    }
+  }
+  found = false;
+  return low - 1;
+}
+function upperBound(haystack, needle, index) {
+  for (let i = index + 1; i < haystack.length; index = i++) {
+    if (haystack[i][COLUMN] !== needle) break;
+  }
+  return index;
+}
+function lowerBound(haystack, needle, index) {
+  for (let i = index - 1; i >= 0; index = i--) {
+    if (haystack[i][COLUMN] !== needle) break;
+  }
+  return index;
+}
+function memoizedState() {
+  return {
+    lastKey: -1,
+    lastNeedle: -1,
+    lastIndex: -1
+  };
+}
+function memoizedBinarySearch(haystack, needle, state, key) {
+  const { lastKey, lastNeedle, lastIndex } = state;
+  let low = 0;
+  let high = haystack.length - 1;
+  if (key === lastKey) {
+    if (needle === lastNeedle) {
+      found = lastIndex !== -1 && haystack[lastIndex][COLUMN] === needle;
+      return lastIndex;
+    }
+    if (needle >= lastNeedle) {
+      low = lastIndex === -1 ? 0 : lastIndex;
+    } else {
+      high = lastIndex;
+    }
+  }
+  state.lastKey = key;
+  state.lastNeedle = needle;
+  return state.lastIndex = binarySearch(haystack, needle, low, high);
+}
+
+// src/types.ts
+function parse(map) {
+  return typeof map === "string" ? JSON.parse(map) : map;
+}
+
+// src/flatten-map.ts
+var FlattenMap = function(map, mapUrl) {
+  const parsed = parse(map);
+  if (!("sections" in parsed)) {
+    return new TraceMap(parsed, mapUrl);
+  }
+  const mappings = [];
+  const sources = [];
+  const sourcesContent = [];
+  const names = [];
+  const ignoreList = [];
+  recurse(
+    parsed,
+    mapUrl,
+    mappings,
+    sources,
+    sourcesContent,
+    names,
+    ignoreList,
+    0,
+    0,
+    Infinity,
+    Infinity
+  );
+  const joined = {
+    version: 3,
+    file: parsed.file,
+    names,
+    sources,
+    sourcesContent,
+    mappings,
+    ignoreList
+  };
+  return presortedDecodedMap(joined);
+};
+function recurse(input, mapUrl, mappings, sources, sourcesContent, names, ignoreList, lineOffset, columnOffset, stopLine, stopColumn) {
+  const { sections } = input;
+  for (let i = 0; i < sections.length; i++) {
+    const { map, offset } = sections[i];
+    let sl = stopLine;
+    let sc = stopColumn;
+    if (i + 1 < sections.length) {
+      const nextOffset = sections[i + 1].offset;
+      sl = Math.min(stopLine, lineOffset + nextOffset.line);
+      if (sl === stopLine) {
+        sc = Math.min(stopColumn, columnOffset + nextOffset.column);
+      } else if (sl < stopLine) {
+        sc = columnOffset + nextOffset.column;
+      }
+    }
+    addSection(
+      map,
+      mapUrl,
+      mappings,
+      sources,
+      sourcesContent,
+      names,
+      ignoreList,
+      lineOffset + offset.line,
+      columnOffset + offset.column,
+      sl,
+      sc
+    );
+  }
+}
+function addSection(input, mapUrl, mappings, sources, sourcesContent, names, ignoreList, lineOffset, columnOffset, stopLine, stopColumn) {
+  const parsed = parse(input);
+  if ("sections" in parsed) return recurse(...arguments);
+  const map = new TraceMap(parsed, mapUrl);
+  const sourcesOffset = sources.length;
+  const namesOffset = names.length;
+  const decoded = decodedMappings(map);
+  const { resolvedSources, sourcesContent: contents, ignoreList: ignores } = map;
+  append(sources, resolvedSources);
+  append(names, map.names);
+  if (contents) append(sourcesContent, contents);
+  else for (let i = 0; i < resolvedSources.length; i++) sourcesContent.push(null);
+  if (ignores) for (let i = 0; i < ignores.length; i++) ignoreList.push(ignores[i] + sourcesOffset);
+  for (let i = 0; i < decoded.length; i++) {
+    const lineI = lineOffset + i;
+    if (lineI > stopLine) return;
+    const out = getLine(mappings, lineI);
+    const cOffset = i === 0 ? columnOffset : 0;
+    const line = decoded[i];
+    for (let j = 0; j < line.length; j++) {
+      const seg = line[j];
+      const column = cOffset + seg[COLUMN];
+      if (lineI === stopLine && column >= stopColumn) return;
+      if (seg.length === 1) {
+        out.push([column]);
+        continue;
+      }
+      const sourcesIndex = sourcesOffset + seg[SOURCES_INDEX];
+      const sourceLine = seg[SOURCE_LINE];
+      const sourceColumn = seg[SOURCE_COLUMN];
+      out.push(
+        seg.length === 4 ? [column, sourcesIndex, sourceLine, sourceColumn] : [column, sourcesIndex, sourceLine, sourceColumn, namesOffset + seg[NAMES_INDEX]]
+      );
+    }
+  }
+}
+function append(arr, other) {
+  for (let i = 0; i < other.length; i++) arr.push(other[i]);
+}
+function getLine(arr, index) {
+  for (let i = arr.length; i <= index; i++) arr[i] = [];
+  return arr[index];
+}
+
+// src/trace-mapping.ts
+var LINE_GTR_ZERO = "`line` must be greater than 0 (lines start at line 1)";
+var COL_GTR_EQ_ZERO = "`column` must be greater than or equal to 0 (columns start at column 0)";
+var LEAST_UPPER_BOUND = -1;
+var GREATEST_LOWER_BOUND = 1;
+var TraceMap = class {
+  constructor(map, mapUrl) {
+    const isString = typeof map === "string";
+    if (!isString && map._decodedMemo) return map;
+    const parsed = parse(map);
+    const { version, file, names, sourceRoot, sources, sourcesContent } = parsed;
+    this.version = version;
+    this.file = file;
+    this.names = names || [];
+    this.sourceRoot = sourceRoot;
+    this.sources = sources;
+    this.sourcesContent = sourcesContent;
+    this.ignoreList = parsed.ignoreList || parsed.x_google_ignoreList || void 0;
+    const resolve = resolver(mapUrl, sourceRoot);
+    this.resolvedSources = sources.map(resolve);
+    const { mappings } = parsed;
+    if (typeof mappings === "string") {
+      this._encoded = mappings;
+      this._decoded = void 0;
+    } else if (Array.isArray(mappings)) {
+      this._encoded = void 0;
+      this._decoded = maybeSort(mappings, isString);
+    } else if (parsed.sections) {
+      throw new Error(`TraceMap passed sectioned source map, please use FlattenMap export instead`);
+    } else {
+      throw new Error(`invalid source map: ${JSON.stringify(parsed)}`);
+    }
+    this._decodedMemo = memoizedState();
+    this._bySources = void 0;
+    this._bySourceMemos = void 0;
+  }
+};
+function cast(map) {
+  return map;
+}
+function encodedMappings(map) {
+  var _a, _b;
+  return (_b = (_a = cast(map))._encoded) != null ? _b : _a._encoded = (0, import_sourcemap_codec.encode)(cast(map)._decoded);
+}
+function decodedMappings(map) {
+  var _a;
+  return (_a = cast(map))._decoded || (_a._decoded = (0, import_sourcemap_codec.decode)(cast(map)._encoded));
+}
+function traceSegment(map, line, column) {
+  const decoded = decodedMappings(map);
+  if (line >= decoded.length) return null;
+  const segments = decoded[line];
+  const index = traceSegmentInternal(
+    segments,
+    cast(map)._decodedMemo,
+    line,
+    column,
+    GREATEST_LOWER_BOUND
+  );
+  return index === -1 ? null : segments[index];
+}
+function originalPositionFor(map, needle) {
+  let { line, column, bias } = needle;
+  line--;
+  if (line < 0) throw new Error(LINE_GTR_ZERO);
+  if (column < 0) throw new Error(COL_GTR_EQ_ZERO);
+  const decoded = decodedMappings(map);
+  if (line >= decoded.length) return OMapping(null, null, null, null);
+  const segments = decoded[line];
+  const index = traceSegmentInternal(
+    segments,
+    cast(map)._decodedMemo,
+    line,
+    column,
+    bias || GREATEST_LOWER_BOUND
+  );
+  if (index === -1) return OMapping(null, null, null, null);
+  const segment = segments[index];
+  if (segment.length === 1) return OMapping(null, null, null, null);
+  const { names, resolvedSources } = map;
+  return OMapping(
+    resolvedSources[segment[SOURCES_INDEX]],
+    segment[SOURCE_LINE] + 1,
+    segment[SOURCE_COLUMN],
+    segment.length === 5 ? names[segment[NAMES_INDEX]] : null
+  );
+}
+function generatedPositionFor(map, needle) {
+  const { source, line, column, bias } = needle;
+  return generatedPosition(map, source, line, column, bias || GREATEST_LOWER_BOUND, false);
+}
+function allGeneratedPositionsFor(map, needle) {
+  const { source, line, column, bias } = needle;
+  return generatedPosition(map, source, line, column, bias || LEAST_UPPER_BOUND, true);
+}
+function eachMapping(map, cb) {
+  const decoded = decodedMappings(map);
+  const { names, resolvedSources } = map;
+  for (let i = 0; i < decoded.length; i++) {
+    const line = decoded[i];
+    for (let j = 0; j < line.length; j++) {
+      const seg = line[j];
+      const generatedLine = i + 1;
+      const generatedColumn = seg[0];
+      let source = null;
+      let originalLine = null;
+      let originalColumn = null;
+      let name = null;
+      if (seg.length !== 1) {
+        source = resolvedSources[seg[1]];
+        originalLine = seg[2] + 1;
+        originalColumn = seg[3];
+      }
+      if (seg.length === 5) name = names[seg[4]];
+      cb({
+        generatedLine,
+        generatedColumn,
+        source,
+        originalLine,
+        originalColumn,
+        name
+      });
+    }
+  }
+}
+function sourceIndex(map, source) {
+  const { sources, resolvedSources } = map;
+  let index = sources.indexOf(source);
+  if (index === -1) index = resolvedSources.indexOf(source);
+  return index;
+}
+function sourceContentFor(map, source) {
+  const { sourcesContent } = map;
+  if (sourcesContent == null) return null;
+  const index = sourceIndex(map, source);
+  return index === -1 ? null : sourcesContent[index];
+}
+function isIgnored(map, source) {
+  const { ignoreList } = map;
+  if (ignoreList == null) return false;
+  const index = sourceIndex(map, source);
+  return index === -1 ? false : ignoreList.includes(index);
+}
+function presortedDecodedMap(map, mapUrl) {
+  const tracer = new TraceMap(clone(map, []), mapUrl);
+  cast(tracer)._decoded = map.mappings;
+  return tracer;
+}
+function decodedMap(map) {
+  return clone(map, decodedMappings(map));
+}
+function encodedMap(map) {
+  return clone(map, encodedMappings(map));
+}
+function clone(map, mappings) {
+  return {
+    version: map.version,
+    file: map.file,
+    names: map.names,
+    sourceRoot: map.sourceRoot,
+    sources: map.sources,
+    sourcesContent: map.sourcesContent,
+    mappings,
+    ignoreList: map.ignoreList || map.x_google_ignoreList
+  };
+}
+function OMapping(source, line, column, name) {
+  return { source, line, column, name };
+}
+function GMapping(line, column) {
+  return { line, column };
+}
+function traceSegmentInternal(segments, memo, line, column, bias) {
+  let index = memoizedBinarySearch(segments, column, memo, line);
+  if (found) {
+    index = (bias === LEAST_UPPER_BOUND ? upperBound : lowerBound)(segments, column, index);
+  } else if (bias === LEAST_UPPER_BOUND) index++;
+  if (index === -1 || index === segments.length) return -1;
+  return index;
+}
+function sliceGeneratedPositions(segments, memo, line, column, bias) {
+  let min = traceSegmentInternal(segments, memo, line, column, GREATEST_LOWER_BOUND);
+  if (!found && bias === LEAST_UPPER_BOUND) min++;
+  if (min === -1 || min === segments.length) return [];
+  const matchedColumn = found ? column : segments[min][COLUMN];
+  if (!found) min = lowerBound(segments, matchedColumn, min);
+  const max = upperBound(segments, matchedColumn, min);
+  const result = [];
+  for (; min <= max; min++) {
+    const segment = segments[min];
+    result.push(GMapping(segment[REV_GENERATED_LINE] + 1, segment[REV_GENERATED_COLUMN]));
+  }
+  return result;
+}
+function generatedPosition(map, source, line, column, bias, all) {
+  var _a, _b;
+  line--;
+  if (line < 0) throw new Error(LINE_GTR_ZERO);
+  if (column < 0) throw new Error(COL_GTR_EQ_ZERO);
+  const { sources, resolvedSources } = map;
+  let sourceIndex2 = sources.indexOf(source);
+  if (sourceIndex2 === -1) sourceIndex2 = resolvedSources.indexOf(source);
+  if (sourceIndex2 === -1) return all ? [] : GMapping(null, null);
+  const bySourceMemos = (_a = cast(map))._bySourceMemos || (_a._bySourceMemos = sources.map(memoizedState));
+  const generated = (_b = cast(map))._bySources || (_b._bySources = buildBySources(decodedMappings(map), bySourceMemos));
+  const segments = generated[sourceIndex2][line];
+  if (segments == null) return all ? [] : GMapping(null, null);
+  const memo = bySourceMemos[sourceIndex2];
+  if (all) return sliceGeneratedPositions(segments, memo, line, column, bias);
+  const index = traceSegmentInternal(segments, memo, line, column, bias);
+  if (index === -1) return GMapping(null, null);
+  const segment = segments[index];
+  return GMapping(segment[REV_GENERATED_LINE] + 1, segment[REV_GENERATED_COLUMN]);
+}
+}));
+//# sourceMappingURL=trace-mapping.umd.js.map
+
+
+/***/ }),
+
 /***/ 973:
 /***/ (function(__unused_webpack_module, exports) {
 
@@ -5939,6 +7248,246 @@ exports["default"] = def;
 
 /***/ }),
 
+/***/ 5288:
+/***/ ((__unused_webpack_module, exports) => {
+
+
+
+Object.defineProperty(exports, "commentRegex", ({
+  get: function getCommentRegex () {
+    // Groups: 1: media type, 2: MIME type, 3: charset, 4: encoding, 5: data.
+    return /^\s*?\/[\/\*][@#]\s+?sourceMappingURL=data:(((?:application|text)\/json)(?:;charset=([^;,]+?)?)?)?(?:;(base64))?,(.*?)$/mg;
+  }
+}));
+
+
+Object.defineProperty(exports, "mapFileCommentRegex", ({
+  get: function getMapFileCommentRegex () {
+    // Matches sourceMappingURL in either // or /* comment styles.
+    return /(?:\/\/[@#][ \t]+?sourceMappingURL=([^\s'"`]+?)[ \t]*?$)|(?:\/\*[@#][ \t]+sourceMappingURL=([^*]+?)[ \t]*?(?:\*\/){1}[ \t]*?$)/mg;
+  }
+}));
+
+var decodeBase64;
+if (typeof Buffer !== 'undefined') {
+  if (typeof Buffer.from === 'function') {
+    decodeBase64 = decodeBase64WithBufferFrom;
+  } else {
+    decodeBase64 = decodeBase64WithNewBuffer;
+  }
+} else {
+  decodeBase64 = decodeBase64WithAtob;
+}
+
+function decodeBase64WithBufferFrom(base64) {
+  return Buffer.from(base64, 'base64').toString();
+}
+
+function decodeBase64WithNewBuffer(base64) {
+  if (typeof value === 'number') {
+    throw new TypeError('The value to decode must not be of type number.');
+  }
+  return new Buffer(base64, 'base64').toString();
+}
+
+function decodeBase64WithAtob(base64) {
+  return decodeURIComponent(escape(atob(base64)));
+}
+
+function stripComment(sm) {
+  return sm.split(',').pop();
+}
+
+function readFromFileMap(sm, read) {
+  var r = exports.mapFileCommentRegex.exec(sm);
+  // for some odd reason //# .. captures in 1 and /* .. */ in 2
+  var filename = r[1] || r[2];
+
+  try {
+    var sm = read(filename);
+    if (sm != null && typeof sm.catch === 'function') {
+      return sm.catch(throwError);
+    } else {
+      return sm;
+    }
+  } catch (e) {
+    throwError(e);
+  }
+
+  function throwError(e) {
+    throw new Error('An error occurred while trying to read the map file at ' + filename + '\n' + e.stack);
+  }
+}
+
+function Converter (sm, opts) {
+  opts = opts || {};
+
+  if (opts.hasComment) {
+    sm = stripComment(sm);
+  }
+
+  if (opts.encoding === 'base64') {
+    sm = decodeBase64(sm);
+  } else if (opts.encoding === 'uri') {
+    sm = decodeURIComponent(sm);
+  }
+
+  if (opts.isJSON || opts.encoding) {
+    sm = JSON.parse(sm);
+  }
+
+  this.sourcemap = sm;
+}
+
+Converter.prototype.toJSON = function (space) {
+  return JSON.stringify(this.sourcemap, null, space);
+};
+
+if (typeof Buffer !== 'undefined') {
+  if (typeof Buffer.from === 'function') {
+    Converter.prototype.toBase64 = encodeBase64WithBufferFrom;
+  } else {
+    Converter.prototype.toBase64 = encodeBase64WithNewBuffer;
+  }
+} else {
+  Converter.prototype.toBase64 = encodeBase64WithBtoa;
+}
+
+function encodeBase64WithBufferFrom() {
+  var json = this.toJSON();
+  return Buffer.from(json, 'utf8').toString('base64');
+}
+
+function encodeBase64WithNewBuffer() {
+  var json = this.toJSON();
+  if (typeof json === 'number') {
+    throw new TypeError('The json to encode must not be of type number.');
+  }
+  return new Buffer(json, 'utf8').toString('base64');
+}
+
+function encodeBase64WithBtoa() {
+  var json = this.toJSON();
+  return btoa(unescape(encodeURIComponent(json)));
+}
+
+Converter.prototype.toURI = function () {
+  var json = this.toJSON();
+  return encodeURIComponent(json);
+};
+
+Converter.prototype.toComment = function (options) {
+  var encoding, content, data;
+  if (options != null && options.encoding === 'uri') {
+    encoding = '';
+    content = this.toURI();
+  } else {
+    encoding = ';base64';
+    content = this.toBase64();
+  }
+  data = 'sourceMappingURL=data:application/json;charset=utf-8' + encoding + ',' + content;
+  return options != null && options.multiline ? '/*# ' + data + ' */' : '//# ' + data;
+};
+
+// returns copy instead of original
+Converter.prototype.toObject = function () {
+  return JSON.parse(this.toJSON());
+};
+
+Converter.prototype.addProperty = function (key, value) {
+  if (this.sourcemap.hasOwnProperty(key)) throw new Error('property "' + key + '" already exists on the sourcemap, use set property instead');
+  return this.setProperty(key, value);
+};
+
+Converter.prototype.setProperty = function (key, value) {
+  this.sourcemap[key] = value;
+  return this;
+};
+
+Converter.prototype.getProperty = function (key) {
+  return this.sourcemap[key];
+};
+
+exports.fromObject = function (obj) {
+  return new Converter(obj);
+};
+
+exports.fromJSON = function (json) {
+  return new Converter(json, { isJSON: true });
+};
+
+exports.fromURI = function (uri) {
+  return new Converter(uri, { encoding: 'uri' });
+};
+
+exports.fromBase64 = function (base64) {
+  return new Converter(base64, { encoding: 'base64' });
+};
+
+exports.fromComment = function (comment) {
+  var m, encoding;
+  comment = comment
+    .replace(/^\/\*/g, '//')
+    .replace(/\*\/$/g, '');
+  m = exports.commentRegex.exec(comment);
+  encoding = m && m[4] || 'uri';
+  return new Converter(comment, { encoding: encoding, hasComment: true });
+};
+
+function makeConverter(sm) {
+  return new Converter(sm, { isJSON: true });
+}
+
+exports.fromMapFileComment = function (comment, read) {
+  if (typeof read === 'string') {
+    throw new Error(
+      'String directory paths are no longer supported with `fromMapFileComment`\n' +
+      'Please review the Upgrading documentation at https://github.com/thlorenz/convert-source-map#upgrading'
+    )
+  }
+
+  var sm = readFromFileMap(comment, read);
+  if (sm != null && typeof sm.then === 'function') {
+    return sm.then(makeConverter);
+  } else {
+    return makeConverter(sm);
+  }
+};
+
+// Finds last sourcemap comment in file or returns null if none was found
+exports.fromSource = function (content) {
+  var m = content.match(exports.commentRegex);
+  return m ? exports.fromComment(m.pop()) : null;
+};
+
+// Finds last sourcemap comment in file or returns null if none was found
+exports.fromMapFileSource = function (content, read) {
+  if (typeof read === 'string') {
+    throw new Error(
+      'String directory paths are no longer supported with `fromMapFileSource`\n' +
+      'Please review the Upgrading documentation at https://github.com/thlorenz/convert-source-map#upgrading'
+    )
+  }
+  var m = content.match(exports.mapFileCommentRegex);
+  return m ? exports.fromMapFileComment(m.pop(), read) : null;
+};
+
+exports.removeComments = function (src) {
+  return src.replace(exports.commentRegex, '');
+};
+
+exports.removeMapFileComments = function (src) {
+  return src.replace(exports.mapFileCommentRegex, '');
+};
+
+exports.generateMapFileComment = function (file, options) {
+  var data = 'sourceMappingURL=' + file;
+  return options && options.multiline ? '/*# ' + data + ' */' : '//# ' + data;
+};
+
+
+/***/ }),
+
 /***/ 2569:
 /***/ ((module, __unused_webpack_exports, __nccwpck_require__) => {
 
@@ -9074,11 +10623,768 @@ exports.basename = (path, { windows } = {}) => {
 
 /***/ }),
 
+/***/ 9313:
+/***/ ((module, __unused_webpack_exports, __nccwpck_require__) => {
+
+const V8ToIstanbul = __nccwpck_require__(7696)
+
+module.exports = function (path, wrapperLength, sources, excludePath) {
+  return new V8ToIstanbul(path, wrapperLength, sources, excludePath)
+}
+
+
+/***/ }),
+
+/***/ 8621:
+/***/ ((module) => {
+
+module.exports = class CovBranch {
+  constructor (startLine, startCol, endLine, endCol, count) {
+    this.startLine = startLine
+    this.startCol = startCol
+    this.endLine = endLine
+    this.endCol = endCol
+    this.count = count
+  }
+
+  toIstanbul () {
+    const location = {
+      start: {
+        line: this.startLine,
+        column: this.startCol
+      },
+      end: {
+        line: this.endLine,
+        column: this.endCol
+      }
+    }
+    return {
+      type: 'branch',
+      line: this.startLine,
+      loc: location,
+      locations: [Object.assign({}, location)]
+    }
+  }
+}
+
+
+/***/ }),
+
+/***/ 4889:
+/***/ ((module) => {
+
+module.exports = class CovFunction {
+  constructor (name, startLine, startCol, endLine, endCol, count) {
+    this.name = name
+    this.startLine = startLine
+    this.startCol = startCol
+    this.endLine = endLine
+    this.endCol = endCol
+    this.count = count
+  }
+
+  toIstanbul () {
+    const loc = {
+      start: {
+        line: this.startLine,
+        column: this.startCol
+      },
+      end: {
+        line: this.endLine,
+        column: this.endCol
+      }
+    }
+    return {
+      name: this.name,
+      decl: loc,
+      loc,
+      line: this.startLine
+    }
+  }
+}
+
+
+/***/ }),
+
+/***/ 3311:
+/***/ ((module) => {
+
+module.exports = class CovLine {
+  constructor (line, startCol, lineStr) {
+    this.line = line
+    // note that startCol and endCol are absolute positions
+    // within a file, not relative to the line.
+    this.startCol = startCol
+
+    // the line length itself does not include the newline characters,
+    // these are however taken into account when enumerating absolute offset.
+    const matchedNewLineChar = lineStr.match(/\r?\n$/u)
+    const newLineLength = matchedNewLineChar ? matchedNewLineChar[0].length : 0
+    this.endCol = startCol + lineStr.length - newLineLength
+
+    // we start with all lines having been executed, and work
+    // backwards zeroing out lines based on V8 output.
+    this.count = 1
+
+    // set by source.js during parsing, if /* c8 ignore next */ is found.
+    this.ignore = false
+  }
+
+  toIstanbul () {
+    return {
+      start: {
+        line: this.line,
+        column: 0
+      },
+      end: {
+        line: this.line,
+        column: this.endCol - this.startCol
+      }
+    }
+  }
+}
+
+
+/***/ }),
+
+/***/ 1748:
+/***/ ((module) => {
+
+/**
+ * ...something resembling a binary search, to find the lowest line within the range.
+ * And then you could break as soon as the line is longer than the range...
+ */
+module.exports.sliceRange = (lines, startCol, endCol, inclusive = false) => {
+  let start = 0
+  let end = lines.length
+
+  if (inclusive) {
+    // I consider this a temporary solution until I find an alternaive way to fix the "off by one issue"
+    --startCol
+  }
+
+  while (start < end) {
+    let mid = (start + end) >> 1
+    if (startCol >= lines[mid].endCol) {
+      start = mid + 1
+    } else if (endCol < lines[mid].startCol) {
+      end = mid - 1
+    } else {
+      end = mid
+      while (mid >= 0 && startCol < lines[mid].endCol && endCol >= lines[mid].startCol) {
+        --mid
+      }
+      start = mid + 1
+      break
+    }
+  }
+
+  while (end < lines.length && startCol < lines[end].endCol && endCol >= lines[end].startCol) {
+    ++end
+  }
+
+  return lines.slice(start, end)
+}
+
+
+/***/ }),
+
+/***/ 3692:
+/***/ ((module, __unused_webpack_exports, __nccwpck_require__) => {
+
+const CovLine = __nccwpck_require__(3311)
+const { sliceRange } = __nccwpck_require__(1748)
+const { originalPositionFor, generatedPositionFor, GREATEST_LOWER_BOUND, LEAST_UPPER_BOUND } = __nccwpck_require__(9535)
+
+module.exports = class CovSource {
+  constructor (sourceRaw, wrapperLength) {
+    sourceRaw = sourceRaw ? sourceRaw.trimEnd() : ''
+    this.lines = []
+    this.eof = sourceRaw.length
+    this.shebangLength = getShebangLength(sourceRaw)
+    this.wrapperLength = wrapperLength - this.shebangLength
+    this._buildLines(sourceRaw)
+  }
+
+  _buildLines (source) {
+    let position = 0
+    let ignoreCount = 0
+    let ignoreAll = false
+    for (const [i, lineStr] of source.split(/(?<=\r?\n)/u).entries()) {
+      const line = new CovLine(i + 1, position, lineStr)
+      if (ignoreCount > 0) {
+        line.ignore = true
+        ignoreCount--
+      } else if (ignoreAll) {
+        line.ignore = true
+      }
+      this.lines.push(line)
+      position += lineStr.length
+
+      const ignoreToken = this._parseIgnore(lineStr)
+      if (!ignoreToken) continue
+
+      line.ignore = true
+      if (ignoreToken.count !== undefined) {
+        ignoreCount = ignoreToken.count
+      }
+      if (ignoreToken.start || ignoreToken.stop) {
+        ignoreAll = ignoreToken.start
+        ignoreCount = 0
+      }
+    }
+  }
+
+  /**
+   * Parses for comments:
+   *    c8 ignore next
+   *    c8 ignore next 3
+   *    c8 ignore start
+   *    c8 ignore stop
+   * And equivalent ones for v8, e.g. v8 ignore next.
+   * @param {string} lineStr
+   * @return {{count?: number, start?: boolean, stop?: boolean}|undefined}
+   */
+  _parseIgnore (lineStr) {
+    const testIgnoreNextLines = lineStr.match(/^\W*\/\* (?:[cv]8|node:coverage) ignore next (?<count>[0-9]+)/)
+    if (testIgnoreNextLines) {
+      return { count: Number(testIgnoreNextLines.groups.count) }
+    }
+
+    // Check if comment is on its own line.
+    if (lineStr.match(/^\W*\/\* (?:[cv]8|node:coverage) ignore next/)) {
+      return { count: 1 }
+    }
+
+    if (lineStr.match(/\/\* ([cv]8|node:coverage) ignore next/)) {
+      // Won't ignore successive lines, but the current line will be ignored.
+      return { count: 0 }
+    }
+
+    const testIgnoreStartStop = lineStr.match(/\/\* [c|v]8 ignore (?<mode>start|stop)/)
+    if (testIgnoreStartStop) {
+      if (testIgnoreStartStop.groups.mode === 'start') return { start: true }
+      if (testIgnoreStartStop.groups.mode === 'stop') return { stop: true }
+    }
+
+    const testNodeIgnoreStartStop = lineStr.match(/\/\* node:coverage (?<mode>enable|disable)/)
+    if (testNodeIgnoreStartStop) {
+      if (testNodeIgnoreStartStop.groups.mode === 'disable') return { start: true }
+      if (testNodeIgnoreStartStop.groups.mode === 'enable') return { stop: true }
+    }
+  }
+
+  // given a start column and end column in absolute offsets within
+  // a source file (0 - EOF), returns the relative line column positions.
+  offsetToOriginalRelative (sourceMap, startCol, endCol) {
+    const lines = sliceRange(this.lines, startCol, endCol, true)
+    if (!lines.length) return {}
+
+    const start = originalPositionTryBoth(
+      sourceMap,
+      lines[0].line,
+      Math.max(0, startCol - lines[0].startCol)
+    )
+    if (!(start && start.source)) {
+      return {}
+    }
+
+    let end = originalEndPositionFor(
+      sourceMap,
+      lines[lines.length - 1].line,
+      endCol - lines[lines.length - 1].startCol
+    )
+    if (!(end && end.source)) {
+      return {}
+    }
+
+    if (start.source !== end.source) {
+      return {}
+    }
+
+    if (start.line === end.line && start.column === end.column) {
+      end = originalPositionFor(sourceMap, {
+        line: lines[lines.length - 1].line,
+        column: endCol - lines[lines.length - 1].startCol,
+        bias: LEAST_UPPER_BOUND
+      })
+      end.column -= 1
+    }
+
+    return {
+      source: start.source,
+      startLine: start.line,
+      relStartCol: start.column,
+      endLine: end.line,
+      relEndCol: end.column
+    }
+  }
+
+  relativeToOffset (line, relCol) {
+    line = Math.max(line, 1)
+    if (this.lines[line - 1] === undefined) return this.eof
+    return Math.min(this.lines[line - 1].startCol + relCol, this.lines[line - 1].endCol)
+  }
+}
+
+// this implementation is pulled over from istanbul-lib-sourcemap:
+// https://github.com/istanbuljs/istanbuljs/blob/master/packages/istanbul-lib-source-maps/lib/get-mapping.js
+//
+/**
+ * AST ranges are inclusive for start positions and exclusive for end positions.
+ * Source maps are also logically ranges over text, though interacting with
+ * them is generally achieved by working with explicit positions.
+ *
+ * When finding the _end_ location of an AST item, the range behavior is
+ * important because what we're asking for is the _end_ of whatever range
+ * corresponds to the end location we seek.
+ *
+ * This boils down to the following steps, conceptually, though the source-map
+ * library doesn't expose primitives to do this nicely:
+ *
+ * 1. Find the range on the generated file that ends at, or exclusively
+ *    contains the end position of the AST node.
+ * 2. Find the range on the original file that corresponds to
+ *    that generated range.
+ * 3. Find the _end_ location of that original range.
+ */
+function originalEndPositionFor (sourceMap, line, column) {
+  // Given the generated location, find the original location of the mapping
+  // that corresponds to a range on the generated file that overlaps the
+  // generated file end location. Note however that this position on its
+  // own is not useful because it is the position of the _start_ of the range
+  // on the original file, and we want the _end_ of the range.
+  const beforeEndMapping = originalPositionTryBoth(
+    sourceMap,
+    line,
+    Math.max(column - 1, 1)
+  )
+
+  if (beforeEndMapping.source === null) {
+    return null
+  }
+
+  // Convert that original position back to a generated one, with a bump
+  // to the right, and a rightward bias. Since 'generatedPositionFor' searches
+  // for mappings in the original-order sorted list, this will find the
+  // mapping that corresponds to the one immediately after the
+  // beforeEndMapping mapping.
+  const afterEndMapping = generatedPositionFor(sourceMap, {
+    source: beforeEndMapping.source,
+    line: beforeEndMapping.line,
+    column: beforeEndMapping.column + 1,
+    bias: LEAST_UPPER_BOUND
+  })
+  if (
+  // If this is null, it means that we've hit the end of the file,
+  // so we can use Infinity as the end column.
+    afterEndMapping.line === null ||
+      // If these don't match, it means that the call to
+      // 'generatedPositionFor' didn't find any other original mappings on
+      // the line we gave, so consider the binding to extend to infinity.
+      originalPositionFor(sourceMap, afterEndMapping).line !==
+          beforeEndMapping.line
+  ) {
+    return {
+      source: beforeEndMapping.source,
+      line: beforeEndMapping.line,
+      column: Infinity
+    }
+  }
+
+  // Convert the end mapping into the real original position.
+  return originalPositionFor(sourceMap, afterEndMapping)
+}
+
+function originalPositionTryBoth (sourceMap, line, column) {
+  let original = originalPositionFor(sourceMap, {
+    line,
+    column,
+    bias: GREATEST_LOWER_BOUND
+  })
+  if (original.line === null) {
+    original = originalPositionFor(sourceMap, {
+      line,
+      column,
+      bias: LEAST_UPPER_BOUND
+    })
+  }
+  // The source maps generated by https://github.com/istanbuljs/istanbuljs
+  // (using @babel/core 7.7.5) have behavior, such that a mapping
+  // mid-way through a line maps to an earlier line than a mapping
+  // at position 0. Using the line at positon 0 seems to provide better reports:
+  //
+  //     if (true) {
+  //        cov_y5divc6zu().b[1][0]++;
+  //        cov_y5divc6zu().s[3]++;
+  //        console.info('reachable');
+  //     }  else { ... }
+  //  ^  ^
+  // l5  l3
+  const min = originalPositionFor(sourceMap, {
+    line,
+    column: 0,
+    bias: GREATEST_LOWER_BOUND
+  })
+  if (min.line > original.line) {
+    original = min
+  }
+  return original
+}
+
+// Not required since Node 12, see: https://github.com/nodejs/node/pull/27375
+const isPreNode12 = /^v1[0-1]\./u.test(process.version)
+function getShebangLength (source) {
+  /* c8 ignore start - platform-specific */
+  if (isPreNode12 && source.indexOf('#!') === 0) {
+    const match = source.match(/(?<shebang>#!.*)/)
+    if (match) {
+      return match.groups.shebang.length
+    }
+  } else {
+  /* c8 ignore stop - platform-specific */
+    return 0
+  }
+}
+
+
+/***/ }),
+
+/***/ 7696:
+/***/ ((module, __unused_webpack_exports, __nccwpck_require__) => {
+
+const assert = __nccwpck_require__(2613)
+const convertSourceMap = __nccwpck_require__(5288)
+const util = __nccwpck_require__(9023)
+const debuglog = util.debuglog('c8')
+const { dirname, isAbsolute, join, resolve } = __nccwpck_require__(6928)
+const { fileURLToPath } = __nccwpck_require__(7016)
+const CovBranch = __nccwpck_require__(8621)
+const CovFunction = __nccwpck_require__(4889)
+const CovSource = __nccwpck_require__(3692)
+const { sliceRange } = __nccwpck_require__(1748)
+const compatError = Error(`requires Node.js ${(__nccwpck_require__(559)/* .engines.node */ .sP.r)}`)
+const { readFileSync } = __nccwpck_require__(9896)
+let readFile = () => { throw compatError }
+try {
+  readFile = (__nccwpck_require__(9896).promises).readFile
+} catch (_err) {
+  // most likely we're on an older version of Node.js.
+}
+const { TraceMap } = __nccwpck_require__(9535)
+const isOlderNode10 = /^v10\.(([0-9]\.)|(1[0-5]\.))/u.test(process.version)
+const isNode8 = /^v8\./.test(process.version)
+
+// Injected when Node.js is loading script into isolate pre Node 10.16.x.
+// see: https://github.com/nodejs/node/pull/21573.
+const cjsWrapperLength = isOlderNode10 ? (__nccwpck_require__(3339).wrapper)[0].length : 0
+
+module.exports = class V8ToIstanbul {
+  constructor (scriptPath, wrapperLength, sources, excludePath) {
+    assert(typeof scriptPath === 'string', 'scriptPath must be a string')
+    assert(!isNode8, 'This module does not support node 8 or lower, please upgrade to node 10')
+    this.path = parsePath(scriptPath)
+    this.wrapperLength = wrapperLength === undefined ? cjsWrapperLength : wrapperLength
+    this.excludePath = excludePath || (() => false)
+    this.sources = sources || {}
+    this.generatedLines = []
+    this.branches = {}
+    this.functions = {}
+    this.covSources = []
+    this.rawSourceMap = undefined
+    this.sourceMap = undefined
+    this.sourceTranspiled = undefined
+    // Indicate that this report was generated with placeholder data from
+    // running --all:
+    this.all = false
+  }
+
+  async load () {
+    const rawSource = this.sources.source || await readFile(this.path, 'utf8')
+    this.rawSourceMap = this.sources.sourceMap ||
+      // if we find a source-map (either inline, or a .map file) we load
+      // both the transpiled and original source, both of which are used during
+      // the backflips we perform to remap absolute to relative positions.
+      convertSourceMap.fromSource(rawSource) || convertSourceMap.fromMapFileSource(rawSource, this._readFileFromDir.bind(this))
+
+    if (this.rawSourceMap) {
+      if (this.rawSourceMap.sourcemap.sources.length > 1) {
+        this.sourceMap = new TraceMap(this.rawSourceMap.sourcemap)
+        if (!this.sourceMap.sourcesContent) {
+          this.sourceMap.sourcesContent = await this.sourcesContentFromSources()
+        }
+        this.covSources = this.sourceMap.sourcesContent.map((rawSource, i) => ({ source: new CovSource(rawSource, this.wrapperLength), path: this.sourceMap.sources[i] }))
+        this.sourceTranspiled = new CovSource(rawSource, this.wrapperLength)
+      } else {
+        const candidatePath = this.rawSourceMap.sourcemap.sources.length >= 1 ? this.rawSourceMap.sourcemap.sources[0] : this.rawSourceMap.sourcemap.file
+        this.path = this._resolveSource(this.rawSourceMap, candidatePath || this.path)
+        this.sourceMap = new TraceMap(this.rawSourceMap.sourcemap)
+
+        let originalRawSource
+        if (this.sources.sourceMap && this.sources.sourceMap.sourcemap && this.sources.sourceMap.sourcemap.sourcesContent && this.sources.sourceMap.sourcemap.sourcesContent.length === 1) {
+          // If the sourcesContent field has been provided, return it rather than attempting
+          // to load the original source from disk.
+          // TODO: investigate whether there's ever a case where we hit this logic with 1:many sources.
+          originalRawSource = this.sources.sourceMap.sourcemap.sourcesContent[0]
+        } else if (this.sources.originalSource) {
+          // Original source may be populated on the sources object.
+          originalRawSource = this.sources.originalSource
+        } else if (this.sourceMap.sourcesContent && this.sourceMap.sourcesContent[0]) {
+          // perhaps we loaded sourcesContent was populated by an inline source map, or .map file?
+          // TODO: investigate whether there's ever a case where we hit this logic with 1:many sources.
+          originalRawSource = this.sourceMap.sourcesContent[0]
+        } else {
+          // We fallback to reading the original source from disk.
+          originalRawSource = await readFile(this.path, 'utf8')
+        }
+        this.covSources = [{ source: new CovSource(originalRawSource, this.wrapperLength), path: this.path }]
+        this.sourceTranspiled = new CovSource(rawSource, this.wrapperLength)
+      }
+    } else {
+      this.covSources = [{ source: new CovSource(rawSource, this.wrapperLength), path: this.path }]
+    }
+  }
+
+  _readFileFromDir (filename) {
+    return readFileSync(resolve(dirname(this.path), filename), 'utf-8')
+  }
+
+  async sourcesContentFromSources () {
+    const fileList = this.sourceMap.sources.map(relativePath => {
+      const realPath = this._resolveSource(this.rawSourceMap, relativePath)
+      return readFile(realPath, 'utf-8')
+        .then(result => result)
+        .catch(err => {
+          debuglog(`failed to load ${realPath}: ${err.message}`)
+        })
+    })
+    return await Promise.all(fileList)
+  }
+
+  destroy () {
+    // no longer necessary, but preserved for backwards compatibility.
+  }
+
+  _resolveSource (rawSourceMap, sourcePath) {
+    if (sourcePath.startsWith('file://')) {
+      return fileURLToPath(sourcePath)
+    }
+    sourcePath = sourcePath.replace(/^webpack:\/\//, '')
+    const sourceRoot = rawSourceMap.sourcemap.sourceRoot ? rawSourceMap.sourcemap.sourceRoot.replace('file://', '') : ''
+    const candidatePath = join(sourceRoot, sourcePath)
+
+    if (isAbsolute(candidatePath)) {
+      return candidatePath
+    } else {
+      return resolve(dirname(this.path), candidatePath)
+    }
+  }
+
+  applyCoverage (blocks) {
+    blocks.forEach(block => {
+      block.ranges.forEach((range, i) => {
+        const isEmptyCoverage = block.functionName === '(empty-report)'
+        const { startCol, endCol, path, covSource } = this._maybeRemapStartColEndCol(range, isEmptyCoverage)
+        if (this.excludePath(path)) {
+          return
+        }
+        let lines
+        if (isEmptyCoverage) {
+          // (empty-report), this will result in a report that has all lines zeroed out.
+          lines = covSource.lines.filter((line) => {
+            line.count = 0
+            return true
+          })
+          this.all = lines.length > 0
+        } else {
+          lines = sliceRange(covSource.lines, startCol, endCol)
+        }
+        if (!lines.length) {
+          return
+        }
+
+        const startLineInstance = lines[0]
+        const endLineInstance = lines[lines.length - 1]
+
+        if (block.isBlockCoverage) {
+          this.branches[path] = this.branches[path] || []
+          // record branches.
+          this.branches[path].push(new CovBranch(
+            startLineInstance.line,
+            startCol - startLineInstance.startCol,
+            endLineInstance.line,
+            endCol - endLineInstance.startCol,
+            range.count
+          ))
+
+          // if block-level granularity is enabled, we still create a single
+          // CovFunction tracking object for each set of ranges.
+          if (block.functionName && i === 0) {
+            this.functions[path] = this.functions[path] || []
+            this.functions[path].push(new CovFunction(
+              block.functionName,
+              startLineInstance.line,
+              startCol - startLineInstance.startCol,
+              endLineInstance.line,
+              endCol - endLineInstance.startCol,
+              range.count
+            ))
+          }
+        } else if (block.functionName) {
+          this.functions[path] = this.functions[path] || []
+          // record functions.
+          this.functions[path].push(new CovFunction(
+            block.functionName,
+            startLineInstance.line,
+            startCol - startLineInstance.startCol,
+            endLineInstance.line,
+            endCol - endLineInstance.startCol,
+            range.count
+          ))
+        }
+
+        // record the lines (we record these as statements, such that we're
+        // compatible with Istanbul 2.0).
+        lines.forEach(line => {
+          // make sure branch spans entire line; don't record 'goodbye'
+          // branch in `const foo = true ? 'hello' : 'goodbye'` as a
+          // 0 for line coverage.
+          //
+          // All lines start out with coverage of 1, and are later set to 0
+          // if they are not invoked; line.ignore prevents a line from being
+          // set to 0, and is set if the special comment /* c8 ignore next */
+          // is used.
+
+          if (startCol <= line.startCol && endCol >= line.endCol && !line.ignore) {
+            line.count = range.count
+          }
+        })
+      })
+    })
+  }
+
+  _maybeRemapStartColEndCol (range, isEmptyCoverage) {
+    let covSource = this.covSources[0].source
+    const covSourceWrapperLength = isEmptyCoverage ? 0 : covSource.wrapperLength
+    let startCol = Math.max(0, range.startOffset - covSourceWrapperLength)
+    let endCol = Math.min(covSource.eof, range.endOffset - covSourceWrapperLength)
+    let path = this.path
+
+    if (this.sourceMap) {
+      const sourceTranspiledWrapperLength = isEmptyCoverage ? 0 : this.sourceTranspiled.wrapperLength
+      startCol = Math.max(0, range.startOffset - sourceTranspiledWrapperLength)
+      endCol = Math.min(this.sourceTranspiled.eof, range.endOffset - sourceTranspiledWrapperLength)
+
+      const { startLine, relStartCol, endLine, relEndCol, source } = this.sourceTranspiled.offsetToOriginalRelative(
+        this.sourceMap,
+        startCol,
+        endCol
+      )
+
+      const matchingSource = this.covSources.find(covSource => covSource.path === source)
+      covSource = matchingSource ? matchingSource.source : this.covSources[0].source
+      path = matchingSource ? matchingSource.path : this.covSources[0].path
+
+      // next we convert these relative positions back to absolute positions
+      // in the original source (which is the format expected in the next step).
+      startCol = covSource.relativeToOffset(startLine, relStartCol)
+      endCol = covSource.relativeToOffset(endLine, relEndCol)
+    }
+
+    return {
+      path,
+      covSource,
+      startCol,
+      endCol
+    }
+  }
+
+  getInnerIstanbul (source, path) {
+    // We apply the "Resolving Sources" logic (as defined in
+    // sourcemaps.info/spec.html) as a final step for 1:many source maps.
+    // for 1:1 source maps, the resolve logic is applied while loading.
+    //
+    // TODO: could we move the resolving logic for 1:1 source maps to the final
+    // step as well? currently this breaks some tests in c8.
+    let resolvedPath = path
+    if (this.rawSourceMap && this.rawSourceMap.sourcemap.sources.length > 1) {
+      resolvedPath = this._resolveSource(this.rawSourceMap, path)
+    }
+
+    if (this.excludePath(resolvedPath)) {
+      return
+    }
+
+    return {
+      [resolvedPath]: {
+        path: resolvedPath,
+        all: this.all,
+        ...this._statementsToIstanbul(source, path),
+        ...this._branchesToIstanbul(source, path),
+        ...this._functionsToIstanbul(source, path)
+      }
+    }
+  }
+
+  toIstanbul () {
+    return this.covSources.reduce((istanbulOuter, { source, path }) => Object.assign(istanbulOuter, this.getInnerIstanbul(source, path)), {})
+  }
+
+  _statementsToIstanbul (source, path) {
+    const statements = {
+      statementMap: {},
+      s: {}
+    }
+    source.lines.forEach((line, index) => {
+      statements.statementMap[`${index}`] = line.toIstanbul()
+      statements.s[`${index}`] = line.ignore ? 1 : line.count
+    })
+    return statements
+  }
+
+  _branchesToIstanbul (source, path) {
+    const branches = {
+      branchMap: {},
+      b: {}
+    }
+    this.branches[path] = this.branches[path] || []
+    this.branches[path].forEach((branch, index) => {
+      const srcLine = source.lines[branch.startLine - 1]
+      const ignore = srcLine === undefined ? true : srcLine.ignore
+      branches.branchMap[`${index}`] = branch.toIstanbul()
+      branches.b[`${index}`] = [ignore ? 1 : branch.count]
+    })
+    return branches
+  }
+
+  _functionsToIstanbul (source, path) {
+    const functions = {
+      fnMap: {},
+      f: {}
+    }
+    this.functions[path] = this.functions[path] || []
+    this.functions[path].forEach((fn, index) => {
+      const srcLine = source.lines[fn.startLine - 1]
+      const ignore = srcLine === undefined ? true : srcLine.ignore
+      functions.fnMap[`${index}`] = fn.toIstanbul()
+      functions.f[`${index}`] = ignore ? 1 : fn.count
+    })
+    return functions
+  }
+}
+
+function parsePath (scriptPath) {
+  return scriptPath.startsWith('file://') ? fileURLToPath(scriptPath) : scriptPath
+}
+
+
+/***/ }),
+
 /***/ 8084:
 /***/ ((module, __unused_webpack___webpack_exports__, __nccwpck_require__) => {
 
 __nccwpck_require__.a(module, async (__webpack_handle_async_dependencies__, __webpack_async_result__) => { try {
-/* harmony import */ var _cli_js__WEBPACK_IMPORTED_MODULE_0__ = __nccwpck_require__(7855);
+/* harmony import */ var _cli_js__WEBPACK_IMPORTED_MODULE_0__ = __nccwpck_require__(7388);
 /* harmony import */ var _ports_process_js__WEBPACK_IMPORTED_MODULE_1__ = __nccwpck_require__(9558);
 
 
@@ -9090,7 +11396,7 @@ __webpack_async_result__();
 
 /***/ }),
 
-/***/ 7855:
+/***/ 7388:
 /***/ ((__unused_webpack_module, __webpack_exports__, __nccwpck_require__) => {
 
 
@@ -40542,6 +42848,14 @@ function packageDir(treeDir, name) {
     const found = lookup.find((dir) => (0,external_node_fs_.existsSync)((0,external_node_path_.join)(dir, name, 'package.json')));
     return found ? (0,external_node_path_.join)(found, name) : null;
 }
+/** The installed package's version as [major, minor], or null when it is not installed or says none. */
+function installedVersion(treeDir, name) {
+    const dir = packageDir(treeDir, name);
+    const match = /^(\d+)\.(\d+)/.exec(String((dir && readPackageJsonSync(dir)?.version) ?? ''));
+    return match ? [Number(match[1]), Number(match[2])] : null;
+}
+/** At least version major.minor. */
+const atLeastVersion = (version, major, minor = 0) => version !== null && (version[0] > major || (version[0] === major && version[1] >= minor));
 /** A package's bin as installed in the tree, through its package.json `bin` (the first of `names` it has). */
 function installedBin(treeDir, name, names = [name]) {
     const dir = packageDir(treeDir, name);
@@ -40792,6 +43106,161 @@ function foldersOf(paths) {
     return folders;
 }
 
+;// CONCATENATED MODULE: ./src/domain.ts
+/**
+ * The data that flows through the pipeline, stage by stage, in one direction:
+ * ChangeSet → BugReport → ContextPack → Analysis → Scenario[] → Suite → RunResult → Verdict → Report.
+ * Each stage takes the earlier types and produces the next; none reaches back.
+ */
+/** A test that ran and did not pass: an assertion failed, or it errored. */
+const isFailure = (status) => status === 'failed' || status === 'errored';
+
+;// CONCATENATED MODULE: ./src/execute/hunk-guards.ts
+/**
+ * Which test guards which hunk. A fix of two or more source hunks gets one more tree per hunk (at most
+ * MAX_HUNKS, within a time box), with only that hunk taken out, where the fail-to-pass tests run again. A
+ * test that fails there proves that hunk necessary; a hunk no test fails without is one the suite does
+ * not show the fix needs.
+ */
+
+
+
+
+const MAX_HUNKS = 8;
+/** Null when there is nothing to tell apart: fewer than two source hunks, or no fail-to-pass test. */
+async function guardHunks(changeSet, tests, options) {
+    const hunks = sourceFiles(changeSet).flatMap((file) => file.hunks.map((hunk) => ({ file, hunk })));
+    const failToPass = tests.filter((test) => test.kind === 'fail-to-pass');
+    if (hunks.length < 2 || failToPass.length === 0)
+        return null;
+    const files = [...new Set(failToPass.map((test) => test.file))];
+    const guards = [];
+    for (const [index, fixHunk] of hunks.entries()) {
+        const lines = linesOf(fixHunk);
+        if (index >= MAX_HUNKS || Date.now() > options.deadline) {
+            guards.push({ ...lines, guardedBy: null });
+            continue;
+        }
+        const where = `with hunk ${index + 1} of ${hunks.length} taken out (${lines.file}:${lines.startLine}-${lines.endLine})`;
+        const root = await options.trees.addVariant(`hunk-${index + 1}`, (treeDir) => takeOut(options.git, changeSet, fixHunk, treeDir));
+        await options.bench.installInto(root);
+        await options.prepare(root);
+        const run = await options.bench.run({ root, where }, files);
+        const failed = new Set(run.tests.filter((test) => isFailure(test.status)).map((test) => `${test.file}\u0000${test.name}`));
+        const unloadable = new Set(run.fileErrors.map((error) => error.file));
+        const guardedBy = failToPass.filter((test) => failed.has(`${test.file}\u0000${test.name}`) || unloadable.has(test.file)).map((test) => test.name);
+        guards.push({ ...lines, guardedBy });
+    }
+    const unguarded = guards.filter((guard) => guard.guardedBy?.length === 0);
+    if (unguarded.length)
+        options.log.warn(`No test fails with ${unguarded.length} hunk(s) of the fix taken out alone: ${unguarded.map((guard) => `${guard.file}:${guard.startLine}-${guard.endLine}`).join(', ')}`);
+    return guards;
+}
+function linesOf({ file, hunk }) {
+    const range = file.status === 'deleted' ? hunk.base : hunk.head;
+    const changed = hunk.addedLines.length ? hunk.addedLines : [range.start];
+    return { file: file.path, startLine: Math.min(...changed), endLine: Math.max(...changed) };
+}
+/** The head's file with this one hunk back as it was at the base; the file's other hunks stay fixed. */
+async function takeOut(git, changeSet, { file, hunk }, treeDir) {
+    const base = file.basePath === null ? '' : ((await git.fileAt(changeSet.mergeBase, file.basePath)) ?? '');
+    const head = file.status === 'deleted' ? '' : ((await git.fileAt(changeSet.head, file.path)) ?? '');
+    const text = withHunkReverted(head, base, hunk.header);
+    // A deleted file comes back; an added one whose only hunk goes out is gone; a renamed one keeps its name.
+    const target = (0,external_node_path_.join)(treeDir, file.path);
+    if (file.status === 'added' && text === '')
+        return (0,promises_.rm)(target, { force: true });
+    await (0,promises_.mkdir)((0,external_node_path_.dirname)(target), { recursive: true });
+    await (0,promises_.writeFile)(target, text);
+}
+/**
+ * `@@ -a,b +c,d @@`: lines c..c+d-1 of the head replaced by lines a..a+b-1 of the base. A count of 0 puts
+ * the hunk after the line its start names (git's convention for pure additions and deletions).
+ */
+function withHunkReverted(head, base, header) {
+    const match = /^@@ -(\d+)(?:,(\d+))? \+(\d+)(?:,(\d+))? @@/.exec(header);
+    if (!match)
+        throw new Error(`not a hunk header: ${header}`);
+    const [oldStart, oldLines, newStart, newLines] = [match[1], match[2] ?? '1', match[3], match[4] ?? '1'].map(Number);
+    const headLines = head.split('\n');
+    const baseLines = base.split('\n');
+    const from = newLines === 0 ? newStart : newStart - 1;
+    const baseFrom = oldLines === 0 ? oldStart : oldStart - 1;
+    return [...headLines.slice(0, from), ...baseLines.slice(baseFrom, baseFrom + oldLines), ...headLines.slice(from + newLines)].join('\n');
+}
+
+;// CONCATENATED MODULE: ./src/frameworks/output.ts
+/** Cleaning test-runner text before it reaches results, prompts and logs. */
+/** How much of a failure message a TestResult keeps (the head: the assertion, then the top of the stack). */
+const MESSAGE_CHARS = 2000;
+/** How much of a run's output a RunResult keeps (the tail: summaries and crashes come last). */
+const OUTPUT_TAIL_CHARS = 20_000;
+// CSI sequences (colours, cursor moves) and OSC sequences (hyperlinks, titles), as terminals emit them.
+const ANSI_PATTERN = /[\u001B\u009B][[\]()#;?]*(?:(?:(?:;[-a-zA-Z\d/#&.:=?%@~_]*)*)?\u0007|(?:\d{1,4}(?:;\d{0,4})*)?[\dA-PR-TZcf-ntqry=><~])/g;
+function stripAnsi(text) {
+    return text.replace(ANSI_PATTERN, '');
+}
+/** Keeps the start of a message, marking the cut. */
+function trimMessage(text, maxChars = MESSAGE_CHARS) {
+    const trimmed = text.trim();
+    return trimmed.length <= maxChars ? trimmed : `${trimmed.slice(0, maxChars)}\n… (${trimmed.length - maxChars} more characters)`;
+}
+/** Keeps the end of an output, marking the cut. */
+function trimTail(text, maxChars = OUTPUT_TAIL_CHARS) {
+    const trimmed = text.trim();
+    return trimmed.length <= maxChars ? trimmed : `(… ${trimmed.length - maxChars} earlier characters)\n${trimmed.slice(-maxChars)}`;
+}
+/** Keeps the start and the end of an output — what the run set out to do, and how it ended — cutting the middle. */
+function headAndTail(text, maxChars) {
+    const trimmed = text.trim();
+    if (trimmed.length <= maxChars)
+        return trimmed;
+    const half = Math.floor(maxChars / 2);
+    return `${trimmed.slice(0, half)}\n[… ${trimmed.length - 2 * half} characters cut …]\n${trimmed.slice(-half)}`;
+}
+/** The lines that say what went wrong: the first few that are not blank, a stack frame or a banner. */
+function firstErrorLines(output, count = 6) {
+    const meaningful = output
+        .split('\n')
+        .map((line) => line.trimEnd())
+        .filter((line) => line.trim() && !/^\s+at /.test(line) && !/^[\s⎯─=*-]+$/.test(line));
+    return meaningful.slice(0, count).join(' / ') || '(no output)';
+}
+
+;// CONCATENATED MODULE: ./src/execute/outside-failure.ts
+
+// What a test file's own mistakes look like: these are the model's to repair, whatever else the runner says.
+const THE_FILES_OWN_ERROR = /ERROR collecting|errors? during collection|SyntaxError|ModuleNotFoundError|ImportError(?! while loading conftest)|Cannot find module|is not defined|TypeError|ReferenceError/;
+const OUTSIDE_THE_TESTS = [
+    { pattern: /ImportError while loading conftest|conftest\.py.* (?:error|Error)\b/, what: 'a conftest.py does not load', hint: 'fix the conftest, or the interpreter and dependencies it needs', runner: true },
+    { pattern: /failed to load config|Startup Error|● Validation Error|Configuration error:/, what: "the runner's configuration does not load", hint: "set test-command to the repository's own way of running one test file", runner: true },
+    { pattern: /No tests? found|No test files found|collected 0 items|no tests ran/i, what: "the runner's configuration does not collect the suite's files", hint: "set test-command to a command that runs the files given ({files}), or move the suite where the configuration looks", unlessTheFilesOwn: true, runner: true },
+    { pattern: /Cannot find module ['"][^'"]*\/(?:lib|dist|build|out)\//, what: 'the tests import build output that is not there', hint: 'set build-command' }
+];
+/** Only when no test of the suite ran at all: a test that ran and failed is the tests' own to fix. */
+function outsideFailure(run) {
+    return firstCause(run, OUTSIDE_THE_TESTS);
+}
+/**
+ * The pre-fix run crashed in the runner itself (its configuration, a conftest, nothing collected): no test
+ * failed there, so it proves nothing. Missing build output is left out: before a fix that adds a module,
+ * its import failing is the very failure the suite shows.
+ */
+function runnerFailure(run) {
+    return firstCause(run, OUTSIDE_THE_TESTS.filter((cause) => cause.runner));
+}
+function firstCause(run, causes) {
+    if (run.tests.length > 0)
+        return null;
+    const text = [...run.fileErrors.map((error) => error.message), run.output].join('\n');
+    for (const { pattern, what, hint, unlessTheFilesOwn } of causes) {
+        const match = pattern.exec(text);
+        if (match && !(unlessTheFilesOwn && THE_FILES_OWN_ERROR.test(text)))
+            return { what, hint, evidence: firstErrorLines(text.slice(text.lastIndexOf('\n', match.index) + 1), 3) };
+    }
+    return null;
+}
+
 ;// CONCATENATED MODULE: ./src/context/test-layout.ts
 /** Where this repository keeps its tests, which one shows its style, and where a regression suite goes. */
 
@@ -40880,6 +43349,7 @@ function collectedLayout(layout, stem, collects) {
 
 
 
+
 /**
  * The test to try, or null when the repository has none the framework recognises. Verify mode runs the
  * pull request's own tests, so one of them (its run at head then counts as the suite's first); generate
@@ -40906,14 +43376,6 @@ async function runPreflight(bench, file) {
 function preflightFailure(preflight) {
     return new UserFacingError(`The repository's tests cannot run here: ${preflight.file} gave ${preflight.detail} — command: ${preflight.command}`, settingHint(preflight.detail));
 }
-/** The lines that say what went wrong: the first few that are not blank, a stack frame or a banner. */
-function firstErrorLines(output, count = 6) {
-    const meaningful = output
-        .split('\n')
-        .map((line) => line.trimEnd())
-        .filter((line) => line.trim() && !/^\s+at /.test(line) && !/^[\s⎯─=*-]+$/.test(line));
-    return meaningful.slice(0, count).join(' / ') || '(no output)';
-}
 function settingHint(detail) {
     if (/Cannot find module|ERR_MODULE_NOT_FOUND|ModuleNotFoundError|No module named/.test(detail)) {
         return 'install the dependencies before regression-testgen; if the tests import build output, set build-command';
@@ -40924,51 +43386,259 @@ function settingHint(detail) {
     return "set test-command to the repository's own way of running one test file ({files} marks where it goes), or framework";
 }
 
-;// CONCATENATED MODULE: ./src/execute/outside-failure.ts
-
-// What a test file's own mistakes look like: these are the model's to repair, whatever else the runner says.
-const THE_FILES_OWN_ERROR = /ERROR collecting|errors? during collection|SyntaxError|ModuleNotFoundError|ImportError(?! while loading conftest)|Cannot find module|is not defined|TypeError|ReferenceError/;
-const OUTSIDE_THE_TESTS = [
-    { pattern: /ImportError while loading conftest|conftest\.py.* (?:error|Error)\b/, what: 'a conftest.py does not load', hint: 'fix the conftest, or the interpreter and dependencies it needs', runner: true },
-    { pattern: /failed to load config|Startup Error|● Validation Error|Configuration error:/, what: "the runner's configuration does not load", hint: "set test-command to the repository's own way of running one test file", runner: true },
-    { pattern: /No tests? found|No test files found|collected 0 items|no tests ran/i, what: "the runner's configuration does not collect the suite's files", hint: "set test-command to a command that runs the files given ({files}), or move the suite where the configuration looks", unlessTheFilesOwn: true, runner: true },
-    { pattern: /Cannot find module ['"][^'"]*\/(?:lib|dist|build|out)\//, what: 'the tests import build output that is not there', hint: 'set build-command' }
-];
-/** Only when no test of the suite ran at all: a test that ran and failed is the tests' own to fix. */
-function outsideFailure(run) {
-    return firstCause(run, OUTSIDE_THE_TESTS);
-}
+;// CONCATENATED MODULE: ./src/verdict/failure-kind.ts
+/** The longest line kept; longer ones end with `…`. */
+const MAX_LINE_CHARS = 200;
 /**
- * The pre-fix run crashed in the runner itself (its configuration, a conftest, nothing collected): no test
- * failed there, so it proves nothing. Missing build output is left out: before a fix that adds a module,
- * its import failing is the very failure the suite shows.
+ * How the test failed on the pre-fix tree; null when it did not fail there (it passed, was skipped, or has
+ * no result and no file error: the pre-fix run left its file out).
  */
-function runnerFailure(run) {
-    return firstCause(run, OUTSIDE_THE_TESTS.filter((cause) => cause.runner));
-}
-function firstCause(run, causes) {
-    if (run.tests.length > 0)
+function classifyPreFixFailure(test, preFixRun) {
+    if (!preFixRun)
         return null;
-    const text = [...run.fileErrors.map((error) => error.message), run.output].join('\n');
-    for (const { pattern, what, hint, unlessTheFilesOwn } of causes) {
-        const match = pattern.exec(text);
-        if (match && !(unlessTheFilesOwn && THE_FILES_OWN_ERROR.test(text)))
-            return { what, hint, evidence: firstErrorLines(text.slice(text.lastIndexOf('\n', match.index) + 1), 3) };
-    }
-    return null;
+    const result = preFixRun.tests.find((candidate) => candidate.file === test.file && candidate.name === test.name);
+    return preFixFailureOf(result, preFixRun.fileErrors.find((error) => error.file === test.file)?.message);
 }
-
-;// CONCATENATED MODULE: ./src/domain.ts
+/** As classifyPreFixFailure, from the test's pre-fix result and its file's pre-fix file error. */
+function preFixFailureOf(result, fileError) {
+    if (result) {
+        if (result.status !== 'failed' && result.status !== 'errored')
+            return null;
+        const kind = result.status === 'errored' ? erroredKind(result.message) : failedKind(result.message);
+        return { kind, line: failureLine(result.message, kind, result.name) };
+    }
+    if (fileError === undefined)
+        return null;
+    const kind = fileErrorKind(fileError);
+    return { kind, line: failureLine(fileError, kind) };
+}
 /**
- * The data that flows through the pipeline, stage by stage, in one direction:
- * ChangeSet → BugReport → ContextPack → Analysis → Scenario[] → Suite → RunResult → Verdict → Report.
- * Each stage takes the earlier types and produces the next; none reaches back.
+ * True when the suite has fail-to-pass tests and every one of them failed before the fix only because its
+ * file could not load: a weak proof (any test importing what the fix added fails so), which a test failing
+ * by an assertion or an exception would make strong.
  */
-/** A test that ran and did not pass: an assertion failed, or it errored. */
-const isFailure = (status) => status === 'failed' || status === 'errored';
+function onlyLoadFailures(tests) {
+    const failToPass = tests.filter((test) => test.kind === 'fail-to-pass');
+    return failToPass.length > 0 && failToPass.every((test) => test.preFixFailure === 'load');
+}
+// --- Signatures, as the runners word them (see test/verdict/failure-kind.test.ts for the real messages). ---
+const TIMEOUT = [
+    /Exceeded timeout of \d+\s*ms/, // jest-circus
+    /Timeout - Async callback was not invoked/, // jest-jasmine2
+    /Timeout of \d+ms exceeded/, // mocha
+    /Test timed out in \d+\s*ms/, // vitest
+    /^(?:Error: )?STACK_TRACE_ERROR$/m, // vitest 3's JSON report of a timeout (it keeps the stack of its placeholder error)
+    /test timed out after \d+\s*ms/, // node:test
+    /^(?:Error: )?Test timeout exceeded/m, // ava's t.timeout()
+    /Timed out while running tests/, // ava's --timeout
+    /^Failed: Timeout >[\d.]+s/m // pytest-timeout
+];
+// An import that failed, or a name the module does not have (yet).
+const LOAD = [
+    /Cannot find module\b/,
+    /ERR_MODULE_NOT_FOUND/,
+    /Failed to load url\b/, // vitest
+    /does not provide an export named\b/, // native ESM
+    /Named export '[^']*' not found/, // native ESM from CommonJS
+    /Cannot use import statement outside a module/,
+    /\berror TS\d{4,5}\b/, // ts-jest's diagnostics
+    /\bTS\d{4,5}:/,
+    /has no exported member\b/,
+    /is not exported by\b/,
+    /\bModuleNotFoundError\b/,
+    /\bImportError\b/,
+    /No module named\b/,
+    /module '[^']+' has no attribute\b/, // Python: a name the module lacks
+    // A transpiled call of an imported binding that is undefined: `(0 , _mod.name)` (babel, esbuild, vitest),
+    // `mod_1.name` (tsc), `__vi_import_0__.name` / `__vite_ssr_import_0__.name` (vite-node).
+    /\(0\s*,\s*[\w$.]+\) is not a (?:function|constructor)/,
+    /\b[\w$]+_\d+\.[\w$]+ is not a (?:function|constructor)/,
+    /__vi(?:te_ssr)?_import_\d+__\.[\w$]+ is not a (?:function|constructor)/
+];
+// Lines that are the runner's assertion (the first meaningful line, or ava's `assertion:` line).
+const ASSERTION_FIRST_LINE = [
+    /^(?:[\w$]+\.)*[\w$]*AssertionError\b/, // node:assert, chai, vitest's expect, Python, JestAssertionError
+    /^(?:Error: )?expect(?:\.[\w$]+)?\(/, // jest's expect(received).toBe(expected), expect.assertions(1)
+    /^assert(?:\.[\w$]+)?\(/, // jest's rendering of node:assert
+    /^assert\b/, // pytest's rewritten assert
+    /^Failed: /, // pytest.fail, pytest.raises: DID NOT RAISE
+    /^Assertion failed\b/, // ava's rendering of node:assert
+    /^(?:Error: )?expected number of assertions\b/ // vitest's expect.assertions
+];
+const AVA_ASSERTION = /^assertion: t\.[\w$.]+\(\)/m;
+// The code under test threw where the test expected a value: an exception, whatever matcher saw it.
+const REJECTED = [/Received promise rejected instead of resolved/, /promise rejected .* instead of resolving/, /^(?:Error thrown in test|Rejected promise returned by test)\b/m];
+// A hook failed, so the test's own code did not run (or did not decide the result), as a test's message says it.
+const HOOK_IN_TEST = [
+    /^Test skipped due to failure in hook\b/m, // mocha --fail-hook-affected-tests
+    /^failed running (?:before|after)(?:Each)? hook\b/m, // node:test
+    /Hook timed out in \d+\s*ms/ // vitest
+];
+// ... and as a file error says it, the tests it kept from running left without a result.
+const HOOK_FAILED = [
+    ...HOOK_IN_TEST,
+    /"(?:before|after) (?:all|each)" hook\b/, // mocha's hook titles
+    /^(?:before|after)(?:Each)?(?:\.always)? hook(?: for .*)? failed: /m, // ava (ava-report.ts)
+    /^a hook or suite of this file failed\b/m, // vitest (vitest.ts)
+    /^not run: /m // node:test, a file never reached before the time limit
+];
+// jest-circus runs hooks and tests through these; the first one on the stack says which threw.
+const JEST_HOOK_FRAME = /^\s*at _callCircusHook\b/m;
+const JEST_TEST_FRAME = /^\s*at _callCircusTest\b/m;
+const matchesAny = (patterns, text) => patterns.some((pattern) => pattern.test(text));
+/** A test that ran and failed. */
+function failedKind(message) {
+    const head = messageHead(message);
+    if (thrownInJestHook(message) || matchesAny(HOOK_IN_TEST, head))
+        return 'not-run';
+    if (matchesAny(TIMEOUT, head))
+        return 'timeout';
+    if (matchesAny(LOAD, head))
+        return 'load';
+    if (matchesAny(REJECTED, head))
+        return 'exception';
+    const first = meaningfulLines(message)[0] ?? '';
+    if (matchesAny(ASSERTION_FIRST_LINE, first) || AVA_ASSERTION.test(head))
+        return 'assertion';
+    return 'exception';
+}
+/** A test the runner meant to run and did not (adapters report `errored`): a hook or its file's setup failed. */
+function erroredKind(message) {
+    return matchesAny(LOAD, messageHead(message)) ? 'load' : 'not-run';
+}
+/** No result, but a file error: the file did not load, the run ran out of time, or a hook kept the tests from running. */
+function fileErrorKind(message) {
+    // The adapters put what happened first; the rest is detail (and may be a run's output).
+    const first = message.trim().split('\n')[0];
+    if (matchesAny(HOOK_FAILED, first))
+        return 'not-run';
+    if (/\btimed out\b/i.test(first) || matchesAny(TIMEOUT, first))
+        return 'timeout';
+    return 'load';
+}
+function thrownInJestHook(message) {
+    const hook = JEST_HOOK_FRAME.exec(message);
+    if (!hook)
+        return false;
+    const test = JEST_TEST_FRAME.exec(message);
+    return !test || hook.index < test.index;
+}
+// --- The first meaningful line. ---
+const STACK_FRAME = /^at\s/;
+// Lines that frame an error rather than say it: runners' banners, our adapters' prefaces, code excerpts.
+const NOISE = [
+    /^●\s/, // jest's "● Test suite failed to run"
+    /^(?:jest|mocha|vitest|ava|pytest|node --test) wrote no (?:complete |TAP )?report\b/,
+    /^The file failed to load, or its process ended before its tests did\b/,
+    /^A suite, a hook or the file itself failed outside its tests\b/,
+    /^collection failure$/,
+    /^.* exited with a non-zero exit code: \d+$/,
+    /^Hint: /,
+    /^Traceback\b/,
+    /^Require stack:$/,
+    /^- \//, // a require stack entry
+    /^file:\/\/\S+:\d+$/, // where a SyntaxError was, before the excerpt
+    /^>?\s*\d+\s*\|/, // a code frame line
+    /^\|/,
+    /^\^+$/,
+    /^[\w./\\-]+\.py:\d+: in \S+$/, // a pytest traceback location
+    /^✖ /, // node:test's summary
+    /^'test failed'$/,
+    /^[{}]$/,
+    /^\w+: .*,$/ // a property of an inspected error (`code: 'ERR_ASSERTION',`)
+];
+const PREFIXES = [/^Exception during run:\s*/, /^E\s{3}/, /^Error: (?=expect|thrown: |assert)/, /^thrown: "?/];
+// An error's own line: `TypeError: …`, `AssertionError [ERR_ASSERTION]: …`, `ImportError: …`.
+const ERROR_HEADER = /^(?:[\w$]+\.)*[\w$]*(?:Error|Exception)\b(?: \[[\w$]+\])?: \S/;
+/** The message's lines that say something, cleaned of prefixes, before its stack and code excerpts. */
+function meaningfulLines(message, testName) {
+    const lines = [];
+    for (const raw of message.split('\n')) {
+        let line = raw.trim();
+        for (const prefix of PREFIXES)
+            line = line.replace(prefix, '');
+        if (!line || STACK_FRAME.test(line) || NOISE.some((pattern) => pattern.test(line)))
+            continue;
+        // ava repeats a test's title (with its file's) where there is no message; and says `X` then `X:`.
+        if (testName && (line === testName || line.endsWith(` › ${testName}`)))
+            continue;
+        if (lines.length > 0 && line.replace(/:$/, '') === lines[lines.length - 1])
+            lines.pop();
+        lines.push(line);
+    }
+    return lines;
+}
+/** The message before its stack: where runners say what failed. */
+function messageHead(message) {
+    const lines = message.split('\n');
+    const frame = lines.findIndex((line) => STACK_FRAME.test(line.trim()));
+    return lines.slice(0, frame < 0 ? 20 : Math.max(frame, 1)).slice(0, 20).join('\n');
+}
+/** The failure's first meaningful line, for a table cell: one line, at most MAX_LINE_CHARS. */
+function failureLine(message, kind, testName) {
+    const lines = meaningfulLines(message, testName);
+    let line;
+    if (kind === 'load')
+        line = lines.find((l) => ERROR_HEADER.test(l) && matchesAny(LOAD, l)) ?? lines.find((l) => matchesAny(LOAD, l)) ?? withDetails(lines, 0);
+    else if (kind === 'timeout')
+        line = timeoutLine(lines);
+    else if (kind === 'not-run')
+        line = hookLine(message, lines);
+    else
+        line = thrownLine(message) ?? withDetails(lines, 0);
+    return clip(line || message.trim().split('\n')[0] || 'failed without an error message');
+}
+function timeoutLine(lines) {
+    const line = lines.find((l) => matchesAny(TIMEOUT, l) || /\btimed out\b/i.test(l)) ?? lines[0] ?? '';
+    if (/STACK_TRACE_ERROR/.test(line))
+        return 'test timed out (vitest reports it as STACK_TRACE_ERROR)';
+    // mocha's advice on done() and promises says nothing of this test.
+    return line.replace(/"$/, '').replace(/(exceeded\.) For async tests and hooks, .*$/, '$1');
+}
+function hookLine(message, lines) {
+    const index = Math.max(0, lines.findIndex((l) => matchesAny(HOOK_FAILED, l)));
+    // node:test says which hook on one line and its error on the next.
+    const said = /: /.test(lines[index] ?? '') || index + 1 >= lines.length ? withDetails(lines, index) : `${lines[index]}: ${lines[index + 1]}`;
+    // mocha quotes a hook's title, itself quoted: `hook ""before each" hook for "x""`.
+    const line = said.replace(/""/g, '"');
+    // jest says nothing of the hook: its error is the test's. ava says what it threw further down.
+    if (thrownInJestHook(message))
+        return `a hook failed: ${line}`;
+    const thrown = thrownLine(message);
+    return thrown ? line.replace(/(?:Error thrown in test|Rejected promise returned by test)$/, thrown.replace(/^[^:]*: /, '')) : line;
+}
+/** ava's "Error thrown in test" / "Rejected promise returned by test", with the error it shows. */
+function thrownLine(message) {
+    const intro = /^(Error thrown in test|Rejected promise returned by test)\b/m.exec(message);
+    if (!intro)
+        return null;
+    const error = /^([\w$]+) \{\n\s+message: '((?:[^'\\]|\\.)*)'/m.exec(message);
+    return error ? `${intro[1]}: ${error[1]}: ${error[2].replace(/\\(.)/g, '$1')}` : intro[1];
+}
+// A line that only announces what follows: jest's matcher line, ava's `assertion: t.is()`, a line ending in ':'.
+const ANNOUNCES = [/:$/, /^(?:expect|assert)[\w$.]*\(.*\)(?: \/\/ .*)?$/, /^assertion: t\.[\w$.]+\(\)$/];
+// Lines that detail the one before: jest's `Expected: 4`, a diff's `- 3` / `+ 4`, pytest's `+  where 3 = add(1, 2)`.
+const DETAIL = /^(?:Expected|Received|Rejected to value|Resolved to value)\b|^[-+] /;
+/** The line at `index`, with the lines after it while they detail it (`… Expected: 4 Received: 3`). */
+function withDetails(lines, index) {
+    let line = lines[index] ?? '';
+    let last = line;
+    for (let next = index + 1; next < lines.length && next <= index + 5 && line.length < MAX_LINE_CHARS; next++) {
+        if (!ANNOUNCES.some((pattern) => pattern.test(last)) && !DETAIL.test(lines[next]))
+            break;
+        last = lines[next];
+        line = `${line} ${last}`;
+    }
+    return line;
+}
+function clip(line) {
+    const flat = line.replace(/\s+/g, ' ').trim();
+    return flat.length <= MAX_LINE_CHARS ? flat : `${flat.slice(0, MAX_LINE_CHARS - 1)}…`;
+}
 
 ;// CONCATENATED MODULE: ./src/verdict/classify.ts
 /** Each test's kind from its two runs, and the overall verdict. */
+
 
 const key = (test) => `${test.file}\u0000${test.name}`;
 function classifyTests(headRun, preFixRun) {
@@ -40979,16 +43649,24 @@ function classifyTests(headRun, preFixRun) {
         // A file that could not even load before the fix (e.g. it imports what the fix added) fails there.
         const preFixStatus = before?.status ?? (preFixFileErrors.has(test.file) ? 'errored' : 'missing');
         const message = before?.message || preFixFileErrors.get(test.file) || test.message;
-        return { file: test.file, name: test.name, head: test.status, preFix: preFixStatus, kind: kindOf(test, preFixStatus), message, scenario: null };
+        // How it failed there: a test a hook kept from running proves nothing (kindOf).
+        const failure = preFixFailureOf(before, preFixFileErrors.get(test.file));
+        const flaky = test.runs !== undefined || before?.runs !== undefined;
+        const kind = flaky ? 'flaky' : kindOf(test, preFixStatus, failure);
+        const explained = kind === 'fail-to-pass' || (kind === 'missing-at-pre-fix' && failure?.kind === 'not-run');
+        const preFixFailure = kind === 'fail-to-pass' && failure && failure.kind !== 'not-run' ? failure.kind : null;
+        const shown = flaky && before?.runs ? before.message : message;
+        return { file: test.file, name: test.name, head: test.status, preFix: preFixStatus, kind, flaky, message: shown, scenario: null, preFixFailure, preFixFailureLine: explained ? (failure?.line ?? null) : null };
     });
 }
-function kindOf(head, preFix) {
+function kindOf(head, preFix, failure) {
     if (head.status === 'skipped')
         return 'skipped';
     if (head.status !== 'passed')
         return 'fails-at-head';
+    // Not run before the fix (a hook or a test before it failed): no result there, so never the proof.
     if (isFailure(preFix))
-        return 'fail-to-pass';
+        return failure?.kind === 'not-run' ? 'missing-at-pre-fix' : 'fail-to-pass';
     if (preFix === 'passed')
         return 'pass-to-pass';
     if (preFix === 'skipped')
@@ -41003,7 +43681,7 @@ function kindOf(head, preFix) {
 function decideVerdict(tests, headFileErrors = []) {
     const failToPass = tests.filter((test) => test.kind === 'fail-to-pass').length;
     if (failToPass > 0)
-        return { verdict: 'fail-to-pass', reason: null, tests };
+        return { verdict: 'fail-to-pass', reason: onlyLoadFailures(tests) ? weakProof(tests) : null, tests };
     if (tests.length === 0) {
         const reason = headFileErrors.length
             ? `no test could run at head: ${headFileErrors.length} test file(s) could not run (${headFileErrors[0].file}: ${headFileErrors[0].message.split('\n')[0]})`
@@ -41011,481 +43689,23 @@ function decideVerdict(tests, headFileErrors = []) {
         return { verdict: 'error', reason, tests };
     }
     const passing = tests.filter((test) => test.head === 'passed');
+    const flaky = tests.filter((test) => test.flaky);
+    const andFlaky = flaky.length ? `; ${flaky.length} flaky test(s) changed their result between runs of one tree (${flaky[0].name})` : '';
+    // Passing tests that a failed hook (or a test before them) kept from running on the pre-fix tree.
+    const notRun = passing.filter((test) => test.kind === 'missing-at-pre-fix' && test.preFix !== 'missing');
     const reason = passing.length === 0
         ? 'no test passed at head'
         : passing.every((test) => test.preFix === 'missing')
             ? `the pre-fix tree did not run them: every file of the ${passing.length} test(s) passing at head also had a test failing there`
-            : `none of the ${passing.length} test(s) passing at head failed on the pre-fix tree`;
-    return { verdict: 'no-fail-to-pass', reason, tests };
+            : notRun.length > 0
+                ? `none of the ${passing.length} test(s) passing at head failed on the pre-fix tree; ${notRun.length} did not run there, a hook or a test before them failing first (${notRun[0].file}: ${notRun[0].preFixFailureLine})`
+                : `none of the ${passing.length} test(s) passing at head failed on the pre-fix tree`;
+    return { verdict: 'no-fail-to-pass', reason: reason + andFlaky, tests };
 }
-
-;// CONCATENATED MODULE: ./src/frameworks/runner-folder.ts
-/** Folders a test runner writes its reports into. */
-
-/**
- * Makes a folder the runner's processes can write, whoever they run as: in the sandbox they are another
- * user than the tool that makes the folder. It sits in the run's own folder, which only the tool and the
- * sandbox can reach.
- */
-async function makeRunnerFolder(dir) {
-    await (0,promises_.mkdir)(dir, { recursive: true });
-    await (0,promises_.chmod)(dir, 0o777);
-}
-
-;// CONCATENATED MODULE: ./src/suite/write.ts
-/**
- * Writes suite files into a tree, never outside it: no absolute path, no `..`, and no symlink (a folder on
- * the way or the file itself) that resolves out of the tree. Every folder that already exists is checked
- * before anything is created, so not even an empty folder appears outside.
- */
-
-
-
-async function writeSuiteFiles(rootDir, files) {
-    const tree = { dir: rootDir, root: await (0,promises_.realpath)(rootDir) };
-    for (const file of files)
-        await (0,promises_.writeFile)(await safeTarget(tree, file.path), file.content, { flag: 'w' });
-}
-async function removeSuiteFiles(rootDir, files) {
-    await Promise.all(files.map((file) => (0,promises_.rm)((0,external_node_path_.join)(rootDir, file.path), { force: true })));
-}
-/** Walks the path down from the root, checking each existing folder before creating the next missing one. */
-async function safeTarget(tree, path) {
-    const refuse = (why) => new UserFacingError(`Refusing to write ${path}: ${why}`);
-    const segments = path.split('/').filter((segment) => segment !== '' && segment !== '.');
-    if ((0,external_node_path_.isAbsolute)(path) || segments.length === 0 || segments.includes('..'))
-        throw refuse(`it is not a relative path inside ${tree.dir}`);
-    let dir = tree.root;
-    for (const segment of segments.slice(0, -1)) {
-        dir = (0,external_node_path_.join)(dir, segment);
-        const entry = await lstatOrNull(dir);
-        if (!entry)
-            await (0,promises_.mkdir)(dir);
-        else if (!entry.isSymbolicLink() && !entry.isDirectory())
-            throw refuse(`${(0,external_node_path_.relative)(tree.root, dir)} is not a folder`);
-        const escape = entry?.isSymbolicLink() && (await symlinkEscape(tree, dir));
-        if (escape)
-            throw refuse(escape);
-    }
-    const target = (0,external_node_path_.join)(dir, segments[segments.length - 1]);
-    const escape = (await lstatOrNull(target))?.isSymbolicLink() && (await symlinkEscape(tree, target));
-    if (escape)
-        throw refuse(escape);
-    return target;
-}
-/** A symlink in the tree may lead elsewhere in the tree, never out of it (nor nowhere, where a write would create its target). */
-async function symlinkEscape(tree, link) {
-    const resolved = await (0,promises_.realpath)(link).catch(() => null);
-    if (resolved === null)
-        return `${(0,external_node_path_.relative)(tree.root, link)} is a symlink to nothing`;
-    if (resolved !== tree.root && !resolved.startsWith(tree.root + external_node_path_.sep))
-        return `${(0,external_node_path_.relative)(tree.root, link)} is a symlink out of ${tree.dir}`;
-    return null;
-}
-async function lstatOrNull(path) {
-    try {
-        return await (0,promises_.lstat)(path);
-    }
-    catch (error) {
-        if (error.code === 'ENOENT')
-            return null;
-        throw error;
-    }
-}
-
-;// CONCATENATED MODULE: ./src/execute/test-bench.ts
-/** The suite's home in both trees: put files in, run them at head or on the pre-fix tree. */
-
-
-
-
-
-
-class TestBench {
-    trees;
-    framework;
-    options;
-    installed = [];
-    runs = 0;
-    commandLine = '';
-    processes;
-    constructor(trees, framework, sandbox, options) {
-        this.trees = trees;
-        this.framework = framework;
-        this.options = options;
-        // The last command the adapter ran is the runner's own: what a reader needs to run it by hand.
-        this.processes = { run: (request) => ((this.commandLine = describeCommand(request)), sandbox.processes.run(withPackageBins(request))) };
-    }
-    /** The wrapper CLI the runs go through; null: the runner itself. */
-    get wrapper() {
-        return this.options.wrapper;
-    }
-    /** Null: from now on the runner runs itself (a wrapper that does not pass the runner's arguments on). */
-    set wrapper(wrapper) {
-        this.options.wrapper = wrapper;
-    }
-    /** The command line of the last process the last run started, as the repository would type it. */
-    get lastCommand() {
-        return this.commandLine;
-    }
-    /** Replaces the generated files in both trees (the PR's own files are already there). */
-    async install(files) {
-        for (const tree of [this.trees.head, this.trees.preFix]) {
-            await removeSuiteFiles(tree, this.installed);
-            await writeSuiteFiles(tree, files);
-        }
-        this.installed = files;
-    }
-    /** The runner's own account of its configuration at head, when the adapter can ask it (jest). */
-    async resolveConfig() {
-        const { packageDir, command, timeoutMs, wrapper } = this.options;
-        const request = { treeDir: (0,external_node_path_.join)(this.trees.head, packageDir), timeoutMs, command: command ?? undefined, wrapper };
-        return (await this.framework.resolveConfig?.(request, this.processes).catch(() => null)) ?? null;
-    }
-    /** Runs files in a tree; `title` names the run in the log (default: `Run N at head`). */
-    async run(tree, files, options = {}) {
-        const { packageDir, command, timeoutMs, wrapper } = this.options;
-        // A titled run (the preflight) is not one of the numbered runs of the suite.
-        const title = options.title ?? `Run ${++this.runs}`;
-        const scratchDir = (0,external_node_path_.join)(this.options.scratchDir, `${title.toLowerCase().replace(/\W+/g, '-')}-${tree}`);
-        await makeRunnerFolder(scratchDir);
-        const treeDir = (0,external_node_path_.join)(this.trees[tree], packageDir);
-        const packageFiles = files.map((file) => external_node_path_.posix.relative(packageDir, file));
-        const result = await this.framework.run({ treeDir, files: packageFiles, scratchDir, timeoutMs, coverage: options.coverage, command: command ?? undefined, wrapper }, this.processes);
-        const run = repoRelativeRun(withoutTreePaths(result, [treeDir, await (0,promises_.realpath)(treeDir)]), packageDir);
-        const where = tree === 'head' ? 'at head' : 'on the pre-fix tree';
-        const coverage = options.coverage ? (run.coverage ? ' (with coverage)' : ' (coverage asked for, none collected)') : '';
-        this.logRun(`${title} ${where}${coverage}`, run);
-        return run;
-    }
-    logRun(title, run) {
-        const counts = new Map();
-        for (const test of run.tests)
-            counts.set(test.status, (counts.get(test.status) ?? 0) + 1);
-        const tally = [...counts].map(([status, count]) => `${count} ${status}`);
-        if (run.fileErrors.length)
-            tally.push(`${run.fileErrors.length} file(s) that could not run`);
-        const how = run.timedOut ? 'timed out after' : 'in';
-        this.options.log.info(`${title}: ${tally.join(', ') || 'no tests'} ${how} ${(run.durationMs / 1000).toFixed(1)} s`);
-        // Runners that write their report to a file print little: the failures say what went wrong.
-        const failures = [
-            ...run.fileErrors.map((error) => `✗ ${error.file} could not run: ${error.message}`),
-            ...run.tests.filter((test) => isFailure(test.status)).map((test) => `✗ ${test.file} › ${test.name}: ${test.message}`)
-        ];
-        const sections = [`the runner's output:\n${run.output.trim() || '(none)'}`, ...(failures.length ? [`failures:\n${failures.join('\n')}`] : [])];
-        for (const section of sections)
-            this.options.log.debug(`${title}, ${section}`);
-    }
-}
-function describeCommand(request) {
-    const words = [...Object.entries(request.env ?? {}).map(([name, value]) => `${name}=${value}`), request.command, ...request.args];
-    return words.map((word) => (/^[\w@%+=:,./-]+$/.test(word) ? word : `'${word.replace(/'/g, `'\\''`)}'`)).join(' ');
-}
-/** Paths from a runner working in the package folder, back to repository paths. */
-function repoRelativeRun(run, packageDir) {
-    if (!packageDir)
-        return run;
-    const repoPath = (file) => external_node_path_.posix.join(packageDir, file);
-    return {
-        ...run,
-        tests: run.tests.map((test) => ({ ...test, file: repoPath(test.file) })),
-        fileErrors: run.fileErrors.map((error) => ({ ...error, file: repoPath(error.file) })),
-        coverage: run.coverage?.map((entry) => ({ ...entry, file: repoPath(entry.file) }))
-    };
-}
-/** Messages name files by repository path, not by the temporary tree's: the same in both trees, and no noise. */
-function withoutTreePaths(run, treeDirs) {
-    const clean = (text) => treeDirs.reduce((result, dir) => result.split(`${dir}${external_node_path_.sep}`).join(''), text);
-    // A title built from the working folder (`relative(process.cwd(), …)`) names the same test in both trees.
-    const title = (name) => treeDirs.reduce((result, dir) => result.split(dir).join('<tree>'), clean(name));
-    return {
-        ...run,
-        tests: run.tests.map((test) => ({ ...test, name: title(test.name), message: clean(test.message) })),
-        fileErrors: run.fileErrors.map((error) => ({ ...error, message: clean(error.message) })),
-        output: clean(run.output)
-    };
-}
-/** Files with a test that did not pass, or that could not run at all. */
-function failingFiles(run) {
-    const failing = new Set(run.fileErrors.map((error) => error.file));
-    for (const test of run.tests)
-        if (isFailure(test.status))
-            failing.add(test.file);
-    return failing;
-}
-
-;// CONCATENATED MODULE: ./src/execute/prove.ts
-
-
-
-
-async function proveSuite(bench, files, options) {
-    const first = await passAtHeadThenPreFix(bench, files, options);
-    if (!options.refiner || first.preFixRun === null || provesFix(first))
-        return first;
-    const strengthened = await withinLimit(() => options.refiner.strengthen(first.kept, first.preFixRun));
-    if (!strengthened)
-        return first;
-    options.report.rounds.strengthen++;
-    const second = await passAtHeadThenPreFix(bench, strengthened, { ...options, repairRounds: 0 });
-    return provesFix(second) ? second : first;
-}
-async function passAtHeadThenPreFix(bench, candidate, options) {
-    const { refiner, timings, report } = options;
-    let files = candidate;
-    if (options.installFiles)
-        await bench.install(files);
-    const runAtHead = (coverage = false) => timings.time('run-head', () => bench.run('head', paths(files), { coverage }));
-    const known = options.firstHeadRun;
-    const reuse = !options.installFiles && known && samePaths(known.files, paths(files));
-    if (reuse)
-        options.log.info(`At head: the preflight's run of ${known.files.join(', ')} stands for the first run`);
-    let headRun = reuse ? known.run : await runAtHead();
-    for (let round = 0; refiner && round < options.repairRounds && failingFiles(headRun).size > 0; round++) {
-        throwIfOutsideTheTests(headRun);
-        const repaired = await withinLimit(() => refiner.repair(files, headRun));
-        // No answer within the limit, or the same files again: another run would only repeat this one.
-        if (!repaired || sameFiles(repaired, files))
-            break;
-        report.rounds.repair++;
-        files = repaired;
-        await bench.install(files);
-        headRun = await runAtHead();
-    }
-    // Passing once is not enough: a second run at head catches order-, time- and state-dependent tests,
-    // and measures which changed lines the suite runs.
-    const judged = options.installFiles ? passingFiles : filesWithAPassingTest;
-    if (judged(files, headRun).length > 0) {
-        const withCoverage = await runAtHead(true);
-        const second = lostPasses(headRun, withCoverage) > 0 ? await withoutCoverage(headRun, withCoverage, runAtHead, options.log) : withCoverage;
-        headRun = { ...markFlaky(headRun, second), coverage: withCoverage.coverage };
-    }
-    const kept = judged(files, headRun);
-    const dropped = files.filter((file) => !kept.includes(file)).map((file) => ({ path: file.path, reason: dropReason(headRun, file.path) }));
-    const preFixRun = kept.length === 0 ? null : await timings.time('run-pre-fix', () => bench.run('preFix', paths(kept)));
-    return { headRun, preFixRun, kept, dropped };
-}
-/** A generated suite keeps only files whose every test passes at head: it is delivered as it is. */
-const passingFiles = (files, headRun) => files.filter((file) => !failingFiles(headRun).has(file.path));
-/**
- * The pull request's own files (verify mode) are judged test by test: one stale test failing at head (an
- * old expectation, a newer runtime) must not hide the proof in the tests beside it.
- */
-const filesWithAPassingTest = (files, headRun) => files.filter((file) => headRun.tests.some((test) => test.file === file.path && test.status === 'passed'));
-/**
- * Tests that passed, then failed in the coverage run: flaky, or changed by the coverage instrumentation
- * itself (a spy on an instrumented function, a snapshot of a function's text). A third run without
- * coverage tells them apart; when it passes them again, it is the second run that counts.
- */
-async function withoutCoverage(first, withCoverage, runAtHead, log) {
-    const plain = await runAtHead();
-    if (lostPasses(first, plain) > 0)
-        return withCoverage;
-    log.info(`${lostPasses(first, withCoverage)} test(s) failed only with coverage collected, and passed again without it: they are judged on the runs without coverage`);
-    return plain;
-}
-/** How many tests that passed in `first` did not pass in `second`. */
-const lostPasses = (first, second) => markFlaky(first, second).tests.filter((test) => test.message.startsWith(FLAKY)).length;
-const FLAKY = 'flaky:';
-/** A test that passed in the first run but not in the second counts as failing at head. */
-function markFlaky(first, second) {
-    const again = new Map(second.tests.map((test) => [`${test.file}\0${test.name}`, test]));
-    const secondFileErrors = new Map(second.fileErrors.map((error) => [error.file, error.message]));
-    const tests = first.tests.map((test) => {
-        if (test.status !== 'passed')
-            return test;
-        const rerun = again.get(`${test.file}\0${test.name}`);
-        if (rerun?.status === 'passed')
-            return test;
-        const how = rerun ? `${rerun.status}: ${rerun.message}` : (secondFileErrors.get(test.file) ?? 'did not run');
-        return { ...test, status: 'failed', message: `${FLAKY} passed, then on a second run at head ${how}` };
-    });
-    return { ...first, tests };
-}
-function dropReason(headRun, file) {
-    const flaky = headRun.tests.some((test) => test.file === file && test.message.startsWith(FLAKY));
-    return flaky ? 'flaky at head: a test passed, then failed on a second run' : 'still fails at head';
-}
-/** A refinement round the model-call limit rules out is skipped: the suite stands as it is. */
-async function withinLimit(round) {
-    try {
-        return await round();
-    }
-    catch (error) {
-        if (error instanceof ModelCallLimitError)
-            return null;
-        throw error;
-    }
-}
-function throwIfOutsideTheTests(headRun) {
-    const outside = outsideFailure(headRun);
-    if (outside)
-        throw new UserFacingError(`The suite cannot run here, for a reason outside its files: ${outside.what} (${outside.evidence})`, outside.hint);
-}
-const sameFiles = (a, b) => a.length === b.length && a.every((file, index) => file.path === b[index].path && file.content === b[index].content);
-const paths = (files) => files.map((file) => file.path);
-const samePaths = (a, b) => a.length === b.length && a.every((path) => b.includes(path));
-const provesFix = (proof) => classifyTests(proof.headRun, proof.preFixRun).some((test) => test.kind === 'fail-to-pass');
-
-;// CONCATENATED MODULE: ./src/execute/dependency-change.ts
-/**
- * Whether a changed manifest changes what is installed. A release bump of package.json's `version`, or a
- * lockfile npm rewrote with other flags (`peer`, `dev`), installs the same packages: the pre-fix tree then
- * reuses the installed dependencies instead of paying for (and risking) a fresh install.
- */
-// The package.json fields an install reads.
-const INSTALL_FIELDS = ['dependencies', 'devDependencies', 'optionalDependencies', 'peerDependencies', 'bundledDependencies', 'overrides', 'resolutions', 'workspaces', 'packageManager', 'pnpm', 'engines'];
-// What a lockfile entry says about the package installed there.
-const ENTRY_FIELDS = ['version', 'resolved', 'integrity', 'link'];
-/** True unless the two versions of the manifest at `path` are known to install the same packages. */
-function changesInstall(path, before, after) {
-    if (before === null || after === null)
-        return true;
-    const name = path.split('/').pop();
-    const reading = name === 'package.json' ? installFields : name === 'package-lock.json' || name === 'npm-shrinkwrap.json' ? lockedPackages : null;
-    if (!reading)
-        return before !== after;
-    const [a, b] = [reading(before), reading(after)];
-    return a === null || b === null || a !== b;
-}
-function installFields(text) {
-    const manifest = parseObject(text);
-    return manifest && JSON.stringify(INSTALL_FIELDS.map((field) => manifest[field] ?? null));
-}
-/** Every installed path with its version and source (lockfile v2/v3 `packages`, v1 nested `dependencies`). */
-function lockedPackages(text) {
-    const lock = parseObject(text);
-    if (!lock)
-        return null;
-    const entries = [];
-    const packages = lock.packages;
-    if (packages && typeof packages === 'object') {
-        for (const [location, entry] of Object.entries(packages)) {
-            // The root entry repeats package.json, which is compared on its own.
-            if (location !== '')
-                entries.push(JSON.stringify([location, ...ENTRY_FIELDS.map((field) => entry?.[field] ?? null)]));
-        }
-    }
-    else {
-        collectV1(lock.dependencies, '', entries);
-    }
-    return entries.sort().join('\n');
-}
-function collectV1(dependencies, prefix, entries) {
-    if (!dependencies || typeof dependencies !== 'object')
-        return;
-    for (const [name, entry] of Object.entries(dependencies)) {
-        const location = `${prefix}node_modules/${name}`;
-        entries.push(JSON.stringify([location, ...ENTRY_FIELDS.map((field) => entry?.[field] ?? null)]));
-        collectV1(entry?.dependencies, `${location}/`, entries);
-    }
-}
-function parseObject(text) {
-    try {
-        const value = JSON.parse(text);
-        return value && typeof value === 'object' && !Array.isArray(value) ? value : null;
-    }
-    catch {
-        return null;
-    }
-}
-
-;// CONCATENATED MODULE: ./src/execute/trees.ts
-/**
- * The two trees the suite runs in, both git worktrees outside the user's checkout: the head, and the
- * pre-fix tree — the head with the PR's non-test source changes (and manifests) reverted.
- */
-
-
-
-
-
-
-
-
-
-/** What the pre-fix tree takes back: the fix's source files, and manifests (a fix may be a dependency bump). */
-function filesToRevert(changeSet) {
-    return changeSet.files.filter((file) => file.role === 'source' || isManifest(file.path));
-}
-async function prepareTrees(git, changeSet, workDir, options) {
-    const head = (0,external_node_path_.join)(workDir, 'head');
-    const preFix = (0,external_node_path_.join)(workDir, 'pre-fix');
-    // The tool's git never works in a tree again once the repository's code has run there: the folder goes
-    // first (the sandbox's files with it), then git forgets the worktrees.
-    const dispose = async () => {
-        options.sandbox.remove(workDir);
-        await Promise.all([git.removeWorktree(head), git.removeWorktree(preFix)]);
-    };
-    try {
-        await git.addWorktree(head, changeSet.head);
-        await reuseDependencies(git.repoDir, head, options.packageDir);
-        await options.sandbox.share(head);
-        return { head, preFix, ...(await addPreFixTree(git, changeSet, preFix, options)), dispose };
-    }
-    catch (error) {
-        await dispose();
-        throw error;
-    }
-}
-/** A worktree at head with the fix taken out, on the repository's installed dependencies where they fit. */
-async function addPreFixTree(git, changeSet, dir, options) {
-    await git.addWorktree(dir, changeSet.head);
-    const reverted = await revertFix(git, changeSet, dir);
-    if (!(await fixChangesInstall(git, changeSet))) {
-        const preFixDependencies = await reuseDependencies(git.repoDir, dir, options.packageDir);
-        await options.sandbox.share(dir);
-        return { reverted, preFixDependencies, preFixInstallError: null };
-    }
-    // The install runs in the sandbox: the tree is shared before it.
-    await options.sandbox.share(dir);
-    try {
-        return { reverted, preFixDependencies: await installDependencies(dir, { ...options, processes: options.sandbox.processes }), preFixInstallError: null };
-    }
-    catch (error) {
-        if (!(error instanceof UserFacingError))
-            throw error;
-        // A lockfile this machine's package manager cannot install (an old format, a registry out of reach):
-        // the head's dependencies still test the reverted sources, unless the fix was the dependency change.
-        options.sandbox.remove((0,external_node_path_.join)(dir, 'node_modules'));
-        await reuseDependencies(git.repoDir, dir, options.packageDir);
-        return { reverted, preFixDependencies: 'reused-after-failed-install', preFixInstallError: firstErrorLines(error.message, 4) };
-    }
-}
-/** A manifest the fix changed in a way that installs other packages (not a version bump, not lockfile flags). */
-async function fixChangesInstall(git, changeSet) {
-    for (const file of changeSet.files.filter((changed) => isManifest(changed.path))) {
-        const before = file.basePath === null ? null : await git.fileAt(changeSet.mergeBase, file.basePath);
-        const after = file.status === 'deleted' ? null : await git.fileAt(changeSet.head, file.path);
-        if (changesInstall(file.path, before, after))
-            return true;
-    }
-    return false;
-}
-/** Takes the fix out of a checkout of the head: its source files (and manifests) go back to the merge-base. */
-async function revertFix(git, changeSet, treeDir) {
-    const files = filesToRevert(changeSet);
-    for (const file of files)
-        await revert(git, changeSet.mergeBase, treeDir, file);
-    return files.map((file) => file.path);
-}
-async function revert(git, mergeBase, treeDir, file) {
-    if (file.status !== 'deleted')
-        await (0,promises_.rm)((0,external_node_path_.join)(treeDir, file.path), { force: true });
-    if (file.basePath === null)
-        return;
-    const baseContent = await git.fileAt(mergeBase, file.basePath);
-    if (baseContent === null)
-        return;
-    const target = (0,external_node_path_.join)(treeDir, file.basePath);
-    await (0,promises_.mkdir)((0,external_node_path_.dirname)(target), { recursive: true });
-    await (0,promises_.writeFile)(target, baseContent);
-}
-/** The build-command, in the package folder of each tree, so the tests import this tree's own output. */
-async function buildTrees(trees, buildCommand, packageDir, processes, timeoutMs) {
-    const command = expandCommand(buildCommand, [], []);
-    await runTreeCommand(processes, command, (0,external_node_path_.join)(trees.head, packageDir), timeoutMs, 'The build at head');
-    await runTreeCommand(processes, command, (0,external_node_path_.join)(trees.preFix, packageDir), timeoutMs, 'The build of the pre-fix tree');
+/** The reason of a fail-to-pass verdict resting only on files that could not load before the fix. */
+function weakProof(tests) {
+    const first = tests.find((test) => test.kind === 'fail-to-pass');
+    return `weak proof: every fail-to-pass test failed before the fix only because its file could not load (${first.file}: ${first.preFixFailureLine}); no test shows the fixed behaviour failing by an assertion or an exception`;
 }
 
 // EXTERNAL MODULE: external "events"
@@ -50119,36 +52339,6 @@ class XMLParser {
         return XmlNode.getMetaDataSymbol();
     }
 }
-;// CONCATENATED MODULE: ./src/frameworks/output.ts
-/** Cleaning test-runner text before it reaches results, prompts and logs. */
-/** How much of a failure message a TestResult keeps (the head: the assertion, then the top of the stack). */
-const MESSAGE_CHARS = 2000;
-/** How much of a run's output a RunResult keeps (the tail: summaries and crashes come last). */
-const OUTPUT_TAIL_CHARS = 20_000;
-// CSI sequences (colours, cursor moves) and OSC sequences (hyperlinks, titles), as terminals emit them.
-const ANSI_PATTERN = /[\u001B\u009B][[\]()#;?]*(?:(?:(?:;[-a-zA-Z\d/#&.:=?%@~_]*)*)?\u0007|(?:\d{1,4}(?:;\d{0,4})*)?[\dA-PR-TZcf-ntqry=><~])/g;
-function stripAnsi(text) {
-    return text.replace(ANSI_PATTERN, '');
-}
-/** Keeps the start of a message, marking the cut. */
-function trimMessage(text, maxChars = MESSAGE_CHARS) {
-    const trimmed = text.trim();
-    return trimmed.length <= maxChars ? trimmed : `${trimmed.slice(0, maxChars)}\n… (${trimmed.length - maxChars} more characters)`;
-}
-/** Keeps the end of an output, marking the cut. */
-function trimTail(text, maxChars = OUTPUT_TAIL_CHARS) {
-    const trimmed = text.trim();
-    return trimmed.length <= maxChars ? trimmed : `(… ${trimmed.length - maxChars} earlier characters)\n${trimmed.slice(-maxChars)}`;
-}
-/** Keeps the start and the end of an output — what the run set out to do, and how it ended — cutting the middle. */
-function headAndTail(text, maxChars) {
-    const trimmed = text.trim();
-    if (trimmed.length <= maxChars)
-        return trimmed;
-    const half = Math.floor(maxChars / 2);
-    return `${trimmed.slice(0, half)}\n[… ${trimmed.length - 2 * half} characters cut …]\n${trimmed.slice(-half)}`;
-}
-
 ;// CONCATENATED MODULE: ./src/frameworks/paths.ts
 
 
@@ -50687,8 +52877,158 @@ module.exports = merged
     return path;
 }
 
+;// CONCATENATED MODULE: ./src/frameworks/runner-folder.ts
+/** Folders a test runner writes its reports into. */
+
+/**
+ * Makes a folder the runner's processes can write, whoever they run as: in the sandbox they are another
+ * user than the tool that makes the folder. It sits in the run's own folder, which only the tool and the
+ * sandbox can reach.
+ */
+async function makeRunnerFolder(dir) {
+    await (0,promises_.mkdir)(dir, { recursive: true });
+    await (0,promises_.chmod)(dir, 0o777);
+}
+
+;// CONCATENATED MODULE: external "node:url"
+const external_node_url_namespaceObject = __WEBPACK_EXTERNAL_createRequire(import.meta.url)("node:url");
+// EXTERNAL MODULE: ./node_modules/v8-to-istanbul/index.js
+var v8_to_istanbul = __nccwpck_require__(9313);
+var v8_to_istanbul_default = /*#__PURE__*/__nccwpck_require__.n(v8_to_istanbul);
+;// CONCATENATED MODULE: ./src/frameworks/v8-coverage.ts
+/**
+ * Coverage through Node itself, for a repository without a coverage tool of its own: `NODE_V8_COVERAGE`
+ * makes every node process of the run (children and worker threads too) write V8's coverage as JSON when it
+ * exits, and v8-to-istanbul (the converter c8 uses) turns it into per-line coverage of the repository's
+ * files, through the source maps Node recorded (ts-node, tsx) or the files' own.
+ */
+
+
+
+
+
+
+
+const FOLDER = 'v8-coverage';
+/** The folder under a run's scratch folder that node writes its coverage into. */
+function v8CoverageDir(scratchDir) {
+    return (0,external_node_path_.join)(scratchDir, FOLDER);
+}
+/**
+ * Empties the coverage folder (files of an earlier run must not count for this one), makes it writable by
+ * the sandbox's user, and gives the variable that makes the test processes write there.
+ */
+async function v8CoverageEnv(scratchDir) {
+    const dir = v8CoverageDir(scratchDir);
+    await (0,promises_.rm)(dir, { recursive: true, force: true });
+    await makeRunnerFolder(dir);
+    return { NODE_V8_COVERAGE: dir };
+}
+/**
+ * Per-line coverage of the repository's own files (under one of `roots`, the tree and its real path; not
+ * node_modules, not excluded), merged over every process: a line ran if it ran in any. Only lines with code
+ * count: V8 counts every line of a function that ran. Null when no process wrote coverage (the run crashed,
+ * was killed, or did not run in Node).
+ */
+async function readV8Coverage(dir, roots, options = {}) {
+    const names = ((await (0,promises_.readdir)(dir).catch(() => null)) ?? []).filter((name) => name.endsWith('.json')).sort();
+    const own = (file) => isOwn(file) && !options.exclude?.(file);
+    const runs = [];
+    let reports = 0;
+    for (const name of names) {
+        const report = await readReport((0,external_node_path_.join)(dir, name));
+        if (!report)
+            continue;
+        reports += 1;
+        const sourceMaps = normalizeSourceMaps(report['source-map-cache']);
+        for (const script of report.result) {
+            const path = scriptPath(script.url);
+            // Files outside the tree (node_modules resolve to their real paths) are never converted.
+            if (!path || !own(repoRelative(path, roots)))
+                continue;
+            const converted = await convert(path, script, sourceMaps);
+            runs.push(converted.flatMap((data) => v8_coverage_toFileCoverage(repoRelative(data.path, roots), data, own)));
+        }
+    }
+    if (reports === 0)
+        return null;
+    return codeLinesOnly(mergeCoverage(runs), roots[0]);
+}
+async function readReport(path) {
+    try {
+        const report = JSON.parse(await (0,promises_.readFile)(path, 'utf8'));
+        return Array.isArray(report?.result) ? report : null;
+    }
+    catch {
+        // A process killed while writing leaves a partial file: the other processes' coverage still counts.
+        return null;
+    }
+}
+/** The script's path: a file URL (ESM, and CommonJS on newer Nodes) or an absolute path; null for node's own. */
+function scriptPath(url) {
+    if (url.startsWith('file://')) {
+        try {
+            return (0,external_node_url_namespaceObject.fileURLToPath)(url);
+        }
+        catch {
+            return null;
+        }
+    }
+    return (0,external_node_path_.isAbsolute)(url) ? url : null;
+}
+function normalizeSourceMaps(cache) {
+    const maps = new Map();
+    for (const [url, entry] of Object.entries(cache ?? {})) {
+        const path = scriptPath(url);
+        if (path)
+            maps.set(path, entry);
+    }
+    return maps;
+}
+/**
+ * The script's coverage in istanbul's form, through the source map Node cached for it (code transpiled at
+ * load time: what ran is not the file on disk, so the lines come from the lengths Node recorded), else the
+ * file and the source map it names. Empty when the file cannot be read (a test removed it).
+ */
+async function convert(path, script, sourceMaps) {
+    const cached = sourceMaps.get(path);
+    const sources = cached?.data
+        ? {
+            sourceMap: { sourcemap: cached.data },
+            ...(cached.lineLengths && { source: cached.lineLengths.map((length) => '.'.repeat(length)).join('\n') + '\n' })
+        }
+        : undefined;
+    try {
+        const converter = v8_to_istanbul_default()(path, 0, sources);
+        await converter.load();
+        converter.applyCoverage(script.functions);
+        return Object.values(converter.toIstanbul());
+    }
+    catch {
+        return [];
+    }
+}
+/** v8-to-istanbul gives every line of the source as a statement, with its count. */
+function v8_coverage_toFileCoverage(file, data, own) {
+    if (!own(file))
+        return [];
+    const executable = new Set();
+    const covered = new Set();
+    for (const [id, statement] of Object.entries(data.statementMap)) {
+        executable.add(statement.start.line);
+        if ((data.s[id] ?? 0) > 0)
+            covered.add(statement.start.line);
+    }
+    const sorted = (lines) => [...lines].sort((a, b) => a - b);
+    return [{ file, executableLines: sorted(executable), coveredLines: sorted(covered) }];
+}
+function isOwn(file) {
+    return !(0,external_node_path_.isAbsolute)(file) && !file.startsWith('../') && file !== '..' && !file.split('/').includes('node_modules');
+}
+
 ;// CONCATENATED MODULE: ./src/frameworks/ava.ts
 /** ava: found by its dependency, config file or test script; run by path, read from its TAP report. */
+
 
 
 
@@ -50723,7 +53063,7 @@ child.on('exit', (code, signal) => { process.exitCode = code ?? (signal ? 1 : 0)
 `;
 const avaAdapter = {
     name: 'ava',
-    coverageNeeds: "c8 installed in the repository (ava's tests run in worker threads c8 follows)",
+    coverageNeeds: "the repository's c8, else ava's processes and worker threads run by node, keeping the NODE_V8_COVERAGE variable and exiting normally (node writes their V8 coverage as they exit)",
     async detect(repoDir) {
         const manifest = await readPackageJson(repoDir);
         if (manifest && usesAva(manifest))
@@ -50751,7 +53091,9 @@ const avaAdapter = {
         const invocation = request.command ? expandCommand(request.command, request.files, ['--tap']) : await defaultInvocation(request, ava);
         const c8 = request.coverage ? findC8(request.treeDir) : null;
         const wrapped = await toReportFile(invocation, reportFile, request.scratchDir);
-        const command = c8 ? withCoverage(wrapped, c8, request.scratchDir) : wrapped;
+        // Without c8, node itself: NODE_V8_COVERAGE reaches ava's worker threads and child processes.
+        const v8 = request.coverage && !c8 ? await v8CoverageEnv(request.scratchDir) : null;
+        const command = c8 ? withCoverage(wrapped, c8, request.scratchDir) : v8 ? { ...wrapped, env: { ...wrapped.env, ...v8 } } : wrapped;
         const ran = await processes.run({ ...command, cwd: request.treeDir, timeoutMs: request.timeoutMs });
         const tap = await (0,promises_.readFile)(reportFile, 'utf8').catch(() => '');
         const output = trimTail(stripAnsi(`${ran.output}\n${tap}`));
@@ -50760,7 +53102,9 @@ const avaAdapter = {
         if (!points)
             return { ...base, tests: [], fileErrors: request.files.map((file) => ({ file, message: noReport(ran.timedOut, ran.exitCode, output, request) })) };
         const results = readAvaResults(points, request.files);
-        const coverage = c8 ? await readIstanbulCoverage((0,external_node_path_.join)(request.scratchDir, 'coverage', 'coverage-final.json'), await treeRoots(request.treeDir)) : null;
+        const roots = await treeRoots(request.treeDir);
+        const testFile = (file) => request.files.includes(file) || avaAdapter.isTestFile(file);
+        const coverage = c8 ? await readIstanbulCoverage((0,external_node_path_.join)(request.scratchDir, 'coverage', 'coverage-final.json'), roots) : v8 ? await readV8Coverage(v8CoverageDir(request.scratchDir), roots, { exclude: testFile }) : null;
         return { ...base, ...ava_withTimeout(results, ran.timedOut, request), ...(coverage && { coverage }) };
     }
 };
@@ -50973,21 +53317,23 @@ const jestAdapter = {
         // A report left by an earlier run must not pass for this one's.
         await makeRunnerFolder(request.scratchDir);
         await (0,promises_.rm)(reportFile, { force: true });
-        const reporterArgs = [...JEST_FLAGS, ...coverageFlags(request), `--outputFile=${reportFile}`];
+        // `--randomize` (jest 29.2+) shuffles the tests of each file; older jest rejects the flag.
+        const shuffled = request.shuffle === true && atLeastVersion(installedVersion(request.treeDir, 'jest'), 29, 2);
+        const reporterArgs = [...JEST_FLAGS, ...coverageFlags(request), ...(shuffled ? ['--randomize'] : []), `--outputFile=${reportFile}`];
         const invocation = request.command ? expandCommand(request.command, request.files, reporterArgs) : await jest_defaultInvocation(request.treeDir, request.wrapper ?? null, request.files, reporterArgs);
         if (!invocation)
             return jest_notInstalled(request);
         const result = await processes.run({ ...invocation, cwd: request.treeDir, timeoutMs: request.timeoutMs });
         const output = trimTail(stripAnsi(result.output));
         const base = { exitCode: result.exitCode, timedOut: result.timedOut, durationMs: result.durationMs, output };
-        const report = await readReport(reportFile);
+        const report = await jest_readReport(reportFile);
         if (!report) {
             const reason = result.timedOut ? `jest timed out after ${request.timeoutMs} ms` : `jest wrote no report (exit ${result.exitCode})`;
             const message = `${reason}\n${trimTail(output, 2000)}`;
             return { ...base, tests: [], fileErrors: request.files.map((file) => ({ file, message })) };
         }
         const coverage = request.coverage ? await readIstanbulCoverage((0,external_node_path_.join)(request.scratchDir, 'coverage', 'coverage-final.json'), await treeRoots(request.treeDir)) : null;
-        return { ...base, ...(await readResults(report, request)), ...(coverage && { coverage }) };
+        return { ...base, ...(await readResults(report, request)), ...(coverage && { coverage }), ...(shuffled && { shuffled }) };
     },
     async resolveConfig(request, processes) {
         const wrapper = request.wrapper ?? null;
@@ -51045,7 +53391,7 @@ function jest_notInstalled(request) {
     const message = `jest is not installed in ${request.treeDir} (cannot resolve jest/package.json from it)`;
     return { tests: [], fileErrors: request.files.map((file) => ({ file, message })), exitCode: null, timedOut: false, durationMs: 0, output: message };
 }
-async function readReport(reportFile) {
+async function jest_readReport(reportFile) {
     try {
         const report = JSON.parse(await (0,promises_.readFile)(reportFile, 'utf8'));
         return Array.isArray(report.testResults) ? report.testResults : null;
@@ -51260,6 +53606,7 @@ function take(counts, key) {
 
 
 
+
 const mocha_CONFIG_FILES = ['js', 'cjs', 'mjs', 'json', 'jsonc', 'yml', 'yaml'].map((ext) => `.mocharc.${ext}`);
 const mocha_SCRIPT_FILE = /\.[cm]?[jt]s$/;
 const SPEC_NAME = /\.(?:spec|test)\.[cm]?[jt]s$/;
@@ -51273,7 +53620,7 @@ const HELPER_NAME = /^(?:setup|helpers?|bootstrap|global-setup)\.[cm]?[jt]s$/;
 const mocha_REPORT_FILE = 'mocha-results.json';
 const mochaAdapter = {
     name: 'mocha',
-    coverageNeeds: 'c8 installed in the repository',
+    coverageNeeds: "the repository's c8, else test processes run by node that keep the NODE_V8_COVERAGE variable and exit normally (node writes their V8 coverage as they exit)",
     async detect(repoDir) {
         const manifest = await readPackageJson(repoDir);
         if (manifest && usesMocha(manifest))
@@ -51303,8 +53650,7 @@ const mochaAdapter = {
         const roots = await treeRoots(request.treeDir);
         // A report that names no files (mocha < 6) is only of use for a single file.
         if (first.report && (namesFiles(first.report) || request.files.length === 1)) {
-            const c8Report = (0,external_node_path_.join)(request.scratchDir, 'coverage', 'coverage-final.json');
-            const coverage = request.coverage && findC8(request.treeDir) ? await readIstanbulCoverage(c8Report, roots) : null;
+            const coverage = request.coverage ? await readCoverage(request, roots) : null;
             return { ...base, ...mocha_report_readResults(first.report, request.files, roots), ...(coverage && { coverage }) };
         }
         // mocha loads every file before it runs any, so one that cannot load ends the run without a report.
@@ -51332,7 +53678,17 @@ async function isolate(request, processes, mocha, base, roots) {
     }
     return { ...result, output: trimTail(outputs.join('\n')) };
 }
-/** Runs the files once, with coverage through c8 when asked and installed, and reads the report. */
+/** Coverage of the first run: c8's istanbul JSON, else node's own V8 coverage (see runMocha). */
+async function readCoverage(request, roots) {
+    if (findC8(request.treeDir))
+        return readIstanbulCoverage((0,external_node_path_.join)(request.scratchDir, 'coverage', 'coverage-final.json'), roots);
+    const testFiles = new Set(request.files);
+    return readV8Coverage(v8CoverageDir(request.scratchDir), roots, { exclude: (file) => testFiles.has(file) || mochaAdapter.isTestFile(file) });
+}
+/**
+ * Runs the files once and reads the report. Coverage, when asked: through the repository's c8, else through
+ * node itself (NODE_V8_COVERAGE, which mocha's child processes and workers inherit).
+ */
 async function runMocha(request, processes, mocha, files, scratchDir) {
     const reportFile = (0,external_node_path_.join)(scratchDir, mocha_REPORT_FILE);
     // Reports left by an earlier run must not pass for this one's.
@@ -51341,7 +53697,8 @@ async function runMocha(request, processes, mocha, files, scratchDir) {
     const reporterArgs = mochaReporterArgs(mocha, reportFile);
     const invocation = request.command ? expandCommand(request.command, files, reporterArgs) : await mocha_defaultInvocation(request, mocha, files, reporterArgs, scratchDir);
     const c8 = request.coverage ? findC8(request.treeDir) : null;
-    const command = c8 ? mocha_withCoverage(invocation, c8, scratchDir) : invocation;
+    const v8 = request.coverage && !c8 ? await v8CoverageEnv(scratchDir) : null;
+    const command = c8 ? mocha_withCoverage(invocation, c8, scratchDir) : v8 ? { ...invocation, env: { ...invocation.env, ...v8 } } : invocation;
     const ran = await processes.run({ ...command, cwd: request.treeDir, timeoutMs: request.timeoutMs });
     const output = stripAnsi(ran.output);
     const fromFile = await readReportFile(reportFile);
@@ -51633,13 +53990,14 @@ function isExecutable(path) {
 
 
 
+
 // Runners whose projects may import `node:test` helpers without running their tests with it.
 const OTHER_RUNNERS = ['jest', 'vitest', 'mocha', 'ava', 'tap', 'tape', 'jasmine', 'uvu', '@playwright/test', 'cypress'];
 // node stops reading its options at the first file, so ours go right after `--test`.
 const TEST_FLAG = '--test';
 const nodeTestAdapter = {
     name: 'node-test',
-    coverageNeeds: "node's lcov test reporter (Node 20.11+), or c8 installed in the repository",
+    coverageNeeds: "node's lcov test reporter (Node 20.11+), else the repository's c8, else test processes that keep the NODE_V8_COVERAGE variable and exit normally (node writes their V8 coverage as they exit)",
     async detect(repoDir) {
         const manifest = await readPackageJson(repoDir);
         if (nodeTestScript(manifest?.scripts))
@@ -51659,7 +54017,7 @@ const nodeTestAdapter = {
         if (script.runner === 'tsx' && !tsxBin)
             return everyFileFails(request, `the test script runs tsx --test, but tsx is not installed in ${request.treeDir}`);
         const c8 = installedBin(request.treeDir, 'c8');
-        const coverage = !request.coverage ? null : node.lcov ? 'lcov' : c8 ? { c8 } : null;
+        const coverage = !request.coverage ? null : node.lcov ? 'lcov' : c8 ? { c8 } : 'v8';
         const plan = { request, processes, node, script, tsxBin, coverage, roots: await treeRoots(request.treeDir), deadline: Date.now() + request.timeoutMs };
         // One process a file: node's JUnit report names no files before Node 24.11, and hides a failed
         // suite, hook or file (only the exit code shows it); alone, each file's exit code and output are its own.
@@ -51683,8 +54041,9 @@ async function runFile(plan, file, dir) {
     if (plan.coverage === 'lcov')
         reporterArgs.push('--experimental-test-coverage', '--test-reporter=lcov', `--test-reporter-destination=${lcov}`);
     const invocation = request.command ? userInvocation(request.command, file, reporterArgs) : node_test_defaultInvocation(plan, file, reporterArgs);
-    const c8 = plan.coverage && plan.coverage !== 'lcov' ? plan.coverage.c8 : null;
-    const command = c8 ? withC8(invocation, c8, dir, plan.node.path) : invocation;
+    const c8 = typeof plan.coverage === 'object' && plan.coverage ? plan.coverage.c8 : null;
+    const v8 = plan.coverage === 'v8' ? await v8CoverageEnv(dir) : null;
+    const command = c8 ? withC8(invocation, c8, dir, plan.node.path) : v8 ? { ...invocation, env: { ...invocation.env, ...v8 } } : invocation;
     const ran = await plan.processes.run({ ...command, cwd: request.treeDir, timeoutMs: remaining });
     const output = trimTail(fileUrlsToPaths(stripAnsi(ran.output)));
     const cases = await readJunitReport(junit);
@@ -51696,9 +54055,18 @@ async function runFile(plan, file, dir) {
     }
     const fileCases = cases.filter((testCase) => isFileCase(testCase, file, plan.roots));
     const tests = cases.filter((testCase) => !fileCases.includes(testCase)).map((testCase) => toTestResult(file, testCase));
-    const coverage = !plan.coverage ? null : c8 ? await readIstanbulCoverage((0,external_node_path_.join)(dir, 'coverage', 'coverage-final.json'), plan.roots) : await readLcov(lcov, request.treeDir, plan.roots);
+    const coverage = await node_test_readCoverage(plan, file, dir, lcov);
     const fileErrors = fileErrorsOf(file, ran, tests, fileCases.some((testCase) => testCase.failure), excerpt);
     return { file, process: ran, output, tests, fileErrors, coverage: coverage ? await codeLinesOnly(coverage, request.treeDir) : [] };
+}
+async function node_test_readCoverage(plan, file, dir, lcov) {
+    if (!plan.coverage)
+        return null;
+    if (plan.coverage === 'lcov')
+        return readLcov(lcov, plan.request.treeDir, plan.roots);
+    if (plan.coverage === 'v8')
+        return readV8Coverage(v8CoverageDir(dir), plan.roots, { exclude: (path) => path === file || isNodeTestFile(path) });
+    return readIstanbulCoverage((0,external_node_path_.join)(dir, 'coverage', 'coverage-final.json'), plan.roots);
 }
 /** What the JUnit report alone does not say about the file: that it did not load, ran no test, or failed outside its tests. */
 function fileErrorsOf(file, ran, tests, fileFailed, excerpt) {
@@ -52281,7 +54649,7 @@ const TOOL_CONFIG = /^(?:karma|rollup|webpack|vite|vitest|jest|ava|babel|nyc|cyp
 const vitest_REPORT_FILE = 'vitest-results.json';
 // Frames of vitest itself and of node: noise in a failure message (the test's own frames stay).
 const vitest_INTERNAL_FRAME = /^\s*at .*(?:[\\/]node_modules[\\/]|node:internal|\(<anonymous>\))/;
-const HOOK_FAILED = 'a hook or suite of this file failed (vitest reports no message for it; see the run output)';
+const vitest_HOOK_FAILED = 'a hook or suite of this file failed (vitest reports no message for it; see the run output)';
 /**
  * Flags vitest has accepted from 0.3x to 3.x (vitest 1+ rejects unknown flags; the dotted coverage options
  * are parsed as one `coverage` object, which every version knows). Both reporters: the JSON one for the
@@ -52324,7 +54692,9 @@ const vitestAdapter = {
         await (0,promises_.mkdir)(request.scratchDir, { recursive: true });
         await Promise.all([(0,promises_.rm)(reportFile, { force: true }), (0,promises_.rm)(coverageFile, { force: true })]);
         const provider = request.coverage ? coverageProvider(request.treeDir) : null;
-        const reporterArgs = [...VITEST_FLAGS, `--outputFile=${reportFile}`, ...vitest_coverageFlags(request, provider)];
+        // `--sequence.shuffle`: files and tests in a random order (vitest 0.30 and later know it).
+        const shuffled = request.shuffle === true && atLeastVersion(installedVersion(request.treeDir, 'vitest'), 0, 30);
+        const reporterArgs = [...VITEST_FLAGS, `--outputFile=${reportFile}`, ...vitest_coverageFlags(request, provider), ...(shuffled ? ['--sequence.shuffle'] : [])];
         const invocation = request.command ? expandCommand(request.command, request.files, reporterArgs) : vitest_defaultInvocation(request, reporterArgs);
         if (!invocation)
             return vitest_notInstalled(request);
@@ -52339,7 +54709,7 @@ const vitestAdapter = {
         }
         const roots = await treeRoots(request.treeDir);
         const coverage = provider ? await readIstanbulCoverage(coverageFile, roots) : null;
-        return { ...base, ...vitest_readResults(report, request.files, roots), ...(coverage && { coverage }) };
+        return { ...base, ...vitest_readResults(report, request.files, roots), ...(coverage && { coverage }), ...(shuffled && { shuffled }) };
     }
 };
 /**
@@ -52393,11 +54763,11 @@ function vitest_readResults(report, files, roots) {
         seen.add(file);
         const assertions = fileResult.assertionResults ?? [];
         const fileMessage = vitest_cleanMessage(fileResult.message ?? '');
-        const results = assertions.map((assertion) => vitest_toTestResult(file, assertion, fileMessage || HOOK_FAILED));
+        const results = assertions.map((assertion) => vitest_toTestResult(file, assertion, fileMessage || vitest_HOOK_FAILED));
         // The file failed but no test did: it did not load or collect, or a hook failed and kept tests from
         // running. vitest ≥ 1 marks such a file failed; 0.x only gives its message.
         if ((fileResult.status === 'failed' || fileMessage) && !results.some((test) => test.status === 'failed')) {
-            const message = fileMessage || (assertions.length ? HOOK_FAILED : 'the test file failed to run');
+            const message = fileMessage || (assertions.length ? vitest_HOOK_FAILED : 'the test file failed to run');
             for (const test of results)
                 if (test.status !== 'passed')
                     Object.assign(test, { status: 'errored', message });
@@ -52518,6 +54888,635 @@ function runnerOfTestScript(manifest, name = 'test', depth = 0) {
 /** The wrapper CLI the test script runs this framework's runner through; none when a test-command is set. */
 function wrapperFor(packageDir, framework, testCommand) {
     return testCommand || !WRAPPED_RUNNERS.has(framework.name) ? null : findRunnerWrapper(packageDir, framework.name);
+}
+
+;// CONCATENATED MODULE: ./src/settings.ts
+/** One validated settings object: the CLI (argv) and the action (inputs) each build it; nothing below reads either. */
+
+
+
+
+const DEFAULT_MODEL = 'claude-sonnet-5-5';
+const DEFAULT_MAX_TOKENS = 16000;
+const DEFAULT_MAX_MODEL_CALLS = 12;
+const DEFAULT_REPAIR_ROUNDS = 2;
+const DEFAULT_RERUNS = 3;
+/** The pre-fix tree runs the suite this many times: a test must fail there every time to prove the fix. */
+const PRE_FIX_RUNS = 2;
+const DEFAULT_TEST_TIMEOUT_MS = 5 * 60_000;
+/** Validates raw strings (from argv or action inputs) into Settings; throws SettingsError naming the input. */
+function buildSettings(raw, cwd = process.cwd()) {
+    const mode = oneOf('mode', raw.mode ?? 'generate', ['generate', 'verify']);
+    const apiKey = raw.apiKey?.trim() ?? '';
+    if (mode === 'generate' && !apiKey) {
+        throw new SettingsError('anthropic-api-key', 'generate mode needs an Anthropic API key (ANTHROPIC_API_KEY); without one, use verify mode');
+    }
+    return {
+        mode,
+        repoDir: absolute(raw.repo ?? '.', cwd),
+        base: required('base', raw.base),
+        head: required('head', raw.head),
+        outDir: absolute(raw.out ?? 'regression-testgen-out', cwd),
+        workDir: raw.workDir ? absolute(raw.workDir, cwd) : null,
+        bugReport: { issueFile: raw.issueFile && absolute(raw.issueFile, cwd), issueText: raw.issueText, pullRequest: raw.pullRequest, linkedIssues: raw.linkedIssues },
+        model: mode === 'verify'
+            ? null
+            : {
+                apiKey,
+                model: raw.model?.trim() || DEFAULT_MODEL,
+                maxTokens: positiveInt('max-tokens', raw.maxTokens, DEFAULT_MAX_TOKENS),
+                baseURL: optionalUrl('anthropic-base-url', raw.baseURL),
+                maxRetries: 4,
+                maxCalls: positiveInt('max-model-calls', raw.maxModelCalls, DEFAULT_MAX_MODEL_CALLS),
+                responseCacheDir: raw.responseCacheDir?.trim() ? absolute(raw.responseCacheDir.trim(), cwd) : null
+            },
+        onNoFailToPass: oneOf('on-no-fail-to-pass', raw.onNoFailToPass ?? 'fail', ['fail', 'warn']),
+        repairRounds: DEFAULT_REPAIR_ROUNDS,
+        reruns: atLeast('reruns', raw.reruns, 2, DEFAULT_RERUNS),
+        testTimeoutMs: raw.testTimeoutMinutes
+            ? positiveInt('timeout-minutes', raw.testTimeoutMinutes, 5) * 60_000
+            : DEFAULT_TEST_TIMEOUT_MS,
+        tests: {
+            framework: raw.framework?.trim() ? oneOf('framework', raw.framework, ADAPTERS.map((adapter) => adapter.name)) : null,
+            command: optionalCommand('test-command', raw.testCommand),
+            buildCommand: optionalCommand('build-command', raw.buildCommand),
+            installCommand: optionalCommand('install-command', raw.installCommand),
+            workingDirectory: relativeFolder('working-directory', raw.workingDirectory)
+        },
+        allowUnisolatedTests: raw.allowUnisolatedTests ?? false,
+        secrets: [apiKey, ...(raw.secrets ?? [])].filter((secret) => secret.length >= MIN_SECRET_LENGTH)
+    };
+}
+// Shorter values would be replaced all over the report by chance; no real key or token is this short.
+const MIN_SECRET_LENGTH = 8;
+function optionalCommand(input, value) {
+    return value?.trim() ? splitCommandLine(value, input) : null;
+}
+/** A folder inside the repository, '/'-separated, without `./` or a trailing slash; '' for the root. */
+function relativeFolder(input, value) {
+    const folder = external_node_path_.posix.normalize((value ?? '').trim().replace(/\\/g, '/') || '.').replace(/\/$/, '');
+    if ((0,external_node_path_.isAbsolute)(folder) || folder === '..' || folder.startsWith('../'))
+        throw new SettingsError(input, `"${value}" is not a folder inside the repository`);
+    return folder === '.' ? '' : folder;
+}
+/** A commit SHA or ref. It reaches git as an argument: one that starts with `-` would read as an option. */
+function required(input, value) {
+    const ref = value?.trim();
+    if (!ref)
+        throw new SettingsError(input, 'a commit SHA or ref is required');
+    if (ref.startsWith('-'))
+        throw new SettingsError(input, `${JSON.stringify(ref)} starts with "-": a commit SHA or ref never does`);
+    if (/[\s\x00-\x1f\x7f-\x9f]/.test(ref))
+        throw new SettingsError(input, `${JSON.stringify(ref)} holds whitespace or a control character: a commit SHA or ref holds neither`);
+    return ref;
+}
+function oneOf(input, value, allowed) {
+    const trimmed = value.trim();
+    if (!allowed.includes(trimmed))
+        throw new SettingsError(input, `"${value}" is not one of ${allowed.join(', ')}`);
+    return trimmed;
+}
+function positiveInt(input, value, fallback) {
+    if (value === undefined || value.trim() === '')
+        return fallback;
+    const parsed = Number(value);
+    if (!Number.isInteger(parsed) || parsed <= 0)
+        throw new SettingsError(input, `"${value}" is not a positive whole number`);
+    return parsed;
+}
+/** A whole number of at least `minimum` (the gate needs a plain run and a coverage run at head). */
+function atLeast(input, value, minimum, fallback) {
+    const parsed = positiveInt(input, value, fallback);
+    if (parsed < minimum)
+        throw new SettingsError(input, `"${value}" is below ${minimum}: the suite runs at least ${minimum} times at head (once plain, once with coverage)`);
+    return parsed;
+}
+function optionalUrl(input, value) {
+    if (!value?.trim())
+        return undefined;
+    try {
+        return new URL(value.trim()).toString().replace(/\/$/, '');
+    }
+    catch {
+        throw new SettingsError(input, `"${value}" is not a URL`);
+    }
+}
+function absolute(path, cwd) {
+    return (0,external_node_path_.isAbsolute)(path) ? path : (0,external_node_path_.resolve)(cwd, path);
+}
+
+;// CONCATENATED MODULE: ./src/execute/determinism.ts
+const FLAKY = 'flaky:';
+const determinism_key = (test) => `${test.file}\u0000${test.name}`;
+function combineRuns({ plain, coverage }, where) {
+    const [first, ...others] = plain;
+    const lookups = others.map((run) => new Map(run.tests.map((test) => [determinism_key(test), test])));
+    const coverageLookup = coverage && new Map(coverage.tests.map((test) => [determinism_key(test), test]));
+    const coverageSensitive = [];
+    const tests = first.tests.map((test) => {
+        const plainResults = [test, ...lookups.map((lookup) => lookup.get(determinism_key(test)) ?? null)];
+        const statuses = plainResults.map((result) => result?.status ?? 'missing');
+        const withCoverage = coverageLookup ? (coverageLookup.get(determinism_key(test))?.status ?? 'missing') : null;
+        const plainAgree = statuses.every((status) => status === statuses[0]);
+        if (plainAgree && (withCoverage === null || withCoverage === statuses[0]))
+            return test;
+        if (plainAgree && statuses[0] === 'passed') {
+            coverageSensitive.push(test.name);
+            return test;
+        }
+        // In the order the runs were made: the first, the coverage run, then the others.
+        const all = withCoverage === null ? statuses : [statuses[0], withCoverage, ...statuses.slice(1)];
+        const runs = withCoverage === null ? plainResults : [test, coverageLookup.get(determinism_key(test)) ?? null, ...plainResults.slice(1)];
+        return { ...test, status: 'failed', runs: all, message: flakyMessage(all, runs, where) };
+    });
+    return { run: { ...first, tests }, coverageSensitive };
+}
+/** `flaky: passed, then on run 2 at head failed: <its message>`. */
+function flakyMessage(statuses, runs, where) {
+    const changed = statuses.findIndex((status) => status !== statuses[0]);
+    const how = runs[changed]?.message || (statuses[changed] === 'missing' ? 'did not run' : '');
+    return `${FLAKY} ${statuses[0]}, then on run ${changed + 1} ${where} ${statuses[changed]}${how ? `: ${how}` : ''}`;
+}
+const isFlaky = (test) => test.runs !== undefined;
+
+;// CONCATENATED MODULE: ./src/suite/write.ts
+/**
+ * Writes suite files into a tree, never outside it: no absolute path, no `..`, and no symlink (a folder on
+ * the way or the file itself) that resolves out of the tree. Every folder that already exists is checked
+ * before anything is created, so not even an empty folder appears outside.
+ */
+
+
+
+async function writeSuiteFiles(rootDir, files) {
+    const tree = { dir: rootDir, root: await (0,promises_.realpath)(rootDir) };
+    for (const file of files)
+        await (0,promises_.writeFile)(await safeTarget(tree, file.path), file.content, { flag: 'w' });
+}
+async function removeSuiteFiles(rootDir, files) {
+    await Promise.all(files.map((file) => (0,promises_.rm)((0,external_node_path_.join)(rootDir, file.path), { force: true })));
+}
+/** Walks the path down from the root, checking each existing folder before creating the next missing one. */
+async function safeTarget(tree, path) {
+    const refuse = (why) => new UserFacingError(`Refusing to write ${path}: ${why}`);
+    const segments = path.split('/').filter((segment) => segment !== '' && segment !== '.');
+    if ((0,external_node_path_.isAbsolute)(path) || segments.length === 0 || segments.includes('..'))
+        throw refuse(`it is not a relative path inside ${tree.dir}`);
+    let dir = tree.root;
+    for (const segment of segments.slice(0, -1)) {
+        dir = (0,external_node_path_.join)(dir, segment);
+        const entry = await lstatOrNull(dir);
+        if (!entry)
+            await (0,promises_.mkdir)(dir);
+        else if (!entry.isSymbolicLink() && !entry.isDirectory())
+            throw refuse(`${(0,external_node_path_.relative)(tree.root, dir)} is not a folder`);
+        const escape = entry?.isSymbolicLink() && (await symlinkEscape(tree, dir));
+        if (escape)
+            throw refuse(escape);
+    }
+    const target = (0,external_node_path_.join)(dir, segments[segments.length - 1]);
+    const escape = (await lstatOrNull(target))?.isSymbolicLink() && (await symlinkEscape(tree, target));
+    if (escape)
+        throw refuse(escape);
+    return target;
+}
+/** A symlink in the tree may lead elsewhere in the tree, never out of it (nor nowhere, where a write would create its target). */
+async function symlinkEscape(tree, link) {
+    const resolved = await (0,promises_.realpath)(link).catch(() => null);
+    if (resolved === null)
+        return `${(0,external_node_path_.relative)(tree.root, link)} is a symlink to nothing`;
+    if (resolved !== tree.root && !resolved.startsWith(tree.root + external_node_path_.sep))
+        return `${(0,external_node_path_.relative)(tree.root, link)} is a symlink out of ${tree.dir}`;
+    return null;
+}
+async function lstatOrNull(path) {
+    try {
+        return await (0,promises_.lstat)(path);
+    }
+    catch (error) {
+        if (error.code === 'ENOENT')
+            return null;
+        throw error;
+    }
+}
+
+;// CONCATENATED MODULE: ./src/execute/test-bench.ts
+/** The suite's home in both trees: put files in, run them at head or on the pre-fix tree. */
+
+
+
+
+
+
+class TestBench {
+    trees;
+    framework;
+    options;
+    installed = [];
+    runs = 0;
+    commandLine = '';
+    processes;
+    constructor(trees, framework, sandbox, options) {
+        this.trees = trees;
+        this.framework = framework;
+        this.options = options;
+        // The last command the adapter ran is the runner's own: what a reader needs to run it by hand.
+        this.processes = { run: (request) => ((this.commandLine = describeCommand(request)), sandbox.processes.run(withPackageBins(request))) };
+    }
+    /** The wrapper CLI the runs go through; null: the runner itself. */
+    get wrapper() {
+        return this.options.wrapper;
+    }
+    /** Null: from now on the runner runs itself (a wrapper that does not pass the runner's arguments on). */
+    set wrapper(wrapper) {
+        this.options.wrapper = wrapper;
+    }
+    /** The command line of the last process the last run started, as the repository would type it. */
+    get lastCommand() {
+        return this.commandLine;
+    }
+    /** Replaces the generated files in both trees (the PR's own files are already there). */
+    async install(files) {
+        for (const tree of [this.trees.head, this.trees.preFix]) {
+            await removeSuiteFiles(tree, this.installed);
+            await writeSuiteFiles(tree, files);
+        }
+        this.installed = files;
+    }
+    /** The runner's own account of its configuration at head, when the adapter can ask it (jest). */
+    async resolveConfig() {
+        const { packageDir, command, timeoutMs, wrapper } = this.options;
+        const request = { treeDir: (0,external_node_path_.join)(this.trees.head, packageDir), timeoutMs, command: command ?? undefined, wrapper };
+        return (await this.framework.resolveConfig?.(request, this.processes).catch(() => null)) ?? null;
+    }
+    /** Runs files in a tree; `title` names the run in the log (default: `Run N at head`). */
+    /** The generated files, written into a variant tree too (the PR's own files are there already). */
+    async installInto(root) {
+        await writeSuiteFiles(root, this.installed);
+    }
+    async run(tree, files, options = {}) {
+        const { packageDir, command, timeoutMs, wrapper } = this.options;
+        // A titled run (the preflight) is not one of the numbered runs of the suite.
+        const title = options.title ?? `Run ${++this.runs}`;
+        const root = typeof tree === 'string' ? this.trees[tree] : tree.root;
+        const scratchDir = (0,external_node_path_.join)(this.options.scratchDir, `${title.toLowerCase().replace(/\W+/g, '-')}-${typeof tree === 'string' ? tree : 'variant'}`);
+        await makeRunnerFolder(scratchDir);
+        const treeDir = (0,external_node_path_.join)(root, packageDir);
+        const packageFiles = files.map((file) => external_node_path_.posix.relative(packageDir, file));
+        const result = await this.framework.run({ treeDir, files: packageFiles, scratchDir, timeoutMs, coverage: options.coverage, shuffle: options.shuffle, command: command ?? undefined, wrapper }, this.processes);
+        const run = repoRelativeRun(withoutTreePaths(result, [treeDir, await (0,promises_.realpath)(treeDir)]), packageDir);
+        const where = tree === 'head' ? 'at head' : tree === 'preFix' ? 'on the pre-fix tree' : tree.where;
+        const coverage = options.coverage ? (run.coverage ? ' (with coverage)' : ' (coverage asked for, none collected)') : '';
+        this.logRun(`${title} ${where}${coverage}${run.shuffled ? ' (shuffled)' : ''}`, run);
+        return run;
+    }
+    logRun(title, run) {
+        const counts = new Map();
+        for (const test of run.tests)
+            counts.set(test.status, (counts.get(test.status) ?? 0) + 1);
+        const tally = [...counts].map(([status, count]) => `${count} ${status}`);
+        if (run.fileErrors.length)
+            tally.push(`${run.fileErrors.length} file(s) that could not run`);
+        const how = run.timedOut ? 'timed out after' : 'in';
+        this.options.log.info(`${title}: ${tally.join(', ') || 'no tests'} ${how} ${(run.durationMs / 1000).toFixed(1)} s`);
+        // Runners that write their report to a file print little: the failures say what went wrong.
+        const failures = [
+            ...run.fileErrors.map((error) => `✗ ${error.file} could not run: ${error.message}`),
+            ...run.tests.filter((test) => isFailure(test.status)).map((test) => `✗ ${test.file} › ${test.name}: ${test.message}`)
+        ];
+        const sections = [`the runner's output:\n${run.output.trim() || '(none)'}`, ...(failures.length ? [`failures:\n${failures.join('\n')}`] : [])];
+        for (const section of sections)
+            this.options.log.debug(`${title}, ${section}`);
+    }
+}
+function describeCommand(request) {
+    const words = [...Object.entries(request.env ?? {}).map(([name, value]) => `${name}=${value}`), request.command, ...request.args];
+    return words.map((word) => (/^[\w@%+=:,./-]+$/.test(word) ? word : `'${word.replace(/'/g, `'\\''`)}'`)).join(' ');
+}
+/** Paths from a runner working in the package folder, back to repository paths. */
+function repoRelativeRun(run, packageDir) {
+    if (!packageDir)
+        return run;
+    const repoPath = (file) => external_node_path_.posix.join(packageDir, file);
+    return {
+        ...run,
+        tests: run.tests.map((test) => ({ ...test, file: repoPath(test.file) })),
+        fileErrors: run.fileErrors.map((error) => ({ ...error, file: repoPath(error.file) })),
+        coverage: run.coverage?.map((entry) => ({ ...entry, file: repoPath(entry.file) }))
+    };
+}
+/** Messages name files by repository path, not by the temporary tree's: the same in both trees, and no noise. */
+function withoutTreePaths(run, treeDirs) {
+    const clean = (text) => treeDirs.reduce((result, dir) => result.split(`${dir}${external_node_path_.sep}`).join(''), text);
+    // A title built from the working folder (`relative(process.cwd(), …)`) names the same test in both trees.
+    const title = (name) => treeDirs.reduce((result, dir) => result.split(dir).join('<tree>'), clean(name));
+    return {
+        ...run,
+        tests: run.tests.map((test) => ({ ...test, name: title(test.name), message: clean(test.message) })),
+        fileErrors: run.fileErrors.map((error) => ({ ...error, message: clean(error.message) })),
+        output: clean(run.output)
+    };
+}
+/** Files with a test that did not pass, or that could not run at all. */
+function failingFiles(run) {
+    const failing = new Set(run.fileErrors.map((error) => error.file));
+    for (const test of run.tests)
+        if (isFailure(test.status))
+            failing.add(test.file);
+    return failing;
+}
+
+;// CONCATENATED MODULE: ./src/execute/prove.ts
+
+
+
+
+
+
+
+async function proveSuite(bench, files, options) {
+    const first = await passAtHeadThenPreFix(bench, files, options);
+    if (!options.refiner || first.preFixRun === null || proofStrength(first) === STRONG)
+        return first;
+    const weak = proofStrength(first) === LOAD_ONLY;
+    const strengthened = await withinLimit(() => options.refiner.strengthen(first.kept, first.preFixRun, weak));
+    if (!strengthened)
+        return first;
+    options.report.rounds.strengthen++;
+    const second = await passAtHeadThenPreFix(bench, strengthened, { ...options, repairRounds: 0 });
+    return proofStrength(second) > proofStrength(first) ? second : first;
+}
+async function passAtHeadThenPreFix(bench, candidate, options) {
+    const { refiner, timings, report } = options;
+    let files = candidate;
+    if (options.installFiles)
+        await bench.install(files);
+    const runAtHead = (run = {}) => timings.time('run-head', () => bench.run('head', paths(files), run));
+    const known = options.firstHeadRun;
+    const reuse = !options.installFiles && known && samePaths(known.files, paths(files));
+    if (reuse)
+        options.log.info(`At head: the preflight's run of ${known.files.join(', ')} stands for the first run`);
+    let headRun = reuse ? known.run : await runAtHead();
+    for (let round = 0; refiner && round < options.repairRounds && failingFiles(headRun).size > 0; round++) {
+        throwIfOutsideTheTests(headRun);
+        const repaired = await withinLimit(() => refiner.repair(files, headRun));
+        // No answer within the limit, or the same files again: another run would only repeat this one.
+        if (!repaired || sameFiles(repaired, files))
+            break;
+        report.rounds.repair++;
+        files = repaired;
+        await bench.install(files);
+        headRun = await runAtHead();
+    }
+    // Passing once is not enough: the gate runs the suite again at head (with coverage, then shuffled where
+    // the runner can) and twice on the pre-fix tree; a test whose result changes proves nothing.
+    const judged = options.installFiles ? passingFiles : filesWithAPassingTest;
+    if (judged(files, headRun).length > 0)
+        headRun = await gateAtHead(headRun, runAtHead, options);
+    const kept = judged(files, headRun);
+    const dropped = files.filter((file) => !kept.includes(file)).map((file) => ({ path: file.path, reason: dropReason(headRun, file.path) }));
+    const preFixRun = kept.length === 0 ? null : await gateOnPreFix(bench, paths(kept), options);
+    return { headRun, preFixRun, kept, dropped };
+}
+/** `reruns` runs at head in all: the first (already made), one with coverage, the rest shuffled. */
+async function gateAtHead(first, runAtHead, options) {
+    const coverage = await runAtHead({ coverage: true });
+    const plain = [first];
+    for (let run = 3; run <= options.reruns; run++)
+        plain.push(await runAtHead({ shuffle: true }));
+    // With no other plain run, a test that fails only with coverage needs one to tell instrumentation from chance.
+    if (plain.length === 1 && lostPasses(first, coverage))
+        plain.push(await runAtHead());
+    const combined = combineRuns({ plain, coverage }, 'at head');
+    options.report.runs.head = plain.length + 1;
+    if (combined.coverageSensitive.length) {
+        options.log.info(`${combined.coverageSensitive.length} test(s) failed only with coverage collected, and passed in every run without it: they are judged on the runs without coverage`);
+    }
+    return { ...combined.run, coverage: coverage.coverage };
+}
+async function gateOnPreFix(bench, files, options) {
+    const runs = [];
+    for (let run = 1; run <= PRE_FIX_RUNS; run++)
+        runs.push(await options.timings.time('run-pre-fix', () => bench.run('preFix', files, { shuffle: run > 1 })));
+    options.report.runs.preFix = runs.length;
+    return combineRuns({ plain: runs }, 'on the pre-fix tree').run;
+}
+/** Whether a test that passed in `first` did not pass in `second`. */
+const lostPasses = (first, second) => {
+    const again = new Map(second.tests.map((test) => [`${test.file}\0${test.name}`, test.status]));
+    return first.tests.some((test) => test.status === 'passed' && again.get(`${test.file}\0${test.name}`) !== 'passed');
+};
+/** A generated suite keeps only files whose every test passes at head: it is delivered as it is. */
+const passingFiles = (files, headRun) => files.filter((file) => !failingFiles(headRun).has(file.path));
+/**
+ * The pull request's own files (verify mode) are judged test by test: one stale test failing at head (an
+ * old expectation, a newer runtime) must not hide the proof in the tests beside it.
+ */
+const filesWithAPassingTest = (files, headRun) => files.filter((file) => headRun.tests.some((test) => test.file === file.path && test.status === 'passed'));
+function dropReason(headRun, file) {
+    const flaky = headRun.tests.some((test) => test.file === file && isFlaky(test));
+    return flaky ? 'flaky at head: a test changed its result between runs' : 'still fails at head';
+}
+/** A refinement round the model-call limit rules out is skipped: the suite stands as it is. */
+async function withinLimit(round) {
+    try {
+        return await round();
+    }
+    catch (error) {
+        if (error instanceof ModelCallLimitError)
+            return null;
+        throw error;
+    }
+}
+function throwIfOutsideTheTests(headRun) {
+    const outside = outsideFailure(headRun);
+    if (outside)
+        throw new UserFacingError(`The suite cannot run here, for a reason outside its files: ${outside.what} (${outside.evidence})`, outside.hint);
+}
+const sameFiles = (a, b) => a.length === b.length && a.every((file, index) => file.path === b[index].path && file.content === b[index].content);
+const paths = (files) => files.map((file) => file.path);
+const samePaths = (a, b) => a.length === b.length && a.every((path) => b.includes(path));
+// No fail-to-pass test; only ones whose file cannot load before the fix; one failing by assertion or exception.
+const NONE = 0;
+const LOAD_ONLY = 1;
+const STRONG = 2;
+function proofStrength(proof) {
+    const tests = classifyTests(proof.headRun, proof.preFixRun);
+    if (!tests.some((test) => test.kind === 'fail-to-pass'))
+        return NONE;
+    return onlyLoadFailures(tests) ? LOAD_ONLY : STRONG;
+}
+
+;// CONCATENATED MODULE: ./src/execute/dependency-change.ts
+/**
+ * Whether a changed manifest changes what is installed. A release bump of package.json's `version`, or a
+ * lockfile npm rewrote with other flags (`peer`, `dev`), installs the same packages: the pre-fix tree then
+ * reuses the installed dependencies instead of paying for (and risking) a fresh install.
+ */
+// The package.json fields an install reads.
+const INSTALL_FIELDS = ['dependencies', 'devDependencies', 'optionalDependencies', 'peerDependencies', 'bundledDependencies', 'overrides', 'resolutions', 'workspaces', 'packageManager', 'pnpm', 'engines'];
+// What a lockfile entry says about the package installed there.
+const ENTRY_FIELDS = ['version', 'resolved', 'integrity', 'link'];
+/** True unless the two versions of the manifest at `path` are known to install the same packages. */
+function changesInstall(path, before, after) {
+    if (before === null || after === null)
+        return true;
+    const name = path.split('/').pop();
+    const reading = name === 'package.json' ? installFields : name === 'package-lock.json' || name === 'npm-shrinkwrap.json' ? lockedPackages : null;
+    if (!reading)
+        return before !== after;
+    const [a, b] = [reading(before), reading(after)];
+    return a === null || b === null || a !== b;
+}
+function installFields(text) {
+    const manifest = parseObject(text);
+    return manifest && JSON.stringify(INSTALL_FIELDS.map((field) => manifest[field] ?? null));
+}
+/** Every installed path with its version and source (lockfile v2/v3 `packages`, v1 nested `dependencies`). */
+function lockedPackages(text) {
+    const lock = parseObject(text);
+    if (!lock)
+        return null;
+    const entries = [];
+    const packages = lock.packages;
+    if (packages && typeof packages === 'object') {
+        for (const [location, entry] of Object.entries(packages)) {
+            // The root entry repeats package.json, which is compared on its own.
+            if (location !== '')
+                entries.push(JSON.stringify([location, ...ENTRY_FIELDS.map((field) => entry?.[field] ?? null)]));
+        }
+    }
+    else {
+        collectV1(lock.dependencies, '', entries);
+    }
+    return entries.sort().join('\n');
+}
+function collectV1(dependencies, prefix, entries) {
+    if (!dependencies || typeof dependencies !== 'object')
+        return;
+    for (const [name, entry] of Object.entries(dependencies)) {
+        const location = `${prefix}node_modules/${name}`;
+        entries.push(JSON.stringify([location, ...ENTRY_FIELDS.map((field) => entry?.[field] ?? null)]));
+        collectV1(entry?.dependencies, `${location}/`, entries);
+    }
+}
+function parseObject(text) {
+    try {
+        const value = JSON.parse(text);
+        return value && typeof value === 'object' && !Array.isArray(value) ? value : null;
+    }
+    catch {
+        return null;
+    }
+}
+
+;// CONCATENATED MODULE: ./src/execute/trees.ts
+/**
+ * The two trees the suite runs in, both git worktrees outside the user's checkout: the head, and the
+ * pre-fix tree — the head with the PR's non-test source changes (and manifests) reverted.
+ */
+
+
+
+
+
+
+
+
+
+/** What the pre-fix tree takes back: the fix's source files, and manifests (a fix may be a dependency bump). */
+function filesToRevert(changeSet) {
+    return changeSet.files.filter((file) => file.role === 'source' || isManifest(file.path));
+}
+async function prepareTrees(git, changeSet, workDir, options) {
+    const head = (0,external_node_path_.join)(workDir, 'head');
+    const preFix = (0,external_node_path_.join)(workDir, 'pre-fix');
+    // The tool's git never works in a tree again once the repository's code has run there: the folder goes
+    // first (the sandbox's files with it), then git forgets the worktrees.
+    const worktrees = [head, preFix];
+    const dispose = async () => {
+        options.sandbox.remove(workDir);
+        for (const dir of worktrees)
+            await git.removeWorktree(dir);
+    };
+    const addVariant = async (name, change) => {
+        const dir = (0,external_node_path_.join)(workDir, name);
+        worktrees.push(dir);
+        await git.addWorktree(dir, changeSet.head);
+        await change(dir);
+        await reuseDependencies(git.repoDir, dir, options.packageDir);
+        await options.sandbox.share(dir);
+        return dir;
+    };
+    try {
+        await git.addWorktree(head, changeSet.head);
+        await reuseDependencies(git.repoDir, head, options.packageDir);
+        await options.sandbox.share(head);
+        return { head, preFix, ...(await addPreFixTree(git, changeSet, preFix, options)), addVariant, dispose };
+    }
+    catch (error) {
+        await dispose();
+        throw error;
+    }
+}
+/** A worktree at head with the fix taken out, on the repository's installed dependencies where they fit. */
+async function addPreFixTree(git, changeSet, dir, options) {
+    await git.addWorktree(dir, changeSet.head);
+    const reverted = await revertFix(git, changeSet, dir);
+    if (!(await fixChangesInstall(git, changeSet))) {
+        const preFixDependencies = await reuseDependencies(git.repoDir, dir, options.packageDir);
+        await options.sandbox.share(dir);
+        return { reverted, preFixDependencies, preFixInstallError: null };
+    }
+    // The install runs in the sandbox: the tree is shared before it.
+    await options.sandbox.share(dir);
+    try {
+        return { reverted, preFixDependencies: await installDependencies(dir, { ...options, processes: options.sandbox.processes }), preFixInstallError: null };
+    }
+    catch (error) {
+        if (!(error instanceof UserFacingError))
+            throw error;
+        // A lockfile this machine's package manager cannot install (an old format, a registry out of reach):
+        // the head's dependencies still test the reverted sources, unless the fix was the dependency change.
+        options.sandbox.remove((0,external_node_path_.join)(dir, 'node_modules'));
+        await reuseDependencies(git.repoDir, dir, options.packageDir);
+        return { reverted, preFixDependencies: 'reused-after-failed-install', preFixInstallError: firstErrorLines(error.message, 4) };
+    }
+}
+/** A manifest the fix changed in a way that installs other packages (not a version bump, not lockfile flags). */
+async function fixChangesInstall(git, changeSet) {
+    for (const file of changeSet.files.filter((changed) => isManifest(changed.path))) {
+        const before = file.basePath === null ? null : await git.fileAt(changeSet.mergeBase, file.basePath);
+        const after = file.status === 'deleted' ? null : await git.fileAt(changeSet.head, file.path);
+        if (changesInstall(file.path, before, after))
+            return true;
+    }
+    return false;
+}
+/** Takes the fix out of a checkout of the head: its source files (and manifests) go back to the merge-base. */
+async function revertFix(git, changeSet, treeDir) {
+    const files = filesToRevert(changeSet);
+    for (const file of files)
+        await revert(git, changeSet.mergeBase, treeDir, file);
+    return files.map((file) => file.path);
+}
+async function revert(git, mergeBase, treeDir, file) {
+    if (file.status !== 'deleted')
+        await (0,promises_.rm)((0,external_node_path_.join)(treeDir, file.path), { force: true });
+    if (file.basePath === null)
+        return;
+    const baseContent = await git.fileAt(mergeBase, file.basePath);
+    if (baseContent === null)
+        return;
+    const target = (0,external_node_path_.join)(treeDir, file.basePath);
+    await (0,promises_.mkdir)((0,external_node_path_.dirname)(target), { recursive: true });
+    await (0,promises_.writeFile)(target, baseContent);
+}
+/** The build-command, in the package folder of each tree, so the tests import this tree's own output. */
+async function buildTrees(trees, buildCommand, packageDir, processes, timeoutMs) {
+    const command = expandCommand(buildCommand, [], []);
+    await runTreeCommand(processes, command, (0,external_node_path_.join)(trees.head, packageDir), timeoutMs, 'The build at head');
+    await runTreeCommand(processes, command, (0,external_node_path_.join)(trees.preFix, packageDir), timeoutMs, 'The build of the pre-fix tree');
 }
 
 ;// CONCATENATED MODULE: ./node_modules/balanced-match/dist/esm/index.js
@@ -55727,12 +58726,14 @@ function emptyReport(mode, repoDir, base, head) {
         tests: [],
         diffCoverage: null,
         diffCoverageNote: null,
+        hunks: null,
         preFixTree: null,
         build: null,
         preflight: null,
         isolation: 'none',
         isolationDetail: 'nothing ran yet',
         rounds: { repair: 0, strengthen: 0 },
+        runs: { head: 0, preFix: 0 },
         model: modelUsage(null, new UsageLedger()),
         timings: {},
         durationMs: 0
@@ -55775,6 +58776,7 @@ function renderMarkdown(report) {
         rootCause(report),
         scenarios(report),
         tests(report),
+        hunkGuards(report),
         diffCoverage(report),
         suite(report),
         model(report),
@@ -55819,8 +58821,36 @@ function tally(statuses) {
 function tests(report) {
     if (report.tests.length === 0)
         return '## Tests\n\nNo test ran.';
-    const rows = report.tests.map((t) => `| ${cell(t.file)} | ${cell(t.name)} | ${t.head} | ${t.preFix} | **${t.kind}** |`);
-    return ['## Tests', '| File | Test | At head | Pre-fix | Kind |', '|---|---|---|---|---|', ...rows].join('\n');
+    const rows = report.tests.map((t) => `| ${cell(t.file)} | ${cell(t.name)} | ${t.head} | ${t.preFix} | **${t.kind}** | ${beforeTheFix(t)} |`);
+    return ['## Tests', '| File | Test | At head | Pre-fix | Kind | Before the fix |', '|---|---|---|---|---|---|', ...rows].join('\n');
+}
+/** How a fail-to-pass test failed before the fix (`load`: a weak proof), or why a test passing at head did not run there. */
+function beforeTheFix(test) {
+    if (test.preFixFailureLine === null)
+        return '';
+    const line = cell(inlineCode(test.preFixFailureLine));
+    if (test.preFixFailure === 'load')
+        return `**load** (weak proof): ${line}`;
+    return test.preFixFailure ? `**${test.preFixFailure}**: ${line}` : `not run: ${line}`;
+}
+/** Hunk × test: ✓ where the test fails with that hunk alone taken out. A list past six tests. */
+function hunkGuards(report) {
+    if (!report.hunks)
+        return null;
+    const tests = [...new Set(report.hunks.flatMap((hunk) => hunk.guardedBy ?? []))];
+    const name = (hunk) => `${cell(hunk.file)}:${hunk.startLine}–${hunk.endLine}`;
+    const intro = '## Which test guards which hunk\n\nEach source hunk of the fix taken out alone, in a tree of its own: the fail-to-pass tests that fail there need it.';
+    if (tests.length > 0 && tests.length <= 6) {
+        const header = `| Hunk | ${tests.map(cell).join(' | ')} |\n|---|${tests.map(() => '---').join('|')}|`;
+        const rows = report.hunks.map((hunk) => `| ${name(hunk)} | ${tests.map((test) => (hunk.guardedBy === null ? '—' : hunk.guardedBy.includes(test) ? '✓' : '')).join(' | ')} |`);
+        return [intro, [header, ...rows].join('\n'), unguardedNote(report)].filter(Boolean).join('\n\n');
+    }
+    const rows = report.hunks.map((hunk) => `| ${name(hunk)} | ${hunk.guardedBy === null ? 'not checked' : hunk.guardedBy.map(cell).join('; ') || '⚠️ none'} |`);
+    return [intro, ['| Hunk | Fails without it |', '|---|---|', ...rows].join('\n'), unguardedNote(report)].filter(Boolean).join('\n\n');
+}
+function unguardedNote(report) {
+    const unguarded = (report.hunks ?? []).filter((hunk) => hunk.guardedBy?.length === 0).length;
+    return unguarded ? `⚠️ ${unguarded} hunk(s) no test fails without: the suite does not show the fix needs them.` : null;
 }
 function diffCoverage(report) {
     const coverage = report.diffCoverage;
@@ -57127,7 +60157,7 @@ async function buildContext(changeSet, git, framework, bugReport = null, collect
         regressionDir: layout.regressionDir,
         testFileSuffix: layout.testFileSuffix,
         framework: framework.name,
-        frameworkVersion: installedVersion(git.repoDir, framework.name),
+        frameworkVersion: context_installedVersion(git.repoDir, framework.name),
         moduleSystem: style.moduleSystem,
         language: primary.endsWith('.py') ? 'python' : /\.[cm]?tsx?$/.test(primary) ? 'typescript' : 'javascript'
     };
@@ -57221,7 +60251,7 @@ async function readStyleExample(reader, commit, pathThere, path) {
     return { path, content: `${content.slice(0, cut > 0 ? cut : STYLE_EXAMPLE_LIMIT)}\n\n… (the rest of the file is left out)` };
 }
 /** The version of the framework installed in the repository (JavaScript runners), for the model's API choices. */
-function installedVersion(repoDir, framework) {
+function context_installedVersion(repoDir, framework) {
     try {
         return JSON.parse((0,external_node_fs_.readFileSync)((0,external_node_path_.join)(repoDir, 'node_modules', framework, 'package.json'), 'utf8')).version ?? null;
     }
@@ -57285,8 +60315,6 @@ function feedback(toolName, call, problems) {
     return { role: 'user', content: text };
 }
 
-;// CONCATENATED MODULE: external "node:url"
-const external_node_url_namespaceObject = __WEBPACK_EXTERNAL_createRequire(import.meta.url)("node:url");
 ;// CONCATENATED MODULE: ./src/model/prompts.ts
 /**
  * Prompt templates, loaded from the action's own `prompts/` folder (found from this code's location),
@@ -57569,8 +60597,12 @@ function writeTests(model, input, analysis, scenarios) {
 function repairTests(model, input, suite, headRun) {
     return askForSuite(model, input, 'repair', { suite: renderSuite(suite), failures: renderFailures(headRun) });
 }
-function strengthenTests(model, input, suite, preFixRun) {
-    return askForSuite(model, input, 'strengthen', { suite: renderSuite(suite), pre_fix_output: renderRun(preFixRun) });
+/** `weak`: tests do fail before the fix, but only because their file cannot load there. */
+function strengthenTests(model, input, suite, preFixRun, weak = false) {
+    const why = weak
+        ? 'the only ones that fail against the code BEFORE the fix fail because their file cannot load there (they use a symbol or module the fix added): that shows the new code exists, not that the bug is gone.'
+        : 'none of them fails against the code BEFORE the fix, so the suite does not yet prove the fix.';
+    return askForSuite(model, input, 'strengthen', { why, suite: renderSuite(suite), pre_fix_output: renderRun(preFixRun) });
 }
 async function askForSuite(model, input, stage, values) {
     const answer = await askForTool(model, {
@@ -57691,9 +60723,9 @@ async function generateSuite(changeSet, source, deps) {
                 log.info('Repair: the model fixes the tests that failed at head, from their failures');
                 return place((await timings.time('repair', () => repairTests(model, input, { files }, headRun))).files);
             },
-            strengthen: async (files, preFixRun) => {
-                log.info('Strengthen: no test failed on the pre-fix tree; the model rewrites the suite to reach the bug');
-                return place((await timings.time('strengthen', () => strengthenTests(model, input, { files }, preFixRun))).files);
+            strengthen: async (files, preFixRun, weak) => {
+                log.info(`Strengthen: ${weak ? 'tests failed on the pre-fix tree only because their file could not load there' : 'no test failed on the pre-fix tree'}; the model rewrites the suite to reach the bug`);
+                return place((await timings.time('strengthen', () => strengthenTests(model, input, { files }, preFixRun, weak))).files);
             }
         }
     };
@@ -57888,6 +60920,9 @@ function scenarioOf(name, intents) {
 
 
 
+
+
+
 async function runPipeline(settings, ports) {
     const started = performance.now();
     const report = emptyReport(settings.mode, settings.repoDir, settings.base, settings.head);
@@ -57956,6 +60991,7 @@ async function runPipeline(settings, ports) {
         const proof = await proveSuite(bench, candidate.files, {
             refiner: candidate.refiner,
             repairRounds: settings.repairRounds,
+            reruns: settings.reruns,
             installFiles: settings.mode === 'generate',
             // Verify mode on the preflight's own file: its run at head is the suite's first.
             firstHeadRun: preflightRun && { files: [preflightRun.preflight.file], run: preflightRun.run },
@@ -57973,6 +61009,7 @@ async function runPipeline(settings, ports) {
             report.diffCoverageNote = `not measured: ${framework.name} collected no coverage here; it needs ${framework.coverageNeeds}`;
             ports.log.info(`Diff coverage ${report.diffCoverageNote}`);
         }
+        report.hunks = await timings.time('hunks', () => pipeline_hunkGuards(changeSet, report.tests, { trees: trees, bench, build, settings, sandbox: sandbox, ports }));
     }
     catch (error) {
         Object.assign(report, { verdict: 'error', reason: describeError(error) });
@@ -58045,6 +61082,24 @@ async function pipeline_generate(settings, ports, changeSet, framework, collecti
     if (!ports.model)
         throw new UserFacingError('Generate mode needs a model', 'set ANTHROPIC_API_KEY, or use verify mode');
     return generateSuite(changeSet, settings.bugReport, { git: ports.git, model: ports.model, framework, timings, report, log: ports.log, collection });
+}
+/**
+ * Which test guards which hunk of the fix, within one test timeout. It only adds to a verdict already
+ * reached: a failure here costs a warning, never the report.
+ */
+async function pipeline_hunkGuards(changeSet, tests, context) {
+    const { trees, bench, build, settings, sandbox, ports } = context;
+    const prepare = async (root) => {
+        if (build)
+            await runTreeCommand(sandbox.processes, expandCommand(build.command, [], []), (0,external_node_path_.join)(root, settings.tests.workingDirectory), settings.testTimeoutMs, 'The build of a hunk tree');
+    };
+    try {
+        return await guardHunks(changeSet, tests, { git: ports.git, trees, bench, prepare, deadline: Date.now() + settings.testTimeoutMs, log: ports.log });
+    }
+    catch (error) {
+        ports.log.warn(`Could not tell which test guards which hunk: ${describeError(error)}`);
+        return null;
+    }
 }
 /**
  * Which files the repository's own test command collects: as its configuration files say, else (a
@@ -58638,110 +61693,6 @@ function createModel(settings, ledger) {
     return withResponseCache(model, { dir: settings.responseCacheDir, modelIdentity: `${settings.model} max_tokens=${settings.maxTokens}`, ledger });
 }
 
-;// CONCATENATED MODULE: ./src/settings.ts
-/** One validated settings object: the CLI (argv) and the action (inputs) each build it; nothing below reads either. */
-
-
-
-
-const DEFAULT_MODEL = 'claude-sonnet-5-5';
-const DEFAULT_MAX_TOKENS = 16000;
-const DEFAULT_MAX_MODEL_CALLS = 12;
-const DEFAULT_REPAIR_ROUNDS = 2;
-const DEFAULT_TEST_TIMEOUT_MS = 5 * 60_000;
-/** Validates raw strings (from argv or action inputs) into Settings; throws SettingsError naming the input. */
-function buildSettings(raw, cwd = process.cwd()) {
-    const mode = oneOf('mode', raw.mode ?? 'generate', ['generate', 'verify']);
-    const apiKey = raw.apiKey?.trim() ?? '';
-    if (mode === 'generate' && !apiKey) {
-        throw new SettingsError('anthropic-api-key', 'generate mode needs an Anthropic API key (ANTHROPIC_API_KEY); without one, use verify mode');
-    }
-    return {
-        mode,
-        repoDir: absolute(raw.repo ?? '.', cwd),
-        base: required('base', raw.base),
-        head: required('head', raw.head),
-        outDir: absolute(raw.out ?? 'regression-testgen-out', cwd),
-        workDir: raw.workDir ? absolute(raw.workDir, cwd) : null,
-        bugReport: { issueFile: raw.issueFile && absolute(raw.issueFile, cwd), issueText: raw.issueText, pullRequest: raw.pullRequest, linkedIssues: raw.linkedIssues },
-        model: mode === 'verify'
-            ? null
-            : {
-                apiKey,
-                model: raw.model?.trim() || DEFAULT_MODEL,
-                maxTokens: positiveInt('max-tokens', raw.maxTokens, DEFAULT_MAX_TOKENS),
-                baseURL: optionalUrl('anthropic-base-url', raw.baseURL),
-                maxRetries: 4,
-                maxCalls: positiveInt('max-model-calls', raw.maxModelCalls, DEFAULT_MAX_MODEL_CALLS),
-                responseCacheDir: raw.responseCacheDir?.trim() ? absolute(raw.responseCacheDir.trim(), cwd) : null
-            },
-        onNoFailToPass: oneOf('on-no-fail-to-pass', raw.onNoFailToPass ?? 'fail', ['fail', 'warn']),
-        repairRounds: DEFAULT_REPAIR_ROUNDS,
-        testTimeoutMs: raw.testTimeoutMinutes
-            ? positiveInt('timeout-minutes', raw.testTimeoutMinutes, 5) * 60_000
-            : DEFAULT_TEST_TIMEOUT_MS,
-        tests: {
-            framework: raw.framework?.trim() ? oneOf('framework', raw.framework, ADAPTERS.map((adapter) => adapter.name)) : null,
-            command: optionalCommand('test-command', raw.testCommand),
-            buildCommand: optionalCommand('build-command', raw.buildCommand),
-            installCommand: optionalCommand('install-command', raw.installCommand),
-            workingDirectory: relativeFolder('working-directory', raw.workingDirectory)
-        },
-        allowUnisolatedTests: raw.allowUnisolatedTests ?? false,
-        secrets: [apiKey, ...(raw.secrets ?? [])].filter((secret) => secret.length >= MIN_SECRET_LENGTH)
-    };
-}
-// Shorter values would be replaced all over the report by chance; no real key or token is this short.
-const MIN_SECRET_LENGTH = 8;
-function optionalCommand(input, value) {
-    return value?.trim() ? splitCommandLine(value, input) : null;
-}
-/** A folder inside the repository, '/'-separated, without `./` or a trailing slash; '' for the root. */
-function relativeFolder(input, value) {
-    const folder = external_node_path_.posix.normalize((value ?? '').trim().replace(/\\/g, '/') || '.').replace(/\/$/, '');
-    if ((0,external_node_path_.isAbsolute)(folder) || folder === '..' || folder.startsWith('../'))
-        throw new SettingsError(input, `"${value}" is not a folder inside the repository`);
-    return folder === '.' ? '' : folder;
-}
-/** A commit SHA or ref. It reaches git as an argument: one that starts with `-` would read as an option. */
-function required(input, value) {
-    const ref = value?.trim();
-    if (!ref)
-        throw new SettingsError(input, 'a commit SHA or ref is required');
-    if (ref.startsWith('-'))
-        throw new SettingsError(input, `${JSON.stringify(ref)} starts with "-": a commit SHA or ref never does`);
-    if (/[\s\x00-\x1f\x7f-\x9f]/.test(ref))
-        throw new SettingsError(input, `${JSON.stringify(ref)} holds whitespace or a control character: a commit SHA or ref holds neither`);
-    return ref;
-}
-function oneOf(input, value, allowed) {
-    const trimmed = value.trim();
-    if (!allowed.includes(trimmed))
-        throw new SettingsError(input, `"${value}" is not one of ${allowed.join(', ')}`);
-    return trimmed;
-}
-function positiveInt(input, value, fallback) {
-    if (value === undefined || value.trim() === '')
-        return fallback;
-    const parsed = Number(value);
-    if (!Number.isInteger(parsed) || parsed <= 0)
-        throw new SettingsError(input, `"${value}" is not a positive whole number`);
-    return parsed;
-}
-function optionalUrl(input, value) {
-    if (!value?.trim())
-        return undefined;
-    try {
-        return new URL(value.trim()).toString().replace(/\/$/, '');
-    }
-    catch {
-        throw new SettingsError(input, `"${value}" is not a URL`);
-    }
-}
-function absolute(path, cwd) {
-    return (0,external_node_path_.isAbsolute)(path) ? path : (0,external_node_path_.resolve)(cwd, path);
-}
-
 ;// CONCATENATED MODULE: ./src/cli.ts
 /** The command line: argv → Settings → the pipeline; prints where the report is and exits by verdict. */
 
@@ -58773,6 +61724,7 @@ Options:
   --anthropic-base-url URL        Messages API base URL (default: ANTHROPIC_BASE_URL or Anthropic's)
   --on-no-fail-to-pass fail|warn  exit 1 (fail, default) or 0 (warn) when no test fails before the fix
   --timeout-minutes N             timeout of each test run (default: 5)
+  --reruns N                      runs of the suite at head, at least 2 (default: 3); a test whose result changes is flaky
   --framework NAME                jest, vitest, mocha, ava, node-test or pytest (default: detected)
   --test-command CMD              the repository's own test command; {files} marks where the test files go
   --build-command CMD             run in each tree before its tests (for tests that import built output)
@@ -58793,6 +61745,7 @@ const CLI_OPTIONS = {
     model: { type: 'string' },
     'max-tokens': { type: 'string' },
     'max-model-calls': { type: 'string' },
+    reruns: { type: 'string' },
     'response-cache': { type: 'string' },
     'anthropic-base-url': { type: 'string' },
     'on-no-fail-to-pass': { type: 'string' },
@@ -58826,6 +61779,7 @@ async function runCli(argv, env = process.env, log = consoleLogger) {
             model: values.model,
             maxTokens: values['max-tokens'],
             maxModelCalls: values['max-model-calls'],
+            reruns: values.reruns,
             responseCacheDir: values['response-cache'],
             baseURL: values['anthropic-base-url'] ?? env.ANTHROPIC_BASE_URL,
             onNoFailToPass: values['on-no-fail-to-pass'],
@@ -59035,6 +61989,13 @@ class TailBuffer {
 
 /***/ }),
 
+/***/ 2613:
+/***/ ((module) => {
+
+module.exports = __WEBPACK_EXTERNAL_createRequire(import.meta.url)("assert");
+
+/***/ }),
+
 /***/ 181:
 /***/ ((module) => {
 
@@ -59046,6 +62007,20 @@ module.exports = __WEBPACK_EXTERNAL_createRequire(import.meta.url)("buffer");
 /***/ ((module) => {
 
 module.exports = __WEBPACK_EXTERNAL_createRequire(import.meta.url)("events");
+
+/***/ }),
+
+/***/ 9896:
+/***/ ((module) => {
+
+module.exports = __WEBPACK_EXTERNAL_createRequire(import.meta.url)("fs");
+
+/***/ }),
+
+/***/ 3339:
+/***/ ((module) => {
+
+module.exports = __WEBPACK_EXTERNAL_createRequire(import.meta.url)("module");
 
 /***/ }),
 
@@ -59126,10 +62101,31 @@ module.exports = __WEBPACK_EXTERNAL_createRequire(import.meta.url)("node:worker_
 
 /***/ }),
 
+/***/ 6928:
+/***/ ((module) => {
+
+module.exports = __WEBPACK_EXTERNAL_createRequire(import.meta.url)("path");
+
+/***/ }),
+
 /***/ 932:
 /***/ ((module) => {
 
 module.exports = __WEBPACK_EXTERNAL_createRequire(import.meta.url)("process");
+
+/***/ }),
+
+/***/ 7016:
+/***/ ((module) => {
+
+module.exports = __WEBPACK_EXTERNAL_createRequire(import.meta.url)("url");
+
+/***/ }),
+
+/***/ 9023:
+/***/ ((module) => {
+
+module.exports = __WEBPACK_EXTERNAL_createRequire(import.meta.url)("util");
 
 /***/ }),
 
@@ -71112,6 +74108,13 @@ module.exports = /*#__PURE__*/JSON.parse('{"$id":"https://raw.githubusercontent.
 
 module.exports = /*#__PURE__*/JSON.parse('{"$schema":"http://json-schema.org/draft-07/schema#","$id":"http://json-schema.org/draft-07/schema#","title":"Core schema meta-schema","definitions":{"schemaArray":{"type":"array","minItems":1,"items":{"$ref":"#"}},"nonNegativeInteger":{"type":"integer","minimum":0},"nonNegativeIntegerDefault0":{"allOf":[{"$ref":"#/definitions/nonNegativeInteger"},{"default":0}]},"simpleTypes":{"enum":["array","boolean","integer","null","number","object","string"]},"stringArray":{"type":"array","items":{"type":"string"},"uniqueItems":true,"default":[]}},"type":["object","boolean"],"properties":{"$id":{"type":"string","format":"uri-reference"},"$schema":{"type":"string","format":"uri"},"$ref":{"type":"string","format":"uri-reference"},"$comment":{"type":"string"},"title":{"type":"string"},"description":{"type":"string"},"default":true,"readOnly":{"type":"boolean","default":false},"examples":{"type":"array","items":true},"multipleOf":{"type":"number","exclusiveMinimum":0},"maximum":{"type":"number"},"exclusiveMaximum":{"type":"number"},"minimum":{"type":"number"},"exclusiveMinimum":{"type":"number"},"maxLength":{"$ref":"#/definitions/nonNegativeInteger"},"minLength":{"$ref":"#/definitions/nonNegativeIntegerDefault0"},"pattern":{"type":"string","format":"regex"},"additionalItems":{"$ref":"#"},"items":{"anyOf":[{"$ref":"#"},{"$ref":"#/definitions/schemaArray"}],"default":true},"maxItems":{"$ref":"#/definitions/nonNegativeInteger"},"minItems":{"$ref":"#/definitions/nonNegativeIntegerDefault0"},"uniqueItems":{"type":"boolean","default":false},"contains":{"$ref":"#"},"maxProperties":{"$ref":"#/definitions/nonNegativeInteger"},"minProperties":{"$ref":"#/definitions/nonNegativeIntegerDefault0"},"required":{"$ref":"#/definitions/stringArray"},"additionalProperties":{"$ref":"#"},"definitions":{"type":"object","additionalProperties":{"$ref":"#"},"default":{}},"properties":{"type":"object","additionalProperties":{"$ref":"#"},"default":{}},"patternProperties":{"type":"object","additionalProperties":{"$ref":"#"},"propertyNames":{"format":"regex"},"default":{}},"dependencies":{"type":"object","additionalProperties":{"anyOf":[{"$ref":"#"},{"$ref":"#/definitions/stringArray"}]}},"propertyNames":{"$ref":"#"},"const":true,"enum":{"type":"array","items":true,"minItems":1,"uniqueItems":true},"type":{"anyOf":[{"$ref":"#/definitions/simpleTypes"},{"type":"array","items":{"$ref":"#/definitions/simpleTypes"},"minItems":1,"uniqueItems":true}]},"format":{"type":"string"},"contentMediaType":{"type":"string"},"contentEncoding":{"type":"string"},"if":{"$ref":"#"},"then":{"$ref":"#"},"else":{"$ref":"#"},"allOf":{"$ref":"#/definitions/schemaArray"},"anyOf":{"$ref":"#/definitions/schemaArray"},"oneOf":{"$ref":"#/definitions/schemaArray"},"not":{"$ref":"#"}},"default":true}');
 
+/***/ }),
+
+/***/ 559:
+/***/ ((module) => {
+
+module.exports = /*#__PURE__*/JSON.parse('{"sP":{"r":">=10.12.0"}}');
+
 /***/ })
 
 /******/ });
@@ -71128,8 +74131,8 @@ module.exports = /*#__PURE__*/JSON.parse('{"$schema":"http://json-schema.org/dra
 /******/ 	}
 /******/ 	// Create a new module (and put it into the cache)
 /******/ 	var module = __webpack_module_cache__[moduleId] = {
-/******/ 		// no module.id needed
-/******/ 		// no module.loaded needed
+/******/ 		id: moduleId,
+/******/ 		loaded: false,
 /******/ 		exports: {}
 /******/ 	};
 /******/ 
@@ -71141,6 +74144,9 @@ module.exports = /*#__PURE__*/JSON.parse('{"$schema":"http://json-schema.org/dra
 /******/ 	} finally {
 /******/ 		if(threw) delete __webpack_module_cache__[moduleId];
 /******/ 	}
+/******/ 
+/******/ 	// Flag the module as loaded
+/******/ 	module.loaded = true;
 /******/ 
 /******/ 	// Return the exports of the module
 /******/ 	return module.exports;
@@ -71311,6 +74317,15 @@ module.exports = /*#__PURE__*/JSON.parse('{"$schema":"http://json-schema.org/dra
 /******/ 			Object.defineProperty(exports, Symbol.toStringTag, { value: 'Module' });
 /******/ 		}
 /******/ 		Object.defineProperty(exports, '__esModule', { value: true });
+/******/ 	};
+/******/ })();
+/******/ 
+/******/ /* webpack/runtime/node module decorator */
+/******/ (() => {
+/******/ 	__nccwpck_require__.nmd = (module) => {
+/******/ 		module.paths = [];
+/******/ 		if (!module.children) module.children = [];
+/******/ 		return module;
 /******/ 	};
 /******/ })();
 /******/ 

@@ -2,7 +2,7 @@
  * The diff needs both commits and the history between them. A shallow checkout (actions/checkout's default
  * depth 1) has neither: fetch them from origin, and say so.
  */
-import type { Logger } from '../pipeline.js'
+import type { Logger } from '../ports/logger.js'
 import type { GitCommands } from '../ports/git.js'
 
 export async function ensureHistory(git: GitCommands, base: string, head: string, log: Logger): Promise<void> {

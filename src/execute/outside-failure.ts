@@ -4,7 +4,7 @@
  * rewriting the tests: the run ends as an error naming it, instead of paying for repair rounds.
  */
 import type { RunResult } from '../domain.js'
-import { firstErrorLines } from './preflight.js'
+import { firstErrorLines } from '../frameworks/output.js'
 
 // What a test file's own mistakes look like: these are the model's to repair, whatever else the runner says.
 const THE_FILES_OWN_ERROR = /ERROR collecting|errors? during collection|SyntaxError|ModuleNotFoundError|ImportError(?! while loading conftest)|Cannot find module|is not defined|TypeError|ReferenceError/

@@ -11,6 +11,7 @@ import type { FrameworkAdapter } from '../frameworks/adapter.js'
 import { exampleTest, nearestTest } from '../context/test-layout.js'
 import type { Mode } from '../settings.js'
 import type { TestBench } from './test-bench.js'
+import { firstErrorLines } from '../frameworks/output.js'
 
 export interface Preflight {
   file: string
@@ -59,14 +60,6 @@ export function preflightFailure(preflight: Preflight): UserFacingError {
   )
 }
 
-/** The lines that say what went wrong: the first few that are not blank, a stack frame or a banner. */
-export function firstErrorLines(output: string, count = 6): string {
-  const meaningful = output
-    .split('\n')
-    .map((line) => line.trimEnd())
-    .filter((line) => line.trim() && !/^\s+at /.test(line) && !/^[\s⎯─=*-]+$/.test(line))
-  return meaningful.slice(0, count).join(' / ') || '(no output)'
-}
 
 function settingHint(detail: string): string {
   if (/Cannot find module|ERR_MODULE_NOT_FOUND|ModuleNotFoundError|No module named/.test(detail)) {

@@ -2,14 +2,17 @@
  * The prove loop: the suite must pass at head (repairing it from failures, then leaving out what still
  * fails), and should fail on the pre-fix tree (one strengthen round when nothing does).
  */
-import type { RunResult, SuiteFile, TestResult } from '../domain.js'
+import type { RunResult, SuiteFile } from '../domain.js'
 import { ModelCallLimitError, UserFacingError } from '../errors.js'
-import type { Logger } from '../pipeline.js'
+import type { Logger } from '../ports/logger.js'
 import type { Report } from '../report/report.js'
 import type { Refiner } from '../suite/generate.js'
 import type { RefusedFile } from '../suite/placement.js'
 import type { Timings } from '../timings.js'
 import { classifyTests } from '../verdict/classify.js'
+import { onlyLoadFailures } from '../verdict/failure-kind.js'
+import { PRE_FIX_RUNS } from '../settings.js'
+import { combineRuns, isFlaky } from './determinism.js'
 import { outsideFailure } from './outside-failure.js'
 import { failingFiles, type TestBench } from './test-bench.js'
 
@@ -27,6 +30,8 @@ export interface ProveOptions {
   repairRounds: number
   /** False in verify mode: the PR's own files are already in both trees. */
   installFiles: boolean
+  /** How many times the suite runs at head (settings.reruns). */
+  reruns: number
   /** A run at head already made of exactly these files (the preflight's): the first run at head, not repeated. */
   firstHeadRun?: { files: string[]; run: RunResult } | null
   timings: Timings
@@ -36,19 +41,20 @@ export interface ProveOptions {
 
 export async function proveSuite(bench: TestBench, files: SuiteFile[], options: ProveOptions): Promise<Proof> {
   const first = await passAtHeadThenPreFix(bench, files, options)
-  if (!options.refiner || first.preFixRun === null || provesFix(first)) return first
-  const strengthened = await withinLimit(() => options.refiner!.strengthen(first.kept, first.preFixRun!))
+  if (!options.refiner || first.preFixRun === null || proofStrength(first) === STRONG) return first
+  const weak = proofStrength(first) === LOAD_ONLY
+  const strengthened = await withinLimit(() => options.refiner!.strengthen(first.kept, first.preFixRun!, weak))
   if (!strengthened) return first
   options.report.rounds.strengthen++
   const second = await passAtHeadThenPreFix(bench, strengthened, { ...options, repairRounds: 0 })
-  return provesFix(second) ? second : first
+  return proofStrength(second) > proofStrength(first) ? second : first
 }
 
 async function passAtHeadThenPreFix(bench: TestBench, candidate: SuiteFile[], options: ProveOptions): Promise<Proof> {
   const { refiner, timings, report } = options
   let files = candidate
   if (options.installFiles) await bench.install(files)
-  const runAtHead = (coverage = false) => timings.time('run-head', () => bench.run('head', paths(files), { coverage }))
+  const runAtHead: RunAtHead = (run = {}) => timings.time('run-head', () => bench.run('head', paths(files), run))
   const known = options.firstHeadRun
   const reuse = !options.installFiles && known && samePaths(known.files, paths(files))
   if (reuse) options.log.info(`At head: the preflight's run of ${known.files.join(', ')} stands for the first run`)
@@ -63,18 +69,44 @@ async function passAtHeadThenPreFix(bench: TestBench, candidate: SuiteFile[], op
     await bench.install(files)
     headRun = await runAtHead()
   }
-  // Passing once is not enough: a second run at head catches order-, time- and state-dependent tests,
-  // and measures which changed lines the suite runs.
+  // Passing once is not enough: the gate runs the suite again at head (with coverage, then shuffled where
+  // the runner can) and twice on the pre-fix tree; a test whose result changes proves nothing.
   const judged = options.installFiles ? passingFiles : filesWithAPassingTest
-  if (judged(files, headRun).length > 0) {
-    const withCoverage = await runAtHead(true)
-    const second = lostPasses(headRun, withCoverage) > 0 ? await withoutCoverage(headRun, withCoverage, runAtHead, options.log) : withCoverage
-    headRun = { ...markFlaky(headRun, second), coverage: withCoverage.coverage }
-  }
+  if (judged(files, headRun).length > 0) headRun = await gateAtHead(headRun, runAtHead, options)
   const kept = judged(files, headRun)
   const dropped = files.filter((file) => !kept.includes(file)).map((file) => ({ path: file.path, reason: dropReason(headRun, file.path) }))
-  const preFixRun = kept.length === 0 ? null : await timings.time('run-pre-fix', () => bench.run('preFix', paths(kept)))
+  const preFixRun = kept.length === 0 ? null : await gateOnPreFix(bench, paths(kept), options)
   return { headRun, preFixRun, kept, dropped }
+}
+
+type RunAtHead = (options?: { coverage?: boolean; shuffle?: boolean }) => Promise<RunResult>
+
+/** `reruns` runs at head in all: the first (already made), one with coverage, the rest shuffled. */
+async function gateAtHead(first: RunResult, runAtHead: RunAtHead, options: ProveOptions): Promise<RunResult> {
+  const coverage = await runAtHead({ coverage: true })
+  const plain = [first]
+  for (let run = 3; run <= options.reruns; run++) plain.push(await runAtHead({ shuffle: true }))
+  // With no other plain run, a test that fails only with coverage needs one to tell instrumentation from chance.
+  if (plain.length === 1 && lostPasses(first, coverage)) plain.push(await runAtHead())
+  const combined = combineRuns({ plain, coverage }, 'at head')
+  options.report.runs.head = plain.length + 1
+  if (combined.coverageSensitive.length) {
+    options.log.info(`${combined.coverageSensitive.length} test(s) failed only with coverage collected, and passed in every run without it: they are judged on the runs without coverage`)
+  }
+  return { ...combined.run, coverage: coverage.coverage }
+}
+
+async function gateOnPreFix(bench: TestBench, files: string[], options: ProveOptions): Promise<RunResult> {
+  const runs: RunResult[] = []
+  for (let run = 1; run <= PRE_FIX_RUNS; run++) runs.push(await options.timings.time('run-pre-fix', () => bench.run('preFix', files, { shuffle: run > 1 })))
+  options.report.runs.preFix = runs.length
+  return combineRuns({ plain: runs }, 'on the pre-fix tree').run
+}
+
+/** Whether a test that passed in `first` did not pass in `second`. */
+const lostPasses = (first: RunResult, second: RunResult) => {
+  const again = new Map(second.tests.map((test) => [`${test.file}\0${test.name}`, test.status]))
+  return first.tests.some((test) => test.status === 'passed' && again.get(`${test.file}\0${test.name}`) !== 'passed')
 }
 
 /** A generated suite keeps only files whose every test passes at head: it is delivered as it is. */
@@ -87,40 +119,9 @@ const passingFiles = (files: SuiteFile[], headRun: RunResult) => files.filter((f
 const filesWithAPassingTest = (files: SuiteFile[], headRun: RunResult) =>
   files.filter((file) => headRun.tests.some((test) => test.file === file.path && test.status === 'passed'))
 
-/**
- * Tests that passed, then failed in the coverage run: flaky, or changed by the coverage instrumentation
- * itself (a spy on an instrumented function, a snapshot of a function's text). A third run without
- * coverage tells them apart; when it passes them again, it is the second run that counts.
- */
-async function withoutCoverage(first: RunResult, withCoverage: RunResult, runAtHead: () => Promise<RunResult>, log: Logger): Promise<RunResult> {
-  const plain = await runAtHead()
-  if (lostPasses(first, plain) > 0) return withCoverage
-  log.info(`${lostPasses(first, withCoverage)} test(s) failed only with coverage collected, and passed again without it: they are judged on the runs without coverage`)
-  return plain
-}
-
-/** How many tests that passed in `first` did not pass in `second`. */
-const lostPasses = (first: RunResult, second: RunResult) => markFlaky(first, second).tests.filter((test) => test.message.startsWith(FLAKY)).length
-
-const FLAKY = 'flaky:'
-
-/** A test that passed in the first run but not in the second counts as failing at head. */
-export function markFlaky(first: RunResult, second: RunResult): RunResult {
-  const again = new Map(second.tests.map((test) => [`${test.file}\0${test.name}`, test]))
-  const secondFileErrors = new Map(second.fileErrors.map((error) => [error.file, error.message]))
-  const tests = first.tests.map((test): TestResult => {
-    if (test.status !== 'passed') return test
-    const rerun = again.get(`${test.file}\0${test.name}`)
-    if (rerun?.status === 'passed') return test
-    const how = rerun ? `${rerun.status}: ${rerun.message}` : (secondFileErrors.get(test.file) ?? 'did not run')
-    return { ...test, status: 'failed', message: `${FLAKY} passed, then on a second run at head ${how}` }
-  })
-  return { ...first, tests }
-}
-
 function dropReason(headRun: RunResult, file: string): string {
-  const flaky = headRun.tests.some((test) => test.file === file && test.message.startsWith(FLAKY))
-  return flaky ? 'flaky at head: a test passed, then failed on a second run' : 'still fails at head'
+  const flaky = headRun.tests.some((test) => test.file === file && isFlaky(test))
+  return flaky ? 'flaky at head: a test changed its result between runs' : 'still fails at head'
 }
 
 /** A refinement round the model-call limit rules out is skipped: the suite stands as it is. */
@@ -141,4 +142,13 @@ function throwIfOutsideTheTests(headRun: RunResult): void {
 const sameFiles = (a: SuiteFile[], b: SuiteFile[]) => a.length === b.length && a.every((file, index) => file.path === b[index].path && file.content === b[index].content)
 const paths = (files: SuiteFile[]) => files.map((file) => file.path)
 const samePaths = (a: string[], b: string[]) => a.length === b.length && a.every((path) => b.includes(path))
-const provesFix = (proof: Proof) => classifyTests(proof.headRun, proof.preFixRun).some((test) => test.kind === 'fail-to-pass')
+// No fail-to-pass test; only ones whose file cannot load before the fix; one failing by assertion or exception.
+const NONE = 0
+const LOAD_ONLY = 1
+const STRONG = 2
+
+function proofStrength(proof: Proof): number {
+  const tests = classifyTests(proof.headRun, proof.preFixRun)
+  if (!tests.some((test) => test.kind === 'fail-to-pass')) return NONE
+  return onlyLoadFailures(tests) ? LOAD_ONLY : STRONG
+}

@@ -5,7 +5,7 @@ import { isFailure, type RunResult, type SuiteFile } from '../domain.js'
 import type { FrameworkAdapter, ResolvedConfig } from '../frameworks/adapter.js'
 import type { RunnerWrapper } from '../frameworks/wrapper.js'
 import { makeRunnerFolder } from '../frameworks/runner-folder.js'
-import type { Logger } from '../pipeline.js'
+import type { Logger } from '../ports/logger.js'
 import type { ProcessRequest, ProcessRunner } from '../ports/process.js'
 import type { Sandbox } from '../ports/sandbox.js'
 import { removeSuiteFiles, writeSuiteFiles } from '../suite/write.js'
@@ -13,6 +13,13 @@ import { withPackageBins } from './tree-command.js'
 import type { Trees } from './trees.js'
 
 export type TreeName = 'head' | 'preFix'
+
+/** Another tree the suite runs in (Trees.addVariant): its root, and how the log names it. */
+export interface TreeVariant {
+  root: string
+  /** `with hunk 2 of src/a.js taken out` */
+  where: string
+}
 
 export interface BenchOptions {
   scratchDir: string
@@ -74,19 +81,25 @@ export class TestBench {
   }
 
   /** Runs files in a tree; `title` names the run in the log (default: `Run N at head`). */
-  async run(tree: TreeName, files: string[], options: { coverage?: boolean; title?: string } = {}): Promise<RunResult> {
+  /** The generated files, written into a variant tree too (the PR's own files are there already). */
+  async installInto(root: string): Promise<void> {
+    await writeSuiteFiles(root, this.installed)
+  }
+
+  async run(tree: TreeName | TreeVariant, files: string[], options: { coverage?: boolean; shuffle?: boolean; title?: string } = {}): Promise<RunResult> {
     const { packageDir, command, timeoutMs, wrapper } = this.options
     // A titled run (the preflight) is not one of the numbered runs of the suite.
     const title = options.title ?? `Run ${++this.runs}`
-    const scratchDir = join(this.options.scratchDir, `${title.toLowerCase().replace(/\W+/g, '-')}-${tree}`)
+    const root = typeof tree === 'string' ? this.trees[tree] : tree.root
+    const scratchDir = join(this.options.scratchDir, `${title.toLowerCase().replace(/\W+/g, '-')}-${typeof tree === 'string' ? tree : 'variant'}`)
     await makeRunnerFolder(scratchDir)
-    const treeDir = join(this.trees[tree], packageDir)
+    const treeDir = join(root, packageDir)
     const packageFiles = files.map((file) => posix.relative(packageDir, file))
-    const result = await this.framework.run({ treeDir, files: packageFiles, scratchDir, timeoutMs, coverage: options.coverage, command: command ?? undefined, wrapper }, this.processes)
+    const result = await this.framework.run({ treeDir, files: packageFiles, scratchDir, timeoutMs, coverage: options.coverage, shuffle: options.shuffle, command: command ?? undefined, wrapper }, this.processes)
     const run = repoRelativeRun(withoutTreePaths(result, [treeDir, await realpath(treeDir)]), packageDir)
-    const where = tree === 'head' ? 'at head' : 'on the pre-fix tree'
+    const where = tree === 'head' ? 'at head' : tree === 'preFix' ? 'on the pre-fix tree' : tree.where
     const coverage = options.coverage ? (run.coverage ? ' (with coverage)' : ' (coverage asked for, none collected)') : ''
-    this.logRun(`${title} ${where}${coverage}`, run)
+    this.logRun(`${title} ${where}${coverage}${run.shuffled ? ' (shuffled)' : ''}`, run)
     return run
   }
 

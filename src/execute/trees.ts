@@ -11,7 +11,7 @@ import { expandCommand } from '../frameworks/command.js'
 import type { Sandbox } from '../ports/sandbox.js'
 import { UserFacingError } from '../errors.js'
 import { changesInstall } from './dependency-change.js'
-import { firstErrorLines } from './preflight.js'
+import { firstErrorLines } from '../frameworks/output.js'
 import { runTreeCommand } from './tree-command.js'
 import { installDependencies, reuseDependencies, type DependencyOptions, type DependencySource } from './dependencies.js'
 
@@ -26,6 +26,11 @@ export interface Trees {
   preFixDependencies: DependencySource
   /** Why the pre-fix tree's own install failed, when it fell back to the head's dependencies. */
   preFixInstallError: string | null
+  /**
+   * One more worktree at head, `change` applied to it (a hunk taken out), on the head's dependencies and
+   * shared with the sandbox; removed with the others.
+   */
+  addVariant(name: string, change: (treeDir: string) => Promise<void>): Promise<string>
   dispose(): Promise<void>
 }
 
@@ -39,15 +44,25 @@ export async function prepareTrees(git: GitCommands, changeSet: ChangeSet, workD
   const preFix = join(workDir, 'pre-fix')
   // The tool's git never works in a tree again once the repository's code has run there: the folder goes
   // first (the sandbox's files with it), then git forgets the worktrees.
+  const worktrees = [head, preFix]
   const dispose = async () => {
     options.sandbox.remove(workDir)
-    await Promise.all([git.removeWorktree(head), git.removeWorktree(preFix)])
+    for (const dir of worktrees) await git.removeWorktree(dir)
+  }
+  const addVariant = async (name: string, change: (treeDir: string) => Promise<void>) => {
+    const dir = join(workDir, name)
+    worktrees.push(dir)
+    await git.addWorktree(dir, changeSet.head)
+    await change(dir)
+    await reuseDependencies(git.repoDir, dir, options.packageDir)
+    await options.sandbox.share(dir)
+    return dir
   }
   try {
     await git.addWorktree(head, changeSet.head)
     await reuseDependencies(git.repoDir, head, options.packageDir)
     await options.sandbox.share(head)
-    return { head, preFix, ...(await addPreFixTree(git, changeSet, preFix, options)), dispose }
+    return { head, preFix, ...(await addPreFixTree(git, changeSet, preFix, options)), addVariant, dispose }
   } catch (error) {
     await dispose()
     throw error

@@ -13,6 +13,8 @@ export interface RunRequest {
   timeoutMs: number
   /** Also collect per-line coverage of the repository's source files (RunResult.coverage). */
   coverage?: boolean
+  /** Run the tests in a random order, where the runner can (a gate run that catches order-dependent tests). */
+  shuffle?: boolean
   /**
    * The repository's own test command (the test-command setting), split into words; `{files}` marks where
    * the files go. Run it with `expandCommand` from ./command.ts, adding the adapter's reporter arguments.

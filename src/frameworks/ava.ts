@@ -13,6 +13,7 @@ import { assignments, scriptCommands } from './package-scripts.js'
 import { declares, installedBin, readPackageJson, type PackageJson } from './packages.js'
 import { treeRoots } from './paths.js'
 import { makeRunnerFolder } from './runner-folder.js'
+import { readV8Coverage, v8CoverageDir, v8CoverageEnv } from './v8-coverage.js'
 
 const CONFIG_FILES = ['js', 'cjs', 'mjs', 'ts', 'cts', 'mts'].map((ext) => `ava.config.${ext}`)
 const SCRIPT_FILE = /\.[cm]?[jt]sx?$/
@@ -38,7 +39,7 @@ child.on('exit', (code, signal) => { process.exitCode = code ?? (signal ? 1 : 0)
 
 export const avaAdapter: FrameworkAdapter = {
   name: 'ava',
-  coverageNeeds: "c8 installed in the repository (ava's tests run in worker threads c8 follows)",
+  coverageNeeds: "the repository's c8, else ava's processes and worker threads run by node, keeping the NODE_V8_COVERAGE variable and exiting normally (node writes their V8 coverage as they exit)",
 
   async detect(repoDir) {
     const manifest = await readPackageJson(repoDir)
@@ -65,7 +66,9 @@ export const avaAdapter: FrameworkAdapter = {
     const invocation = request.command ? expandCommand(request.command, request.files, ['--tap']) : await defaultInvocation(request, ava!)
     const c8 = request.coverage ? findC8(request.treeDir) : null
     const wrapped = await toReportFile(invocation, reportFile, request.scratchDir)
-    const command = c8 ? withCoverage(wrapped, c8, request.scratchDir) : wrapped
+    // Without c8, node itself: NODE_V8_COVERAGE reaches ava's worker threads and child processes.
+    const v8 = request.coverage && !c8 ? await v8CoverageEnv(request.scratchDir) : null
+    const command = c8 ? withCoverage(wrapped, c8, request.scratchDir) : v8 ? { ...wrapped, env: { ...wrapped.env, ...v8 } } : wrapped
     const ran = await processes.run({ ...command, cwd: request.treeDir, timeoutMs: request.timeoutMs })
     const tap = await readFile(reportFile, 'utf8').catch(() => '')
     const output = trimTail(stripAnsi(`${ran.output}\n${tap}`))
@@ -73,7 +76,9 @@ export const avaAdapter: FrameworkAdapter = {
     const points = parseTap(tap)
     if (!points) return { ...base, tests: [], fileErrors: request.files.map((file) => ({ file, message: noReport(ran.timedOut, ran.exitCode, output, request) })) }
     const results = readAvaResults(points, request.files)
-    const coverage = c8 ? await readIstanbulCoverage(join(request.scratchDir, 'coverage', 'coverage-final.json'), await treeRoots(request.treeDir)) : null
+    const roots = await treeRoots(request.treeDir)
+    const testFile = (file: string) => request.files.includes(file) || avaAdapter.isTestFile(file)
+    const coverage = c8 ? await readIstanbulCoverage(join(request.scratchDir, 'coverage', 'coverage-final.json'), roots) : v8 ? await readV8Coverage(v8CoverageDir(request.scratchDir), roots, { exclude: testFile }) : null
     return { ...base, ...withTimeout(results, ran.timedOut, request), ...(coverage && { coverage }) }
   }
 }

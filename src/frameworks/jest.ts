@@ -5,7 +5,7 @@ import { isAbsolute, join, relative, sep } from 'node:path'
 import type { RunResult, TestResult, TestStatus } from '../domain.js'
 import type { FrameworkAdapter, RunRequest } from './adapter.js'
 import { expandCommand, type CommandLine } from './command.js'
-import { declares, installedBin, readPackageJson, type PackageJson } from './packages.js'
+import { atLeastVersion, declares, installedBin, installedVersion, readPackageJson, type PackageJson } from './packages.js'
 import { readIstanbulCoverage } from './istanbul.js'
 import { stripAnsi, trimMessage, trimTail } from './output.js'
 import { repoRelative, treeRoots } from './paths.js'
@@ -68,7 +68,9 @@ export const jestAdapter: FrameworkAdapter = {
     // A report left by an earlier run must not pass for this one's.
     await makeRunnerFolder(request.scratchDir)
     await rm(reportFile, { force: true })
-    const reporterArgs = [...JEST_FLAGS, ...coverageFlags(request), `--outputFile=${reportFile}`]
+    // `--randomize` (jest 29.2+) shuffles the tests of each file; older jest rejects the flag.
+    const shuffled = request.shuffle === true && atLeastVersion(installedVersion(request.treeDir, 'jest'), 29, 2)
+    const reporterArgs = [...JEST_FLAGS, ...coverageFlags(request), ...(shuffled ? ['--randomize'] : []), `--outputFile=${reportFile}`]
     const invocation = request.command ? expandCommand(request.command, request.files, reporterArgs) : await defaultInvocation(request.treeDir, request.wrapper ?? null, request.files, reporterArgs)
     if (!invocation) return notInstalled(request)
     const result = await processes.run({ ...invocation, cwd: request.treeDir, timeoutMs: request.timeoutMs })
@@ -81,7 +83,7 @@ export const jestAdapter: FrameworkAdapter = {
       return { ...base, tests: [], fileErrors: request.files.map((file) => ({ file, message })) }
     }
     const coverage = request.coverage ? await readIstanbulCoverage(join(request.scratchDir, 'coverage', 'coverage-final.json'), await treeRoots(request.treeDir)) : null
-    return { ...base, ...(await readResults(report, request)), ...(coverage && { coverage }) }
+    return { ...base, ...(await readResults(report, request)), ...(coverage && { coverage }), ...(shuffled && { shuffled }) }
   },
 
   async resolveConfig(request, processes) {

@@ -2,7 +2,7 @@
 import { existsSync } from 'node:fs'
 import { mkdir, readFile, rm, writeFile } from 'node:fs/promises'
 import { join, resolve } from 'node:path'
-import type { RunResult } from '../domain.js'
+import type { FileCoverage, RunResult } from '../domain.js'
 import type { ProcessResult, ProcessRunner } from '../ports/process.js'
 import { declares, readPackageJson, type PackageJson } from './packages.js'
 import type { FrameworkAdapter, RunRequest } from './adapter.js'
@@ -14,6 +14,7 @@ import { extractReport, namesFiles, readReportFile, readResults, withoutInternal
 import { stripAnsi, trimTail } from './output.js'
 import { treeRoots } from './paths.js'
 import { makeRunnerFolder } from './runner-folder.js'
+import { readV8Coverage, v8CoverageDir, v8CoverageEnv } from './v8-coverage.js'
 
 const CONFIG_FILES = ['js', 'cjs', 'mjs', 'json', 'jsonc', 'yml', 'yaml'].map((ext) => `.mocharc.${ext}`)
 const SCRIPT_FILE = /\.[cm]?[jt]s$/
@@ -36,7 +37,7 @@ interface Attempt {
 
 export const mochaAdapter: FrameworkAdapter = {
   name: 'mocha',
-  coverageNeeds: 'c8 installed in the repository',
+  coverageNeeds: "the repository's c8, else test processes run by node that keep the NODE_V8_COVERAGE variable and exit normally (node writes their V8 coverage as they exit)",
 
   async detect(repoDir) {
     const manifest = await readPackageJson(repoDir)
@@ -64,8 +65,7 @@ export const mochaAdapter: FrameworkAdapter = {
     const roots = await treeRoots(request.treeDir)
     // A report that names no files (mocha < 6) is only of use for a single file.
     if (first.report && (namesFiles(first.report) || request.files.length === 1)) {
-      const c8Report = join(request.scratchDir, 'coverage', 'coverage-final.json')
-      const coverage = request.coverage && findC8(request.treeDir) ? await readIstanbulCoverage(c8Report, roots) : null
+      const coverage = request.coverage ? await readCoverage(request, roots) : null
       return { ...base, ...readResults(first.report, request.files, roots), ...(coverage && { coverage }) }
     }
     // mocha loads every file before it runs any, so one that cannot load ends the run without a report.
@@ -93,7 +93,17 @@ async function isolate(request: RunRequest, processes: ProcessRunner, mocha: Moc
   return { ...result, output: trimTail(outputs.join('\n')) }
 }
 
-/** Runs the files once, with coverage through c8 when asked and installed, and reads the report. */
+/** Coverage of the first run: c8's istanbul JSON, else node's own V8 coverage (see runMocha). */
+async function readCoverage(request: RunRequest, roots: string[]): Promise<FileCoverage[] | null> {
+  if (findC8(request.treeDir)) return readIstanbulCoverage(join(request.scratchDir, 'coverage', 'coverage-final.json'), roots)
+  const testFiles = new Set(request.files)
+  return readV8Coverage(v8CoverageDir(request.scratchDir), roots, { exclude: (file) => testFiles.has(file) || mochaAdapter.isTestFile(file) })
+}
+
+/**
+ * Runs the files once and reads the report. Coverage, when asked: through the repository's c8, else through
+ * node itself (NODE_V8_COVERAGE, which mocha's child processes and workers inherit).
+ */
 async function runMocha(request: RunRequest, processes: ProcessRunner, mocha: MochaInstall | null, files: string[], scratchDir: string): Promise<Attempt> {
   const reportFile = join(scratchDir, REPORT_FILE)
   // Reports left by an earlier run must not pass for this one's.
@@ -102,7 +112,8 @@ async function runMocha(request: RunRequest, processes: ProcessRunner, mocha: Mo
   const reporterArgs = mochaReporterArgs(mocha, reportFile)
   const invocation = request.command ? expandCommand(request.command, files, reporterArgs) : await defaultInvocation(request, mocha!, files, reporterArgs, scratchDir)
   const c8 = request.coverage ? findC8(request.treeDir) : null
-  const command = c8 ? withCoverage(invocation, c8, scratchDir) : invocation
+  const v8 = request.coverage && !c8 ? await v8CoverageEnv(scratchDir) : null
+  const command = c8 ? withCoverage(invocation, c8, scratchDir) : v8 ? { ...invocation, env: { ...invocation.env, ...v8 } } : invocation
   const ran = await processes.run({ ...command, cwd: request.treeDir, timeoutMs: request.timeoutMs })
   const output = stripAnsi(ran.output)
   const fromFile = await readReportFile(reportFile)

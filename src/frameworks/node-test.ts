@@ -17,6 +17,7 @@ import { declares, installedBin, readPackageJson } from './packages.js'
 import { stripAnsi, trimTail } from './output.js'
 import { treeRoots } from './paths.js'
 import { makeRunnerFolder } from './runner-folder.js'
+import { readV8Coverage, v8CoverageDir, v8CoverageEnv } from './v8-coverage.js'
 
 // Runners whose projects may import `node:test` helpers without running their tests with it.
 const OTHER_RUNNERS = ['jest', 'vitest', 'mocha', 'ava', 'tap', 'tape', 'jasmine', 'uvu', '@playwright/test', 'cypress']
@@ -29,8 +30,11 @@ interface Plan {
   node: NodeRuntime
   script: NodeTestScript
   tsxBin: string | null
-  /** How coverage is measured: node's own lcov reporter, c8 around the run, or not at all. */
-  coverage: 'lcov' | { c8: string } | null
+  /**
+   * How coverage is measured: node's own lcov reporter, c8 around the run, node's V8 coverage
+   * (NODE_V8_COVERAGE) read by us, or not at all.
+   */
+  coverage: 'lcov' | { c8: string } | 'v8' | null
   roots: string[]
   deadline: number
 }
@@ -46,7 +50,7 @@ interface FileRun {
 
 export const nodeTestAdapter: FrameworkAdapter = {
   name: 'node-test',
-  coverageNeeds: "node's lcov test reporter (Node 20.11+), or c8 installed in the repository",
+  coverageNeeds: "node's lcov test reporter (Node 20.11+), else the repository's c8, else test processes that keep the NODE_V8_COVERAGE variable and exit normally (node writes their V8 coverage as they exit)",
 
   async detect(repoDir) {
     const manifest = await readPackageJson(repoDir)
@@ -65,7 +69,7 @@ export const nodeTestAdapter: FrameworkAdapter = {
     const tsxBin = script.runner === 'tsx' ? installedBin(request.treeDir, 'tsx') : null
     if (script.runner === 'tsx' && !tsxBin) return everyFileFails(request, `the test script runs tsx --test, but tsx is not installed in ${request.treeDir}`)
     const c8 = installedBin(request.treeDir, 'c8')
-    const coverage = !request.coverage ? null : node.lcov ? 'lcov' : c8 ? { c8 } : null
+    const coverage = !request.coverage ? null : node.lcov ? 'lcov' : c8 ? { c8 } : 'v8'
     const plan: Plan = { request, processes, node, script, tsxBin, coverage, roots: await treeRoots(request.treeDir), deadline: Date.now() + request.timeoutMs }
     // One process a file: node's JUnit report names no files before Node 24.11, and hides a failed
     // suite, hook or file (only the exit code shows it); alone, each file's exit code and output are its own.
@@ -87,8 +91,9 @@ async function runFile(plan: Plan, file: string, dir: string): Promise<FileRun> 
   const reporterArgs = ['--test-reporter=junit', `--test-reporter-destination=${junit}`, '--test-reporter=spec', '--test-reporter-destination=stdout']
   if (plan.coverage === 'lcov') reporterArgs.push('--experimental-test-coverage', '--test-reporter=lcov', `--test-reporter-destination=${lcov}`)
   const invocation = request.command ? userInvocation(request.command, file, reporterArgs) : defaultInvocation(plan, file, reporterArgs)
-  const c8 = plan.coverage && plan.coverage !== 'lcov' ? plan.coverage.c8 : null
-  const command = c8 ? withC8(invocation, c8, dir, plan.node.path) : invocation
+  const c8 = typeof plan.coverage === 'object' && plan.coverage ? plan.coverage.c8 : null
+  const v8 = plan.coverage === 'v8' ? await v8CoverageEnv(dir) : null
+  const command = c8 ? withC8(invocation, c8, dir, plan.node.path) : v8 ? { ...invocation, env: { ...invocation.env, ...v8 } } : invocation
   const ran = await plan.processes.run({ ...command, cwd: request.treeDir, timeoutMs: remaining })
   const output = trimTail(fileUrlsToPaths(stripAnsi(ran.output)))
   const cases = await readJunitReport(junit)
@@ -100,9 +105,16 @@ async function runFile(plan: Plan, file: string, dir: string): Promise<FileRun> 
   }
   const fileCases = cases.filter((testCase) => isFileCase(testCase, file, plan.roots))
   const tests = cases.filter((testCase) => !fileCases.includes(testCase)).map((testCase) => toTestResult(file, testCase))
-  const coverage = !plan.coverage ? null : c8 ? await readIstanbulCoverage(join(dir, 'coverage', 'coverage-final.json'), plan.roots) : await readLcov(lcov, request.treeDir, plan.roots)
+  const coverage = await readCoverage(plan, file, dir, lcov)
   const fileErrors = fileErrorsOf(file, ran, tests, fileCases.some((testCase) => testCase.failure), excerpt)
   return { file, process: ran, output, tests, fileErrors, coverage: coverage ? await codeLinesOnly(coverage, request.treeDir) : [] }
+}
+
+async function readCoverage(plan: Plan, file: string, dir: string, lcov: string): Promise<FileCoverage[] | null> {
+  if (!plan.coverage) return null
+  if (plan.coverage === 'lcov') return readLcov(lcov, plan.request.treeDir, plan.roots)
+  if (plan.coverage === 'v8') return readV8Coverage(v8CoverageDir(dir), plan.roots, { exclude: (path) => path === file || isNodeTestFile(path) })
+  return readIstanbulCoverage(join(dir, 'coverage', 'coverage-final.json'), plan.roots)
 }
 
 /** What the JUnit report alone does not say about the file: that it did not load, ran no test, or failed outside its tests. */

@@ -31,3 +31,12 @@ export function headAndTail(text: string, maxChars: number): string {
   const half = Math.floor(maxChars / 2)
   return `${trimmed.slice(0, half)}\n[… ${trimmed.length - 2 * half} characters cut …]\n${trimmed.slice(-half)}`
 }
+
+/** The lines that say what went wrong: the first few that are not blank, a stack frame or a banner. */
+export function firstErrorLines(output: string, count = 6): string {
+  const meaningful = output
+    .split('\n')
+    .map((line) => line.trimEnd())
+    .filter((line) => line.trim() && !/^\s+at /.test(line) && !/^[\s⎯─=*-]+$/.test(line))
+  return meaningful.slice(0, count).join(' / ') || '(no output)'
+}

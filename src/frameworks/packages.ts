@@ -42,6 +42,16 @@ export function packageDir(treeDir: string, name: string): string | null {
   return found ? join(found, name) : null
 }
 
+/** The installed package's version as [major, minor], or null when it is not installed or says none. */
+export function installedVersion(treeDir: string, name: string): [number, number] | null {
+  const dir = packageDir(treeDir, name)
+  const match = /^(\d+)\.(\d+)/.exec(String((dir && readPackageJsonSync(dir)?.version) ?? ''))
+  return match ? [Number(match[1]), Number(match[2])] : null
+}
+
+/** At least version major.minor. */
+export const atLeastVersion = (version: [number, number] | null, major: number, minor = 0) => version !== null && (version[0] > major || (version[0] === major && version[1] >= minor))
+
 /** A package's bin as installed in the tree, through its package.json `bin` (the first of `names` it has). */
 export function installedBin(treeDir: string, name: string, names: string[] = [name]): string | null {
   const dir = packageDir(treeDir, name)

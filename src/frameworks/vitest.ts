@@ -4,7 +4,7 @@ import { mkdir, readFile, rm } from 'node:fs/promises'
 import { join } from 'node:path'
 import type { RunResult, TestResult, TestStatus } from '../domain.js'
 import type { FrameworkAdapter, RunRequest } from './adapter.js'
-import { declares, installedBin, packageDir, readPackageJson } from './packages.js'
+import { atLeastVersion, declares, installedBin, installedVersion, packageDir, readPackageJson } from './packages.js'
 import { expandCommand, type CommandLine } from './command.js'
 import { readIstanbulCoverage } from './istanbul.js'
 import { stripAnsi, trimMessage, trimTail } from './output.js'
@@ -80,7 +80,9 @@ export const vitestAdapter: FrameworkAdapter = {
     await mkdir(request.scratchDir, { recursive: true })
     await Promise.all([rm(reportFile, { force: true }), rm(coverageFile, { force: true })])
     const provider = request.coverage ? coverageProvider(request.treeDir) : null
-    const reporterArgs = [...VITEST_FLAGS, `--outputFile=${reportFile}`, ...coverageFlags(request, provider)]
+    // `--sequence.shuffle`: files and tests in a random order (vitest 0.30 and later know it).
+    const shuffled = request.shuffle === true && atLeastVersion(installedVersion(request.treeDir, 'vitest'), 0, 30)
+    const reporterArgs = [...VITEST_FLAGS, `--outputFile=${reportFile}`, ...coverageFlags(request, provider), ...(shuffled ? ['--sequence.shuffle'] : [])]
     const invocation = request.command ? expandCommand(request.command, request.files, reporterArgs) : defaultInvocation(request, reporterArgs)
     if (!invocation) return notInstalled(request)
     const result = await processes.run({ ...invocation, cwd: request.treeDir, timeoutMs: request.timeoutMs })
@@ -94,7 +96,7 @@ export const vitestAdapter: FrameworkAdapter = {
     }
     const roots = await treeRoots(request.treeDir)
     const coverage = provider ? await readIstanbulCoverage(coverageFile, roots) : null
-    return { ...base, ...readResults(report, request.files, roots), ...(coverage && { coverage }) }
+    return { ...base, ...readResults(report, request.files, roots), ...(coverage && { coverage }), ...(shuffled && { shuffled }) }
   }
 }
 

@@ -3,7 +3,7 @@
  * cache here saves work and none is needed for a correct run.
  */
 import * as cache from '@actions/cache'
-import type { Logger } from '../pipeline.js'
+import type { Logger } from '../ports/logger.js'
 
 /** The part of @actions/cache used here. */
 export interface CacheService {

@@ -1,6 +1,6 @@
 /** The pipeline's log on a runner: progress as plain lines, problems as warnings, detail as debug lines. */
 import * as core from '@actions/core'
-import type { Logger } from '../pipeline.js'
+import type { Logger } from '../ports/logger.js'
 
 // What the runner's TrimStart (.NET Char.IsWhiteSpace) drops before it looks for `::`, and, to be safe, the
 // invisible characters a reader cannot see either (zero-width spaces and joiners, word joiner, BOM).

@@ -1,7 +1,8 @@
 /**
  * Check annotations on the fix's hunks, within GitHub's limit of 10 of each kind per step: a notice on a
- * hunk the suite runs when it proves the fix, an error on a hunk no test guards when it does not, and a
- * warning on changed lines the suite never runs.
+ * hunk the suite runs when it proves the fix (naming the tests that fail with that hunk alone taken out,
+ * when that was checked), a warning on a hunk no such test needs, an error on every hunk when nothing is
+ * proven, and a warning on changed lines the suite never runs.
  */
 import type { ChangeSet } from '../domain.js'
 import type { Report } from '../report/report.js'
@@ -31,7 +32,14 @@ export function annotationsFor(report: Report, changeSet: ChangeSet): Annotation
       // Without coverage every hunk counts as run; with it, a hunk is run when none of its executable lines was missed.
       const run = !changed.some((line) => missed.has(line))
       const range = { file: file.path, startLine: Math.min(...changed), endLine: Math.max(...changed) }
-      if (proven && run) annotations.push({ kind: 'notice', ...range, title: 'Guarded by a regression test', message: `The suite runs this change and fails without it (${failToPass(report)} fail-to-pass test(s)).` })
+      const guard = report.hunks?.find((entry) => entry.file === range.file && entry.startLine === range.startLine && entry.endLine === range.endLine)
+      if (proven && guard?.guardedBy?.length === 0) {
+        annotations.push({ kind: 'warning', ...range, title: 'No test needs this hunk', message: 'No fail-to-pass test fails with this hunk alone taken out: the suite does not show the fix needs it.' })
+      } else if (proven && guard?.guardedBy) {
+        annotations.push({ kind: 'notice', ...range, title: 'Guarded by a regression test', message: `Fails without this hunk alone: ${guard.guardedBy.slice(0, 5).join('; ')}${guard.guardedBy.length > 5 ? ` and ${guard.guardedBy.length - 5} more` : ''}.` })
+      } else if (proven && run) {
+        annotations.push({ kind: 'notice', ...range, title: 'Guarded by a regression test', message: `The suite runs this change and fails without it (${failToPass(report)} fail-to-pass test(s)).` })
+      }
       if (!proven) annotations.push({ kind: 'error', ...range, title: 'No test guards this fix', message: `No test fails without this change: ${report.reason ?? report.verdict}.` })
     }
     for (const [startLine, endLine] of runs([...missed].sort((a, b) => a - b))) {

@@ -6,7 +6,7 @@ import { DefaultArtifactClient } from '@actions/artifact'
 import { existsSync } from 'node:fs'
 import { readdir } from 'node:fs/promises'
 import { join } from 'node:path'
-import type { Logger } from '../pipeline.js'
+import type { Logger } from '../ports/logger.js'
 
 /** The part of @actions/artifact used here. */
 export interface ArtifactService {

@@ -3,7 +3,7 @@
  * every re-run, so the thread holds the latest verdict once. Failure (e.g. no pull-requests: write) only warns.
  */
 import type * as github from '@actions/github'
-import type { Logger } from '../pipeline.js'
+import type { Logger } from '../ports/logger.js'
 
 type Octokit = ReturnType<typeof github.getOctokit>
 

@@ -5,6 +5,7 @@ export const Inputs = {
   AnthropicBaseUrl: 'anthropic-base-url',
   MaxTokens: 'max-tokens',
   MaxModelCalls: 'max-model-calls',
+  Reruns: 'reruns',
   OnNoFailToPass: 'on-no-fail-to-pass',
   TimeoutMinutes: 'timeout-minutes',
   OutputDir: 'output-dir',

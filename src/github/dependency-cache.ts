@@ -1,6 +1,6 @@
 /** The pre-fix tree's install (when the pull request changed manifests) kept in the Actions cache. */
 import type { DependencyCache } from '../execute/dependencies.js'
-import type { Logger } from '../pipeline.js'
+import type { Logger } from '../ports/logger.js'
 import { ActionsCache, type CacheService } from './actions-cache.js'
 
 export function actionsDependencyCache(log: Logger, service?: CacheService): DependencyCache | null {

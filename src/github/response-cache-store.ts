@@ -7,7 +7,7 @@
 import { createHash } from 'node:crypto'
 import { existsSync } from 'node:fs'
 import { readdir } from 'node:fs/promises'
-import type { Logger } from '../pipeline.js'
+import type { Logger } from '../ports/logger.js'
 import { ActionsCache, type CacheService } from './actions-cache.js'
 
 const KEY_PREFIX = 'regression-testgen-responses-v1'

@@ -58,8 +58,12 @@ export function repairTests(model: ModelPort, input: GenerationInput, suite: Sui
   return askForSuite(model, input, 'repair', { suite: render.renderSuite(suite), failures: render.renderFailures(headRun) })
 }
 
-export function strengthenTests(model: ModelPort, input: GenerationInput, suite: Suite, preFixRun: RunResult): Promise<Suite> {
-  return askForSuite(model, input, 'strengthen', { suite: render.renderSuite(suite), pre_fix_output: render.renderRun(preFixRun) })
+/** `weak`: tests do fail before the fix, but only because their file cannot load there. */
+export function strengthenTests(model: ModelPort, input: GenerationInput, suite: Suite, preFixRun: RunResult, weak = false): Promise<Suite> {
+  const why = weak
+    ? 'the only ones that fail against the code BEFORE the fix fail because their file cannot load there (they use a symbol or module the fix added): that shows the new code exists, not that the bug is gone.'
+    : 'none of them fails against the code BEFORE the fix, so the suite does not yet prove the fix.'
+  return askForSuite(model, input, 'strengthen', { why, suite: render.renderSuite(suite), pre_fix_output: render.renderRun(preFixRun) })
 }
 
 async function askForSuite(model: ModelPort, input: GenerationInput, stage: 'write-tests' | 'repair' | 'strengthen', values: Record<string, string>): Promise<Suite> {

@@ -1,4 +1,4 @@
-import type { Logger } from '../pipeline.js'
+import type { Logger } from './logger.js'
 
 // Terminal escape sequences, in their 7-bit (ESC …) and 8-bit (C1) forms: OSC, DCS, SOS, PM and APC strings
 // up to their terminator (OSC 52 writes the clipboard, OSC 8 hides a link), CSI sequences (cursor moves,

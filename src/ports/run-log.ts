@@ -1,7 +1,7 @@
 /** Every log line of a run also goes to `<outDir>/run.log`, so the artifact keeps what the job log showed. */
 import { appendFileSync, mkdirSync, writeFileSync } from 'node:fs'
 import { join } from 'node:path'
-import type { Logger } from '../pipeline.js'
+import type { Logger } from './logger.js'
 
 export function withRunLog(log: Logger, outDir: string): Logger {
   const file = join(outDir, 'run.log')

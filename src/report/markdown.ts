@@ -29,6 +29,7 @@ export function renderMarkdown(report: Report): string {
     rootCause(report),
     scenarios(report),
     tests(report),
+    hunkGuards(report),
     diffCoverage(report),
     suite(report),
     model(report),
@@ -74,8 +75,36 @@ function tally(statuses: string[]): string {
 
 function tests(report: Report): string {
   if (report.tests.length === 0) return '## Tests\n\nNo test ran.'
-  const rows = report.tests.map((t) => `| ${cell(t.file)} | ${cell(t.name)} | ${t.head} | ${t.preFix} | **${t.kind}** |`)
-  return ['## Tests', '| File | Test | At head | Pre-fix | Kind |', '|---|---|---|---|---|', ...rows].join('\n')
+  const rows = report.tests.map((t) => `| ${cell(t.file)} | ${cell(t.name)} | ${t.head} | ${t.preFix} | **${t.kind}** | ${beforeTheFix(t)} |`)
+  return ['## Tests', '| File | Test | At head | Pre-fix | Kind | Before the fix |', '|---|---|---|---|---|---|', ...rows].join('\n')
+}
+
+/** How a fail-to-pass test failed before the fix (`load`: a weak proof), or why a test passing at head did not run there. */
+function beforeTheFix(test: Report['tests'][number]): string {
+  if (test.preFixFailureLine === null) return ''
+  const line = cell(inlineCode(test.preFixFailureLine))
+  if (test.preFixFailure === 'load') return `**load** (weak proof): ${line}`
+  return test.preFixFailure ? `**${test.preFixFailure}**: ${line}` : `not run: ${line}`
+}
+
+/** Hunk × test: ✓ where the test fails with that hunk alone taken out. A list past six tests. */
+function hunkGuards(report: Report): string | null {
+  if (!report.hunks) return null
+  const tests = [...new Set(report.hunks.flatMap((hunk) => hunk.guardedBy ?? []))]
+  const name = (hunk: NonNullable<Report['hunks']>[number]) => `${cell(hunk.file)}:${hunk.startLine}–${hunk.endLine}`
+  const intro = '## Which test guards which hunk\n\nEach source hunk of the fix taken out alone, in a tree of its own: the fail-to-pass tests that fail there need it.'
+  if (tests.length > 0 && tests.length <= 6) {
+    const header = `| Hunk | ${tests.map(cell).join(' | ')} |\n|---|${tests.map(() => '---').join('|')}|`
+    const rows = report.hunks.map((hunk) => `| ${name(hunk)} | ${tests.map((test) => (hunk.guardedBy === null ? '—' : hunk.guardedBy.includes(test) ? '✓' : '')).join(' | ')} |`)
+    return [intro, [header, ...rows].join('\n'), unguardedNote(report)].filter(Boolean).join('\n\n')
+  }
+  const rows = report.hunks.map((hunk) => `| ${name(hunk)} | ${hunk.guardedBy === null ? 'not checked' : hunk.guardedBy.map(cell).join('; ') || '⚠️ none'} |`)
+  return [intro, ['| Hunk | Fails without it |', '|---|---|', ...rows].join('\n'), unguardedNote(report)].filter(Boolean).join('\n\n')
+}
+
+function unguardedNote(report: Report): string | null {
+  const unguarded = (report.hunks ?? []).filter((hunk) => hunk.guardedBy?.length === 0).length
+  return unguarded ? `⚠️ ${unguarded} hunk(s) no test fails without: the suite does not show the fix needs them.` : null
 }
 
 function diffCoverage(report: Report): string | null {

@@ -3,7 +3,7 @@
  * replaced in everything the tool writes or posts — the report files, the suite, run.log, the job log, the
  * summary, the comment, the annotations. The sandbox keeps tests from reading them; this is the second line.
  */
-import type { Logger } from '../pipeline.js'
+import type { Logger } from '../ports/logger.js'
 
 export const REDACTED = '***'
 

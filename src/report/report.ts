@@ -2,6 +2,7 @@
 import type { Collection } from '../context/collection.js'
 import type { Analysis, BugReport, ChangeSet, ClassifiedTest, Scenario, SuiteFile, Verdict } from '../domain.js'
 import type { DependencySource } from '../execute/dependencies.js'
+import type { HunkGuard } from '../execute/hunk-guards.js'
 import type { Preflight } from '../execute/preflight.js'
 import { UsageLedger, type ModelCall, type TokenUsage } from '../model/model-port.js'
 import { estimateCostUsd } from '../model/pricing.js'
@@ -27,6 +28,8 @@ export interface Report {
   tests: ClassifiedTest[]
   /** Of the changed executable lines at head, those the suite ran; null when coverage was not collected. */
   diffCoverage: DiffCoverage | null
+  /** Which fail-to-pass tests fail with each source hunk alone taken out; null: fewer than two hunks, or nothing proven. */
+  hunks: HunkGuard[] | null
   /** Why diffCoverage is null although tests ran, and what would measure it. */
   diffCoverageNote: string | null
   preFixTree: { reverted: string[]; dependencies: DependencySource } | null
@@ -38,6 +41,8 @@ export interface Report {
   isolation: IsolationMode
   isolationDetail: string
   rounds: { repair: number; strengthen: number }
+  /** How many times the delivered suite ran in each tree (the determinism gate). */
+  runs: { head: number; preFix: number }
   model: ModelUsage
   timings: Record<string, number>
   durationMs: number
@@ -82,12 +87,14 @@ export function emptyReport(mode: Mode, repoDir: string, base: string, head: str
     tests: [],
     diffCoverage: null,
     diffCoverageNote: null,
+    hunks: null,
     preFixTree: null,
     build: null,
     preflight: null,
     isolation: 'none',
     isolationDetail: 'nothing ran yet',
     rounds: { repair: 0, strengthen: 0 },
+    runs: { head: 0, preFix: 0 },
     model: modelUsage(null, new UsageLedger()),
     timings: {},
     durationMs: 0

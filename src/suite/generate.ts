@@ -6,7 +6,7 @@ import type { ChangeSet, RunResult, Scenario, SuiteFile } from '../domain.js'
 import type { FrameworkAdapter } from '../frameworks/adapter.js'
 import type { GitCommands } from '../ports/git.js'
 import type { ModelPort } from '../model/model-port.js'
-import type { Logger } from '../pipeline.js'
+import type { Logger } from '../ports/logger.js'
 import type { Report } from '../report/report.js'
 import type { BugReportSource } from '../settings.js'
 import type { Timings } from '../timings.js'
@@ -20,7 +20,8 @@ import { placeSuite, suitePathFor } from './placement.js'
 /** How the prove loop asks for better tests; generate mode has one, verify mode none. */
 export interface Refiner {
   repair(files: SuiteFile[], headRun: RunResult): Promise<SuiteFile[]>
-  strengthen(files: SuiteFile[], preFixRun: RunResult): Promise<SuiteFile[]>
+  /** `weak`: tests fail before the fix only because their file cannot load there. */
+  strengthen(files: SuiteFile[], preFixRun: RunResult, weak: boolean): Promise<SuiteFile[]>
 }
 
 export interface GeneratedSuite {
@@ -75,9 +76,9 @@ export async function generateSuite(changeSet: ChangeSet, source: BugReportSourc
         log.info('Repair: the model fixes the tests that failed at head, from their failures')
         return place((await timings.time('repair', () => repairTests(model, input, { files }, headRun))).files)
       },
-      strengthen: async (files, preFixRun) => {
-        log.info('Strengthen: no test failed on the pre-fix tree; the model rewrites the suite to reach the bug')
-        return place((await timings.time('strengthen', () => strengthenTests(model, input, { files }, preFixRun))).files)
+      strengthen: async (files, preFixRun, weak) => {
+        log.info(`Strengthen: ${weak ? 'tests failed on the pre-fix tree only because their file could not load there' : 'no test failed on the pre-fix tree'}; the model rewrites the suite to reach the bug`)
+        return place((await timings.time('strengthen', () => strengthenTests(model, input, { files }, preFixRun, weak))).files)
       }
     }
   }

@@ -1,5 +1,6 @@
 /** Each test's kind from its two runs, and the overall verdict. */
 import { isFailure, type ClassifiedTest, type RunResult, type TestKind, type TestResult, type TestStatus, type Verdict } from '../domain.js'
+import { onlyLoadFailures, preFixFailureOf, type PreFixFailure } from './failure-kind.js'
 
 const key = (test: { file: string; name: string }) => `${test.file}\u0000${test.name}`
 
@@ -11,14 +12,22 @@ export function classifyTests(headRun: RunResult, preFixRun: RunResult | null): 
     // A file that could not even load before the fix (e.g. it imports what the fix added) fails there.
     const preFixStatus: TestStatus | 'missing' = before?.status ?? (preFixFileErrors.has(test.file) ? 'errored' : 'missing')
     const message = before?.message || preFixFileErrors.get(test.file) || test.message
-    return { file: test.file, name: test.name, head: test.status, preFix: preFixStatus, kind: kindOf(test, preFixStatus), message, scenario: null }
+    // How it failed there: a test a hook kept from running proves nothing (kindOf).
+    const failure = preFixFailureOf(before, preFixFileErrors.get(test.file))
+    const flaky = test.runs !== undefined || before?.runs !== undefined
+    const kind = flaky ? 'flaky' : kindOf(test, preFixStatus, failure)
+    const explained = kind === 'fail-to-pass' || (kind === 'missing-at-pre-fix' && failure?.kind === 'not-run')
+    const preFixFailure = kind === 'fail-to-pass' && failure && failure.kind !== 'not-run' ? failure.kind : null
+    const shown = flaky && before?.runs ? before.message : message
+    return { file: test.file, name: test.name, head: test.status, preFix: preFixStatus, kind, flaky, message: shown, scenario: null, preFixFailure, preFixFailureLine: explained ? (failure?.line ?? null) : null }
   })
 }
 
-function kindOf(head: TestResult, preFix: TestStatus | 'missing'): TestKind {
+function kindOf(head: TestResult, preFix: TestStatus | 'missing', failure: PreFixFailure | null): TestKind {
   if (head.status === 'skipped') return 'skipped'
   if (head.status !== 'passed') return 'fails-at-head'
-  if (isFailure(preFix)) return 'fail-to-pass'
+  // Not run before the fix (a hook or a test before it failed): no result there, so never the proof.
+  if (isFailure(preFix)) return failure?.kind === 'not-run' ? 'missing-at-pre-fix' : 'fail-to-pass'
   if (preFix === 'passed') return 'pass-to-pass'
   if (preFix === 'skipped') return 'skipped'
   return 'missing-at-pre-fix'
@@ -31,7 +40,7 @@ function kindOf(head: TestResult, preFix: TestStatus | 'missing'): TestKind {
  */
 export function decideVerdict(tests: ClassifiedTest[], headFileErrors: RunResult['fileErrors'] = []): Verdict {
   const failToPass = tests.filter((test) => test.kind === 'fail-to-pass').length
-  if (failToPass > 0) return { verdict: 'fail-to-pass', reason: null, tests }
+  if (failToPass > 0) return { verdict: 'fail-to-pass', reason: onlyLoadFailures(tests) ? weakProof(tests) : null, tests }
   if (tests.length === 0) {
     const reason = headFileErrors.length
       ? `no test could run at head: ${headFileErrors.length} test file(s) could not run (${headFileErrors[0].file}: ${headFileErrors[0].message.split('\n')[0]})`
@@ -39,11 +48,23 @@ export function decideVerdict(tests: ClassifiedTest[], headFileErrors: RunResult
     return { verdict: 'error', reason, tests }
   }
   const passing = tests.filter((test) => test.head === 'passed')
+  const flaky = tests.filter((test) => test.flaky)
+  const andFlaky = flaky.length ? `; ${flaky.length} flaky test(s) changed their result between runs of one tree (${flaky[0].name})` : ''
+  // Passing tests that a failed hook (or a test before them) kept from running on the pre-fix tree.
+  const notRun = passing.filter((test) => test.kind === 'missing-at-pre-fix' && test.preFix !== 'missing')
   const reason =
     passing.length === 0
       ? 'no test passed at head'
       : passing.every((test) => test.preFix === 'missing')
         ? `the pre-fix tree did not run them: every file of the ${passing.length} test(s) passing at head also had a test failing there`
-        : `none of the ${passing.length} test(s) passing at head failed on the pre-fix tree`
-  return { verdict: 'no-fail-to-pass', reason, tests }
+        : notRun.length > 0
+          ? `none of the ${passing.length} test(s) passing at head failed on the pre-fix tree; ${notRun.length} did not run there, a hook or a test before them failing first (${notRun[0].file}: ${notRun[0].preFixFailureLine})`
+          : `none of the ${passing.length} test(s) passing at head failed on the pre-fix tree`
+  return { verdict: 'no-fail-to-pass', reason: reason + andFlaky, tests }
+}
+
+/** The reason of a fail-to-pass verdict resting only on files that could not load before the fix. */
+function weakProof(tests: ClassifiedTest[]): string {
+  const first = tests.find((test) => test.kind === 'fail-to-pass')!
+  return `weak proof: every fail-to-pass test failed before the fix only because its file could not load (${first.file}: ${first.preFixFailureLine}); no test shows the fixed behaviour failing by an assertion or an exception`
 }

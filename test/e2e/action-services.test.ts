@@ -68,8 +68,8 @@ test('the artifact holds the suite and reports, is linked from the summary, and 
     // The run log: the job log's lines, and each test run's output.
     const runLog = artifact.files['run.log'].toString()
     expect(runLog).toMatch(/ info Run 1 at head: 6 passed in \d+\.\d s\n/)
-    expect(runLog).toMatch(/ debug Run 3 on the pre-fix tree, the runner's output:\nFAIL test\/regression\/issue-4471\.test\.ts/)
-    expect(runLog).toMatch(/ debug Run 3 on the pre-fix tree, failures:\n✗ test\/regression\/issue-4471\.test\.ts › StreamingTransport retry budget \(#4471\) › retries a streaming call after a single 429: /)
+    expect(runLog).toMatch(/ debug Run 4 on the pre-fix tree, the runner's output:\nFAIL test\/regression\/issue-4471\.test\.ts/)
+    expect(runLog).toMatch(/ debug Run 4 on the pre-fix tree, failures:\n✗ test\/regression\/issue-4471\.test\.ts › StreamingTransport retry budget \(#4471\) › retries a streaming call after a single 429: /)
     expect(runLog).toMatch(/ info verdict: fail-to-pass\n/)
 
     expect(first.outputs).toMatch(new RegExp(`artifact-id<<.*\\n${artifact.id}\\n`))

@@ -66,6 +66,19 @@ test('(a) the scripted model gives a fail-to-pass suite, and the report says so'
   expect(git(run.repo.dir, 'worktree', 'list').split('\n')).toHaveLength(1)
 })
 
+test('a suite that fails before the fix only because its file cannot load there gets a strengthen round asking for a real failure', async () => {
+  // The fix adds a module (reverted in the pre-fix tree); the first suite only imports it.
+  const budgetModule = "export const fullBudget = (capacity: number): number => capacity\n"
+  const loadOnly = `import { fullBudget } from '../../src/stream-budget'\n\n// Scenario: each streaming call gets the whole budget — bug #4471.\nit('gives a streaming call the whole budget (#4471)', () => {\n  expect(fullBudget(3)).toBe(3)\n})\n`
+  const script = { ...answers, 'write-tests': suite({ content: loadOnly }), strengthen: answers['write-tests'] }
+  const run = await runCliOnFixture({ script, fixtureOptions: { headChanges: { 'src/stream-budget.ts': budgetModule } } })
+  expect(run.report).toMatchObject({ verdict: 'fail-to-pass', reason: null, rounds: { strengthen: 1 } })
+  expect(run.report.tests.filter((test) => test.kind === 'fail-to-pass').every((test) => test.preFixFailure !== 'load')).toBe(true)
+  const strengthen = run.model!.requests.find((request) => stageOf(request) === 'strengthen')!
+  expect(requestText(strengthen)).toContain('the only ones that fail against the code BEFORE the fix fail because their file cannot load there')
+  expect(run.log).toContain('Strengthen: tests failed on the pre-fix tree only because their file could not load there; the model rewrites the suite to reach the bug')
+})
+
 test('(b) a suite that passes on both trees gets one strengthen round, then no-fail-to-pass (exit 1, or 0 with warn)', async () => {
   const script = { ...answers, 'write-tests': suite({ content: passesOnBothTrees }), strengthen: suite({ content: passesOnBothTrees }) }
   const run = await runCliOnFixture({ script })
@@ -182,11 +195,12 @@ test('a test that passes once and fails on a second run at head is flaky: left o
   const run = await runCliOnFixture({ script: { ...answers, 'write-tests': suite({ content: flaky }, { path: 'test/regression/issue-4471-stable.test.ts', content: scriptedSuite }) } })
   expect(run.report.verdict).toBe('fail-to-pass')
   expect(run.report.tests.find((t) => t.name.endsWith('passes only the first time'))).toMatchObject({
-    kind: 'fails-at-head',
+    kind: 'flaky',
     head: 'failed',
-    message: expect.stringMatching(/^flaky: passed, then on a second run at head failed: /)
+    flaky: true,
+    message: expect.stringMatching(/^flaky: passed, then on run 2 at head failed: /)
   })
-  expect(run.report.suite.dropped).toEqual([{ path: SUITE_PATH, reason: 'flaky at head: a test passed, then failed on a second run' }])
+  expect(run.report.suite.dropped).toEqual([{ path: SUITE_PATH, reason: 'flaky at head: a test changed its result between runs' }])
   expect(run.report.suite.files.map((f) => f.path)).toEqual(['test/regression/issue-4471-stable.test.ts'])
 })
 

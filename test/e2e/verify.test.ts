@@ -24,9 +24,9 @@ test('(e) verify proves the example fix with its own test', async () => {
   // Its jest.config.js cannot be read from the file: jest itself said what it collects (--showConfig).
   expect(run.report.suite.files).toEqual([{ path: 'test/streaming-transport.test.ts', tests: [], collectedByRepoTests: true }])
   expect(run.log).toContain("The repository's own tests: jest --showConfig")
-  // The preflight ran this very file at head: that run is not repeated, only the coverage run follows.
+  // The preflight ran this very file at head: that run is not repeated; the gate's runs follow.
   expect(run.log).toContain("At head: the preflight's run of test/streaming-transport.test.ts stands for the first run")
-  expect(run.log.filter((line) => / at head\b/.test(line) && /^(?:Run|Preflight) /.test(line)).map((line) => line.replace(/:.*/, ''))).toEqual(['Preflight at head', 'Run 1 at head (with coverage)'])
+  expect(run.log.filter((line) => / at head\b/.test(line) && /^(?:Run|Preflight) /.test(line)).map((line) => line.replace(/:.*/, ''))).toEqual(['Preflight at head', 'Run 1 at head (with coverage)', 'Run 2 at head (shuffled)'])
 })
 
 test('verify on a fix without test changes says there is nothing to verify', async () => {
@@ -65,7 +65,7 @@ describe('beside the fix', () => {
 })
 `
   const run = await runCliOnFixture({ fixtureOptions: { headChanges: { 'test/streaming-transport.test.ts': withMore } } })
-  expect(run.log).toContain('1 test(s) failed only with coverage collected, and passed again without it: they are judged on the runs without coverage')
+  expect(run.log).toContain('1 test(s) failed only with coverage collected, and passed in every run without it: they are judged on the runs without coverage')
   const kinds = Object.fromEntries(run.report.tests.map((test) => [test.name, test.kind]))
   expect(kinds).toEqual({
     'StreamingTransport.stream › retries a streaming call after a 429 (#4471)': 'fail-to-pass',

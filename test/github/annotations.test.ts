@@ -12,7 +12,7 @@ function report(verdict: Report['verdict'], uncovered: Record<string, number[]> 
     ...base,
     verdict,
     reason: verdict === 'fail-to-pass' ? null : 'none of the 2 test(s) passing at head failed on the pre-fix tree',
-    tests: [{ file: 't', name: 'n', head: 'passed', preFix: 'failed', kind: 'fail-to-pass', message: '', scenario: null }],
+    tests: [{ file: 't', name: 'n', head: 'passed', preFix: 'failed', kind: 'fail-to-pass', flaky: false, message: '', scenario: null, preFixFailure: 'assertion', preFixFailureLine: 'expected 1 to be 2' }],
     diffCoverage: uncovered && { covered: 0, total: 0, files: Object.entries(uncovered).map(([path, lines]) => ({ file: path, covered: 0, total: lines.length, uncoveredLines: lines })) }
   }
 }
@@ -38,4 +38,19 @@ test(`at most ${MAX_PER_KIND} of each kind`, () => {
   const annotations = annotationsFor(report('error', { 'src/a.ts': many.flat() }), changeSet([file('src/a.ts', many)]))
   expect(annotations.filter((a) => a.kind === 'error')).toHaveLength(MAX_PER_KIND)
   expect(annotations.filter((a) => a.kind === 'warning')).toHaveLength(MAX_PER_KIND)
+})
+
+test('with hunks checked one by one: a notice naming the tests that need a hunk, a warning on a hunk none needs', () => {
+  const checked: Report = { ...report('fail-to-pass', null), hunks: [
+    { file: 'src/a.ts', startLine: 10, endLine: 11, guardedBy: ['parse › counts down (#7)'] },
+    { file: 'src/a.ts', startLine: 40, endLine: 40, guardedBy: [] },
+    { file: 'src/a.ts', startLine: 60, endLine: 60, guardedBy: null }
+  ] }
+  const annotations = annotationsFor(checked, changeSet([file('src/a.ts', [[10, 11], [40], [60]])]))
+  expect(annotations).toEqual([
+    { kind: 'warning', file: 'src/a.ts', startLine: 40, endLine: 40, title: 'No test needs this hunk', message: 'No fail-to-pass test fails with this hunk alone taken out: the suite does not show the fix needs it.' },
+    { kind: 'notice', file: 'src/a.ts', startLine: 10, endLine: 11, title: 'Guarded by a regression test', message: 'Fails without this hunk alone: parse › counts down (#7).' },
+    // Not checked (past the limits): the suite's general notice.
+    { kind: 'notice', file: 'src/a.ts', startLine: 60, endLine: 60, title: 'Guarded by a regression test', message: 'The suite runs this change and fails without it (1 fail-to-pass test(s)).' }
+  ])
 })

@@ -1,7 +1,7 @@
 import type { ClassifiedTest, SuiteFile } from '../../src/domain.js'
 import { withScenarios } from '../../src/verdict/scenarios.js'
 
-const ran = (file: string, name: string): ClassifiedTest => ({ file, name, head: 'passed', preFix: 'failed', kind: 'fail-to-pass', message: '', scenario: null })
+const ran = (file: string, name: string): ClassifiedTest => ({ file, name, head: 'passed', preFix: 'failed', kind: 'fail-to-pass', flaky: false, message: '', scenario: null, preFixFailure: 'assertion', preFixFailureLine: 'expected 1 to be 2' })
 const written = (path: string, tests: Array<[title: string, scenario: string]>): SuiteFile => ({ path, content: '', tests: tests.map(([title, scenario]) => ({ title, scenario })) })
 
 test.each([

@@ -1,0 +1,102 @@
+/**
+ * Which test guards which hunk. A fix of two or more source hunks gets one more tree per hunk (at most
+ * MAX_HUNKS, within a time box), with only that hunk taken out, where the fail-to-pass tests run again. A
+ * test that fails there proves that hunk necessary; a hunk no test fails without is one the suite does
+ * not show the fix needs.
+ */
+import { mkdir, rm, writeFile } from 'node:fs/promises'
+import { dirname, join } from 'node:path'
+import { isFailure, type ChangeSet, type ChangedFile, type ClassifiedTest, type Hunk } from '../domain.js'
+import { sourceFiles } from '../diff/change-set.js'
+import type { GitCommands } from '../ports/git.js'
+import type { Logger } from '../ports/logger.js'
+import type { TestBench } from './test-bench.js'
+import type { Trees } from './trees.js'
+
+export const MAX_HUNKS = 8
+
+export interface HunkGuard {
+  file: string
+  /** The hunk's lines at head (for a deleted file: its lines at the base). */
+  startLine: number
+  endLine: number
+  /** The fail-to-pass tests that fail with this hunk alone taken out; null: not checked (past the limits). */
+  guardedBy: string[] | null
+}
+
+export interface GuardOptions {
+  git: GitCommands
+  trees: Trees
+  bench: TestBench
+  /** Makes a variant tree ready to test (its build), if it needs anything. */
+  prepare: (treeDir: string) => Promise<void>
+  /** No new hunk tree is started after this time (ms since the epoch). */
+  deadline: number
+  log: Logger
+}
+
+interface FixHunk {
+  file: ChangedFile
+  hunk: Hunk
+}
+
+/** Null when there is nothing to tell apart: fewer than two source hunks, or no fail-to-pass test. */
+export async function guardHunks(changeSet: ChangeSet, tests: ClassifiedTest[], options: GuardOptions): Promise<HunkGuard[] | null> {
+  const hunks = sourceFiles(changeSet).flatMap((file) => file.hunks.map((hunk) => ({ file, hunk })))
+  const failToPass = tests.filter((test) => test.kind === 'fail-to-pass')
+  if (hunks.length < 2 || failToPass.length === 0) return null
+  const files = [...new Set(failToPass.map((test) => test.file))]
+  const guards: HunkGuard[] = []
+  for (const [index, fixHunk] of hunks.entries()) {
+    const lines = linesOf(fixHunk)
+    if (index >= MAX_HUNKS || Date.now() > options.deadline) {
+      guards.push({ ...lines, guardedBy: null })
+      continue
+    }
+    const where = `with hunk ${index + 1} of ${hunks.length} taken out (${lines.file}:${lines.startLine}-${lines.endLine})`
+    const root = await options.trees.addVariant(`hunk-${index + 1}`, (treeDir) => takeOut(options.git, changeSet, fixHunk, treeDir))
+    await options.bench.installInto(root)
+    await options.prepare(root)
+    const run = await options.bench.run({ root, where }, files)
+    const failed = new Set(run.tests.filter((test) => isFailure(test.status)).map((test) => `${test.file}\u0000${test.name}`))
+    const unloadable = new Set(run.fileErrors.map((error) => error.file))
+    const guardedBy = failToPass.filter((test) => failed.has(`${test.file}\u0000${test.name}`) || unloadable.has(test.file)).map((test) => test.name)
+    guards.push({ ...lines, guardedBy })
+  }
+  const unguarded = guards.filter((guard) => guard.guardedBy?.length === 0)
+  if (unguarded.length) options.log.warn(`No test fails with ${unguarded.length} hunk(s) of the fix taken out alone: ${unguarded.map((guard) => `${guard.file}:${guard.startLine}-${guard.endLine}`).join(', ')}`)
+  return guards
+}
+
+function linesOf({ file, hunk }: FixHunk): Pick<HunkGuard, 'file' | 'startLine' | 'endLine'> {
+  const range = file.status === 'deleted' ? hunk.base : hunk.head
+  const changed = hunk.addedLines.length ? hunk.addedLines : [range.start]
+  return { file: file.path, startLine: Math.min(...changed), endLine: Math.max(...changed) }
+}
+
+/** The head's file with this one hunk back as it was at the base; the file's other hunks stay fixed. */
+async function takeOut(git: GitCommands, changeSet: ChangeSet, { file, hunk }: FixHunk, treeDir: string): Promise<void> {
+  const base = file.basePath === null ? '' : ((await git.fileAt(changeSet.mergeBase, file.basePath)) ?? '')
+  const head = file.status === 'deleted' ? '' : ((await git.fileAt(changeSet.head, file.path)) ?? '')
+  const text = withHunkReverted(head, base, hunk.header)
+  // A deleted file comes back; an added one whose only hunk goes out is gone; a renamed one keeps its name.
+  const target = join(treeDir, file.path)
+  if (file.status === 'added' && text === '') return rm(target, { force: true })
+  await mkdir(dirname(target), { recursive: true })
+  await writeFile(target, text)
+}
+
+/**
+ * `@@ -a,b +c,d @@`: lines c..c+d-1 of the head replaced by lines a..a+b-1 of the base. A count of 0 puts
+ * the hunk after the line its start names (git's convention for pure additions and deletions).
+ */
+export function withHunkReverted(head: string, base: string, header: string): string {
+  const match = /^@@ -(\d+)(?:,(\d+))? \+(\d+)(?:,(\d+))? @@/.exec(header)
+  if (!match) throw new Error(`not a hunk header: ${header}`)
+  const [oldStart, oldLines, newStart, newLines] = [match[1], match[2] ?? '1', match[3], match[4] ?? '1'].map(Number)
+  const headLines = head.split('\n')
+  const baseLines = base.split('\n')
+  const from = newLines === 0 ? newStart : newStart - 1
+  const baseFrom = oldLines === 0 ? oldStart : oldStart - 1
+  return [...headLines.slice(0, from), ...baseLines.slice(baseFrom, baseFrom + oldLines), ...headLines.slice(from + newLines)].join('\n')
+}

@@ -1,0 +1,157 @@
+/**
+ * Coverage through Node itself, for a repository without a coverage tool of its own: `NODE_V8_COVERAGE`
+ * makes every node process of the run (children and worker threads too) write V8's coverage as JSON when it
+ * exits, and v8-to-istanbul (the converter c8 uses) turns it into per-line coverage of the repository's
+ * files, through the source maps Node recorded (ts-node, tsx) or the files' own.
+ */
+import { readdir, readFile, rm } from 'node:fs/promises'
+import type { Profiler } from 'node:inspector'
+import { isAbsolute, join } from 'node:path'
+import { fileURLToPath } from 'node:url'
+import v8ToIstanbul from 'v8-to-istanbul'
+import type { FileCoverage } from '../domain.js'
+import { codeLinesOnly, mergeCoverage } from './node-test-report.js'
+import { repoRelative } from './paths.js'
+import { makeRunnerFolder } from './runner-folder.js'
+
+const FOLDER = 'v8-coverage'
+
+/** One process's (or worker thread's) file: `coverage-<pid>-<time>-<n>.json`. */
+interface ProcessCoverage {
+  result: ScriptCoverage[]
+  /** Source maps Node saw, by file URL: the map, and the line lengths of the code that ran. */
+  'source-map-cache'?: Record<string, { lineLengths?: number[] | null; data?: unknown }>
+}
+
+interface ScriptCoverage {
+  url: string
+  functions: Profiler.FunctionCoverage[]
+}
+
+interface IstanbulLines {
+  path: string
+  statementMap: Record<string, { start: { line: number } }>
+  s: Record<string, number>
+}
+
+type Sources = Parameters<typeof v8ToIstanbul>[2]
+
+export interface V8CoverageOptions {
+  /** Repository-relative files that are not the repository's code under test (its test files). */
+  exclude?: (file: string) => boolean
+}
+
+/** The folder under a run's scratch folder that node writes its coverage into. */
+export function v8CoverageDir(scratchDir: string): string {
+  return join(scratchDir, FOLDER)
+}
+
+/**
+ * Empties the coverage folder (files of an earlier run must not count for this one), makes it writable by
+ * the sandbox's user, and gives the variable that makes the test processes write there.
+ */
+export async function v8CoverageEnv(scratchDir: string): Promise<Record<string, string>> {
+  const dir = v8CoverageDir(scratchDir)
+  await rm(dir, { recursive: true, force: true })
+  await makeRunnerFolder(dir)
+  return { NODE_V8_COVERAGE: dir }
+}
+
+/**
+ * Per-line coverage of the repository's own files (under one of `roots`, the tree and its real path; not
+ * node_modules, not excluded), merged over every process: a line ran if it ran in any. Only lines with code
+ * count: V8 counts every line of a function that ran. Null when no process wrote coverage (the run crashed,
+ * was killed, or did not run in Node).
+ */
+export async function readV8Coverage(dir: string, roots: string[], options: V8CoverageOptions = {}): Promise<FileCoverage[] | null> {
+  const names = ((await readdir(dir).catch(() => null)) ?? []).filter((name) => name.endsWith('.json')).sort()
+  const own = (file: string) => isOwn(file) && !options.exclude?.(file)
+  const runs: FileCoverage[][] = []
+  let reports = 0
+  for (const name of names) {
+    const report = await readReport(join(dir, name))
+    if (!report) continue
+    reports += 1
+    const sourceMaps = normalizeSourceMaps(report['source-map-cache'])
+    for (const script of report.result) {
+      const path = scriptPath(script.url)
+      // Files outside the tree (node_modules resolve to their real paths) are never converted.
+      if (!path || !own(repoRelative(path, roots))) continue
+      const converted = await convert(path, script, sourceMaps)
+      runs.push(converted.flatMap((data) => toFileCoverage(repoRelative(data.path, roots), data, own)))
+    }
+  }
+  if (reports === 0) return null
+  return codeLinesOnly(mergeCoverage(runs), roots[0])
+}
+
+async function readReport(path: string): Promise<ProcessCoverage | null> {
+  try {
+    const report = JSON.parse(await readFile(path, 'utf8')) as ProcessCoverage
+    return Array.isArray(report?.result) ? report : null
+  } catch {
+    // A process killed while writing leaves a partial file: the other processes' coverage still counts.
+    return null
+  }
+}
+
+/** The script's path: a file URL (ESM, and CommonJS on newer Nodes) or an absolute path; null for node's own. */
+function scriptPath(url: string): string | null {
+  if (url.startsWith('file://')) {
+    try {
+      return fileURLToPath(url)
+    } catch {
+      return null
+    }
+  }
+  return isAbsolute(url) ? url : null
+}
+
+function normalizeSourceMaps(cache: ProcessCoverage['source-map-cache']): Map<string, { lineLengths?: number[] | null; data?: unknown }> {
+  const maps = new Map<string, { lineLengths?: number[] | null; data?: unknown }>()
+  for (const [url, entry] of Object.entries(cache ?? {})) {
+    const path = scriptPath(url)
+    if (path) maps.set(path, entry)
+  }
+  return maps
+}
+
+/**
+ * The script's coverage in istanbul's form, through the source map Node cached for it (code transpiled at
+ * load time: what ran is not the file on disk, so the lines come from the lengths Node recorded), else the
+ * file and the source map it names. Empty when the file cannot be read (a test removed it).
+ */
+async function convert(path: string, script: ScriptCoverage, sourceMaps: Map<string, { lineLengths?: number[] | null; data?: unknown }>): Promise<IstanbulLines[]> {
+  const cached = sourceMaps.get(path)
+  const sources = cached?.data
+    ? ({
+        sourceMap: { sourcemap: cached.data },
+        ...(cached.lineLengths && { source: cached.lineLengths.map((length) => '.'.repeat(length)).join('\n') + '\n' })
+      } as unknown as Sources)
+    : undefined
+  try {
+    const converter = v8ToIstanbul(path, 0, sources)
+    await converter.load()
+    converter.applyCoverage(script.functions)
+    return Object.values(converter.toIstanbul()) as unknown as IstanbulLines[]
+  } catch {
+    return []
+  }
+}
+
+/** v8-to-istanbul gives every line of the source as a statement, with its count. */
+function toFileCoverage(file: string, data: IstanbulLines, own: (file: string) => boolean): FileCoverage[] {
+  if (!own(file)) return []
+  const executable = new Set<number>()
+  const covered = new Set<number>()
+  for (const [id, statement] of Object.entries(data.statementMap)) {
+    executable.add(statement.start.line)
+    if ((data.s[id] ?? 0) > 0) covered.add(statement.start.line)
+  }
+  const sorted = (lines: Set<number>) => [...lines].sort((a, b) => a - b)
+  return [{ file, executableLines: sorted(executable), coveredLines: sorted(covered) }]
+}
+
+function isOwn(file: string): boolean {
+  return !isAbsolute(file) && !file.startsWith('../') && file !== '..' && !file.split('/').includes('node_modules')
+}

@@ -1,0 +1,7 @@
+/** Where every layer reports what it does: the job log, the CLI's terminal, run.log. */
+export interface Logger {
+  info(message: string): void
+  warn(message: string): void
+  /** Detail kept for the run log (and a runner's debug mode), such as each test run's output. */
+  debug(message: string): void
+}
