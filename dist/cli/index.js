@@ -58773,18 +58773,35 @@ function renderMarkdown(report) {
         isolation(report),
         report.build && `🔨 Built in each tree before its tests: ${inlineCode(report.build.command)} (${cell(report.build.why)}).`,
         report.bugReport && `**Bug report** (${report.bugReport.source}): ${cell(report.bugReport.title)}`,
-        rootCause(report),
+        rootCauseLine(report),
+        // What a reviewer reads at a glance first; the long analysis and the accounting folded away below.
         scenarios(report),
-        tests(report),
         hunkGuards(report),
+        tests(report),
         diffCoverage(report),
         suite(report),
-        model(report),
-        timings(report)
+        collapsed('Root-cause analysis', rootCause(report)),
+        collapsed('Model calls and tokens', model(report)),
+        collapsed('Timings', timings(report))
     ]
         .filter(Boolean)
         .join('\n\n')
         .concat('\n');
+}
+/** The analysis's summary, one line: its first sentence. */
+function rootCauseLine(report) {
+    if (!report.analysis)
+        return null;
+    const summary = report.analysis.summary.replace(/\s+/g, ' ').trim();
+    const firstSentence = /^.+?[.!?](?=\s|$)/.exec(summary)?.[0] ?? summary;
+    return `**Root cause:** ${firstSentence.length > 400 ? `${firstSentence.slice(0, 399)}…` : firstSentence}`;
+}
+/** A section folded into a `<details>` block, its heading as the summary. */
+function collapsed(title, section) {
+    if (!section)
+        return null;
+    const body = section.replace(/^## [^\n]*\n+/, '');
+    return `<details><summary><b>${title}</b></summary>\n\n${body}\n\n</details>`;
 }
 function rootCause(report) {
     if (!report.analysis)

@@ -47,6 +47,14 @@ test('(a) the scripted model gives a fail-to-pass suite, and the report says so'
   expect(report.tests[0].scenario).toBe('stream retries after a single 429')
   expect(run.markdown).toContain('| P0 | stream retries after a single 429 | regression | yes | passed | failed |')
   expect(run.markdown).toContain('| P2 | plain send() still retries up to maxAttempts | neighbour | no | not written (P2) |  |')
+  // At a glance: the verdict, a one-line root cause, the scenarios, then the tests; the analysis folded away.
+  const at = (text: string) => run.markdown.indexOf(text)
+  expect(run.markdown).toContain('**Root cause:** StreamingTransport._open shared the transport')
+  expect(at('✅ **fail-to-pass**')).toBeLessThan(at('**Root cause:**'))
+  expect(at('**Root cause:**')).toBeLessThan(at('## Scenarios'))
+  expect(at('## Scenarios')).toBeLessThan(at('## Tests'))
+  expect(run.markdown).toMatch(/<details><summary><b>Root-cause analysis<\/b><\/summary>\n\n[\s\S]*### Defect 2: shared mutable state[\s\S]*<\/details>/)
+  expect(run.markdown).toContain('<details><summary><b>Model calls and tokens</b></summary>')
 
   // What the model was shown: the bug report as quoted data, the fix, and the exact import to use.
   const [analyse, scenarios, write] = run.model!.requests
