@@ -25,6 +25,7 @@ import { startFakeAnthropic } from '../test/support/fake-anthropic.js'
 import { buildLargeChange } from '../test/context/large-change.js'
 import { buildFixtureRepo } from '../test/support/fixture-repo.js'
 import { byStage, fixtureAnswers } from '../test/support/scripted-model.js'
+import { TWO_HUNK_FIX } from '../test/support/two-hunk-fix.js'
 
 const RUNS = Number(process.env.BENCH_RUNS ?? 3)
 const MODEL_PHASES = ['analyse', 'scenarios', 'write-tests', 'repair', 'strengthen']
@@ -37,6 +38,7 @@ const ms = (value: number) => `${Math.round(value)} ms`.padStart(9)
 const repo = await buildFixtureRepo('retry-budget', { withFixTest: false })
 try {
   await pipelinePhases()
+  await gateAndHunkTrees()
   await preFixTreeSpeedUp()
   await sandboxCost()
 } finally {
@@ -64,8 +66,35 @@ async function pipelinePhases(): Promise<void> {
   for (const name of phases) console.log(`  ${name.padEnd(16)}${ms(phase(name))}`)
   console.log(`  ${'total'.padEnd(16)}${ms(total)}`)
   console.log(`  model phases ${ms(model)} · test runs ${ms(testRuns)} · harness overhead ${ms(overhead)}`)
-  console.log(`Harness overhead share: ${((100 * overhead) / total).toFixed(1)}% of the run is outside the model and the test runs (preflight, head twice, pre-fix once)`)
+  console.log(`Harness overhead share: ${((100 * overhead) / total).toFixed(1)}% of the run is outside the model and the test runs (preflight, the gate's runs)`)
   console.log(`Preflight share: ${((100 * phase('preflight')) / total).toFixed(1)}% of the run (one existing test file at head, before any model call)`)
+}
+
+/**
+ * Verify on a two-hunk fix: what the determinism gate (every run after the first at head, the second run
+ * on the pre-fix tree) and the per-hunk trees add, as shares of the run's wall time.
+ */
+async function gateAndHunkTrees(): Promise<void> {
+  const twoHunks = await buildFixtureRepo('range-wrapper', TWO_HUNK_FIX)
+  const reports: Report[] = []
+  try {
+    for (let i = 0; i < RUNS; i++) {
+      const out = await mkdtemp(join(tmpdir(), 'rtg-bench-'))
+      const settings = buildSettings({ mode: 'verify', repo: twoHunks.dir, base: twoHunks.base, head: twoHunks.head, out })
+      reports.push((await runWithRealPorts(settings, silent)).report)
+      await rm(out, { recursive: true, force: true })
+    }
+  } finally {
+    await twoHunks.cleanup()
+  }
+  const phase = (name: string) => median(reports.map((report) => report.timings[name] ?? 0))
+  const total = median(reports.map((report) => report.durationMs))
+  const { head, preFix } = reports[0].runs
+  // In verify mode the preflight's run is the first at head, so every timed head run is the gate's.
+  const gate = phase('run-head') + (phase('run-pre-fix') * (preFix - 1)) / preFix
+  const share = (value: number) => `${((100 * value) / total).toFixed(1)}%`
+  console.log(`Verify on a two-hunk fix (jest through a wrapper), median of ${RUNS} run(s), ${head} run(s) at head and ${preFix} on the pre-fix tree, ${reports[0].hunks?.length ?? 0} hunk trees:`)
+  console.log(`  total ${ms(total)} · determinism gate ${ms(gate)} (${share(gate)}) · per-hunk trees ${ms(phase('hunks'))} (${share(phase('hunks'))})`)
 }
 
 async function preFixTreeSpeedUp(): Promise<void> {

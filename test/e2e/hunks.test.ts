@@ -4,35 +4,10 @@
  * fail-to-pass tests run again.
  */
 import { runCliOnFixture } from '../support/cli-run.js'
-
-const RANGE = `/** The numbers from start up to (not including) end, step apart, like Python's range. */
-function range(start, end, step = 1) {
-  if (step === 0) throw new RangeError('step must not be 0')
-  const numbers = []
-  for (let value = start; value < end; value += step) numbers.push(value)
-  return numbers
-}
-
-/** The first number of the range, or undefined when it is empty. */
-function first(start, end, step = 1) {
-  return range(start, end, step)[0]
-}
-
-/** The last number of the range, or undefined when it is empty. */
-function last(start, end, step = 1) {
-  const numbers = range(start, end, step)
-  return numbers[numbers.length - 1]
-}
-
-module.exports = { range, first, last }
-`
-const FIXED = RANGE.replace(
-  '  for (let value = start; value < end; value += step) numbers.push(value)',
-  '  const before = step > 0 ? (value) => value < end : (value) => value > end\n  for (let value = start; before(value); value += step) numbers.push(value)'
-).replace('  const numbers = range(start, end, step)\n  return numbers[numbers.length - 1]', '  const numbers = range(start, end, step)\n  return numbers.length > 0 ? numbers[numbers.length - 1] : undefined')
+import { TWO_HUNK_FIX } from '../support/two-hunk-fix.js'
 
 test('verify: one hunk is guarded by the fix\'s test, the other by none', async () => {
-  const run = await runCliOnFixture({ fixture: 'range-wrapper', fixtureOptions: { baseChanges: { 'src/range.js': RANGE }, headChanges: { 'src/range.js': FIXED } } })
+  const run = await runCliOnFixture({ fixture: 'range-wrapper', fixtureOptions: TWO_HUNK_FIX })
   expect(run.report.verdict).toBe('fail-to-pass')
   expect(run.report.hunks).toEqual([
     { file: 'src/range.js', startLine: 5, endLine: 6, guardedBy: ['range › counts down with a negative step (#7)'] },
