@@ -29,6 +29,7 @@ Options:
   --response-cache DIR            keep model replies in DIR by request hash; a re-run of the same state costs no tokens
   --anthropic-base-url URL        Messages API base URL (default: ANTHROPIC_BASE_URL or Anthropic's)
   --on-no-fail-to-pass fail|warn  exit 1 (fail, default) or 0 (warn) when no test fails before the fix
+  --on-fix-concern warn|fail      exit 1 (fail) when a test confirms an input the fixed code still gets wrong (default: warn)
   --timeout-minutes N             timeout of each test run (default: 5)
   --reruns N                      runs of the suite at head, at least 2 (default: 3); a test whose result changes is flaky
   --framework NAME                jest, vitest, mocha, ava, node-test or pytest (default: detected)
@@ -56,6 +57,7 @@ export const CLI_OPTIONS = {
   'response-cache': { type: 'string' },
   'anthropic-base-url': { type: 'string' },
   'on-no-fail-to-pass': { type: 'string' },
+  'on-fix-concern': { type: 'string' },
   'timeout-minutes': { type: 'string' },
   framework: { type: 'string' },
   'test-command': { type: 'string' },
@@ -89,6 +91,7 @@ export async function runCli(argv: string[], env: NodeJS.ProcessEnv = process.en
       responseCacheDir: values['response-cache'],
       baseURL: values['anthropic-base-url'] ?? env.ANTHROPIC_BASE_URL,
       onNoFailToPass: values['on-no-fail-to-pass'],
+      onFixConcern: values['on-fix-concern'],
       testTimeoutMinutes: values['timeout-minutes'],
       framework: values.framework,
       testCommand: values['test-command'],

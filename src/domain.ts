@@ -128,6 +128,20 @@ export interface Defect {
 export interface Analysis {
   summary: string
   defects: Defect[]
+  /** Inputs the FIXED code still gets wrong, traced through it; usually none (absent in older answers). */
+  fixConcerns?: FixConcern[]
+}
+
+/** An input the fixed code demonstrably still handles wrongly: what should happen, what does, and where. */
+export interface FixConcern {
+  /** The concrete input, e.g. `range(0, 5, NaN)`. */
+  input: string
+  /** What should happen. */
+  expected: string
+  /** What the fixed code does instead. */
+  actual: string
+  /** Where in the code: the file (repository path) and the function. */
+  where: { file: string; function: string }
 }
 
 export type Priority = 'P0' | 'P1' | 'P2'

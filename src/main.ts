@@ -60,7 +60,9 @@ async function report(settings: ActionSettings, outcome: Outcome, artifact: Uplo
   if (settings.comment) await upsertStickyComment(github.getOctokit(settings.token), { ...github.context.repo, number: settings.pullRequest.number }, markdown, log)
 
   if (outcome.exitCode === 0 && report.verdict !== 'fail-to-pass') core.warning(neutralizeWorkflowCommands(`No test fails against the pre-fix code: ${report.reason}`))
-  if (outcome.exitCode !== 0) core.setFailed(neutralizeWorkflowCommands(`verdict ${report.verdict}${report.reason ? `: ${report.reason}` : ''}`))
+  // on-fix-concern: fail turns a proven fix with a confirmed concern into a failed step.
+  const incomplete = `the fix may be incomplete: a test confirms ${report.fixConcerns.length} input(s) the fixed code still gets wrong (on-fix-concern: fail)`
+  if (outcome.exitCode !== 0) core.setFailed(neutralizeWorkflowCommands(report.verdict === 'fail-to-pass' ? incomplete : `verdict ${report.verdict}${report.reason ? `: ${report.reason}` : ''}`))
 }
 
 /** The artifact is named right under the title, where a reader looks for the files. */

@@ -15,11 +15,12 @@ import type { GitCommands } from './ports/git.js'
 import type { Logger } from './ports/logger.js'
 import { onInterrupt } from './ports/process.js'
 import type { Sandbox, SandboxProvider } from './ports/sandbox.js'
-import type { Mode, OnNoFailToPass, Settings } from './settings.js'
+import type { Mode, OnFixConcern, OnNoFailToPass, Settings } from './settings.js'
 import { readChangeSet, sourceFiles, withCollectedTests } from './diff/change-set.js'
 import { ensureHistory } from './diff/history.js'
 import { describeError, UserFacingError } from './errors.js'
 import { buildForTrees, commandText, type TreeBuild } from './execute/build-detection.js'
+import { checkFixConcerns } from './execute/concerns.js'
 import { guardHunks, type HunkGuard } from './execute/hunk-guards.js'
 import { runTreeCommand } from './execute/tree-command.js'
 import { expandCommand } from './frameworks/command.js'
@@ -71,6 +72,8 @@ export async function runPipeline(settings: Settings, ports: Ports): Promise<Out
   // Interrupted (Ctrl-C, a cancelled job), a run still takes its worktrees' folder with it.
   const forgetWorkDir = onInterrupt(removeWorkDir)
   let delivered: SuiteFile[] = []
+  // The tests that confirm what the fix may still get wrong: apart from the suite.
+  let concernFiles: SuiteFile[] = []
   let parsedDiff: ChangeSet | null = null
   let trees: Trees | undefined
   let collection: Collection | null = null
@@ -124,7 +127,7 @@ export async function runPipeline(settings: Settings, ports: Ports): Promise<Out
     const isTestFile = (path: string) => framework.isTestFile(path) || collected.collects(path) === true
     const candidate =
       settings.mode === 'verify'
-        ? { files: await pullRequestTests(changeSet, { name: framework.name, isTestFile }, ports.git), refiner: null }
+        ? { files: await pullRequestTests(changeSet, { name: framework.name, isTestFile }, ports.git), refiner: null, concerns: null }
         : await generate(settings, ports, changeSet, framework, collected, timings, report)
     const proof = await proveSuite(bench, candidate.files, {
       refiner: candidate.refiner,
@@ -147,6 +150,11 @@ export async function runPipeline(settings: Settings, ports: Ports): Promise<Out
       report.diffCoverageNote = `not measured: ${framework.name} collected no coverage here; it needs ${framework.coverageNeeds}`
       ports.log.info(`Diff coverage ${report.diffCoverageNote}`)
     }
+    if (candidate.concerns && report.verdict !== 'error') {
+      const checked = await checkFixConcerns(bench, candidate.concerns, { taken: delivered.map((file) => file.path), timings, log: ports.log })
+      report.fixConcerns = checked.confirmed
+      concernFiles = checked.files
+    }
     report.hunks = await timings.time('hunks', () => hunkGuards(changeSet, report.tests, { trees: trees!, bench, build, settings, sandbox: sandbox!, ports }))
   } catch (error) {
     Object.assign(report, { verdict: 'error', reason: describeError(error) })
@@ -166,14 +174,17 @@ export async function runPipeline(settings: Settings, ports: Ports): Promise<Out
   // Everything written or posted from here on (files, summary, comment, annotations) comes from these.
   const redact = redactor(settings.secrets)
   const safeReport = redactDeep(report, redact)
-  const paths = await writeReport(settings.outDir, safeReport, redactDeep(delivered, redact))
-  return { report: safeReport, paths, exitCode: exitCodeFor(report.verdict, settings.onNoFailToPass), changeSet: parsedDiff }
+  const paths = await writeReport(settings.outDir, safeReport, redactDeep(delivered, redact), redactDeep(concernFiles, redact))
+  const exitCode = exitCodeFor(report.verdict, settings.onNoFailToPass, { fixConcerns: report.fixConcerns.length, onFixConcern: settings.onFixConcern })
+  return { report: safeReport, paths, exitCode, changeSet: parsedDiff }
 }
 
-export function exitCodeFor(verdict: VerdictName, onNoFailToPass: OnNoFailToPass): 0 | 1 | 2 {
+/** `fixConcerns`: how many concerns a test confirmed; with on-fix-concern `fail`, any makes a passing run exit 1. */
+export function exitCodeFor(verdict: VerdictName, onNoFailToPass: OnNoFailToPass, concerns: { fixConcerns: number; onFixConcern: OnFixConcern } = { fixConcerns: 0, onFixConcern: 'warn' }): 0 | 1 | 2 {
+  if (verdict === 'error') return 2
+  if (concerns.onFixConcern === 'fail' && concerns.fixConcerns > 0) return 1
   if (verdict === 'fail-to-pass') return 0
-  if (verdict === 'no-fail-to-pass') return onNoFailToPass === 'warn' ? 0 : 1
-  return 2
+  return onNoFailToPass === 'warn' ? 0 : 1
 }
 
 /** A fixed folder (emptied first) keeps tree paths the same from run to run, as a path-keyed cache needs. */

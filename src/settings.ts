@@ -6,6 +6,8 @@ import { ADAPTERS } from './frameworks/detect.js'
 
 export type Mode = 'generate' | 'verify'
 export type OnNoFailToPass = 'fail' | 'warn'
+/** What a confirmed fix concern does to the exit status: nothing (warn, the default) or exit 1 (fail). */
+export type OnFixConcern = 'warn' | 'fail'
 
 export interface BugReportSource {
   issueFile?: string
@@ -47,6 +49,7 @@ export interface Settings {
   bugReport: BugReportSource
   model: ModelSettings | null
   onNoFailToPass: OnNoFailToPass
+  onFixConcern: OnFixConcern
   repairRounds: number
   /** How many times the suite runs at head (the second with coverage); a test whose result changes is flaky. */
   reruns: number
@@ -99,6 +102,7 @@ export interface RawSettings {
   responseCacheDir?: string
   baseURL?: string
   onNoFailToPass?: string
+  onFixConcern?: string
   testTimeoutMinutes?: string
   reruns?: string
   framework?: string
@@ -139,6 +143,7 @@ export function buildSettings(raw: RawSettings, cwd: string = process.cwd()): Se
             responseCacheDir: raw.responseCacheDir?.trim() ? absolute(raw.responseCacheDir.trim(), cwd) : null
           },
     onNoFailToPass: oneOf('on-no-fail-to-pass', raw.onNoFailToPass ?? 'fail', ['fail', 'warn'] as const),
+    onFixConcern: oneOf('on-fix-concern', raw.onFixConcern ?? 'warn', ['warn', 'fail'] as const),
     repairRounds: DEFAULT_REPAIR_ROUNDS,
     reruns: atLeast('reruns', raw.reruns, 2, DEFAULT_RERUNS),
     testTimeoutMs: raw.testTimeoutMinutes

@@ -5,7 +5,7 @@ const base = { base: 'a1', head: 'b2', repo: '/repo' }
 
 test('generate mode reads the model settings, with defaults', () => {
   const settings = buildSettings({ ...base, apiKey: 'k' }, '/cwd')
-  expect(settings).toMatchObject({ mode: 'generate', repoDir: '/repo', outDir: '/cwd/regression-testgen-out', onNoFailToPass: 'fail' })
+  expect(settings).toMatchObject({ mode: 'generate', repoDir: '/repo', outDir: '/cwd/regression-testgen-out', onNoFailToPass: 'fail', onFixConcern: 'warn' })
   expect(settings.model).toEqual({ apiKey: 'k', model: DEFAULT_MODEL, maxTokens: 16000, baseURL: undefined, maxRetries: 4, maxCalls: 12, responseCacheDir: null })
 })
 
@@ -16,6 +16,7 @@ test('verify mode needs no key and has no model', () => {
 test.each([
   [{ ...base }, 'Invalid anthropic-api-key: generate mode needs an Anthropic API key'],
   [{ ...base, apiKey: 'k', onNoFailToPass: 'maybe' }, 'Invalid on-no-fail-to-pass: "maybe" is not one of fail, warn'],
+  [{ ...base, apiKey: 'k', onFixConcern: 'error' }, 'Invalid on-fix-concern: "error" is not one of warn, fail'],
   [{ ...base, apiKey: 'k', maxTokens: '-3' }, 'Invalid max-tokens: "-3" is not a positive whole number'],
   [{ ...base, mode: 'verify', reruns: '1' }, 'Invalid reruns: "1" is below 2: the suite runs at least 2 times at head (once plain, once with coverage)'],
   [{ ...base, mode: 'verify', reruns: 'three' }, 'Invalid reruns: "three" is not a positive whole number'],

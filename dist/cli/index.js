@@ -1647,7 +1647,7 @@ Object.defineProperty(exports, "stringify", ({ enumerable: true, get: function (
 Object.defineProperty(exports, "nil", ({ enumerable: true, get: function () { return codegen_1.nil; } }));
 Object.defineProperty(exports, "Name", ({ enumerable: true, get: function () { return codegen_1.Name; } }));
 Object.defineProperty(exports, "CodeGen", ({ enumerable: true, get: function () { return codegen_1.CodeGen; } }));
-var validation_error_1 = __nccwpck_require__(5402);
+var validation_error_1 = __nccwpck_require__(3021);
 Object.defineProperty(exports, "ValidationError", ({ enumerable: true, get: function () { return validation_error_1.default; } }));
 var ref_error_1 = __nccwpck_require__(3162);
 Object.defineProperty(exports, "MissingRefError", ({ enumerable: true, get: function () { return ref_error_1.default; } }));
@@ -1824,7 +1824,7 @@ exports.regexpCode = regexpCode;
 Object.defineProperty(exports, "__esModule", ({ value: true }));
 exports.or = exports.and = exports.not = exports.CodeGen = exports.operators = exports.varKinds = exports.ValueScopeName = exports.ValueScope = exports.Scope = exports.Name = exports.regexpCode = exports.stringify = exports.getProperty = exports.nil = exports.strConcat = exports.str = exports._ = void 0;
 const code_1 = __nccwpck_require__(567);
-const scope_1 = __nccwpck_require__(5407);
+const scope_1 = __nccwpck_require__(7788);
 var code_2 = __nccwpck_require__(567);
 Object.defineProperty(exports, "_", ({ enumerable: true, get: function () { return code_2._; } }));
 Object.defineProperty(exports, "str", ({ enumerable: true, get: function () { return code_2.str; } }));
@@ -1834,7 +1834,7 @@ Object.defineProperty(exports, "getProperty", ({ enumerable: true, get: function
 Object.defineProperty(exports, "stringify", ({ enumerable: true, get: function () { return code_2.stringify; } }));
 Object.defineProperty(exports, "regexpCode", ({ enumerable: true, get: function () { return code_2.regexpCode; } }));
 Object.defineProperty(exports, "Name", ({ enumerable: true, get: function () { return code_2.Name; } }));
-var scope_2 = __nccwpck_require__(5407);
+var scope_2 = __nccwpck_require__(7788);
 Object.defineProperty(exports, "Scope", ({ enumerable: true, get: function () { return scope_2.Scope; } }));
 Object.defineProperty(exports, "ValueScope", ({ enumerable: true, get: function () { return scope_2.ValueScope; } }));
 Object.defineProperty(exports, "ValueScopeName", ({ enumerable: true, get: function () { return scope_2.ValueScopeName; } }));
@@ -2520,7 +2520,7 @@ function par(x) {
 
 /***/ }),
 
-/***/ 5407:
+/***/ 7788:
 /***/ ((__unused_webpack_module, exports, __nccwpck_require__) => {
 
 
@@ -2805,7 +2805,7 @@ function extraErrorProps(cxt, { params, message }, keyValues) {
 Object.defineProperty(exports, "__esModule", ({ value: true }));
 exports.resolveSchema = exports.getCompilingSchema = exports.resolveRef = exports.compileSchema = exports.SchemaEnv = void 0;
 const codegen_1 = __nccwpck_require__(1436);
-const validation_error_1 = __nccwpck_require__(5402);
+const validation_error_1 = __nccwpck_require__(3021);
 const names_1 = __nccwpck_require__(630);
 const resolve_1 = __nccwpck_require__(4090);
 const util_1 = __nccwpck_require__(4464);
@@ -4564,7 +4564,7 @@ Object.defineProperty(exports, "stringify", ({ enumerable: true, get: function (
 Object.defineProperty(exports, "nil", ({ enumerable: true, get: function () { return codegen_1.nil; } }));
 Object.defineProperty(exports, "Name", ({ enumerable: true, get: function () { return codegen_1.Name; } }));
 Object.defineProperty(exports, "CodeGen", ({ enumerable: true, get: function () { return codegen_1.CodeGen; } }));
-const validation_error_1 = __nccwpck_require__(5402);
+const validation_error_1 = __nccwpck_require__(3021);
 const ref_error_1 = __nccwpck_require__(3162);
 const rules_1 = __nccwpck_require__(7353);
 const compile_1 = __nccwpck_require__(2718);
@@ -5228,7 +5228,7 @@ exports["default"] = uri;
 
 /***/ }),
 
-/***/ 5402:
+/***/ 3021:
 /***/ ((__unused_webpack_module, exports) => {
 
 
@@ -5743,7 +5743,7 @@ const anyOf_1 = __nccwpck_require__(9380);
 const oneOf_1 = __nccwpck_require__(2490);
 const allOf_1 = __nccwpck_require__(9205);
 const if_1 = __nccwpck_require__(8584);
-const thenElse_1 = __nccwpck_require__(9210);
+const thenElse_1 = __nccwpck_require__(6829);
 function getApplicator(draft2020 = false) {
     const applicator = [
         // any
@@ -6168,7 +6168,7 @@ exports["default"] = def;
 
 /***/ }),
 
-/***/ 9210:
+/***/ 6829:
 /***/ ((__unused_webpack_module, exports, __nccwpck_require__) => {
 
 
@@ -11384,7 +11384,7 @@ function parsePath (scriptPath) {
 /***/ ((module, __unused_webpack___webpack_exports__, __nccwpck_require__) => {
 
 __nccwpck_require__.a(module, async (__webpack_handle_async_dependencies__, __webpack_async_result__) => { try {
-/* harmony import */ var _cli_js__WEBPACK_IMPORTED_MODULE_0__ = __nccwpck_require__(7388);
+/* harmony import */ var _cli_js__WEBPACK_IMPORTED_MODULE_0__ = __nccwpck_require__(569);
 /* harmony import */ var _ports_process_js__WEBPACK_IMPORTED_MODULE_1__ = __nccwpck_require__(9558);
 
 
@@ -11396,7 +11396,7 @@ __webpack_async_result__();
 
 /***/ }),
 
-/***/ 7388:
+/***/ 569:
 /***/ ((__unused_webpack_module, __webpack_exports__, __nccwpck_require__) => {
 
 
@@ -43106,6 +43106,798 @@ function foldersOf(paths) {
     return folders;
 }
 
+// EXTERNAL MODULE: ./node_modules/ajv/dist/ajv.js
+var ajv = __nccwpck_require__(2463);
+;// CONCATENATED MODULE: ./src/model/ask.ts
+/**
+ * One structured exchange: ask for a tool call, validate its input, and on a bad answer ask once more with
+ * the problems listed. A second bad answer is a ModelOutputError.
+ */
+
+
+const ask_ajv = new ajv.Ajv({ allErrors: true, strict: false });
+const validators = new WeakMap();
+async function askForTool(model, ask) {
+    const messages = [
+        {
+            role: 'user',
+            content: [
+                { type: 'text', text: ask.context, cache_control: { type: 'ephemeral' } },
+                { type: 'text', text: ask.task }
+            ]
+        }
+    ];
+    let problems = [];
+    for (let attempt = 1; attempt <= 2; attempt++) {
+        const reply = await model.send({ stage: ask.stage, system: ask.system, messages, tool: ask.tool });
+        const call = reply.content.find((block) => block.type === 'tool_use' && block.name === ask.tool.name);
+        problems = call && call.type === 'tool_use' ? validate(ask, call.input) : [`no ${ask.tool.name} tool call in the answer (stop reason ${reply.stopReason})`];
+        if (problems.length === 0)
+            return call.type === 'tool_use' ? call.input : undefined;
+        messages.push({ role: 'assistant', content: reply.content }, feedback(ask.tool.name, call, problems));
+    }
+    throw new ModelOutputError(ask.stage, problems);
+}
+function validate(ask, input) {
+    let validator = validators.get(ask.tool);
+    if (!validator)
+        validators.set(ask.tool, (validator = ask_ajv.compile(ask.tool.input_schema)));
+    if (!validator(input))
+        return (validator.errors ?? []).map((error) => `${error.instancePath || '(input)'} ${error.message}`);
+    return ask.check?.(input) ?? [];
+}
+function feedback(toolName, call, problems) {
+    const text = `That answer cannot be used:\n${problems.map((p) => `- ${p}`).join('\n')}\nCall ${toolName} again with a corrected, complete input.`;
+    if (call?.type === 'tool_use')
+        return { role: 'user', content: [{ type: 'tool_result', tool_use_id: call.id, is_error: true, content: text }] };
+    return { role: 'user', content: text };
+}
+
+;// CONCATENATED MODULE: external "node:url"
+const external_node_url_namespaceObject = __WEBPACK_EXTERNAL_createRequire(import.meta.url)("node:url");
+;// CONCATENATED MODULE: ./src/model/prompts.ts
+/**
+ * Prompt templates, loaded from the action's own `prompts/` folder (found from this code's location),
+ * never from the repository under test.
+ */
+
+
+
+let promptsDir;
+/** Walks up from this module (src/model or the bundle in dist/…) to the folder holding action.yml. */
+function actionRoot(from = (0,external_node_path_.dirname)((0,external_node_url_namespaceObject.fileURLToPath)(import.meta.url))) {
+    for (let dir = from;; dir = (0,external_node_path_.dirname)(dir)) {
+        if ((0,external_node_fs_.existsSync)((0,external_node_path_.join)(dir, 'action.yml')) && (0,external_node_fs_.existsSync)((0,external_node_path_.join)(dir, 'prompts')))
+            return dir;
+        if ((0,external_node_path_.dirname)(dir) === dir)
+            throw new Error(`Cannot find the action's prompts/ folder above ${from}`);
+    }
+}
+function loadPrompt(name) {
+    promptsDir ??= (0,external_node_path_.join)(actionRoot(), 'prompts');
+    return (0,external_node_fs_.readFileSync)((0,external_node_path_.join)(promptsDir, `${name}.md`), 'utf8');
+}
+/** Fills `{{name}}` slots; a slot without a value is a programming error, not a silent blank. */
+function renderPrompt(name, values) {
+    return loadPrompt(name).replace(/\{\{(\w+)\}\}/g, (_, key) => {
+        if (!(key in values))
+            throw new Error(`Prompt ${name} needs a value for {{${key}}}`);
+        return values[key];
+    });
+}
+
+;// CONCATENATED MODULE: ./src/context/budget.ts
+/**
+ * The context's size budget. A pull request controls how much code the context could show (a 27 KB file
+ * once became a 916 KB request), so what the model is handed is bounded: the changed hunks and changed
+ * functions first, then the modules around them and the style example, anything cut marked where it was cut.
+ */
+/** Characters of code and conventions the model is shown, all files together. */
+const CONTEXT_BUDGET = 120_000;
+/** Kept back from the changed files for the modules around them (imports, wrappers, named files). */
+const RELATED_RESERVE = 16_000;
+/** The headings, fences and fixed lines the prompt wraps around the code. */
+const RENDERING_RESERVE = 2_000;
+/** What one shown piece costs beyond its code: its heading and fence. */
+const PIECE_OVERHEAD = 80;
+const linesLeftOut = (lines) => `[… ${lines} ${lines === 1 ? 'line' : 'lines'} left out]`;
+const charactersLeftOut = (characters) => `[… ${characters} characters left out]`;
+/** Room kept for the marker that ends a cut piece. */
+const MARKER_ROOM = 40;
+/** A line longer than the room left is cut inside itself when at least this much room is left. */
+const MIN_LINE_CUT = 120;
+/** Characters left to spend, in the order the context is built (so the same input always gives the same context). */
+class Budget {
+    left;
+    constructor(characters) {
+        this.left = Math.max(0, characters);
+    }
+    get remaining() {
+        return this.left;
+    }
+    spend(characters) {
+        this.left = Math.max(0, this.left - characters);
+    }
+    /** Spends `characters` when they all fit; else spends nothing. */
+    claim(characters) {
+        if (characters > this.left)
+            return false;
+        this.left -= characters;
+        return true;
+    }
+}
+/**
+ * Shares `total` among pieces that want `demands`: each gets all it wants up to one common level, so a small
+ * hunk beside a huge one is shown whole. When that level falls below `minShare`, the pieces in order get up
+ * to `minShare` each until the total runs out: a few shown usefully rather than all shown uselessly.
+ */
+function allot(demands, total, minShare) {
+    if (demands.reduce((sum, demand) => sum + demand, 0) <= total)
+        return [...demands];
+    const level = waterLevel(demands, total);
+    if (level >= minShare)
+        return demands.map((demand) => Math.min(demand, level));
+    let left = total;
+    return demands.map((demand) => {
+        const share = Math.min(demand, minShare, left);
+        left -= share;
+        return share;
+    });
+}
+/** The largest whole level with every demand capped at it summing to at most `total`. */
+function waterLevel(demands, total) {
+    const sorted = [...demands].sort((a, b) => a - b);
+    let left = total;
+    for (let i = 0; i < sorted.length; i++) {
+        const sharers = sorted.length - i;
+        if (sorted[i] * sharers > left)
+            return Math.floor(left / sharers);
+        left -= sorted[i];
+    }
+    return Infinity;
+}
+/**
+ * Writes lines up to an allowance, keeping room for the marker that says what was left out. Lines are
+ * added by their numbers in the source, so gaps between them are marked too.
+ */
+class ClippedText {
+    allowance;
+    lines;
+    parts = [];
+    used = 0;
+    next;
+    full = false;
+    constructor(allowance, lines, first = 0) {
+        this.allowance = allowance;
+        this.lines = lines;
+        this.next = first;
+    }
+    /** Shows lines `from..to` (a gap before them is marked); false once the allowance is spent. */
+    show(from, to) {
+        for (let line = Math.max(from, this.next); line <= to && !this.full; line++)
+            this.add(line);
+        return !this.full;
+    }
+    /** The text, with a marker for the lines up to `last` that were not shown. */
+    finish(last) {
+        this.markGap(last + 1);
+        return this.parts.join('\n');
+    }
+    add(line) {
+        const text = this.lines[line];
+        const gap = line > this.next ? linesLeftOut(line - this.next).length + 1 : 0;
+        const room = this.allowance - this.used - gap - MARKER_ROOM;
+        if (text.length + 1 <= room) {
+            this.markGap(line);
+            this.parts.push(text);
+            this.used += text.length + 1;
+            this.next = line + 1;
+            return;
+        }
+        // A line longer than the room left (minified code) is shown in part while a useful part fits.
+        if (room >= MIN_LINE_CUT)
+            this.cutLine(line, room - MARKER_ROOM);
+        this.full = true;
+    }
+    cutLine(line, kept) {
+        const text = this.lines[line];
+        this.markGap(line);
+        this.parts.push(`${text.slice(0, kept)} ${charactersLeftOut(text.length - kept)}`);
+        this.used += kept + MARKER_ROOM + 1;
+        this.next = line + 1;
+    }
+    markGap(upTo) {
+        if (upTo <= this.next)
+            return;
+        const marker = linesLeftOut(upTo - this.next);
+        this.parts.push(marker);
+        this.used += marker.length + 1;
+        this.next = upTo;
+    }
+}
+
+;// CONCATENATED MODULE: ./src/context/line-index.ts
+/**
+ * One file's lines, indexed once: where each declaration's block ends and which block encloses a line,
+ * each answered in O(log n). Scanning the file again for every changed line made context building
+ * quadratic (a 4,000-line file took 18 s), so every question about a file goes through its index.
+ */
+/** A method: only tried on lines ending in `{`, which keeps its backtracking off all other lines. */
+const METHOD = /^\s*(?:(?:public|private|protected|static|async|readonly|override|get|set)\s+)*(?!if\b|for\b|while\b|switch\b|catch\b|return\b)([\w$]+)\s*(?:<[^>]*>)?\([^)]*\)?\s*(?::\s*[^{]+)?\{\s*$/;
+const DECLARATION = [
+    /^\s*(?:export\s+)?(?:default\s+)?(?:async\s+)?function\s*\*?\s*([\w$]+)/,
+    /^\s*(?:export\s+)?(?:default\s+)?(?:abstract\s+)?class\s+([\w$]+)/,
+    /^\s*(?:export\s+)?(?:const|let|var)\s+([\w$]+)\s*(?::[^=]+)?=\s*(?:async\s+)?(?:function\b|\([^)]*\)\s*(?::[^=]+)?=>|[\w$]+\s*=>)/,
+    METHOD,
+    /^\s*(?:async\s+)?def\s+(\w+)/,
+    /^\s*class\s+(\w+)\s*[(:]/
+];
+/** Longer lines are generated or minified code, never a declaration worth showing; skipping them bounds the regex work. */
+const MAX_DECLARATION_LENGTH = 1_000;
+class LineIndex {
+    lines;
+    /** Where each line starts in the text, and (last) the text's length plus one. */
+    offsets;
+    names;
+    depthAfter;
+    nextOpening;
+    indents;
+    lastNonBlank;
+    /** For each declaration line, minus the last line of its block; +∞ elsewhere: finds enclosing blocks. */
+    blockEnds;
+    constructor(content) {
+        this.lines = content.split('\n');
+        const count = this.lines.length;
+        this.offsets = [0];
+        for (const line of this.lines)
+            this.offsets.push(this.offsets[this.offsets.length - 1] + line.length + 1);
+        this.names = this.lines.map(declaredName);
+        const balances = this.lines.map(braceBalance);
+        const depths = new Float64Array(count);
+        for (let i = 0, depth = 0; i < count; i++)
+            depths[i] = depth += balances[i].change;
+        this.depthAfter = new MinTree(depths);
+        this.nextOpening = new Int32Array(count + 1).fill(-1);
+        for (let i = count - 1; i >= 0; i--)
+            this.nextOpening[i] = balances[i].opens ? i : this.nextOpening[i + 1];
+        const indents = this.lines.map((line) => indentOf(line));
+        this.indents = new MinTree(indents.map((indent) => (indent < 0 ? Infinity : indent)));
+        this.lastNonBlank = new Int32Array(count);
+        for (let i = 0, last = -1; i < count; i++)
+            this.lastNonBlank[i] = last = indents[i] < 0 ? last : i;
+        this.blockEnds = new MinTree(this.names.map((name, start) => (name === null ? Infinity : -this.blockEnd(start))));
+    }
+    get lineCount() {
+        return this.lines.length;
+    }
+    /** The characters of lines `start..end` joined, without building the string. */
+    size(start, end) {
+        return end < start ? 0 : this.offsets[end + 1] - this.offsets[start] - 1;
+    }
+    text(start, end) {
+        return this.lines.slice(start, end + 1).join('\n');
+    }
+    /** The innermost declaration at or above `index` whose block still contains it; else null. */
+    enclosing(index) {
+        const start = this.blockEnds.lastAtMost(Math.min(index, this.lines.length - 1), -index);
+        return start < 0 ? null : { name: this.names[start], start, end: this.blockEnd(start) };
+    }
+    /** Brace matching for C-like code; indentation for Python-like blocks (a line ending in ':'). */
+    blockEnd(start) {
+        const line = this.lines[start];
+        if (/:\s*(?:#.*)?$/.test(line) && !line.includes('{'))
+            return this.indentedBlockEnd(start);
+        // The block ends on the first line, from the one that opens a brace, back at the depth before it.
+        const opened = this.nextOpening[start];
+        const closing = opened < 0 ? -1 : this.depthAfter.firstAtMost(opened, start === 0 ? 0 : this.depthAfter.at(start - 1));
+        return closing < 0 ? this.lines.length - 1 : closing;
+    }
+    /** The last non-blank line before the next line indented no deeper than `start`. */
+    indentedBlockEnd(start) {
+        const outdent = this.indents.firstAtMost(start + 1, indentOf(this.lines[start]));
+        const end = this.lastNonBlank[(outdent < 0 ? this.lines.length : outdent) - 1];
+        return Math.max(start, end);
+    }
+}
+function declaredName(line) {
+    if (line.length > MAX_DECLARATION_LENGTH)
+        return null;
+    const endsInBrace = line.trimEnd().endsWith('{');
+    for (const pattern of DECLARATION) {
+        if (pattern === METHOD && !endsInBrace)
+            continue;
+        const match = pattern.exec(line);
+        if (match)
+            return match[1];
+    }
+    return null;
+}
+/** The column of a line's first non-blank character; -1 for a blank line. */
+const indentOf = (line) => line.search(/\S/);
+/**
+ * The braces a line opens and closes outside its string literals. A quote is closed by its first unescaped
+ * match on the line, else by its last escaped one, else it is no string: as the regex this replaces
+ * (`(['"`])(?:\\.|(?!\1).)*\1`) read it, without its exponential backtracking on an unclosed quote
+ * followed by escapes (`'\a\a\a…`: 24 of them took 0.3 s, each one more doubles it).
+ */
+function braceBalance(line) {
+    let change = 0;
+    let opens = false;
+    for (let at = 0; at < line.length; at++) {
+        const char = line[at];
+        if (char === '"' || char === "'" || char === '`')
+            at = stringEnd(line, at) ?? at;
+        else if (char === '{')
+            (change++, (opens = true));
+        else if (char === '}')
+            change--;
+    }
+    return { change, opens };
+}
+function stringEnd(line, open) {
+    const quote = line[open];
+    let escapedQuote = null;
+    for (let at = open + 1; at < line.length; at++) {
+        if (line[at] === quote)
+            return at;
+        if (line[at] === '\\') {
+            if (line[at + 1] === quote)
+                escapedQuote = at + 1;
+            at++;
+        }
+    }
+    return escapedQuote;
+}
+/**
+ * Minimum over a fixed array, answering "the first index from `from` whose value is at most `limit`" and
+ * "the last index up to `to` whose value is at most `limit`" in O(log n).
+ */
+class MinTree {
+    size;
+    tree;
+    constructor(values) {
+        this.size = 1;
+        while (this.size < values.length)
+            this.size *= 2;
+        this.tree = new Float64Array(2 * this.size).fill(Infinity);
+        for (let i = 0; i < values.length; i++)
+            this.tree[this.size + i] = values[i];
+        for (let node = this.size - 1; node >= 1; node--)
+            this.tree[node] = Math.min(this.tree[2 * node], this.tree[2 * node + 1]);
+    }
+    at(index) {
+        return this.tree[this.size + index];
+    }
+    firstAtMost(from, limit, node = 1, low = 0, high = this.size - 1) {
+        if (high < from || this.tree[node] > limit)
+            return -1;
+        if (low === high)
+            return low;
+        const middle = (low + high) >> 1;
+        const left = this.firstAtMost(from, limit, 2 * node, low, middle);
+        return left >= 0 ? left : this.firstAtMost(from, limit, 2 * node + 1, middle + 1, high);
+    }
+    lastAtMost(to, limit, node = 1, low = 0, high = this.size - 1) {
+        if (low > to || this.tree[node] > limit)
+            return -1;
+        if (low === high)
+            return low;
+        const middle = (low + high) >> 1;
+        const right = this.lastAtMost(to, limit, 2 * node + 1, middle + 1, high);
+        return right >= 0 ? right : this.lastAtMost(to, limit, 2 * node, low, middle);
+    }
+}
+
+;// CONCATENATED MODULE: ./src/context/functions.ts
+
+
+const WHOLE_FILE_LIMIT = 16_000;
+const WHOLE_FILE = '(whole file)';
+const FALLBACK_WINDOW = 15;
+/** A block cut to its allowance keeps its first lines (the signature) and a few lines around each change. */
+const SIGNATURE_LINES = 3;
+const AROUND_CHANGE = 5;
+/** Below this, a block is left out rather than shown as a stub. */
+const MIN_SHARE = 600;
+/** The excerpt that counts the blocks left out. */
+const LEFT_OUT_ROOM = 400;
+/** The whole file when it is small and fits; else the blocks of the changed lines (1-based), cut to `allowance` characters. */
+function excerptsFor(content, changedLines, allowance = Infinity) {
+    return planExcerpts(content, changedLines).show(allowance);
+}
+/**
+ * The whole file when small, else the blocks of `changedLines` and of `alsoLines` (1-based, found in the
+ * file's lines, split once); when not all fit, the blocks of `changedLines` get their share first.
+ */
+function planExcerpts(content, changedLines, alsoLines = () => []) {
+    if (content.length <= WHOLE_FILE_LIMIT) {
+        const whole = { name: WHOLE_FILE, startLine: 1, code: content };
+        const cost = content.length + PIECE_OVERHEAD;
+        return { codeSize: content.length, cost, show: (allowance) => (allowance >= cost ? [whole] : byParts(new LineIndex(content), changedLines, alsoLines).show(allowance)) };
+    }
+    return byParts(new LineIndex(content), changedLines, alsoLines);
+}
+function byParts(index, changedLines, alsoLines) {
+    const blocks = changedBlocks(index, [...changedLines, ...alsoLines(index.lines)]);
+    const changed = new Set(changedLines.map((line) => line - 1));
+    const first = blocks.map((block) => block.changed.some((line) => changed.has(line)));
+    const costs = blocks.map((block) => blockCost(index, block));
+    return {
+        codeSize: blocks.reduce((sum, block) => sum + index.size(block.start, block.end), 0),
+        cost: costs.reduce((sum, cost) => sum + cost, 0),
+        show: (allowance) => showBlocks(index, blocks, allotFirst(costs, first, allowance))
+    };
+}
+/** Shares of `allowance`: the blocks marked first, then the rest; room kept for the marker of any left out. */
+function allotFirst(costs, first, allowance) {
+    const fits = costs.reduce((sum, cost) => sum + cost, 0) <= allowance;
+    let left = fits ? allowance : Math.max(0, allowance - LEFT_OUT_ROOM);
+    const shares = new Array(costs.length).fill(0);
+    for (const tier of [true, false]) {
+        const members = costs.flatMap((_, i) => (first[i] === tier ? [i] : []));
+        const tierShares = allot(members.map((i) => costs[i]), left, MIN_SHARE);
+        members.forEach((i, at) => (shares[i] = tierShares[at]));
+        left -= tierShares.reduce((sum, share) => sum + share, 0);
+    }
+    return shares;
+}
+/**
+ * The innermost declaration around each changed line (1-based), once per block, a block nested in another
+ * shown with it; a line no declaration encloses gets a window around it, stopping short of the blocks
+ * beside it (a window never swallows a changed function), and overlapping windows become one.
+ */
+function changedBlocks(index, changedLines) {
+    const byStart = new Map();
+    const loose = [];
+    for (const line of changedLines) {
+        const block = index.enclosing(line - 1);
+        if (!block)
+            loose.push(line - 1);
+        else if (byStart.has(block.start))
+            byStart.get(block.start).changed.push(line - 1);
+        else
+            byStart.set(block.start, { ...block, changed: [line - 1] });
+    }
+    const declared = outermost([...byStart.values()]);
+    const blocks = [...declared, ...joinWindows(loose.sort((a, b) => a - b).map((line) => windowBetween(index, declared, line)))].sort((a, b) => a.start - b.start);
+    for (const block of blocks)
+        block.changed.sort((a, b) => a - b);
+    return blocks;
+}
+/** What showing a block whole costs. */
+const blockCost = (index, block) => index.size(block.start, block.end) + block.name.length + PIECE_OVERHEAD;
+/** Each block whole, cut to its allowance, or (allowance 0) counted in one closing marker. */
+function showBlocks(index, blocks, allowances) {
+    const shown = [];
+    const leftOut = [];
+    blocks.forEach((block, i) => {
+        const cost = blockCost(index, block);
+        if (allowances[i] >= cost)
+            shown.push({ name: block.name, startLine: block.start + 1, code: index.text(block.start, block.end) });
+        else if (allowances[i] >= MIN_SHARE)
+            shown.push({ name: block.name, startLine: block.start + 1, code: cutBlock(index, block, allowances[i] - block.name.length - PIECE_OVERHEAD) });
+        else
+            leftOut.push(block);
+    });
+    if (leftOut.length > 0)
+        shown.push(leftOutExcerpt(leftOut));
+    return shown;
+}
+/** Blocks left out for the budget, as one marker the model can see. */
+function leftOutExcerpt(blocks) {
+    const lines = blocks.reduce((sum, block) => sum + block.end - block.start + 1, 0);
+    const names = blocks.slice(0, 5).map((block) => block.name.slice(0, 40));
+    return { name: `(${blocks.length} more changed blocks left out: ${names.join(', ')}${blocks.length > names.length ? ', …' : ''})`, startLine: blocks[0].start + 1, code: linesLeftOut(lines) };
+}
+/** A block longer than its allowance: its first lines, then the lines around each change, the gaps marked. */
+function cutBlock(index, block, allowance) {
+    const text = new ClippedText(allowance, index.lines, block.start);
+    const spans = [[block.start, block.start + SIGNATURE_LINES - 1], ...block.changed.map((line) => [line - AROUND_CHANGE, line + AROUND_CHANGE])];
+    for (const [from, to] of spans)
+        if (!text.show(Math.max(block.start, from), Math.min(block.end, to)))
+            break;
+    return text.finish(block.end);
+}
+/** Blocks that no other contains, sorted; a contained block's changed lines go to the block containing it. */
+function outermost(blocks) {
+    const kept = [];
+    for (const block of blocks.sort((a, b) => a.start - b.start)) {
+        // Sorted by start, the kept block reaching furthest is the last one: it contains any block ending within it.
+        const outer = kept[kept.length - 1];
+        if (outer && block.end <= outer.end)
+            append(outer.changed, block.changed);
+        else
+            kept.push(block);
+    }
+    return kept;
+}
+/** Windows (sorted) that overlap or touch become one: each line once. */
+function joinWindows(windows) {
+    const joined = [];
+    for (const block of windows) {
+        const last = joined[joined.length - 1];
+        if (last && block.start <= last.end + 1) {
+            last.end = Math.max(last.end, block.end);
+            append(last.changed, block.changed);
+            last.name = `(lines ${last.start + 1} to ${last.end + 1})`;
+        }
+        else
+            joined.push(block);
+    }
+    return joined;
+}
+/** Pushes one by one: a spread of 100,000 lines would overflow the stack. */
+function append(target, items) {
+    for (const item of items)
+        target.push(item);
+}
+/** Lines around `line`, within the file and between the declared blocks (sorted, none containing it) before and after it. */
+function windowBetween(index, declared, line) {
+    const next = firstStartingAfter(declared, line);
+    const before = next > 0 ? declared[next - 1].end + 1 : 0;
+    const after = next < declared.length ? declared[next].start - 1 : index.lineCount - 1;
+    const start = Math.max(0, before, line - FALLBACK_WINDOW);
+    return { name: `(lines around ${line + 1})`, start, end: Math.min(after, line + FALLBACK_WINDOW), changed: [line] };
+}
+/** The position of the first block starting after `line`, by binary search. */
+function firstStartingAfter(blocks, line) {
+    let low = 0;
+    let high = blocks.length;
+    while (low < high) {
+        const middle = (low + high) >> 1;
+        if (blocks[middle].start <= line)
+            low = middle + 1;
+        else
+            high = middle;
+    }
+    return low;
+}
+const EXPORT_STATEMENT = /^\s*(?:module\.exports\s*=|export\s+default\b|export\s*\{)/;
+/** The lines that say what a module exports as a whole (`module.exports = …`, `export default …`), 1-based. */
+function exportStatementLines(content) {
+    const lines = typeof content === 'string' ? content.split('\n') : content;
+    return lines.flatMap((line, index) => (EXPORT_STATEMENT.test(line) ? [index + 1] : []));
+}
+/**
+ * Leading blanks of a line, never its line break: `^\s*` would run on over every blank line below, so each
+ * line start rescanned them all (80,000 blank lines took 10 s).
+ */
+const INDENT = String.raw `[^\S\r\n\u2028\u2029]*`;
+const EXPORT_PATTERNS = [
+    new RegExp(String.raw `^${INDENT}export\s+(?:default\s+)?(?:declare\s+)?(?:abstract\s+)?(?:async\s+)?(?:function\s*\*?|class|const|let|var|interface|type|enum)\s+([\w$]+)`, 'gm'),
+    new RegExp(String.raw `^${INDENT}(?:module\.)?exports\.([\w$]+)\s*=`, 'gm')
+];
+const EXPORT_LIST = new RegExp(String.raw `^${INDENT}export\s+(?:type\s+)?\{([^}]*)\}`, 'gm');
+const EXPORT_DEFAULT = new RegExp(String.raw `^${INDENT}export\s+default\b`, 'm');
+/** The `module.exports = { … }` objects read for their keys, and how far into each. */
+const MAX_EXPORT_OBJECTS = 4;
+const EXPORT_OBJECT_SCAN = 64_000;
+/** The names a module exports (ESM `export`, `export { … }`, CommonJS `exports.x` / `module.exports = { … }`). */
+function exportedNames(content) {
+    const names = new Set();
+    for (const pattern of EXPORT_PATTERNS)
+        for (const match of content.matchAll(pattern))
+            names.add(match[1]);
+    // `export { a as b }` exports the name after `as`; `module.exports = { b: a }` the key before the colon.
+    for (const list of upToLast(content, '}').matchAll(EXPORT_LIST))
+        addListed(list[1], names, (item) => item.split(/\s+as\s+/).pop());
+    for (const match of [...content.matchAll(/module\.exports\s*=\s*\{/g)].slice(0, MAX_EXPORT_OBJECTS)) {
+        for (const key of topLevelKeys(content, match.index + match[0].length))
+            names.add(key);
+    }
+    if (EXPORT_DEFAULT.test(content) || /module\.exports\s*=\s*(?![\s{])/.test(content))
+        names.add('default');
+    // `__all__ = [...]`, `(...)` or `+= [...]`.
+    for (const match of upToLast(content, ']', ')').matchAll(/^__all__\s*\+?=\s*[[(]([^\])]*)[\])]/gm))
+        addListed(match[1].replace(/['"]/g, ''), names, (item) => item);
+    // A Python module without __all__ exports its public top-level functions and classes.
+    if (!/^__all__\s*=/m.test(content)) {
+        for (const match of content.matchAll(/^(?:(?:async\s+)?def\s+([A-Za-z]\w*)\s*\(|class\s+([A-Za-z]\w*)\s*[(:])/gm))
+            names.add(match[1] ?? match[2]);
+    }
+    return [...names];
+}
+/**
+ * The text up to its last closing character: a list pattern (`{([^}]*)\}`) then finds its close, or starts
+ * after it and fails at once, instead of scanning to the end of the file from every unclosed opening.
+ */
+function upToLast(content, ...closers) {
+    return content.slice(0, Math.max(...closers.map((closer) => content.lastIndexOf(closer))) + 1);
+}
+/**
+ * The keys of the object literal that opens just before `start`: `a`, `b: x`, `c() {…}`, `get d() {…}`, `'e': 1`
+ * (a spread has none). Comments are dropped; what nests inside, or sits in a string, is skipped.
+ */
+function topLevelKeys(content, start) {
+    const text = withoutComments(content.slice(start, start + EXPORT_OBJECT_SCAN));
+    const keys = [];
+    let depth = 0;
+    let item = '';
+    let quote = null;
+    for (let at = 0; at < text.length; at++) {
+        const char = text[at];
+        if (depth === 0)
+            item += char;
+        if (quote) {
+            if (char === '\\')
+                at++;
+            else if (char === quote)
+                quote = null;
+        }
+        else if (char === '"' || char === "'" || char === '`')
+            quote = char;
+        else if ('{[('.includes(char))
+            depth++;
+        else if ('}])'.includes(char))
+            depth--;
+        if (depth < 0 || (depth === 0 && !quote && char === ',')) {
+            const key = /^(?:(?:get|set|async)\s+(?=[\w$'"*]))?\*?\s*['"]?([A-Za-z_$][\w$]*)/.exec(item.trim())?.[1];
+            if (key)
+                keys.push(key);
+            if (depth < 0)
+                break;
+            item = '';
+        }
+    }
+    return keys;
+}
+/** Characters after which a `/` starts a regular expression rather than a division. */
+const BEFORE_REGEX = '(,=:[!&|?{};';
+/** Longer "regular expressions" are taken for divisions: it bounds the look-ahead from each `/`. */
+const REGEX_LITERAL_LIMIT = 500;
+const LINE_BREAK = /[\n\r\u2028\u2029]/;
+/**
+ * JavaScript without its comments and regular expression literals (which may hold quotes); strings are kept,
+ * so `'http://x'` is no comment. A `/` after an operator or an opening bracket starts a regular expression.
+ * One pass, remembering where a string or comment could not close, so no opening rescans the rest.
+ */
+function withoutComments(code) {
+    const parts = [];
+    const unclosed = { '"': -1, "'": -1, '`': -1, '/*': -1 };
+    let copied = 0;
+    for (let at = 0; at < code.length; at++) {
+        const char = code[at];
+        if (char === '"' || char === "'" || char === '`') {
+            at = at < unclosed[char] ? at : (functions_stringEnd(code, at, unclosed) ?? at + 1) - 1;
+            continue;
+        }
+        if (char !== '/')
+            continue;
+        const end = code[at + 1] === '*' ? blockCommentEnd(code, at, unclosed) : code[at + 1] === '/' ? lineEnd(code, at) : opensRegex(code, at) ? regexEnd(code, at) : null;
+        if (end === null)
+            continue;
+        parts.push(code.slice(copied, at), ' ');
+        copied = end;
+        at = end - 1;
+    }
+    parts.push(code.slice(copied));
+    return parts.join('');
+}
+/** Just past the quote closing the string that opens at `open`; null (and remembered) when it does not close. */
+function functions_stringEnd(code, open, unclosed) {
+    const quote = code[open];
+    for (let at = open + 1; at < code.length; at++) {
+        const char = code[at];
+        if (char === quote)
+            return at + 1;
+        if (char === '\\') {
+            if (at + 1 >= code.length || LINE_BREAK.test(code[at + 1]))
+                return fail(at);
+            at++;
+        }
+        else if (char === '\n' && quote !== '`')
+            return fail(at);
+    }
+    return fail(code.length);
+    // A quote of the same kind before `at` cannot close either: it would scan the same characters.
+    function fail(at) {
+        unclosed[quote] = at;
+        return null;
+    }
+}
+function blockCommentEnd(code, open, unclosed) {
+    if (open < unclosed['/*'])
+        return null;
+    const close = code.indexOf('*/', open + 2);
+    if (close >= 0)
+        return close + 2;
+    unclosed['/*'] = code.length;
+    return null;
+}
+function lineEnd(code, at) {
+    const end = code.indexOf('\n', at);
+    return end < 0 ? code.length : end;
+}
+function opensRegex(code, slash) {
+    let before = slash - 1;
+    while (before >= 0 && /\s/.test(code[before]))
+        before--;
+    return before >= 0 && BEFORE_REGEX.includes(code[before]);
+}
+/** Just past the flags of the regular expression literal at `open`, or null: none closes on its line, near enough. */
+function regexEnd(code, open) {
+    const limit = Math.min(code.length, open + REGEX_LITERAL_LIMIT);
+    let classesUnclosedBefore = -1;
+    for (let at = open + 1; at < limit; at++) {
+        const char = code[at];
+        if (char === '/')
+            return at === open + 1 ? null : flagsEnd(code, at + 1);
+        if (char === '\n')
+            return null;
+        if (char === '\\') {
+            if (at + 1 >= limit || LINE_BREAK.test(code[at + 1]))
+                return null;
+            at++;
+        }
+        else if (char === '[' && at >= classesUnclosedBefore) {
+            const close = classEnd(code, at, limit);
+            if (close === null)
+                classesUnclosedBefore = limit;
+            else
+                at = close;
+        }
+    }
+    return null;
+}
+/** The `]` closing the character class at `open`, on its line. */
+function classEnd(code, open, limit) {
+    for (let at = open + 1; at < limit; at++) {
+        if (code[at] === ']')
+            return at;
+        if (code[at] === '\n')
+            return null;
+        if (code[at] === '\\') {
+            if (at + 1 >= limit || LINE_BREAK.test(code[at + 1]))
+                return null;
+            at++;
+        }
+    }
+    return null;
+}
+function flagsEnd(code, from) {
+    let at = from;
+    while (at < code.length && code[at] >= 'a' && code[at] <= 'z')
+        at++;
+    return at;
+}
+function addListed(list, names, nameOf) {
+    for (const item of list.split(',')) {
+        const name = nameOf(item.trim())?.trim();
+        if (name && /^[\w$]+$/.test(name))
+            names.add(name);
+    }
+}
+
+;// CONCATENATED MODULE: ./src/bug-report/sanitize.ts
+/** Issue and PR text is untrusted: strip what hides text from a human reader, and bound its size. */
+const HTML_COMMENT = /<!--[\s\S]*?(?:-->|$)/g;
+// Zero-width, bidirectional-override and other invisible format characters (Unicode category Cf), except
+// none we need: emoji joiners only change rendering, and dropping them keeps the text readable.
+const INVISIBLE = /[\p{Cf}\u00AD]/gu;
+// Every line break a reader or a log might honour (CRLF, CR, vertical tab, form feed, NEL, the Unicode line
+// and paragraph separators) becomes a plain \n, so a line looks the same to everything downstream.
+const sanitize_LINE_BREAK = /\r\n|[\r\u000B\u000C\u0085\u2028\u2029]/g;
+// C0 and C1 control characters, but \t and \n (terminal escapes start with ESC or a C1 introducer).
+const sanitize_CONTROL = /[\u0000-\u0008\u000E-\u001F\u007F-\u009F]/g;
+const BUG_REPORT_BUDGET = 12_000;
+function sanitizeUntrusted(text) {
+    return text.replace(HTML_COMMENT, '').replace(INVISIBLE, '').replace(sanitize_LINE_BREAK, '\n').replace(sanitize_CONTROL, '').trim();
+}
+function truncate(text, budget) {
+    if (text.length <= budget)
+        return { text, truncated: false };
+    return { text: `${text.slice(0, budget)}\n[… truncated]`, truncated: true };
+}
+/**
+ * Untrusted text quoted in `<tag>…</tag>` must not close the quote (or open another): the `<` of any tag of
+ * that name, in any case and spacing (`</bug_report>`, `< / BUG_REPORT >`, `<bug-report x>`, `</bug_reports>`), becomes `&lt;`.
+ */
+function escapeQuoteTags(text, tag) {
+    const name = tag.split(/[_\s-]+/).map(escapeRegExp).join('[\\s_-]*');
+    return text.replace(new RegExp(`<(?=\\s*/?\\s*${name})`, 'gi'), '&lt;');
+}
+const escapeRegExp = (text) => text.replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
+
 ;// CONCATENATED MODULE: ./src/domain.ts
 /**
  * The data that flows through the pipeline, stage by stage, in one direction:
@@ -43114,80 +43906,6 @@ function foldersOf(paths) {
  */
 /** A test that ran and did not pass: an assertion failed, or it errored. */
 const isFailure = (status) => status === 'failed' || status === 'errored';
-
-;// CONCATENATED MODULE: ./src/execute/hunk-guards.ts
-/**
- * Which test guards which hunk. A fix of two or more source hunks gets one more tree per hunk (at most
- * MAX_HUNKS, within a time box), with only that hunk taken out, where the fail-to-pass tests run again. A
- * test that fails there proves that hunk necessary; a hunk no test fails without is one the suite does
- * not show the fix needs.
- */
-
-
-
-
-const MAX_HUNKS = 8;
-/** Null when there is nothing to tell apart: fewer than two source hunks, or no fail-to-pass test. */
-async function guardHunks(changeSet, tests, options) {
-    const hunks = sourceFiles(changeSet).flatMap((file) => file.hunks.map((hunk) => ({ file, hunk })));
-    const failToPass = tests.filter((test) => test.kind === 'fail-to-pass');
-    if (hunks.length < 2 || failToPass.length === 0)
-        return null;
-    const files = [...new Set(failToPass.map((test) => test.file))];
-    const guards = [];
-    for (const [index, fixHunk] of hunks.entries()) {
-        const lines = linesOf(fixHunk);
-        if (index >= MAX_HUNKS || Date.now() > options.deadline) {
-            guards.push({ ...lines, guardedBy: null });
-            continue;
-        }
-        const where = `with hunk ${index + 1} of ${hunks.length} taken out (${lines.file}:${lines.startLine}-${lines.endLine})`;
-        const root = await options.trees.addVariant(`hunk-${index + 1}`, (treeDir) => takeOut(options.git, changeSet, fixHunk, treeDir));
-        await options.bench.installInto(root);
-        await options.prepare(root);
-        const run = await options.bench.run({ root, where }, files);
-        const failed = new Set(run.tests.filter((test) => isFailure(test.status)).map((test) => `${test.file}\u0000${test.name}`));
-        const unloadable = new Set(run.fileErrors.map((error) => error.file));
-        const guardedBy = failToPass.filter((test) => failed.has(`${test.file}\u0000${test.name}`) || unloadable.has(test.file)).map((test) => test.name);
-        guards.push({ ...lines, guardedBy });
-    }
-    const unguarded = guards.filter((guard) => guard.guardedBy?.length === 0);
-    if (unguarded.length)
-        options.log.warn(`No test fails with ${unguarded.length} hunk(s) of the fix taken out alone: ${unguarded.map((guard) => `${guard.file}:${guard.startLine}-${guard.endLine}`).join(', ')}`);
-    return guards;
-}
-function linesOf({ file, hunk }) {
-    const range = file.status === 'deleted' ? hunk.base : hunk.head;
-    const changed = hunk.addedLines.length ? hunk.addedLines : [range.start];
-    return { file: file.path, startLine: Math.min(...changed), endLine: Math.max(...changed) };
-}
-/** The head's file with this one hunk back as it was at the base; the file's other hunks stay fixed. */
-async function takeOut(git, changeSet, { file, hunk }, treeDir) {
-    const base = file.basePath === null ? '' : ((await git.fileAt(changeSet.mergeBase, file.basePath)) ?? '');
-    const head = file.status === 'deleted' ? '' : ((await git.fileAt(changeSet.head, file.path)) ?? '');
-    const text = withHunkReverted(head, base, hunk.header);
-    // A deleted file comes back; an added one whose only hunk goes out is gone; a renamed one keeps its name.
-    const target = (0,external_node_path_.join)(treeDir, file.path);
-    if (file.status === 'added' && text === '')
-        return (0,promises_.rm)(target, { force: true });
-    await (0,promises_.mkdir)((0,external_node_path_.dirname)(target), { recursive: true });
-    await (0,promises_.writeFile)(target, text);
-}
-/**
- * `@@ -a,b +c,d @@`: lines c..c+d-1 of the head replaced by lines a..a+b-1 of the base. A count of 0 puts
- * the hunk after the line its start names (git's convention for pure additions and deletions).
- */
-function withHunkReverted(head, base, header) {
-    const match = /^@@ -(\d+)(?:,(\d+))? \+(\d+)(?:,(\d+))? @@/.exec(header);
-    if (!match)
-        throw new Error(`not a hunk header: ${header}`);
-    const [oldStart, oldLines, newStart, newLines] = [match[1], match[2] ?? '1', match[3], match[4] ?? '1'].map(Number);
-    const headLines = head.split('\n');
-    const baseLines = base.split('\n');
-    const from = newLines === 0 ? newStart : newStart - 1;
-    const baseFrom = oldLines === 0 ? oldStart : oldStart - 1;
-    return [...headLines.slice(0, from), ...baseLines.slice(baseFrom, baseFrom + oldLines), ...headLines.slice(from + newLines)].join('\n');
-}
 
 ;// CONCATENATED MODULE: ./src/frameworks/output.ts
 /** Cleaning test-runner text before it reaches results, prompts and logs. */
@@ -43227,163 +43945,324 @@ function firstErrorLines(output, count = 6) {
     return meaningful.slice(0, count).join(' / ') || '(no output)';
 }
 
-;// CONCATENATED MODULE: ./src/execute/outside-failure.ts
+;// CONCATENATED MODULE: ./src/model/render.ts
+/** Pipeline data rendered as the markdown the prompts embed. */
 
-// What a test file's own mistakes look like: these are the model's to repair, whatever else the runner says.
-const THE_FILES_OWN_ERROR = /ERROR collecting|errors? during collection|SyntaxError|ModuleNotFoundError|ImportError(?! while loading conftest)|Cannot find module|is not defined|TypeError|ReferenceError/;
-const OUTSIDE_THE_TESTS = [
-    { pattern: /ImportError while loading conftest|conftest\.py.* (?:error|Error)\b/, what: 'a conftest.py does not load', hint: 'fix the conftest, or the interpreter and dependencies it needs', runner: true },
-    { pattern: /failed to load config|Startup Error|● Validation Error|Configuration error:/, what: "the runner's configuration does not load", hint: "set test-command to the repository's own way of running one test file", runner: true },
-    { pattern: /No tests? found|No test files found|collected 0 items|no tests ran/i, what: "the runner's configuration does not collect the suite's files", hint: "set test-command to a command that runs the files given ({files}), or move the suite where the configuration looks", unlessTheFilesOwn: true, runner: true },
-    { pattern: /Cannot find module ['"][^'"]*\/(?:lib|dist|build|out)\//, what: 'the tests import build output that is not there', hint: 'set build-command' }
-];
-/** Only when no test of the suite ran at all: a test that ran and failed is the tests' own to fix. */
-function outsideFailure(run) {
-    return firstCause(run, OUTSIDE_THE_TESTS);
+
+
+
+const fence = (code, language = '') => {
+    const ticks = code.includes('```') ? '````' : '```';
+    return `${ticks}${language}\n${code}\n${ticks}`;
+};
+/** The element prompts/context.md quotes the bug report in (and prompts/system.md names as untrusted). */
+const BUG_REPORT_TAG = 'bug_report';
+/** The report as quoted data: nothing in it can close the quote and speak as the prompt. */
+function renderBugReport(report) {
+    return escapeQuoteTags(`Title: ${report.title}\n\n${report.body}`.trim(), BUG_REPORT_TAG);
 }
-/**
- * The pre-fix run crashed in the runner itself (its configuration, a conftest, nothing collected): no test
- * failed there, so it proves nothing. Missing build output is left out: before a fix that adds a module,
- * its import failing is the very failure the suite shows.
- */
-function runnerFailure(run) {
-    return firstCause(run, OUTSIDE_THE_TESTS.filter((cause) => cause.runner));
+const RELATED_ROLES = {
+    imported: 'imported by the changed code',
+    wrapper: 'the public API around the changed module: test through it',
+    named: 'named in the bug report'
+};
+function renderContext(pack) {
+    const unexported = pack.related.some((module) => module.role === 'wrapper') ? '(none: test it through the public API shown below)' : '(none found: reach this code the way the style example does)';
+    const exportsLine = (names) => `Exports: ${names.map((name) => `\`${name}\``).join(', ') || unexported}.`;
+    const sources = pack.sources.map((source) => {
+        const whole = source.head.length === 1 && source.head[0].name === WHOLE_FILE;
+        return [
+            `### ${source.path}`,
+            exportsLine(source.exports),
+            `The fix:\n${fence(source.diff, 'diff')}`,
+            ...source.head.map((excerpt) => `${whole ? 'The whole file after the fix' : `After the fix: ${excerpt.name} (from line ${excerpt.startLine})`}:\n${fence(excerpt.code, languageTag(pack))}`),
+            // With the whole file after the fix and the diff, the file before it adds nothing.
+            ...(whole ? [] : source.base.map((excerpt) => `Before the fix: ${excerpt.name} (from line ${excerpt.startLine}):\n${fence(excerpt.code, languageTag(pack))}`))
+        ].join('\n\n');
+    });
+    const related = pack.related.map((module) => [
+        `### ${module.path} (${RELATED_ROLES[module.role]})`,
+        exportsLine(module.exports),
+        ...(module.content === null ? [] : [fence(module.content, languageTag(pack))])
+    ].join('\n\n'));
+    return ['## The code', ...sources, ...related].join('\n\n');
 }
-function firstCause(run, causes) {
-    if (run.tests.length > 0)
-        return null;
-    const text = [...run.fileErrors.map((error) => error.message), run.output].join('\n');
-    for (const { pattern, what, hint, unlessTheFilesOwn } of causes) {
-        const match = pattern.exec(text);
-        if (match && !(unlessTheFilesOwn && THE_FILES_OWN_ERROR.test(text)))
-            return { what, hint, evidence: firstErrorLines(text.slice(text.lastIndexOf('\n', match.index) + 1), 3) };
+function renderConventions(pack, suitePath) {
+    const example = pack.styleExample
+        ? `The style example, an existing test in this repository (\`${pack.styleExample.path}\`, as it was before the fix):\n${fence(pack.styleExample.content, languageTag(pack))}`
+        : 'The repository has no test to copy the style from: use the framework\'s most common idioms.';
+    const framework = pack.frameworkVersion ? `${pack.framework} ${pack.frameworkVersion} (use only its API as of that version)` : pack.framework;
+    const moduleSyntax = pack.language === 'python' ? 'absolute imports of the module paths given below' : pack.moduleSystem === 'esm' ? 'ES modules (import)' : 'CommonJS (require) or whatever the style example uses';
+    const rebased = pack.styleImports.filter((entry) => entry.original !== entry.rebased);
+    return [
+        '## Conventions',
+        `- Framework: ${framework}; language: ${pack.language}; module syntax: ${moduleSyntax}.`,
+        `- Write the suite to \`${suitePath}\`. More files are allowed only inside \`${pack.regressionDir}/\`, named \`*${pack.testFileSuffix}\`.`,
+        ...[...pack.sources, ...pack.related].map((module) => `- Import \`${module.path}\` as \`${module.importSpecifier}\`.`),
+        '- Where the style example reaches this code through a package entry point or a public wrapper, do the same.',
+        ...(rebased.length ? [`- The style example's own imports, written from \`${pack.regressionDir}/\`: ${rebased.map((entry) => `\`${entry.original}\` → \`${entry.rebased}\``).join(', ')}.`] : []),
+        '',
+        example
+    ].join('\n');
+}
+function renderAnalysis(analysis) {
+    return JSON.stringify(analysis, null, 2);
+}
+function renderScenarios(scenarios) {
+    return JSON.stringify(scenarios, null, 2);
+}
+function renderSuite(suite) {
+    return suite.files.map((file) => `### ${file.path}\n${fence(file.content)}`).join('\n\n');
+}
+function renderFailures(run) {
+    const tests = run.tests.filter((test) => isFailure(test.status));
+    const lines = [
+        ...run.fileErrors.map((error) => `### ${error.file} could not run\n${fence(headAndTail(error.message, 4000))}`),
+        ...tests.map((test) => `### ${test.file} › ${test.name}\n${fence(test.message)}`)
+    ];
+    return lines.join('\n\n') || fence(headAndTail(run.output, 4000));
+}
+function renderRun(run) {
+    const tests = run.tests.map((test) => `- ${test.status}: ${test.file} › ${test.name}`).join('\n');
+    return `${tests}\n\nRunner output (its start and its end):\n${fence(headAndTail(run.output, 3000))}`;
+}
+function languageTag(pack) {
+    return pack.language === 'python' ? 'python' : pack.language === 'typescript' ? 'ts' : 'js';
+}
+
+;// CONCATENATED MODULE: ./src/model/tools.ts
+/** Bounds on one write_test_files answer: a suite is a few files of test code, never a dump. */
+const SUITE_LIMITS = { files: 20, fileBytes: 200 * 1024, totalBytes: 1024 * 1024 };
+const tools_text = { type: 'string', minLength: 1 };
+/** At most this many concerns in one analysis: each becomes a test run at head. */
+const MAX_FIX_CONCERNS = 5;
+const ROOT_CAUSE_TOOL = {
+    name: 'record_root_cause',
+    description: 'Record the root-cause analysis of the bug fix: one entry per distinct defect.',
+    input_schema: {
+        type: 'object',
+        additionalProperties: false,
+        required: ['summary', 'defects'],
+        properties: {
+            summary: { ...tools_text, description: 'One or two sentences: the bug and its fix.' },
+            defects: {
+                type: 'array',
+                minItems: 1,
+                items: {
+                    type: 'object',
+                    additionalProperties: false,
+                    required: ['observedFailure', 'rootCause', 'fixMechanism', 'bugClass', 'blastRadius', 'sharedState'],
+                    properties: {
+                        observedFailure: tools_text,
+                        rootCause: tools_text,
+                        fixMechanism: tools_text,
+                        bugClass: { ...tools_text, description: 'The class of bug in 2-4 words.' },
+                        blastRadius: { type: 'array', minItems: 3, maxItems: 6, items: tools_text },
+                        sharedState: { type: 'boolean' }
+                    }
+                }
+            },
+            fixConcerns: {
+                type: 'array',
+                maxItems: MAX_FIX_CONCERNS,
+                description: 'Usually empty. Only inputs the FIXED code demonstrably still gets wrong, each traced through the fixed code.',
+                items: {
+                    type: 'object',
+                    additionalProperties: false,
+                    required: ['input', 'expected', 'actual', 'where'],
+                    properties: {
+                        input: { ...tools_text, description: 'The concrete input (a call with its arguments).' },
+                        expected: { ...tools_text, description: 'What should happen for that input.' },
+                        actual: { ...tools_text, description: 'What the fixed code does instead, as traced through it.' },
+                        where: {
+                            type: 'object',
+                            additionalProperties: false,
+                            required: ['file', 'function'],
+                            properties: {
+                                file: { ...tools_text, description: 'Repository-relative path of the file.' },
+                                function: { ...tools_text, description: 'The function that goes wrong.' }
+                            }
+                        }
+                    }
+                }
+            }
+        }
     }
-    return null;
-}
-
-;// CONCATENATED MODULE: ./src/context/test-layout.ts
-/** Where this repository keeps its tests, which one shows its style, and where a regression suite goes. */
-
-const TEST_FOLDER = /^(?:test|tests|__tests__|spec|specs)$/;
-/**
- * The repository's test that best shows how its tests look and run, for the change's first source file: a
- * test the fix changed that existed before it (the most relevant), else the nearest test it left alone.
- */
-function exampleTest(changedTests, headFiles, isTestFile, primarySource) {
-    const changed = changedTests.filter((file) => isTestFile(file.path));
-    // A test the fix deleted is no example: it is not there at head to run.
-    const existedBefore = changed.filter((file) => file.basePath && file.status !== 'added' && file.status !== 'deleted').map((file) => file.path);
-    const changedPaths = new Set(changed.map((file) => file.path));
-    const untouched = headFiles.filter((file) => isTestFile(file) && !changedPaths.has(file));
-    return nearestTest(existedBefore, primarySource) ?? nearestTest(untouched, primarySource);
-}
-/** The existing test that best matches a module: same base name, then the closest folder. */
-function nearestTest(testFiles, sourcePath) {
-    const stem = moduleStem(sourcePath);
-    const scored = testFiles.map((file) => ({ file, score: similarity(file, sourcePath, stem) }));
-    scored.sort((a, b) => b.score - a.score || a.file.length - b.file.length || a.file.localeCompare(b.file));
-    return scored[0]?.file ?? null;
-}
-function similarity(testFile, sourcePath, stem) {
-    const testParts = (0,external_node_path_.dirname)(testFile).split('/').filter((part) => !TEST_FOLDER.test(part));
-    // `test/transport.test.ts` or `__tests__/response/redirect.js` for `lib/response.js`.
-    const sameName = moduleStem(testFile) === stem ? 100 : testParts.includes(stem) ? 60 : (0,external_node_path_.basename)(testFile).includes(stem) ? 50 : 0;
-    const sourceParts = (0,external_node_path_.dirname)(sourcePath).split('/');
-    const shared = sourceParts.filter((part) => testParts.includes(part)).length;
-    return sameName + shared * 5 - testParts.length;
-}
-/** `src/streaming-transport.ts` → `streaming-transport`; `test/x.test.ts` → `x`; `test_x.py` → `x`. */
-function moduleStem(path) {
-    return (0,external_node_path_.basename)(path)
-        .replace(/\.(?:test|spec)(?=\.)/, '')
-        .replace((0,external_node_path_.extname)(path), '')
-        .replace(/^test_|_test$/, '');
-}
-/** The regression folder sits in the repo's test area, beside the style example's tests. */
-function layoutFor(styleExample, sourcePath) {
-    const language = (0,external_node_path_.extname)(sourcePath);
-    if (!styleExample)
-        return { styleExample, regressionDir: 'test/regression', testFileSuffix: defaultSuffix(language) };
-    const parts = (0,external_node_path_.dirname)(styleExample).split('/');
-    const testRoot = parts.findIndex((part) => TEST_FOLDER.test(part));
-    const area = testRoot >= 0 ? parts.slice(0, testRoot + 1).join('/') : (0,external_node_path_.dirname)(styleExample);
-    return {
-        styleExample,
-        regressionDir: external_node_path_.posix.join(area === '.' ? '' : area, 'regression'),
-        testFileSuffix: suffixOf(styleExample) ?? defaultSuffix(language)
-    };
-}
-function suffixOf(testFile) {
-    return /(\.(?:test|spec)\.[cm]?[jt]sx?)$/.exec(testFile)?.[1] ?? (testFile.endsWith('.py') ? '.py' : null);
-}
-function defaultSuffix(sourceExtension) {
-    if (sourceExtension === '.py')
-        return '.py';
-    return sourceExtension.startsWith('.t') || sourceExtension.startsWith('.mt') || sourceExtension.startsWith('.ct') ? '.test.ts' : '.test.js';
-}
-/** `issue-4471` when the report names an issue, else `fix-<short sha>`. */
-function suiteStem(report, head) {
-    return report?.issue ? `issue-${report.issue}` : `fix-${head.slice(0, 7)}`;
-}
-/**
- * The suite's file in `dir`: `issue-4471.test.ts` in a regression folder; beside the repository's own
- * tests the name says what it is, `regression-issue-4471.test.ts`. Python: `test_[regression_]issue_4471.py`.
- */
-function regressionFileName(dir, stem, suffix) {
-    const name = external_node_path_.posix.basename(dir) === 'regression' ? stem : `regression-${stem}`;
-    return external_node_path_.posix.join(dir, suffix === '.py' ? `test_${name.replace(/-/g, '_')}.py` : `${name}${suffix}`);
-}
-/**
- * The layout whose suite file the repository's own test command collects (`collects` answers true, or null
- * when its rules are unknown): the usual regression folder, else the style example's own folder, else the
- * test area's root. When none is collected, the usual one: the report then says the file is not collected.
- */
-function collectedLayout(layout, stem, collects) {
-    const candidates = [layout.regressionDir, ...(layout.styleExample ? [(0,external_node_path_.dirname)(layout.styleExample), external_node_path_.posix.dirname(layout.regressionDir)] : [])];
-    const usable = candidates.filter((dir) => dir !== '.' && dir !== '');
-    const chosen = usable.find((dir) => collects(regressionFileName(dir, stem, layout.testFileSuffix)) !== false);
-    return { ...layout, regressionDir: chosen ?? layout.regressionDir };
-}
-
-;// CONCATENATED MODULE: ./src/execute/preflight.ts
-
-
-
-
-/**
- * The test to try, or null when the repository has none the framework recognises. Verify mode runs the
- * pull request's own tests, so one of them (its run at head then counts as the suite's first); generate
- * mode the style example the context will show.
- */
-function preflightFile(changeSet, headFiles, framework, mode) {
-    const changedTests = changeSet.files.filter((file) => file.role === 'test');
-    const primary = sourceFiles(changeSet)[0]?.path ?? changeSet.files[0]?.path ?? '';
-    const isTestFile = (path) => framework.isTestFile(path);
-    const ownTests = changedTests.filter((file) => file.status !== 'deleted' && isTestFile(file.path)).map((file) => file.path);
-    return (mode === 'verify' ? nearestTest(ownTests, primary) : null) ?? exampleTest(changedTests, headFiles, isTestFile, primary);
-}
-async function runPreflight(bench, file) {
-    const run = await bench.run('head', [file], { title: 'Preflight' });
-    const command = bench.lastCommand;
-    if (run.tests.length > 0) {
-        return { run, preflight: { file, command, ok: true, durationMs: run.durationMs, detail: `${run.tests.length} test(s) ran at head` } };
+};
+const SCENARIOS_TOOL = {
+    name: 'record_scenarios',
+    description: 'Record 6-9 ranked regression test scenarios inside the blast radius.',
+    input_schema: {
+        type: 'object',
+        additionalProperties: false,
+        required: ['scenarios'],
+        properties: {
+            scenarios: {
+                type: 'array',
+                minItems: 6,
+                maxItems: 9,
+                items: {
+                    type: 'object',
+                    additionalProperties: false,
+                    required: ['name', 'verifies', 'setup', 'assertion', 'priority', 'riskIfSkipped', 'failsBeforeFix', 'kind'],
+                    properties: {
+                        name: tools_text,
+                        verifies: tools_text,
+                        setup: tools_text,
+                        assertion: tools_text,
+                        priority: { enum: ['P0', 'P1', 'P2'] },
+                        riskIfSkipped: tools_text,
+                        failsBeforeFix: { type: 'boolean', description: 'True when this test must fail against the pre-fix code.' },
+                        kind: { enum: ['regression', 'boundary', 'state-isolation', 'neighbour'] }
+                    }
+                }
+            }
+        }
     }
-    const how = run.timedOut ? 'timed out' : `exit ${run.exitCode ?? 'none'}`;
-    const error = run.fileErrors.find((entry) => entry.file === file)?.message ?? run.output;
-    return { run, preflight: { file, command, ok: false, durationMs: run.durationMs, detail: `no test results (${how}): ${firstErrorLines(error)}` } };
-}
-/** The run stops: what was tried, what it said, and what to change. */
-function preflightFailure(preflight) {
-    return new UserFacingError(`The repository's tests cannot run here: ${preflight.file} gave ${preflight.detail} — command: ${preflight.command}`, settingHint(preflight.detail));
-}
-function settingHint(detail) {
-    if (/Cannot find module|ERR_MODULE_NOT_FOUND|ModuleNotFoundError|No module named/.test(detail)) {
-        return 'install the dependencies before regression-testgen; if the tests import build output, set build-command';
+};
+const TEST_FILES_TOOL = {
+    name: 'write_test_files',
+    description: 'Return the complete content of every test file of the regression suite.',
+    input_schema: {
+        type: 'object',
+        additionalProperties: false,
+        required: ['files'],
+        properties: {
+            files: {
+                type: 'array',
+                minItems: 1,
+                maxItems: SUITE_LIMITS.files,
+                description: `At most ${SUITE_LIMITS.files} files of at most ${SUITE_LIMITS.fileBytes / 1024} KB each.`,
+                items: {
+                    type: 'object',
+                    additionalProperties: false,
+                    required: ['path', 'content', 'tests'],
+                    properties: {
+                        path: { ...tools_text, description: 'Repository-relative path of the test file.' },
+                        content: tools_text,
+                        tests: {
+                            type: 'array',
+                            description: 'Every test in the file, with the scenario it covers.',
+                            items: {
+                                type: 'object',
+                                additionalProperties: false,
+                                required: ['title', 'scenario'],
+                                properties: {
+                                    title: { ...tools_text, description: 'The test\'s title as the runner reports it: the value of the string given to it/test, or the test function\'s name.' },
+                                    scenario: { ...tools_text, description: 'The name of the scenario the test covers.' }
+                                }
+                            }
+                        }
+                    }
+                }
+            }
+        }
     }
-    if (/No tests? (?:found|files found)|no tests ran|collected 0 items/i.test(detail)) {
-        return "set test-command to the repository's own way of running one test file ({files} marks where it goes)";
-    }
-    return "set test-command to the repository's own way of running one test file ({files} marks where it goes), or framework";
+};
+/** Sizes over SUITE_LIMITS, as validation problems (the model gets one retry); the schema caps the count. */
+function suiteSizeProblems(files) {
+    const problems = [];
+    const sizes = files.map((file) => Buffer.byteLength(file.content, 'utf8'));
+    files.forEach((file, index) => {
+        if (sizes[index] > SUITE_LIMITS.fileBytes)
+            problems.push(`${file.path} is ${sizes[index]} bytes: at most ${SUITE_LIMITS.fileBytes} are allowed per file`);
+    });
+    const total = sizes.reduce((sum, size) => sum + size, 0);
+    if (total > SUITE_LIMITS.totalBytes)
+        problems.push(`the files hold ${total} bytes together: at most ${SUITE_LIMITS.totalBytes} are allowed`);
+    return problems;
+}
+
+;// CONCATENATED MODULE: ./src/model/stages.ts
+
+
+
+
+/** What every stage is shown first (and the API caches): the bug report, the code, the conventions. */
+function sharedContext(input) {
+    return renderPrompt('context', {
+        bug_report: renderBugReport(input.bugReport),
+        code: renderContext(input.context),
+        conventions: renderConventions(input.context, input.suitePath)
+    });
+}
+function analyse(model, input) {
+    return askForTool(model, { ...base('analyse', input), task: renderPrompt('analyse', {}), tool: ROOT_CAUSE_TOOL });
+}
+async function planScenarios(model, input, analysis) {
+    const sharedState = analysis.defects.some((defect) => defect.sharedState);
+    const answer = await askForTool(model, {
+        ...base('scenarios', input),
+        task: renderPrompt('scenarios', { analysis: renderAnalysis(analysis) }),
+        tool: SCENARIOS_TOOL,
+        check: ({ scenarios }) => scenarioRuleProblems(scenarios, sharedState)
+    });
+    return answer.scenarios;
+}
+function scenarioRuleProblems(scenarios, sharedState) {
+    const problems = [];
+    if (!scenarios.some((s) => s.failsBeforeFix))
+        problems.push('no scenario has failsBeforeFix: true');
+    if (!scenarios.some((s) => s.kind === 'boundary'))
+        problems.push('no scenario of kind boundary');
+    if (sharedState && !scenarios.some((s) => s.kind === 'state-isolation'))
+        problems.push('shared state is involved but no scenario of kind state-isolation');
+    if (!scenarios.some((s) => s.priority === 'P0'))
+        problems.push('no P0 scenario');
+    if (new Set(scenarios.map((s) => s.name)).size !== scenarios.length)
+        problems.push('scenario names are not unique');
+    return problems;
+}
+function writeTests(model, input, analysis, scenarios) {
+    return askForSuite(model, input, 'write-tests', {
+        scenarios: renderScenarios(scenarios.filter((s) => s.priority !== 'P2')),
+        analysis: renderAnalysis(analysis)
+    });
+}
+function repairTests(model, input, suite, headRun) {
+    return askForSuite(model, input, 'repair', { suite: renderSuite(suite), failures: renderFailures(headRun) });
+}
+/** `weak`: tests do fail before the fix, but only because their file cannot load there. */
+function strengthenTests(model, input, suite, preFixRun, weak = false) {
+    const why = weak
+        ? 'the only ones that fail against the code BEFORE the fix fail because their file cannot load there (they use a symbol or module the fix added): that shows the new code exists, not that the bug is gone.'
+        : 'none of them fails against the code BEFORE the fix, so the suite does not yet prove the fix.';
+    return askForSuite(model, input, 'strengthen', { why, suite: renderSuite(suite), pre_fix_output: renderRun(preFixRun) });
+}
+/** How a concern and its test are named to each other: `concern 1`, `concern 2`, … in the analysis's order. */
+const concernLabel = (index) => `concern ${index + 1}`;
+/** One test per concern, asserting the behaviour the fixed code may not deliver: in one file at `path`. */
+async function writeConcernTests(model, input, analysis, concerns, path) {
+    const labelled = concerns.map((concern, index) => ({ label: concernLabel(index), ...concern }));
+    const answer = await askForTool(model, {
+        ...base('concerns', input),
+        task: renderPrompt('concerns', { path, concerns: JSON.stringify(labelled, null, 2), analysis: renderAnalysis(analysis) }),
+        tool: TEST_FILES_TOOL,
+        check: ({ files }) => [...suiteSizeProblems(files), ...concernTestProblems(files, concerns.length)]
+    });
+    return { files: answer.files };
+}
+/** Each concern needs a test, and each test listed names a concern, or the results cannot be told apart. */
+function concernTestProblems(files, count) {
+    const labels = Array.from({ length: count }, (_, index) => concernLabel(index));
+    const listed = files.flatMap((file) => file.tests);
+    const problems = listed.filter((test) => !labels.includes(test.scenario)).map((test) => `the test "${test.title}" names "${test.scenario}" as its scenario: use one of ${labels.join(', ')}`);
+    for (const label of labels)
+        if (!listed.some((test) => test.scenario === label))
+            problems.push(`no test is listed for ${label}`);
+    return problems;
+}
+async function askForSuite(model, input, stage, values) {
+    const answer = await askForTool(model, {
+        ...base(stage, input),
+        task: renderPrompt(stage, values),
+        tool: TEST_FILES_TOOL,
+        check: ({ files }) => suiteSizeProblems(files)
+    });
+    return { files: answer.files };
+}
+function base(stage, input) {
+    return { stage, system: loadPrompt('system'), context: sharedContext(input) };
 }
 
 ;// CONCATENATED MODULE: ./src/verdict/failure-kind.ts
@@ -43634,6 +44513,319 @@ function withDetails(lines, index) {
 function clip(line) {
     const flat = line.replace(/\s+/g, ' ').trim();
     return flat.length <= MAX_LINE_CHARS ? flat : `${flat.slice(0, MAX_LINE_CHARS - 1)}…`;
+}
+
+;// CONCATENATED MODULE: ./src/execute/concerns.ts
+
+
+
+const NOTHING = { confirmed: [], files: [] };
+/**
+ * Asks for the concern tests (within the model-call limit: past it, the concerns go unchecked), runs them
+ * at head, keeps what they confirm. It only adds to a verdict already reached: a failure here costs a
+ * warning, never the report.
+ */
+async function checkFixConcerns(bench, author, options) {
+    const { log } = options;
+    try {
+        const written = await withinLimit(() => author.write(new Set(options.taken)));
+        if (!written) {
+            log.info(`Fix concerns: the model call limit was reached before the concerns call; ${author.concerns.length} concern(s) left unchecked, none reported`);
+            return NOTHING;
+        }
+        for (const file of written.refused)
+            log.info(`Fix concerns: the test file ${file.path} was refused (${file.reason})`);
+        if (written.files.length === 0) {
+            log.info('Fix concerns: no concern test file to run; none reported');
+            return NOTHING;
+        }
+        const run = await options.timings.time('run-concerns', () => bench.runAtHeadOnly(written.files, 'Concern tests'));
+        return judgeConcerns(author.concerns, written.files, run, log);
+    }
+    catch (error) {
+        log.warn(`Could not check what the fix may still get wrong: ${describeError(error)}`);
+        return NOTHING;
+    }
+}
+/** Each concern by its test's result at head: kept when it failed by an assertion or an exception. */
+function judgeConcerns(concerns, files, run, log) {
+    const confirmed = [];
+    concerns.forEach((concern, index) => {
+        const label = concernLabel(index);
+        const described = `Fix ${label} (${concerns_oneLine(concern.input)})`;
+        const result = resultOf(label, files, run);
+        const file = result?.file ?? files.find((candidate) => candidate.tests.some((test) => test.scenario === label))?.path;
+        const fileError = run.fileErrors.find((error) => error.file === file)?.message;
+        const failure = result ? preFixFailureOf(result, undefined) : fileError === undefined ? null : preFixFailureOf(undefined, fileError);
+        if (!result && fileError === undefined)
+            return log.info(`${described} dropped: its test did not run at head`);
+        if (!failure)
+            return log.info(`${described} dropped: its test ${result?.status === 'skipped' ? 'was skipped' : 'passes'} at head, so the fixed code handles it`);
+        if (failure.kind !== 'assertion' && failure.kind !== 'exception') {
+            return log.info(`${described} dropped: its test failed at head by ${failure.kind}, not on the behaviour (${failure.line})`);
+        }
+        log.info(`${described} confirmed: its test fails at head by ${failure.kind}: ${failure.line}`);
+        confirmed.push({ ...concern, test: { path: result.file, name: result.name }, failure: failure.kind, failureLine: failure.line });
+    });
+    const paths = new Set(confirmed.map((concern) => concern.test.path));
+    return { confirmed, files: files.filter((file) => paths.has(file.path)) };
+}
+/** The concern's test: by the title the model listed for it, else by its label in the test's name. */
+function resultOf(label, files, run) {
+    const listed = files.flatMap((file) => file.tests.filter((test) => test.scenario === label).map((test) => ({ file: file.path, title: test.title })));
+    const byTitle = run.tests.find((test) => listed.some((entry) => entry.file === test.file && (test.name === entry.title || test.name.endsWith(` › ${entry.title}`))));
+    if (byTitle)
+        return byTitle;
+    const paths = new Set(files.map((file) => file.path));
+    const named = new RegExp(`\\b${label.replace(/ /g, '\\s+')}\\b`, 'i');
+    return run.tests.find((test) => paths.has(test.file) && named.test(test.name));
+}
+async function withinLimit(work) {
+    try {
+        return await work();
+    }
+    catch (error) {
+        if (error instanceof ModelCallLimitError)
+            return null;
+        throw error;
+    }
+}
+const concerns_oneLine = (text) => {
+    const flat = text.replace(/\s+/g, ' ').trim();
+    return flat.length > 80 ? `${flat.slice(0, 79)}…` : flat;
+};
+
+;// CONCATENATED MODULE: ./src/execute/hunk-guards.ts
+/**
+ * Which test guards which hunk. A fix of two or more source hunks gets one more tree per hunk (at most
+ * MAX_HUNKS, within a time box), with only that hunk taken out, where the fail-to-pass tests run again. A
+ * test that fails there proves that hunk necessary; a hunk no test fails without is one the suite does
+ * not show the fix needs.
+ */
+
+
+
+
+const MAX_HUNKS = 8;
+/** Null when there is nothing to tell apart: fewer than two source hunks, or no fail-to-pass test. */
+async function guardHunks(changeSet, tests, options) {
+    const hunks = sourceFiles(changeSet).flatMap((file) => file.hunks.map((hunk) => ({ file, hunk })));
+    const failToPass = tests.filter((test) => test.kind === 'fail-to-pass');
+    if (hunks.length < 2 || failToPass.length === 0)
+        return null;
+    const files = [...new Set(failToPass.map((test) => test.file))];
+    const guards = [];
+    for (const [index, fixHunk] of hunks.entries()) {
+        const lines = linesOf(fixHunk);
+        if (index >= MAX_HUNKS || Date.now() > options.deadline) {
+            guards.push({ ...lines, guardedBy: null });
+            continue;
+        }
+        const where = `with hunk ${index + 1} of ${hunks.length} taken out (${lines.file}:${lines.startLine}-${lines.endLine})`;
+        const root = await options.trees.addVariant(`hunk-${index + 1}`, (treeDir) => takeOut(options.git, changeSet, fixHunk, treeDir));
+        await options.bench.installInto(root);
+        await options.prepare(root);
+        const run = await options.bench.run({ root, where }, files);
+        const failed = new Set(run.tests.filter((test) => isFailure(test.status)).map((test) => `${test.file}\u0000${test.name}`));
+        const unloadable = new Set(run.fileErrors.map((error) => error.file));
+        const guardedBy = failToPass.filter((test) => failed.has(`${test.file}\u0000${test.name}`) || unloadable.has(test.file)).map((test) => test.name);
+        guards.push({ ...lines, guardedBy });
+    }
+    const unguarded = guards.filter((guard) => guard.guardedBy?.length === 0);
+    if (unguarded.length)
+        options.log.warn(`No test fails with ${unguarded.length} hunk(s) of the fix taken out alone: ${unguarded.map((guard) => `${guard.file}:${guard.startLine}-${guard.endLine}`).join(', ')}`);
+    return guards;
+}
+function linesOf({ file, hunk }) {
+    const range = file.status === 'deleted' ? hunk.base : hunk.head;
+    const changed = hunk.addedLines.length ? hunk.addedLines : [range.start];
+    return { file: file.path, startLine: Math.min(...changed), endLine: Math.max(...changed) };
+}
+/** The head's file with this one hunk back as it was at the base; the file's other hunks stay fixed. */
+async function takeOut(git, changeSet, { file, hunk }, treeDir) {
+    const base = file.basePath === null ? '' : ((await git.fileAt(changeSet.mergeBase, file.basePath)) ?? '');
+    const head = file.status === 'deleted' ? '' : ((await git.fileAt(changeSet.head, file.path)) ?? '');
+    const text = withHunkReverted(head, base, hunk.header);
+    // A deleted file comes back; an added one whose only hunk goes out is gone; a renamed one keeps its name.
+    const target = (0,external_node_path_.join)(treeDir, file.path);
+    if (file.status === 'added' && text === '')
+        return (0,promises_.rm)(target, { force: true });
+    await (0,promises_.mkdir)((0,external_node_path_.dirname)(target), { recursive: true });
+    await (0,promises_.writeFile)(target, text);
+}
+/**
+ * `@@ -a,b +c,d @@`: lines c..c+d-1 of the head replaced by lines a..a+b-1 of the base. A count of 0 puts
+ * the hunk after the line its start names (git's convention for pure additions and deletions).
+ */
+function withHunkReverted(head, base, header) {
+    const match = /^@@ -(\d+)(?:,(\d+))? \+(\d+)(?:,(\d+))? @@/.exec(header);
+    if (!match)
+        throw new Error(`not a hunk header: ${header}`);
+    const [oldStart, oldLines, newStart, newLines] = [match[1], match[2] ?? '1', match[3], match[4] ?? '1'].map(Number);
+    const headLines = head.split('\n');
+    const baseLines = base.split('\n');
+    const from = newLines === 0 ? newStart : newStart - 1;
+    const baseFrom = oldLines === 0 ? oldStart : oldStart - 1;
+    return [...headLines.slice(0, from), ...baseLines.slice(baseFrom, baseFrom + oldLines), ...headLines.slice(from + newLines)].join('\n');
+}
+
+;// CONCATENATED MODULE: ./src/execute/outside-failure.ts
+
+// What a test file's own mistakes look like: these are the model's to repair, whatever else the runner says.
+const THE_FILES_OWN_ERROR = /ERROR collecting|errors? during collection|SyntaxError|ModuleNotFoundError|ImportError(?! while loading conftest)|Cannot find module|is not defined|TypeError|ReferenceError/;
+const OUTSIDE_THE_TESTS = [
+    { pattern: /ImportError while loading conftest|conftest\.py.* (?:error|Error)\b/, what: 'a conftest.py does not load', hint: 'fix the conftest, or the interpreter and dependencies it needs', runner: true },
+    { pattern: /failed to load config|Startup Error|● Validation Error|Configuration error:/, what: "the runner's configuration does not load", hint: "set test-command to the repository's own way of running one test file", runner: true },
+    { pattern: /No tests? found|No test files found|collected 0 items|no tests ran/i, what: "the runner's configuration does not collect the suite's files", hint: "set test-command to a command that runs the files given ({files}), or move the suite where the configuration looks", unlessTheFilesOwn: true, runner: true },
+    { pattern: /Cannot find module ['"][^'"]*\/(?:lib|dist|build|out)\//, what: 'the tests import build output that is not there', hint: 'set build-command' }
+];
+/** Only when no test of the suite ran at all: a test that ran and failed is the tests' own to fix. */
+function outsideFailure(run) {
+    return firstCause(run, OUTSIDE_THE_TESTS);
+}
+/**
+ * The pre-fix run crashed in the runner itself (its configuration, a conftest, nothing collected): no test
+ * failed there, so it proves nothing. Missing build output is left out: before a fix that adds a module,
+ * its import failing is the very failure the suite shows.
+ */
+function runnerFailure(run) {
+    return firstCause(run, OUTSIDE_THE_TESTS.filter((cause) => cause.runner));
+}
+function firstCause(run, causes) {
+    if (run.tests.length > 0)
+        return null;
+    const text = [...run.fileErrors.map((error) => error.message), run.output].join('\n');
+    for (const { pattern, what, hint, unlessTheFilesOwn } of causes) {
+        const match = pattern.exec(text);
+        if (match && !(unlessTheFilesOwn && THE_FILES_OWN_ERROR.test(text)))
+            return { what, hint, evidence: firstErrorLines(text.slice(text.lastIndexOf('\n', match.index) + 1), 3) };
+    }
+    return null;
+}
+
+;// CONCATENATED MODULE: ./src/context/test-layout.ts
+/** Where this repository keeps its tests, which one shows its style, and where a regression suite goes. */
+
+const TEST_FOLDER = /^(?:test|tests|__tests__|spec|specs)$/;
+/**
+ * The repository's test that best shows how its tests look and run, for the change's first source file: a
+ * test the fix changed that existed before it (the most relevant), else the nearest test it left alone.
+ */
+function exampleTest(changedTests, headFiles, isTestFile, primarySource) {
+    const changed = changedTests.filter((file) => isTestFile(file.path));
+    // A test the fix deleted is no example: it is not there at head to run.
+    const existedBefore = changed.filter((file) => file.basePath && file.status !== 'added' && file.status !== 'deleted').map((file) => file.path);
+    const changedPaths = new Set(changed.map((file) => file.path));
+    const untouched = headFiles.filter((file) => isTestFile(file) && !changedPaths.has(file));
+    return nearestTest(existedBefore, primarySource) ?? nearestTest(untouched, primarySource);
+}
+/** The existing test that best matches a module: same base name, then the closest folder. */
+function nearestTest(testFiles, sourcePath) {
+    const stem = moduleStem(sourcePath);
+    const scored = testFiles.map((file) => ({ file, score: similarity(file, sourcePath, stem) }));
+    scored.sort((a, b) => b.score - a.score || a.file.length - b.file.length || a.file.localeCompare(b.file));
+    return scored[0]?.file ?? null;
+}
+function similarity(testFile, sourcePath, stem) {
+    const testParts = (0,external_node_path_.dirname)(testFile).split('/').filter((part) => !TEST_FOLDER.test(part));
+    // `test/transport.test.ts` or `__tests__/response/redirect.js` for `lib/response.js`.
+    const sameName = moduleStem(testFile) === stem ? 100 : testParts.includes(stem) ? 60 : (0,external_node_path_.basename)(testFile).includes(stem) ? 50 : 0;
+    const sourceParts = (0,external_node_path_.dirname)(sourcePath).split('/');
+    const shared = sourceParts.filter((part) => testParts.includes(part)).length;
+    return sameName + shared * 5 - testParts.length;
+}
+/** `src/streaming-transport.ts` → `streaming-transport`; `test/x.test.ts` → `x`; `test_x.py` → `x`. */
+function moduleStem(path) {
+    return (0,external_node_path_.basename)(path)
+        .replace(/\.(?:test|spec)(?=\.)/, '')
+        .replace((0,external_node_path_.extname)(path), '')
+        .replace(/^test_|_test$/, '');
+}
+/** The regression folder sits in the repo's test area, beside the style example's tests. */
+function layoutFor(styleExample, sourcePath) {
+    const language = (0,external_node_path_.extname)(sourcePath);
+    if (!styleExample)
+        return { styleExample, regressionDir: 'test/regression', testFileSuffix: defaultSuffix(language) };
+    const parts = (0,external_node_path_.dirname)(styleExample).split('/');
+    const testRoot = parts.findIndex((part) => TEST_FOLDER.test(part));
+    const area = testRoot >= 0 ? parts.slice(0, testRoot + 1).join('/') : (0,external_node_path_.dirname)(styleExample);
+    return {
+        styleExample,
+        regressionDir: external_node_path_.posix.join(area === '.' ? '' : area, 'regression'),
+        testFileSuffix: suffixOf(styleExample) ?? defaultSuffix(language)
+    };
+}
+function suffixOf(testFile) {
+    return /(\.(?:test|spec)\.[cm]?[jt]sx?)$/.exec(testFile)?.[1] ?? (testFile.endsWith('.py') ? '.py' : null);
+}
+function defaultSuffix(sourceExtension) {
+    if (sourceExtension === '.py')
+        return '.py';
+    return sourceExtension.startsWith('.t') || sourceExtension.startsWith('.mt') || sourceExtension.startsWith('.ct') ? '.test.ts' : '.test.js';
+}
+/** `issue-4471` when the report names an issue, else `fix-<short sha>`. */
+function suiteStem(report, head) {
+    return report?.issue ? `issue-${report.issue}` : `fix-${head.slice(0, 7)}`;
+}
+/**
+ * The suite's file in `dir`: `issue-4471.test.ts` in a regression folder; beside the repository's own
+ * tests the name says what it is, `regression-issue-4471.test.ts`. Python: `test_[regression_]issue_4471.py`.
+ */
+function regressionFileName(dir, stem, suffix) {
+    const name = external_node_path_.posix.basename(dir) === 'regression' ? stem : `regression-${stem}`;
+    return external_node_path_.posix.join(dir, suffix === '.py' ? `test_${name.replace(/-/g, '_')}.py` : `${name}${suffix}`);
+}
+/**
+ * The layout whose suite file the repository's own test command collects (`collects` answers true, or null
+ * when its rules are unknown): the usual regression folder, else the style example's own folder, else the
+ * test area's root. When none is collected, the usual one: the report then says the file is not collected.
+ */
+function collectedLayout(layout, stem, collects) {
+    const candidates = [layout.regressionDir, ...(layout.styleExample ? [(0,external_node_path_.dirname)(layout.styleExample), external_node_path_.posix.dirname(layout.regressionDir)] : [])];
+    const usable = candidates.filter((dir) => dir !== '.' && dir !== '');
+    const chosen = usable.find((dir) => collects(regressionFileName(dir, stem, layout.testFileSuffix)) !== false);
+    return { ...layout, regressionDir: chosen ?? layout.regressionDir };
+}
+
+;// CONCATENATED MODULE: ./src/execute/preflight.ts
+
+
+
+
+/**
+ * The test to try, or null when the repository has none the framework recognises. Verify mode runs the
+ * pull request's own tests, so one of them (its run at head then counts as the suite's first); generate
+ * mode the style example the context will show.
+ */
+function preflightFile(changeSet, headFiles, framework, mode) {
+    const changedTests = changeSet.files.filter((file) => file.role === 'test');
+    const primary = sourceFiles(changeSet)[0]?.path ?? changeSet.files[0]?.path ?? '';
+    const isTestFile = (path) => framework.isTestFile(path);
+    const ownTests = changedTests.filter((file) => file.status !== 'deleted' && isTestFile(file.path)).map((file) => file.path);
+    return (mode === 'verify' ? nearestTest(ownTests, primary) : null) ?? exampleTest(changedTests, headFiles, isTestFile, primary);
+}
+async function runPreflight(bench, file) {
+    const run = await bench.run('head', [file], { title: 'Preflight' });
+    const command = bench.lastCommand;
+    if (run.tests.length > 0) {
+        return { run, preflight: { file, command, ok: true, durationMs: run.durationMs, detail: `${run.tests.length} test(s) ran at head` } };
+    }
+    const how = run.timedOut ? 'timed out' : `exit ${run.exitCode ?? 'none'}`;
+    const error = run.fileErrors.find((entry) => entry.file === file)?.message ?? run.output;
+    return { run, preflight: { file, command, ok: false, durationMs: run.durationMs, detail: `no test results (${how}): ${firstErrorLines(error)}` } };
+}
+/** The run stops: what was tried, what it said, and what to change. */
+function preflightFailure(preflight) {
+    return new UserFacingError(`The repository's tests cannot run here: ${preflight.file} gave ${preflight.detail} — command: ${preflight.command}`, settingHint(preflight.detail));
+}
+function settingHint(detail) {
+    if (/Cannot find module|ERR_MODULE_NOT_FOUND|ModuleNotFoundError|No module named/.test(detail)) {
+        return 'install the dependencies before regression-testgen; if the tests import build output, set build-command';
+    }
+    if (/No tests? (?:found|files found)|no tests ran|collected 0 items/i.test(detail)) {
+        return "set test-command to the repository's own way of running one test file ({files} marks where it goes)";
+    }
+    return "set test-command to the repository's own way of running one test file ({files} marks where it goes), or framework";
 }
 
 ;// CONCATENATED MODULE: ./src/verdict/classify.ts
@@ -45613,7 +46805,7 @@ const createValidator = (production, { xmlVersion = '1.0', asciiOnly = false, ma
  * @param {{ xmlVersion?: '1.0'|'1.1', asciiOnly?: boolean }} [opts]
  * @returns {{ valid: boolean, production: string, input: string, reason?: string, position?: number }}
  */
-const validate = (str, production, { xmlVersion = '1.0', asciiOnly = false } = {}) => {
+const src_validate = (str, production, { xmlVersion = '1.0', asciiOnly = false } = {}) => {
   if (!PRODUCTIONS.includes(production)) {
     throw new TypeError(
       `Unknown production "${production}". Must be one of: ${PRODUCTIONS.join(', ')}`
@@ -45681,7 +46873,7 @@ const validate = (str, production, { xmlVersion = '1.0', asciiOnly = false } = {
  * @returns {Array<{ valid: boolean, production: string, input: string, reason?: string, position?: number }>}
  */
 const validateAll = (strings, production, opts = {}) =>
-  strings.map(str => validate(str, production, opts));
+  strings.map(str => src_validate(str, production, opts));
 
 // ---------------------------------------------------------------------------
 // Sanitizer
@@ -52704,6 +53896,7 @@ async function readIstanbulCoverage(reportPath, treeRoots) {
     }
     return Object.entries(report).map(([path, data]) => toFileCoverage(repoRelative(data.path ?? path, treeRoots), data));
 }
+/** Istanbul's statements as lines: each statement counts on its first line. */
 function toFileCoverage(file, data) {
     const executable = new Set();
     const covered = new Set();
@@ -52890,8 +54083,6 @@ async function makeRunnerFolder(dir) {
     await (0,promises_.chmod)(dir, 0o777);
 }
 
-;// CONCATENATED MODULE: external "node:url"
-const external_node_url_namespaceObject = __WEBPACK_EXTERNAL_createRequire(import.meta.url)("node:url");
 // EXTERNAL MODULE: ./node_modules/v8-to-istanbul/index.js
 var v8_to_istanbul = __nccwpck_require__(9313);
 var v8_to_istanbul_default = /*#__PURE__*/__nccwpck_require__.n(v8_to_istanbul);
@@ -52902,6 +54093,7 @@ var v8_to_istanbul_default = /*#__PURE__*/__nccwpck_require__.n(v8_to_istanbul);
  * exits, and v8-to-istanbul (the converter c8 uses) turns it into per-line coverage of the repository's
  * files, through the source maps Node recorded (ts-node, tsx) or the files' own.
  */
+
 
 
 
@@ -52947,7 +54139,7 @@ async function readV8Coverage(dir, roots, options = {}) {
             if (!path || !own(repoRelative(path, roots)))
                 continue;
             const converted = await convert(path, script, sourceMaps);
-            runs.push(converted.flatMap((data) => v8_coverage_toFileCoverage(repoRelative(data.path, roots), data, own)));
+            runs.push(converted.flatMap((data) => ownFileCoverage(repoRelative(data.path, roots), data, own)));
         }
     }
     if (reports === 0)
@@ -53009,18 +54201,8 @@ async function convert(path, script, sourceMaps) {
     }
 }
 /** v8-to-istanbul gives every line of the source as a statement, with its count. */
-function v8_coverage_toFileCoverage(file, data, own) {
-    if (!own(file))
-        return [];
-    const executable = new Set();
-    const covered = new Set();
-    for (const [id, statement] of Object.entries(data.statementMap)) {
-        executable.add(statement.start.line);
-        if ((data.s[id] ?? 0) > 0)
-            covered.add(statement.start.line);
-    }
-    const sorted = (lines) => [...lines].sort((a, b) => a - b);
-    return [{ file, executableLines: sorted(executable), coveredLines: sorted(covered) }];
+function ownFileCoverage(file, data, own) {
+    return own(file) ? [toFileCoverage(file, data)] : [];
 }
 function isOwn(file) {
     return !(0,external_node_path_.isAbsolute)(file) && !file.startsWith('../') && file !== '..' && !file.split('/').includes('node_modules');
@@ -54931,6 +56113,7 @@ function buildSettings(raw, cwd = process.cwd()) {
                 responseCacheDir: raw.responseCacheDir?.trim() ? absolute(raw.responseCacheDir.trim(), cwd) : null
             },
         onNoFailToPass: oneOf('on-no-fail-to-pass', raw.onNoFailToPass ?? 'fail', ['fail', 'warn']),
+        onFixConcern: oneOf('on-fix-concern', raw.onFixConcern ?? 'warn', ['warn', 'fail']),
         repairRounds: DEFAULT_REPAIR_ROUNDS,
         reruns: atLeast('reruns', raw.reruns, 2, DEFAULT_RERUNS),
         testTimeoutMs: raw.testTimeoutMinutes
@@ -55143,6 +56326,22 @@ class TestBench {
         }
         this.installed = files;
     }
+    /**
+     * Files run once at head alone, then taken out again (the fix-concern tests): never in the pre-fix tree,
+     * and the suite installed stays as it is. Their paths must be none of the suite's.
+     */
+    async runAtHeadOnly(files, title) {
+        const clash = files.find((file) => this.installed.some((installed) => installed.path === file.path));
+        if (clash)
+            throw new Error(`${clash.path} is a file of the suite: it cannot run at head alone`);
+        try {
+            await writeSuiteFiles(this.trees.head, files);
+            return await this.run('head', files.map((file) => file.path), { title });
+        }
+        finally {
+            await removeSuiteFiles(this.trees.head, files);
+        }
+    }
     /** The runner's own account of its configuration at head, when the adapter can ask it (jest). */
     async resolveConfig() {
         const { packageDir, command, timeoutMs, wrapper } = this.options;
@@ -55239,7 +56438,7 @@ async function proveSuite(bench, files, options) {
     if (!options.refiner || first.preFixRun === null || proofStrength(first) === STRONG)
         return first;
     const weak = proofStrength(first) === LOAD_ONLY;
-    const strengthened = await withinLimit(() => options.refiner.strengthen(first.kept, first.preFixRun, weak));
+    const strengthened = await prove_withinLimit(() => options.refiner.strengthen(first.kept, first.preFixRun, weak));
     if (!strengthened)
         return first;
     options.report.rounds.strengthen++;
@@ -55259,7 +56458,7 @@ async function passAtHeadThenPreFix(bench, candidate, options) {
     let headRun = reuse ? known.run : await runAtHead();
     for (let round = 0; refiner && round < options.repairRounds && failingFiles(headRun).size > 0; round++) {
         throwIfOutsideTheTests(headRun);
-        const repaired = await withinLimit(() => refiner.repair(files, headRun));
+        const repaired = await prove_withinLimit(() => refiner.repair(files, headRun));
         // No answer within the limit, or the same files again: another run would only repeat this one.
         if (!repaired || sameFiles(repaired, files))
             break;
@@ -55318,7 +56517,7 @@ function dropReason(headRun, file) {
     return flaky ? 'flaky at head: a test changed its result between runs' : 'still fails at head';
 }
 /** A refinement round the model-call limit rules out is skipped: the suite stands as it is. */
-async function withinLimit(round) {
+async function prove_withinLimit(round) {
     try {
         return await round();
     }
@@ -58727,6 +59926,7 @@ function emptyReport(mode, repoDir, base, head) {
         diffCoverage: null,
         diffCoverageNote: null,
         hunks: null,
+        fixConcerns: [],
         preFixTree: null,
         build: null,
         preflight: null,
@@ -58777,6 +59977,7 @@ function renderMarkdown(report) {
         // What a reviewer reads at a glance first; the long analysis and the accounting folded away below.
         scenarios(report),
         hunkGuards(report),
+        fixConcerns(report),
         tests(report),
         diffCoverage(report),
         suite(report),
@@ -58865,6 +60066,14 @@ function hunkGuards(report) {
     const rows = report.hunks.map((hunk) => `| ${name(hunk)} | ${hunk.guardedBy === null ? 'not checked' : hunk.guardedBy.map(cell).join('; ') || '⚠️ none'} |`);
     return [intro, ['| Hunk | Fails without it |', '|---|---|', ...rows].join('\n'), unguardedNote(report)].filter(Boolean).join('\n\n');
 }
+/** Inputs the fixed code still gets wrong, each with the test that fails at head: apart from the suite and the verdict. */
+function fixConcerns(report) {
+    if (!report.fixConcerns?.length)
+        return null;
+    const intro = "## The fix may be incomplete\n\nThe analysis traced input(s) the fixed code still gets wrong, and a test asserting the correct behaviour fails at head for each. They are not part of the suite and do not change the verdict; the tests are under `concerns/` in the output folder.";
+    const rows = report.fixConcerns.map((concern) => `| ${cell(inlineCode(concern.input))} | ${cell(concern.expected)} | ${cell(concern.actual)} | ${cell(`${concern.where.file} · ${concern.where.function}`)} | ${cell(concern.test.name)} | **${concern.failure}**: ${cell(inlineCode(concern.failureLine))} |`);
+    return [intro, ['| Input | Expected | The fixed code | Where | Test | At head |', '|---|---|---|---|---|---|', ...rows].join('\n')].join('\n\n');
+}
 function unguardedNote(report) {
     const unguarded = (report.hunks ?? []).filter((hunk) => hunk.guardedBy?.length === 0).length;
     return unguarded ? `⚠️ ${unguarded} hunk(s) no test fails without: the suite does not show the fix needs them.` : null;
@@ -58916,17 +60125,27 @@ function timings(report) {
 }
 
 ;// CONCATENATED MODULE: ./src/report/write.ts
-/** Writes `<out>/report.json`, `<out>/report.md` and `<out>/suite/` (the test files at their repo paths). */
+/**
+ * Writes `<out>/report.json`, `<out>/report.md`, `<out>/suite/` (the test files at their repo paths) and,
+ * when the fix may be incomplete, `<out>/concerns/` (the tests that show it, at their repo paths).
+ */
 
 
 
 
-async function writeReport(outDir, report, suiteFiles) {
-    const paths = { json: (0,external_node_path_.join)(outDir, 'report.json'), markdown: (0,external_node_path_.join)(outDir, 'report.md'), suiteDir: (0,external_node_path_.join)(outDir, 'suite') };
+async function writeReport(outDir, report, suiteFiles, concernFiles = []) {
+    const concernsDir = (0,external_node_path_.join)(outDir, 'concerns');
+    const paths = { json: (0,external_node_path_.join)(outDir, 'report.json'), markdown: (0,external_node_path_.join)(outDir, 'report.md'), suiteDir: (0,external_node_path_.join)(outDir, 'suite'), concernsDir: concernFiles.length ? concernsDir : null };
     await (0,promises_.mkdir)(outDir, { recursive: true });
     await (0,promises_.rm)(paths.suiteDir, { recursive: true, force: true });
     await (0,promises_.mkdir)(paths.suiteDir, { recursive: true });
     await writeSuiteFiles(paths.suiteDir, suiteFiles);
+    // Never mixed with the suite: these tests fail at head, on what the fix may still get wrong.
+    await (0,promises_.rm)(concernsDir, { recursive: true, force: true });
+    if (concernFiles.length) {
+        await (0,promises_.mkdir)(concernsDir, { recursive: true });
+        await writeSuiteFiles(concernsDir, concernFiles);
+    }
     await (0,promises_.writeFile)(paths.json, JSON.stringify(report, null, 2) + '\n');
     await (0,promises_.writeFile)(paths.markdown, renderMarkdown(report));
     return paths;
@@ -58973,36 +60192,6 @@ function referencedIssues(body, current) {
     });
 }
 
-;// CONCATENATED MODULE: ./src/bug-report/sanitize.ts
-/** Issue and PR text is untrusted: strip what hides text from a human reader, and bound its size. */
-const HTML_COMMENT = /<!--[\s\S]*?(?:-->|$)/g;
-// Zero-width, bidirectional-override and other invisible format characters (Unicode category Cf), except
-// none we need: emoji joiners only change rendering, and dropping them keeps the text readable.
-const INVISIBLE = /[\p{Cf}\u00AD]/gu;
-// Every line break a reader or a log might honour (CRLF, CR, vertical tab, form feed, NEL, the Unicode line
-// and paragraph separators) becomes a plain \n, so a line looks the same to everything downstream.
-const LINE_BREAK = /\r\n|[\r\u000B\u000C\u0085\u2028\u2029]/g;
-// C0 and C1 control characters, but \t and \n (terminal escapes start with ESC or a C1 introducer).
-const sanitize_CONTROL = /[\u0000-\u0008\u000E-\u001F\u007F-\u009F]/g;
-const BUG_REPORT_BUDGET = 12_000;
-function sanitizeUntrusted(text) {
-    return text.replace(HTML_COMMENT, '').replace(INVISIBLE, '').replace(LINE_BREAK, '\n').replace(sanitize_CONTROL, '').trim();
-}
-function truncate(text, budget) {
-    if (text.length <= budget)
-        return { text, truncated: false };
-    return { text: `${text.slice(0, budget)}\n[… truncated]`, truncated: true };
-}
-/**
- * Untrusted text quoted in `<tag>…</tag>` must not close the quote (or open another): the `<` of any tag of
- * that name, in any case and spacing (`</bug_report>`, `< / BUG_REPORT >`, `<bug-report x>`, `</bug_reports>`), becomes `&lt;`.
- */
-function escapeQuoteTags(text, tag) {
-    const name = tag.split(/[_\s-]+/).map(escapeRegExp).join('[\\s_-]*');
-    return text.replace(new RegExp(`<(?=\\s*/?\\s*${name})`, 'gi'), '&lt;');
-}
-const escapeRegExp = (text) => text.replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
-
 ;// CONCATENATED MODULE: ./src/bug-report/bug-report.ts
 /** The bug-report stage: the issue (file or text), the pull request, or else the commit messages. */
 
@@ -59043,688 +60232,6 @@ function build(title, body, source, issue = reportedIssueNumber(title, body)) {
 function fromLinkedIssues(issues) {
     const sections = issues.map((issue) => [`## ${issue.reference}: ${issue.title}`, issue.body, ...issue.comments.map((comment, index) => `### Comment ${index + 1}\n${comment}`)].join('\n\n'));
     return build(issues[0].title, sections.join('\n\n'), 'linked-issues', Number(issues[0].reference.split('#')[1]));
-}
-
-;// CONCATENATED MODULE: ./src/context/budget.ts
-/**
- * The context's size budget. A pull request controls how much code the context could show (a 27 KB file
- * once became a 916 KB request), so what the model is handed is bounded: the changed hunks and changed
- * functions first, then the modules around them and the style example, anything cut marked where it was cut.
- */
-/** Characters of code and conventions the model is shown, all files together. */
-const CONTEXT_BUDGET = 120_000;
-/** Kept back from the changed files for the modules around them (imports, wrappers, named files). */
-const RELATED_RESERVE = 16_000;
-/** The headings, fences and fixed lines the prompt wraps around the code. */
-const RENDERING_RESERVE = 2_000;
-/** What one shown piece costs beyond its code: its heading and fence. */
-const PIECE_OVERHEAD = 80;
-const linesLeftOut = (lines) => `[… ${lines} ${lines === 1 ? 'line' : 'lines'} left out]`;
-const charactersLeftOut = (characters) => `[… ${characters} characters left out]`;
-/** Room kept for the marker that ends a cut piece. */
-const MARKER_ROOM = 40;
-/** A line longer than the room left is cut inside itself when at least this much room is left. */
-const MIN_LINE_CUT = 120;
-/** Characters left to spend, in the order the context is built (so the same input always gives the same context). */
-class Budget {
-    left;
-    constructor(characters) {
-        this.left = Math.max(0, characters);
-    }
-    get remaining() {
-        return this.left;
-    }
-    spend(characters) {
-        this.left = Math.max(0, this.left - characters);
-    }
-    /** Spends `characters` when they all fit; else spends nothing. */
-    claim(characters) {
-        if (characters > this.left)
-            return false;
-        this.left -= characters;
-        return true;
-    }
-}
-/**
- * Shares `total` among pieces that want `demands`: each gets all it wants up to one common level, so a small
- * hunk beside a huge one is shown whole. When that level falls below `minShare`, the pieces in order get up
- * to `minShare` each until the total runs out: a few shown usefully rather than all shown uselessly.
- */
-function allot(demands, total, minShare) {
-    if (demands.reduce((sum, demand) => sum + demand, 0) <= total)
-        return [...demands];
-    const level = waterLevel(demands, total);
-    if (level >= minShare)
-        return demands.map((demand) => Math.min(demand, level));
-    let left = total;
-    return demands.map((demand) => {
-        const share = Math.min(demand, minShare, left);
-        left -= share;
-        return share;
-    });
-}
-/** The largest whole level with every demand capped at it summing to at most `total`. */
-function waterLevel(demands, total) {
-    const sorted = [...demands].sort((a, b) => a - b);
-    let left = total;
-    for (let i = 0; i < sorted.length; i++) {
-        const sharers = sorted.length - i;
-        if (sorted[i] * sharers > left)
-            return Math.floor(left / sharers);
-        left -= sorted[i];
-    }
-    return Infinity;
-}
-/**
- * Writes lines up to an allowance, keeping room for the marker that says what was left out. Lines are
- * added by their numbers in the source, so gaps between them are marked too.
- */
-class ClippedText {
-    allowance;
-    lines;
-    parts = [];
-    used = 0;
-    next;
-    full = false;
-    constructor(allowance, lines, first = 0) {
-        this.allowance = allowance;
-        this.lines = lines;
-        this.next = first;
-    }
-    /** Shows lines `from..to` (a gap before them is marked); false once the allowance is spent. */
-    show(from, to) {
-        for (let line = Math.max(from, this.next); line <= to && !this.full; line++)
-            this.add(line);
-        return !this.full;
-    }
-    /** The text, with a marker for the lines up to `last` that were not shown. */
-    finish(last) {
-        this.markGap(last + 1);
-        return this.parts.join('\n');
-    }
-    add(line) {
-        const text = this.lines[line];
-        const gap = line > this.next ? linesLeftOut(line - this.next).length + 1 : 0;
-        const room = this.allowance - this.used - gap - MARKER_ROOM;
-        if (text.length + 1 <= room) {
-            this.markGap(line);
-            this.parts.push(text);
-            this.used += text.length + 1;
-            this.next = line + 1;
-            return;
-        }
-        // A line longer than the room left (minified code) is shown in part while a useful part fits.
-        if (room >= MIN_LINE_CUT)
-            this.cutLine(line, room - MARKER_ROOM);
-        this.full = true;
-    }
-    cutLine(line, kept) {
-        const text = this.lines[line];
-        this.markGap(line);
-        this.parts.push(`${text.slice(0, kept)} ${charactersLeftOut(text.length - kept)}`);
-        this.used += kept + MARKER_ROOM + 1;
-        this.next = line + 1;
-    }
-    markGap(upTo) {
-        if (upTo <= this.next)
-            return;
-        const marker = linesLeftOut(upTo - this.next);
-        this.parts.push(marker);
-        this.used += marker.length + 1;
-        this.next = upTo;
-    }
-}
-
-;// CONCATENATED MODULE: ./src/context/line-index.ts
-/**
- * One file's lines, indexed once: where each declaration's block ends and which block encloses a line,
- * each answered in O(log n). Scanning the file again for every changed line made context building
- * quadratic (a 4,000-line file took 18 s), so every question about a file goes through its index.
- */
-/** A method: only tried on lines ending in `{`, which keeps its backtracking off all other lines. */
-const METHOD = /^\s*(?:(?:public|private|protected|static|async|readonly|override|get|set)\s+)*(?!if\b|for\b|while\b|switch\b|catch\b|return\b)([\w$]+)\s*(?:<[^>]*>)?\([^)]*\)?\s*(?::\s*[^{]+)?\{\s*$/;
-const DECLARATION = [
-    /^\s*(?:export\s+)?(?:default\s+)?(?:async\s+)?function\s*\*?\s*([\w$]+)/,
-    /^\s*(?:export\s+)?(?:default\s+)?(?:abstract\s+)?class\s+([\w$]+)/,
-    /^\s*(?:export\s+)?(?:const|let|var)\s+([\w$]+)\s*(?::[^=]+)?=\s*(?:async\s+)?(?:function\b|\([^)]*\)\s*(?::[^=]+)?=>|[\w$]+\s*=>)/,
-    METHOD,
-    /^\s*(?:async\s+)?def\s+(\w+)/,
-    /^\s*class\s+(\w+)\s*[(:]/
-];
-/** Longer lines are generated or minified code, never a declaration worth showing; skipping them bounds the regex work. */
-const MAX_DECLARATION_LENGTH = 1_000;
-class LineIndex {
-    lines;
-    /** Where each line starts in the text, and (last) the text's length plus one. */
-    offsets;
-    names;
-    depthAfter;
-    nextOpening;
-    indents;
-    lastNonBlank;
-    /** For each declaration line, minus the last line of its block; +∞ elsewhere: finds enclosing blocks. */
-    blockEnds;
-    constructor(content) {
-        this.lines = content.split('\n');
-        const count = this.lines.length;
-        this.offsets = [0];
-        for (const line of this.lines)
-            this.offsets.push(this.offsets[this.offsets.length - 1] + line.length + 1);
-        this.names = this.lines.map(declaredName);
-        const balances = this.lines.map(braceBalance);
-        const depths = new Float64Array(count);
-        for (let i = 0, depth = 0; i < count; i++)
-            depths[i] = depth += balances[i].change;
-        this.depthAfter = new MinTree(depths);
-        this.nextOpening = new Int32Array(count + 1).fill(-1);
-        for (let i = count - 1; i >= 0; i--)
-            this.nextOpening[i] = balances[i].opens ? i : this.nextOpening[i + 1];
-        const indents = this.lines.map((line) => indentOf(line));
-        this.indents = new MinTree(indents.map((indent) => (indent < 0 ? Infinity : indent)));
-        this.lastNonBlank = new Int32Array(count);
-        for (let i = 0, last = -1; i < count; i++)
-            this.lastNonBlank[i] = last = indents[i] < 0 ? last : i;
-        this.blockEnds = new MinTree(this.names.map((name, start) => (name === null ? Infinity : -this.blockEnd(start))));
-    }
-    get lineCount() {
-        return this.lines.length;
-    }
-    /** The characters of lines `start..end` joined, without building the string. */
-    size(start, end) {
-        return end < start ? 0 : this.offsets[end + 1] - this.offsets[start] - 1;
-    }
-    text(start, end) {
-        return this.lines.slice(start, end + 1).join('\n');
-    }
-    /** The innermost declaration at or above `index` whose block still contains it; else null. */
-    enclosing(index) {
-        const start = this.blockEnds.lastAtMost(Math.min(index, this.lines.length - 1), -index);
-        return start < 0 ? null : { name: this.names[start], start, end: this.blockEnd(start) };
-    }
-    /** Brace matching for C-like code; indentation for Python-like blocks (a line ending in ':'). */
-    blockEnd(start) {
-        const line = this.lines[start];
-        if (/:\s*(?:#.*)?$/.test(line) && !line.includes('{'))
-            return this.indentedBlockEnd(start);
-        // The block ends on the first line, from the one that opens a brace, back at the depth before it.
-        const opened = this.nextOpening[start];
-        const closing = opened < 0 ? -1 : this.depthAfter.firstAtMost(opened, start === 0 ? 0 : this.depthAfter.at(start - 1));
-        return closing < 0 ? this.lines.length - 1 : closing;
-    }
-    /** The last non-blank line before the next line indented no deeper than `start`. */
-    indentedBlockEnd(start) {
-        const outdent = this.indents.firstAtMost(start + 1, indentOf(this.lines[start]));
-        const end = this.lastNonBlank[(outdent < 0 ? this.lines.length : outdent) - 1];
-        return Math.max(start, end);
-    }
-}
-function declaredName(line) {
-    if (line.length > MAX_DECLARATION_LENGTH)
-        return null;
-    const endsInBrace = line.trimEnd().endsWith('{');
-    for (const pattern of DECLARATION) {
-        if (pattern === METHOD && !endsInBrace)
-            continue;
-        const match = pattern.exec(line);
-        if (match)
-            return match[1];
-    }
-    return null;
-}
-/** The column of a line's first non-blank character; -1 for a blank line. */
-const indentOf = (line) => line.search(/\S/);
-/**
- * The braces a line opens and closes outside its string literals. A quote is closed by its first unescaped
- * match on the line, else by its last escaped one, else it is no string: as the regex this replaces
- * (`(['"`])(?:\\.|(?!\1).)*\1`) read it, without its exponential backtracking on an unclosed quote
- * followed by escapes (`'\a\a\a…`: 24 of them took 0.3 s, each one more doubles it).
- */
-function braceBalance(line) {
-    let change = 0;
-    let opens = false;
-    for (let at = 0; at < line.length; at++) {
-        const char = line[at];
-        if (char === '"' || char === "'" || char === '`')
-            at = stringEnd(line, at) ?? at;
-        else if (char === '{')
-            (change++, (opens = true));
-        else if (char === '}')
-            change--;
-    }
-    return { change, opens };
-}
-function stringEnd(line, open) {
-    const quote = line[open];
-    let escapedQuote = null;
-    for (let at = open + 1; at < line.length; at++) {
-        if (line[at] === quote)
-            return at;
-        if (line[at] === '\\') {
-            if (line[at + 1] === quote)
-                escapedQuote = at + 1;
-            at++;
-        }
-    }
-    return escapedQuote;
-}
-/**
- * Minimum over a fixed array, answering "the first index from `from` whose value is at most `limit`" and
- * "the last index up to `to` whose value is at most `limit`" in O(log n).
- */
-class MinTree {
-    size;
-    tree;
-    constructor(values) {
-        this.size = 1;
-        while (this.size < values.length)
-            this.size *= 2;
-        this.tree = new Float64Array(2 * this.size).fill(Infinity);
-        for (let i = 0; i < values.length; i++)
-            this.tree[this.size + i] = values[i];
-        for (let node = this.size - 1; node >= 1; node--)
-            this.tree[node] = Math.min(this.tree[2 * node], this.tree[2 * node + 1]);
-    }
-    at(index) {
-        return this.tree[this.size + index];
-    }
-    firstAtMost(from, limit, node = 1, low = 0, high = this.size - 1) {
-        if (high < from || this.tree[node] > limit)
-            return -1;
-        if (low === high)
-            return low;
-        const middle = (low + high) >> 1;
-        const left = this.firstAtMost(from, limit, 2 * node, low, middle);
-        return left >= 0 ? left : this.firstAtMost(from, limit, 2 * node + 1, middle + 1, high);
-    }
-    lastAtMost(to, limit, node = 1, low = 0, high = this.size - 1) {
-        if (low > to || this.tree[node] > limit)
-            return -1;
-        if (low === high)
-            return low;
-        const middle = (low + high) >> 1;
-        const right = this.lastAtMost(to, limit, 2 * node + 1, middle + 1, high);
-        return right >= 0 ? right : this.lastAtMost(to, limit, 2 * node, low, middle);
-    }
-}
-
-;// CONCATENATED MODULE: ./src/context/functions.ts
-
-
-const WHOLE_FILE_LIMIT = 16_000;
-const WHOLE_FILE = '(whole file)';
-const FALLBACK_WINDOW = 15;
-/** A block cut to its allowance keeps its first lines (the signature) and a few lines around each change. */
-const SIGNATURE_LINES = 3;
-const AROUND_CHANGE = 5;
-/** Below this, a block is left out rather than shown as a stub. */
-const MIN_SHARE = 600;
-/** The excerpt that counts the blocks left out. */
-const LEFT_OUT_ROOM = 400;
-/** The whole file when it is small and fits; else the blocks of the changed lines (1-based), cut to `allowance` characters. */
-function excerptsFor(content, changedLines, allowance = Infinity) {
-    return planExcerpts(content, changedLines).show(allowance);
-}
-/**
- * The whole file when small, else the blocks of `changedLines` and of `alsoLines` (1-based, found in the
- * file's lines, split once); when not all fit, the blocks of `changedLines` get their share first.
- */
-function planExcerpts(content, changedLines, alsoLines = () => []) {
-    if (content.length <= WHOLE_FILE_LIMIT) {
-        const whole = { name: WHOLE_FILE, startLine: 1, code: content };
-        const cost = content.length + PIECE_OVERHEAD;
-        return { codeSize: content.length, cost, show: (allowance) => (allowance >= cost ? [whole] : byParts(new LineIndex(content), changedLines, alsoLines).show(allowance)) };
-    }
-    return byParts(new LineIndex(content), changedLines, alsoLines);
-}
-function byParts(index, changedLines, alsoLines) {
-    const blocks = changedBlocks(index, [...changedLines, ...alsoLines(index.lines)]);
-    const changed = new Set(changedLines.map((line) => line - 1));
-    const first = blocks.map((block) => block.changed.some((line) => changed.has(line)));
-    const costs = blocks.map((block) => blockCost(index, block));
-    return {
-        codeSize: blocks.reduce((sum, block) => sum + index.size(block.start, block.end), 0),
-        cost: costs.reduce((sum, cost) => sum + cost, 0),
-        show: (allowance) => showBlocks(index, blocks, allotFirst(costs, first, allowance))
-    };
-}
-/** Shares of `allowance`: the blocks marked first, then the rest; room kept for the marker of any left out. */
-function allotFirst(costs, first, allowance) {
-    const fits = costs.reduce((sum, cost) => sum + cost, 0) <= allowance;
-    let left = fits ? allowance : Math.max(0, allowance - LEFT_OUT_ROOM);
-    const shares = new Array(costs.length).fill(0);
-    for (const tier of [true, false]) {
-        const members = costs.flatMap((_, i) => (first[i] === tier ? [i] : []));
-        const tierShares = allot(members.map((i) => costs[i]), left, MIN_SHARE);
-        members.forEach((i, at) => (shares[i] = tierShares[at]));
-        left -= tierShares.reduce((sum, share) => sum + share, 0);
-    }
-    return shares;
-}
-/**
- * The innermost declaration around each changed line (1-based), once per block, a block nested in another
- * shown with it; a line no declaration encloses gets a window around it, stopping short of the blocks
- * beside it (a window never swallows a changed function), and overlapping windows become one.
- */
-function changedBlocks(index, changedLines) {
-    const byStart = new Map();
-    const loose = [];
-    for (const line of changedLines) {
-        const block = index.enclosing(line - 1);
-        if (!block)
-            loose.push(line - 1);
-        else if (byStart.has(block.start))
-            byStart.get(block.start).changed.push(line - 1);
-        else
-            byStart.set(block.start, { ...block, changed: [line - 1] });
-    }
-    const declared = outermost([...byStart.values()]);
-    const blocks = [...declared, ...joinWindows(loose.sort((a, b) => a - b).map((line) => windowBetween(index, declared, line)))].sort((a, b) => a.start - b.start);
-    for (const block of blocks)
-        block.changed.sort((a, b) => a - b);
-    return blocks;
-}
-/** What showing a block whole costs. */
-const blockCost = (index, block) => index.size(block.start, block.end) + block.name.length + PIECE_OVERHEAD;
-/** Each block whole, cut to its allowance, or (allowance 0) counted in one closing marker. */
-function showBlocks(index, blocks, allowances) {
-    const shown = [];
-    const leftOut = [];
-    blocks.forEach((block, i) => {
-        const cost = blockCost(index, block);
-        if (allowances[i] >= cost)
-            shown.push({ name: block.name, startLine: block.start + 1, code: index.text(block.start, block.end) });
-        else if (allowances[i] >= MIN_SHARE)
-            shown.push({ name: block.name, startLine: block.start + 1, code: cutBlock(index, block, allowances[i] - block.name.length - PIECE_OVERHEAD) });
-        else
-            leftOut.push(block);
-    });
-    if (leftOut.length > 0)
-        shown.push(leftOutExcerpt(leftOut));
-    return shown;
-}
-/** Blocks left out for the budget, as one marker the model can see. */
-function leftOutExcerpt(blocks) {
-    const lines = blocks.reduce((sum, block) => sum + block.end - block.start + 1, 0);
-    const names = blocks.slice(0, 5).map((block) => block.name.slice(0, 40));
-    return { name: `(${blocks.length} more changed blocks left out: ${names.join(', ')}${blocks.length > names.length ? ', …' : ''})`, startLine: blocks[0].start + 1, code: linesLeftOut(lines) };
-}
-/** A block longer than its allowance: its first lines, then the lines around each change, the gaps marked. */
-function cutBlock(index, block, allowance) {
-    const text = new ClippedText(allowance, index.lines, block.start);
-    const spans = [[block.start, block.start + SIGNATURE_LINES - 1], ...block.changed.map((line) => [line - AROUND_CHANGE, line + AROUND_CHANGE])];
-    for (const [from, to] of spans)
-        if (!text.show(Math.max(block.start, from), Math.min(block.end, to)))
-            break;
-    return text.finish(block.end);
-}
-/** Blocks that no other contains, sorted; a contained block's changed lines go to the block containing it. */
-function outermost(blocks) {
-    const kept = [];
-    for (const block of blocks.sort((a, b) => a.start - b.start)) {
-        // Sorted by start, the kept block reaching furthest is the last one: it contains any block ending within it.
-        const outer = kept[kept.length - 1];
-        if (outer && block.end <= outer.end)
-            append(outer.changed, block.changed);
-        else
-            kept.push(block);
-    }
-    return kept;
-}
-/** Windows (sorted) that overlap or touch become one: each line once. */
-function joinWindows(windows) {
-    const joined = [];
-    for (const block of windows) {
-        const last = joined[joined.length - 1];
-        if (last && block.start <= last.end + 1) {
-            last.end = Math.max(last.end, block.end);
-            append(last.changed, block.changed);
-            last.name = `(lines ${last.start + 1} to ${last.end + 1})`;
-        }
-        else
-            joined.push(block);
-    }
-    return joined;
-}
-/** Pushes one by one: a spread of 100,000 lines would overflow the stack. */
-function append(target, items) {
-    for (const item of items)
-        target.push(item);
-}
-/** Lines around `line`, within the file and between the declared blocks (sorted, none containing it) before and after it. */
-function windowBetween(index, declared, line) {
-    const next = firstStartingAfter(declared, line);
-    const before = next > 0 ? declared[next - 1].end + 1 : 0;
-    const after = next < declared.length ? declared[next].start - 1 : index.lineCount - 1;
-    const start = Math.max(0, before, line - FALLBACK_WINDOW);
-    return { name: `(lines around ${line + 1})`, start, end: Math.min(after, line + FALLBACK_WINDOW), changed: [line] };
-}
-/** The position of the first block starting after `line`, by binary search. */
-function firstStartingAfter(blocks, line) {
-    let low = 0;
-    let high = blocks.length;
-    while (low < high) {
-        const middle = (low + high) >> 1;
-        if (blocks[middle].start <= line)
-            low = middle + 1;
-        else
-            high = middle;
-    }
-    return low;
-}
-const EXPORT_STATEMENT = /^\s*(?:module\.exports\s*=|export\s+default\b|export\s*\{)/;
-/** The lines that say what a module exports as a whole (`module.exports = …`, `export default …`), 1-based. */
-function exportStatementLines(content) {
-    const lines = typeof content === 'string' ? content.split('\n') : content;
-    return lines.flatMap((line, index) => (EXPORT_STATEMENT.test(line) ? [index + 1] : []));
-}
-/**
- * Leading blanks of a line, never its line break: `^\s*` would run on over every blank line below, so each
- * line start rescanned them all (80,000 blank lines took 10 s).
- */
-const INDENT = String.raw `[^\S\r\n\u2028\u2029]*`;
-const EXPORT_PATTERNS = [
-    new RegExp(String.raw `^${INDENT}export\s+(?:default\s+)?(?:declare\s+)?(?:abstract\s+)?(?:async\s+)?(?:function\s*\*?|class|const|let|var|interface|type|enum)\s+([\w$]+)`, 'gm'),
-    new RegExp(String.raw `^${INDENT}(?:module\.)?exports\.([\w$]+)\s*=`, 'gm')
-];
-const EXPORT_LIST = new RegExp(String.raw `^${INDENT}export\s+(?:type\s+)?\{([^}]*)\}`, 'gm');
-const EXPORT_DEFAULT = new RegExp(String.raw `^${INDENT}export\s+default\b`, 'm');
-/** The `module.exports = { … }` objects read for their keys, and how far into each. */
-const MAX_EXPORT_OBJECTS = 4;
-const EXPORT_OBJECT_SCAN = 64_000;
-/** The names a module exports (ESM `export`, `export { … }`, CommonJS `exports.x` / `module.exports = { … }`). */
-function exportedNames(content) {
-    const names = new Set();
-    for (const pattern of EXPORT_PATTERNS)
-        for (const match of content.matchAll(pattern))
-            names.add(match[1]);
-    // `export { a as b }` exports the name after `as`; `module.exports = { b: a }` the key before the colon.
-    for (const list of upToLast(content, '}').matchAll(EXPORT_LIST))
-        addListed(list[1], names, (item) => item.split(/\s+as\s+/).pop());
-    for (const match of [...content.matchAll(/module\.exports\s*=\s*\{/g)].slice(0, MAX_EXPORT_OBJECTS)) {
-        for (const key of topLevelKeys(content, match.index + match[0].length))
-            names.add(key);
-    }
-    if (EXPORT_DEFAULT.test(content) || /module\.exports\s*=\s*(?![\s{])/.test(content))
-        names.add('default');
-    // `__all__ = [...]`, `(...)` or `+= [...]`.
-    for (const match of upToLast(content, ']', ')').matchAll(/^__all__\s*\+?=\s*[[(]([^\])]*)[\])]/gm))
-        addListed(match[1].replace(/['"]/g, ''), names, (item) => item);
-    // A Python module without __all__ exports its public top-level functions and classes.
-    if (!/^__all__\s*=/m.test(content)) {
-        for (const match of content.matchAll(/^(?:(?:async\s+)?def\s+([A-Za-z]\w*)\s*\(|class\s+([A-Za-z]\w*)\s*[(:])/gm))
-            names.add(match[1] ?? match[2]);
-    }
-    return [...names];
-}
-/**
- * The text up to its last closing character: a list pattern (`{([^}]*)\}`) then finds its close, or starts
- * after it and fails at once, instead of scanning to the end of the file from every unclosed opening.
- */
-function upToLast(content, ...closers) {
-    return content.slice(0, Math.max(...closers.map((closer) => content.lastIndexOf(closer))) + 1);
-}
-/**
- * The keys of the object literal that opens just before `start`: `a`, `b: x`, `c() {…}`, `get d() {…}`, `'e': 1`
- * (a spread has none). Comments are dropped; what nests inside, or sits in a string, is skipped.
- */
-function topLevelKeys(content, start) {
-    const text = withoutComments(content.slice(start, start + EXPORT_OBJECT_SCAN));
-    const keys = [];
-    let depth = 0;
-    let item = '';
-    let quote = null;
-    for (let at = 0; at < text.length; at++) {
-        const char = text[at];
-        if (depth === 0)
-            item += char;
-        if (quote) {
-            if (char === '\\')
-                at++;
-            else if (char === quote)
-                quote = null;
-        }
-        else if (char === '"' || char === "'" || char === '`')
-            quote = char;
-        else if ('{[('.includes(char))
-            depth++;
-        else if ('}])'.includes(char))
-            depth--;
-        if (depth < 0 || (depth === 0 && !quote && char === ',')) {
-            const key = /^(?:(?:get|set|async)\s+(?=[\w$'"*]))?\*?\s*['"]?([A-Za-z_$][\w$]*)/.exec(item.trim())?.[1];
-            if (key)
-                keys.push(key);
-            if (depth < 0)
-                break;
-            item = '';
-        }
-    }
-    return keys;
-}
-/** Characters after which a `/` starts a regular expression rather than a division. */
-const BEFORE_REGEX = '(,=:[!&|?{};';
-/** Longer "regular expressions" are taken for divisions: it bounds the look-ahead from each `/`. */
-const REGEX_LITERAL_LIMIT = 500;
-const functions_LINE_BREAK = /[\n\r\u2028\u2029]/;
-/**
- * JavaScript without its comments and regular expression literals (which may hold quotes); strings are kept,
- * so `'http://x'` is no comment. A `/` after an operator or an opening bracket starts a regular expression.
- * One pass, remembering where a string or comment could not close, so no opening rescans the rest.
- */
-function withoutComments(code) {
-    const parts = [];
-    const unclosed = { '"': -1, "'": -1, '`': -1, '/*': -1 };
-    let copied = 0;
-    for (let at = 0; at < code.length; at++) {
-        const char = code[at];
-        if (char === '"' || char === "'" || char === '`') {
-            at = at < unclosed[char] ? at : (functions_stringEnd(code, at, unclosed) ?? at + 1) - 1;
-            continue;
-        }
-        if (char !== '/')
-            continue;
-        const end = code[at + 1] === '*' ? blockCommentEnd(code, at, unclosed) : code[at + 1] === '/' ? lineEnd(code, at) : opensRegex(code, at) ? regexEnd(code, at) : null;
-        if (end === null)
-            continue;
-        parts.push(code.slice(copied, at), ' ');
-        copied = end;
-        at = end - 1;
-    }
-    parts.push(code.slice(copied));
-    return parts.join('');
-}
-/** Just past the quote closing the string that opens at `open`; null (and remembered) when it does not close. */
-function functions_stringEnd(code, open, unclosed) {
-    const quote = code[open];
-    for (let at = open + 1; at < code.length; at++) {
-        const char = code[at];
-        if (char === quote)
-            return at + 1;
-        if (char === '\\') {
-            if (at + 1 >= code.length || functions_LINE_BREAK.test(code[at + 1]))
-                return fail(at);
-            at++;
-        }
-        else if (char === '\n' && quote !== '`')
-            return fail(at);
-    }
-    return fail(code.length);
-    // A quote of the same kind before `at` cannot close either: it would scan the same characters.
-    function fail(at) {
-        unclosed[quote] = at;
-        return null;
-    }
-}
-function blockCommentEnd(code, open, unclosed) {
-    if (open < unclosed['/*'])
-        return null;
-    const close = code.indexOf('*/', open + 2);
-    if (close >= 0)
-        return close + 2;
-    unclosed['/*'] = code.length;
-    return null;
-}
-function lineEnd(code, at) {
-    const end = code.indexOf('\n', at);
-    return end < 0 ? code.length : end;
-}
-function opensRegex(code, slash) {
-    let before = slash - 1;
-    while (before >= 0 && /\s/.test(code[before]))
-        before--;
-    return before >= 0 && BEFORE_REGEX.includes(code[before]);
-}
-/** Just past the flags of the regular expression literal at `open`, or null: none closes on its line, near enough. */
-function regexEnd(code, open) {
-    const limit = Math.min(code.length, open + REGEX_LITERAL_LIMIT);
-    let classesUnclosedBefore = -1;
-    for (let at = open + 1; at < limit; at++) {
-        const char = code[at];
-        if (char === '/')
-            return at === open + 1 ? null : flagsEnd(code, at + 1);
-        if (char === '\n')
-            return null;
-        if (char === '\\') {
-            if (at + 1 >= limit || functions_LINE_BREAK.test(code[at + 1]))
-                return null;
-            at++;
-        }
-        else if (char === '[' && at >= classesUnclosedBefore) {
-            const close = classEnd(code, at, limit);
-            if (close === null)
-                classesUnclosedBefore = limit;
-            else
-                at = close;
-        }
-    }
-    return null;
-}
-/** The `]` closing the character class at `open`, on its line. */
-function classEnd(code, open, limit) {
-    for (let at = open + 1; at < limit; at++) {
-        if (code[at] === ']')
-            return at;
-        if (code[at] === '\n')
-            return null;
-        if (code[at] === '\\') {
-            if (at + 1 >= limit || functions_LINE_BREAK.test(code[at + 1]))
-                return null;
-            at++;
-        }
-    }
-    return null;
-}
-function flagsEnd(code, from) {
-    let at = from;
-    while (at < code.length && code[at] >= 'a' && code[at] <= 'z')
-        at++;
-    return at;
-}
-function addListed(list, names, nameOf) {
-    for (const item of list.split(',')) {
-        const name = nameOf(item.trim())?.trim();
-        if (name && /^[\w$]+$/.test(name))
-            names.add(name);
-    }
 }
 
 ;// CONCATENATED MODULE: ./src/context/hunks.ts
@@ -60285,355 +60792,6 @@ async function packageType(reader, head) {
     }
 }
 
-// EXTERNAL MODULE: ./node_modules/ajv/dist/ajv.js
-var ajv = __nccwpck_require__(2463);
-;// CONCATENATED MODULE: ./src/model/ask.ts
-/**
- * One structured exchange: ask for a tool call, validate its input, and on a bad answer ask once more with
- * the problems listed. A second bad answer is a ModelOutputError.
- */
-
-
-const ask_ajv = new ajv.Ajv({ allErrors: true, strict: false });
-const validators = new WeakMap();
-async function askForTool(model, ask) {
-    const messages = [
-        {
-            role: 'user',
-            content: [
-                { type: 'text', text: ask.context, cache_control: { type: 'ephemeral' } },
-                { type: 'text', text: ask.task }
-            ]
-        }
-    ];
-    let problems = [];
-    for (let attempt = 1; attempt <= 2; attempt++) {
-        const reply = await model.send({ stage: ask.stage, system: ask.system, messages, tool: ask.tool });
-        const call = reply.content.find((block) => block.type === 'tool_use' && block.name === ask.tool.name);
-        problems = call && call.type === 'tool_use' ? ask_validate(ask, call.input) : [`no ${ask.tool.name} tool call in the answer (stop reason ${reply.stopReason})`];
-        if (problems.length === 0)
-            return call.type === 'tool_use' ? call.input : undefined;
-        messages.push({ role: 'assistant', content: reply.content }, feedback(ask.tool.name, call, problems));
-    }
-    throw new ModelOutputError(ask.stage, problems);
-}
-function ask_validate(ask, input) {
-    let validator = validators.get(ask.tool);
-    if (!validator)
-        validators.set(ask.tool, (validator = ask_ajv.compile(ask.tool.input_schema)));
-    if (!validator(input))
-        return (validator.errors ?? []).map((error) => `${error.instancePath || '(input)'} ${error.message}`);
-    return ask.check?.(input) ?? [];
-}
-function feedback(toolName, call, problems) {
-    const text = `That answer cannot be used:\n${problems.map((p) => `- ${p}`).join('\n')}\nCall ${toolName} again with a corrected, complete input.`;
-    if (call?.type === 'tool_use')
-        return { role: 'user', content: [{ type: 'tool_result', tool_use_id: call.id, is_error: true, content: text }] };
-    return { role: 'user', content: text };
-}
-
-;// CONCATENATED MODULE: ./src/model/prompts.ts
-/**
- * Prompt templates, loaded from the action's own `prompts/` folder (found from this code's location),
- * never from the repository under test.
- */
-
-
-
-let promptsDir;
-/** Walks up from this module (src/model or the bundle in dist/…) to the folder holding action.yml. */
-function actionRoot(from = (0,external_node_path_.dirname)((0,external_node_url_namespaceObject.fileURLToPath)(import.meta.url))) {
-    for (let dir = from;; dir = (0,external_node_path_.dirname)(dir)) {
-        if ((0,external_node_fs_.existsSync)((0,external_node_path_.join)(dir, 'action.yml')) && (0,external_node_fs_.existsSync)((0,external_node_path_.join)(dir, 'prompts')))
-            return dir;
-        if ((0,external_node_path_.dirname)(dir) === dir)
-            throw new Error(`Cannot find the action's prompts/ folder above ${from}`);
-    }
-}
-function loadPrompt(name) {
-    promptsDir ??= (0,external_node_path_.join)(actionRoot(), 'prompts');
-    return (0,external_node_fs_.readFileSync)((0,external_node_path_.join)(promptsDir, `${name}.md`), 'utf8');
-}
-/** Fills `{{name}}` slots; a slot without a value is a programming error, not a silent blank. */
-function renderPrompt(name, values) {
-    return loadPrompt(name).replace(/\{\{(\w+)\}\}/g, (_, key) => {
-        if (!(key in values))
-            throw new Error(`Prompt ${name} needs a value for {{${key}}}`);
-        return values[key];
-    });
-}
-
-;// CONCATENATED MODULE: ./src/model/render.ts
-/** Pipeline data rendered as the markdown the prompts embed. */
-
-
-
-
-const fence = (code, language = '') => {
-    const ticks = code.includes('```') ? '````' : '```';
-    return `${ticks}${language}\n${code}\n${ticks}`;
-};
-/** The element prompts/context.md quotes the bug report in (and prompts/system.md names as untrusted). */
-const BUG_REPORT_TAG = 'bug_report';
-/** The report as quoted data: nothing in it can close the quote and speak as the prompt. */
-function renderBugReport(report) {
-    return escapeQuoteTags(`Title: ${report.title}\n\n${report.body}`.trim(), BUG_REPORT_TAG);
-}
-const RELATED_ROLES = {
-    imported: 'imported by the changed code',
-    wrapper: 'the public API around the changed module: test through it',
-    named: 'named in the bug report'
-};
-function renderContext(pack) {
-    const unexported = pack.related.some((module) => module.role === 'wrapper') ? '(none: test it through the public API shown below)' : '(none found: reach this code the way the style example does)';
-    const exportsLine = (names) => `Exports: ${names.map((name) => `\`${name}\``).join(', ') || unexported}.`;
-    const sources = pack.sources.map((source) => {
-        const whole = source.head.length === 1 && source.head[0].name === WHOLE_FILE;
-        return [
-            `### ${source.path}`,
-            exportsLine(source.exports),
-            `The fix:\n${fence(source.diff, 'diff')}`,
-            ...source.head.map((excerpt) => `${whole ? 'The whole file after the fix' : `After the fix: ${excerpt.name} (from line ${excerpt.startLine})`}:\n${fence(excerpt.code, languageTag(pack))}`),
-            // With the whole file after the fix and the diff, the file before it adds nothing.
-            ...(whole ? [] : source.base.map((excerpt) => `Before the fix: ${excerpt.name} (from line ${excerpt.startLine}):\n${fence(excerpt.code, languageTag(pack))}`))
-        ].join('\n\n');
-    });
-    const related = pack.related.map((module) => [
-        `### ${module.path} (${RELATED_ROLES[module.role]})`,
-        exportsLine(module.exports),
-        ...(module.content === null ? [] : [fence(module.content, languageTag(pack))])
-    ].join('\n\n'));
-    return ['## The code', ...sources, ...related].join('\n\n');
-}
-function renderConventions(pack, suitePath) {
-    const example = pack.styleExample
-        ? `The style example, an existing test in this repository (\`${pack.styleExample.path}\`, as it was before the fix):\n${fence(pack.styleExample.content, languageTag(pack))}`
-        : 'The repository has no test to copy the style from: use the framework\'s most common idioms.';
-    const framework = pack.frameworkVersion ? `${pack.framework} ${pack.frameworkVersion} (use only its API as of that version)` : pack.framework;
-    const moduleSyntax = pack.language === 'python' ? 'absolute imports of the module paths given below' : pack.moduleSystem === 'esm' ? 'ES modules (import)' : 'CommonJS (require) or whatever the style example uses';
-    const rebased = pack.styleImports.filter((entry) => entry.original !== entry.rebased);
-    return [
-        '## Conventions',
-        `- Framework: ${framework}; language: ${pack.language}; module syntax: ${moduleSyntax}.`,
-        `- Write the suite to \`${suitePath}\`. More files are allowed only inside \`${pack.regressionDir}/\`, named \`*${pack.testFileSuffix}\`.`,
-        ...[...pack.sources, ...pack.related].map((module) => `- Import \`${module.path}\` as \`${module.importSpecifier}\`.`),
-        '- Where the style example reaches this code through a package entry point or a public wrapper, do the same.',
-        ...(rebased.length ? [`- The style example's own imports, written from \`${pack.regressionDir}/\`: ${rebased.map((entry) => `\`${entry.original}\` → \`${entry.rebased}\``).join(', ')}.`] : []),
-        '',
-        example
-    ].join('\n');
-}
-function renderAnalysis(analysis) {
-    return JSON.stringify(analysis, null, 2);
-}
-function renderScenarios(scenarios) {
-    return JSON.stringify(scenarios, null, 2);
-}
-function renderSuite(suite) {
-    return suite.files.map((file) => `### ${file.path}\n${fence(file.content)}`).join('\n\n');
-}
-function renderFailures(run) {
-    const tests = run.tests.filter((test) => isFailure(test.status));
-    const lines = [
-        ...run.fileErrors.map((error) => `### ${error.file} could not run\n${fence(headAndTail(error.message, 4000))}`),
-        ...tests.map((test) => `### ${test.file} › ${test.name}\n${fence(test.message)}`)
-    ];
-    return lines.join('\n\n') || fence(headAndTail(run.output, 4000));
-}
-function renderRun(run) {
-    const tests = run.tests.map((test) => `- ${test.status}: ${test.file} › ${test.name}`).join('\n');
-    return `${tests}\n\nRunner output (its start and its end):\n${fence(headAndTail(run.output, 3000))}`;
-}
-function languageTag(pack) {
-    return pack.language === 'python' ? 'python' : pack.language === 'typescript' ? 'ts' : 'js';
-}
-
-;// CONCATENATED MODULE: ./src/model/tools.ts
-/** Bounds on one write_test_files answer: a suite is a few files of test code, never a dump. */
-const SUITE_LIMITS = { files: 20, fileBytes: 200 * 1024, totalBytes: 1024 * 1024 };
-const tools_text = { type: 'string', minLength: 1 };
-const ROOT_CAUSE_TOOL = {
-    name: 'record_root_cause',
-    description: 'Record the root-cause analysis of the bug fix: one entry per distinct defect.',
-    input_schema: {
-        type: 'object',
-        additionalProperties: false,
-        required: ['summary', 'defects'],
-        properties: {
-            summary: { ...tools_text, description: 'One or two sentences: the bug and its fix.' },
-            defects: {
-                type: 'array',
-                minItems: 1,
-                items: {
-                    type: 'object',
-                    additionalProperties: false,
-                    required: ['observedFailure', 'rootCause', 'fixMechanism', 'bugClass', 'blastRadius', 'sharedState'],
-                    properties: {
-                        observedFailure: tools_text,
-                        rootCause: tools_text,
-                        fixMechanism: tools_text,
-                        bugClass: { ...tools_text, description: 'The class of bug in 2-4 words.' },
-                        blastRadius: { type: 'array', minItems: 3, maxItems: 6, items: tools_text },
-                        sharedState: { type: 'boolean' }
-                    }
-                }
-            }
-        }
-    }
-};
-const SCENARIOS_TOOL = {
-    name: 'record_scenarios',
-    description: 'Record 6-9 ranked regression test scenarios inside the blast radius.',
-    input_schema: {
-        type: 'object',
-        additionalProperties: false,
-        required: ['scenarios'],
-        properties: {
-            scenarios: {
-                type: 'array',
-                minItems: 6,
-                maxItems: 9,
-                items: {
-                    type: 'object',
-                    additionalProperties: false,
-                    required: ['name', 'verifies', 'setup', 'assertion', 'priority', 'riskIfSkipped', 'failsBeforeFix', 'kind'],
-                    properties: {
-                        name: tools_text,
-                        verifies: tools_text,
-                        setup: tools_text,
-                        assertion: tools_text,
-                        priority: { enum: ['P0', 'P1', 'P2'] },
-                        riskIfSkipped: tools_text,
-                        failsBeforeFix: { type: 'boolean', description: 'True when this test must fail against the pre-fix code.' },
-                        kind: { enum: ['regression', 'boundary', 'state-isolation', 'neighbour'] }
-                    }
-                }
-            }
-        }
-    }
-};
-const TEST_FILES_TOOL = {
-    name: 'write_test_files',
-    description: 'Return the complete content of every test file of the regression suite.',
-    input_schema: {
-        type: 'object',
-        additionalProperties: false,
-        required: ['files'],
-        properties: {
-            files: {
-                type: 'array',
-                minItems: 1,
-                maxItems: SUITE_LIMITS.files,
-                description: `At most ${SUITE_LIMITS.files} files of at most ${SUITE_LIMITS.fileBytes / 1024} KB each.`,
-                items: {
-                    type: 'object',
-                    additionalProperties: false,
-                    required: ['path', 'content', 'tests'],
-                    properties: {
-                        path: { ...tools_text, description: 'Repository-relative path of the test file.' },
-                        content: tools_text,
-                        tests: {
-                            type: 'array',
-                            description: 'Every test in the file, with the scenario it covers.',
-                            items: {
-                                type: 'object',
-                                additionalProperties: false,
-                                required: ['title', 'scenario'],
-                                properties: {
-                                    title: { ...tools_text, description: 'The test\'s title as the runner reports it: the value of the string given to it/test, or the test function\'s name.' },
-                                    scenario: { ...tools_text, description: 'The name of the scenario the test covers.' }
-                                }
-                            }
-                        }
-                    }
-                }
-            }
-        }
-    }
-};
-/** Sizes over SUITE_LIMITS, as validation problems (the model gets one retry); the schema caps the count. */
-function suiteSizeProblems(files) {
-    const problems = [];
-    const sizes = files.map((file) => Buffer.byteLength(file.content, 'utf8'));
-    files.forEach((file, index) => {
-        if (sizes[index] > SUITE_LIMITS.fileBytes)
-            problems.push(`${file.path} is ${sizes[index]} bytes: at most ${SUITE_LIMITS.fileBytes} are allowed per file`);
-    });
-    const total = sizes.reduce((sum, size) => sum + size, 0);
-    if (total > SUITE_LIMITS.totalBytes)
-        problems.push(`the files hold ${total} bytes together: at most ${SUITE_LIMITS.totalBytes} are allowed`);
-    return problems;
-}
-
-;// CONCATENATED MODULE: ./src/model/stages.ts
-
-
-
-
-/** What every stage is shown first (and the API caches): the bug report, the code, the conventions. */
-function sharedContext(input) {
-    return renderPrompt('context', {
-        bug_report: renderBugReport(input.bugReport),
-        code: renderContext(input.context),
-        conventions: renderConventions(input.context, input.suitePath)
-    });
-}
-function analyse(model, input) {
-    return askForTool(model, { ...base('analyse', input), task: renderPrompt('analyse', {}), tool: ROOT_CAUSE_TOOL });
-}
-async function planScenarios(model, input, analysis) {
-    const sharedState = analysis.defects.some((defect) => defect.sharedState);
-    const answer = await askForTool(model, {
-        ...base('scenarios', input),
-        task: renderPrompt('scenarios', { analysis: renderAnalysis(analysis) }),
-        tool: SCENARIOS_TOOL,
-        check: ({ scenarios }) => scenarioRuleProblems(scenarios, sharedState)
-    });
-    return answer.scenarios;
-}
-function scenarioRuleProblems(scenarios, sharedState) {
-    const problems = [];
-    if (!scenarios.some((s) => s.failsBeforeFix))
-        problems.push('no scenario has failsBeforeFix: true');
-    if (!scenarios.some((s) => s.kind === 'boundary'))
-        problems.push('no scenario of kind boundary');
-    if (sharedState && !scenarios.some((s) => s.kind === 'state-isolation'))
-        problems.push('shared state is involved but no scenario of kind state-isolation');
-    if (!scenarios.some((s) => s.priority === 'P0'))
-        problems.push('no P0 scenario');
-    if (new Set(scenarios.map((s) => s.name)).size !== scenarios.length)
-        problems.push('scenario names are not unique');
-    return problems;
-}
-function writeTests(model, input, analysis, scenarios) {
-    return askForSuite(model, input, 'write-tests', {
-        scenarios: renderScenarios(scenarios.filter((s) => s.priority !== 'P2')),
-        analysis: renderAnalysis(analysis)
-    });
-}
-function repairTests(model, input, suite, headRun) {
-    return askForSuite(model, input, 'repair', { suite: renderSuite(suite), failures: renderFailures(headRun) });
-}
-/** `weak`: tests do fail before the fix, but only because their file cannot load there. */
-function strengthenTests(model, input, suite, preFixRun, weak = false) {
-    const why = weak
-        ? 'the only ones that fail against the code BEFORE the fix fail because their file cannot load there (they use a symbol or module the fix added): that shows the new code exists, not that the bug is gone.'
-        : 'none of them fails against the code BEFORE the fix, so the suite does not yet prove the fix.';
-    return askForSuite(model, input, 'strengthen', { why, suite: renderSuite(suite), pre_fix_output: renderRun(preFixRun) });
-}
-async function askForSuite(model, input, stage, values) {
-    const answer = await askForTool(model, {
-        ...base(stage, input),
-        task: renderPrompt(stage, values),
-        tool: TEST_FILES_TOOL,
-        check: ({ files }) => suiteSizeProblems(files)
-    });
-    return { files: answer.files };
-}
-function base(stage, input) {
-    return { stage, system: loadPrompt('system'), context: sharedContext(input) };
-}
-
 ;// CONCATENATED MODULE: ./src/suite/file-path.ts
 /** The one rule for a test file path the model proposes: a plain relative path that reads as what it is. */
 
@@ -60733,8 +60891,22 @@ async function generateSuite(changeSet, source, deps) {
     const suite = await timings.time('write-tests', () => writeTests(model, input, analysis, report.scenarios));
     const files = place(suite.files);
     log.info(`Tests written: ${files.map((file) => file.path).join(', ')}`);
+    const concerns = analysis.fixConcerns ?? [];
+    if (concerns.length)
+        log.info(`Fix concerns: the analysis found ${concerns.length} input(s) the fixed code may still get wrong; checked at head once the suite is proven`);
     return {
         files,
+        concerns: concerns.length
+            ? {
+                concerns,
+                write: async (taken) => {
+                    log.info(`Fix concerns: the model writes a test for each of the ${concerns.length} concern(s)`);
+                    const suite = await timings.time('concerns', () => writeConcernTests(model, input, analysis, concerns, concernsPathFor(input.suitePath, context.testFileSuffix)));
+                    const placement = placeSuite(suite.files, context, new Set([...existingFiles, ...taken]));
+                    return { files: placement.accepted, refused: placement.refused };
+                }
+            }
+            : null,
         refiner: {
             repair: async (files, headRun) => {
                 log.info('Repair: the model fixes the tests that failed at head, from their failures');
@@ -60746,6 +60918,10 @@ async function generateSuite(changeSet, source, deps) {
             }
         }
     };
+}
+/** `test/regression/issue-7.test.js` → `test/regression/issue-7-concerns.test.js`. */
+function concernsPathFor(suitePath, suffix) {
+    return suitePath.endsWith(suffix) ? `${suitePath.slice(0, -suffix.length)}-concerns${suffix}` : `${suitePath}-concerns`;
 }
 /** A file the repository's own command would never run proves the fix here but guards nothing in its CI. */
 function warnUncollected(files, collection, log) {
@@ -60940,6 +61116,7 @@ function scenarioOf(name, intents) {
 
 
 
+
 async function runPipeline(settings, ports) {
     const started = performance.now();
     const report = emptyReport(settings.mode, settings.repoDir, settings.base, settings.head);
@@ -60950,6 +61127,8 @@ async function runPipeline(settings, ports) {
     // Interrupted (Ctrl-C, a cancelled job), a run still takes its worktrees' folder with it.
     const forgetWorkDir = (0,ports_process/* onInterrupt */.nA)(removeWorkDir);
     let delivered = [];
+    // The tests that confirm what the fix may still get wrong: apart from the suite.
+    let concernFiles = [];
     let parsedDiff = null;
     let trees;
     let collection = null;
@@ -61003,7 +61182,7 @@ async function runPipeline(settings, ports) {
         // A test file by the framework's conventions, or by the repository's own rules.
         const isTestFile = (path) => framework.isTestFile(path) || collected.collects(path) === true;
         const candidate = settings.mode === 'verify'
-            ? { files: await pullRequestTests(changeSet, { name: framework.name, isTestFile }, ports.git), refiner: null }
+            ? { files: await pullRequestTests(changeSet, { name: framework.name, isTestFile }, ports.git), refiner: null, concerns: null }
             : await pipeline_generate(settings, ports, changeSet, framework, collected, timings, report);
         const proof = await proveSuite(bench, candidate.files, {
             refiner: candidate.refiner,
@@ -61026,6 +61205,11 @@ async function runPipeline(settings, ports) {
             report.diffCoverageNote = `not measured: ${framework.name} collected no coverage here; it needs ${framework.coverageNeeds}`;
             ports.log.info(`Diff coverage ${report.diffCoverageNote}`);
         }
+        if (candidate.concerns && report.verdict !== 'error') {
+            const checked = await checkFixConcerns(bench, candidate.concerns, { taken: delivered.map((file) => file.path), timings, log: ports.log });
+            report.fixConcerns = checked.confirmed;
+            concernFiles = checked.files;
+        }
         report.hunks = await timings.time('hunks', () => pipeline_hunkGuards(changeSet, report.tests, { trees: trees, bench, build, settings, sandbox: sandbox, ports }));
     }
     catch (error) {
@@ -61047,15 +61231,19 @@ async function runPipeline(settings, ports) {
     // Everything written or posted from here on (files, summary, comment, annotations) comes from these.
     const redact = redactor(settings.secrets);
     const safeReport = redactDeep(report, redact);
-    const paths = await writeReport(settings.outDir, safeReport, redactDeep(delivered, redact));
-    return { report: safeReport, paths, exitCode: exitCodeFor(report.verdict, settings.onNoFailToPass), changeSet: parsedDiff };
+    const paths = await writeReport(settings.outDir, safeReport, redactDeep(delivered, redact), redactDeep(concernFiles, redact));
+    const exitCode = exitCodeFor(report.verdict, settings.onNoFailToPass, { fixConcerns: report.fixConcerns.length, onFixConcern: settings.onFixConcern });
+    return { report: safeReport, paths, exitCode, changeSet: parsedDiff };
 }
-function exitCodeFor(verdict, onNoFailToPass) {
+/** `fixConcerns`: how many concerns a test confirmed; with on-fix-concern `fail`, any makes a passing run exit 1. */
+function exitCodeFor(verdict, onNoFailToPass, concerns = { fixConcerns: 0, onFixConcern: 'warn' }) {
+    if (verdict === 'error')
+        return 2;
+    if (concerns.onFixConcern === 'fail' && concerns.fixConcerns > 0)
+        return 1;
     if (verdict === 'fail-to-pass')
         return 0;
-    if (verdict === 'no-fail-to-pass')
-        return onNoFailToPass === 'warn' ? 0 : 1;
-    return 2;
+    return onNoFailToPass === 'warn' ? 0 : 1;
 }
 /** A fixed folder (emptied first) keeps tree paths the same from run to run, as a path-keyed cache needs. */
 async function makeWorkDir(fixed) {
@@ -61740,6 +61928,7 @@ Options:
   --response-cache DIR            keep model replies in DIR by request hash; a re-run of the same state costs no tokens
   --anthropic-base-url URL        Messages API base URL (default: ANTHROPIC_BASE_URL or Anthropic's)
   --on-no-fail-to-pass fail|warn  exit 1 (fail, default) or 0 (warn) when no test fails before the fix
+  --on-fix-concern warn|fail      exit 1 (fail) when a test confirms an input the fixed code still gets wrong (default: warn)
   --timeout-minutes N             timeout of each test run (default: 5)
   --reruns N                      runs of the suite at head, at least 2 (default: 3); a test whose result changes is flaky
   --framework NAME                jest, vitest, mocha, ava, node-test or pytest (default: detected)
@@ -61766,6 +61955,7 @@ const CLI_OPTIONS = {
     'response-cache': { type: 'string' },
     'anthropic-base-url': { type: 'string' },
     'on-no-fail-to-pass': { type: 'string' },
+    'on-fix-concern': { type: 'string' },
     'timeout-minutes': { type: 'string' },
     framework: { type: 'string' },
     'test-command': { type: 'string' },
@@ -61800,6 +61990,7 @@ async function runCli(argv, env = process.env, log = consoleLogger) {
             responseCacheDir: values['response-cache'],
             baseURL: values['anthropic-base-url'] ?? env.ANTHROPIC_BASE_URL,
             onNoFailToPass: values['on-no-fail-to-pass'],
+            onFixConcern: values['on-fix-concern'],
             testTimeoutMinutes: values['timeout-minutes'],
             framework: values.framework,
             testCommand: values['test-command'],
@@ -64589,9 +64780,9 @@ exports.composeCollection = composeCollection;
 
 
 
-var Document = __nccwpck_require__(3021);
+var Document = __nccwpck_require__(5402);
 var composeNode = __nccwpck_require__(5937);
-var resolveEnd = __nccwpck_require__(7788);
+var resolveEnd = __nccwpck_require__(5407);
 var resolveProps = __nccwpck_require__(4631);
 
 function composeDoc(options, directives, { offset, start, value, end }, onError) {
@@ -64645,7 +64836,7 @@ var Alias = __nccwpck_require__(4065);
 var identity = __nccwpck_require__(1127);
 var composeCollection = __nccwpck_require__(7349);
 var composeScalar = __nccwpck_require__(5413);
-var resolveEnd = __nccwpck_require__(7788);
+var resolveEnd = __nccwpck_require__(5407);
 var utilEmptyScalarPosition = __nccwpck_require__(2599);
 
 const CN = { composeNode, composeEmptyNode };
@@ -64857,11 +65048,11 @@ exports.composeScalar = composeScalar;
 
 var node_process = __nccwpck_require__(932);
 var directives = __nccwpck_require__(1342);
-var Document = __nccwpck_require__(3021);
+var Document = __nccwpck_require__(5402);
 var errors = __nccwpck_require__(1464);
 var identity = __nccwpck_require__(1127);
 var composeDoc = __nccwpck_require__(3683);
-var resolveEnd = __nccwpck_require__(7788);
+var resolveEnd = __nccwpck_require__(5407);
 
 function getErrorPos(src) {
     if (typeof src === 'number')
@@ -65470,7 +65661,7 @@ exports.resolveBlockSeq = resolveBlockSeq;
 
 /***/ }),
 
-/***/ 7788:
+/***/ 5407:
 /***/ ((__unused_webpack_module, exports) => {
 
 
@@ -65525,7 +65716,7 @@ var identity = __nccwpck_require__(1127);
 var Pair = __nccwpck_require__(7165);
 var YAMLMap = __nccwpck_require__(4454);
 var YAMLSeq = __nccwpck_require__(2223);
-var resolveEnd = __nccwpck_require__(7788);
+var resolveEnd = __nccwpck_require__(5407);
 var resolveProps = __nccwpck_require__(4631);
 var utilContainsNewline = __nccwpck_require__(9499);
 var utilMapIncludes = __nccwpck_require__(1187);
@@ -65738,7 +65929,7 @@ exports.resolveFlowCollection = resolveFlowCollection;
 
 
 var Scalar = __nccwpck_require__(3301);
-var resolveEnd = __nccwpck_require__(7788);
+var resolveEnd = __nccwpck_require__(5407);
 
 function resolveFlowScalar(scalar, strict, onError) {
     const { offset, type, source, end } = scalar;
@@ -66246,7 +66437,7 @@ exports.mapIncludes = mapIncludes;
 
 /***/ }),
 
-/***/ 3021:
+/***/ 5402:
 /***/ ((__unused_webpack_module, exports, __nccwpck_require__) => {
 
 
@@ -66257,7 +66448,7 @@ var identity = __nccwpck_require__(1127);
 var Pair = __nccwpck_require__(7165);
 var toJS = __nccwpck_require__(4043);
 var Schema = __nccwpck_require__(5840);
-var stringifyDocument = __nccwpck_require__(6829);
+var stringifyDocument = __nccwpck_require__(9210);
 var anchors = __nccwpck_require__(1596);
 var applyReviver = __nccwpck_require__(3661);
 var createNode = __nccwpck_require__(2404);
@@ -67094,7 +67285,7 @@ exports.prettifyError = prettifyError;
 
 
 var composer = __nccwpck_require__(9984);
-var Document = __nccwpck_require__(3021);
+var Document = __nccwpck_require__(5402);
 var Schema = __nccwpck_require__(5840);
 var errors = __nccwpck_require__(1464);
 var Alias = __nccwpck_require__(4065);
@@ -70328,7 +70519,7 @@ exports.Parser = Parser;
 
 
 var composer = __nccwpck_require__(9984);
-var Document = __nccwpck_require__(3021);
+var Document = __nccwpck_require__(5402);
 var errors = __nccwpck_require__(1464);
 var log = __nccwpck_require__(7249);
 var identity = __nccwpck_require__(1127);
@@ -72178,7 +72369,7 @@ exports.stringifyComment = stringifyComment;
 
 /***/ }),
 
-/***/ 6829:
+/***/ 9210:
 /***/ ((__unused_webpack_module, exports, __nccwpck_require__) => {
 
 

@@ -73,6 +73,21 @@ export class TestBench {
     this.installed = files
   }
 
+  /**
+   * Files run once at head alone, then taken out again (the fix-concern tests): never in the pre-fix tree,
+   * and the suite installed stays as it is. Their paths must be none of the suite's.
+   */
+  async runAtHeadOnly(files: SuiteFile[], title: string): Promise<RunResult> {
+    const clash = files.find((file) => this.installed.some((installed) => installed.path === file.path))
+    if (clash) throw new Error(`${clash.path} is a file of the suite: it cannot run at head alone`)
+    try {
+      await writeSuiteFiles(this.trees.head, files)
+      return await this.run('head', files.map((file) => file.path), { title })
+    } finally {
+      await removeSuiteFiles(this.trees.head, files)
+    }
+  }
+
   /** The runner's own account of its configuration at head, when the adapter can ask it (jest). */
   async resolveConfig(): Promise<ResolvedConfig | null> {
     const { packageDir, command, timeoutMs, wrapper } = this.options

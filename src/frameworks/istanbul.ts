@@ -3,10 +3,14 @@ import { readFile } from 'node:fs/promises'
 import type { FileCoverage } from '../domain.js'
 import { repoRelative } from './paths.js'
 
-interface IstanbulFile {
-  path?: string
-  statementMap: Record<string, { start: { line: number }; end: { line: number } }>
+/** What an istanbul file entry says about its statements: where each starts, how often it ran. */
+export interface IstanbulStatements {
+  statementMap: Record<string, { start: { line: number } }>
   s: Record<string, number>
+}
+
+interface IstanbulFile extends IstanbulStatements {
+  path?: string
 }
 
 /** Null when there is no report (coverage was off, or the run crashed before writing it). */
@@ -20,7 +24,8 @@ export async function readIstanbulCoverage(reportPath: string, treeRoots: string
   return Object.entries(report).map(([path, data]) => toFileCoverage(repoRelative(data.path ?? path, treeRoots), data))
 }
 
-function toFileCoverage(file: string, data: IstanbulFile): FileCoverage {
+/** Istanbul's statements as lines: each statement counts on its first line. */
+export function toFileCoverage(file: string, data: IstanbulStatements): FileCoverage {
   const executable = new Set<number>()
   const covered = new Set<number>()
   for (const [id, statement] of Object.entries(data.statementMap)) {

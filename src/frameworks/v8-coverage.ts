@@ -12,6 +12,7 @@ import v8ToIstanbul from 'v8-to-istanbul'
 import type { FileCoverage } from '../domain.js'
 import { codeLinesOnly, mergeCoverage } from './node-test-report.js'
 import { repoRelative } from './paths.js'
+import { toFileCoverage, type IstanbulStatements } from './istanbul.js'
 import { makeRunnerFolder } from './runner-folder.js'
 
 const FOLDER = 'v8-coverage'
@@ -28,10 +29,8 @@ interface ScriptCoverage {
   functions: Profiler.FunctionCoverage[]
 }
 
-interface IstanbulLines {
+interface IstanbulLines extends IstanbulStatements {
   path: string
-  statementMap: Record<string, { start: { line: number } }>
-  s: Record<string, number>
 }
 
 type Sources = Parameters<typeof v8ToIstanbul>[2]
@@ -78,7 +77,7 @@ export async function readV8Coverage(dir: string, roots: string[], options: V8Co
       // Files outside the tree (node_modules resolve to their real paths) are never converted.
       if (!path || !own(repoRelative(path, roots))) continue
       const converted = await convert(path, script, sourceMaps)
-      runs.push(converted.flatMap((data) => toFileCoverage(repoRelative(data.path, roots), data, own)))
+      runs.push(converted.flatMap((data) => ownFileCoverage(repoRelative(data.path, roots), data, own)))
     }
   }
   if (reports === 0) return null
@@ -140,16 +139,8 @@ async function convert(path: string, script: ScriptCoverage, sourceMaps: Map<str
 }
 
 /** v8-to-istanbul gives every line of the source as a statement, with its count. */
-function toFileCoverage(file: string, data: IstanbulLines, own: (file: string) => boolean): FileCoverage[] {
-  if (!own(file)) return []
-  const executable = new Set<number>()
-  const covered = new Set<number>()
-  for (const [id, statement] of Object.entries(data.statementMap)) {
-    executable.add(statement.start.line)
-    if ((data.s[id] ?? 0) > 0) covered.add(statement.start.line)
-  }
-  const sorted = (lines: Set<number>) => [...lines].sort((a, b) => a - b)
-  return [{ file, executableLines: sorted(executable), coveredLines: sorted(covered) }]
+function ownFileCoverage(file: string, data: IstanbulLines, own: (file: string) => boolean): FileCoverage[] {
+  return own(file) ? [toFileCoverage(file, data)] : []
 }
 
 function isOwn(file: string): boolean {

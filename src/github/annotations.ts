@@ -2,7 +2,8 @@
  * Check annotations on the fix's hunks, within GitHub's limit of 10 of each kind per step: a notice on a
  * hunk the suite runs when it proves the fix (naming the tests that fail with that hunk alone taken out,
  * when that was checked), a warning on a hunk no such test needs, an error on every hunk when nothing is
- * proven, and a warning on changed lines the suite never runs.
+ * proven, and a warning on changed lines the suite never runs. A confirmed fix concern (an input the fixed
+ * code still gets wrong) is a warning on the first hunk of its file.
  */
 import type { ChangeSet } from '../domain.js'
 import type { Report } from '../report/report.js'
@@ -24,7 +25,7 @@ export const MAX_PER_KIND = 10
 export function annotationsFor(report: Report, changeSet: ChangeSet): Annotation[] {
   const proven = report.verdict === 'fail-to-pass'
   const uncovered = new Map(report.diffCoverage?.files.map((file) => [file.file, new Set(file.uncoveredLines)]))
-  const annotations: Annotation[] = []
+  const annotations: Annotation[] = concernAnnotations(report, changeSet)
   for (const file of sourceFiles(changeSet).filter((entry) => entry.status !== 'deleted')) {
     const missed = uncovered.get(file.path) ?? new Set<number>()
     for (const hunk of file.hunks) {
@@ -47,6 +48,19 @@ export function annotationsFor(report: Report, changeSet: ChangeSet): Annotation
     }
   }
   return (['error', 'warning', 'notice'] as const).flatMap((kind) => annotations.filter((annotation) => annotation.kind === kind).slice(0, MAX_PER_KIND))
+}
+
+/** Each confirmed concern on the first fix hunk of its file (else of the first changed source file). */
+function concernAnnotations(report: Report, changeSet: ChangeSet): Annotation[] {
+  const sources = sourceFiles(changeSet).filter((entry) => entry.status !== 'deleted' && entry.hunks.length > 0)
+  return (report.fixConcerns ?? []).flatMap((concern) => {
+    const file = sources.find((entry) => entry.path === concern.where.file) ?? sources[0]
+    if (!file) return []
+    const hunk = file.hunks[0]
+    const changed = hunk.addedLines.length ? hunk.addedLines : [hunk.head.start]
+    const message = `${concern.input}: expected ${concern.expected}; the fixed code ${concern.actual} (${concern.where.file}, ${concern.where.function}). The test "${concern.test.name}" fails at head (${concern.failure}: ${concern.failureLine}).`
+    return [{ kind: 'warning' as const, file: file.path, startLine: Math.min(...changed), endLine: Math.max(...changed), title: 'The fix may be incomplete', message }]
+  })
 }
 
 const failToPass = (report: Report) => report.tests.filter((test) => test.kind === 'fail-to-pass').length

@@ -1,5 +1,6 @@
 /**
- * The run's output folder as one artifact: report.json, report.md, run.log and the suite at its repo paths.
+ * The run's output folder as one artifact: report.json, report.md, run.log, the suite at its repo paths and,
+ * when the fix may be incomplete, the concern tests (concerns/).
  * Uploaded whatever the verdict, so a failed or errored run loses nothing; an upload failure only warns.
  */
 import { DefaultArtifactClient } from '@actions/artifact'

@@ -7,6 +7,7 @@ export const Inputs = {
   MaxModelCalls: 'max-model-calls',
   Reruns: 'reruns',
   OnNoFailToPass: 'on-no-fail-to-pass',
+  OnFixConcern: 'on-fix-concern',
   TimeoutMinutes: 'timeout-minutes',
   OutputDir: 'output-dir',
   Framework: 'framework',

@@ -59,6 +59,7 @@ async function pipelineSettings(): Promise<{ settings: Settings; pullRequest: Pu
     responseCacheDir: booleanInput(Inputs.CacheModelResponses, true) ? join(runnerTemp, RESPONSE_CACHE_FOLDER) : undefined,
     baseURL: core.getInput(Inputs.AnthropicBaseUrl),
     onNoFailToPass: core.getInput(Inputs.OnNoFailToPass) || 'fail',
+    onFixConcern: core.getInput(Inputs.OnFixConcern) || 'warn',
     testTimeoutMinutes: core.getInput(Inputs.TimeoutMinutes),
     framework: core.getInput(Inputs.Framework),
     testCommand: core.getInput(Inputs.TestCommand),

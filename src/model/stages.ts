@@ -1,5 +1,5 @@
 /** The model's stages: analyse → scenarios → write tests, and the repair and strengthen rounds. */
-import type { Analysis, BugReport, ContextPack, RunResult, Scenario, Suite, SuiteFile } from '../domain.js'
+import type { Analysis, BugReport, ContextPack, FixConcern, RunResult, Scenario, Suite, SuiteFile } from '../domain.js'
 import { askForTool } from './ask.js'
 import type { ModelPort } from './model-port.js'
 import { loadPrompt, renderPrompt } from './prompts.js'
@@ -64,6 +64,30 @@ export function strengthenTests(model: ModelPort, input: GenerationInput, suite:
     ? 'the only ones that fail against the code BEFORE the fix fail because their file cannot load there (they use a symbol or module the fix added): that shows the new code exists, not that the bug is gone.'
     : 'none of them fails against the code BEFORE the fix, so the suite does not yet prove the fix.'
   return askForSuite(model, input, 'strengthen', { why, suite: render.renderSuite(suite), pre_fix_output: render.renderRun(preFixRun) })
+}
+
+/** How a concern and its test are named to each other: `concern 1`, `concern 2`, … in the analysis's order. */
+export const concernLabel = (index: number) => `concern ${index + 1}`
+
+/** One test per concern, asserting the behaviour the fixed code may not deliver: in one file at `path`. */
+export async function writeConcernTests(model: ModelPort, input: GenerationInput, analysis: Analysis, concerns: FixConcern[], path: string): Promise<Suite> {
+  const labelled = concerns.map((concern, index) => ({ label: concernLabel(index), ...concern }))
+  const answer = await askForTool<{ files: SuiteFile[] }>(model, {
+    ...base('concerns', input),
+    task: renderPrompt('concerns', { path, concerns: JSON.stringify(labelled, null, 2), analysis: render.renderAnalysis(analysis) }),
+    tool: TEST_FILES_TOOL,
+    check: ({ files }) => [...suiteSizeProblems(files), ...concernTestProblems(files, concerns.length)]
+  })
+  return { files: answer.files }
+}
+
+/** Each concern needs a test, and each test listed names a concern, or the results cannot be told apart. */
+export function concernTestProblems(files: SuiteFile[], count: number): string[] {
+  const labels = Array.from({ length: count }, (_, index) => concernLabel(index))
+  const listed = files.flatMap((file) => file.tests)
+  const problems = listed.filter((test) => !labels.includes(test.scenario)).map((test) => `the test "${test.title}" names "${test.scenario}" as its scenario: use one of ${labels.join(', ')}`)
+  for (const label of labels) if (!listed.some((test) => test.scenario === label)) problems.push(`no test is listed for ${label}`)
+  return problems
 }
 
 async function askForSuite(model: ModelPort, input: GenerationInput, stage: 'write-tests' | 'repair' | 'strengthen', values: Record<string, string>): Promise<Suite> {

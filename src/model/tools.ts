@@ -7,6 +7,9 @@ export const SUITE_LIMITS = { files: 20, fileBytes: 200 * 1024, totalBytes: 1024
 
 const text = { type: 'string', minLength: 1 }
 
+/** At most this many concerns in one analysis: each becomes a test run at head. */
+export const MAX_FIX_CONCERNS = 5
+
 export const ROOT_CAUSE_TOOL: ToolDefinition = {
   name: 'record_root_cause',
   description: 'Record the root-cause analysis of the bug fix: one entry per distinct defect.',
@@ -30,6 +33,30 @@ export const ROOT_CAUSE_TOOL: ToolDefinition = {
             bugClass: { ...text, description: 'The class of bug in 2-4 words.' },
             blastRadius: { type: 'array', minItems: 3, maxItems: 6, items: text },
             sharedState: { type: 'boolean' }
+          }
+        }
+      },
+      fixConcerns: {
+        type: 'array',
+        maxItems: MAX_FIX_CONCERNS,
+        description: 'Usually empty. Only inputs the FIXED code demonstrably still gets wrong, each traced through the fixed code.',
+        items: {
+          type: 'object',
+          additionalProperties: false,
+          required: ['input', 'expected', 'actual', 'where'],
+          properties: {
+            input: { ...text, description: 'The concrete input (a call with its arguments).' },
+            expected: { ...text, description: 'What should happen for that input.' },
+            actual: { ...text, description: 'What the fixed code does instead, as traced through it.' },
+            where: {
+              type: 'object',
+              additionalProperties: false,
+              required: ['file', 'function'],
+              properties: {
+                file: { ...text, description: 'Repository-relative path of the file.' },
+                function: { ...text, description: 'The function that goes wrong.' }
+              }
+            }
           }
         }
       }

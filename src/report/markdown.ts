@@ -30,6 +30,7 @@ export function renderMarkdown(report: Report): string {
     // What a reviewer reads at a glance first; the long analysis and the accounting folded away below.
     scenarios(report),
     hunkGuards(report),
+    fixConcerns(report),
     tests(report),
     diffCoverage(report),
     suite(report),
@@ -117,6 +118,16 @@ function hunkGuards(report: Report): string | null {
   }
   const rows = report.hunks.map((hunk) => `| ${name(hunk)} | ${hunk.guardedBy === null ? 'not checked' : hunk.guardedBy.map(cell).join('; ') || '⚠️ none'} |`)
   return [intro, ['| Hunk | Fails without it |', '|---|---|', ...rows].join('\n'), unguardedNote(report)].filter(Boolean).join('\n\n')
+}
+
+/** Inputs the fixed code still gets wrong, each with the test that fails at head: apart from the suite and the verdict. */
+function fixConcerns(report: Report): string | null {
+  if (!report.fixConcerns?.length) return null
+  const intro = "## The fix may be incomplete\n\nThe analysis traced input(s) the fixed code still gets wrong, and a test asserting the correct behaviour fails at head for each. They are not part of the suite and do not change the verdict; the tests are under `concerns/` in the output folder."
+  const rows = report.fixConcerns.map((concern) =>
+    `| ${cell(inlineCode(concern.input))} | ${cell(concern.expected)} | ${cell(concern.actual)} | ${cell(`${concern.where.file} · ${concern.where.function}`)} | ${cell(concern.test.name)} | **${concern.failure}**: ${cell(inlineCode(concern.failureLine))} |`
+  )
+  return [intro, ['| Input | Expected | The fixed code | Where | Test | At head |', '|---|---|---|---|---|---|', ...rows].join('\n')].join('\n\n')
 }
 
 function unguardedNote(report: Report): string | null {

@@ -1,6 +1,7 @@
 /** The report: one JSON document (schema in report.schema.json) from which report.md is rendered. */
 import type { Collection } from '../context/collection.js'
 import type { Analysis, BugReport, ChangeSet, ClassifiedTest, Scenario, SuiteFile, Verdict } from '../domain.js'
+import type { ConfirmedConcern } from '../execute/concerns.js'
 import type { DependencySource } from '../execute/dependencies.js'
 import type { HunkGuard } from '../execute/hunk-guards.js'
 import type { Preflight } from '../execute/preflight.js'
@@ -30,6 +31,11 @@ export interface Report {
   diffCoverage: DiffCoverage | null
   /** Which fail-to-pass tests fail with each source hunk alone taken out; null: fewer than two hunks, or nothing proven. */
   hunks: HunkGuard[] | null
+  /**
+   * Inputs the fixed code still gets wrong, each confirmed by a test that fails at head (generate mode);
+   * apart from the suite: they never change the verdict. Their tests are under `concerns/`.
+   */
+  fixConcerns: ConfirmedConcern[]
   /** Why diffCoverage is null although tests ran, and what would measure it. */
   diffCoverageNote: string | null
   preFixTree: { reverted: string[]; dependencies: DependencySource } | null
@@ -88,6 +94,7 @@ export function emptyReport(mode: Mode, repoDir: string, base: string, head: str
     diffCoverage: null,
     diffCoverageNote: null,
     hunks: null,
+    fixConcerns: [],
     preFixTree: null,
     build: null,
     preflight: null,

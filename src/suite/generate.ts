@@ -2,7 +2,7 @@
  * Generate mode's suite: bug report → context → analysis → scenarios → test files, placed safely; and the
  * refiner that the prove loop calls back for repair and strengthen rounds.
  */
-import type { ChangeSet, RunResult, Scenario, SuiteFile } from '../domain.js'
+import type { ChangeSet, FixConcern, RunResult, Scenario, SuiteFile } from '../domain.js'
 import type { FrameworkAdapter } from '../frameworks/adapter.js'
 import type { GitCommands } from '../ports/git.js'
 import type { ModelPort } from '../model/model-port.js'
@@ -14,8 +14,8 @@ import { readBugReport } from '../bug-report/bug-report.js'
 import type { Collection } from '../context/collection.js'
 import { buildContext } from '../context/context.js'
 import { UserFacingError } from '../errors.js'
-import { analyse, planScenarios, repairTests, strengthenTests, writeTests, type GenerationInput } from '../model/stages.js'
-import { placeSuite, suitePathFor } from './placement.js'
+import { analyse, planScenarios, repairTests, strengthenTests, writeConcernTests, writeTests, type GenerationInput } from '../model/stages.js'
+import { placeSuite, suitePathFor, type RefusedFile } from './placement.js'
 
 /** How the prove loop asks for better tests; generate mode has one, verify mode none. */
 export interface Refiner {
@@ -27,6 +27,15 @@ export interface Refiner {
 export interface GeneratedSuite {
   files: SuiteFile[]
   refiner: Refiner
+  /** Tests for what the analysis says the fixed code still gets wrong; null: it found nothing. */
+  concerns: ConcernAuthor | null
+}
+
+/** Writes one test per concern (the `concerns` stage): tests that should fail at head, never part of the suite. */
+export interface ConcernAuthor {
+  concerns: FixConcern[]
+  /** The concern tests, placed in the regression folder, at none of the `taken` paths (the suite's). */
+  write(taken: ReadonlySet<string>): Promise<{ files: SuiteFile[]; refused: RefusedFile[] }>
 }
 
 export interface GenerateDeps {
@@ -69,8 +78,21 @@ export async function generateSuite(changeSet: ChangeSet, source: BugReportSourc
   const suite = await timings.time('write-tests', () => writeTests(model, input, analysis, report.scenarios))
   const files = place(suite.files)
   log.info(`Tests written: ${files.map((file) => file.path).join(', ')}`)
+  const concerns = analysis.fixConcerns ?? []
+  if (concerns.length) log.info(`Fix concerns: the analysis found ${concerns.length} input(s) the fixed code may still get wrong; checked at head once the suite is proven`)
   return {
     files,
+    concerns: concerns.length
+      ? {
+          concerns,
+          write: async (taken) => {
+            log.info(`Fix concerns: the model writes a test for each of the ${concerns.length} concern(s)`)
+            const suite = await timings.time('concerns', () => writeConcernTests(model, input, analysis, concerns, concernsPathFor(input.suitePath, context.testFileSuffix)))
+            const placement = placeSuite(suite.files, context, new Set([...existingFiles, ...taken]))
+            return { files: placement.accepted, refused: placement.refused }
+          }
+        }
+      : null,
     refiner: {
       repair: async (files, headRun) => {
         log.info('Repair: the model fixes the tests that failed at head, from their failures')
@@ -82,6 +104,11 @@ export async function generateSuite(changeSet: ChangeSet, source: BugReportSourc
       }
     }
   }
+}
+
+/** `test/regression/issue-7.test.js` → `test/regression/issue-7-concerns.test.js`. */
+export function concernsPathFor(suitePath: string, suffix: string): string {
+  return suitePath.endsWith(suffix) ? `${suitePath.slice(0, -suffix.length)}-concerns${suffix}` : `${suitePath}-concerns`
 }
 
 /** A file the repository's own command would never run proves the fix here but guards nothing in its CI. */

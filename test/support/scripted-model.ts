@@ -7,7 +7,7 @@ import { join } from 'node:path'
 import type { RecordedRequest, Script, ScriptedReply } from './fake-anthropic.js'
 import { fixturesDir } from './fixture-repo.js'
 
-export type Stage = 'analyse' | 'scenarios' | 'write-tests' | 'repair' | 'strengthen'
+export type Stage = 'analyse' | 'scenarios' | 'write-tests' | 'repair' | 'strengthen' | 'concerns'
 export type StageScript = Partial<Record<Stage, ScriptedReply | ScriptedReply[]>>
 
 const HEADINGS: Array<[string, Stage]> = [
@@ -15,7 +15,8 @@ const HEADINGS: Array<[string, Stage]> = [
   ['# Task: ranked regression scenarios', 'scenarios'],
   ['# Task: write the regression tests', 'write-tests'],
   ['# Task: repair the regression tests', 'repair'],
-  ['# Task: strengthen the regression tests', 'strengthen']
+  ['# Task: strengthen the regression tests', 'strengthen'],
+  ['# Task: tests for what the fix may still get wrong', 'concerns']
 ]
 
 /** The stage of a request, from the `# Task:` heading of a text block in its first message. */
@@ -46,7 +47,8 @@ export function fixtureAnswers(name: string): StageScript {
     scenarios: 'record_scenarios',
     'write-tests': 'write_test_files',
     repair: 'write_test_files',
-    strengthen: 'write_test_files'
+    strengthen: 'write_test_files',
+    concerns: 'write_test_files'
   }
   const answers: StageScript = {}
   for (const [stage, tool] of Object.entries(tools) as Array<[Stage, string]>) {
