@@ -44515,7 +44515,42 @@ function clip(line) {
     return flat.length <= MAX_LINE_CHARS ? flat : `${flat.slice(0, MAX_LINE_CHARS - 1)}…`;
 }
 
+;// CONCATENATED MODULE: ./src/execute/determinism.ts
+const FLAKY = 'flaky:';
+const key = (test) => `${test.file}\u0000${test.name}`;
+function combineRuns({ plain, coverage }, where) {
+    const [first, ...others] = plain;
+    const lookups = others.map((run) => new Map(run.tests.map((test) => [key(test), test])));
+    const coverageLookup = coverage && new Map(coverage.tests.map((test) => [key(test), test]));
+    const coverageSensitive = [];
+    const tests = first.tests.map((test) => {
+        const plainResults = [test, ...lookups.map((lookup) => lookup.get(key(test)) ?? null)];
+        const statuses = plainResults.map((result) => result?.status ?? 'missing');
+        const withCoverage = coverageLookup ? (coverageLookup.get(key(test))?.status ?? 'missing') : null;
+        const plainAgree = statuses.every((status) => status === statuses[0]);
+        if (plainAgree && (withCoverage === null || withCoverage === statuses[0]))
+            return test;
+        if (plainAgree && statuses[0] === 'passed') {
+            coverageSensitive.push(test.name);
+            return test;
+        }
+        // In the order the runs were made: the first, the coverage run, then the others.
+        const all = withCoverage === null ? statuses : [statuses[0], withCoverage, ...statuses.slice(1)];
+        const runs = withCoverage === null ? plainResults : [test, coverageLookup.get(key(test)) ?? null, ...plainResults.slice(1)];
+        return { ...test, status: 'failed', runs: all, message: flakyMessage(all, runs, where) };
+    });
+    return { run: { ...first, tests }, coverageSensitive };
+}
+/** `flaky: passed, then on run 2 at head failed: <its message>`. */
+function flakyMessage(statuses, runs, where) {
+    const changed = statuses.findIndex((status) => status !== statuses[0]);
+    const how = runs[changed]?.message || (statuses[changed] === 'missing' ? 'did not run' : '');
+    return `${FLAKY} ${statuses[0]}, then on run ${changed + 1} ${where} ${statuses[changed]}${how ? `: ${how}` : ''}`;
+}
+const isFlaky = (test) => test.runs !== undefined;
+
 ;// CONCATENATED MODULE: ./src/execute/concerns.ts
+
 
 
 
@@ -44539,8 +44574,9 @@ async function checkFixConcerns(bench, author, options) {
             log.info('Fix concerns: no concern test file to run; none reported');
             return NOTHING;
         }
-        const run = await options.timings.time('run-concerns', () => bench.runAtHeadOnly(written.files, 'Concern tests'));
-        return judgeConcerns(author.concerns, written.files, run, log);
+        // Twice, like the suite at head: a concern test whose result changes confirms nothing.
+        const runs = await options.timings.time('run-concerns', () => bench.runAtHeadOnly(written.files, 'Concern tests', 2));
+        return judgeConcerns(author.concerns, written.files, combineRuns({ plain: runs }, 'at head').run, log);
     }
     catch (error) {
         log.warn(`Could not check what the fix may still get wrong: ${describeError(error)}`);
@@ -44559,6 +44595,8 @@ function judgeConcerns(concerns, files, run, log) {
         const failure = result ? preFixFailureOf(result, undefined) : fileError === undefined ? null : preFixFailureOf(undefined, fileError);
         if (!result && fileError === undefined)
             return log.info(`${described} dropped: its test did not run at head`);
+        if (result?.runs)
+            return log.info(`${described} dropped: its test changed its result between runs at head (${result.runs.join(', ')})`);
         if (!failure)
             return log.info(`${described} dropped: its test ${result?.status === 'skipped' ? 'was skipped' : 'passes'} at head, so the fixed code handles it`);
         if (failure.kind !== 'assertion' && failure.kind !== 'exception') {
@@ -44832,12 +44870,12 @@ function settingHint(detail) {
 /** Each test's kind from its two runs, and the overall verdict. */
 
 
-const key = (test) => `${test.file}\u0000${test.name}`;
+const classify_key = (test) => `${test.file}\u0000${test.name}`;
 function classifyTests(headRun, preFixRun) {
-    const preFix = new Map(preFixRun?.tests.map((test) => [key(test), test]));
+    const preFix = new Map(preFixRun?.tests.map((test) => [classify_key(test), test]));
     const preFixFileErrors = new Map(preFixRun?.fileErrors.map((error) => [error.file, error.message]));
     return headRun.tests.map((test) => {
-        const before = preFix.get(key(test));
+        const before = preFix.get(classify_key(test));
         // A file that could not even load before the fix (e.g. it imports what the fix added) fails there.
         const preFixStatus = before?.status ?? (preFixFileErrors.has(test.file) ? 'errored' : 'missing');
         const message = before?.message || preFixFileErrors.get(test.file) || test.message;
@@ -56188,40 +56226,6 @@ function absolute(path, cwd) {
     return (0,external_node_path_.isAbsolute)(path) ? path : (0,external_node_path_.resolve)(cwd, path);
 }
 
-;// CONCATENATED MODULE: ./src/execute/determinism.ts
-const FLAKY = 'flaky:';
-const determinism_key = (test) => `${test.file}\u0000${test.name}`;
-function combineRuns({ plain, coverage }, where) {
-    const [first, ...others] = plain;
-    const lookups = others.map((run) => new Map(run.tests.map((test) => [determinism_key(test), test])));
-    const coverageLookup = coverage && new Map(coverage.tests.map((test) => [determinism_key(test), test]));
-    const coverageSensitive = [];
-    const tests = first.tests.map((test) => {
-        const plainResults = [test, ...lookups.map((lookup) => lookup.get(determinism_key(test)) ?? null)];
-        const statuses = plainResults.map((result) => result?.status ?? 'missing');
-        const withCoverage = coverageLookup ? (coverageLookup.get(determinism_key(test))?.status ?? 'missing') : null;
-        const plainAgree = statuses.every((status) => status === statuses[0]);
-        if (plainAgree && (withCoverage === null || withCoverage === statuses[0]))
-            return test;
-        if (plainAgree && statuses[0] === 'passed') {
-            coverageSensitive.push(test.name);
-            return test;
-        }
-        // In the order the runs were made: the first, the coverage run, then the others.
-        const all = withCoverage === null ? statuses : [statuses[0], withCoverage, ...statuses.slice(1)];
-        const runs = withCoverage === null ? plainResults : [test, coverageLookup.get(determinism_key(test)) ?? null, ...plainResults.slice(1)];
-        return { ...test, status: 'failed', runs: all, message: flakyMessage(all, runs, where) };
-    });
-    return { run: { ...first, tests }, coverageSensitive };
-}
-/** `flaky: passed, then on run 2 at head failed: <its message>`. */
-function flakyMessage(statuses, runs, where) {
-    const changed = statuses.findIndex((status) => status !== statuses[0]);
-    const how = runs[changed]?.message || (statuses[changed] === 'missing' ? 'did not run' : '');
-    return `${FLAKY} ${statuses[0]}, then on run ${changed + 1} ${where} ${statuses[changed]}${how ? `: ${how}` : ''}`;
-}
-const isFlaky = (test) => test.runs !== undefined;
-
 ;// CONCATENATED MODULE: ./src/suite/write.ts
 /**
  * Writes suite files into a tree, never outside it: no absolute path, no `..`, and no symlink (a folder on
@@ -56330,13 +56334,17 @@ class TestBench {
      * Files run once at head alone, then taken out again (the fix-concern tests): never in the pre-fix tree,
      * and the suite installed stays as it is. Their paths must be none of the suite's.
      */
-    async runAtHeadOnly(files, title) {
+    /** `times` runs (the later ones shuffled where the runner can), with the files at head only meanwhile. */
+    async runAtHeadOnly(files, title, times = 1) {
         const clash = files.find((file) => this.installed.some((installed) => installed.path === file.path));
         if (clash)
             throw new Error(`${clash.path} is a file of the suite: it cannot run at head alone`);
         try {
             await writeSuiteFiles(this.trees.head, files);
-            return await this.run('head', files.map((file) => file.path), { title });
+            const runs = [];
+            for (let run = 1; run <= times; run++)
+                runs.push(await this.run('head', files.map((file) => file.path), { title: run === 1 ? title : `${title}, run ${run}`, shuffle: run > 1 }));
+            return runs;
         }
         finally {
             await removeSuiteFiles(this.trees.head, files);

@@ -1,6 +1,6 @@
 /**
  * What the fix may still get wrong: the analysis's fix concerns, each with a test the model wrote to assert
- * the correct behaviour, run once at head alone. A concern stands only when its test fails there on an
+ * the correct behaviour, run twice at head alone. A concern stands only when its test fails there on an
  * assertion or because the code under test threw; one whose test passes, cannot load, times out or does not
  * run is dropped, with a log line. The tests never join the suite, and never run on the pre-fix tree.
  */
@@ -11,6 +11,7 @@ import type { Logger } from '../ports/logger.js'
 import type { ConcernAuthor } from '../suite/generate.js'
 import type { Timings } from '../timings.js'
 import { preFixFailureOf } from '../verdict/failure-kind.js'
+import { combineRuns } from './determinism.js'
 import type { TestBench } from './test-bench.js'
 
 /** A concern its test confirmed: it fails at head, asserting what the fixed code does not deliver. */
@@ -56,8 +57,9 @@ export async function checkFixConcerns(bench: TestBench, author: ConcernAuthor, 
       log.info('Fix concerns: no concern test file to run; none reported')
       return NOTHING
     }
-    const run = await options.timings.time('run-concerns', () => bench.runAtHeadOnly(written.files, 'Concern tests'))
-    return judgeConcerns(author.concerns, written.files, run, log)
+    // Twice, like the suite at head: a concern test whose result changes confirms nothing.
+    const runs = await options.timings.time('run-concerns', () => bench.runAtHeadOnly(written.files, 'Concern tests', 2))
+    return judgeConcerns(author.concerns, written.files, combineRuns({ plain: runs }, 'at head').run, log)
   } catch (error) {
     log.warn(`Could not check what the fix may still get wrong: ${describeError(error)}`)
     return NOTHING
@@ -75,6 +77,7 @@ export function judgeConcerns(concerns: FixConcern[], files: SuiteFile[], run: R
     const fileError = run.fileErrors.find((error) => error.file === file)?.message
     const failure = result ? preFixFailureOf(result, undefined) : fileError === undefined ? null : preFixFailureOf(undefined, fileError)
     if (!result && fileError === undefined) return log.info(`${described} dropped: its test did not run at head`)
+    if (result?.runs) return log.info(`${described} dropped: its test changed its result between runs at head (${result.runs.join(', ')})`)
     if (!failure) return log.info(`${described} dropped: its test ${result?.status === 'skipped' ? 'was skipped' : 'passes'} at head, so the fixed code handles it`)
     if (failure.kind !== 'assertion' && failure.kind !== 'exception') {
       return log.info(`${described} dropped: its test failed at head by ${failure.kind}, not on the behaviour (${failure.line})`)

@@ -77,12 +77,15 @@ export class TestBench {
    * Files run once at head alone, then taken out again (the fix-concern tests): never in the pre-fix tree,
    * and the suite installed stays as it is. Their paths must be none of the suite's.
    */
-  async runAtHeadOnly(files: SuiteFile[], title: string): Promise<RunResult> {
+  /** `times` runs (the later ones shuffled where the runner can), with the files at head only meanwhile. */
+  async runAtHeadOnly(files: SuiteFile[], title: string, times = 1): Promise<RunResult[]> {
     const clash = files.find((file) => this.installed.some((installed) => installed.path === file.path))
     if (clash) throw new Error(`${clash.path} is a file of the suite: it cannot run at head alone`)
     try {
       await writeSuiteFiles(this.trees.head, files)
-      return await this.run('head', files.map((file) => file.path), { title })
+      const runs: RunResult[] = []
+      for (let run = 1; run <= times; run++) runs.push(await this.run('head', files.map((file) => file.path), { title: run === 1 ? title : `${title}, run ${run}`, shuffle: run > 1 }))
+      return runs
     } finally {
       await removeSuiteFiles(this.trees.head, files)
     }

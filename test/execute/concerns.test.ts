@@ -56,6 +56,13 @@ test('a file that cannot load confirms none of its concerns; a test is found by 
   expect(judgeConcerns(concerns.slice(0, 1), files, renamed, lines().logger).confirmed).toEqual([expect.objectContaining({ failure: 'assertion', test: { path: FILE, name: 'Concern 1 — NaN step throws' } })])
 })
 
+test("a concern test whose result changed between its two runs at head confirms nothing", () => {
+  const { log, logger } = lines()
+  const wobbly = run([{ ...result(1, 'failed', 'flaky: failed, then on run 2 at head passed'), runs: ['failed', 'passed'] }])
+  expect(judgeConcerns(concerns.slice(0, 1), files, wobbly, logger)).toEqual({ confirmed: [], files: [] })
+  expect(log).toEqual(['Fix concern 1 (range(0, 5, NaN)) dropped: its test changed its result between runs at head (failed, passed)'])
+})
+
 test('the concerns answer must list one test per concern, each naming its concern', () => {
   expect(concernTestProblems(files, 5)).toEqual([])
   expect(concernTestProblems([{ ...files[0], tests: [{ title: 't', scenario: 'NaN step' }] }], 2)).toEqual([
