@@ -43106,6 +43106,15 @@ function foldersOf(paths) {
     return folders;
 }
 
+;// CONCATENATED MODULE: ./src/domain.ts
+/**
+ * The data that flows through the pipeline, stage by stage, in one direction:
+ * ChangeSet → BugReport → ContextPack → Analysis → Scenario[] → Suite → RunResult → Verdict → Report.
+ * Each stage takes the earlier types and produces the next; none reaches back.
+ */
+/** A test that ran and did not pass: an assertion failed, or it errored. */
+const isFailure = (status) => status === 'failed' || status === 'errored';
+
 // EXTERNAL MODULE: ./node_modules/ajv/dist/ajv.js
 var ajv = __nccwpck_require__(2463);
 ;// CONCATENATED MODULE: ./src/model/ask.ts
@@ -43898,15 +43907,6 @@ function escapeQuoteTags(text, tag) {
 }
 const escapeRegExp = (text) => text.replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
 
-;// CONCATENATED MODULE: ./src/domain.ts
-/**
- * The data that flows through the pipeline, stage by stage, in one direction:
- * ChangeSet → BugReport → ContextPack → Analysis → Scenario[] → Suite → RunResult → Verdict → Report.
- * Each stage takes the earlier types and produces the next; none reaches back.
- */
-/** A test that ran and did not pass: an assertion failed, or it errored. */
-const isFailure = (status) => status === 'failed' || status === 'errored';
-
 ;// CONCATENATED MODULE: ./src/frameworks/output.ts
 /** Cleaning test-runner text before it reaches results, prompts and logs. */
 /** How much of a failure message a TestResult keeps (the head: the assertion, then the top of the stack). */
@@ -44071,9 +44071,9 @@ const ROOT_CAUSE_TOOL = {
                     additionalProperties: false,
                     required: ['input', 'expected', 'actual', 'where'],
                     properties: {
-                        input: { ...tools_text, description: 'The concrete input (a call with its arguments).' },
-                        expected: { ...tools_text, description: 'What should happen for that input.' },
-                        actual: { ...tools_text, description: 'What the fixed code does instead, as traced through it.' },
+                        input: { ...tools_text, description: 'The concrete call with its arguments, as code only (the reasoning goes in actual).' },
+                        expected: { ...tools_text, description: 'What should happen for that input, in one sentence.' },
+                        actual: { ...tools_text, description: 'What the fixed code does instead, and through which lines, in one or two sentences.' },
                         where: {
                             type: 'object',
                             additionalProperties: false,
@@ -44342,7 +44342,9 @@ const ASSERTION_FIRST_LINE = [
     /^assert\b/, // pytest's rewritten assert
     /^Failed: /, // pytest.fail, pytest.raises: DID NOT RAISE
     /^Assertion failed\b/, // ava's rendering of node:assert
-    /^(?:Error: )?expected number of assertions\b/ // vitest's expect.assertions
+    /^(?:Error: )?expected number of assertions\b/, // vitest's expect.assertions
+    // vitest 0.x's JSON report keeps only the message, without the error's name: chai's wording says assertion.
+    /^expected .+ to (?:not )?(?:be|equal|deeply|have|include|contain|match|throw|satisfy|exist)\b/
 ];
 const AVA_ASSERTION = /^assertion: t\.[\w$.]+\(\)/m;
 // The code under test threw where the test expected a value: an exception, whatever matcher saw it.
@@ -44550,6 +44552,14 @@ function flakyMessage(statuses, runs, where) {
 const isFlaky = (test) => test.runs !== undefined;
 
 ;// CONCATENATED MODULE: ./src/execute/concerns.ts
+/**
+ * What the fix may still get wrong: the analysis's fix concerns, each with a test the model wrote to assert
+ * the correct behaviour, run twice at head alone. A concern stands only when its test fails there on an
+ * assertion or because the code under test threw; one whose test passes, cannot load, times out or does not
+ * run is dropped, with a log line. The confirmed ones run once more on the pre-fix tree: a test that passes
+ * there shows an input the fix broke, not one it left wrong. The tests never join the suite.
+ */
+
 
 
 
@@ -44575,8 +44585,12 @@ async function checkFixConcerns(bench, author, options) {
             return NOTHING;
         }
         // Twice, like the suite at head: a concern test whose result changes confirms nothing.
-        const runs = await options.timings.time('run-concerns', () => bench.runAtHeadOnly(written.files, 'Concern tests', 2));
-        return judgeConcerns(author.concerns, written.files, combineRuns({ plain: runs }, 'at head').run, log);
+        const runs = await options.timings.time('run-concerns', () => bench.runAlone('head', written.files, 'Concern tests', 2));
+        const atHead = judgeConcerns(author.concerns, written.files, combineRuns({ plain: runs }, 'at head').run, log);
+        if (atHead.confirmed.length === 0)
+            return atHead;
+        const [preFixRun] = await options.timings.time('run-concerns', () => bench.runAlone('preFix', atHead.files, 'Confirmed concern tests', 1));
+        return { ...atHead, confirmed: withPreFixResults(author.concerns, atHead.confirmed, preFixRun, log) };
     }
     catch (error) {
         log.warn(`Could not check what the fix may still get wrong: ${describeError(error)}`);
@@ -44603,10 +44617,24 @@ function judgeConcerns(concerns, files, run, log) {
             return log.info(`${described} dropped: its test failed at head by ${failure.kind}, not on the behaviour (${failure.line})`);
         }
         log.info(`${described} confirmed: its test fails at head by ${failure.kind}: ${failure.line}`);
-        confirmed.push({ ...concern, test: { path: result.file, name: result.name }, failure: failure.kind, failureLine: failure.line });
+        confirmed.push({ ...concern, test: { path: result.file, name: result.name }, failure: failure.kind, failureLine: failure.line, preFixResult: null });
     });
     const paths = new Set(confirmed.map((concern) => concern.test.path));
     return { confirmed, files: files.filter((file) => paths.has(file.path)) };
+}
+/** Each confirmed concern with its test's result on the pre-fix tree; one that passed there is an input the fix broke. */
+function withPreFixResults(concerns, confirmed, preFixRun, log) {
+    return confirmed.map((concern) => {
+        const result = preFixRun.tests.find((test) => test.file === concern.test.path && test.name === concern.test.name);
+        const preFixResult = result?.status === 'passed' ? 'passed' : result && isFailure(result.status) ? 'failed' : null;
+        const index = concerns.findIndex((candidate) => candidate.input === concern.input);
+        const described = `Fix ${concernLabel(index)} (${concerns_oneLine(concern.input)})`;
+        if (preFixResult === 'passed')
+            log.warn(`${described}: its test passes on the pre-fix tree: the fix broke this input`);
+        else
+            log.info(`${described}: ${preFixResult === 'failed' ? 'its test fails on the pre-fix tree too: wrong before and after the fix' : 'its test did not run on the pre-fix tree'}`);
+        return { ...concern, preFixResult };
+    });
 }
 /** The concern's test: by the title the model listed for it, else by its label in the test's name. */
 function resultOf(label, files, run) {
@@ -44670,14 +44698,15 @@ async function guardHunks(changeSet, tests, options) {
         guards.push({ ...lines, guardedBy });
     }
     const unguarded = guards.filter((guard) => guard.guardedBy?.length === 0);
+    const named = (guard) => `${guard.file}:${guard.startLine}-${guard.endLine}${guard.onlyRemoves ? ' (only removes lines)' : ''}`;
     if (unguarded.length)
-        options.log.warn(`No test fails with ${unguarded.length} hunk(s) of the fix taken out alone: ${unguarded.map((guard) => `${guard.file}:${guard.startLine}-${guard.endLine}`).join(', ')}`);
+        options.log.warn(`No test fails with ${unguarded.length} hunk(s) of the fix taken out alone: ${unguarded.map(named).join(', ')}`);
     return guards;
 }
 function linesOf({ file, hunk }) {
     const range = file.status === 'deleted' ? hunk.base : hunk.head;
     const changed = hunk.addedLines.length ? hunk.addedLines : [range.start];
-    return { file: file.path, startLine: Math.min(...changed), endLine: Math.max(...changed) };
+    return { file: file.path, startLine: Math.min(...changed), endLine: Math.max(...changed), onlyRemoves: hunk.addedLines.length === 0 };
 }
 /** The head's file with this one hunk back as it was at the base; the file's other hunks stay fixed. */
 async function takeOut(git, changeSet, { file, hunk }, treeDir) {
@@ -54563,7 +54592,7 @@ const jestAdapter = {
         const result = await processes.run({ ...asked, cwd: request.treeDir, timeoutMs: request.timeoutMs });
         const config = parseShownConfig(result.stdout);
         const asker = request.command ? request.command.join(' ') : wrapper ? describeWrapper(wrapper) : 'jest';
-        return config && { source: `${asker} --showConfig`, values: await underRootDir(config, request.treeDir) };
+        return config && { source: `jest's resolved configuration, from ${asker} --showConfig`, values: await underRootDir(config, request.treeDir) };
     }
 };
 /** `jest --showConfig` prints `{ configs: [project…], globalConfig, version }`; a multi-project config is not one set of rules. */
@@ -56331,23 +56360,22 @@ class TestBench {
         this.installed = files;
     }
     /**
-     * Files run once at head alone, then taken out again (the fix-concern tests): never in the pre-fix tree,
-     * and the suite installed stays as it is. Their paths must be none of the suite's.
+     * Files run in one tree alone, then taken out again (the fix-concern tests): the suite installed stays
+     * as it is, and their paths must be none of its. `times` runs, the later ones shuffled where the runner can.
      */
-    /** `times` runs (the later ones shuffled where the runner can), with the files at head only meanwhile. */
-    async runAtHeadOnly(files, title, times = 1) {
+    async runAlone(tree, files, title, times = 1) {
         const clash = files.find((file) => this.installed.some((installed) => installed.path === file.path));
         if (clash)
-            throw new Error(`${clash.path} is a file of the suite: it cannot run at head alone`);
+            throw new Error(`${clash.path} is a file of the suite: it cannot run alone`);
         try {
-            await writeSuiteFiles(this.trees.head, files);
+            await writeSuiteFiles(this.trees[tree], files);
             const runs = [];
             for (let run = 1; run <= times; run++)
-                runs.push(await this.run('head', files.map((file) => file.path), { title: run === 1 ? title : `${title}, run ${run}`, shuffle: run > 1 }));
+                runs.push(await this.run(tree, files.map((file) => file.path), { title: run === 1 ? title : `${title}, run ${run}`, shuffle: run > 1 }));
             return runs;
         }
         finally {
-            await removeSuiteFiles(this.trees.head, files);
+            await removeSuiteFiles(this.trees[tree], files);
         }
     }
     /** The runner's own account of its configuration at head, when the adapter can ask it (jest). */
@@ -56356,11 +56384,11 @@ class TestBench {
         const request = { treeDir: (0,external_node_path_.join)(this.trees.head, packageDir), timeoutMs, command: command ?? undefined, wrapper };
         return (await this.framework.resolveConfig?.(request, this.processes).catch(() => null)) ?? null;
     }
-    /** Runs files in a tree; `title` names the run in the log (default: `Run N at head`). */
     /** The generated files, written into a variant tree too (the PR's own files are there already). */
     async installInto(root) {
         await writeSuiteFiles(root, this.installed);
     }
+    /** Runs files in a tree; `title` names the run in the log (default: `Run N`). */
     async run(tree, files, options = {}) {
         const { packageDir, command, timeoutMs, wrapper } = this.options;
         // A titled run (the preflight) is not one of the numbered runs of the suite.
@@ -60064,27 +60092,35 @@ function hunkGuards(report) {
     if (!report.hunks)
         return null;
     const tests = [...new Set(report.hunks.flatMap((hunk) => hunk.guardedBy ?? []))];
-    const name = (hunk) => `${cell(hunk.file)}:${hunk.startLine}–${hunk.endLine}`;
+    const name = (hunk) => `${cell(hunk.file)}:${hunk.startLine}–${hunk.endLine}${hunk.onlyRemoves ? ' (removal)' : ''}`;
     const intro = '## Which test guards which hunk\n\nEach source hunk of the fix taken out alone, in a tree of its own: the fail-to-pass tests that fail there need it.';
     if (tests.length > 0 && tests.length <= 6) {
         const header = `| Hunk | ${tests.map(cell).join(' | ')} |\n|---|${tests.map(() => '---').join('|')}|`;
         const rows = report.hunks.map((hunk) => `| ${name(hunk)} | ${tests.map((test) => (hunk.guardedBy === null ? '—' : hunk.guardedBy.includes(test) ? '✓' : '')).join(' | ')} |`);
         return [intro, [header, ...rows].join('\n'), unguardedNote(report)].filter(Boolean).join('\n\n');
     }
-    const rows = report.hunks.map((hunk) => `| ${name(hunk)} | ${hunk.guardedBy === null ? 'not checked' : hunk.guardedBy.map(cell).join('; ') || '⚠️ none'} |`);
+    const failToPass = report.tests.filter((test) => test.kind === 'fail-to-pass').length;
+    const guards = (guardedBy) => (guardedBy.length > 1 && guardedBy.length === failToPass ? `all ${failToPass} fail-to-pass tests` : guardedBy.map(cell).join('; '));
+    const rows = report.hunks.map((hunk) => `| ${name(hunk)} | ${hunk.guardedBy === null ? 'not checked' : guards(hunk.guardedBy) || '⚠️ none'} |`);
     return [intro, ['| Hunk | Fails without it |', '|---|---|', ...rows].join('\n'), unguardedNote(report)].filter(Boolean).join('\n\n');
 }
 /** Inputs the fixed code still gets wrong, each with the test that fails at head: apart from the suite and the verdict. */
 function fixConcerns(report) {
     if (!report.fixConcerns?.length)
         return null;
-    const intro = "## The fix may be incomplete\n\nThe analysis traced input(s) the fixed code still gets wrong, and a test asserting the correct behaviour fails at head for each. They are not part of the suite and do not change the verdict; the tests are under `concerns/` in the output folder.";
-    const rows = report.fixConcerns.map((concern) => `| ${cell(inlineCode(concern.input))} | ${cell(concern.expected)} | ${cell(concern.actual)} | ${cell(`${concern.where.file} · ${concern.where.function}`)} | ${cell(concern.test.name)} | **${concern.failure}**: ${cell(inlineCode(concern.failureLine))} |`);
-    return [intro, ['| Input | Expected | The fixed code | Where | Test | At head |', '|---|---|---|---|---|---|', ...rows].join('\n')].join('\n\n');
+    const intro = "## The fix may be incomplete\n\nThe analysis traced input(s) the fixed code still gets wrong, and a test asserting the correct behaviour fails at head for each; one that passed before the fix is an input the fix broke. They are not part of the suite and do not change the verdict; the tests are under `concerns/` in the output folder.";
+    const rows = report.fixConcerns.map((concern) => `| ${cell(inlineCode(concern.input))} | ${cell(concern.expected)} | ${cell(concern.actual)} | ${cell(`${concern.where.file} · ${concern.where.function}`)} | ${cell(concern.test.name)} | **${concern.failure}**: ${cell(inlineCode(concern.failureLine))} | ${BEFORE_THE_FIX[concern.preFixResult ?? 'unknown']} |`);
+    return [intro, ['| Input | Expected | The fixed code | Where | Test | At head | Before the fix |', '|---|---|---|---|---|---|---|', ...rows].join('\n')].join('\n\n');
 }
+const BEFORE_THE_FIX = { passed: '**passed**: the fix broke this', failed: 'failed too', unknown: 'did not run' };
 function unguardedNote(report) {
-    const unguarded = (report.hunks ?? []).filter((hunk) => hunk.guardedBy?.length === 0).length;
-    return unguarded ? `⚠️ ${unguarded} hunk(s) no test fails without: the suite does not show the fix needs them.` : null;
+    const unguarded = (report.hunks ?? []).filter((hunk) => hunk.guardedBy?.length === 0);
+    const removals = unguarded.filter((hunk) => hunk.onlyRemoves).length;
+    const others = unguarded.length - removals;
+    return [
+        others ? `⚠️ ${others} hunk(s) no test fails without: the suite does not show the fix needs them.` : '',
+        removals ? `${removals} removal(s) no test fails without: right for dead code; otherwise the suite does not show the fix needs them.` : ''
+    ].filter(Boolean).join(' ') || null;
 }
 function diffCoverage(report) {
     const coverage = report.diffCoverage;

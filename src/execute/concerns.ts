@@ -2,9 +2,10 @@
  * What the fix may still get wrong: the analysis's fix concerns, each with a test the model wrote to assert
  * the correct behaviour, run twice at head alone. A concern stands only when its test fails there on an
  * assertion or because the code under test threw; one whose test passes, cannot load, times out or does not
- * run is dropped, with a log line. The tests never join the suite, and never run on the pre-fix tree.
+ * run is dropped, with a log line. The confirmed ones run once more on the pre-fix tree: a test that passes
+ * there shows an input the fix broke, not one it left wrong. The tests never join the suite.
  */
-import type { FixConcern, RunResult, SuiteFile, TestResult } from '../domain.js'
+import { isFailure, type FixConcern, type RunResult, type SuiteFile, type TestResult } from '../domain.js'
 import { describeError, ModelCallLimitError } from '../errors.js'
 import { concernLabel } from '../model/stages.js'
 import type { Logger } from '../ports/logger.js'
@@ -22,6 +23,11 @@ export interface ConfirmedConcern extends FixConcern {
   failure: 'assertion' | 'exception'
   /** That failure's first meaningful line. */
   failureLine: string
+  /**
+   * The test on the pre-fix tree: `passed` — the fix broke this input (a regression it brings); `failed` —
+   * wrong before and after; null — it could not tell (the test did not load or run there).
+   */
+  preFixResult: 'passed' | 'failed' | null
 }
 
 export interface ConcernCheck {
@@ -58,8 +64,11 @@ export async function checkFixConcerns(bench: TestBench, author: ConcernAuthor, 
       return NOTHING
     }
     // Twice, like the suite at head: a concern test whose result changes confirms nothing.
-    const runs = await options.timings.time('run-concerns', () => bench.runAtHeadOnly(written.files, 'Concern tests', 2))
-    return judgeConcerns(author.concerns, written.files, combineRuns({ plain: runs }, 'at head').run, log)
+    const runs = await options.timings.time('run-concerns', () => bench.runAlone('head', written.files, 'Concern tests', 2))
+    const atHead = judgeConcerns(author.concerns, written.files, combineRuns({ plain: runs }, 'at head').run, log)
+    if (atHead.confirmed.length === 0) return atHead
+    const [preFixRun] = await options.timings.time('run-concerns', () => bench.runAlone('preFix', atHead.files, 'Confirmed concern tests', 1))
+    return { ...atHead, confirmed: withPreFixResults(author.concerns, atHead.confirmed, preFixRun, log) }
   } catch (error) {
     log.warn(`Could not check what the fix may still get wrong: ${describeError(error)}`)
     return NOTHING
@@ -83,10 +92,23 @@ export function judgeConcerns(concerns: FixConcern[], files: SuiteFile[], run: R
       return log.info(`${described} dropped: its test failed at head by ${failure.kind}, not on the behaviour (${failure.line})`)
     }
     log.info(`${described} confirmed: its test fails at head by ${failure.kind}: ${failure.line}`)
-    confirmed.push({ ...concern, test: { path: result!.file, name: result!.name }, failure: failure.kind, failureLine: failure.line })
+    confirmed.push({ ...concern, test: { path: result!.file, name: result!.name }, failure: failure.kind, failureLine: failure.line, preFixResult: null })
   })
   const paths = new Set(confirmed.map((concern) => concern.test.path))
   return { confirmed, files: files.filter((file) => paths.has(file.path)) }
+}
+
+/** Each confirmed concern with its test's result on the pre-fix tree; one that passed there is an input the fix broke. */
+export function withPreFixResults(concerns: FixConcern[], confirmed: ConfirmedConcern[], preFixRun: RunResult, log: Logger): ConfirmedConcern[] {
+  return confirmed.map((concern) => {
+    const result = preFixRun.tests.find((test) => test.file === concern.test.path && test.name === concern.test.name)
+    const preFixResult = result?.status === 'passed' ? 'passed' : result && isFailure(result.status) ? 'failed' : null
+    const index = concerns.findIndex((candidate) => candidate.input === concern.input)
+    const described = `Fix ${concernLabel(index)} (${oneLine(concern.input)})`
+    if (preFixResult === 'passed') log.warn(`${described}: its test passes on the pre-fix tree: the fix broke this input`)
+    else log.info(`${described}: ${preFixResult === 'failed' ? 'its test fails on the pre-fix tree too: wrong before and after the fix' : 'its test did not run on the pre-fix tree'}`)
+    return { ...concern, preFixResult }
+  })
 }
 
 /** The concern's test: by the title the model listed for it, else by its label in the test's name. */

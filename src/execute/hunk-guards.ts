@@ -20,6 +20,8 @@ export interface HunkGuard {
   /** The hunk's lines at head (for a deleted file: its lines at the base). */
   startLine: number
   endLine: number
+  /** The hunk only takes lines out: with none guarding it, that may be dead code going, which no test can need. */
+  onlyRemoves: boolean
   /** The fail-to-pass tests that fail with this hunk alone taken out; null: not checked (past the limits). */
   guardedBy: string[] | null
 }
@@ -64,14 +66,15 @@ export async function guardHunks(changeSet: ChangeSet, tests: ClassifiedTest[], 
     guards.push({ ...lines, guardedBy })
   }
   const unguarded = guards.filter((guard) => guard.guardedBy?.length === 0)
-  if (unguarded.length) options.log.warn(`No test fails with ${unguarded.length} hunk(s) of the fix taken out alone: ${unguarded.map((guard) => `${guard.file}:${guard.startLine}-${guard.endLine}`).join(', ')}`)
+  const named = (guard: HunkGuard) => `${guard.file}:${guard.startLine}-${guard.endLine}${guard.onlyRemoves ? ' (only removes lines)' : ''}`
+  if (unguarded.length) options.log.warn(`No test fails with ${unguarded.length} hunk(s) of the fix taken out alone: ${unguarded.map(named).join(', ')}`)
   return guards
 }
 
-function linesOf({ file, hunk }: FixHunk): Pick<HunkGuard, 'file' | 'startLine' | 'endLine'> {
+function linesOf({ file, hunk }: FixHunk): Omit<HunkGuard, 'guardedBy'> {
   const range = file.status === 'deleted' ? hunk.base : hunk.head
   const changed = hunk.addedLines.length ? hunk.addedLines : [range.start]
-  return { file: file.path, startLine: Math.min(...changed), endLine: Math.max(...changed) }
+  return { file: file.path, startLine: Math.min(...changed), endLine: Math.max(...changed), onlyRemoves: hunk.addedLines.length === 0 }
 }
 
 /** The head's file with this one hunk back as it was at the base; the file's other hunks stay fixed. */

@@ -74,20 +74,19 @@ export class TestBench {
   }
 
   /**
-   * Files run once at head alone, then taken out again (the fix-concern tests): never in the pre-fix tree,
-   * and the suite installed stays as it is. Their paths must be none of the suite's.
+   * Files run in one tree alone, then taken out again (the fix-concern tests): the suite installed stays
+   * as it is, and their paths must be none of its. `times` runs, the later ones shuffled where the runner can.
    */
-  /** `times` runs (the later ones shuffled where the runner can), with the files at head only meanwhile. */
-  async runAtHeadOnly(files: SuiteFile[], title: string, times = 1): Promise<RunResult[]> {
+  async runAlone(tree: TreeName, files: SuiteFile[], title: string, times = 1): Promise<RunResult[]> {
     const clash = files.find((file) => this.installed.some((installed) => installed.path === file.path))
-    if (clash) throw new Error(`${clash.path} is a file of the suite: it cannot run at head alone`)
+    if (clash) throw new Error(`${clash.path} is a file of the suite: it cannot run alone`)
     try {
-      await writeSuiteFiles(this.trees.head, files)
+      await writeSuiteFiles(this.trees[tree], files)
       const runs: RunResult[] = []
-      for (let run = 1; run <= times; run++) runs.push(await this.run('head', files.map((file) => file.path), { title: run === 1 ? title : `${title}, run ${run}`, shuffle: run > 1 }))
+      for (let run = 1; run <= times; run++) runs.push(await this.run(tree, files.map((file) => file.path), { title: run === 1 ? title : `${title}, run ${run}`, shuffle: run > 1 }))
       return runs
     } finally {
-      await removeSuiteFiles(this.trees.head, files)
+      await removeSuiteFiles(this.trees[tree], files)
     }
   }
 
@@ -98,12 +97,12 @@ export class TestBench {
     return (await this.framework.resolveConfig?.(request, this.processes).catch(() => null)) ?? null
   }
 
-  /** Runs files in a tree; `title` names the run in the log (default: `Run N at head`). */
   /** The generated files, written into a variant tree too (the PR's own files are there already). */
   async installInto(root: string): Promise<void> {
     await writeSuiteFiles(root, this.installed)
   }
 
+  /** Runs files in a tree; `title` names the run in the log (default: `Run N`). */
   async run(tree: TreeName | TreeVariant, files: string[], options: { coverage?: boolean; shuffle?: boolean; title?: string } = {}): Promise<RunResult> {
     const { packageDir, command, timeoutMs, wrapper } = this.options
     // A titled run (the preflight) is not one of the numbered runs of the suite.

@@ -34,7 +34,9 @@ export function annotationsFor(report: Report, changeSet: ChangeSet): Annotation
       const run = !changed.some((line) => missed.has(line))
       const range = { file: file.path, startLine: Math.min(...changed), endLine: Math.max(...changed) }
       const guard = report.hunks?.find((entry) => entry.file === range.file && entry.startLine === range.startLine && entry.endLine === range.endLine)
-      if (proven && guard?.guardedBy?.length === 0) {
+      if (proven && guard?.guardedBy?.length === 0 && guard.onlyRemoves) {
+        annotations.push({ kind: 'notice', ...range, title: 'No test needs this removal', message: 'No fail-to-pass test fails with the removed lines back: right for dead code; otherwise the suite does not show the fix needs the removal.' })
+      } else if (proven && guard?.guardedBy?.length === 0) {
         annotations.push({ kind: 'warning', ...range, title: 'No test needs this hunk', message: 'No fail-to-pass test fails with this hunk alone taken out: the suite does not show the fix needs it.' })
       } else if (proven && guard?.guardedBy) {
         annotations.push({ kind: 'notice', ...range, title: 'Guarded by a regression test', message: `Fails without this hunk alone: ${guard.guardedBy.slice(0, 5).join('; ')}${guard.guardedBy.length > 5 ? ` and ${guard.guardedBy.length - 5} more` : ''}.` })
@@ -58,8 +60,9 @@ function concernAnnotations(report: Report, changeSet: ChangeSet): Annotation[] 
     if (!file) return []
     const hunk = file.hunks[0]
     const changed = hunk.addedLines.length ? hunk.addedLines : [hunk.head.start]
-    const message = `${concern.input}: expected ${concern.expected}; the fixed code ${concern.actual} (${concern.where.file}, ${concern.where.function}). The test "${concern.test.name}" fails at head (${concern.failure}: ${concern.failureLine}).`
-    return [{ kind: 'warning' as const, file: file.path, startLine: Math.min(...changed), endLine: Math.max(...changed), title: 'The fix may be incomplete', message }]
+    const broke = concern.preFixResult === 'passed'
+    const message = `${concern.input}: expected ${concern.expected}; the fixed code ${concern.actual} (${concern.where.file}, ${concern.where.function}). The test "${concern.test.name}" fails at head (${concern.failure}: ${concern.failureLine})${broke ? ' and passed before the fix' : ''}.`
+    return [{ kind: 'warning' as const, file: file.path, startLine: Math.min(...changed), endLine: Math.max(...changed), title: broke ? 'The fix may break this input' : 'The fix may be incomplete', message }]
   })
 }
 

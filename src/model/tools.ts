@@ -45,9 +45,9 @@ export const ROOT_CAUSE_TOOL: ToolDefinition = {
           additionalProperties: false,
           required: ['input', 'expected', 'actual', 'where'],
           properties: {
-            input: { ...text, description: 'The concrete input (a call with its arguments).' },
-            expected: { ...text, description: 'What should happen for that input.' },
-            actual: { ...text, description: 'What the fixed code does instead, as traced through it.' },
+            input: { ...text, description: 'The concrete call with its arguments, as code only (the reasoning goes in actual).' },
+            expected: { ...text, description: 'What should happen for that input, in one sentence.' },
+            actual: { ...text, description: 'What the fixed code does instead, and through which lines, in one or two sentences.' },
             where: {
               type: 'object',
               additionalProperties: false,

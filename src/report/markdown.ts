@@ -109,30 +109,39 @@ function beforeTheFix(test: Report['tests'][number]): string {
 function hunkGuards(report: Report): string | null {
   if (!report.hunks) return null
   const tests = [...new Set(report.hunks.flatMap((hunk) => hunk.guardedBy ?? []))]
-  const name = (hunk: NonNullable<Report['hunks']>[number]) => `${cell(hunk.file)}:${hunk.startLine}–${hunk.endLine}`
+  const name = (hunk: NonNullable<Report['hunks']>[number]) => `${cell(hunk.file)}:${hunk.startLine}–${hunk.endLine}${hunk.onlyRemoves ? ' (removal)' : ''}`
   const intro = '## Which test guards which hunk\n\nEach source hunk of the fix taken out alone, in a tree of its own: the fail-to-pass tests that fail there need it.'
   if (tests.length > 0 && tests.length <= 6) {
     const header = `| Hunk | ${tests.map(cell).join(' | ')} |\n|---|${tests.map(() => '---').join('|')}|`
     const rows = report.hunks.map((hunk) => `| ${name(hunk)} | ${tests.map((test) => (hunk.guardedBy === null ? '—' : hunk.guardedBy.includes(test) ? '✓' : '')).join(' | ')} |`)
     return [intro, [header, ...rows].join('\n'), unguardedNote(report)].filter(Boolean).join('\n\n')
   }
-  const rows = report.hunks.map((hunk) => `| ${name(hunk)} | ${hunk.guardedBy === null ? 'not checked' : hunk.guardedBy.map(cell).join('; ') || '⚠️ none'} |`)
+  const failToPass = report.tests.filter((test) => test.kind === 'fail-to-pass').length
+  const guards = (guardedBy: string[]) => (guardedBy.length > 1 && guardedBy.length === failToPass ? `all ${failToPass} fail-to-pass tests` : guardedBy.map(cell).join('; '))
+  const rows = report.hunks.map((hunk) => `| ${name(hunk)} | ${hunk.guardedBy === null ? 'not checked' : guards(hunk.guardedBy) || '⚠️ none'} |`)
   return [intro, ['| Hunk | Fails without it |', '|---|---|', ...rows].join('\n'), unguardedNote(report)].filter(Boolean).join('\n\n')
 }
 
 /** Inputs the fixed code still gets wrong, each with the test that fails at head: apart from the suite and the verdict. */
 function fixConcerns(report: Report): string | null {
   if (!report.fixConcerns?.length) return null
-  const intro = "## The fix may be incomplete\n\nThe analysis traced input(s) the fixed code still gets wrong, and a test asserting the correct behaviour fails at head for each. They are not part of the suite and do not change the verdict; the tests are under `concerns/` in the output folder."
+  const intro = "## The fix may be incomplete\n\nThe analysis traced input(s) the fixed code still gets wrong, and a test asserting the correct behaviour fails at head for each; one that passed before the fix is an input the fix broke. They are not part of the suite and do not change the verdict; the tests are under `concerns/` in the output folder."
   const rows = report.fixConcerns.map((concern) =>
-    `| ${cell(inlineCode(concern.input))} | ${cell(concern.expected)} | ${cell(concern.actual)} | ${cell(`${concern.where.file} · ${concern.where.function}`)} | ${cell(concern.test.name)} | **${concern.failure}**: ${cell(inlineCode(concern.failureLine))} |`
+    `| ${cell(inlineCode(concern.input))} | ${cell(concern.expected)} | ${cell(concern.actual)} | ${cell(`${concern.where.file} · ${concern.where.function}`)} | ${cell(concern.test.name)} | **${concern.failure}**: ${cell(inlineCode(concern.failureLine))} | ${BEFORE_THE_FIX[concern.preFixResult ?? 'unknown']} |`
   )
-  return [intro, ['| Input | Expected | The fixed code | Where | Test | At head |', '|---|---|---|---|---|---|', ...rows].join('\n')].join('\n\n')
+  return [intro, ['| Input | Expected | The fixed code | Where | Test | At head | Before the fix |', '|---|---|---|---|---|---|---|', ...rows].join('\n')].join('\n\n')
 }
 
+const BEFORE_THE_FIX = { passed: '**passed**: the fix broke this', failed: 'failed too', unknown: 'did not run' }
+
 function unguardedNote(report: Report): string | null {
-  const unguarded = (report.hunks ?? []).filter((hunk) => hunk.guardedBy?.length === 0).length
-  return unguarded ? `⚠️ ${unguarded} hunk(s) no test fails without: the suite does not show the fix needs them.` : null
+  const unguarded = (report.hunks ?? []).filter((hunk) => hunk.guardedBy?.length === 0)
+  const removals = unguarded.filter((hunk) => hunk.onlyRemoves).length
+  const others = unguarded.length - removals
+  return [
+    others ? `⚠️ ${others} hunk(s) no test fails without: the suite does not show the fix needs them.` : '',
+    removals ? `${removals} removal(s) no test fails without: right for dead code; otherwise the suite does not show the fix needs them.` : ''
+  ].filter(Boolean).join(' ') || null
 }
 
 function diffCoverage(report: Report): string | null {

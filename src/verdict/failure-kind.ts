@@ -95,7 +95,9 @@ const ASSERTION_FIRST_LINE = [
   /^assert\b/, // pytest's rewritten assert
   /^Failed: /, // pytest.fail, pytest.raises: DID NOT RAISE
   /^Assertion failed\b/, // ava's rendering of node:assert
-  /^(?:Error: )?expected number of assertions\b/ // vitest's expect.assertions
+  /^(?:Error: )?expected number of assertions\b/, // vitest's expect.assertions
+  // vitest 0.x's JSON report keeps only the message, without the error's name: chai's wording says assertion.
+  /^expected .+ to (?:not )?(?:be|equal|deeply|have|include|contain|match|throw|satisfy|exist)\b/
 ]
 const AVA_ASSERTION = /^assertion: t\.[\w$.]+\(\)/m
 // The code under test threw where the test expected a value: an exception, whatever matcher saw it.

@@ -29,9 +29,18 @@ const STEP_OF_TWO = {
   where: { file: 'src/range.js', function: 'range' }
 }
 
+// Broken by the fix: before it, no number lay between 5 and 0 counting up; now a NaN step counts down once.
+const NAN_STEP_DOWN = {
+  input: 'range(5, 0, NaN)',
+  expected: '[], as before the fix: a NaN step reaches no number',
+  actual: 'returns [5]: `step > 0` is false for NaN, so it counts down, pushes 5, and NaN > 0 ends the loop',
+  where: { file: 'src/range.js', function: 'range' }
+}
+
 const withConcerns = (...concerns: object[]): ScriptedReply => ({ tool_use: { name: 'record_root_cause', input: { ...analysis, fixConcerns: concerns } } })
 
 const NAN_TEST = { title: 'concern 1: range(0, 5, NaN) throws a RangeError', body: "expect(() => range(0, 5, NaN)).toThrow(RangeError)" }
+const NAN_DOWN_TEST = { title: 'concern 3: range(5, 0, NaN) is empty', body: 'expect(range(5, 0, NaN)).toEqual([])' }
 const TWO_TEST = { title: 'concern 2: range(5, 0, -2) counts down by two', body: 'expect(range(5, 0, -2)).toEqual([5, 3, 1])' }
 
 function concernTests(...tests: Array<{ title: string; body: string; concern?: string }>): ScriptedReply {
@@ -58,8 +67,8 @@ const SUITE_KINDS = {
   'range with a negative step (#7) › still counts up with a positive step': 'pass-to-pass'
 }
 
-test('a concern its test confirms at head is reported apart from the suite; one whose test passes is dropped', async () => {
-  const result = await run(script(withConcerns(NAN_STEP, STEP_OF_TWO), concernTests(NAN_TEST, TWO_TEST)))
+test('a concern its test confirms at head is reported apart from the suite, with its result before the fix; one whose test passes is dropped', async () => {
+  const result = await run(script(withConcerns(NAN_STEP, STEP_OF_TWO, NAN_STEP_DOWN), concernTests(NAN_TEST, TWO_TEST, NAN_DOWN_TEST)))
   const { report } = result
   // The suite and its verdict are as without concerns; the concerns change neither.
   expect(result.exitCode).toBe(0)
@@ -81,16 +90,29 @@ test('a concern its test confirms at head is reported apart from the suite; one 
       ...NAN_STEP,
       test: { path: CONCERNS_PATH, name: `what the fix may still get wrong (#7) › ${NAN_TEST.title}` },
       failure: 'assertion',
-      failureLine: expect.stringMatching(/^expect\(received\)\.toThrow\(expected\)/)
+      failureLine: expect.stringMatching(/^expect\(received\)\.toThrow\(expected\)/),
+      preFixResult: 'failed'
+    },
+    {
+      ...NAN_STEP_DOWN,
+      test: { path: CONCERNS_PATH, name: `what the fix may still get wrong (#7) › ${NAN_DOWN_TEST.title}` },
+      failure: 'assertion',
+      failureLine: expect.stringMatching(/^expect\(received\)\.toEqual\(expected\)/),
+      preFixResult: 'passed'
     }
   ])
   expect(result.log).toContainEqual(expect.stringMatching(/^Fix concern 1 \(range\(0, 5, NaN\)\) confirmed: its test fails at head by assertion: expect\(received\)\.toThrow/))
   expect(result.log).toContain('Fix concern 2 (range(5, 0, -2)) dropped: its test passes at head, so the fixed code handles it')
-  expect(result.log).toContainEqual(expect.stringMatching(/^Concern tests at head: (1 passed, 1 failed|1 failed, 1 passed) in /))
+  expect(result.log).toContainEqual(expect.stringMatching(/^Concern tests at head: (1 passed, 2 failed|2 failed, 1 passed) in /))
+  // The files with a confirmed concern once on the pre-fix tree: the NaN step down passed there, so the fix broke it.
+  expect(result.log).toContainEqual(expect.stringMatching(/^Confirmed concern tests on the pre-fix tree: (1 passed, 2 failed|2 failed, 1 passed) in /))
+  expect(result.log).toContain('Fix concern 1 (range(0, 5, NaN)): its test fails on the pre-fix tree too: wrong before and after the fix')
+  expect(result.log).toContain('warning: Fix concern 3 (range(5, 0, NaN)): its test passes on the pre-fix tree: the fix broke this input')
 
   // report.md: a section of its own, right after the hunks (none here) and before the tests.
   expect(result.markdown).toContain('## The fix may be incomplete')
   expect(result.markdown).toContain('| `range(0, 5, NaN)` | a RangeError, as for step 0: no step can count with NaN |')
+  expect(result.markdown).toMatch(/\| `range\(5, 0, NaN\)` \|.*\| \*\*passed\*\*: the fix broke this \|\n/)
   expect(result.markdown.indexOf('## The fix may be incomplete')).toBeLessThan(result.markdown.indexOf('## Tests'))
   expect(result.markdown).not.toContain('range(5, 0, -2)`')
 

@@ -10,10 +10,24 @@ test('verify: one hunk is guarded by the fix\'s test, the other by none', async 
   const run = await runCliOnFixture({ fixture: 'range-wrapper', fixtureOptions: TWO_HUNK_FIX })
   expect(run.report.verdict).toBe('fail-to-pass')
   expect(run.report.hunks).toEqual([
-    { file: 'src/range.js', startLine: 5, endLine: 6, guardedBy: ['range › counts down with a negative step (#7)'] },
-    { file: 'src/range.js', startLine: 18, endLine: 18, guardedBy: [] }
+    { file: 'src/range.js', startLine: 5, endLine: 6, onlyRemoves: false, guardedBy: ['range › counts down with a negative step (#7)'] },
+    { file: 'src/range.js', startLine: 18, endLine: 18, onlyRemoves: false, guardedBy: [] }
   ])
   expect(run.log).toContain('warning: No test fails with 1 hunk(s) of the fix taken out alone: src/range.js:18-18')
   expect(run.log.some((line) => /^Run \d+ with hunk 1 of 2 taken out \(src\/range\.js:5-6\): 3 passed, 1 failed/.test(line))).toBe(true)
   expect(run.markdown).toMatch(/## Which test guards which hunk/)
+})
+
+test('verify: a hunk that only removes lines no test needs is told apart (dead code going needs no test)', async () => {
+  const constants = 'const DEFAULT_STEP = 1\nconst UNUSED_LIMIT = 100\n\nmodule.exports = { DEFAULT_STEP }\n'
+  const withDeadCode = {
+    baseChanges: { ...TWO_HUNK_FIX.baseChanges, 'src/constants.js': constants },
+    headChanges: { ...TWO_HUNK_FIX.headChanges, 'src/constants.js': constants.replace('const UNUSED_LIMIT = 100\n', '') }
+  }
+  const run = await runCliOnFixture({ fixture: 'range-wrapper', fixtureOptions: withDeadCode })
+  expect(run.report.verdict).toBe('fail-to-pass')
+  expect(run.report.hunks?.[0]).toEqual({ file: 'src/constants.js', startLine: 1, endLine: 1, onlyRemoves: true, guardedBy: [] })
+  expect(run.log).toContain('warning: No test fails with 2 hunk(s) of the fix taken out alone: src/constants.js:1-1 (only removes lines), src/range.js:18-18')
+  expect(run.markdown).toContain('src/constants.js:1–1 (removal)')
+  expect(run.markdown).toContain('⚠️ 1 hunk(s) no test fails without: the suite does not show the fix needs them. 1 removal(s) no test fails without')
 })

@@ -30,7 +30,7 @@ test('generate places the suite where the hidden configuration of the wrapper co
   const issue = join('__fixtures__', 'range-wrapper', 'issue.md')
   const run = await runCliOnFixture({ fixture: 'range-wrapper', script: answers, fixtureOptions: { withFixTest: false }, args: ['--issue', issue] })
   // The wrapper's jest collects only `src/**/*.spec.js` (roots, testMatch): jest itself said so.
-  expect(run.log).toContain("The repository's own tests: unit-scripts test --passWithNoTests --showConfig")
+  expect(run.log).toContain("The repository's own tests: jest's resolved configuration, from unit-scripts test --passWithNoTests --showConfig")
   expect(requestText(run.model!.requests[2])).toContain('- Write the suite to `src/regression/issue-7.spec.js`.')
   expect(run.report).toMatchObject({ verdict: 'fail-to-pass', runnerWrapper: 'unit-scripts test --passWithNoTests', rounds: { repair: 0 } })
   expect(run.report.suite.files).toEqual([expect.objectContaining({ path: 'src/regression/issue-7.spec.js', collectedByRepoTests: true })])

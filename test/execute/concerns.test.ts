@@ -3,7 +3,7 @@ import { mkdtemp, readdir, readFile } from 'node:fs/promises'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import type { ChangeSet, FixConcern, RunResult, SuiteFile, TestResult } from '../../src/domain.js'
-import { judgeConcerns, type ConfirmedConcern } from '../../src/execute/concerns.js'
+import { judgeConcerns, withPreFixResults, type ConfirmedConcern } from '../../src/execute/concerns.js'
 import { annotationsFor } from '../../src/github/annotations.js'
 import { concernTestProblems } from '../../src/model/stages.js'
 import { exitCodeFor } from '../../src/pipeline.js'
@@ -35,8 +35,8 @@ test('a concern stands only when its test fails at head by an assertion or an ex
   ])
   const checked = judgeConcerns(concerns, files, headRun, logger)
   expect(checked.confirmed).toEqual([
-    { ...concerns[0], test: { path: FILE, name: 'fix concerns › concern 1: title 1' }, failure: 'assertion', failureLine: expect.stringMatching(/^expect\(received\)\.toThrow\(expected\)/) },
-    { ...concerns[1], test: { path: FILE, name: 'fix concerns › concern 2: title 2' }, failure: 'exception', failureLine: "TypeError: Cannot read properties of undefined (reading 'length')" }
+    { ...concerns[0], test: { path: FILE, name: 'fix concerns › concern 1: title 1' }, failure: 'assertion', failureLine: expect.stringMatching(/^expect\(received\)\.toThrow\(expected\)/), preFixResult: null },
+    { ...concerns[1], test: { path: FILE, name: 'fix concerns › concern 2: title 2' }, failure: 'exception', failureLine: "TypeError: Cannot read properties of undefined (reading 'length')", preFixResult: null }
   ] satisfies ConfirmedConcern[])
   expect(checked.files).toEqual(files)
   expect(log.slice(2)).toEqual([
@@ -87,7 +87,19 @@ test('on-fix-concern: warn leaves the exit code to the verdict; fail makes confi
   expect(exitCodeFor('error', 'warn', { fixConcerns: 1, onFixConcern: 'fail' })).toBe(2)
 })
 
-const confirmed: ConfirmedConcern = { ...concerns[0], test: { path: FILE, name: 'fix concerns › concern 1: title 1' }, failure: 'assertion', failureLine: 'expect(received).toThrow(expected) Received function did not throw' }
+const confirmed: ConfirmedConcern = { ...concerns[0], test: { path: FILE, name: 'fix concerns › concern 1: title 1' }, failure: 'assertion', failureLine: 'expect(received).toThrow(expected) Received function did not throw', preFixResult: 'failed' }
+
+test('each confirmed concern gets its test\'s result on the pre-fix tree: passed there is an input the fix broke', () => {
+  const { log, logger } = lines()
+  const atHead = [1, 2, 3].map((index): ConfirmedConcern => ({ ...concerns[index - 1], test: { path: FILE, name: result(index, 'failed').name }, failure: 'assertion', failureLine: 'x', preFixResult: null }))
+  const preFixRun = run([result(1, 'passed'), result(2, 'failed', 'expected [] got [0]')], [])
+  expect(withPreFixResults(concerns, atHead, preFixRun, logger).map((concern) => concern.preFixResult)).toEqual(['passed', 'failed', null])
+  expect(log).toEqual([
+    'warning: Fix concern 1 (range(0, 5, NaN)): its test passes on the pre-fix tree: the fix broke this input',
+    'Fix concern 2 (range(0, 5, Infinity)): its test fails on the pre-fix tree too: wrong before and after the fix',
+    'Fix concern 3 (range(5, 0, -2)): its test did not run on the pre-fix tree'
+  ])
+})
 
 test('a confirmed concern is a warning on the first hunk of its file (else of the first source file)', () => {
   const hunk = (start: number) => ({ header: '@@', base: { start, end: start }, head: { start, end: start }, text: '', addedLines: [start], removedLines: [] })
@@ -101,7 +113,7 @@ test('a confirmed concern is a warning on the first hunk of its file (else of th
     ]
   }
   const report = { ...emptyReport('generate', '/repo', 'b', 'h'), verdict: 'fail-to-pass' as const, reason: null, fixConcerns: [confirmed, { ...confirmed, where: { file: 'lib/elsewhere.js', function: 'f' } }] }
-  const warnings = annotationsFor(report, changeSet).filter((annotation) => annotation.title === 'The fix may be incomplete')
+  const warnings = annotationsFor(report, changeSet).filter((annotation) => annotation.title.startsWith('The fix may'))
   expect(warnings).toEqual([
     {
       kind: 'warning',
@@ -113,13 +125,16 @@ test('a confirmed concern is a warning on the first hunk of its file (else of th
     },
     expect.objectContaining({ kind: 'warning', file: 'src/other.js', startLine: 3 })
   ])
+  // One the fix broke (its test passed before the fix) says so.
+  const broken = { ...report, fixConcerns: [{ ...confirmed, preFixResult: 'passed' as const }] }
+  expect(annotationsFor(broken, changeSet)).toContainEqual(expect.objectContaining({ title: 'The fix may break this input', message: expect.stringMatching(/fails at head \(assertion: .*\) and passed before the fix\.$/) }))
 })
 
 test('report.md has a section for confirmed concerns right after the hunk table; the output folder has concerns/', async () => {
-  const report = { ...emptyReport('generate', '/repo', 'b', 'h'), verdict: 'fail-to-pass' as const, reason: null, fixConcerns: [confirmed], hunks: [{ file: 'src/range.js', startLine: 5, endLine: 5, guardedBy: [] }] }
+  const report = { ...emptyReport('generate', '/repo', 'b', 'h'), verdict: 'fail-to-pass' as const, reason: null, fixConcerns: [confirmed], hunks: [{ file: 'src/range.js', startLine: 5, endLine: 5, onlyRemoves: false, guardedBy: [] }] }
   const markdown = renderMarkdown(report)
   expect(markdown).toContain('## The fix may be incomplete')
-  expect(markdown).toContain('| `range(0, 5, NaN)` | a RangeError | returns [] | src/range.js · range | fix concerns › concern 1: title 1 | **assertion**: `expect(received).toThrow(expected) Received function did not throw` |')
+  expect(markdown).toContain('| `range(0, 5, NaN)` | a RangeError | returns [] | src/range.js · range | fix concerns › concern 1: title 1 | **assertion**: `expect(received).toThrow(expected) Received function did not throw` | failed too |')
   expect(markdown.indexOf('## Which test guards which hunk')).toBeLessThan(markdown.indexOf('## The fix may be incomplete'))
   expect(markdown.indexOf('## The fix may be incomplete')).toBeLessThan(markdown.indexOf('## Tests'))
   expect(renderMarkdown(emptyReport('generate', '/repo', 'b', 'h'))).not.toContain('The fix may be incomplete')

@@ -42,9 +42,9 @@ test(`at most ${MAX_PER_KIND} of each kind`, () => {
 
 test('with hunks checked one by one: a notice naming the tests that need a hunk, a warning on a hunk none needs', () => {
   const checked: Report = { ...report('fail-to-pass', null), hunks: [
-    { file: 'src/a.ts', startLine: 10, endLine: 11, guardedBy: ['parse › counts down (#7)'] },
-    { file: 'src/a.ts', startLine: 40, endLine: 40, guardedBy: [] },
-    { file: 'src/a.ts', startLine: 60, endLine: 60, guardedBy: null }
+    { file: 'src/a.ts', startLine: 10, endLine: 11, onlyRemoves: false, guardedBy: ['parse › counts down (#7)'] },
+    { file: 'src/a.ts', startLine: 40, endLine: 40, onlyRemoves: false, guardedBy: [] },
+    { file: 'src/a.ts', startLine: 60, endLine: 60, onlyRemoves: false, guardedBy: null }
   ] }
   const annotations = annotationsFor(checked, changeSet([file('src/a.ts', [[10, 11], [40], [60]])]))
   expect(annotations).toEqual([
@@ -53,4 +53,14 @@ test('with hunks checked one by one: a notice naming the tests that need a hunk,
     // Not checked (past the limits): the suite's general notice.
     { kind: 'notice', file: 'src/a.ts', startLine: 60, endLine: 60, title: 'Guarded by a regression test', message: 'The suite runs this change and fails without it (1 fail-to-pass test(s)).' }
   ])
+})
+
+test('a removal no test needs is a notice, not a warning: dead code going needs no test', () => {
+  const checked: Report = { ...report('fail-to-pass', null), hunks: [
+    { file: 'src/a.ts', startLine: 10, endLine: 11, onlyRemoves: false, guardedBy: ['parse › counts down (#7)'] },
+    { file: 'src/a.ts', startLine: 40, endLine: 40, onlyRemoves: true, guardedBy: [] }
+  ] }
+  const annotations = annotationsFor(checked, changeSet([file('src/a.ts', [[10, 11], [40]])]))
+  expect(annotations.filter((a) => a.kind === 'warning')).toEqual([])
+  expect(annotations).toContainEqual({ kind: 'notice', file: 'src/a.ts', startLine: 40, endLine: 40, title: 'No test needs this removal', message: 'No fail-to-pass test fails with the removed lines back: right for dead code; otherwise the suite does not show the fix needs the removal.' })
 })

@@ -294,7 +294,13 @@ describe('what the runners here cannot show', () => {
     ['ts-jest, an import of what the fix added', "TypeError: (0 , retry_budget_1.withBudget) is not a function\n    at Object.<anonymous> (test/a.test.ts:5:9)", 'load'],
     ['vite-node', 'TypeError: __vi_import_0__.withBudget is not a function', 'load'],
     ['chai', "AssertionError: expected 3 to equal 4\n    at Context.<anonymous> (test/a.test.js:5:20)", 'assertion'],
-    ['jest, a thrown non-error', 'thrown: 42', 'exception']
+    ['jest, a thrown non-error', 'thrown: 42', 'exception'],
+    // vitest 0.33's JSON report: the message alone, no `AssertionError:` or `TypeError:` before it.
+    ['vitest 0.33, toBe', "expected '/./' to be '/' // Object.is equality", 'assertion'],
+    ['vitest 0.33, toEqual', 'expected { a: 1 } to deeply equal { a: 2 }', 'assertion'],
+    ['vitest 0.33, toThrow', 'expected [Function] to throw an error', 'assertion'],
+    ['vitest 0.33, the code threw', "Cannot read properties of null (reading 'x')", 'exception'],
+    ['an error of the code under test that begins with "expected"', 'expected a number, got string', 'exception']
   ] as const)('%s', (_runner, message, kind) => {
     expect(preFixFailureOf({ file: 'f', name: 'n', status: 'failed', durationMs: 1, message }, undefined)?.kind).toBe(kind)
   })
