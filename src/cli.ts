@@ -25,7 +25,8 @@ Options:
   --issue-text TEXT               the bug report, inline (default: the commit messages of base..head)
   --model NAME                    Claude model (default: claude-sonnet-5-5)
   --max-tokens N                  max output tokens per model call (default: 16000)
-  --max-model-calls N             at most N model calls in a run; repair rounds past it are skipped (default: 12)
+  --max-model-calls N             at most N model calls in a run; repair rounds past it are skipped (default: 30)
+  --tool-rounds N                 rounds of repository reads (files, searches, folders) the model may make per stage (default: 6; 0: none)
   --response-cache DIR            keep model replies in DIR by request hash; a re-run of the same state costs no tokens
   --anthropic-base-url URL        Messages API base URL (default: ANTHROPIC_BASE_URL or Anthropic's)
   --on-no-fail-to-pass fail|warn  exit 1 (fail, default) or 0 (warn) when no test fails before the fix
@@ -53,6 +54,7 @@ export const CLI_OPTIONS = {
   model: { type: 'string' },
   'max-tokens': { type: 'string' },
   'max-model-calls': { type: 'string' },
+  'tool-rounds': { type: 'string' },
   reruns: { type: 'string' },
   'response-cache': { type: 'string' },
   'anthropic-base-url': { type: 'string' },
@@ -87,6 +89,7 @@ export async function runCli(argv: string[], env: NodeJS.ProcessEnv = process.en
       model: values.model,
       maxTokens: values['max-tokens'],
       maxModelCalls: values['max-model-calls'],
+      toolRounds: values['tool-rounds'],
       reruns: values.reruns,
       responseCacheDir: values['response-cache'],
       baseURL: values['anthropic-base-url'] ?? env.ANTHROPIC_BASE_URL,

@@ -166,7 +166,10 @@ export async function runPipeline(settings: Settings, ports: Ports): Promise<Out
       .catch((error) => ports.log.warn(`Could not remove the run's folder ${workDir}: ${describeError(error)}`))
     forgetWorkDir()
   }
-  report.suite.files = delivered.map((file) => suiteFileEntry(file, collection))
+  report.suite.files = delivered.map((file) => suiteFileEntry(file, collection, settings.mode === 'generate'))
+  for (const file of report.suite.files.filter((entry) => entry.unconfirmed.length)) {
+    ports.log.warn(`${file.path}: the model left ${file.unconfirmed.length} TODO: confirm (something it could not see): ${file.unconfirmed.join('; ')}`)
+  }
   report.model = modelUsage(settings.model?.model ?? null, ports.ledger)
   report.durationMs = Math.round(performance.now() - started)
   // An error's reason was just logged as a warning.
@@ -229,7 +232,7 @@ async function setUpTrees(settings: Settings, ports: Ports, sandbox: Sandbox, ch
 
 async function generate(settings: Settings, ports: Ports, changeSet: ChangeSet, framework: FrameworkAdapter, collection: Collection, timings: Timings, report: Report): Promise<GeneratedSuite> {
   if (!ports.model) throw new UserFacingError('Generate mode needs a model', 'set ANTHROPIC_API_KEY, or use verify mode')
-  return generateSuite(changeSet, settings.bugReport, { git: ports.git, model: ports.model, framework, timings, report, log: ports.log, collection })
+  return generateSuite(changeSet, settings.bugReport, { git: ports.git, model: ports.model, framework, timings, report, log: ports.log, collection, reader: null })
 }
 
 /**

@@ -32,8 +32,10 @@ export interface ModelSettings {
   baseURL: string | undefined
   /** SDK retries on 429, 5xx and overloaded. */
   maxRetries: number
-  /** At most this many calls in a run (each stage, retry, repair and strengthen round is one). */
+  /** At most this many calls in a run (each stage, retry, read, repair and strengthen round is one). */
   maxCalls: number
+  /** Rounds of repository reads (read_file, search, list_files) each stage may make before it answers; 0: none. */
+  toolRounds: number
   /** Replies kept here by request hash and replayed on the next run; null: no cache. */
   responseCacheDir: string | null
 }
@@ -77,7 +79,8 @@ export interface TestSettings {
 
 export const DEFAULT_MODEL = 'claude-sonnet-5-5'
 export const DEFAULT_MAX_TOKENS = 16000
-export const DEFAULT_MAX_MODEL_CALLS = 12
+export const DEFAULT_MAX_MODEL_CALLS = 30
+export const DEFAULT_TOOL_ROUNDS = 6
 export const DEFAULT_REPAIR_ROUNDS = 2
 export const DEFAULT_RERUNS = 3
 /** The pre-fix tree runs the suite this many times: a test must fail there every time to prove the fix. */
@@ -99,6 +102,7 @@ export interface RawSettings {
   model?: string
   maxTokens?: string
   maxModelCalls?: string
+  toolRounds?: string
   responseCacheDir?: string
   baseURL?: string
   onNoFailToPass?: string
@@ -140,6 +144,7 @@ export function buildSettings(raw: RawSettings, cwd: string = process.cwd()): Se
             baseURL: optionalUrl('anthropic-base-url', raw.baseURL),
             maxRetries: 4,
             maxCalls: positiveInt('max-model-calls', raw.maxModelCalls, DEFAULT_MAX_MODEL_CALLS),
+            toolRounds: wholeNumber('tool-rounds', raw.toolRounds, DEFAULT_TOOL_ROUNDS),
             responseCacheDir: raw.responseCacheDir?.trim() ? absolute(raw.responseCacheDir.trim(), cwd) : null
           },
     onNoFailToPass: oneOf('on-no-fail-to-pass', raw.onNoFailToPass ?? 'fail', ['fail', 'warn'] as const),
@@ -194,6 +199,14 @@ function positiveInt(input: string, value: string | undefined, fallback: number)
   if (value === undefined || value.trim() === '') return fallback
   const parsed = Number(value)
   if (!Number.isInteger(parsed) || parsed <= 0) throw new SettingsError(input, `"${value}" is not a positive whole number`)
+  return parsed
+}
+
+/** 0 or more: 0 turns the thing off. */
+function wholeNumber(input: string, value: string | undefined, fallback: number): number {
+  if (value === undefined || value.trim() === '') return fallback
+  const parsed = Number(value)
+  if (!Number.isInteger(parsed) || parsed < 0) throw new SettingsError(input, `"${value}" is not a whole number (0 or more)`)
   return parsed
 }
 

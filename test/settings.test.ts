@@ -6,7 +6,11 @@ const base = { base: 'a1', head: 'b2', repo: '/repo' }
 test('generate mode reads the model settings, with defaults', () => {
   const settings = buildSettings({ ...base, apiKey: 'k' }, '/cwd')
   expect(settings).toMatchObject({ mode: 'generate', repoDir: '/repo', outDir: '/cwd/regression-testgen-out', onNoFailToPass: 'fail', onFixConcern: 'warn' })
-  expect(settings.model).toEqual({ apiKey: 'k', model: DEFAULT_MODEL, maxTokens: 16000, baseURL: undefined, maxRetries: 4, maxCalls: 12, responseCacheDir: null })
+  expect(settings.model).toEqual({ apiKey: 'k', model: DEFAULT_MODEL, maxTokens: 16000, baseURL: undefined, maxRetries: 4, maxCalls: 30, toolRounds: 6, responseCacheDir: null })
+})
+
+test('tool-rounds 0 turns the repository reads off', () => {
+  expect(buildSettings({ ...base, apiKey: 'k', toolRounds: '0' }).model?.toolRounds).toBe(0)
 })
 
 test('verify mode needs no key and has no model', () => {
@@ -20,6 +24,8 @@ test.each([
   [{ ...base, apiKey: 'k', maxTokens: '-3' }, 'Invalid max-tokens: "-3" is not a positive whole number'],
   [{ ...base, mode: 'verify', reruns: '1' }, 'Invalid reruns: "1" is below 2: the suite runs at least 2 times at head (once plain, once with coverage)'],
   [{ ...base, mode: 'verify', reruns: 'three' }, 'Invalid reruns: "three" is not a positive whole number'],
+  [{ ...base, apiKey: 'k', toolRounds: '-1' }, 'Invalid tool-rounds: "-1" is not a whole number (0 or more)'],
+  [{ ...base, apiKey: 'k', toolRounds: '2.5' }, 'Invalid tool-rounds: "2.5" is not a whole number (0 or more)'],
   [{ ...base, apiKey: 'k', baseURL: 'not a url' }, 'Invalid anthropic-base-url: "not a url" is not a URL'],
   [{ ...base, mode: 'verify', head: ' ' }, 'Invalid head: a commit SHA or ref is required'],
   [{ ...base, mode: 'fix' }, 'Invalid mode: "fix" is not one of generate, verify'],

@@ -42291,12 +42291,13 @@ function createAnthropicModel(settings, ledger) {
                 max_tokens: settings.maxTokens,
                 system: request.system,
                 messages: request.messages,
-                tools: [request.tool],
+                tools: [request.tool, ...(request.readTools ?? [])],
                 // Thinking rules out a forced tool choice and any temperature but the default; the prompt asks for
-                // the tool and a missing call is retried. Without thinking: temperature 0 and the tool forced.
+                // the tool and a missing call is retried. Without thinking: temperature 0 and a tool call forced
+                // (the answer's, or any when the model may read first).
                 ...(thinking
                     ? { thinking: { type: 'adaptive' }, tool_choice: { type: 'auto' } }
-                    : { temperature: 0, tool_choice: { type: 'tool', name: request.tool.name } })
+                    : { temperature: 0, tool_choice: request.readTools?.length ? { type: 'any' } : { type: 'tool', name: request.tool.name } })
             })
                 .finalMessage()
                 .catch((error) => {
@@ -42377,6 +42378,10 @@ const NO_TOKENS = { inputTokens: 0, cacheWriteTokens: 0, cacheReadTokens: 0, out
 /** Every call's stage and token usage, for the report. */
 class UsageLedger {
     calls = [];
+    reads = [];
+    recordRead(read) {
+        this.reads.push(read);
+    }
     record(stage, usage, durationMs) {
         this.calls.push({ stage, ...usage, durationMs, cached: false });
     }
@@ -42426,8 +42431,9 @@ function withResponseCache(model, { dir, modelIdentity, ledger }) {
     };
 }
 /** The stage is a label only: the same request from another stage may share the answer. */
-function requestHash({ system, messages, tool }, modelIdentity) {
-    return (0,external_node_crypto_.createHash)('sha256').update(JSON.stringify({ modelIdentity, system, messages, tool })).digest('hex');
+function requestHash({ system, messages, tool, readTools }, modelIdentity) {
+    // Without read tools the hash stays what it was before there were any: older caches still answer.
+    return (0,external_node_crypto_.createHash)('sha256').update(JSON.stringify({ modelIdentity, system, messages, tool, ...(readTools?.length && { readTools }) })).digest('hex');
 }
 /** A missing or unreadable entry is a miss, never an error. */
 async function readReply(file) {
@@ -43120,7 +43126,8 @@ var ajv = __nccwpck_require__(2463);
 ;// CONCATENATED MODULE: ./src/model/ask.ts
 /**
  * One structured exchange: ask for a tool call, validate its input, and on a bad answer ask once more with
- * the problems listed. A second bad answer is a ModelOutputError.
+ * the problems listed. A second bad answer is a ModelOutputError. Before it answers, the model may read the
+ * repository (a RepositoryReader's tools) for a few rounds; each read's output goes back as a tool result.
  */
 
 
@@ -43136,16 +43143,43 @@ async function askForTool(model, ask) {
             ]
         }
     ];
+    const reader = ask.reader;
+    let readRounds = 0;
     let problems = [];
-    for (let attempt = 1; attempt <= 2; attempt++) {
-        const reply = await model.send({ stage: ask.stage, system: ask.system, messages, tool: ask.tool });
-        const call = reply.content.find((block) => block.type === 'tool_use' && block.name === ask.tool.name);
-        problems = call && call.type === 'tool_use' ? validate(ask, call.input) : [`no ${ask.tool.name} tool call in the answer (stop reason ${reply.stopReason})`];
-        if (problems.length === 0)
-            return call.type === 'tool_use' ? call.input : undefined;
-        messages.push({ role: 'assistant', content: reply.content }, feedback(ask.tool.name, call, problems));
+    for (let attempt = 1; attempt <= 2;) {
+        const reply = await model.send({ stage: ask.stage, system: ask.system, messages, tool: ask.tool, readTools: reader?.tools });
+        messages.push({ role: 'assistant', content: reply.content });
+        const calls = reply.content.filter((block) => block.type === 'tool_use');
+        const answer = calls.find((call) => call.name === ask.tool.name);
+        if (answer) {
+            problems = validate(ask, answer.input);
+            if (problems.length === 0)
+                return answer.input;
+        }
+        else if (calls.length > 0 && reader && readRounds < reader.rounds && reader.canRead()) {
+            readRounds++;
+            const last = readRounds === reader.rounds || !reader.canRead();
+            messages.push({ role: 'user', content: [...(await readAll(reader, ask.stage, calls)), ...(last ? [{ type: 'text', text: `That was the last read of this stage: answer now with ${ask.tool.name}.` }] : [])] });
+            continue;
+        }
+        else {
+            problems = calls.length > 0 ? [`no reads are left in this stage: answer with ${ask.tool.name} now`] : [`no ${ask.tool.name} tool call in the answer (stop reason ${reply.stopReason})`];
+        }
+        messages.push(feedback(ask.tool.name, calls, problems));
+        attempt++;
     }
     throw new ModelOutputError(ask.stage, problems);
+}
+/** Every read of one reply, in order; a call of a tool the stage does not offer is told so. */
+async function readAll(reader, stage, calls) {
+    const results = [];
+    for (const call of calls) {
+        const output = reader.tools.some((tool) => tool.name === call.name)
+            ? await reader.read(stage, call.name, call.input)
+            : { text: `There is no tool ${call.name} here.`, isError: true };
+        results.push({ type: 'tool_result', tool_use_id: call.id, content: output.text, ...(output.isError && { is_error: true }) });
+    }
+    return results;
 }
 function validate(ask, input) {
     let validator = validators.get(ask.tool);
@@ -43155,11 +43189,12 @@ function validate(ask, input) {
         return (validator.errors ?? []).map((error) => `${error.instancePath || '(input)'} ${error.message}`);
     return ask.check?.(input) ?? [];
 }
-function feedback(toolName, call, problems) {
+/** The problems, as the result of the answer's tool call (every call of the reply gets one), else as text. */
+function feedback(toolName, calls, problems) {
     const text = `That answer cannot be used:\n${problems.map((p) => `- ${p}`).join('\n')}\nCall ${toolName} again with a corrected, complete input.`;
-    if (call?.type === 'tool_use')
-        return { role: 'user', content: [{ type: 'tool_result', tool_use_id: call.id, is_error: true, content: text }] };
-    return { role: 'user', content: text };
+    if (calls.length === 0)
+        return { role: 'user', content: text };
+    return { role: 'user', content: calls.map((call) => ({ type: 'tool_result', tool_use_id: call.id, is_error: true, content: call.name === toolName || calls.every((other) => other.name !== toolName) ? text : 'Not run: answer first.' })) };
 }
 
 ;// CONCATENATED MODULE: external "node:url"
@@ -44262,7 +44297,8 @@ async function askForSuite(model, input, stage, values) {
     return { files: answer.files };
 }
 function base(stage, input) {
-    return { stage, system: loadPrompt('system'), context: sharedContext(input) };
+    const system = renderPrompt('system', { reading: loadPrompt(input.reader ? 'reading-tools' : 'reading-none').trim() });
+    return { stage, system, context: sharedContext(input), ...(input.reader && { reader: input.reader }) };
 }
 
 ;// CONCATENATED MODULE: ./src/verdict/failure-kind.ts
@@ -56147,7 +56183,8 @@ function wrapperFor(packageDir, framework, testCommand) {
 
 const DEFAULT_MODEL = 'claude-sonnet-5-5';
 const DEFAULT_MAX_TOKENS = 16000;
-const DEFAULT_MAX_MODEL_CALLS = 12;
+const DEFAULT_MAX_MODEL_CALLS = 30;
+const DEFAULT_TOOL_ROUNDS = 6;
 const DEFAULT_REPAIR_ROUNDS = 2;
 const DEFAULT_RERUNS = 3;
 /** The pre-fix tree runs the suite this many times: a test must fail there every time to prove the fix. */
@@ -56177,6 +56214,7 @@ function buildSettings(raw, cwd = process.cwd()) {
                 baseURL: optionalUrl('anthropic-base-url', raw.baseURL),
                 maxRetries: 4,
                 maxCalls: positiveInt('max-model-calls', raw.maxModelCalls, DEFAULT_MAX_MODEL_CALLS),
+                toolRounds: wholeNumber('tool-rounds', raw.toolRounds, DEFAULT_TOOL_ROUNDS),
                 responseCacheDir: raw.responseCacheDir?.trim() ? absolute(raw.responseCacheDir.trim(), cwd) : null
             },
         onNoFailToPass: oneOf('on-no-fail-to-pass', raw.onNoFailToPass ?? 'fail', ['fail', 'warn']),
@@ -56232,6 +56270,15 @@ function positiveInt(input, value, fallback) {
     const parsed = Number(value);
     if (!Number.isInteger(parsed) || parsed <= 0)
         throw new SettingsError(input, `"${value}" is not a positive whole number`);
+    return parsed;
+}
+/** 0 or more: 0 turns the thing off. */
+function wholeNumber(input, value, fallback) {
+    if (value === undefined || value.trim() === '')
+        return fallback;
+    const parsed = Number(value);
+    if (!Number.isInteger(parsed) || parsed < 0)
+        throw new SettingsError(input, `"${value}" is not a whole number (0 or more)`);
     return parsed;
 }
 /** A whole number of at least `minimum` (the gate needs a plain run and a coverage run at head). */
@@ -56662,6 +56709,20 @@ function parseObject(text) {
 /** What the pre-fix tree takes back: the fix's source files, and manifests (a fix may be a dependency bump). */
 function filesToRevert(changeSet) {
     return changeSet.files.filter((file) => file.role === 'source' || isManifest(file.path));
+}
+/**
+ * Where each file the pre-fix tree has differently from head comes from: its base version at the merge
+ * base, or nothing (the fix added it, or a rename's new name). Any other file is as at head.
+ */
+function preFixSources(changeSet) {
+    const sources = new Map();
+    for (const file of filesToRevert(changeSet)) {
+        if (file.status !== 'deleted')
+            sources.set(file.path, null);
+        if (file.basePath !== null)
+            sources.set(file.basePath, { commit: changeSet.mergeBase, path: file.basePath });
+    }
+    return sources;
 }
 async function prepareTrees(git, changeSet, workDir, options) {
     const head = (0,external_node_path_.join)(workDir, 'head');
@@ -59939,9 +60000,18 @@ function estimateCostUsd(model, usage) {
 ;// CONCATENATED MODULE: ./src/report/report.ts
 
 
-/** A delivered file as report.json lists it (no collection: the run ended before the rules were read). */
-function suiteFileEntry(file, collection) {
-    return { path: file.path, tests: file.tests, collectedByRepoTests: collection ? collection.collects(file.path) : null };
+/**
+ * A delivered file as report.json lists it (no collection: the run ended before the rules were read). Only
+ * a file the model wrote is searched for `TODO: confirm`: the pull request's own tests say what they like.
+ */
+function suiteFileEntry(file, collection, modelWritten) {
+    const unconfirmed = modelWritten ? unconfirmedLines(file.content) : [];
+    return { path: file.path, tests: file.tests, collectedByRepoTests: collection ? collection.collects(file.path) : null, unconfirmed };
+}
+const TODO_CONFIRM = /\bTODO\b\W{0,3}confirm/i;
+/** The lines still saying `TODO: confirm`: the model could not see something, and said so. */
+function unconfirmedLines(content) {
+    return content.split('\n').flatMap((line, index) => (TODO_CONFIRM.test(line) ? [`line ${index + 1}: ${line.trim().slice(0, 200)}`] : []));
 }
 /** The report so far: every stage adds to it, so a failure at any point still reports what was learnt. */
 function emptyReport(mode, repoDir, base, head) {
@@ -59981,7 +60051,7 @@ function describeChangeSet(changeSet) {
 const failToPassCount = (report) => report.tests.filter((test) => test.kind === 'fail-to-pass').length;
 function modelUsage(name, ledger) {
     const usage = ledger.usage;
-    return { name, calls: ledger.sentCalls, cachedCalls: ledger.cachedCalls, ...usage, costUsd: name ? estimateCostUsd(name, usage) : null, perCall: ledger.calls };
+    return { name, calls: ledger.sentCalls, cachedCalls: ledger.cachedCalls, ...usage, costUsd: name ? estimateCostUsd(name, usage) : null, perCall: ledger.calls, reads: ledger.reads };
 }
 /** All input tokens, however billed. */
 const report_inputTokens = (usage) => usage.inputTokens + usage.cacheWriteTokens + usage.cacheReadTokens;
@@ -60131,12 +60201,18 @@ function diffCoverage(report) {
     return [`## Diff coverage\n\n${coverage.covered} of ${coverage.total} changed executable lines run by the suite at head (${percent}).`, '| File | Covered | Uncovered changed lines |\n|---|---|---|\n' + rows.join('\n')].join('\n\n');
 }
 function suite(report) {
-    const lines = report.suite.files.map((file) => `- \`${file.path}\`${collectionNote(file.collectedByRepoTests)}`);
+    const lines = report.suite.files.map((file) => `- \`${file.path}\`${collectionNote(file.collectedByRepoTests)}${unconfirmedNote(file.unconfirmed)}`);
     const refused = [...report.suite.refused, ...report.suite.dropped].map((file) => `- \`${file.path}\` left out: ${file.reason}`);
     const reverted = report.preFixTree ? [`Pre-fix tree: reverted ${report.preFixTree.reverted.map((p) => `\`${p}\``).join(', ') || 'nothing'}; dependencies ${report.preFixTree.dependencies}.`] : [];
     if (lines.length + refused.length + reverted.length === 0)
         return null;
     return ['## Suite', ...lines, ...refused, '', ...reverted].join('\n');
+}
+/** Lines where the model said it could not see something: a reviewer checks those first. */
+function unconfirmedNote(unconfirmed) {
+    if (!unconfirmed?.length)
+        return '';
+    return ` — ⚠️ ${unconfirmed.length} \`TODO: confirm\` left by the model: ${unconfirmed.map((line) => inlineCode(line)).join('; ')}`;
 }
 /** Whether copying the file in is enough for the project's own test command to run it. */
 function collectionNote(collected) {
@@ -60158,10 +60234,15 @@ function model(report) {
     const cached = usage.cachedCalls > 0 ? ` and ${usage.cachedCalls} answered from the response cache` : '';
     const cost = usage.costUsd === null ? 'cost unknown for this model' : `≈ $${usage.costUsd.toFixed(4)} at list prices`;
     const rows = usage.perCall.map((call) => `| ${call.stage}${call.cached ? ' (cached)' : ''} | ${report_inputTokens(call)} | ${call.cacheReadTokens} | ${call.outputTokens} | ${call.durationMs} |`);
+    const refused = usage.reads.filter((read) => read.isError).length;
+    const reads = usage.reads.length
+        ? `The model read the repository ${usage.reads.length} time(s)${refused ? `, ${refused} refused` : ''}:\n\n${usage.reads.map((read) => `- ${read.stage}: ${inlineCode(read.summary)}${read.isError ? ' (refused)' : ''}`).join('\n')}`
+        : null;
     return [
         `## Model\n\n${usage.name}: ${usage.calls} call(s)${cached}; ${report_inputTokens(usage)} input (${usage.cacheReadTokens} from the prompt cache) and ${usage.outputTokens} output tokens, ${cost}; ${report.rounds.repair} repair and ${report.rounds.strengthen} strengthen round(s).`,
-        '| Stage | Input tokens | of which cache reads | Output tokens | ms |\n|---|---|---|---|---|\n' + rows.join('\n')
-    ].join('\n\n');
+        '| Stage | Input tokens | of which cache reads | Output tokens | ms |\n|---|---|---|---|---|\n' + rows.join('\n'),
+        reads
+    ].filter(Boolean).join('\n\n');
 }
 function timings(report) {
     const rows = Object.entries(report.timings).map(([phase, ms]) => `| ${phase} | ${ms} |`);
@@ -60908,14 +60989,14 @@ function refusal(path, context, existing, taken) {
 
 
 async function generateSuite(changeSet, source, deps) {
-    const { git, model, framework, timings, report, log, collection } = deps;
+    const { git, model, framework, timings, report, log, collection, reader } = deps;
     const bugReport = await readBugReport(source, git, changeSet.base, changeSet.head);
     report.bugReport = { title: bugReport.title, source: bugReport.source, truncated: bugReport.truncated };
     const context = await timings.time('context', () => buildContext(changeSet, git, framework, bugReport, collection));
     if (context.sources.length === 0) {
         throw new UserFacingError('The change touches no source file, so there is no fix to test', 'use verify mode to check the PR\'s own tests');
     }
-    const input = { bugReport, context, suitePath: suitePathFor(bugReport, changeSet.head, context) };
+    const input = { bugReport, context, suitePath: suitePathFor(bugReport, changeSet.head, context), reader };
     const existingFiles = new Set(await git.listFiles(changeSet.head));
     const place = (files) => {
         const placement = placeSuite(files, context, existingFiles);
@@ -61267,7 +61348,10 @@ async function runPipeline(settings, ports) {
             .catch((error) => ports.log.warn(`Could not remove the run's folder ${workDir}: ${describeError(error)}`));
         forgetWorkDir();
     }
-    report.suite.files = delivered.map((file) => suiteFileEntry(file, collection));
+    report.suite.files = delivered.map((file) => suiteFileEntry(file, collection, settings.mode === 'generate'));
+    for (const file of report.suite.files.filter((entry) => entry.unconfirmed.length)) {
+        ports.log.warn(`${file.path}: the model left ${file.unconfirmed.length} TODO: confirm (something it could not see): ${file.unconfirmed.join('; ')}`);
+    }
     report.model = modelUsage(settings.model?.model ?? null, ports.ledger);
     report.durationMs = Math.round(performance.now() - started);
     // An error's reason was just logged as a warning.
@@ -61330,7 +61414,7 @@ async function setUpTrees(settings, ports, sandbox, changeSet, dir) {
 async function pipeline_generate(settings, ports, changeSet, framework, collection, timings, report) {
     if (!ports.model)
         throw new UserFacingError('Generate mode needs a model', 'set ANTHROPIC_API_KEY, or use verify mode');
-    return generateSuite(changeSet, settings.bugReport, { git: ports.git, model: ports.model, framework, timings, report, log: ports.log, collection });
+    return generateSuite(changeSet, settings.bugReport, { git: ports.git, model: ports.model, framework, timings, report, log: ports.log, collection, reader: null });
 }
 /**
  * Which test guards which hunk of the fix, within one test timeout. It only adds to a verdict already
@@ -61968,7 +62052,8 @@ Options:
   --issue-text TEXT               the bug report, inline (default: the commit messages of base..head)
   --model NAME                    Claude model (default: claude-sonnet-5-5)
   --max-tokens N                  max output tokens per model call (default: 16000)
-  --max-model-calls N             at most N model calls in a run; repair rounds past it are skipped (default: 12)
+  --max-model-calls N             at most N model calls in a run; repair rounds past it are skipped (default: 30)
+  --tool-rounds N                 rounds of repository reads (files, searches, folders) the model may make per stage (default: 6; 0: none)
   --response-cache DIR            keep model replies in DIR by request hash; a re-run of the same state costs no tokens
   --anthropic-base-url URL        Messages API base URL (default: ANTHROPIC_BASE_URL or Anthropic's)
   --on-no-fail-to-pass fail|warn  exit 1 (fail, default) or 0 (warn) when no test fails before the fix
@@ -61995,6 +62080,7 @@ const CLI_OPTIONS = {
     model: { type: 'string' },
     'max-tokens': { type: 'string' },
     'max-model-calls': { type: 'string' },
+    'tool-rounds': { type: 'string' },
     reruns: { type: 'string' },
     'response-cache': { type: 'string' },
     'anthropic-base-url': { type: 'string' },
@@ -62030,6 +62116,7 @@ async function runCli(argv, env = process.env, log = consoleLogger) {
             model: values.model,
             maxTokens: values['max-tokens'],
             maxModelCalls: values['max-model-calls'],
+            toolRounds: values['tool-rounds'],
             reruns: values.reruns,
             responseCacheDir: values['response-cache'],
             baseURL: values['anthropic-base-url'] ?? env.ANTHROPIC_BASE_URL,

@@ -39,6 +39,19 @@ export function filesToRevert(changeSet: ChangeSet): ChangedFile[] {
   return changeSet.files.filter((file) => file.role === 'source' || isManifest(file.path))
 }
 
+/**
+ * Where each file the pre-fix tree has differently from head comes from: its base version at the merge
+ * base, or nothing (the fix added it, or a rename's new name). Any other file is as at head.
+ */
+export function preFixSources(changeSet: ChangeSet): Map<string, { commit: string; path: string } | null> {
+  const sources = new Map<string, { commit: string; path: string } | null>()
+  for (const file of filesToRevert(changeSet)) {
+    if (file.status !== 'deleted') sources.set(file.path, null)
+    if (file.basePath !== null) sources.set(file.basePath, { commit: changeSet.mergeBase, path: file.basePath })
+  }
+  return sources
+}
+
 export async function prepareTrees(git: GitCommands, changeSet: ChangeSet, workDir: string, options: TreeOptions): Promise<Trees> {
   const head = join(workDir, 'head')
   const preFix = join(workDir, 'pre-fix')

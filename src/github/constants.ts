@@ -5,6 +5,7 @@ export const Inputs = {
   AnthropicBaseUrl: 'anthropic-base-url',
   MaxTokens: 'max-tokens',
   MaxModelCalls: 'max-model-calls',
+  ToolRounds: 'tool-rounds',
   Reruns: 'reruns',
   OnNoFailToPass: 'on-no-fail-to-pass',
   OnFixConcern: 'on-fix-concern',

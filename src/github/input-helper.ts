@@ -54,6 +54,7 @@ async function pipelineSettings(): Promise<{ settings: Settings; pullRequest: Pu
     model: core.getInput(Inputs.Model),
     maxTokens: core.getInput(Inputs.MaxTokens),
     maxModelCalls: core.getInput(Inputs.MaxModelCalls),
+    toolRounds: core.getInput(Inputs.ToolRounds),
     reruns: core.getInput(Inputs.Reruns),
     // Restored from and saved to the Actions cache around the run (see response-cache-store.ts).
     responseCacheDir: booleanInput(Inputs.CacheModelResponses, true) ? join(runnerTemp, RESPONSE_CACHE_FOLDER) : undefined,

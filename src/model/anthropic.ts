@@ -24,12 +24,13 @@ export function createAnthropicModel(settings: ModelSettings, ledger: UsageLedge
           max_tokens: settings.maxTokens,
           system: request.system,
           messages: request.messages,
-          tools: [request.tool],
+          tools: [request.tool, ...(request.readTools ?? [])],
           // Thinking rules out a forced tool choice and any temperature but the default; the prompt asks for
-          // the tool and a missing call is retried. Without thinking: temperature 0 and the tool forced.
+          // the tool and a missing call is retried. Without thinking: temperature 0 and a tool call forced
+          // (the answer's, or any when the model may read first).
           ...(thinking
             ? { thinking: { type: 'adaptive' as const }, tool_choice: { type: 'auto' as const } }
-            : { temperature: 0, tool_choice: { type: 'tool' as const, name: request.tool.name } })
+            : { temperature: 0, tool_choice: request.readTools?.length ? { type: 'any' as const } : { type: 'tool' as const, name: request.tool.name } })
         })
         .finalMessage()
         .catch((error: unknown) => {

@@ -1,10 +1,29 @@
 /**
  * One structured exchange: ask for a tool call, validate its input, and on a bad answer ask once more with
- * the problems listed. A second bad answer is a ModelOutputError.
+ * the problems listed. A second bad answer is a ModelOutputError. Before it answers, the model may read the
+ * repository (a RepositoryReader's tools) for a few rounds; each read's output goes back as a tool result.
  */
 import { Ajv, type ValidateFunction } from 'ajv'
 import { ModelOutputError } from '../errors.js'
 import type { ContentBlock, Message, ModelPort, ToolDefinition } from './model-port.js'
+
+/** The output of one read, as the model sees it. */
+export interface ReadOutput {
+  text: string
+  isError: boolean
+  /** One line for the log: what was read. */
+  summary: string
+}
+
+/** Read-only tools offered with every stage, run here; their output goes back to the model as data. */
+export interface RepositoryReader {
+  tools: ToolDefinition[]
+  /** Rounds of reads one stage may make before it must answer. */
+  rounds: number
+  /** False once the run's model calls are nearly used up: the later stages need theirs. */
+  canRead(): boolean
+  read(stage: string, name: string, input: unknown): Promise<ReadOutput>
+}
 
 export interface Ask<T> {
   stage: string
@@ -16,7 +35,12 @@ export interface Ask<T> {
   tool: ToolDefinition
   /** Rules a schema cannot say (e.g. "at least one scenario fails before the fix"); returns problems. */
   check?: (value: T) => string[]
+  /** What the model may read before it answers; none: it answers at once. */
+  reader?: RepositoryReader
 }
+
+type ToolUse = Extract<ContentBlock, { type: 'tool_use' }>
+type ToolResult = { type: 'tool_result'; tool_use_id: string; content: string; is_error?: boolean }
 
 const ajv = new Ajv({ allErrors: true, strict: false })
 const validators = new WeakMap<ToolDefinition, ValidateFunction>()
@@ -31,15 +55,41 @@ export async function askForTool<T>(model: ModelPort, ask: Ask<T>): Promise<T> {
       ]
     }
   ]
+  const reader = ask.reader
+  let readRounds = 0
   let problems: string[] = []
-  for (let attempt = 1; attempt <= 2; attempt++) {
-    const reply = await model.send({ stage: ask.stage, system: ask.system, messages, tool: ask.tool })
-    const call = reply.content.find((block) => block.type === 'tool_use' && block.name === ask.tool.name)
-    problems = call && call.type === 'tool_use' ? validate(ask, call.input) : [`no ${ask.tool.name} tool call in the answer (stop reason ${reply.stopReason})`]
-    if (problems.length === 0) return call!.type === 'tool_use' ? (call.input as T) : (undefined as never)
-    messages.push({ role: 'assistant', content: reply.content as Message['content'] }, feedback(ask.tool.name, call, problems))
+  for (let attempt = 1; attempt <= 2; ) {
+    const reply = await model.send({ stage: ask.stage, system: ask.system, messages, tool: ask.tool, readTools: reader?.tools })
+    messages.push({ role: 'assistant', content: reply.content as Message['content'] })
+    const calls = reply.content.filter((block): block is ToolUse => block.type === 'tool_use')
+    const answer = calls.find((call) => call.name === ask.tool.name)
+    if (answer) {
+      problems = validate(ask, answer.input)
+      if (problems.length === 0) return answer.input as T
+    } else if (calls.length > 0 && reader && readRounds < reader.rounds && reader.canRead()) {
+      readRounds++
+      const last = readRounds === reader.rounds || !reader.canRead()
+      messages.push({ role: 'user', content: [...(await readAll(reader, ask.stage, calls)), ...(last ? [{ type: 'text' as const, text: `That was the last read of this stage: answer now with ${ask.tool.name}.` }] : [])] })
+      continue
+    } else {
+      problems = calls.length > 0 ? [`no reads are left in this stage: answer with ${ask.tool.name} now`] : [`no ${ask.tool.name} tool call in the answer (stop reason ${reply.stopReason})`]
+    }
+    messages.push(feedback(ask.tool.name, calls, problems))
+    attempt++
   }
   throw new ModelOutputError(ask.stage, problems)
+}
+
+/** Every read of one reply, in order; a call of a tool the stage does not offer is told so. */
+async function readAll(reader: RepositoryReader, stage: string, calls: ToolUse[]): Promise<ToolResult[]> {
+  const results: ToolResult[] = []
+  for (const call of calls) {
+    const output = reader.tools.some((tool) => tool.name === call.name)
+      ? await reader.read(stage, call.name, call.input)
+      : { text: `There is no tool ${call.name} here.`, isError: true }
+    results.push({ type: 'tool_result', tool_use_id: call.id, content: output.text, ...(output.isError && { is_error: true }) })
+  }
+  return results
 }
 
 function validate<T>(ask: Ask<T>, input: unknown): string[] {
@@ -49,8 +99,9 @@ function validate<T>(ask: Ask<T>, input: unknown): string[] {
   return ask.check?.(input as T) ?? []
 }
 
-function feedback(toolName: string, call: ContentBlock | undefined, problems: string[]): Message {
+/** The problems, as the result of the answer's tool call (every call of the reply gets one), else as text. */
+function feedback(toolName: string, calls: ToolUse[], problems: string[]): Message {
   const text = `That answer cannot be used:\n${problems.map((p) => `- ${p}`).join('\n')}\nCall ${toolName} again with a corrected, complete input.`
-  if (call?.type === 'tool_use') return { role: 'user', content: [{ type: 'tool_result', tool_use_id: call.id, is_error: true, content: text }] }
-  return { role: 'user', content: text }
+  if (calls.length === 0) return { role: 'user', content: text }
+  return { role: 'user', content: calls.map((call): ToolResult => ({ type: 'tool_result', tool_use_id: call.id, is_error: true, content: call.name === toolName || calls.every((other) => other.name !== toolName) ? text : 'Not run: answer first.' })) }
 }

@@ -9,7 +9,10 @@ export interface ModelRequest {
   stage: string
   system: string
   messages: Message[]
+  /** The stage's own tool: its answer. */
   tool: ToolDefinition
+  /** Read-only tools the model may call before it answers (the repository's files); none: it answers at once. */
+  readTools?: ToolDefinition[]
 }
 
 export interface ModelReply {
@@ -37,11 +40,28 @@ export interface ModelCall extends TokenUsage {
   cached: boolean
 }
 
+/** A read the model asked for (a file, a search, a folder): for the log and the report. */
+export interface ModelRead {
+  stage: string
+  tool: string
+  /** What was read, in a line: `src/a.js lines 1-120 of 340 at head`. */
+  summary: string
+  /** Refused or failed: the model was told why. */
+  isError: boolean
+  /** Characters sent back to the model. */
+  chars: number
+}
+
 const NO_TOKENS: TokenUsage = { inputTokens: 0, cacheWriteTokens: 0, cacheReadTokens: 0, outputTokens: 0 }
 
 /** Every call's stage and token usage, for the report. */
 export class UsageLedger {
   readonly calls: ModelCall[] = []
+  readonly reads: ModelRead[] = []
+
+  recordRead(read: ModelRead): void {
+    this.reads.push(read)
+  }
 
   record(stage: string, usage: TokenUsage, durationMs: number): void {
     this.calls.push({ stage, ...usage, durationMs, cached: false })

@@ -6,7 +6,7 @@ import { existsSync, readFileSync } from 'node:fs'
 import { dirname, join } from 'node:path'
 import { fileURLToPath } from 'node:url'
 
-export type PromptName = 'system' | 'context' | 'analyse' | 'scenarios' | 'write-tests' | 'repair' | 'strengthen' | 'concerns'
+export type PromptName = 'system' | 'reading-tools' | 'reading-none' | 'context' | 'analyse' | 'scenarios' | 'write-tests' | 'repair' | 'strengthen' | 'concerns'
 
 let promptsDir: string | undefined
 

@@ -1,6 +1,6 @@
 /** The model's stages: analyse → scenarios → write tests, and the repair and strengthen rounds. */
 import type { Analysis, BugReport, ContextPack, FixConcern, RunResult, Scenario, Suite, SuiteFile } from '../domain.js'
-import { askForTool } from './ask.js'
+import { askForTool, type RepositoryReader } from './ask.js'
 import type { ModelPort } from './model-port.js'
 import { loadPrompt, renderPrompt } from './prompts.js'
 import * as render from './render.js'
@@ -11,6 +11,8 @@ export interface GenerationInput {
   context: ContextPack
   /** The path the suite's main file should take, e.g. `test/regression/issue-4471.test.ts`. */
   suitePath: string
+  /** What the model may read of the repository before each answer; null: only what the context shows. */
+  reader: RepositoryReader | null
 }
 
 /** What every stage is shown first (and the API caches): the bug report, the code, the conventions. */
@@ -101,5 +103,6 @@ async function askForSuite(model: ModelPort, input: GenerationInput, stage: 'wri
 }
 
 function base(stage: string, input: GenerationInput) {
-  return { stage, system: loadPrompt('system'), context: sharedContext(input) }
+  const system = renderPrompt('system', { reading: loadPrompt(input.reader ? 'reading-tools' : 'reading-none').trim() })
+  return { stage, system, context: sharedContext(input), ...(input.reader && { reader: input.reader }) }
 }

@@ -153,11 +153,17 @@ function diffCoverage(report: Report): string | null {
 }
 
 function suite(report: Report): string | null {
-  const lines = report.suite.files.map((file) => `- \`${file.path}\`${collectionNote(file.collectedByRepoTests)}`)
+  const lines = report.suite.files.map((file) => `- \`${file.path}\`${collectionNote(file.collectedByRepoTests)}${unconfirmedNote(file.unconfirmed)}`)
   const refused = [...report.suite.refused, ...report.suite.dropped].map((file) => `- \`${file.path}\` left out: ${file.reason}`)
   const reverted = report.preFixTree ? [`Pre-fix tree: reverted ${report.preFixTree.reverted.map((p) => `\`${p}\``).join(', ') || 'nothing'}; dependencies ${report.preFixTree.dependencies}.`] : []
   if (lines.length + refused.length + reverted.length === 0) return null
   return ['## Suite', ...lines, ...refused, '', ...reverted].join('\n')
+}
+
+/** Lines where the model said it could not see something: a reviewer checks those first. */
+function unconfirmedNote(unconfirmed: string[] | undefined): string {
+  if (!unconfirmed?.length) return ''
+  return ` — ⚠️ ${unconfirmed.length} \`TODO: confirm\` left by the model: ${unconfirmed.map((line) => inlineCode(line)).join('; ')}`
 }
 
 /** Whether copying the file in is enough for the project's own test command to run it. */
@@ -179,10 +185,15 @@ function model(report: Report): string | null {
   const cached = usage.cachedCalls > 0 ? ` and ${usage.cachedCalls} answered from the response cache` : ''
   const cost = usage.costUsd === null ? 'cost unknown for this model' : `≈ $${usage.costUsd.toFixed(4)} at list prices`
   const rows = usage.perCall.map((call) => `| ${call.stage}${call.cached ? ' (cached)' : ''} | ${inputTokens(call)} | ${call.cacheReadTokens} | ${call.outputTokens} | ${call.durationMs} |`)
+  const refused = usage.reads.filter((read) => read.isError).length
+  const reads = usage.reads.length
+    ? `The model read the repository ${usage.reads.length} time(s)${refused ? `, ${refused} refused` : ''}:\n\n${usage.reads.map((read) => `- ${read.stage}: ${inlineCode(read.summary)}${read.isError ? ' (refused)' : ''}`).join('\n')}`
+    : null
   return [
     `## Model\n\n${usage.name}: ${usage.calls} call(s)${cached}; ${inputTokens(usage)} input (${usage.cacheReadTokens} from the prompt cache) and ${usage.outputTokens} output tokens, ${cost}; ${report.rounds.repair} repair and ${report.rounds.strengthen} strengthen round(s).`,
-    '| Stage | Input tokens | of which cache reads | Output tokens | ms |\n|---|---|---|---|---|\n' + rows.join('\n')
-  ].join('\n\n')
+    '| Stage | Input tokens | of which cache reads | Output tokens | ms |\n|---|---|---|---|---|\n' + rows.join('\n'),
+    reads
+  ].filter(Boolean).join('\n\n')
 }
 
 function timings(report: Report): string {

@@ -5,7 +5,7 @@ import type { ConfirmedConcern } from '../execute/concerns.js'
 import type { DependencySource } from '../execute/dependencies.js'
 import type { HunkGuard } from '../execute/hunk-guards.js'
 import type { Preflight } from '../execute/preflight.js'
-import { UsageLedger, type ModelCall, type TokenUsage } from '../model/model-port.js'
+import { UsageLedger, type ModelCall, type ModelRead, type TokenUsage } from '../model/model-port.js'
 import { estimateCostUsd } from '../model/pricing.js'
 import type { RefusedFile } from '../suite/placement.js'
 import type { IsolationMode } from '../ports/sandbox.js'
@@ -57,11 +57,24 @@ export interface Report {
 export type SuiteFileEntry = Pick<SuiteFile, 'path' | 'tests'> & {
   /** Whether the repository's own test command runs the file (see context/collection.ts); null: its rules could not be read. */
   collectedByRepoTests: boolean | null
+  /** Lines where the model wrote `TODO: confirm` (something it could not see), as `line N: text`. */
+  unconfirmed: string[]
 }
 
-/** A delivered file as report.json lists it (no collection: the run ended before the rules were read). */
-export function suiteFileEntry(file: SuiteFile, collection: Collection | null): SuiteFileEntry {
-  return { path: file.path, tests: file.tests, collectedByRepoTests: collection ? collection.collects(file.path) : null }
+/**
+ * A delivered file as report.json lists it (no collection: the run ended before the rules were read). Only
+ * a file the model wrote is searched for `TODO: confirm`: the pull request's own tests say what they like.
+ */
+export function suiteFileEntry(file: SuiteFile, collection: Collection | null, modelWritten: boolean): SuiteFileEntry {
+  const unconfirmed = modelWritten ? unconfirmedLines(file.content) : []
+  return { path: file.path, tests: file.tests, collectedByRepoTests: collection ? collection.collects(file.path) : null, unconfirmed }
+}
+
+const TODO_CONFIRM = /\bTODO\b\W{0,3}confirm/i
+
+/** The lines still saying `TODO: confirm`: the model could not see something, and said so. */
+export function unconfirmedLines(content: string): string[] {
+  return content.split('\n').flatMap((line, index) => (TODO_CONFIRM.test(line) ? [`line ${index + 1}: ${line.trim().slice(0, 200)}`] : []))
 }
 
 export interface ModelUsage extends TokenUsage {
@@ -73,6 +86,8 @@ export interface ModelUsage extends TokenUsage {
   /** At list prices; null without a model or with one whose price is unknown. */
   costUsd: number | null
   perCall: ModelCall[]
+  /** The repository reads the model asked for, in order. */
+  reads: ModelRead[]
 }
 
 /** The report so far: every stage adds to it, so a failure at any point still reports what was learnt. */
@@ -116,7 +131,7 @@ export const failToPassCount = (report: Report) => report.tests.filter((test) =>
 
 export function modelUsage(name: string | null, ledger: UsageLedger): ModelUsage {
   const usage = ledger.usage
-  return { name, calls: ledger.sentCalls, cachedCalls: ledger.cachedCalls, ...usage, costUsd: name ? estimateCostUsd(name, usage) : null, perCall: ledger.calls }
+  return { name, calls: ledger.sentCalls, cachedCalls: ledger.cachedCalls, ...usage, costUsd: name ? estimateCostUsd(name, usage) : null, perCall: ledger.calls, reads: ledger.reads }
 }
 
 /** All input tokens, however billed. */

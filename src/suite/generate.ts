@@ -5,6 +5,7 @@
 import type { ChangeSet, FixConcern, RunResult, Scenario, SuiteFile } from '../domain.js'
 import type { FrameworkAdapter } from '../frameworks/adapter.js'
 import type { GitCommands } from '../ports/git.js'
+import type { RepositoryReader } from '../model/ask.js'
 import type { ModelPort } from '../model/model-port.js'
 import type { Logger } from '../ports/logger.js'
 import type { Report } from '../report/report.js'
@@ -47,17 +48,19 @@ export interface GenerateDeps {
   log: Logger
   /** Which files the repository's own test command collects: the suite goes where it does. */
   collection: Collection
+  /** What the model may read of the repository before each answer; null: only the context. */
+  reader: RepositoryReader | null
 }
 
 export async function generateSuite(changeSet: ChangeSet, source: BugReportSource, deps: GenerateDeps): Promise<GeneratedSuite> {
-  const { git, model, framework, timings, report, log, collection } = deps
+  const { git, model, framework, timings, report, log, collection, reader } = deps
   const bugReport = await readBugReport(source, git, changeSet.base, changeSet.head)
   report.bugReport = { title: bugReport.title, source: bugReport.source, truncated: bugReport.truncated }
   const context = await timings.time('context', () => buildContext(changeSet, git, framework, bugReport, collection))
   if (context.sources.length === 0) {
     throw new UserFacingError('The change touches no source file, so there is no fix to test', 'use verify mode to check the PR\'s own tests')
   }
-  const input: GenerationInput = { bugReport, context, suitePath: suitePathFor(bugReport, changeSet.head, context) }
+  const input: GenerationInput = { bugReport, context, suitePath: suitePathFor(bugReport, changeSet.head, context), reader }
   const existingFiles = new Set(await git.listFiles(changeSet.head))
   const place = (files: SuiteFile[]) => {
     const placement = placeSuite(files, context, existingFiles)

@@ -19,7 +19,7 @@ test('verify proves the fix with its own ava test: fail-to-pass, the rest of the
   expect(run.exitCode).toBe(0)
   expect(run.report).toMatchObject({ mode: 'verify', verdict: 'fail-to-pass', framework: 'ava', model: { calls: 0 } })
   expect(run.report.preFixTree).toEqual({ reverted: ['src/pages.js'], dependencies: 'reused' })
-  expect(run.report.suite.files).toEqual([{ path: FIX_TEST, tests: [], collectedByRepoTests: true }])
+  expect(run.report.suite.files).toEqual([{ path: FIX_TEST, tests: [], collectedByRepoTests: true, unconfirmed: [] }])
 
   // The test's name is its title as ava reports it, without the file's title.
   const fixTest = run.report.tests.find((test) => test.name === 'a partial last page counts as a page (#18)')

@@ -19,7 +19,7 @@ test('verify proves the fix with its own mocha test: fail-to-pass, the rest of t
   expect(run.exitCode).toBe(0)
   expect(run.report).toMatchObject({ mode: 'verify', verdict: 'fail-to-pass', framework: 'mocha', model: { calls: 0 } })
   expect(run.report.preFixTree).toEqual({ reverted: ['lib/parse.js'], dependencies: 'reused' })
-  expect(run.report.suite.files).toEqual([{ path: FIX_TEST, tests: [], collectedByRepoTests: true }])
+  expect(run.report.suite.files).toEqual([{ path: FIX_TEST, tests: [], collectedByRepoTests: true, unconfirmed: [] }])
 
   const fixTest = run.report.tests.find((test) => test.name === 'parse long flags › keeps every "=" after the first in the value (#37)')
   expect(fixTest).toMatchObject({ file: FIX_TEST, head: 'passed', preFix: 'failed', kind: 'fail-to-pass' })
@@ -43,7 +43,7 @@ test('generate: the scripted model gives a fail-to-pass mocha suite that require
   expect(report).toMatchObject({ verdict: 'fail-to-pass', reason: null, mode: 'generate', framework: 'mocha', rounds: { repair: 0, strengthen: 0 } })
   // Every test is tied to its scenario by the title the model gave, whatever the runner calls it.
   expect(report.tests.map((test) => test.scenario)).not.toContain(null)
-  expect(report.suite.files).toEqual([{ path: SUITE_PATH, tests: expect.arrayContaining([expect.objectContaining({ scenario: 'base64 padding survives --token=value' })]), collectedByRepoTests: true }])
+  expect(report.suite.files).toEqual([{ path: SUITE_PATH, tests: expect.arrayContaining([expect.objectContaining({ scenario: 'base64 padding survives --token=value' })]), collectedByRepoTests: true, unconfirmed: [] }])
   expect(readFileSync(join(run.outDir, 'suite', SUITE_PATH), 'utf8')).toBe(scriptedSuite)
 
   const kinds = Object.fromEntries(report.tests.map((test) => [test.name.replace('--name=value keeps every "=" after the first (#37) › ', ''), test.kind]))

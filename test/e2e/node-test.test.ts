@@ -20,7 +20,7 @@ test('verify proves the fix with its own node:test test: fail-to-pass, the rest 
   expect(run.exitCode).toBe(0)
   expect(run.report).toMatchObject({ mode: 'verify', verdict: 'fail-to-pass', framework: 'node-test', model: { calls: 0 } })
   expect(run.report.preFixTree).toEqual({ reverted: ['src/parse-line.js'], dependencies: 'reused' })
-  expect(run.report.suite.files).toEqual([{ path: FIX_TEST, tests: [], collectedByRepoTests: true }])
+  expect(run.report.suite.files).toEqual([{ path: FIX_TEST, tests: [], collectedByRepoTests: true, unconfirmed: [] }])
 
   const fixTest = run.report.tests.find((test) => test.name === FIX_TEST_NAME)
   expect(fixTest).toMatchObject({ file: FIX_TEST, head: 'passed', preFix: 'failed', kind: 'fail-to-pass' })
@@ -50,7 +50,7 @@ test('generate: the scripted model gives a fail-to-pass node:test suite that imp
   expect(report).toMatchObject({ verdict: 'fail-to-pass', reason: null, mode: 'generate', framework: 'node-test', rounds: { repair: 0, strengthen: 0 } })
   // Every test is tied to its scenario by the title the model gave, whatever the runner calls it.
   expect(report.tests.map((test) => test.scenario)).not.toContain(null)
-  expect(report.suite.files).toEqual([{ path: SUITE_PATH, tests: expect.arrayContaining([expect.objectContaining({ scenario: 'a trailing delimiter keeps an empty last field' })]), collectedByRepoTests: true }])
+  expect(report.suite.files).toEqual([{ path: SUITE_PATH, tests: expect.arrayContaining([expect.objectContaining({ scenario: 'a trailing delimiter keeps an empty last field' })]), collectedByRepoTests: true, unconfirmed: [] }])
   expect(readFileSync(join(run.outDir, 'suite', SUITE_PATH), 'utf8')).toBe(scriptedSuite)
 
   const kinds = Object.fromEntries(report.tests.map((test) => [test.name.replace('a trailing delimiter ends an empty last field (#52) › ', ''), test.kind]))

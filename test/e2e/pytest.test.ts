@@ -44,7 +44,7 @@ describe('a src-layout project (pyproject pythonpath = ["src"])', () => {
     expect(failToPass[1].message).toContain('tests/test_discounts.py:')
     expect(failToPass[1].message).not.toContain('regression-testgen-')
     expect(kinds(run.report.tests)).toEqual({ 'fail-to-pass': 3, 'pass-to-pass': 8 })
-    expect(run.report.suite.files).toEqual([{ path: 'tests/test_discounts.py', tests: [], collectedByRepoTests: true }])
+    expect(run.report.suite.files).toEqual([{ path: 'tests/test_discounts.py', tests: [], collectedByRepoTests: true, unconfirmed: [] }])
     // Whichever interpreter this machine offers, the log says which one ran, with its pytest.
     expect(interpretersInRunLog(run.outDir)).toEqual([expect.stringMatching(/^\/\S+ \(Python 3[.\d]+, pytest [.\d]+, (?:coverage\.py [.\d]+|no coverage\.py)\)$/)])
   })
@@ -66,7 +66,7 @@ describe('a src-layout project (pyproject pythonpath = ["src"])', () => {
       name: 'TestThresholdTiers › test_an_order_of_exactly_250_gets_the_ten_percent_tier',
       kind: 'fail-to-pass'
     })
-    expect(run.report.suite.files).toEqual([{ path: 'tests/regression/test_issue_318.py', tests: expect.arrayContaining([expect.objectContaining({ scenario: 'every threshold exactly gets its own tier' })]), collectedByRepoTests: true }])
+    expect(run.report.suite.files).toEqual([{ path: 'tests/regression/test_issue_318.py', tests: expect.arrayContaining([expect.objectContaining({ scenario: 'every threshold exactly gets its own tier' })]), collectedByRepoTests: true, unconfirmed: [] }])
     expect(readFileSync(join(run.outDir, 'suite', 'tests/regression/test_issue_318.py'), 'utf8')).toContain('from pricing.discounts import')
 
     const write = run.model!.requests.find((request) => stageOf(request) === 'write-tests')!

@@ -16,7 +16,7 @@ test('verify proves the fix with its own vitest test: fail-to-pass, the rest of 
   expect(run.exitCode).toBe(0)
   expect(run.report).toMatchObject({ mode: 'verify', verdict: 'fail-to-pass', framework: 'vitest', model: { calls: 0 } })
   expect(run.report.preFixTree).toEqual({ reverted: ['src/truncate.ts'], dependencies: 'reused' })
-  expect(run.report.suite.files).toEqual([{ path: FIX_TEST, tests: [], collectedByRepoTests: null }])
+  expect(run.report.suite.files).toEqual([{ path: FIX_TEST, tests: [], collectedByRepoTests: null, unconfirmed: [] }])
 
   const fixTest = run.report.tests.find((test) => test.name === 'slugify › maxLength › keeps a slug of exactly maxLength characters whole (#212)')
   expect(fixTest).toMatchObject({ file: FIX_TEST, head: 'passed', preFix: 'failed', kind: 'fail-to-pass' })
@@ -36,7 +36,7 @@ test('generate: the scripted model gives a fail-to-pass vitest suite with .js im
   expect(report).toMatchObject({ verdict: 'fail-to-pass', reason: null, mode: 'generate', framework: 'vitest', rounds: { repair: 0, strengthen: 0 } })
   // Every test is tied to its scenario by the title the model gave, whatever the runner calls it.
   expect(report.tests.map((test) => test.scenario)).not.toContain(null)
-  expect(report.suite.files).toEqual([{ path: SUITE_PATH, tests: expect.arrayContaining([expect.objectContaining({ scenario: 'a two-word slug of exactly maxLength is kept' })]), collectedByRepoTests: null }])
+  expect(report.suite.files).toEqual([{ path: SUITE_PATH, tests: expect.arrayContaining([expect.objectContaining({ scenario: 'a two-word slug of exactly maxLength is kept' })]), collectedByRepoTests: null, unconfirmed: [] }])
   expect(readFileSync(join(run.outDir, 'suite', SUITE_PATH), 'utf8')).toBe(scriptedSuite)
 
   const kinds = Object.fromEntries(report.tests.map((test) => [test.name.replace('slugs of exactly maxLength characters (#212) › ', ''), test.kind]))

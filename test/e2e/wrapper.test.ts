@@ -15,7 +15,7 @@ test('verify runs jest through the wrapper, with its configuration, and proves t
   expect(run.markdown).toContain('framework jest (through `unit-scripts test --passWithNoTests`)')
   expect(run.report.preflight).toMatchObject({ file: 'src/range.spec.js', ok: true })
   expect(run.report.preflight?.command).toMatch(/unit-scripts\.js test --passWithNoTests .*--runTestsByPath/)
-  expect(run.report.suite.files).toEqual([{ path: 'src/range.spec.js', tests: [], collectedByRepoTests: true }])
+  expect(run.report.suite.files).toEqual([{ path: 'src/range.spec.js', tests: [], collectedByRepoTests: true, unconfirmed: [] }])
   expect(run.report.tests).toEqual(
     expect.arrayContaining([
       expect.objectContaining({ name: 'range › counts down with a negative step (#7)', head: 'passed', preFix: 'failed', kind: 'fail-to-pass' }),

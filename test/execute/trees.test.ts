@@ -5,7 +5,7 @@ import { tmpdir } from 'node:os'
 import { dirname, join } from 'node:path'
 import { readChangeSet } from '../../src/diff/change-set.js'
 import type { DependencyCache } from '../../src/execute/dependencies.js'
-import { prepareTrees } from '../../src/execute/trees.js'
+import { preFixSources, prepareTrees } from '../../src/execute/trees.js'
 import { createGit } from '../../src/ports/git.js'
 import { createSandboxProvider } from '../../src/ports/sandbox.js'
 import { machineCanSandbox } from '../support/sandbox-probe.js'
@@ -94,6 +94,17 @@ test('the pre-fix tree takes the fix out of every kind of source change and keep
     expect(isLink(join(tree, 'node_modules', 'dep'))).toBe(true)
     expect(existsSync(join(tree, 'node_modules', '.cache'))).toBe(false)
   }
+
+  // The same revert, said without a tree (the model's read_file at: pre-fix): each path differing from head.
+  const git = createGit(repo.dir)
+  const sources = preFixSources(await readChangeSet(git, repo.base, repo.head))
+  expect([...sources.keys()].sort()).toEqual(['src/added.js', 'src/changed.js', 'src/deleted.js', 'src/renamed-from.js', 'src/renamed-to.js'])
+  for (const [path, source] of sources) {
+    const inTree = existsSync(join(preFix, path)) ? read(preFix, path) : null
+    expect(source === null ? null : await git.fileAt(source.commit, source.path)).toBe(inTree)
+  }
+  expect(sources.get('src/added.js')).toBeNull()
+  expect(sources.get('src/renamed-to.js')).toBeNull()
 
   await dispose()
   expect(existsSync(head) || existsSync(preFix)).toBe(false)

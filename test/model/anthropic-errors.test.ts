@@ -20,7 +20,7 @@ const request: ModelRequest = { stage: 'analyse', system: 'system', messages: [{
 /** The error one model call fails with, against `baseURL` (default: the fake, answering `replies`). */
 async function failureOf(replies: ScriptedReply[], baseURL?: string): Promise<UserFacingError> {
   if (!baseURL) fake = await startFakeAnthropic(replies)
-  const settings = { apiKey: API_KEY, model: MODEL, maxTokens: 1000, baseURL: baseURL ?? fake!.baseURL, maxRetries: RETRIES, maxCalls: 10, responseCacheDir: null }
+  const settings = { apiKey: API_KEY, model: MODEL, maxTokens: 1000, baseURL: baseURL ?? fake!.baseURL, maxRetries: RETRIES, maxCalls: 10, toolRounds: 0, responseCacheDir: null }
   const error = await createAnthropicModel(settings, new UsageLedger()).send(request).then(
     () => null,
     (caught: unknown) => caught

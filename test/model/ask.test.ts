@@ -11,7 +11,7 @@ afterEach(async () => fake?.close())
 async function modelWith(script: Script, model = 'claude-sonnet-5-5') {
   fake = await startFakeAnthropic(script)
   const ledger = new UsageLedger()
-  return { model: createAnthropicModel({ apiKey: 'test-key', model, maxTokens: 1000, baseURL: fake.baseURL, maxRetries: 2, maxCalls: 10, responseCacheDir: null }, ledger), ledger, fake }
+  return { model: createAnthropicModel({ apiKey: 'test-key', model, maxTokens: 1000, baseURL: fake.baseURL, maxRetries: 2, maxCalls: 10, toolRounds: 0, responseCacheDir: null }, ledger), ledger, fake }
 }
 
 const files = { files: [{ path: 'test/regression/a.test.ts', content: "test('a', () => {})", tests: [{ title: 'a', scenario: 'a' }] }] }
@@ -85,4 +85,77 @@ test('a request the API rejects surfaces as a UserFacingError with the API\'s me
   const error = await askForTool(model, ask).catch((caught: unknown) => caught)
   expect(error).toBeInstanceOf(UserFacingError)
   expect((error as Error).message).toBe('The Anthropic API refused the request (400 invalid_request_error): bad tool')
+})
+
+describe('reading the repository before answering', () => {
+  const READ_FILE = { name: 'read_file', description: 'Reads a file.', input_schema: { type: 'object' as const, properties: { path: { type: 'string' } }, required: ['path'] } }
+  const reader = (rounds: number, canRead = () => true) => {
+    const reads: string[] = []
+    return {
+      reads,
+      tools: [READ_FILE],
+      rounds,
+      canRead,
+      read: async (stage: string, name: string, input: unknown) => {
+        const path = (input as { path: string }).path
+        reads.push(`${stage} ${name} ${path}`)
+        return path === 'secret.pem' ? { text: 'refused: a secret-looking file', isError: true, summary: `refused ${path}` } : { text: `the text of ${path}`, isError: false, summary: `read ${path}` }
+      }
+    }
+  }
+  const read = (path: string) => ({ tool_use: { name: 'read_file', input: { path } } })
+  const answer = { tool_use: { name: 'write_test_files', input: files } }
+
+  test('the model reads, gets the text back as a tool result, then answers; every read is a call', async () => {
+    const repository = reader(6)
+    const { model, ledger, fake } = await modelWith([read('src/a.js'), { content: [{ type: 'tool_use', id: 'toolu_1', name: 'read_file', input: { path: 'src/b.js' } }, { type: 'tool_use', id: 'toolu_2', name: 'read_file', input: { path: 'secret.pem' } }], stop_reason: 'tool_use' }, answer])
+    await expect(askForTool(model, { ...ask, reader: repository })).resolves.toEqual(files)
+    expect(repository.reads).toEqual(['write-tests read_file src/a.js', 'write-tests read_file src/b.js', 'write-tests read_file secret.pem'])
+    expect(ledger.calls).toHaveLength(3)
+    // The read tools are offered with the stage's own tool, in every request (the prompt cache keeps them).
+    expect(fake.requests.map((request) => request.body.tools.map((tool: { name: string }) => tool.name))).toEqual(Array(3).fill(['write_test_files', 'read_file']))
+    const last = fake.requests[2].body.messages
+    expect(last).toHaveLength(5)
+    expect(last[3].content).toEqual([expect.objectContaining({ type: 'tool_use', id: 'toolu_1' }), expect.objectContaining({ type: 'tool_use', id: 'toolu_2' })])
+    expect(last[4].content).toEqual([
+      { type: 'tool_result', tool_use_id: 'toolu_1', content: 'the text of src/b.js' },
+      { type: 'tool_result', tool_use_id: 'toolu_2', content: 'refused: a secret-looking file', is_error: true }
+    ])
+  })
+
+  test('past its rounds a stage must answer: the last read says so, another read is refused, the answer still comes', async () => {
+    const repository = reader(2)
+    const { model, fake } = await modelWith([read('a'), read('b'), read('c'), answer])
+    await expect(askForTool(model, { ...ask, reader: repository })).resolves.toEqual(files)
+    expect(repository.reads).toEqual(['write-tests read_file a', 'write-tests read_file b'])
+    const afterSecond = fake.requests[2].body.messages.at(-1).content
+    expect(afterSecond.at(-1)).toEqual({ type: 'text', text: 'That was the last read of this stage: answer now with write_test_files.' })
+    expect(requestText(fake.requests[3])).toContain('no reads are left in this stage: answer with write_test_files now')
+  })
+
+  test('a stage that only reads fails after its rounds and one more refusal', async () => {
+    const { model } = await modelWith([read('a'), read('b'), read('c')])
+    await expect(askForTool(model, { ...ask, reader: reader(1) })).rejects.toThrow(ModelOutputError)
+  })
+
+  test('no reads once the run\'s calls are nearly used up; without thinking, any tool may be called', async () => {
+    const repository = reader(6, () => false)
+    const { model, fake } = await modelWith([read('a'), answer], 'claude-haiku-4-5')
+    await expect(askForTool(model, { ...ask, reader: repository })).resolves.toEqual(files)
+    expect(repository.reads).toEqual([])
+    expect(fake.requests[0].body.tool_choice).toEqual({ type: 'any' })
+  })
+
+  test('an answer given beside a read is taken; a bad one is fed back to both calls', async () => {
+    const { model, fake } = await modelWith([
+      { content: [{ type: 'tool_use', id: 'toolu_r', name: 'read_file', input: { path: 'a' } }, { type: 'tool_use', id: 'toolu_a', name: 'write_test_files', input: { files: [] } }], stop_reason: 'tool_use' },
+      answer
+    ])
+    await expect(askForTool(model, { ...ask, reader: reader(6) })).resolves.toEqual(files)
+    const feedback = fake.requests[1].body.messages.at(-1).content
+    expect(feedback.map((block: { tool_use_id: string; content: string }) => [block.tool_use_id, block.content.split('\n')[0]])).toEqual([
+      ['toolu_r', 'Not run: answer first.'],
+      ['toolu_a', 'That answer cannot be used:']
+    ])
+  })
 })

@@ -20,7 +20,7 @@ afterEach(async () => {
 
 function cachedModel(modelIdentity = 'claude-sonnet-5-5 max_tokens=1000', maxCalls = 10) {
   const ledger = new UsageLedger()
-  const settings = { apiKey: 'k', model: 'claude-sonnet-5-5', maxTokens: 1000, baseURL: fake.baseURL, maxRetries: 0, maxCalls, responseCacheDir: dir }
+  const settings = { apiKey: 'k', model: 'claude-sonnet-5-5', maxTokens: 1000, baseURL: fake.baseURL, maxRetries: 0, maxCalls, toolRounds: 0, responseCacheDir: dir }
   return { model: withResponseCache(createAnthropicModel(settings, ledger), { dir, modelIdentity, ledger }), ledger }
 }
 

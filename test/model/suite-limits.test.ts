@@ -25,7 +25,8 @@ const context: ContextPack = {
 const input: GenerationInput = {
   bugReport: { title: 'Retries fail', body: 'The first 429 fails.', source: 'issue-text', truncated: false, issue: 1 },
   context,
-  suitePath: 'test/regression/issue-1.test.ts'
+  suitePath: 'test/regression/issue-1.test.ts',
+  reader: null
 }
 const analysis: Analysis = { summary: 'x', defects: [] }
 
@@ -37,7 +38,7 @@ const answer = (suite: object): ScriptedReply => ({ tool_use: { name: 'write_tes
 
 async function writeTestsWith(replies: ScriptedReply[]) {
   fake = await startFakeAnthropic(replies)
-  const model = createAnthropicModel({ apiKey: 'test-key', model: 'claude-sonnet-5-5', maxTokens: 1000, baseURL: fake.baseURL, maxRetries: 0, maxCalls: 10, responseCacheDir: null }, new UsageLedger())
+  const model = createAnthropicModel({ apiKey: 'test-key', model: 'claude-sonnet-5-5', maxTokens: 1000, baseURL: fake.baseURL, maxRetries: 0, maxCalls: 10, toolRounds: 0, responseCacheDir: null }, new UsageLedger())
   return writeTests(model, input, analysis, [])
 }
 
