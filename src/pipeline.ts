@@ -10,12 +10,16 @@ import { join } from 'node:path'
 import type { ChangeSet, ClassifiedTest, RunResult, SuiteFile, VerdictName } from './domain.js'
 import { installedDependencyFolders, type DependencyCache } from './execute/dependencies.js'
 import type { FrameworkAdapter } from './frameworks/adapter.js'
+import type { RepositoryReader } from './model/ask.js'
 import type { ModelPort, UsageLedger } from './model/model-port.js'
+import { createRepositoryReader } from './model/repository-reader.js'
+import { REPOSITORY_TOOLS, runRepositoryTool } from './model/repository-tools.js'
+import { createRepositoryView } from './context/repository-view.js'
 import type { GitCommands } from './ports/git.js'
 import type { Logger } from './ports/logger.js'
 import { onInterrupt } from './ports/process.js'
 import type { Sandbox, SandboxProvider } from './ports/sandbox.js'
-import type { Mode, OnFixConcern, OnNoFailToPass, Settings } from './settings.js'
+import type { ModelSettings, Mode, OnFixConcern, OnNoFailToPass, Settings } from './settings.js'
 import { readChangeSet, sourceFiles, withCollectedTests } from './diff/change-set.js'
 import { ensureHistory } from './diff/history.js'
 import { describeError, UserFacingError } from './errors.js'
@@ -28,7 +32,7 @@ import { runnerFailure } from './execute/outside-failure.js'
 import { preflightFailure, preflightFile, runPreflight, type PreflightRun } from './execute/preflight.js'
 import { proveSuite } from './execute/prove.js'
 import { TestBench } from './execute/test-bench.js'
-import { buildTrees, prepareTrees, type Trees } from './execute/trees.js'
+import { buildTrees, preFixSources, prepareTrees, type Trees } from './execute/trees.js'
 import { frameworkFor, wrapperFor } from './frameworks/detect.js'
 import { describeWrapper } from './frameworks/wrapper.js'
 import { readCollection, UNKNOWN_COLLECTION, type Collection, type HeadTree } from './context/collection.js'
@@ -231,8 +235,23 @@ async function setUpTrees(settings: Settings, ports: Ports, sandbox: Sandbox, ch
 }
 
 async function generate(settings: Settings, ports: Ports, changeSet: ChangeSet, framework: FrameworkAdapter, collection: Collection, timings: Timings, report: Report): Promise<GeneratedSuite> {
-  if (!ports.model) throw new UserFacingError('Generate mode needs a model', 'set ANTHROPIC_API_KEY, or use verify mode')
-  return generateSuite(changeSet, settings.bugReport, { git: ports.git, model: ports.model, framework, timings, report, log: ports.log, collection, reader: null })
+  if (!ports.model || !settings.model) throw new UserFacingError('Generate mode needs a model', 'set ANTHROPIC_API_KEY, or use verify mode')
+  const reader = repositoryReader(settings.model, ports, changeSet)
+  return generateSuite(changeSet, settings.bugReport, { git: ports.git, model: ports.model, framework, timings, report, log: ports.log, collection, reader })
+}
+
+/** What the model may read before each answer: the tracked files at head and as the pre-fix tree has them. */
+function repositoryReader(model: ModelSettings, ports: Ports, changeSet: ChangeSet): RepositoryReader | null {
+  if (model.toolRounds === 0) return null
+  const view = createRepositoryView(ports.git, { head: changeSet.head, preFix: preFixSources(changeSet) })
+  return createRepositoryReader({
+    tools: REPOSITORY_TOOLS,
+    run: (name, input) => runRepositoryTool(view, name, input),
+    rounds: model.toolRounds,
+    maxCalls: model.maxCalls,
+    ledger: ports.ledger,
+    log: ports.log
+  })
 }
 
 /**

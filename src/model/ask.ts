@@ -5,15 +5,8 @@
  */
 import { Ajv, type ValidateFunction } from 'ajv'
 import { ModelOutputError } from '../errors.js'
+import type { ToolOutput } from '../context/repository-view.js'
 import type { ContentBlock, Message, ModelPort, ToolDefinition } from './model-port.js'
-
-/** The output of one read, as the model sees it. */
-export interface ReadOutput {
-  text: string
-  isError: boolean
-  /** One line for the log: what was read. */
-  summary: string
-}
 
 /** Read-only tools offered with every stage, run here; their output goes back to the model as data. */
 export interface RepositoryReader {
@@ -22,7 +15,7 @@ export interface RepositoryReader {
   rounds: number
   /** False once the run's model calls are nearly used up: the later stages need theirs. */
   canRead(): boolean
-  read(stage: string, name: string, input: unknown): Promise<ReadOutput>
+  read(stage: string, name: string, input: unknown): Promise<ToolOutput>
 }
 
 export interface Ask<T> {

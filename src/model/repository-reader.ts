@@ -1,6 +1,7 @@
 /** The repository tools as the model's reader: each read run, logged, and kept for the report. */
 import type { Logger } from '../ports/logger.js'
-import type { ReadOutput, RepositoryReader } from './ask.js'
+import type { ToolOutput } from '../context/repository-view.js'
+import type { RepositoryReader } from './ask.js'
 import type { ToolDefinition, UsageLedger } from './model-port.js'
 
 /** Calls kept back for the stages still to come: reads stop when no more than these are left. */
@@ -9,7 +10,7 @@ export const CALLS_KEPT_FOR_ANSWERS = 4
 export interface ReaderOptions {
   tools: ToolDefinition[]
   /** Runs one tool call; refusals come back as `isError` outputs, never as exceptions. */
-  run: (name: string, input: unknown) => Promise<ReadOutput>
+  run: (name: string, input: unknown) => Promise<ToolOutput>
   /** Read rounds per stage (tool-rounds). */
   rounds: number
   /** max-model-calls: reads never take the calls the answers need. */

@@ -31,11 +31,37 @@ export interface GitCommands {
   /** A file's content at a commit, or null when it does not exist there. */
   fileAt(commit: string, path: string): Promise<string | null>
   listFiles(commit: string): Promise<string[]>
+  /** Every tracked entry of a commit: its mode (`100644`, `120000` a symlink, `160000` a submodule) and size. */
+  treeEntries(commit: string): Promise<TreeEntry[]>
+  /** Lines of tracked text files at a commit that match (git grep); none is an empty list. */
+  grep(commit: string, pattern: string, options: GrepOptions): Promise<GrepMatch[]>
   commitMessages(base: string, head: string): Promise<string[]>
   addWorktree(dir: string, commit: string): Promise<void>
   removeWorktree(dir: string): Promise<void>
   /** Runs git with the work tree at `dir` (a worktree of this repository). */
   inTree(dir: string, args: string[]): Promise<string>
+}
+
+export interface TreeEntry {
+  path: string
+  mode: string
+  /** Bytes; null for a submodule. */
+  size: number | null
+}
+
+export interface GrepOptions {
+  /** A POSIX extended regular expression; else the pattern is a literal string. */
+  regex: boolean
+  /** Only under this path (a folder or a file), taken literally. */
+  pathPrefix?: string
+  /** At most this many matching lines per file. */
+  maxPerFile?: number
+}
+
+export interface GrepMatch {
+  path: string
+  line: number
+  text: string
 }
 
 export interface GitTimeouts {
@@ -66,7 +92,7 @@ export function createGit(repoDir: string, options: GitOptions = {}): GitCommand
     const cwd = call.cwd ?? repoDir
     const config = await overrides.for(cwd, call.fresh ?? false)
     const protocols = call.protocols ?? REMOTE_PROTOCOLS
-    return runGit(args, { cwd, env: { ...env, ...configEnvironment(config), GIT_ALLOW_PROTOCOL: protocols }, timeoutMs: call.slow ? timeouts.slow : timeouts.local })
+    return runGit(args, { cwd, env: { ...env, ...configEnvironment(config), GIT_ALLOW_PROTOCOL: protocols }, timeoutMs: call.slow ? timeouts.slow : timeouts.local, noMatchExit: call.noMatchExit })
   }
   return {
     repoDir,
@@ -104,6 +130,16 @@ export function createGit(repoDir: string, options: GitOptions = {}): GitCommand
       }
     },
     listFiles: async (commit) => (await git(['ls-tree', '-r', '--name-only', '-z', '--end-of-options', commit])).split('\0').filter(Boolean),
+    treeEntries: async (commit) => parseTreeEntries(await git(['ls-tree', '-r', '-l', '-z', '--full-tree', '--end-of-options', commit])),
+    async grep(commit, pattern, options) {
+      const args = ['grep', '-n', '-I', '--no-color', '--full-name', '-z', options.regex ? '-E' : '-F']
+      if (options.maxPerFile) args.push(`--max-count=${options.maxPerFile}`)
+      // -e keeps a pattern that starts with `-` a pattern; the pathspec's `literal` magic keeps globs out.
+      // git grep takes no --end-of-options before a revision: only a full object name is passed at all.
+      if (!/^[0-9a-f]{40,64}$/.test(commit)) throw new Error(`git grep needs a full commit id, not ${JSON.stringify(commit)}`)
+      args.push('-e', pattern, commit, '--', ...(options.pathPrefix ? [`:(literal)${options.pathPrefix}`] : []))
+      return parseGrep(await git(args, { noMatchExit: true }), commit)
+    },
     commitMessages: async (base, head) =>
       (await git(['log', '--no-show-signature', '--format=%B%x00', '--end-of-options', `${base}..${head}`, '--'])).split('\0').map((m) => m.trim()).filter(Boolean),
     // A checkout: the filter drivers it would run are read again just before.
@@ -125,6 +161,8 @@ interface GitCall {
   fresh?: boolean
   /** GIT_ALLOW_PROTOCOL (default: the remote ones). */
   protocols?: string
+  /** Exit 1 means nothing found (git grep): an empty answer, not a failure. */
+  noMatchExit?: boolean
 }
 
 /** `src:dst`, `+src` and `^src` are refspecs, not commits: fetching them could move refs. */
@@ -284,6 +322,7 @@ interface GitRun {
   cwd: string
   env: Record<string, string>
   timeoutMs: number
+  noMatchExit?: boolean
 }
 
 /**
@@ -337,9 +376,29 @@ function runGit(args: string[], run: GitRun): Promise<string> {
       child.stderr.destroy()
       const message = stderr.text().trim()
       if (failure) reject(new Error(`${describe} ${failure}${message ? `: ${message}` : ''}`))
+      else if (code === 1 && run.noMatchExit && !message) resolve('')
       else if (code !== 0) reject(new Error(`${describe} failed: ${message || `exit ${code ?? detail}`}`))
       else resolve(stdout.text())
     }
+  })
+}
+
+/** `ls-tree -r -l -z`: `<mode> <type> <object> <size>\t<path>\0` per entry. */
+export function parseTreeEntries(output: string): TreeEntry[] {
+  return output.split('\0').filter(Boolean).map((entry) => {
+    const tab = entry.indexOf('\t')
+    const [mode, , , size] = entry.slice(0, tab).trim().split(/\s+/)
+    return { path: entry.slice(tab + 1), mode, size: size === '-' ? null : Number(size) }
+  })
+}
+
+/** `grep -n -z` on a commit: `<commit>:<path>\0<line>\0<text>` per line. */
+export function parseGrep(output: string, commit: string): GrepMatch[] {
+  const prefix = `${commit}:`
+  return output.split('\n').filter(Boolean).flatMap((record) => {
+    const [where, line, ...text] = record.split('\0')
+    if (!where?.startsWith(prefix) || !/^\d+$/.test(line ?? '')) return []
+    return [{ path: where.slice(prefix.length), line: Number(line), text: text.join('\0') }]
   })
 }
 
