@@ -113,6 +113,8 @@ export interface ContextPack {
   frameworkVersion: string | null
   moduleSystem: 'esm' | 'cjs'
   language: 'typescript' | 'javascript' | 'python'
+  /** How the tests run, a line each (Node version, TypeScript type-checking, test interface, environment). */
+  runtime: string[]
 }
 
 /** One defect, as the root-cause analysis sees it; a fix for two defects has two. */

@@ -11384,7 +11384,7 @@ function parsePath (scriptPath) {
 /***/ ((module, __unused_webpack___webpack_exports__, __nccwpck_require__) => {
 
 __nccwpck_require__.a(module, async (__webpack_handle_async_dependencies__, __webpack_async_result__) => { try {
-/* harmony import */ var _cli_js__WEBPACK_IMPORTED_MODULE_0__ = __nccwpck_require__(679);
+/* harmony import */ var _cli_js__WEBPACK_IMPORTED_MODULE_0__ = __nccwpck_require__(9142);
 /* harmony import */ var _ports_process_js__WEBPACK_IMPORTED_MODULE_1__ = __nccwpck_require__(9558);
 
 
@@ -11396,7 +11396,7 @@ __webpack_async_result__();
 
 /***/ }),
 
-/***/ 679:
+/***/ 9142:
 /***/ ((__unused_webpack_module, __webpack_exports__, __nccwpck_require__) => {
 
 
@@ -44303,6 +44303,7 @@ function renderConventions(pack, suitePath) {
     return [
         '## Conventions',
         `- Framework: ${framework}; language: ${pack.language}; module syntax: ${moduleSyntax}.`,
+        ...pack.runtime.map((fact) => `- ${fact}`),
         `- Write the suite to \`${suitePath}\`. More files are allowed only inside \`${pack.regressionDir}/\`, named \`*${pack.testFileSuffix}\`.`,
         ...[...pack.sources, ...pack.related].map((module) => `- Import \`${module.path}\` as \`${module.importSpecifier}\`.`),
         '- Where the style example reaches this code through a package entry point or a public wrapper, do the same.',
@@ -60720,6 +60721,66 @@ function importSpecifier(fromDir, modulePath, style) {
     return (relative.startsWith('.') ? relative : `./${relative}`) + (target === withoutExtension ? extension : '');
 }
 
+// EXTERNAL MODULE: external "node:child_process"
+var external_node_child_process_ = __nccwpck_require__(1421);
+;// CONCATENATED MODULE: ./src/context/runtime-facts.ts
+/**
+ * How the repository's tests run, as the model needs to know it and cannot see it: the Node version, whether
+ * TypeScript tests are type-checked (it decides how a test of a type-only change fails before the fix, and
+ * whether a cast is needed), mocha's test interface, jest's test environment — read from the configuration,
+ * never guessed.
+ */
+
+const RUNNER_CONFIGS = ['jest.config.js', 'jest.config.ts', 'jest.config.cjs', 'jest.config.mjs', 'jest.config.json', '.mocharc.js', '.mocharc.cjs', '.mocharc.json', '.mocharc.yml', '.mocharc.yaml'];
+/** The facts, each a line for the conventions. */
+async function readRuntimeFacts(reader, head, files, framework, language) {
+    if (language === 'python')
+        return [];
+    const paths = ['package.json', ...RUNNER_CONFIGS.filter((path) => files.has(path))];
+    const texts = await Promise.all(paths.map((path) => reader.text(head, path)));
+    return runtimeFacts({ framework, language, config: texts.filter((text) => text !== null).join('\n'), nodeVersion: await nodeVersion() });
+}
+function runtimeFacts(input) {
+    return [
+        input.nodeVersion && `Node ${input.nodeVersion.replace(/^v/, '')} runs the tests.`,
+        input.language === 'typescript' && typeChecking(input.framework, input.config),
+        input.framework === 'mocha' && /["']?ui["']?\s*[:=]\s*["']?tdd\b|--ui[= ]tdd\b|-u tdd\b/.test(input.config) && "mocha's TDD interface: suite(), test(), suiteSetup(), setup() — not describe()/it().",
+        input.framework === 'jest' && testEnvironment(input.config)
+    ].filter((fact) => typeof fact === 'string');
+}
+function typeChecking(framework, config) {
+    const checked = 'TypeScript tests are type-checked: a type error fails the whole file (before the fix too), so reach code whose types the fix changed through a cast, and put a type-only check in a file of its own';
+    const stripped = 'TypeScript tests are not type-checked: the types are stripped, so a type error does not fail a test';
+    if (framework === 'vitest')
+        return `${stripped} (vitest, esbuild).`;
+    if (framework === 'jest') {
+        // tsdx and ts-jest check types unless told not to; babel-jest, @swc/jest and esbuild transforms never do.
+        const tsJest = /\bts-jest\b|"tsdx"/.test(config);
+        if (tsJest && !/isolatedModules["']?\s*:\s*true|diagnostics["']?\s*:\s*false/.test(config))
+            return `${checked} (ts-jest).`;
+        if (tsJest || /@swc\/jest|babel-jest|esbuild-jest|@babel\/preset-typescript/.test(config))
+            return `${stripped}.`;
+    }
+    if (framework === 'mocha' || framework === 'node-test') {
+        const tsNode = /ts-node\/register|ts-node\/esm/.test(config);
+        if (tsNode && !/transpile-?only|TS_NODE_TRANSPILE_ONLY/i.test(config))
+            return `${checked} (ts-node).`;
+        if (tsNode || /\btsx\b|--experimental-strip-types|@swc-node|esbuild-register/.test(config))
+            return `${stripped}.`;
+    }
+    return null;
+}
+function testEnvironment(config) {
+    const environment = /testEnvironment["']?\s*:\s*["']([\w@/.-]+)["']/.exec(config)?.[1] ?? /--env[= ]([\w-]+)/.exec(config)?.[1];
+    return environment ? `jest's test environment: ${environment}${/jsdom/.test(environment) ? ' (a browser-like DOM: document, window)' : ''}.` : null;
+}
+/** The `node` on PATH, as the repository's test commands find it (not necessarily the one running this tool). */
+function nodeVersion() {
+    return new Promise((resolve) => {
+        (0,external_node_child_process_.execFile)('node', ['--version'], { timeout: 5000, env: { PATH: process.env.PATH ?? '' } }, (error, stdout) => resolve(error ? null : stdout.trim() || null));
+    });
+}
+
 ;// CONCATENATED MODULE: ./src/context/python-imports.ts
 /**
  * How a new Python test imports a changed module: its canonical absolute module path, as the package's
@@ -61033,6 +61094,7 @@ function absolutePythonImports(examplePath, content) {
 
 
 
+
 const STYLE_EXAMPLE_LIMIT = 8_000;
 /** Changed source files shown; a fix touching more names the rest. */
 const MAX_SOURCES = 12;
@@ -61069,6 +61131,7 @@ async function buildContext(changeSet, git, framework, bugReport = null, collect
     // The changed code first, leaving a reserve for the modules around it.
     const shown = await sourceContexts(sources, changeSet, reader, importOf, budget.remaining - RELATED_RESERVE);
     budget.spend(shown.reduce((sum, source) => sum + sourceCost(source), 0));
+    const language = primary.endsWith('.py') ? 'python' : /\.[cm]?tsx?$/.test(primary) ? 'typescript' : 'javascript';
     return {
         sources: shown,
         styleExample,
@@ -61079,7 +61142,8 @@ async function buildContext(changeSet, git, framework, bugReport = null, collect
         framework: framework.name,
         frameworkVersion: context_installedVersion(git.repoDir, framework.name),
         moduleSystem: style.moduleSystem,
-        language: primary.endsWith('.py') ? 'python' : /\.[cm]?tsx?$/.test(primary) ? 'typescript' : 'javascript'
+        language,
+        runtime: await readRuntimeFacts(reader, changeSet.head, headFileSet, framework.name, language)
     };
 }
 /**
@@ -61168,7 +61232,12 @@ async function readStyleExample(reader, commit, pathThere, path) {
     if (content.length <= STYLE_EXAMPLE_LIMIT)
         return { path, content };
     const cut = content.lastIndexOf('\n\n', STYLE_EXAMPLE_LIMIT);
-    return { path, content: `${content.slice(0, cut > 0 ? cut : STYLE_EXAMPLE_LIMIT)}\n\n… (the rest of the file is left out)` };
+    const shown = content.slice(0, cut > 0 ? cut : STYLE_EXAMPLE_LIMIT);
+    // Where the rest starts (past the blank line it was cut at, or the line cut through), so a model that can
+    // read asks for exactly that.
+    const next = shown.split('\n').length + (cut > 0 ? 2 : 0);
+    const total = content.split('\n').length - (content.endsWith('\n') ? 1 : 0);
+    return { path, content: `${shown}\n\n… (lines ${next}-${total} of the file are left out)` };
 }
 /** The version of the framework installed in the repository (JavaScript runners), for the model's API choices. */
 function context_installedVersion(repoDir, framework) {
@@ -61774,8 +61843,6 @@ async function headLines(git, changeSet) {
     return (file) => contents.get(file) ?? [];
 }
 
-// EXTERNAL MODULE: external "node:child_process"
-var external_node_child_process_ = __nccwpck_require__(1421);
 ;// CONCATENATED MODULE: ./src/ports/git.ts
 /**
  * Git behind a small interface (as actions/checkout does): argv only, never a shell, hardened against the

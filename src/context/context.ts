@@ -13,6 +13,7 @@ import { allot, Budget, CONTEXT_BUDGET, PIECE_OVERHEAD, RELATED_RESERVE, RENDERI
 import { exportedNames, exportStatementLines, planExcerpts, WHOLE_FILE, WHOLE_FILE_LIMIT, type ExcerptPlan } from './functions.js'
 import { diffSize, diffText, showHunks } from './hunks.js'
 import { importSpecifier, importStyleOf } from './imports.js'
+import { readRuntimeFacts } from './runtime-facts.js'
 import { pythonModuleName } from './python-imports.js'
 import { boundedReader, type FileReader } from './read.js'
 import { capNames, filesNamedIn, rebaseImports, relatedModules } from './related.js'
@@ -63,6 +64,7 @@ export async function buildContext(
   // The changed code first, leaving a reserve for the modules around it.
   const shown = await sourceContexts(sources, changeSet, reader, importOf, budget.remaining - RELATED_RESERVE)
   budget.spend(shown.reduce((sum, source) => sum + sourceCost(source), 0))
+  const language = primary.endsWith('.py') ? 'python' : /\.[cm]?tsx?$/.test(primary) ? 'typescript' : 'javascript'
   return {
     sources: shown,
     styleExample,
@@ -77,7 +79,8 @@ export async function buildContext(
     framework: framework.name,
     frameworkVersion: installedVersion(git.repoDir, framework.name),
     moduleSystem: style.moduleSystem,
-    language: primary.endsWith('.py') ? 'python' : /\.[cm]?tsx?$/.test(primary) ? 'typescript' : 'javascript'
+    language,
+    runtime: await readRuntimeFacts(reader, changeSet.head, headFileSet, framework.name, language)
   }
 }
 
@@ -181,7 +184,12 @@ async function readStyleExample(reader: FileReader, commit: string, pathThere: s
   const content = (await reader.text(commit, pathThere)) ?? ''
   if (content.length <= STYLE_EXAMPLE_LIMIT) return { path, content }
   const cut = content.lastIndexOf('\n\n', STYLE_EXAMPLE_LIMIT)
-  return { path, content: `${content.slice(0, cut > 0 ? cut : STYLE_EXAMPLE_LIMIT)}\n\n… (the rest of the file is left out)` }
+  const shown = content.slice(0, cut > 0 ? cut : STYLE_EXAMPLE_LIMIT)
+  // Where the rest starts (past the blank line it was cut at, or the line cut through), so a model that can
+  // read asks for exactly that.
+  const next = shown.split('\n').length + (cut > 0 ? 2 : 0)
+  const total = content.split('\n').length - (content.endsWith('\n') ? 1 : 0)
+  return { path, content: `${shown}\n\n… (lines ${next}-${total} of the file are left out)` }
 }
 
 /** The version of the framework installed in the repository (JavaScript runners), for the model's API choices. */

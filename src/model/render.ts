@@ -57,6 +57,7 @@ export function renderConventions(pack: ContextPack, suitePath: string): string 
   return [
     '## Conventions',
     `- Framework: ${framework}; language: ${pack.language}; module syntax: ${moduleSyntax}.`,
+    ...pack.runtime.map((fact) => `- ${fact}`),
     `- Write the suite to \`${suitePath}\`. More files are allowed only inside \`${pack.regressionDir}/\`, named \`*${pack.testFileSuffix}\`.`,
     ...[...pack.sources, ...pack.related].map((module) => `- Import \`${module.path}\` as \`${module.importSpecifier}\`.`),
     '- Where the style example reaches this code through a package entry point or a public wrapper, do the same.',

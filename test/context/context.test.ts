@@ -43,6 +43,23 @@ test("the test the fix changed is the style example, as it was before the fix, e
   expect(context.sources[0].exports).toEqual(['redirect'])
 })
 
+test('a long style example is cut at a blank line and says which lines it leaves out (for read_file)', async () => {
+  git('init', '-q')
+  const blocks = Array.from({ length: 200 }, (_, i) => `test('case ${i}', () => {\n  expect(${i}).toBe(${i})\n})\n`)
+  const example = `const { add } = require('../src/add')\n\n${blocks.join('\n')}`
+  const base = await commit({ 'package.json': JSON.stringify({ devDependencies: { jest: '^29' } }), 'src/add.js': 'module.exports = { add: (a, b) => a + b }\n', 'test/add.test.js': example })
+  const head = await commit({ 'src/add.js': 'module.exports = { add: (a, b) => Number(a) + Number(b) }\n' })
+  const repo = createGit(dir)
+  const context = await buildContext(await readChangeSet(repo, base, head), repo, await frameworkFor(dir, 'jest'))
+  const shown = context.styleExample!.content
+  const [, from, to] = /… \(lines (\d+)-(\d+) of the file are left out\)$/.exec(shown)!
+  const lines = example.split('\n')
+  expect(Number(to)).toBe(lines.length - 1)
+  // The first line left out is the one after the last line shown (and the blank line that ends it).
+  expect(shown.split('\n').slice(0, Number(from) - 1).join('\n')).toBe(lines.slice(0, Number(from) - 1).join('\n'))
+  expect(lines[Number(from) - 1]).toMatch(/^test\('case \d+'/)
+})
+
 test('a private Python module is shown with the public API around it: the code in its package that names it', async () => {
   git('init', '-q')
   // A package big enough to be shown by parts: only the wrapper that uses the private module.

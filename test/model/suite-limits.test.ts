@@ -20,7 +20,8 @@ const context: ContextPack = {
   framework: 'jest',
   frameworkVersion: null,
   moduleSystem: 'esm',
-  language: 'typescript'
+  language: 'typescript',
+  runtime: []
 }
 const input: GenerationInput = {
   bugReport: { title: 'Retries fail', body: 'The first 429 fails.', source: 'issue-text', truncated: false, issue: 1 },
