@@ -52,6 +52,7 @@ export interface TreeEntry {
 export interface GrepOptions {
   /** A POSIX extended regular expression; else the pattern is a literal string. */
   regex: boolean
+  ignoreCase?: boolean
   /** Only under this path (a folder or a file), taken literally. */
   pathPrefix?: string
   /** At most this many matching lines per file. */
@@ -63,6 +64,9 @@ export interface GrepMatch {
   line: number
   text: string
 }
+
+/** git grep refused the pattern (a regular expression that does not compile); the message is git's reason. */
+export class InvalidPatternError extends Error {}
 
 export interface GitTimeouts {
   /** Calls that read the repository. */
@@ -132,13 +136,21 @@ export function createGit(repoDir: string, options: GitOptions = {}): GitCommand
     listFiles: async (commit) => (await git(['ls-tree', '-r', '--name-only', '-z', '--end-of-options', commit])).split('\0').filter(Boolean),
     treeEntries: async (commit) => parseTreeEntries(await git(['ls-tree', '-r', '-l', '-z', '--full-tree', '--end-of-options', commit])),
     async grep(commit, pattern, options) {
-      const args = ['grep', '-n', '-I', '--no-color', '--full-name', '-z', options.regex ? '-E' : '-F']
-      if (options.maxPerFile) args.push(`--max-count=${options.maxPerFile}`)
-      // -e keeps a pattern that starts with `-` a pattern; the pathspec's `literal` magic keeps globs out.
-      // git grep takes no --end-of-options before a revision: only a full object name is passed at all.
+      // git grep reads no --end-of-options before its revision (git 2.39: "unable to resolve revision"), so
+      // only a full object name is passed there at all: it cannot be read as an option.
       if (!/^[0-9a-f]{40,64}$/.test(commit)) throw new Error(`git grep needs a full commit id, not ${JSON.stringify(commit)}`)
-      args.push('-e', pattern, commit, '--', ...(options.pathPrefix ? [`:(literal)${options.pathPrefix}`] : []))
-      return parseGrep(await git(args, { noMatchExit: true }), commit)
+      // --no-column: the repository's grep.column would add a field to every match.
+      const args = ['grep', '-n', '-I', '--no-color', '--no-column', '--full-name', '-z', options.regex ? '-E' : '-F']
+      if (options.ignoreCase) args.push('-i')
+      if (options.maxPerFile) args.push(`--max-count=${options.maxPerFile}`)
+      // -e keeps a pattern that starts with `-` a pattern; `top` searches the whole tree whatever the folder
+      // git runs in, `literal` keeps glob characters in the prefix themselves.
+      args.push('-e', pattern, commit, '--', options.pathPrefix ? `:(top,literal)${options.pathPrefix}` : ':(top)')
+      try {
+        return parseGrep(await git(args, { noMatchExit: true }), commit)
+      } catch (error) {
+        throw invalidPattern(error as Error, pattern) ?? error
+      }
     },
     commitMessages: async (base, head) =>
       (await git(['log', '--no-show-signature', '--format=%B%x00', '--end-of-options', `${base}..${head}`, '--'])).split('\0').map((m) => m.trim()).filter(Boolean),
@@ -392,14 +404,33 @@ export function parseTreeEntries(output: string): TreeEntry[] {
   })
 }
 
-/** `grep -n -z` on a commit: `<commit>:<path>\0<line>\0<text>` per line. */
+/**
+ * `grep -n -z` on a commit: `<commit>:<path>\0<line>\0<text>\n` per matching line. Read field by field, not
+ * split on newlines: a path may hold a newline (-z prints it raw), and a line a NUL past the first 8000 bytes
+ * (where -I stops looking).
+ */
 export function parseGrep(output: string, commit: string): GrepMatch[] {
   const prefix = `${commit}:`
-  return output.split('\n').filter(Boolean).flatMap((record) => {
-    const [where, line, ...text] = record.split('\0')
-    if (!where?.startsWith(prefix) || !/^\d+$/.test(line ?? '')) return []
-    return [{ path: where.slice(prefix.length), line: Number(line), text: text.join('\0') }]
-  })
+  const matches: GrepMatch[] = []
+  let at = 0
+  while (at < output.length) {
+    const pathEnd = output.indexOf('\0', at)
+    const lineEnd = pathEnd < 0 ? -1 : output.indexOf('\0', pathEnd + 1)
+    if (lineEnd < 0) break
+    const newline = output.indexOf('\n', lineEnd + 1)
+    const textEnd = newline < 0 ? output.length : newline
+    const [where, line] = [output.slice(at, pathEnd), output.slice(pathEnd + 1, lineEnd)]
+    if (where.startsWith(prefix) && /^\d+$/.test(line)) matches.push({ path: where.slice(prefix.length), line: Number(line), text: output.slice(lineEnd + 1, textEnd) })
+    at = textEnd + 1
+  }
+  return matches
+}
+
+/** git's own words when it could not compile the pattern: `fatal: -e option, '<pattern>': <reason>`. */
+function invalidPattern(error: Error, pattern: string): InvalidPatternError | null {
+  const marker = `-e option, '${pattern}': `
+  const at = error.message.indexOf(marker)
+  return at < 0 ? null : new InvalidPatternError(error.message.slice(at + marker.length).split('\n')[0].trim())
 }
 
 /** A stream's bytes up to a limit; `add` says whether the chunk still fit. */
