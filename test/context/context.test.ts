@@ -60,6 +60,28 @@ test('a long style example is cut at a blank line and says which lines it leaves
   expect(lines[Number(from) - 1]).toMatch(/^test\('case \d+'/)
 })
 
+test('the conventions say how the tests run: TypeScript type-checked under ts-jest, the Node version; nothing on types for JavaScript', async () => {
+  git('init', '-q')
+  const base = await commit({
+    'package.json': JSON.stringify({ devDependencies: { jest: '^29', 'ts-jest': '^29' } }),
+    'jest.config.js': "module.exports = { preset: 'ts-jest' }\n",
+    'src/cart.ts': 'export interface Cart { add(id: string): void }\nexport const total = (n: number) => n\n',
+    'src/plain.js': 'module.exports = 1\n',
+    'test/cart.test.ts': "import { total } from '../src/cart'\ntest('total', () => expect(total(1)).toBe(1))\n"
+  })
+  const head = await commit({ 'src/cart.ts': 'export interface Cart { add(id: string): void; clear(): void }\nexport const total = (n: number) => n\n' })
+  const repo = createGit(dir)
+  const context = await buildContext(await readChangeSet(repo, base, head), repo, await frameworkFor(dir, 'jest'))
+  const conventions = renderConventions(context, 'test/regression/a.test.ts')
+  expect(conventions).toMatch(/^- TypeScript tests are type-checked: a type error fails the whole file \(before the fix too\).* \(ts-jest\)\.$/m)
+  expect(conventions).toMatch(/^- Node \d+\.\d+\.\d+ runs the tests\.$/m)
+
+  const jsHead = await commit({ 'src/plain.js': 'module.exports = 2\n' })
+  const jsContext = await buildContext(await readChangeSet(repo, head, jsHead), repo, await frameworkFor(dir, 'jest'))
+  expect(jsContext.runtime.some((fact) => fact.startsWith('TypeScript'))).toBe(false)
+  expect(renderConventions(jsContext, 'test/regression/a.test.js')).not.toContain('TypeScript tests are')
+})
+
 test('a private Python module is shown with the public API around it: the code in its package that names it', async () => {
   git('init', '-q')
   // A package big enough to be shown by parts: only the wrapper that uses the private module.
