@@ -69,6 +69,8 @@ export interface SourceContext {
   diff: string
   /** How a new test in the regression folder imports this module, e.g. `../../src/transport`. */
   importSpecifier: string
+  /** The fix added the module: before it, nothing is there to import. */
+  addedByFix: boolean
 }
 
 export interface StyleExample {

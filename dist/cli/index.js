@@ -44766,6 +44766,8 @@ function renderContext(pack) {
     ].join('\n\n'));
     return ['## The code', ...sources, ...related].join('\n\n');
 }
+// A file importing a module the fix added cannot load before the fix: it fails there, but proves only that the module exists.
+const NEW_MODULE = ' The fix added this module: before the fix there is nothing to import, so a test file importing it cannot load there (a weak proof). Keep tests that must import it in a file of their own; reach the behaviour the bug is about through code that existed before the fix where you can.';
 function renderConventions(pack, suitePath) {
     const example = pack.styleExample
         ? `The style example, an existing test in this repository (\`${pack.styleExample.path}\`, as it was before the fix):\n${fence(pack.styleExample.content, languageTag(pack))}`
@@ -44778,7 +44780,7 @@ function renderConventions(pack, suitePath) {
         `- Framework: ${framework}; language: ${pack.language}; module syntax: ${moduleSyntax}.`,
         ...pack.runtime.map((fact) => `- ${fact}`),
         `- Write the suite to \`${suitePath}\`. More files are allowed only inside \`${pack.regressionDir}/\`, named \`*${pack.testFileSuffix}\`.`,
-        ...[...pack.sources, ...pack.related].map((module) => `- Import \`${module.path}\` as \`${module.importSpecifier}\`.`),
+        ...[...pack.sources, ...pack.related].map((module) => `- Import \`${module.path}\` as \`${module.importSpecifier}\`.${'addedByFix' in module && module.addedByFix ? NEW_MODULE : ''}`),
         '- Where the style example reaches this code through a package entry point or a public wrapper, do the same.',
         ...(rebased.length ? [`- The style example's own imports, written from \`${pack.regressionDir}/\`: ${rebased.map((entry) => `\`${entry.original}\` → \`${entry.rebased}\``).join(', ')}.`] : []),
         '',
@@ -61647,7 +61649,7 @@ async function draftSource(file, changeSet, reader, importOf) {
     const headContent = head.content ?? (head.size === null ? '' : null);
     // When a module exports more names than are listed, those the diff uses come first.
     const exports = headContent === null ? [] : capNames(exportedNames(headContent), () => diffText(file.hunks));
-    const context = { path: file.path, head: [], base: [], exports, diff: '', importSpecifier: importOf(file.path) };
+    const context = { path: file.path, head: [], base: [], exports, diff: '', importSpecifier: importOf(file.path), addedByFix: file.status === 'added' };
     // Shown by parts, a file also shows how it exports itself: the API a test calls.
     const headPlan = headContent === null ? null : planExcerpts(headContent, file.hunks.flatMap((hunk) => (hunk.addedLines.length ? hunk.addedLines : [hunk.head.start])), exportStatementLines);
     // A large function before the fix is the diff's other side, shown again at length.

@@ -124,7 +124,7 @@ async function draftSource(file: ChangedFile, changeSet: ChangeSet, reader: File
   const headContent = head.content ?? (head.size === null ? '' : null)
   // When a module exports more names than are listed, those the diff uses come first.
   const exports = headContent === null ? [] : capNames(exportedNames(headContent), () => diffText(file.hunks))
-  const context: SourceContext = { path: file.path, head: [], base: [], exports, diff: '', importSpecifier: importOf(file.path) }
+  const context: SourceContext = { path: file.path, head: [], base: [], exports, diff: '', importSpecifier: importOf(file.path), addedByFix: file.status === 'added' }
   // Shown by parts, a file also shows how it exports itself: the API a test calls.
   const headPlan = headContent === null ? null : planExcerpts(headContent, file.hunks.flatMap((hunk) => (hunk.addedLines.length ? hunk.addedLines : [hunk.head.start])), exportStatementLines)
   // A large function before the fix is the diff's other side, shown again at length.

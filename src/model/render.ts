@@ -47,6 +47,9 @@ export function renderContext(pack: ContextPack): string {
   return ['## The code', ...sources, ...related].join('\n\n')
 }
 
+// A file importing a module the fix added cannot load before the fix: it fails there, but proves only that the module exists.
+const NEW_MODULE = ' The fix added this module: before the fix there is nothing to import, so a test file importing it cannot load there (a weak proof). Keep tests that must import it in a file of their own; reach the behaviour the bug is about through code that existed before the fix where you can.'
+
 export function renderConventions(pack: ContextPack, suitePath: string): string {
   const example = pack.styleExample
     ? `The style example, an existing test in this repository (\`${pack.styleExample.path}\`, as it was before the fix):\n${fence(pack.styleExample.content, languageTag(pack))}`
@@ -59,7 +62,7 @@ export function renderConventions(pack: ContextPack, suitePath: string): string 
     `- Framework: ${framework}; language: ${pack.language}; module syntax: ${moduleSyntax}.`,
     ...pack.runtime.map((fact) => `- ${fact}`),
     `- Write the suite to \`${suitePath}\`. More files are allowed only inside \`${pack.regressionDir}/\`, named \`*${pack.testFileSuffix}\`.`,
-    ...[...pack.sources, ...pack.related].map((module) => `- Import \`${module.path}\` as \`${module.importSpecifier}\`.`),
+    ...[...pack.sources, ...pack.related].map((module) => `- Import \`${module.path}\` as \`${module.importSpecifier}\`.${'addedByFix' in module && module.addedByFix ? NEW_MODULE : ''}`),
     '- Where the style example reaches this code through a package entry point or a public wrapper, do the same.',
     ...(rebased.length ? [`- The style example's own imports, written from \`${pack.regressionDir}/\`: ${rebased.map((entry) => `\`${entry.original}\` → \`${entry.rebased}\``).join(', ')}.`] : []),
     '',

@@ -82,6 +82,16 @@ test('the conventions say how the tests run: TypeScript type-checked under ts-je
   expect(renderConventions(jsContext, 'test/regression/a.test.js')).not.toContain('TypeScript tests are')
 })
 
+test('a module the fix added is marked: a file importing it cannot load before the fix', async () => {
+  git('init', '-q')
+  const base = await commit({ 'package.json': JSON.stringify({ devDependencies: { jest: '^29' } }), 'src/range.js': 'module.exports = { range: () => [] }\n', 'test/range.test.js': "test('r', () => {})\n" })
+  const head = await commit({ 'src/range.js': "const { step } = require('./step')\nmodule.exports = { range: () => [step()] }\n", 'src/step.js': 'module.exports = { step: () => 1 }\n' })
+  const repo = createGit(dir)
+  const conventions = renderConventions(await buildContext(await readChangeSet(repo, base, head), repo, await frameworkFor(dir, 'jest')), 'test/regression/a.test.js')
+  expect(conventions).toMatch(/^- Import `src\/step\.js` as `\.\.\/\.\.\/src\/step`\. The fix added this module: before the fix there is nothing to import/m)
+  expect(conventions).toMatch(/^- Import `src\/range\.js` as `\.\.\/\.\.\/src\/range`\.$/m)
+})
+
 test('a private Python module is shown with the public API around it: the code in its package that names it', async () => {
   git('init', '-q')
   // A package big enough to be shown by parts: only the wrapper that uses the private module.
