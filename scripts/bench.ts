@@ -3,15 +3,17 @@
  * harness overhead — the share of a run spent outside the model and the test runs — and the pre-fix
  * tree made by worktree + dependency reuse against a fresh clone + install of the same commit.
  * The model is the scripted fake (answers at once), so the model phases here are the harness's own cost.
- * Last, context building on a fix beside a rewritten table of 1k to 100k lines: its time and the context's size.
+ * Then context building on a fix beside a rewritten table of 1k to 100k lines: its time and the context's size.
+ * Last, what the model's repository reads cost on a repository of 2,000 files.
  */
 import { execFile } from 'node:child_process'
-import { mkdtemp, rm } from 'node:fs/promises'
+import { mkdir, mkdtemp, rm, writeFile } from 'node:fs/promises'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import { promisify } from 'node:util'
 import { CONTEXT_BUDGET } from '../src/context/budget.js'
 import { buildContext } from '../src/context/context.js'
+import { createRepositoryView } from '../src/context/repository-view.js'
 import { readChangeSet } from '../src/diff/change-set.js'
 import { addPreFixTree, revertFix } from '../src/execute/trees.js'
 import { frameworkFor } from '../src/frameworks/detect.js'
@@ -45,6 +47,7 @@ try {
   await repo.cleanup()
 }
 await contextBuilding()
+await repositoryReads()
 
 async function pipelinePhases(): Promise<void> {
   const reports: Report[] = []
@@ -175,5 +178,42 @@ async function contextBuilding(): Promise<void> {
     } finally {
       await change.cleanup()
     }
+  }
+}
+
+/** The model's reads (repository-view.ts) on 2,000 tracked files of 50 lines: the first read lists the tree once. */
+async function repositoryReads(): Promise<void> {
+  const dir = await mkdtemp(join(tmpdir(), 'rtg-bench-reads-'))
+  try {
+    for (let index = 0; index < 2_000; index++) {
+      const folder = join(dir, 'src', `m${Math.floor(index / 100)}`)
+      await mkdir(folder, { recursive: true })
+      await writeFile(join(folder, `f${index}.js`), Array.from({ length: 50 }, (_, line) => `export const value${line} = ${index} // needle ${line % 7}`).join('\n') + '\n')
+    }
+    const git = (...args: string[]) => run('git', ['-c', 'user.name=b', '-c', 'user.email=b@b', ...args], { cwd: dir })
+    await git('init', '-q')
+    await git('add', '-A')
+    await git('commit', '-qm', 'files')
+    const head = (await git('rev-parse', 'HEAD')).stdout.trim()
+    const timed = async (work: () => Promise<unknown>) => {
+      const times: number[] = []
+      for (let i = 0; i < RUNS; i++) {
+        const started = performance.now()
+        await work()
+        times.push(performance.now() - started)
+      }
+      return ms(median(times))
+    }
+    const fresh = () => createRepositoryView(createGit(dir), { head, preFix: new Map() })
+    const view = fresh()
+    console.log(`Repository reads by the model, 2,000 tracked files (median of ${RUNS}):`)
+    console.log(`  first read_file (lists the tree) ${await timed(() => fresh().readFile({ path: 'src/m3/f345.js' }))}`)
+    await view.readFile({ path: 'src/m0/f0.js' })
+    console.log(`  read_file, tree known            ${await timed(() => view.readFile({ path: 'src/m7/f789.js' }))}`)
+    console.log(`  search, 60 of 14,000 matches     ${await timed(() => view.search({ pattern: 'needle 3' }))}`)
+    console.log(`  search, a regular expression     ${await timed(() => view.search({ pattern: 'value4[0-9] = 19', regex: true }))}`)
+    console.log(`  list_files, 20 folders           ${await timed(() => view.listFiles({ path: 'src' }))}`)
+  } finally {
+    await rm(dir, { recursive: true, force: true })
   }
 }
