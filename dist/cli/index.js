@@ -44780,8 +44780,9 @@ function renderConventions(pack, suitePath) {
         `- Framework: ${framework}; language: ${pack.language}; module syntax: ${moduleSyntax}.`,
         ...pack.runtime.map((fact) => `- ${fact}`),
         `- Write the suite to \`${suitePath}\`. More files are allowed only inside \`${pack.regressionDir}/\`, named \`*${pack.testFileSuffix}\`.`,
+        // One rule, in order: the style example's way in (the entry, a wrapper) first, else the module's own specifier.
+        '- Reach the code under test the way the style example does where it goes through a package entry point or a public wrapper (its imports, written from the regression folder, are listed below; the entry must export what you call); otherwise import each module with exactly the specifier given here:',
         ...[...pack.sources, ...pack.related].map((module) => `- Import \`${module.path}\` as \`${module.importSpecifier}\`.${'addedByFix' in module && module.addedByFix ? NEW_MODULE : ''}`),
-        '- Where the style example reaches this code through a package entry point or a public wrapper, do the same.',
         ...(rebased.length ? [`- The style example's own imports, written from \`${pack.regressionDir}/\`: ${rebased.map((entry) => `\`${entry.original}\` → \`${entry.rebased}\``).join(', ')}.`] : []),
         '',
         example
