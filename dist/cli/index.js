@@ -11384,7 +11384,7 @@ function parsePath (scriptPath) {
 /***/ ((module, __unused_webpack___webpack_exports__, __nccwpck_require__) => {
 
 __nccwpck_require__.a(module, async (__webpack_handle_async_dependencies__, __webpack_async_result__) => { try {
-/* harmony import */ var _cli_js__WEBPACK_IMPORTED_MODULE_0__ = __nccwpck_require__(9142);
+/* harmony import */ var _cli_js__WEBPACK_IMPORTED_MODULE_0__ = __nccwpck_require__(7297);
 /* harmony import */ var _ports_process_js__WEBPACK_IMPORTED_MODULE_1__ = __nccwpck_require__(9558);
 
 
@@ -11396,7 +11396,7 @@ __webpack_async_result__();
 
 /***/ }),
 
-/***/ 9142:
+/***/ 7297:
 /***/ ((__unused_webpack_module, __webpack_exports__, __nccwpck_require__) => {
 
 
@@ -44656,7 +44656,12 @@ function addListed(list, names, nameOf) {
     }
 }
 
+;// CONCATENATED MODULE: ./src/regexp.ts
+/** Text matched literally inside a regular expression. */
+const escapeRegExp = (text) => text.replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
+
 ;// CONCATENATED MODULE: ./src/bug-report/sanitize.ts
+
 /** Issue and PR text is untrusted: strip what hides text from a human reader, and bound its size. */
 const HTML_COMMENT = /<!--[\s\S]*?(?:-->|$)/g;
 // Zero-width, bidirectional-override and other invisible format characters (Unicode category Cf), except
@@ -44684,7 +44689,6 @@ function escapeQuoteTags(text, tag) {
     const name = tag.split(/[_\s-]+/).map(escapeRegExp).join('[\\s_-]*');
     return text.replace(new RegExp(`<(?=\\s*/?\\s*${name})`, 'gi'), '&lt;');
 }
-const escapeRegExp = (text) => text.replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
 
 ;// CONCATENATED MODULE: ./src/frameworks/output.ts
 /** Cleaning test-runner text before it reaches results, prompts and logs. */
@@ -57111,8 +57115,39 @@ async function lstatOrNull(path) {
     }
 }
 
+;// CONCATENATED MODULE: ./src/execute/tree-paths.ts
+
+
+/**
+ * A run's report with the run's temporary tree folders taken out of its messages and titles, so a test's
+ * failure reads the same from either tree and the report never shows the runner's temporary folders.
+ * Compilers also print paths relative to a folder of their own (`../../../tmp/rtg-x/trees/pre-fix/src/a`).
+ */
+function withoutTreePaths(run, treeDirs) {
+    const patterns = treeDirs.flatMap((dir) => [absolutePath(dir), relativePath(dir)]);
+    const clean = (text) => patterns.reduce((result, pattern) => result.replace(pattern, ''), text);
+    // A title built from the working folder (`relative(process.cwd(), …)`) names the same test in both trees.
+    const title = (name) => treeDirs.reduce((result, dir) => result.split(dir).join('<tree>'), clean(name));
+    return {
+        ...run,
+        tests: run.tests.map((test) => ({ ...test, name: title(test.name), message: clean(test.message) })),
+        fileErrors: run.fileErrors.map((error) => ({ ...error, message: clean(error.message) })),
+        output: clean(run.output)
+    };
+}
+const anySep = '[\\\\/]';
+function absolutePath(dir) {
+    return new RegExp(escapeRegExp(`${dir}${external_node_path_.sep}`), 'g');
+}
+/** `../` steps up, any folders, then the tree's own last two folders (`trees/pre-fix/`, `<tree>/packages/x/`). */
+function relativePath(dir) {
+    const tail = dir.split(/[\\/]/).filter(Boolean).slice(-2).map(escapeRegExp).join(anySep);
+    return new RegExp(`(?:\\.\\.${anySep})+(?:[^\\s'"\\\\/]+${anySep})*?${tail}${anySep}`, 'g');
+}
+
 ;// CONCATENATED MODULE: ./src/execute/test-bench.ts
 /** The suite's home in both trees: put files in, run them at head or on the pre-fix tree. */
+
 
 
 
@@ -57236,17 +57271,6 @@ function repoRelativeRun(run, packageDir) {
     };
 }
 /** Messages name files by repository path, not by the temporary tree's: the same in both trees, and no noise. */
-function withoutTreePaths(run, treeDirs) {
-    const clean = (text) => treeDirs.reduce((result, dir) => result.split(`${dir}${external_node_path_.sep}`).join(''), text);
-    // A title built from the working folder (`relative(process.cwd(), …)`) names the same test in both trees.
-    const title = (name) => treeDirs.reduce((result, dir) => result.split(dir).join('<tree>'), clean(name));
-    return {
-        ...run,
-        tests: run.tests.map((test) => ({ ...test, name: title(test.name), message: clean(test.message) })),
-        fileErrors: run.fileErrors.map((error) => ({ ...error, message: clean(error.message) })),
-        output: clean(run.output)
-    };
-}
 /** Files with a test that did not pass, or that could not run at all. */
 function failingFiles(run) {
     const failing = new Set(run.fileErrors.map((error) => error.file));
@@ -61882,6 +61906,7 @@ function describeScenarios(scenarios) {
 
 
 
+
 /** `framework.isTestFile`: a test file by the framework's conventions or by the repository's own rules. */
 async function pullRequestTests(changeSet, framework, git) {
     const changed = changeSet.files.filter((file) => file.role === 'test' && file.status !== 'deleted').map((file) => file.path);
@@ -61931,7 +61956,7 @@ function readersOf(data, contents) {
         if (way[0] === '..' || way.length < 2)
             continue;
         let named = 0;
-        while (named < way.length - 1 && new RegExp(`['"\`/]${pull_request_tests_escapeRegExp(way[named])}['"\`/]`).test(content))
+        while (named < way.length - 1 && new RegExp(`['"\`/]${escapeRegExp(way[named])}['"\`/]`).test(content))
             named++;
         if (named === 0 || named < best)
             continue;
@@ -61942,7 +61967,6 @@ function readersOf(data, contents) {
     }
     return readers;
 }
-const pull_request_tests_escapeRegExp = (text) => text.replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
 function imports(test, content, helper, files) {
     if (helper.endsWith('.py')) {
         const module = helper.replace(/\.py$/, '').split('/');

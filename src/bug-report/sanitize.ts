@@ -1,3 +1,5 @@
+import { escapeRegExp } from '../regexp.js'
+
 /** Issue and PR text is untrusted: strip what hides text from a human reader, and bound its size. */
 
 const HTML_COMMENT = /<!--[\s\S]*?(?:-->|$)/g
@@ -29,5 +31,3 @@ export function escapeQuoteTags(text: string, tag: string): string {
   const name = tag.split(/[_\s-]+/).map(escapeRegExp).join('[\\s_-]*')
   return text.replace(new RegExp(`<(?=\\s*/?\\s*${name})`, 'gi'), '&lt;')
 }
-
-const escapeRegExp = (text: string) => text.replace(/[.*+?^${}()|[\]\\]/g, '\\$&')

@@ -1,6 +1,6 @@
 /** The suite's home in both trees: put files in, run them at head or on the pre-fix tree. */
 import { realpath } from 'node:fs/promises'
-import { join, posix, sep } from 'node:path'
+import { join, posix } from 'node:path'
 import { isFailure, type RunResult, type SuiteFile } from '../domain.js'
 import type { FrameworkAdapter, ResolvedConfig } from '../frameworks/adapter.js'
 import type { RunnerWrapper } from '../frameworks/wrapper.js'
@@ -10,6 +10,7 @@ import type { ProcessRequest, ProcessRunner } from '../ports/process.js'
 import type { Sandbox } from '../ports/sandbox.js'
 import { removeSuiteFiles, writeSuiteFiles } from '../suite/write.js'
 import { withPackageBins } from './tree-command.js'
+import { withoutTreePaths } from './tree-paths.js'
 import type { Trees } from './trees.js'
 
 export type TreeName = 'head' | 'preFix'
@@ -155,18 +156,6 @@ function repoRelativeRun(run: RunResult, packageDir: string): RunResult {
 }
 
 /** Messages name files by repository path, not by the temporary tree's: the same in both trees, and no noise. */
-function withoutTreePaths(run: RunResult, treeDirs: string[]): RunResult {
-  const clean = (text: string) => treeDirs.reduce((result, dir) => result.split(`${dir}${sep}`).join(''), text)
-  // A title built from the working folder (`relative(process.cwd(), …)`) names the same test in both trees.
-  const title = (name: string) => treeDirs.reduce((result, dir) => result.split(dir).join('<tree>'), clean(name))
-  return {
-    ...run,
-    tests: run.tests.map((test) => ({ ...test, name: title(test.name), message: clean(test.message) })),
-    fileErrors: run.fileErrors.map((error) => ({ ...error, message: clean(error.message) })),
-    output: clean(run.output)
-  }
-}
-
 /** Files with a test that did not pass, or that could not run at all. */
 export function failingFiles(run: RunResult): Set<string> {
   const failing = new Set(run.fileErrors.map((error) => error.file))

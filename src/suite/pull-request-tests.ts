@@ -8,6 +8,7 @@ import type { FrameworkAdapter } from '../frameworks/adapter.js'
 import type { GitCommands } from '../ports/git.js'
 import { UserFacingError } from '../errors.js'
 import { relativeImports, resolveImport } from '../context/related.js'
+import { escapeRegExp } from '../regexp.js'
 
 /** `framework.isTestFile`: a test file by the framework's conventions or by the repository's own rules. */
 export async function pullRequestTests(changeSet: ChangeSet, framework: Pick<FrameworkAdapter, 'name' | 'isTestFile'>, git: GitCommands): Promise<SuiteFile[]> {
@@ -64,7 +65,6 @@ function readersOf(data: string, contents: ReadonlyMap<string, string>): string[
   return readers
 }
 
-const escapeRegExp = (text: string) => text.replace(/[.*+?^${}()|[\]\\]/g, '\\$&')
 
 function imports(test: string, content: string, helper: string, files: ReadonlySet<string>): boolean {
   if (helper.endsWith('.py')) {
