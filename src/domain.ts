@@ -101,8 +101,31 @@ export interface RebasedImport {
   rebased: string
 }
 
+/** One way a new test may import a changed module. */
+export interface ImportCandidate {
+  /** The changed module. */
+  module: string
+  /** What a test in the regression folder imports: a relative specifier, or a Python module name. */
+  specifier: string
+  /** The entry the module is reached through (the package entry, its package), or null: the module itself. */
+  through: string | null
+}
+
+/** The import a new test uses for a changed module, as checked by loading it in each tree. */
+export interface ImportLine extends ImportCandidate {
+  /** Whether a test file importing it loads at head and on the pre-fix tree; null where it was not checked. */
+  loads: { head: boolean | null; preFix: boolean | null }
+  /** The first line of the error when it did not load at head, or before the fix. */
+  error?: string
+}
+
 export interface ContextPack {
   sources: SourceContext[]
+  /**
+   * Each changed module's ways in, best first, with what loading each one in the trees showed
+   * (execute/import-check.ts); the model is given one per module (chosenImports in context/way-in.ts).
+   */
+  imports: ImportLine[]
   styleExample: StyleExample | null
   /** The style example's relative imports, as a file in the regression folder writes them. */
   styleImports: RebasedImport[]
@@ -220,6 +243,8 @@ export interface RunResult {
   shuffled?: boolean
   /** Per-line coverage of the repository's own source files, when the run was asked for it. */
   coverage?: FileCoverage[]
+  /** What ran the tests, where the adapter knows it: `Python 3.11.4, pytest 8.3.2`. */
+  runtime?: string
 }
 
 export type TestKind =

@@ -29,6 +29,7 @@ import { guardHunks, type HunkGuard } from './execute/hunk-guards.js'
 import { runTreeCommand } from './execute/tree-command.js'
 import { expandCommand } from './frameworks/command.js'
 import { runnerFailure } from './execute/outside-failure.js'
+import { checkImports } from './execute/import-check.js'
 import { preflightFailure, preflightFile, runPreflight, type PreflightRun } from './execute/preflight.js'
 import { proveSuite } from './execute/prove.js'
 import { TestBench } from './execute/test-bench.js'
@@ -132,7 +133,7 @@ export async function runPipeline(settings: Settings, ports: Ports): Promise<Out
     const candidate =
       settings.mode === 'verify'
         ? { files: await pullRequestTests(changeSet, { name: framework.name, isTestFile }, ports.git), refiner: null, concerns: null }
-        : await generate(settings, ports, changeSet, framework, collected, timings, report)
+        : await generate(settings, ports, changeSet, { framework, collection: collected, bench, runtime: preflightRun?.run.runtime ?? null }, timings, report)
     const proof = await proveSuite(bench, candidate.files, {
       refiner: candidate.refiner,
       repairRounds: settings.repairRounds,
@@ -234,10 +235,30 @@ async function setUpTrees(settings: Settings, ports: Ports, sandbox: Sandbox, ch
   return trees
 }
 
-async function generate(settings: Settings, ports: Ports, changeSet: ChangeSet, framework: FrameworkAdapter, collection: Collection, timings: Timings, report: Report): Promise<GeneratedSuite> {
+/** The test bench the suite will run on: the framework, which files its command collects, and the trees. */
+interface TestSetup {
+  framework: FrameworkAdapter
+  collection: Collection
+  bench: TestBench
+  /** What ran the preflight (RunResult.runtime), when the adapter said. */
+  runtime: string | null
+}
+
+async function generate(settings: Settings, ports: Ports, changeSet: ChangeSet, { framework, collection, bench, runtime }: TestSetup, timings: Timings, report: Report): Promise<GeneratedSuite> {
   if (!ports.model || !settings.model) throw new UserFacingError('Generate mode needs a model', 'set ANTHROPIC_API_KEY, or use verify mode')
-  const reader = repositoryReader(settings.model, ports, changeSet)
-  return generateSuite(changeSet, settings.bugReport, { git: ports.git, model: ports.model, framework, timings, report, log: ports.log, collection, reader })
+  return generateSuite(changeSet, settings.bugReport, {
+    git: ports.git,
+    model: ports.model,
+    framework,
+    timings,
+    report,
+    log: ports.log,
+    collection,
+    reader: repositoryReader(settings.model, ports, changeSet),
+    packageDir: settings.tests.workingDirectory,
+    testRuntime: runtime,
+    checkImports: (context) => checkImports(bench, framework, context, ports.log)
+  })
 }
 
 /** What the model may read before each answer: the tracked files at head and as the pre-fix tree has them. */

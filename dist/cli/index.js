@@ -11384,7 +11384,7 @@ function parsePath (scriptPath) {
 /***/ ((module, __unused_webpack___webpack_exports__, __nccwpck_require__) => {
 
 __nccwpck_require__.a(module, async (__webpack_handle_async_dependencies__, __webpack_async_result__) => { try {
-/* harmony import */ var _cli_js__WEBPACK_IMPORTED_MODULE_0__ = __nccwpck_require__(7297);
+/* harmony import */ var _cli_js__WEBPACK_IMPORTED_MODULE_0__ = __nccwpck_require__(7056);
 /* harmony import */ var _ports_process_js__WEBPACK_IMPORTED_MODULE_1__ = __nccwpck_require__(9558);
 
 
@@ -11396,7 +11396,7 @@ __webpack_async_result__();
 
 /***/ }),
 
-/***/ 7297:
+/***/ 7056:
 /***/ ((__unused_webpack_module, __webpack_exports__, __nccwpck_require__) => {
 
 
@@ -44690,6 +44690,330 @@ function escapeQuoteTags(text, tag) {
     return text.replace(new RegExp(`<(?=\\s*/?\\s*${name})`, 'gi'), '&lt;');
 }
 
+;// CONCATENATED MODULE: ./src/context/related.ts
+/**
+ * Code around the change that a test needs and the diff does not show: the modules the changed files
+ * import, the public API around a private changed module, files the bug report names, and the style
+ * example's own imports as seen from the regression folder.
+ */
+
+
+
+
+const MAX_RELATED = 4;
+const RELATED_WHOLE_LIMIT = 6_000;
+/** An entry up to this size is shown whole: an index is mostly the lines that lead to the code. */
+const ENTRY_WHOLE_LIMIT = 3_000;
+/** Changed files whose imports are followed; packages read for the wrapper of a private changed module. */
+const MAX_SCANNED = 12;
+const MAX_WRAPPERS = 2;
+/** The characters of export names listed per module; a module exporting more says how many are left out. */
+const EXPORTS_LIMIT = 1_500;
+const SHOWN_CODE_SCAN = 64_000;
+const RESOLVE_SUFFIXES = ['', '.ts', '.tsx', '.js', '.jsx', '.mjs', '.cjs', '/index.ts', '/index.js'];
+const RELATIVE_IMPORT = /(?:\bfrom\s+|\bimport\s+|\brequire\(\s*)['"](\.{1,2}\/[^'"]*|\.{1,2})['"]/g;
+/** The relative specifiers a JavaScript/TypeScript file imports. */
+function relativeImports(content) {
+    return [...new Set([...content.matchAll(RELATIVE_IMPORT)].map((match) => match[1]))];
+}
+/** A relative specifier from `fromFile`, resolved to a repository file (TypeScript's `.js` → `.ts` too). */
+function resolveImport(fromFile, specifier, files) {
+    const target = external_node_path_.posix.join(external_node_path_.posix.dirname(fromFile), specifier);
+    const candidates = [target, target.replace(/\.([cm]?)js$/, '.$1ts')];
+    for (const candidate of candidates)
+        for (const suffix of RESOLVE_SUFFIXES)
+            if (files.has(candidate + suffix))
+                return candidate + suffix;
+    return null;
+}
+/**
+ * Names up to EXPORTS_LIMIT characters, then a marker saying how many more there are. When some must go,
+ * the names `shownCode` uses come first: those are the ones a test of the shown code calls.
+ */
+function capNames(names, shownCode = () => '') {
+    if (names.reduce((sum, name) => sum + name.length + 4, 0) <= EXPORTS_LIMIT)
+        return names;
+    const used = new Set(shownCode().slice(0, SHOWN_CODE_SCAN).match(/[\w$]+/g));
+    const kept = [];
+    let size = 0;
+    for (const name of [...names.filter((name) => used.has(name)), ...names.filter((name) => !used.has(name))]) {
+        if (size + name.length + 4 > EXPORTS_LIMIT)
+            continue;
+        kept.push(name);
+        size += name.length + 4;
+    }
+    return [...kept, `[… ${names.length - kept.length} more names left out]`];
+}
+/** A module's path (three times: heading, import line, convention), import and exports, charged to the budget. */
+function headingCost(path, specifier, exports) {
+    return 3 * path.length + specifier.length + exports.reduce((sum, name) => sum + name.length + 4, 0) + 2 * PIECE_OVERHEAD;
+}
+/** A module's content when it fits the budget beside its heading (which is charged either way), else null. */
+function within(budget, heading, content) {
+    budget.spend(heading);
+    if (content === null || content.length + PIECE_OVERHEAD > budget.remaining)
+        return null;
+    budget.spend(content.length + PIECE_OVERHEAD);
+    return content;
+}
+/** The entries changed modules are reached through first, then what the changed code imports, then what the report names. */
+async function relatedModules(changed, ways, named, source) {
+    // Built in that order too: each takes its share of the budget before the next.
+    const wrappers = await entryModules(ways.filter((way) => !changed.includes(way.entry)), source);
+    const imported = await importedModules(changed, source);
+    const shown = new Set([...changed, ...wrappers.map((module) => module.path), ...imported.map((module) => module.path)]);
+    return [...wrappers, ...imported, ...(await namedModules(named.filter((path) => !shown.has(path)), source))];
+}
+async function importedModules(changed, { files, reader, head, importOf, budget }) {
+    const changedSet = new Set(changed);
+    const paths = new Set();
+    const scanned = changed.filter((file) => /\.[cm]?[jt]sx?$/.test(file)).slice(0, MAX_SCANNED);
+    // All reads asked for at once, in a fixed order (see read.ts), then used in that order.
+    const scannedContents = scanned.map((path) => reader.text(head, path));
+    for (const [at, path] of scanned.entries()) {
+        for (const specifier of relativeImports((await scannedContents[at]) ?? '')) {
+            const resolved = resolveImport(path, specifier, files);
+            if (resolved && !changedSet.has(resolved))
+                paths.add(resolved);
+        }
+    }
+    const related = [...paths].slice(0, MAX_RELATED);
+    const contents = related.map((path) => reader.text(head, path));
+    const modules = [];
+    for (const [at, path] of related.entries()) {
+        const content = (await contents[at]) ?? '';
+        const exports = capNames(exportedNames(content));
+        const shown = within(budget, headingCost(path, importOf(path), exports), content.length <= RELATED_WHOLE_LIMIT ? content : null);
+        modules.push({ path, role: 'imported', importSpecifier: importOf(path), exports, content: shown });
+    }
+    return modules;
+}
+/** Named files are shown whole or not at all: their exports alone would not show the data a test needs. */
+async function namedModules(paths, { reader, head, importOf, budget }) {
+    const modules = [];
+    for (const path of paths) {
+        const content = (await reader.text(head, path)) ?? '';
+        const exports = capNames(exportedNames(content));
+        const cost = headingCost(path, importOf(path), exports) + content.length + PIECE_OVERHEAD;
+        if (content.length <= RELATED_WHOLE_LIMIT && cost <= budget.remaining) {
+            budget.spend(cost);
+            modules.push({ path, role: 'named', importSpecifier: importOf(path), exports, content });
+        }
+    }
+    return modules;
+}
+const MAX_NAMED = 2;
+/**
+ * Source files the bug report names, by path, file name or module name (`zh-cn` → `src/locale/zh-cn.js`,
+ * `localizedFormat` → `src/plugin/localizedFormat/index.js`): the data or plugin the failure needs. Only
+ * names that cannot be plain words count: with a `-`, `_`, `.` or `/`, or in camelCase.
+ */
+function filesNamedIn(text, sourceFiles) {
+    const words = new Set(text
+        .split(/[^\w./-]+/)
+        .map((word) => word.replace(/^[./-]+|[./-]+$/g, ''))
+        .filter((word) => word.length >= 3 && /[-_./]|[a-z][A-Z]/.test(word)));
+    const moduleName = (path) => {
+        const stem = external_node_path_.posix.basename(path).replace(/\.[^.]+$/, '');
+        return stem === 'index' || stem === '__init__' ? external_node_path_.posix.basename(external_node_path_.posix.dirname(path)) : stem;
+    };
+    // A name shared by several files (`index.js`, `utils`) names none of them.
+    const names = (path) => [external_node_path_.posix.basename(path), moduleName(path)];
+    const owners = new Map();
+    for (const name of sourceFiles.flatMap((path) => [...new Set(names(path))]))
+        owners.set(name, (owners.get(name) ?? 0) + 1);
+    const named = (path) => words.has(path) || names(path).some((name) => words.has(name) && owners.get(name) === 1);
+    return sourceFiles.filter(named).slice(0, MAX_NAMED);
+}
+/**
+ * The entries changed modules are reached through (a package's index, a Python package's `__init__.py`):
+ * the API a test calls. Small, an entry is shown whole; else the code in it that names the module, or
+ * else its export statements.
+ */
+async function entryModules(ways, { reader, head, importOf, budget }) {
+    const modules = [];
+    for (const entry of [...new Set(ways.map((way) => way.entry))].slice(0, MAX_WRAPPERS)) {
+        const content = (await reader.text(head, entry)) ?? '';
+        const stems = ways.filter((way) => way.entry === entry).map((way) => moduleStem(way.module));
+        // The module's name is the PR's to choose: escaped, it is matched as it is spelt.
+        const mention = new RegExp(`\\b(?:${stems.map(escapeRegExp).join('|')})\\b`);
+        const naming = content.split('\n').flatMap((line, index) => (mention.test(line) ? [index + 1] : []));
+        const lines = naming.length ? naming : exportStatementLines(content);
+        // Its exports are capped to the budget's charge before its code is cut to what is left.
+        const names = exportedNames(content);
+        budget.spend(headingCost(entry, importOf(entry), capNames(names)));
+        const allowance = Math.min(RELATED_WHOLE_LIMIT, budget.remaining);
+        const code = content.length <= ENTRY_WHOLE_LIMIT && content.length <= allowance ? content : excerptsFor(content, lines, allowance).map((excerpt) => excerpt.code).join(`\n\n${entry.endsWith('.py') ? '#' : '//'} …\n\n`);
+        if (!code)
+            continue;
+        budget.spend(code.length + PIECE_OVERHEAD);
+        modules.push({ path: entry, role: 'wrapper', importSpecifier: importOf(entry), exports: capNames(names, () => code), content: code });
+    }
+    return modules;
+}
+/** `src/plugins/ordinal.js` → `ordinal`; `pkg/_parser.py` → `_parser`; `src/cart/index.ts` → `cart`. */
+function moduleStem(path) {
+    const stem = external_node_path_.posix.basename(path).replace(/\.[^.]+$/, '');
+    return stem === 'index' || stem === '__init__' ? external_node_path_.posix.basename(external_node_path_.posix.dirname(path)) : stem;
+}
+/**
+ * `'../src/a'` in `test/a.test.ts` becomes `'../../src/a'` in `test/regression/`. Python's relative imports
+ * cannot reach out of the regression folder (it is no package): `from . import helper` in `tests/test_a.py`
+ * becomes `from tests import helper`, as pytest run from the repository root imports it.
+ */
+function rebaseImports(examplePath, content, regressionDir) {
+    if (examplePath.endsWith('.py'))
+        return absolutePythonImports(examplePath, content);
+    return relativeImports(content).map((original) => {
+        const target = external_node_path_.posix.join(external_node_path_.posix.dirname(examplePath), original);
+        const rebased = external_node_path_.posix.relative(regressionDir, target) || '.';
+        return { original, rebased: rebased.startsWith('.') ? rebased : `./${rebased}` };
+    });
+}
+function absolutePythonImports(examplePath, content) {
+    const packageParts = external_node_path_.posix.dirname(examplePath).split('/');
+    const imports = new Map();
+    for (const [, dots, rest] of content.matchAll(/^\s*from\s+(\.+)([\w.]*)\s+import\b/gm)) {
+        const parts = [...packageParts.slice(0, packageParts.length - (dots.length - 1)), ...(rest ? rest.split('.') : [])];
+        if (dots.length - 1 >= packageParts.length || !parts.every((part) => /^[A-Za-z_]\w*$/.test(part)))
+            continue;
+        imports.set(`from ${dots}${rest} import`, `from ${parts.join('.')} import`);
+    }
+    return [...imports].map(([original, rebased]) => ({ original, rebased }));
+}
+
+;// CONCATENATED MODULE: ./src/context/way-in.ts
+/**
+ * How a new test reaches each changed module: one import per module. Through an entry the repository's
+ * tests already import (the style example's imports, then the package entry) when that entry reaches the
+ * module; else the module itself. The candidates are checked by loading them in each tree (execute/
+ * import-check.ts); the model is given the one that loads.
+ */
+
+
+
+/** How far an entry's imports are followed, and how many files at most, looking for the changed module. */
+const MAX_DEPTH = 4;
+const MAX_FILES_READ = 60;
+const BUILD_FOLDERS = /^(?:dist|lib|build|es|esm|cjs|out)\//;
+/**
+ * The ways in for each changed module, best first, not yet checked. The repository's tests decide: a
+ * module the style example imports is imported itself; else an entry the example imports (an index, the
+ * package entry) that reaches it; else, when the example imports source modules directly, the module
+ * itself; else the package entry when it reaches the module. The module itself always comes last.
+ */
+async function waysIn(modules, source) {
+    const entries = await entryCandidates(source);
+    const reach = reachability(source);
+    const lines = [];
+    for (const module of modules) {
+        const own = { module, specifier: source.importOf(module), through: null };
+        const entry = module.endsWith('.py') ? await pythonPackageOf(module, source) : entries.imported.includes(module) ? undefined : await findAsync(entries.usable, (candidate) => reach(candidate.path, module));
+        const candidates = entry ? [{ module, specifier: entry.specifier, through: entry.path }, own] : [own];
+        lines.push(...candidates.map((candidate) => ({ ...candidate, loads: { head: null, preFix: null } })));
+    }
+    return lines;
+}
+/** Per module, the first way in that was not seen failing to load at head. */
+function chosenImports(lines) {
+    const chosen = new Map();
+    for (const line of lines) {
+        const current = chosen.get(line.module);
+        if (!current || (current.loads.head === false && line.loads.head !== false))
+            chosen.set(line.module, line);
+    }
+    return [...chosen.values()];
+}
+/** A private Python module (`pkg/_parser.py`) is used through its package when `pkg/__init__.py` names it. */
+async function pythonPackageOf(module, { files, reader, head, importOf }) {
+    const stem = external_node_path_.posix.basename(module, '.py');
+    const init = external_node_path_.posix.join(external_node_path_.posix.dirname(module), '__init__.py');
+    if (!/^_[^_]/.test(stem) || !files.has(init))
+        return undefined;
+    const content = (await reader.text(head, init)) ?? '';
+    return new RegExp(`\\b${escapeRegExp(stem)}\\b`).test(content) ? { path: init, specifier: importOf(init) } : undefined;
+}
+/** The source files the style example imports, and the entries a new test may go through (as the example writes them, from the regression folder). */
+async function entryCandidates(source) {
+    const { styleExample, files } = source;
+    const main = packageEntry(await packageManifest(source), source);
+    const isEntry = (path) => path === main || /^index\.[cm]?[jt]sx?$/.test(external_node_path_.posix.basename(path));
+    const imported = !styleExample || styleExample.path.endsWith('.py') ? [] : source.styleImports.flatMap(({ original, rebased }) => {
+        const path = resolveImport(styleExample.path, original, files);
+        return path && !isTestSupport(path) ? [{ path, specifier: rebased }] : [];
+    });
+    const viaEntries = imported.filter((entry) => isEntry(entry.path));
+    // Tests that import source modules directly, and no entry, are the repository's way: the module itself.
+    const direct = imported.length > 0 && viaEntries.length === 0;
+    const usable = direct || !main || viaEntries.some((entry) => entry.path === main) ? viaEntries : [...viaEntries, { path: main, specifier: source.importOf(main) }];
+    return { imported: imported.map((entry) => entry.path), usable };
+}
+/** Fixtures and helpers the example imports are not the code under test. */
+const isTestSupport = (path) => /(?:^|\/)(?:__)?(?:tests?|spec|fixtures?|__mocks__|helpers?)(?:__)?\//.test(path);
+/** The source file package.json's entry fields name: `source`, `exports['.']`, `module`, `main` (a build output mapped back to `src/`). */
+function packageEntry(manifest, { packageDir, files }) {
+    const fields = [manifest.source, exportOfRoot(manifest.exports), manifest.module, manifest.main, 'index.js', 'src/index.ts', 'src/index.js'];
+    for (const field of fields.filter((value) => typeof value === 'string')) {
+        const relative = field.replace(/^\.\//, '');
+        const candidates = [relative, relative.replace(BUILD_FOLDERS, 'src/').replace(/\.(?:c|m)?js$/, '')];
+        for (const candidate of candidates) {
+            const resolved = resolveImport(external_node_path_.posix.join(packageDir, 'package.json'), `./${candidate}`, files);
+            if (resolved)
+                return resolved;
+        }
+    }
+    return null;
+}
+async function packageManifest({ reader, head, packageDir }) {
+    try {
+        const manifest = JSON.parse((await reader.text(head, external_node_path_.posix.join(packageDir, 'package.json'))) ?? '{}');
+        return manifest && typeof manifest === 'object' ? manifest : {};
+    }
+    catch {
+        return {};
+    }
+}
+function exportOfRoot(exports) {
+    if (typeof exports === 'string' || exports === null || typeof exports !== 'object')
+        return exports;
+    const root = '.' in exports ? exports['.'] : exports;
+    if (typeof root === 'string' || root === null || typeof root !== 'object')
+        return root;
+    const conditions = root;
+    return exportOfRoot(conditions.source ?? conditions.import ?? conditions.require ?? conditions.default);
+}
+/** Whether `from` reaches `target` through relative imports, within MAX_DEPTH steps and MAX_FILES_READ reads. */
+function reachability({ files, reader, head }) {
+    const importsOf = new Map();
+    const imported = (path) => {
+        if (!importsOf.has(path)) {
+            if (importsOf.size >= MAX_FILES_READ)
+                return Promise.resolve([]);
+            importsOf.set(path, reader.text(head, path).then((content) => relativeImports(content ?? '').flatMap((specifier) => resolveImport(path, specifier, files) ?? [])));
+        }
+        return importsOf.get(path);
+    };
+    return async (from, target) => {
+        let frontier = [from];
+        const seen = new Set(frontier);
+        for (let depth = 0; depth < MAX_DEPTH && frontier.length; depth++) {
+            const next = (await Promise.all(frontier.map(imported))).flat().filter((path) => !seen.has(path));
+            if (next.includes(target))
+                return true;
+            for (const path of next)
+                seen.add(path);
+            frontier = next;
+        }
+        return false;
+    };
+}
+async function findAsync(items, test) {
+    for (const item of items)
+        if (await test(item))
+            return item;
+    return undefined;
+}
+
 ;// CONCATENATED MODULE: ./src/frameworks/output.ts
 /** Cleaning test-runner text before it reaches results, prompts and logs. */
 /** How much of a failure message a TestResult keeps (the head: the assertion, then the top of the stack). */
@@ -44734,6 +45058,7 @@ function firstErrorLines(output, count = 6) {
 
 
 
+
 const fence = (code, language = '') => {
     const ticks = code.includes('```') ? '````' : '```';
     return `${ticks}${language}\n${code}\n${ticks}`;
@@ -44771,7 +45096,24 @@ function renderContext(pack) {
     return ['## The code', ...sources, ...related].join('\n\n');
 }
 // A file importing a module the fix added cannot load before the fix: it fails there, but proves only that the module exists.
-const NEW_MODULE = ' The fix added this module: before the fix there is nothing to import, so a test file importing it cannot load there (a weak proof). Keep tests that must import it in a file of their own; reach the behaviour the bug is about through code that existed before the fix where you can.';
+const WEAK_PROOF = 'a test file importing it fails there only by loading, a weak proof. Keep tests that must import it in a file of their own; reach the behaviour the bug is about through code that loads before the fix where you can.';
+const NEW_MODULE = ` The fix added this module: before the fix there is nothing to import, so ${WEAK_PROOF}`;
+/** The one import line per changed module, with what loading it in each tree showed. */
+function importLine(line, source) {
+    const way = line.through
+        ? `- Reach \`${line.module}\` through \`${line.through}\`, which imports it: import \`${line.specifier}\`.`
+        : `- Import \`${line.module}\` as \`${line.specifier}\`.`;
+    const own = line.through && source ? ` Only for a name it does not export: \`${source.importSpecifier}\`.` : '';
+    const { head, preFix } = line.loads;
+    const error = line.error ? ` (${line.error})` : '';
+    if (head === false)
+        return `${way} A test file importing it did not load at head${error}: read the module and its entry before relying on it.${own}`;
+    if (preFix === false)
+        return `${way} Checked: it loads at head, not before the fix${error}: ${WEAK_PROOF}${own}`;
+    if (head && preFix)
+        return `${way} Checked: it loads at head and before the fix.${own}`;
+    return `${way}${source?.addedByFix ? NEW_MODULE : ''}${own}`;
+}
 function renderConventions(pack, suitePath) {
     const example = pack.styleExample
         ? `The style example, an existing test in this repository (\`${pack.styleExample.path}\`, as it was before the fix):\n${fence(pack.styleExample.content, languageTag(pack))}`
@@ -44784,9 +45126,10 @@ function renderConventions(pack, suitePath) {
         `- Framework: ${framework}; language: ${pack.language}; module syntax: ${moduleSyntax}.`,
         ...pack.runtime.map((fact) => `- ${fact}`),
         `- Write the suite to \`${suitePath}\`. More files are allowed only inside \`${pack.regressionDir}/\`, named \`*${pack.testFileSuffix}\`.`,
-        // One rule, in order: the style example's way in (the entry, a wrapper) first, else the module's own specifier.
-        '- Reach the code under test the way the style example does where it goes through a package entry point or a public wrapper (its imports, written from the regression folder, are listed below; the entry must export what you call); otherwise import each module with exactly the specifier given here:',
-        ...[...pack.sources, ...pack.related].map((module) => `- Import \`${module.path}\` as \`${module.importSpecifier}\`.${'addedByFix' in module && module.addedByFix ? NEW_MODULE : ''}`),
+        // One import per changed module: through an entry the tests import when it reaches the module (context/way-in.ts).
+        '- Import the changed code exactly as given here, one import per changed module:',
+        ...chosenImports(pack.imports).map((line) => importLine(line, pack.sources.find((source) => source.path === line.module))),
+        ...pack.related.map((module) => `- Import \`${module.path}\` as \`${module.importSpecifier}\`.`),
         ...(rebased.length ? [`- The style example's own imports, written from \`${pack.regressionDir}/\`: ${rebased.map((entry) => `\`${entry.original}\` → \`${entry.rebased}\``).join(', ')}.`] : []),
         '',
         example
@@ -45576,7 +45919,7 @@ function exampleTest(changedTests, headFiles, isTestFile, primarySource) {
 }
 /** The existing test that best matches a module: same base name, then the closest folder. */
 function nearestTest(testFiles, sourcePath) {
-    const stem = moduleStem(sourcePath);
+    const stem = test_layout_moduleStem(sourcePath);
     const scored = testFiles.map((file) => ({ file, score: similarity(file, sourcePath, stem) }));
     scored.sort((a, b) => b.score - a.score || a.file.length - b.file.length || a.file.localeCompare(b.file));
     return scored[0]?.file ?? null;
@@ -45584,13 +45927,13 @@ function nearestTest(testFiles, sourcePath) {
 function similarity(testFile, sourcePath, stem) {
     const testParts = (0,external_node_path_.dirname)(testFile).split('/').filter((part) => !TEST_FOLDER.test(part));
     // `test/transport.test.ts` or `__tests__/response/redirect.js` for `lib/response.js`.
-    const sameName = moduleStem(testFile) === stem ? 100 : testParts.includes(stem) ? 60 : (0,external_node_path_.basename)(testFile).includes(stem) ? 50 : 0;
+    const sameName = test_layout_moduleStem(testFile) === stem ? 100 : testParts.includes(stem) ? 60 : (0,external_node_path_.basename)(testFile).includes(stem) ? 50 : 0;
     const sourceParts = (0,external_node_path_.dirname)(sourcePath).split('/');
     const shared = sourceParts.filter((part) => testParts.includes(part)).length;
     return sameName + shared * 5 - testParts.length;
 }
 /** `src/streaming-transport.ts` → `streaming-transport`; `test/x.test.ts` → `x`; `test_x.py` → `x`. */
-function moduleStem(path) {
+function test_layout_moduleStem(path) {
     return (0,external_node_path_.basename)(path)
         .replace(/\.(?:test|spec)(?=\.)/, '')
         .replace((0,external_node_path_.extname)(path), '')
@@ -45640,6 +45983,61 @@ function collectedLayout(layout, stem, collects) {
     const usable = candidates.filter((dir) => dir !== '.' && dir !== '');
     const chosen = usable.find((dir) => collects(regressionFileName(dir, stem, layout.testFileSuffix)) !== false);
     return { ...layout, regressionDir: chosen ?? layout.regressionDir };
+}
+
+;// CONCATENATED MODULE: ./src/execute/import-check.ts
+
+
+async function checkImports(bench, framework, pack, log) {
+    if (!framework.loadingTest || pack.imports.length === 0)
+        return pack.imports;
+    const files = loadingTests(pack, framework.loadingTest);
+    const head = (await bench.runAlone('head', files, 'Import check'))[0];
+    const preFix = (await bench.runAlone('preFix', files, 'Import check'))[0];
+    const lines = judgeImports(pack.imports, files, head, preFix);
+    for (const line of lines)
+        log.info(`Import check: ${line.module} as '${line.specifier}': ${describeLoads(line)}`);
+    return lines;
+}
+/** One test file per distinct specifier, in the regression folder: `import-check-1.test.js`. */
+function loadingTests(pack, loadingTest) {
+    const specifiers = [...new Set(pack.imports.map((line) => line.specifier))];
+    return specifiers.map((specifier, i) => ({
+        specifier,
+        path: regressionFileName(pack.regressionDir, `import-check-${i + 1}`, pack.testFileSuffix),
+        content: loadingTest(importStatement(specifier, pack), usesImportSyntax(pack)),
+        tests: []
+    }));
+}
+/** Each line with whether its file loaded in each run, and the first lines of the error where it did not. */
+function judgeImports(lines, files, head, preFix) {
+    return lines.map((line) => {
+        const file = files.find((entry) => entry.specifier === line.specifier).path;
+        const [atHead, beforeFix] = [loadResult(head, file), loadResult(preFix, file)];
+        const error = atHead.error ?? beforeFix.error;
+        return { ...line, loads: { head: atHead.loads, preFix: beforeFix.loads }, ...(error ? { error } : {}) };
+    });
+}
+function describeLoads({ loads }) {
+    const where = (loaded) => (loaded === null ? 'not checked' : loaded ? 'loads' : 'does not load');
+    return `${where(loads.head)} at head, ${where(loads.preFix)} before the fix`;
+}
+/** The statement that imports a specifier for its effect alone: nothing it names is used, so nothing can be unused. */
+function importStatement(specifier, pack) {
+    if (pack.language === 'python')
+        return `import ${specifier}`;
+    return usesImportSyntax(pack) ? `import '${specifier}'` : `require('${specifier}')`;
+}
+const usesImportSyntax = (pack) => pack.language === 'typescript' || pack.moduleSystem === 'esm';
+/** Loaded: the file's one test ran and passed; not: it failed, or the file could not run; null: the run said nothing of it. */
+function loadResult(run, file) {
+    const tests = run.tests.filter((test) => test.file === file);
+    const fileError = run.fileErrors.find((error) => error.file === file);
+    if (tests.length === 0 && !fileError)
+        return { loads: null };
+    if (!fileError && tests.every((test) => test.status === 'passed'))
+        return { loads: true };
+    return { loads: false, error: firstErrorLines(fileError?.message ?? tests.find((test) => test.message)?.message ?? '', 2) };
 }
 
 ;// CONCATENATED MODULE: ./src/execute/preflight.ts
@@ -55107,6 +55505,7 @@ const avaAdapter = {
             return true;
         return CONFIG_FILES.some((file) => (0,external_node_fs_.existsSync)((0,external_node_path_.join)(repoDir, file)));
     },
+    loadingTest: (imports, importSyntax) => `${importSyntax ? "import test from 'ava'" : "const test = require('ava')"}\n${imports}\n\ntest('loads', (t) => {\n  t.pass()\n})\n`,
     isTestFile(path) {
         const parts = path.split('/');
         const base = parts[parts.length - 1];
@@ -55342,6 +55741,7 @@ const jestAdapter = {
             return true;
         return jest_CONFIG_FILES.some((file) => (0,external_node_fs_.existsSync)((0,external_node_path_.join)(repoDir, file)));
     },
+    loadingTest: (imports) => `${imports}\n\ntest('loads', () => {})\n`,
     isTestFile(path) {
         if (!TEST_EXTENSION.test(path) || path.split('/').includes('node_modules'))
             return false;
@@ -55664,6 +56064,8 @@ const mochaAdapter = {
             return true;
         return mocha_CONFIG_FILES.some((file) => (0,external_node_fs_.existsSync)((0,external_node_path_.join)(repoDir, file)));
     },
+    // `it` under the BDD interface, `test` under TDD.
+    loadingTest: (imports) => `${imports}\n\n;(typeof it === 'function' ? it : test)('loads', function () {})\n`,
     isTestFile(path) {
         const parts = path.split('/');
         const base = parts[parts.length - 1];
@@ -56044,6 +56446,7 @@ const nodeTestAdapter = {
         return importsNodeTest(repoDir);
     },
     isTestFile: isNodeTestFile,
+    loadingTest: (imports, importSyntax) => `${importSyntax ? "import test from 'node:test'" : "const test = require('node:test')"}\n${imports}\n\ntest('loads', () => {})\n`,
     async run(request, processes) {
         await makeRunnerFolder(request.scratchDir);
         const node = await nodeRuntime(processes, request.treeDir);
@@ -56544,6 +56947,7 @@ function createPytestAdapter(options = {}) {
         coverageNeeds: 'coverage.py importable by the Python that runs pytest',
         detect: detectPytest,
         isTestFile,
+        loadingTest: (imports) => `${imports}\n\n\ndef test_loads():\n    pass\n`,
         run: (request, processes) => runPytest(request, processes, systemPythons)
     };
 }
@@ -56588,7 +56992,7 @@ async function runPytest(request, processes, systemPythons) {
     const missing = unreportedMessage(result.exitCode, output);
     fileErrors.push(...unreported.map((file) => ({ file, message: missing })));
     const coverage = python && request.coverage && python.hasCoverage ? await collectCoverage(python, request, env, processes) : null;
-    return { ...base, tests, fileErrors, ...(coverage && { coverage }) };
+    return { ...base, tests, fileErrors, ...(coverage && { coverage }), ...(python && { runtime: `Python ${python.pythonVersion}, pytest ${python.pytestVersion}` }) };
 }
 async function chooseLaunch(request, processes, systemPythons, reporterArgs) {
     // The repository's own command runs as given: pytest's flags go on it, coverage.py does not wrap it.
@@ -56717,6 +57121,8 @@ const vitestAdapter = {
             return true;
         return hasViteTestSection(repoDir);
     },
+    // vitest transforms every test file: import syntax works whatever the package's module system.
+    loadingTest: (imports) => `import { test } from 'vitest'\n${imports}\n\ntest('loads', () => {})\n`,
     isTestFile(path) {
         const parts = path.split('/');
         const base = parts[parts.length - 1];
@@ -57270,7 +57676,6 @@ function repoRelativeRun(run, packageDir) {
         coverage: run.coverage?.map((entry) => ({ ...entry, file: repoPath(entry.file) }))
     };
 }
-/** Messages name files by repository path, not by the temporary tree's: the same in both trees, and no noise. */
 /** Files with a test that did not pass, or that could not run at all. */
 function failingFiles(run) {
     const failing = new Set(run.fileErrors.map((error) => error.file));
@@ -60368,7 +60773,7 @@ async function readCollection(framework, repoTree, options = {}) {
     if (!rules)
         return UNKNOWN_COLLECTION;
     // Repository paths in, package paths to the rules: a file outside the package is not its tests'.
-    return { source: rules.source, collects: (path) => (within(path, packageDir) ? rules.collects(packageDir ? path.slice(packageDir.length + 1) : path) : false) };
+    return { source: rules.source, collects: (path) => (collection_within(path, packageDir) ? rules.collects(packageDir ? path.slice(packageDir.length + 1) : path) : false) };
 }
 /** A monorepo package's folder as a tree of its own. */
 function packageTree(tree, packageDir) {
@@ -60472,7 +60877,7 @@ function mochaSpecMatches(entry, path, options) {
     if (path === spec || options.extensions.some((ext) => path === `${spec}.${ext}`))
         return true;
     const isFolder = spec === '' || options.files.some((file) => file.startsWith(`${spec}/`));
-    if (!isFolder || !within(path, spec))
+    if (!isFolder || !collection_within(path, spec))
         return false;
     const rest = spec === '' ? path : path.slice(spec.length + 1);
     return (options.recursive || !rest.includes('/')) && options.extensions.some((ext) => path.endsWith(`.${ext}`));
@@ -60497,7 +60902,7 @@ async function nodeTestRules(tree, pkg) {
     if (patterns.length === 0)
         return { source: 'node --test (its default patterns)', collects: byDefault };
     const isFolder = (entry) => tree.files.some((file) => file.startsWith(`${entry}/`));
-    const matches = (path, entry) => (isGlob(entry) ? glob(path, entry) : path === entry || (isFolder(entry) && within(path, entry) && byDefault(path)));
+    const matches = (path, entry) => (isGlob(entry) ? glob(path, entry) : path === entry || (isFolder(entry) && collection_within(path, entry) && byDefault(path)));
     return { source: `node --test ${command.positionals.join(' ')}`, collects: (path) => patterns.some((entry) => matches(path, entry)) };
 }
 /** The `node … --test …` command of the test script: its file patterns are the words after its options. */
@@ -60542,7 +60947,7 @@ async function jestRules(tree, pkg, resolved) {
     const matchesTest = (path) => (regexes.length ? regexes.some((regex) => regex.test(`/${path}`)) : jestGlobs(path, match));
     return {
         source: resolved ? resolved.source : `jest (${config.file})`,
-        collects: (path) => roots.some((root) => within(path, root)) &&
+        collects: (path) => roots.some((root) => collection_within(path, root)) &&
             extensions.some((ext) => path.endsWith(`.${ext}`)) &&
             matchesTest(path) &&
             !ignored.some((regex) => regex.test(`/${path}`)) &&
@@ -60624,7 +61029,7 @@ async function avaRules(tree, pkg) {
             !name(path).startsWith('_') &&
             !path.split('/').includes('node_modules') &&
             globs(path, patterns) &&
-            (filters.length === 0 || filters.some((filter) => (isGlob(filter) ? glob(path, filter) : path === filter || within(path, filter))))
+            (filters.length === 0 || filters.some((filter) => (isGlob(filter) ? glob(path, filter) : path === filter || collection_within(path, filter))))
     };
 }
 function avaExtensions(config) {
@@ -60647,7 +61052,7 @@ async function pytestRules(tree) {
     const testpaths = (values.get('testpaths') ?? []).map(clean);
     const pythonFiles = values.get('python_files') ?? ['test_*.py', '*_test.py'];
     const matchesName = (path) => pythonFiles.some((pattern) => (pattern.includes('/') ? glob(path, `**/${pattern}`) : glob(path.split('/').pop(), pattern)));
-    const inTestpaths = (path) => testpaths.length === 0 || testpaths.some((entry) => (isGlob(entry) ? glob(path, entry) || glob(path, `${entry}/**`) : within(path, entry)));
+    const inTestpaths = (path) => testpaths.length === 0 || testpaths.some((entry) => (isGlob(entry) ? glob(path, entry) || glob(path, `${entry}/**`) : collection_within(path, entry)));
     return {
         source: `pytest (${found?.file ?? 'its defaults'}: testpaths ${testpaths.join(' ') || '.'}, python_files ${pythonFiles.join(' ')})`,
         collects: (path) => path.endsWith('.py') && matchesName(path) && inTestpaths(path) && !path.split('/').slice(0, -1).some((folder) => PYTEST_SKIPPED_FOLDER.test(folder))
@@ -60702,7 +61107,7 @@ function tomlValues(body) {
 const words = (text) => text.trim().split(/\s+/).filter(Boolean);
 /** `./test/` → `test`; `.` → ''. */
 const clean = (path) => path.replace(/^\.\/+/, '').replace(/\/+$/, '').replace(/^\.$/, '');
-const within = (path, folder) => folder === '' || path.startsWith(`${folder}/`);
+const collection_within = (path, folder) => folder === '' || path.startsWith(`${folder}/`);
 const isGlob = (pattern) => /[*?[\]{}!()]/.test(pattern);
 const glob = (path, pattern) => minimatch(path, clean(pattern), { dot: true });
 /** jest's own glob dialect (picomatch: `*.(spec|test).ts` is a group), matched as jest does. */
@@ -60808,6 +61213,7 @@ function emptyReport(mode, repoDir, base, head) {
         preFixTree: null,
         build: null,
         preflight: null,
+        context: null,
         isolation: 'none',
         isolationDetail: 'nothing ran yet',
         rounds: { repair: 0, strengthen: 0 },
@@ -61384,201 +61790,12 @@ async function sizeOf(git, commit, path) {
     }
 }
 
-;// CONCATENATED MODULE: ./src/context/related.ts
-/**
- * Code around the change that a test needs and the diff does not show: the modules the changed files
- * import, the public API around a private changed module, files the bug report names, and the style
- * example's own imports as seen from the regression folder.
- */
-
-
-
-const MAX_RELATED = 4;
-const RELATED_WHOLE_LIMIT = 6_000;
-/** Changed files whose imports are followed; packages read for the wrapper of a private changed module. */
-const MAX_SCANNED = 12;
-const MAX_WRAPPERS = 2;
-/** The characters of export names listed per module; a module exporting more says how many are left out. */
-const EXPORTS_LIMIT = 1_500;
-const SHOWN_CODE_SCAN = 64_000;
-const RESOLVE_SUFFIXES = ['', '.ts', '.tsx', '.js', '.jsx', '.mjs', '.cjs', '/index.ts', '/index.js'];
-const RELATIVE_IMPORT = /(?:\bfrom\s+|\bimport\s+|\brequire\(\s*)['"](\.{1,2}\/[^'"]*|\.{1,2})['"]/g;
-/** The relative specifiers a JavaScript/TypeScript file imports. */
-function relativeImports(content) {
-    return [...new Set([...content.matchAll(RELATIVE_IMPORT)].map((match) => match[1]))];
-}
-/** A relative specifier from `fromFile`, resolved to a repository file (TypeScript's `.js` → `.ts` too). */
-function resolveImport(fromFile, specifier, files) {
-    const target = external_node_path_.posix.join(external_node_path_.posix.dirname(fromFile), specifier);
-    const candidates = [target, target.replace(/\.([cm]?)js$/, '.$1ts')];
-    for (const candidate of candidates)
-        for (const suffix of RESOLVE_SUFFIXES)
-            if (files.has(candidate + suffix))
-                return candidate + suffix;
-    return null;
-}
-/**
- * Names up to EXPORTS_LIMIT characters, then a marker saying how many more there are. When some must go,
- * the names `shownCode` uses come first: those are the ones a test of the shown code calls.
- */
-function capNames(names, shownCode = () => '') {
-    if (names.reduce((sum, name) => sum + name.length + 4, 0) <= EXPORTS_LIMIT)
-        return names;
-    const used = new Set(shownCode().slice(0, SHOWN_CODE_SCAN).match(/[\w$]+/g));
-    const kept = [];
-    let size = 0;
-    for (const name of [...names.filter((name) => used.has(name)), ...names.filter((name) => !used.has(name))]) {
-        if (size + name.length + 4 > EXPORTS_LIMIT)
-            continue;
-        kept.push(name);
-        size += name.length + 4;
-    }
-    return [...kept, `[… ${names.length - kept.length} more names left out]`];
-}
-/** A module's path (three times: heading, import line, convention), import and exports, charged to the budget. */
-function headingCost(path, specifier, exports) {
-    return 3 * path.length + specifier.length + exports.reduce((sum, name) => sum + name.length + 4, 0) + 2 * PIECE_OVERHEAD;
-}
-/** A module's content when it fits the budget beside its heading (which is charged either way), else null. */
-function related_within(budget, heading, content) {
-    budget.spend(heading);
-    if (content === null || content.length + PIECE_OVERHEAD > budget.remaining)
-        return null;
-    budget.spend(content.length + PIECE_OVERHEAD);
-    return content;
-}
-/** The wrapper of a private changed module first, then what the changed code imports, then what the report names. */
-async function relatedModules(changed, named, source) {
-    // Built in that order too: each takes its share of the budget before the next.
-    const wrappers = await publicWrappers(changed, source);
-    const imported = await importedModules(changed, source);
-    const shown = new Set([...changed, ...imported.map((module) => module.path)]);
-    return [...wrappers, ...imported, ...(await namedModules(named.filter((path) => !shown.has(path)), source))];
-}
-async function importedModules(changed, { files, reader, head, importOf, budget }) {
-    const changedSet = new Set(changed);
-    const paths = new Set();
-    const scanned = changed.filter((file) => /\.[cm]?[jt]sx?$/.test(file)).slice(0, MAX_SCANNED);
-    // All reads asked for at once, in a fixed order (see read.ts), then used in that order.
-    const scannedContents = scanned.map((path) => reader.text(head, path));
-    for (const [at, path] of scanned.entries()) {
-        for (const specifier of relativeImports((await scannedContents[at]) ?? '')) {
-            const resolved = resolveImport(path, specifier, files);
-            if (resolved && !changedSet.has(resolved))
-                paths.add(resolved);
-        }
-    }
-    const related = [...paths].slice(0, MAX_RELATED);
-    const contents = related.map((path) => reader.text(head, path));
-    const modules = [];
-    for (const [at, path] of related.entries()) {
-        const content = (await contents[at]) ?? '';
-        const exports = capNames(exportedNames(content));
-        const shown = related_within(budget, headingCost(path, importOf(path), exports), content.length <= RELATED_WHOLE_LIMIT ? content : null);
-        modules.push({ path, role: 'imported', importSpecifier: importOf(path), exports, content: shown });
-    }
-    return modules;
-}
-/** Named files are shown whole or not at all: their exports alone would not show the data a test needs. */
-async function namedModules(paths, { reader, head, importOf, budget }) {
-    const modules = [];
-    for (const path of paths) {
-        const content = (await reader.text(head, path)) ?? '';
-        const exports = capNames(exportedNames(content));
-        const cost = headingCost(path, importOf(path), exports) + content.length + PIECE_OVERHEAD;
-        if (content.length <= RELATED_WHOLE_LIMIT && cost <= budget.remaining) {
-            budget.spend(cost);
-            modules.push({ path, role: 'named', importSpecifier: importOf(path), exports, content });
-        }
-    }
-    return modules;
-}
-const MAX_NAMED = 2;
-/**
- * Source files the bug report names, by path, file name or module name (`zh-cn` → `src/locale/zh-cn.js`,
- * `localizedFormat` → `src/plugin/localizedFormat/index.js`): the data or plugin the failure needs. Only
- * names that cannot be plain words count: with a `-`, `_`, `.` or `/`, or in camelCase.
- */
-function filesNamedIn(text, sourceFiles) {
-    const words = new Set(text
-        .split(/[^\w./-]+/)
-        .map((word) => word.replace(/^[./-]+|[./-]+$/g, ''))
-        .filter((word) => word.length >= 3 && /[-_./]|[a-z][A-Z]/.test(word)));
-    const moduleName = (path) => {
-        const stem = external_node_path_.posix.basename(path).replace(/\.[^.]+$/, '');
-        return stem === 'index' || stem === '__init__' ? external_node_path_.posix.basename(external_node_path_.posix.dirname(path)) : stem;
-    };
-    // A name shared by several files (`index.js`, `utils`) names none of them.
-    const names = (path) => [external_node_path_.posix.basename(path), moduleName(path)];
-    const owners = new Map();
-    for (const name of sourceFiles.flatMap((path) => [...new Set(names(path))]))
-        owners.set(name, (owners.get(name) ?? 0) + 1);
-    const named = (path) => words.has(path) || names(path).some((name) => words.has(name) && owners.get(name) === 1);
-    return sourceFiles.filter(named).slice(0, MAX_NAMED);
-}
-/**
- * A private Python module (`pkg/_impl.py`) is used through its package: the code of `pkg/__init__.py` that
- * names it is the API a test should call, with its signature.
- */
-async function publicWrappers(changed, { files, reader, head, importOf, budget }) {
-    const wrappers = [];
-    const changedSet = new Set(changed);
-    const inits = new Set();
-    for (const path of changed) {
-        const name = external_node_path_.posix.basename(path, '.py');
-        const init = external_node_path_.posix.join(external_node_path_.posix.dirname(path), '__init__.py');
-        if (!path.endsWith('.py') || !/^_[^_]/.test(name) || !files.has(init) || changedSet.has(init) || inits.has(init))
-            continue;
-        if (inits.size === MAX_WRAPPERS)
-            break;
-        inits.add(init);
-        const content = (await reader.text(head, init)) ?? '';
-        // The file name is the PR's to choose: escaped, it is matched as it is spelt.
-        const mention = new RegExp(`\\b${name.replace(/[.*+?^${}()|[\]\\]/g, '\\$&')}\\b`);
-        const naming = content.split('\n').flatMap((line, index) => (mention.test(line) ? [index + 1] : []));
-        if (naming.length === 0)
-            continue;
-        // Its exports are capped to the budget's charge before its code is cut to what is left.
-        const names = exportedNames(content);
-        budget.spend(headingCost(init, importOf(init), capNames(names)));
-        const code = excerptsFor(content, naming, Math.min(RELATED_WHOLE_LIMIT, budget.remaining)).map((excerpt) => excerpt.code).join('\n\n# …\n\n');
-        const exports = capNames(names, () => code);
-        budget.spend(code.length + PIECE_OVERHEAD);
-        wrappers.push({ path: init, role: 'wrapper', importSpecifier: importOf(init), exports, content: code });
-    }
-    return wrappers;
-}
-/**
- * `'../src/a'` in `test/a.test.ts` becomes `'../../src/a'` in `test/regression/`. Python's relative imports
- * cannot reach out of the regression folder (it is no package): `from . import helper` in `tests/test_a.py`
- * becomes `from tests import helper`, as pytest run from the repository root imports it.
- */
-function rebaseImports(examplePath, content, regressionDir) {
-    if (examplePath.endsWith('.py'))
-        return absolutePythonImports(examplePath, content);
-    return relativeImports(content).map((original) => {
-        const target = external_node_path_.posix.join(external_node_path_.posix.dirname(examplePath), original);
-        const rebased = external_node_path_.posix.relative(regressionDir, target) || '.';
-        return { original, rebased: rebased.startsWith('.') ? rebased : `./${rebased}` };
-    });
-}
-function absolutePythonImports(examplePath, content) {
-    const packageParts = external_node_path_.posix.dirname(examplePath).split('/');
-    const imports = new Map();
-    for (const [, dots, rest] of content.matchAll(/^\s*from\s+(\.+)([\w.]*)\s+import\b/gm)) {
-        const parts = [...packageParts.slice(0, packageParts.length - (dots.length - 1)), ...(rest ? rest.split('.') : [])];
-        if (dots.length - 1 >= packageParts.length || !parts.every((part) => /^[A-Za-z_]\w*$/.test(part)))
-            continue;
-        imports.set(`from ${dots}${rest} import`, `from ${parts.join('.')} import`);
-    }
-    return [...imports].map(([original, rebased]) => ({ original, rebased }));
-}
-
 ;// CONCATENATED MODULE: ./src/context/context.ts
 /**
  * The context stage: what the model may see and call, and how a new test must look and import. All of it
  * within CONTEXT_BUDGET characters (see budget.ts), from a bounded amount of text read (see read.ts).
  */
+
 
 
 
@@ -61602,7 +61819,8 @@ const HEAD_LIMIT = 32_000;
 const BASE_LIMIT = 16_000;
 /** Below this share, a file's part is cut to nothing rather than to a stub. */
 const MIN_FILE_SHARE = 2_000;
-async function buildContext(changeSet, git, framework, bugReport = null, collection = UNKNOWN_COLLECTION) {
+async function buildContext(changeSet, git, framework, options = {}) {
+    const { bugReport = null, collection = UNKNOWN_COLLECTION, packageDir = '', testRuntime = null } = options;
     const reader = boundedReader(git);
     const budget = new Budget(CONTEXT_BUDGET - RENDERING_RESERVE);
     const sources = sourceFiles(changeSet).filter((file) => file.status !== 'deleted');
@@ -61629,19 +61847,21 @@ async function buildContext(changeSet, git, framework, bugReport = null, collect
     // The changed code first, leaving a reserve for the modules around it.
     const shown = await sourceContexts(sources, changeSet, reader, importOf, budget.remaining - RELATED_RESERVE);
     budget.spend(shown.reduce((sum, source) => sum + sourceCost(source), 0));
+    const imports = await waysIn(shown.map((source) => source.path), { files: headFileSet, reader, head: changeSet.head, styleExample, styleImports, packageDir, importOf });
     const language = primary.endsWith('.py') ? 'python' : /\.[cm]?tsx?$/.test(primary) ? 'typescript' : 'javascript';
     return {
         sources: shown,
+        imports,
         styleExample,
         styleImports,
-        related: await relatedModules(sources.map((file) => file.path), namedSources(bugReport, headFiles, changeSet, framework), { files: headFileSet, reader, head: changeSet.head, importOf, budget }),
+        related: await relatedModules(sources.map((file) => file.path), imports.flatMap(({ module, through }) => (through ? [{ module, entry: through }] : [])), namedSources(bugReport, headFiles, changeSet, framework), { files: headFileSet, reader, head: changeSet.head, importOf, budget }),
         regressionDir: layout.regressionDir,
         testFileSuffix: layout.testFileSuffix,
         framework: framework.name,
         frameworkVersion: context_installedVersion(git.repoDir, framework.name),
         moduleSystem: style.moduleSystem,
         language,
-        runtime: await readRuntimeFacts(reader, changeSet.head, headFileSet, framework.name, language)
+        runtime: [...(testRuntime ? [`${testRuntime} runs the tests.`] : []), ...(await readRuntimeFacts(reader, changeSet.head, headFileSet, framework.name, language))]
     };
 }
 /**
@@ -61827,14 +62047,16 @@ function refusal(path, context, existing, taken) {
 
 
 async function generateSuite(changeSet, source, deps) {
-    const { git, model, framework, timings, report, log, collection, reader } = deps;
+    const { git, model, framework, timings, report, log, collection, reader, packageDir, testRuntime, checkImports } = deps;
     const bugReport = await readBugReport(source, git, changeSet.base, changeSet.head);
     report.bugReport = { title: bugReport.title, source: bugReport.source, truncated: bugReport.truncated };
-    const context = await timings.time('context', () => buildContext(changeSet, git, framework, bugReport, collection));
-    if (context.sources.length === 0) {
+    const built = await timings.time('context', () => buildContext(changeSet, git, framework, { bugReport, collection, packageDir, testRuntime }));
+    if (built.sources.length === 0) {
         throw new UserFacingError('The change touches no source file, so there is no fix to test', 'use verify mode to check the PR\'s own tests');
     }
+    const context = checkImports ? { ...built, imports: await timings.time('import-check', () => checkImports(built)) } : built;
     const input = { bugReport, context, suitePath: suitePathFor(bugReport, changeSet.head, context), reader };
+    report.context = summarizeContext(input);
     const existingFiles = new Set(await git.listFiles(changeSet.head));
     const place = (files) => {
         const placement = placeSuite(files, context, existingFiles);
@@ -61881,6 +62103,11 @@ async function generateSuite(changeSet, source, deps) {
             }
         }
     };
+}
+function summarizeContext(input) {
+    const { context } = input;
+    const files = [...context.sources, ...context.related, ...(context.styleExample ? [context.styleExample] : [])].map((file) => file.path);
+    return { files: [...new Set(files)], tokens: Math.ceil(sharedContext(input).length / 4), imports: context.imports };
 }
 /** `test/regression/issue-7.test.js` → `test/regression/issue-7-concerns.test.js`. */
 function concernsPathFor(suitePath, suffix) {
@@ -62083,6 +62310,7 @@ function scenarioOf(name, intents) {
 
 
 
+
 async function runPipeline(settings, ports) {
     const started = performance.now();
     const report = emptyReport(settings.mode, settings.repoDir, settings.base, settings.head);
@@ -62149,7 +62377,7 @@ async function runPipeline(settings, ports) {
         const isTestFile = (path) => framework.isTestFile(path) || collected.collects(path) === true;
         const candidate = settings.mode === 'verify'
             ? { files: await pullRequestTests(changeSet, { name: framework.name, isTestFile }, ports.git), refiner: null, concerns: null }
-            : await pipeline_generate(settings, ports, changeSet, framework, collected, timings, report);
+            : await pipeline_generate(settings, ports, changeSet, { framework, collection: collected, bench, runtime: preflightRun?.run.runtime ?? null }, timings, report);
         const proof = await proveSuite(bench, candidate.files, {
             refiner: candidate.refiner,
             repairRounds: settings.repairRounds,
@@ -62252,11 +62480,22 @@ async function setUpTrees(settings, ports, sandbox, changeSet, dir) {
     }
     return trees;
 }
-async function pipeline_generate(settings, ports, changeSet, framework, collection, timings, report) {
+async function pipeline_generate(settings, ports, changeSet, { framework, collection, bench, runtime }, timings, report) {
     if (!ports.model || !settings.model)
         throw new UserFacingError('Generate mode needs a model', 'set ANTHROPIC_API_KEY, or use verify mode');
-    const reader = repositoryReader(settings.model, ports, changeSet);
-    return generateSuite(changeSet, settings.bugReport, { git: ports.git, model: ports.model, framework, timings, report, log: ports.log, collection, reader });
+    return generateSuite(changeSet, settings.bugReport, {
+        git: ports.git,
+        model: ports.model,
+        framework,
+        timings,
+        report,
+        log: ports.log,
+        collection,
+        reader: repositoryReader(settings.model, ports, changeSet),
+        packageDir: settings.tests.workingDirectory,
+        testRuntime: runtime,
+        checkImports: (context) => checkImports(bench, framework, context, ports.log)
+    });
 }
 /** What the model may read before each answer: the tracked files at head and as the pre-fix tree has them. */
 function repositoryReader(model, ports, changeSet) {

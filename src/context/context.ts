@@ -19,6 +19,7 @@ import { boundedReader, type FileReader } from './read.js'
 import { capNames, filesNamedIn, rebaseImports, relatedModules } from './related.js'
 import { UNKNOWN_COLLECTION, type Collection } from './collection.js'
 import { collectedLayout, exampleTest, layoutFor, suiteStem } from './test-layout.js'
+import { waysIn } from './way-in.js'
 
 const STYLE_EXAMPLE_LIMIT = 8_000
 /** Changed source files shown; a fix touching more names the rest. */
@@ -30,13 +31,18 @@ const BASE_LIMIT = 16_000
 /** Below this share, a file's part is cut to nothing rather than to a stub. */
 const MIN_FILE_SHARE = 2_000
 
-export async function buildContext(
-  changeSet: ChangeSet,
-  git: GitCommands,
-  framework: FrameworkAdapter,
-  bugReport: BugReport | null = null,
-  collection: Collection = UNKNOWN_COLLECTION
-): Promise<ContextPack> {
+export interface ContextOptions {
+  bugReport?: BugReport | null
+  /** Which files the repository's test command collects. */
+  collection?: Collection
+  /** The package folder the tests run in ('' for the root): its package.json names the package entry. */
+  packageDir?: string
+  /** What ran the repository's tests here (RunResult.runtime), when a run said so. */
+  testRuntime?: string | null
+}
+
+export async function buildContext(changeSet: ChangeSet, git: GitCommands, framework: FrameworkAdapter, options: ContextOptions = {}): Promise<ContextPack> {
+  const { bugReport = null, collection = UNKNOWN_COLLECTION, packageDir = '', testRuntime = null } = options
   const reader = boundedReader(git)
   const budget = new Budget(CONTEXT_BUDGET - RENDERING_RESERVE)
   const sources = sourceFiles(changeSet).filter((file) => file.status !== 'deleted')
@@ -64,13 +70,19 @@ export async function buildContext(
   // The changed code first, leaving a reserve for the modules around it.
   const shown = await sourceContexts(sources, changeSet, reader, importOf, budget.remaining - RELATED_RESERVE)
   budget.spend(shown.reduce((sum, source) => sum + sourceCost(source), 0))
+  const imports = await waysIn(
+    shown.map((source) => source.path),
+    { files: headFileSet, reader, head: changeSet.head, styleExample, styleImports, packageDir, importOf }
+  )
   const language = primary.endsWith('.py') ? 'python' : /\.[cm]?tsx?$/.test(primary) ? 'typescript' : 'javascript'
   return {
     sources: shown,
+    imports,
     styleExample,
     styleImports,
     related: await relatedModules(
       sources.map((file) => file.path),
+      imports.flatMap(({ module, through }) => (through ? [{ module, entry: through }] : [])),
       namedSources(bugReport, headFiles, changeSet, framework),
       { files: headFileSet, reader, head: changeSet.head, importOf, budget }
     ),
@@ -80,7 +92,7 @@ export async function buildContext(
     frameworkVersion: installedVersion(git.repoDir, framework.name),
     moduleSystem: style.moduleSystem,
     language,
-    runtime: await readRuntimeFacts(reader, changeSet.head, headFileSet, framework.name, language)
+    runtime: [...(testRuntime ? [`${testRuntime} runs the tests.`] : []), ...(await readRuntimeFacts(reader, changeSet.head, headFileSet, framework.name, language))]
   }
 }
 

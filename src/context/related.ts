@@ -6,11 +6,14 @@
 import { posix } from 'node:path'
 import type { RebasedImport, RelatedModule } from '../domain.js'
 import { PIECE_OVERHEAD, type Budget } from './budget.js'
-import { excerptsFor, exportedNames } from './functions.js'
+import { escapeRegExp } from '../regexp.js'
+import { excerptsFor, exportedNames, exportStatementLines } from './functions.js'
 import type { FileReader } from './read.js'
 
 const MAX_RELATED = 4
 const RELATED_WHOLE_LIMIT = 6_000
+/** An entry up to this size is shown whole: an index is mostly the lines that lead to the code. */
+const ENTRY_WHOLE_LIMIT = 3_000
 /** Changed files whose imports are followed; packages read for the wrapper of a private changed module. */
 const MAX_SCANNED = 12
 const MAX_WRAPPERS = 2
@@ -72,12 +75,12 @@ function within(budget: Budget, heading: number, content: string | null): string
   return content
 }
 
-/** The wrapper of a private changed module first, then what the changed code imports, then what the report names. */
-export async function relatedModules(changed: string[], named: string[], source: ModuleSource): Promise<RelatedModule[]> {
+/** The entries changed modules are reached through first, then what the changed code imports, then what the report names. */
+export async function relatedModules(changed: string[], ways: WayThrough[], named: string[], source: ModuleSource): Promise<RelatedModule[]> {
   // Built in that order too: each takes its share of the budget before the next.
-  const wrappers = await publicWrappers(changed, source)
+  const wrappers = await entryModules(ways.filter((way) => !changed.includes(way.entry)), source)
   const imported = await importedModules(changed, source)
-  const shown = new Set([...changed, ...imported.map((module) => module.path)])
+  const shown = new Set([...changed, ...wrappers.map((module) => module.path), ...imported.map((module) => module.path)])
   return [...wrappers, ...imported, ...(await namedModules(named.filter((path) => !shown.has(path)), source))]
 }
 
@@ -146,34 +149,42 @@ export function filesNamedIn(text: string, sourceFiles: readonly string[]): stri
   return sourceFiles.filter(named).slice(0, MAX_NAMED)
 }
 
+/** A changed module, and the entry a new test reaches it through (context/way-in.ts). */
+export interface WayThrough {
+  module: string
+  entry: string
+}
+
 /**
- * A private Python module (`pkg/_impl.py`) is used through its package: the code of `pkg/__init__.py` that
- * names it is the API a test should call, with its signature.
+ * The entries changed modules are reached through (a package's index, a Python package's `__init__.py`):
+ * the API a test calls. Small, an entry is shown whole; else the code in it that names the module, or
+ * else its export statements.
  */
-async function publicWrappers(changed: string[], { files, reader, head, importOf, budget }: ModuleSource): Promise<RelatedModule[]> {
-  const wrappers: RelatedModule[] = []
-  const changedSet = new Set(changed)
-  const inits = new Set<string>()
-  for (const path of changed) {
-    const name = posix.basename(path, '.py')
-    const init = posix.join(posix.dirname(path), '__init__.py')
-    if (!path.endsWith('.py') || !/^_[^_]/.test(name) || !files.has(init) || changedSet.has(init) || inits.has(init)) continue
-    if (inits.size === MAX_WRAPPERS) break
-    inits.add(init)
-    const content = (await reader.text(head, init)) ?? ''
-    // The file name is the PR's to choose: escaped, it is matched as it is spelt.
-    const mention = new RegExp(`\\b${name.replace(/[.*+?^${}()|[\]\\]/g, '\\$&')}\\b`)
+async function entryModules(ways: WayThrough[], { reader, head, importOf, budget }: ModuleSource): Promise<RelatedModule[]> {
+  const modules: RelatedModule[] = []
+  for (const entry of [...new Set(ways.map((way) => way.entry))].slice(0, MAX_WRAPPERS)) {
+    const content = (await reader.text(head, entry)) ?? ''
+    const stems = ways.filter((way) => way.entry === entry).map((way) => moduleStem(way.module))
+    // The module's name is the PR's to choose: escaped, it is matched as it is spelt.
+    const mention = new RegExp(`\\b(?:${stems.map(escapeRegExp).join('|')})\\b`)
     const naming = content.split('\n').flatMap((line, index) => (mention.test(line) ? [index + 1] : []))
-    if (naming.length === 0) continue
+    const lines = naming.length ? naming : exportStatementLines(content)
     // Its exports are capped to the budget's charge before its code is cut to what is left.
     const names = exportedNames(content)
-    budget.spend(headingCost(init, importOf(init), capNames(names)))
-    const code = excerptsFor(content, naming, Math.min(RELATED_WHOLE_LIMIT, budget.remaining)).map((excerpt) => excerpt.code).join('\n\n# …\n\n')
-    const exports = capNames(names, () => code)
+    budget.spend(headingCost(entry, importOf(entry), capNames(names)))
+    const allowance = Math.min(RELATED_WHOLE_LIMIT, budget.remaining)
+    const code = content.length <= ENTRY_WHOLE_LIMIT && content.length <= allowance ? content : excerptsFor(content, lines, allowance).map((excerpt) => excerpt.code).join(`\n\n${entry.endsWith('.py') ? '#' : '//'} …\n\n`)
+    if (!code) continue
     budget.spend(code.length + PIECE_OVERHEAD)
-    wrappers.push({ path: init, role: 'wrapper', importSpecifier: importOf(init), exports, content: code })
+    modules.push({ path: entry, role: 'wrapper', importSpecifier: importOf(entry), exports: capNames(names, () => code), content: code })
   }
-  return wrappers
+  return modules
+}
+
+/** `src/plugins/ordinal.js` → `ordinal`; `pkg/_parser.py` → `_parser`; `src/cart/index.ts` → `cart`. */
+function moduleStem(path: string): string {
+  const stem = posix.basename(path).replace(/\.[^.]+$/, '')
+  return stem === 'index' || stem === '__init__' ? posix.basename(posix.dirname(path)) : stem
 }
 
 /**

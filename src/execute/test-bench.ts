@@ -155,7 +155,6 @@ function repoRelativeRun(run: RunResult, packageDir: string): RunResult {
   }
 }
 
-/** Messages name files by repository path, not by the temporary tree's: the same in both trees, and no noise. */
 /** Files with a test that did not pass, or that could not run at all. */
 export function failingFiles(run: RunResult): Set<string> {
   const failing = new Set(run.fileErrors.map((error) => error.file))

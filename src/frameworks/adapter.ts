@@ -39,6 +39,11 @@ export interface FrameworkAdapter {
   isTestFile(path: string): boolean
   run(request: RunRequest, processes: ProcessRunner): Promise<RunResult>
   /**
+   * A test file holding `imports` (import statements, or `require` calls when `importSyntax` is false) and
+   * one empty test: it passes exactly when the imports load (execute/import-check.ts).
+   */
+  loadingTest?(imports: string, importSyntax: boolean): string
+  /**
    * The runner's own account of its configuration at `treeDir` (which files it collects), for a
    * configuration that cannot be read statically: a JavaScript config file, a wrapper CLI's hidden one.
    * Paths under the tree are written `<rootDir>`-relative. Null when the runner cannot say.

@@ -47,6 +47,8 @@ export const avaAdapter: FrameworkAdapter = {
     return CONFIG_FILES.some((file) => existsSync(join(repoDir, file)))
   },
 
+  loadingTest: (imports, importSyntax) => `${importSyntax ? "import test from 'ava'" : "const test = require('ava')"}\n${imports}\n\ntest('loads', (t) => {\n  t.pass()\n})\n`,
+
   isTestFile(path) {
     const parts = path.split('/')
     const base = parts[parts.length - 1]

@@ -56,6 +56,8 @@ export const jestAdapter: FrameworkAdapter = {
     return CONFIG_FILES.some((file) => existsSync(join(repoDir, file)))
   },
 
+  loadingTest: (imports) => `${imports}\n\ntest('loads', () => {})\n`,
+
   isTestFile(path) {
     if (!TEST_EXTENSION.test(path) || path.split('/').includes('node_modules')) return false
     const parts = path.split('/')

@@ -45,6 +45,9 @@ export const mochaAdapter: FrameworkAdapter = {
     return CONFIG_FILES.some((file) => existsSync(join(repoDir, file)))
   },
 
+  // `it` under the BDD interface, `test` under TDD.
+  loadingTest: (imports) => `${imports}\n\n;(typeof it === 'function' ? it : test)('loads', function () {})\n`,
+
   isTestFile(path) {
     const parts = path.split('/')
     const base = parts[parts.length - 1]

@@ -61,6 +61,8 @@ export const nodeTestAdapter: FrameworkAdapter = {
 
   isTestFile: isNodeTestFile,
 
+  loadingTest: (imports, importSyntax) => `${importSyntax ? "import test from 'node:test'" : "const test = require('node:test')"}\n${imports}\n\ntest('loads', () => {})\n`,
+
   async run(request, processes) {
     await makeRunnerFolder(request.scratchDir)
     const node = await nodeRuntime(processes, request.treeDir)

@@ -47,6 +47,7 @@ export function createPytestAdapter(options: PytestOptions = {}): FrameworkAdapt
     coverageNeeds: 'coverage.py importable by the Python that runs pytest',
     detect: detectPytest,
     isTestFile,
+    loadingTest: (imports) => `${imports}\n\n\ndef test_loads():\n    pass\n`,
     run: (request, processes) => runPytest(request, processes, systemPythons)
   }
 }
@@ -100,7 +101,7 @@ async function runPytest(request: RunRequest, processes: ProcessRunner, systemPy
   const missing = unreportedMessage(result.exitCode, output)
   fileErrors.push(...unreported.map((file) => ({ file, message: missing })))
   const coverage = python && request.coverage && python.hasCoverage ? await collectCoverage(python, request, env, processes) : null
-  return { ...base, tests, fileErrors, ...(coverage && { coverage }) }
+  return { ...base, tests, fileErrors, ...(coverage && { coverage }), ...(python && { runtime: `Python ${python.pythonVersion}, pytest ${python.pytestVersion}` }) }
 }
 
 async function chooseLaunch(request: RunRequest, processes: ProcessRunner, systemPythons: string[], reporterArgs: string[]): Promise<Launch | { notInstalled: RunResult }> {

@@ -67,6 +67,9 @@ export const vitestAdapter: FrameworkAdapter = {
     return hasViteTestSection(repoDir)
   },
 
+  // vitest transforms every test file: import syntax works whatever the package's module system.
+  loadingTest: (imports) => `import { test } from 'vitest'\n${imports}\n\ntest('loads', () => {})\n`,
+
   isTestFile(path) {
     const parts = path.split('/')
     const base = parts[parts.length - 1]

@@ -1,7 +1,8 @@
 /** Pipeline data rendered as the markdown the prompts embed. */
 import { WHOLE_FILE } from '../context/functions.js'
 import { escapeQuoteTags } from '../bug-report/sanitize.js'
-import { isFailure, type Analysis, type BugReport, type ContextPack, type RelatedModule, type RunResult, type Scenario, type Suite } from '../domain.js'
+import { chosenImports } from '../context/way-in.js'
+import { isFailure, type Analysis, type BugReport, type ContextPack, type ImportLine, type RelatedModule, type RunResult, type Scenario, type SourceContext, type Suite } from '../domain.js'
 import { headAndTail } from '../frameworks/output.js'
 
 const fence = (code: string, language = '') => {
@@ -48,7 +49,22 @@ export function renderContext(pack: ContextPack): string {
 }
 
 // A file importing a module the fix added cannot load before the fix: it fails there, but proves only that the module exists.
-const NEW_MODULE = ' The fix added this module: before the fix there is nothing to import, so a test file importing it cannot load there (a weak proof). Keep tests that must import it in a file of their own; reach the behaviour the bug is about through code that existed before the fix where you can.'
+const WEAK_PROOF = 'a test file importing it fails there only by loading, a weak proof. Keep tests that must import it in a file of their own; reach the behaviour the bug is about through code that loads before the fix where you can.'
+const NEW_MODULE = ` The fix added this module: before the fix there is nothing to import, so ${WEAK_PROOF}`
+
+/** The one import line per changed module, with what loading it in each tree showed. */
+function importLine(line: ImportLine, source: SourceContext | undefined): string {
+  const way = line.through
+    ? `- Reach \`${line.module}\` through \`${line.through}\`, which imports it: import \`${line.specifier}\`.`
+    : `- Import \`${line.module}\` as \`${line.specifier}\`.`
+  const own = line.through && source ? ` Only for a name it does not export: \`${source.importSpecifier}\`.` : ''
+  const { head, preFix } = line.loads
+  const error = line.error ? ` (${line.error})` : ''
+  if (head === false) return `${way} A test file importing it did not load at head${error}: read the module and its entry before relying on it.${own}`
+  if (preFix === false) return `${way} Checked: it loads at head, not before the fix${error}: ${WEAK_PROOF}${own}`
+  if (head && preFix) return `${way} Checked: it loads at head and before the fix.${own}`
+  return `${way}${source?.addedByFix ? NEW_MODULE : ''}${own}`
+}
 
 export function renderConventions(pack: ContextPack, suitePath: string): string {
   const example = pack.styleExample
@@ -62,9 +78,10 @@ export function renderConventions(pack: ContextPack, suitePath: string): string 
     `- Framework: ${framework}; language: ${pack.language}; module syntax: ${moduleSyntax}.`,
     ...pack.runtime.map((fact) => `- ${fact}`),
     `- Write the suite to \`${suitePath}\`. More files are allowed only inside \`${pack.regressionDir}/\`, named \`*${pack.testFileSuffix}\`.`,
-    // One rule, in order: the style example's way in (the entry, a wrapper) first, else the module's own specifier.
-    '- Reach the code under test the way the style example does where it goes through a package entry point or a public wrapper (its imports, written from the regression folder, are listed below; the entry must export what you call); otherwise import each module with exactly the specifier given here:',
-    ...[...pack.sources, ...pack.related].map((module) => `- Import \`${module.path}\` as \`${module.importSpecifier}\`.${'addedByFix' in module && module.addedByFix ? NEW_MODULE : ''}`),
+    // One import per changed module: through an entry the tests import when it reaches the module (context/way-in.ts).
+    '- Import the changed code exactly as given here, one import per changed module:',
+    ...chosenImports(pack.imports).map((line) => importLine(line, pack.sources.find((source) => source.path === line.module))),
+    ...pack.related.map((module) => `- Import \`${module.path}\` as \`${module.importSpecifier}\`.`),
     ...(rebased.length ? [`- The style example's own imports, written from \`${pack.regressionDir}/\`: ${rebased.map((entry) => `\`${entry.original}\` → \`${entry.rebased}\``).join(', ')}.`] : []),
     '',
     example

@@ -1,6 +1,6 @@
 /** The report: one JSON document (schema in report.schema.json) from which report.md is rendered. */
 import type { Collection } from '../context/collection.js'
-import type { Analysis, BugReport, ChangeSet, ClassifiedTest, Scenario, SuiteFile, Verdict } from '../domain.js'
+import type { Analysis, BugReport, ChangeSet, ClassifiedTest, ImportLine, Scenario, SuiteFile, Verdict } from '../domain.js'
 import type { ConfirmedConcern } from '../execute/concerns.js'
 import type { DependencySource } from '../execute/dependencies.js'
 import type { HunkGuard } from '../execute/hunk-guards.js'
@@ -43,6 +43,8 @@ export interface Report {
   build: { command: string; why: string; detected: boolean } | null
   /** One existing test run at head before anything else: can this repository's tests run here? Null: none to try. */
   preflight: Preflight | null
+  /** Generate mode: what the model was shown before it read anything; null: no model stage ran. */
+  context: ContextSummary | null
   /** How the repository's commands ran: in the sandbox, or (with why in isolationDetail) as the tool's user. */
   isolation: IsolationMode
   isolationDetail: string
@@ -52,6 +54,15 @@ export interface Report {
   model: ModelUsage
   timings: Record<string, number>
   durationMs: number
+}
+
+export interface ContextSummary {
+  /** The repository files the context shows (in whole or in part): changed sources, the modules around them, the style example. */
+  files: string[]
+  /** Its size in tokens, estimated (characters / 4): bug report, code and conventions, as every stage is shown them. */
+  tokens: number
+  /** Each changed module's ways in, best first, and whether each loads in each tree (execute/import-check.ts). */
+  imports: ImportLine[]
 }
 
 export type SuiteFileEntry = Pick<SuiteFile, 'path' | 'tests'> & {
@@ -113,6 +124,7 @@ export function emptyReport(mode: Mode, repoDir: string, base: string, head: str
     preFixTree: null,
     build: null,
     preflight: null,
+    context: null,
     isolation: 'none',
     isolationDetail: 'nothing ran yet',
     rounds: { repair: 0, strengthen: 0 },

@@ -2,20 +2,20 @@
  * Generate mode's suite: bug report → context → analysis → scenarios → test files, placed safely; and the
  * refiner that the prove loop calls back for repair and strengthen rounds.
  */
-import type { ChangeSet, FixConcern, RunResult, Scenario, SuiteFile } from '../domain.js'
+import type { ChangeSet, ContextPack, FixConcern, ImportLine, RunResult, Scenario, SuiteFile } from '../domain.js'
 import type { FrameworkAdapter } from '../frameworks/adapter.js'
 import type { GitCommands } from '../ports/git.js'
 import type { RepositoryReader } from '../model/ask.js'
 import type { ModelPort } from '../model/model-port.js'
 import type { Logger } from '../ports/logger.js'
-import type { Report } from '../report/report.js'
+import type { ContextSummary, Report } from '../report/report.js'
 import type { BugReportSource } from '../settings.js'
 import type { Timings } from '../timings.js'
 import { readBugReport } from '../bug-report/bug-report.js'
 import type { Collection } from '../context/collection.js'
 import { buildContext } from '../context/context.js'
 import { UserFacingError } from '../errors.js'
-import { analyse, planScenarios, repairTests, strengthenTests, writeConcernTests, writeTests, type GenerationInput } from '../model/stages.js'
+import { analyse, planScenarios, repairTests, sharedContext, strengthenTests, writeConcernTests, writeTests, type GenerationInput } from '../model/stages.js'
 import { placeSuite, suitePathFor, type RefusedFile } from './placement.js'
 
 /** How the prove loop asks for better tests; generate mode has one, verify mode none. */
@@ -50,17 +50,25 @@ export interface GenerateDeps {
   collection: Collection
   /** What the model may read of the repository before each answer; null: only the context. */
   reader: RepositoryReader | null
+  /** The package folder the tests run in ('' for the root). */
+  packageDir: string
+  /** What ran the repository's tests here (the preflight's RunResult.runtime), when it said. */
+  testRuntime: string | null
+  /** Which ways into the changed code load in each tree (execute/import-check.ts); null: unchecked. */
+  checkImports: ((context: ContextPack) => Promise<ImportLine[]>) | null
 }
 
 export async function generateSuite(changeSet: ChangeSet, source: BugReportSource, deps: GenerateDeps): Promise<GeneratedSuite> {
-  const { git, model, framework, timings, report, log, collection, reader } = deps
+  const { git, model, framework, timings, report, log, collection, reader, packageDir, testRuntime, checkImports } = deps
   const bugReport = await readBugReport(source, git, changeSet.base, changeSet.head)
   report.bugReport = { title: bugReport.title, source: bugReport.source, truncated: bugReport.truncated }
-  const context = await timings.time('context', () => buildContext(changeSet, git, framework, bugReport, collection))
-  if (context.sources.length === 0) {
+  const built = await timings.time('context', () => buildContext(changeSet, git, framework, { bugReport, collection, packageDir, testRuntime }))
+  if (built.sources.length === 0) {
     throw new UserFacingError('The change touches no source file, so there is no fix to test', 'use verify mode to check the PR\'s own tests')
   }
+  const context = checkImports ? { ...built, imports: await timings.time('import-check', () => checkImports(built)) } : built
   const input: GenerationInput = { bugReport, context, suitePath: suitePathFor(bugReport, changeSet.head, context), reader }
+  report.context = summarizeContext(input)
   const existingFiles = new Set(await git.listFiles(changeSet.head))
   const place = (files: SuiteFile[]) => {
     const placement = placeSuite(files, context, existingFiles)
@@ -107,6 +115,12 @@ export async function generateSuite(changeSet: ChangeSet, source: BugReportSourc
       }
     }
   }
+}
+
+function summarizeContext(input: GenerationInput): ContextSummary {
+  const { context } = input
+  const files = [...context.sources, ...context.related, ...(context.styleExample ? [context.styleExample] : [])].map((file) => file.path)
+  return { files: [...new Set(files)], tokens: Math.ceil(sharedContext(input).length / 4), imports: context.imports }
 }
 
 /** `test/regression/issue-7.test.js` → `test/regression/issue-7-concerns.test.js`. */

@@ -129,7 +129,7 @@ test('a source file the bug report names is shown whole, after the changed code'
   const head = await commit({ 'src/parse.js': "module.exports = function parse(text, locale) {\n  return text === locale.meridiem(1)\n}\n" })
   const repo = createGit(dir)
   const report = { title: 'parse of A fails in zh-cn', body: 'Works with en.', source: 'issue-text' as const, truncated: false, issue: null }
-  const context = await buildContext(await readChangeSet(repo, base, head), repo, await frameworkFor(dir, 'jest'), report)
+  const context = await buildContext(await readChangeSet(repo, base, head), repo, await frameworkFor(dir, 'jest'), { bugReport: report })
   expect(context.related.map(({ path, role }) => ({ path, role }))).toEqual([{ path: 'src/locale/zh-cn.js', role: 'named' }])
   expect(context.related[0].content).toContain('meridiem')
 })

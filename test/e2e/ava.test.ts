@@ -39,6 +39,11 @@ test('generate: the scripted model gives a fail-to-pass ava suite that imports t
   expect(run.exitCode).toBe(0)
   const { report } = run
   expect(report).toMatchObject({ verdict: 'fail-to-pass', reason: null, mode: 'generate', framework: 'ava', rounds: { repair: 0, strengthen: 0 } })
+  // The package entry reaches the fixed module: that way in first, the module itself second; both load with ava in both trees.
+  expect(report.context!.imports).toEqual([
+    { module: 'src/pages.js', specifier: '../../src/index.js', through: 'src/index.js', loads: { head: true, preFix: true } },
+    { module: 'src/pages.js', specifier: '../../src/pages.js', through: null, loads: { head: true, preFix: true } }
+  ])
   expect(report.tests.map((test) => test.scenario)).not.toContain(null)
   expect(readFileSync(join(run.outDir, 'suite', SUITE_PATH), 'utf8')).toBe(scriptedSuite)
 

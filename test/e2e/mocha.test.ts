@@ -41,6 +41,8 @@ test('generate: the scripted model gives a fail-to-pass mocha suite that require
   expect(run.exitCode).toBe(0)
   const { report } = run
   expect(report).toMatchObject({ verdict: 'fail-to-pass', reason: null, mode: 'generate', framework: 'mocha', rounds: { repair: 0, strengthen: 0 } })
+  // The import given to the model loads with mocha in both trees.
+  expect(report.context!.imports.map((line) => line.loads)).toEqual([{ head: true, preFix: true }])
   // Every test is tied to its scenario by the title the model gave, whatever the runner calls it.
   expect(report.tests.map((test) => test.scenario)).not.toContain(null)
   expect(report.suite.files).toEqual([{ path: SUITE_PATH, tests: expect.arrayContaining([expect.objectContaining({ scenario: 'base64 padding survives --token=value' })]), collectedByRepoTests: true, unconfirmed: [] }])

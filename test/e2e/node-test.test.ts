@@ -48,6 +48,8 @@ test('generate: the scripted model gives a fail-to-pass node:test suite that imp
   expect(run.exitCode).toBe(0)
   const { report } = run
   expect(report).toMatchObject({ verdict: 'fail-to-pass', reason: null, mode: 'generate', framework: 'node-test', rounds: { repair: 0, strengthen: 0 } })
+  // The import given to the model loads with node-test in both trees.
+  expect(report.context!.imports.map((line) => line.loads)).toEqual([{ head: true, preFix: true }])
   // Every test is tied to its scenario by the title the model gave, whatever the runner calls it.
   expect(report.tests.map((test) => test.scenario)).not.toContain(null)
   expect(report.suite.files).toEqual([{ path: SUITE_PATH, tests: expect.arrayContaining([expect.objectContaining({ scenario: 'a trailing delimiter keeps an empty last field' })]), collectedByRepoTests: true, unconfirmed: [] }])

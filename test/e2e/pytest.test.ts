@@ -110,7 +110,10 @@ describe('a flat-layout project (the package at the root, a conftest fixture)', 
     ])
     expect(run.report.suite.files.map((file) => file.path)).toEqual(['tests/regression/test_issue_57.py'])
     const write = run.model!.requests.find((request) => stageOf(request) === 'write-tests')!
-    expect(requestText(write)).toContain('Import `quickcache/memo.py` as `quickcache.memo`.')
+    expect(requestText(write)).toContain('Import `quickcache/memo.py` as `quickcache.memo`. Checked: it loads at head and before the fix.')
+    // The Python that ran the preflight is the one the tests run under: the model is told which.
+    expect(requestText(write)).toMatch(/^- Python 3\.\d+\.\d+, pytest \d+\.\d+(?:\.\d+)? runs the tests\.$/m)
+    expect(run.report.context!.imports).toEqual([{ module: 'quickcache/memo.py', specifier: 'quickcache.memo', through: null, loads: { head: true, preFix: true } }])
   })
 
   it("generate with a conftest.py that loads only under Debian's pytest: that interpreter runs everything, no model call is spent on it", async () => {

@@ -12,6 +12,7 @@ afterEach(async () => fake?.close())
 
 const context: ContextPack = {
   sources: [],
+  imports: [],
   styleExample: null,
   styleImports: [],
   related: [],

@@ -1,0 +1,150 @@
+/**
+ * How a new test reaches each changed module: one import per module. Through an entry the repository's
+ * tests already import (the style example's imports, then the package entry) when that entry reaches the
+ * module; else the module itself. The candidates are checked by loading them in each tree (execute/
+ * import-check.ts); the model is given the one that loads.
+ */
+import { posix } from 'node:path'
+import type { ImportCandidate, ImportLine, RebasedImport, StyleExample } from '../domain.js'
+import type { FileReader } from './read.js'
+import { escapeRegExp } from '../regexp.js'
+import { relativeImports, resolveImport } from './related.js'
+
+/** How far an entry's imports are followed, and how many files at most, looking for the changed module. */
+const MAX_DEPTH = 4
+const MAX_FILES_READ = 60
+const BUILD_FOLDERS = /^(?:dist|lib|build|es|esm|cjs|out)\//
+
+export interface WayInSource {
+  /** Tracked files at head. */
+  files: ReadonlySet<string>
+  reader: FileReader
+  head: string
+  styleExample: StyleExample | null
+  styleImports: RebasedImport[]
+  /** The package folder the tests run in ('' for the root): its package.json names the entry. */
+  packageDir: string
+  /** The module's own specifier from the regression folder (context/imports.ts, python-imports.ts). */
+  importOf: (path: string) => string
+}
+
+/**
+ * The ways in for each changed module, best first, not yet checked. The repository's tests decide: a
+ * module the style example imports is imported itself; else an entry the example imports (an index, the
+ * package entry) that reaches it; else, when the example imports source modules directly, the module
+ * itself; else the package entry when it reaches the module. The module itself always comes last.
+ */
+export async function waysIn(modules: string[], source: WayInSource): Promise<ImportLine[]> {
+  const entries = await entryCandidates(source)
+  const reach = reachability(source)
+  const lines: ImportLine[] = []
+  for (const module of modules) {
+    const own: ImportCandidate = { module, specifier: source.importOf(module), through: null }
+    const entry = module.endsWith('.py') ? await pythonPackageOf(module, source) : entries.imported.includes(module) ? undefined : await findAsync(entries.usable, (candidate) => reach(candidate.path, module))
+    const candidates = entry ? [{ module, specifier: entry.specifier, through: entry.path }, own] : [own]
+    lines.push(...candidates.map((candidate) => ({ ...candidate, loads: { head: null, preFix: null } })))
+  }
+  return lines
+}
+
+/** Per module, the first way in that was not seen failing to load at head. */
+export function chosenImports(lines: ImportLine[]): ImportLine[] {
+  const chosen = new Map<string, ImportLine>()
+  for (const line of lines) {
+    const current = chosen.get(line.module)
+    if (!current || (current.loads.head === false && line.loads.head !== false)) chosen.set(line.module, line)
+  }
+  return [...chosen.values()]
+}
+
+interface Entry {
+  path: string
+  specifier: string
+}
+
+/** A private Python module (`pkg/_parser.py`) is used through its package when `pkg/__init__.py` names it. */
+async function pythonPackageOf(module: string, { files, reader, head, importOf }: WayInSource): Promise<Entry | undefined> {
+  const stem = posix.basename(module, '.py')
+  const init = posix.join(posix.dirname(module), '__init__.py')
+  if (!/^_[^_]/.test(stem) || !files.has(init)) return undefined
+  const content = (await reader.text(head, init)) ?? ''
+  return new RegExp(`\\b${escapeRegExp(stem)}\\b`).test(content) ? { path: init, specifier: importOf(init) } : undefined
+}
+
+/** The source files the style example imports, and the entries a new test may go through (as the example writes them, from the regression folder). */
+async function entryCandidates(source: WayInSource): Promise<{ imported: string[]; usable: Entry[] }> {
+  const { styleExample, files } = source
+  const main = packageEntry(await packageManifest(source), source)
+  const isEntry = (path: string) => path === main || /^index\.[cm]?[jt]sx?$/.test(posix.basename(path))
+  const imported = !styleExample || styleExample.path.endsWith('.py') ? [] : source.styleImports.flatMap(({ original, rebased }) => {
+    const path = resolveImport(styleExample.path, original, files)
+    return path && !isTestSupport(path) ? [{ path, specifier: rebased }] : []
+  })
+  const viaEntries = imported.filter((entry) => isEntry(entry.path))
+  // Tests that import source modules directly, and no entry, are the repository's way: the module itself.
+  const direct = imported.length > 0 && viaEntries.length === 0
+  const usable = direct || !main || viaEntries.some((entry) => entry.path === main) ? viaEntries : [...viaEntries, { path: main, specifier: source.importOf(main) }]
+  return { imported: imported.map((entry) => entry.path), usable }
+}
+
+/** Fixtures and helpers the example imports are not the code under test. */
+const isTestSupport = (path: string) => /(?:^|\/)(?:__)?(?:tests?|spec|fixtures?|__mocks__|helpers?)(?:__)?\//.test(path)
+
+/** The source file package.json's entry fields name: `source`, `exports['.']`, `module`, `main` (a build output mapped back to `src/`). */
+function packageEntry(manifest: Record<string, unknown>, { packageDir, files }: WayInSource): string | null {
+  const fields = [manifest.source, exportOfRoot(manifest.exports), manifest.module, manifest.main, 'index.js', 'src/index.ts', 'src/index.js']
+  for (const field of fields.filter((value): value is string => typeof value === 'string')) {
+    const relative = field.replace(/^\.\//, '')
+    const candidates = [relative, relative.replace(BUILD_FOLDERS, 'src/').replace(/\.(?:c|m)?js$/, '')]
+    for (const candidate of candidates) {
+      const resolved = resolveImport(posix.join(packageDir, 'package.json'), `./${candidate}`, files)
+      if (resolved) return resolved
+    }
+  }
+  return null
+}
+
+async function packageManifest({ reader, head, packageDir }: WayInSource): Promise<Record<string, unknown>> {
+  try {
+    const manifest: unknown = JSON.parse((await reader.text(head, posix.join(packageDir, 'package.json'))) ?? '{}')
+    return manifest && typeof manifest === 'object' ? (manifest as Record<string, unknown>) : {}
+  } catch {
+    return {}
+  }
+}
+
+function exportOfRoot(exports: unknown): unknown {
+  if (typeof exports === 'string' || exports === null || typeof exports !== 'object') return exports
+  const root = '.' in exports ? (exports as Record<string, unknown>)['.'] : exports
+  if (typeof root === 'string' || root === null || typeof root !== 'object') return root
+  const conditions = root as Record<string, unknown>
+  return exportOfRoot(conditions.source ?? conditions.import ?? conditions.require ?? conditions.default)
+}
+
+/** Whether `from` reaches `target` through relative imports, within MAX_DEPTH steps and MAX_FILES_READ reads. */
+function reachability({ files, reader, head }: WayInSource): (from: string, target: string) => Promise<boolean> {
+  const importsOf = new Map<string, Promise<string[]>>()
+  const imported = (path: string) => {
+    if (!importsOf.has(path)) {
+      if (importsOf.size >= MAX_FILES_READ) return Promise.resolve([])
+      importsOf.set(path, reader.text(head, path).then((content) => relativeImports(content ?? '').flatMap((specifier) => resolveImport(path, specifier, files) ?? [])))
+    }
+    return importsOf.get(path)!
+  }
+  return async (from, target) => {
+    let frontier = [from]
+    const seen = new Set(frontier)
+    for (let depth = 0; depth < MAX_DEPTH && frontier.length; depth++) {
+      const next = (await Promise.all(frontier.map(imported))).flat().filter((path) => !seen.has(path))
+      if (next.includes(target)) return true
+      for (const path of next) seen.add(path)
+      frontier = next
+    }
+    return false
+  }
+}
+
+async function findAsync<T>(items: T[], test: (item: T) => Promise<boolean>): Promise<T | undefined> {
+  for (const item of items) if (await test(item)) return item
+  return undefined
+}

@@ -1,0 +1,68 @@
+/**
+ * Before the model writes a test: does each way into the changed code load, with the repository's own
+ * runner, loader and transpiler, at head and on the pre-fix tree? One test file per import, holding only
+ * that import and one empty test, runs in each tree (one runner start per tree); the files go again after.
+ */
+import type { ContextPack, ImportLine, RunResult, SuiteFile } from '../domain.js'
+import type { FrameworkAdapter } from '../frameworks/adapter.js'
+import { firstErrorLines } from '../frameworks/output.js'
+import { regressionFileName } from '../context/test-layout.js'
+import type { Logger } from '../ports/logger.js'
+import type { TestBench } from './test-bench.js'
+
+export async function checkImports(bench: TestBench, framework: FrameworkAdapter, pack: ContextPack, log: Logger): Promise<ImportLine[]> {
+  if (!framework.loadingTest || pack.imports.length === 0) return pack.imports
+  const files = loadingTests(pack, framework.loadingTest)
+  const head = (await bench.runAlone('head', files, 'Import check'))[0]
+  const preFix = (await bench.runAlone('preFix', files, 'Import check'))[0]
+  const lines = judgeImports(pack.imports, files, head, preFix)
+  for (const line of lines) log.info(`Import check: ${line.module} as '${line.specifier}': ${describeLoads(line)}`)
+  return lines
+}
+
+/** One test file per distinct specifier, in the regression folder: `import-check-1.test.js`. */
+export function loadingTests(pack: ContextPack, loadingTest: NonNullable<FrameworkAdapter['loadingTest']>): ImportTestFile[] {
+  const specifiers = [...new Set(pack.imports.map((line) => line.specifier))]
+  return specifiers.map((specifier, i) => ({
+    specifier,
+    path: regressionFileName(pack.regressionDir, `import-check-${i + 1}`, pack.testFileSuffix),
+    content: loadingTest(importStatement(specifier, pack), usesImportSyntax(pack)),
+    tests: []
+  }))
+}
+
+export interface ImportTestFile extends SuiteFile {
+  specifier: string
+}
+
+/** Each line with whether its file loaded in each run, and the first lines of the error where it did not. */
+export function judgeImports(lines: ImportLine[], files: ImportTestFile[], head: RunResult, preFix: RunResult): ImportLine[] {
+  return lines.map((line) => {
+    const file = files.find((entry) => entry.specifier === line.specifier)!.path
+    const [atHead, beforeFix] = [loadResult(head, file), loadResult(preFix, file)]
+    const error = atHead.error ?? beforeFix.error
+    return { ...line, loads: { head: atHead.loads, preFix: beforeFix.loads }, ...(error ? { error } : {}) }
+  })
+}
+
+export function describeLoads({ loads }: ImportLine): string {
+  const where = (loaded: boolean | null) => (loaded === null ? 'not checked' : loaded ? 'loads' : 'does not load')
+  return `${where(loads.head)} at head, ${where(loads.preFix)} before the fix`
+}
+
+/** The statement that imports a specifier for its effect alone: nothing it names is used, so nothing can be unused. */
+function importStatement(specifier: string, pack: ContextPack): string {
+  if (pack.language === 'python') return `import ${specifier}`
+  return usesImportSyntax(pack) ? `import '${specifier}'` : `require('${specifier}')`
+}
+
+const usesImportSyntax = (pack: ContextPack) => pack.language === 'typescript' || pack.moduleSystem === 'esm'
+
+/** Loaded: the file's one test ran and passed; not: it failed, or the file could not run; null: the run said nothing of it. */
+function loadResult(run: RunResult, file: string): { loads: boolean | null; error?: string } {
+  const tests = run.tests.filter((test) => test.file === file)
+  const fileError = run.fileErrors.find((error) => error.file === file)
+  if (tests.length === 0 && !fileError) return { loads: null }
+  if (!fileError && tests.every((test) => test.status === 'passed')) return { loads: true }
+  return { loads: false, error: firstErrorLines(fileError?.message ?? tests.find((test) => test.message)?.message ?? '', 2) }
+}
