@@ -82,10 +82,11 @@ export interface StyleExample {
 export interface RelatedModule {
   path: string
   /**
-   * `imported`: the changed code imports it; `wrapper`: the public API a private changed module is used
-   * through; `named`: the bug report names it (a locale, a plugin, a config the failure needs).
+   * `imported`: the changed code imports it; `called`: the same, too large to show whole, shown by the
+   * definitions the changed code uses from it; `wrapper`: the entry (a package's index, a Python package)
+   * a changed module is reached through; `named`: the bug report names it (a locale, a plugin, a config the failure needs).
    */
-  role: 'imported' | 'wrapper' | 'named'
+  role: 'imported' | 'called' | 'wrapper' | 'named'
   importSpecifier: string
   exports: string[]
   /**

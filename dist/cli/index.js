@@ -11384,7 +11384,7 @@ function parsePath (scriptPath) {
 /***/ ((module, __unused_webpack___webpack_exports__, __nccwpck_require__) => {
 
 __nccwpck_require__.a(module, async (__webpack_handle_async_dependencies__, __webpack_async_result__) => { try {
-/* harmony import */ var _cli_js__WEBPACK_IMPORTED_MODULE_0__ = __nccwpck_require__(7056);
+/* harmony import */ var _cli_js__WEBPACK_IMPORTED_MODULE_0__ = __nccwpck_require__(2915);
 /* harmony import */ var _ports_process_js__WEBPACK_IMPORTED_MODULE_1__ = __nccwpck_require__(9558);
 
 
@@ -11396,7 +11396,7 @@ __webpack_async_result__();
 
 /***/ }),
 
-/***/ 7056:
+/***/ 2915:
 /***/ ((__unused_webpack_module, __webpack_exports__, __nccwpck_require__) => {
 
 
@@ -44690,12 +44690,75 @@ function escapeQuoteTags(text, tag) {
     return text.replace(new RegExp(`<(?=\\s*/?\\s*${name})`, 'gi'), '&lt;');
 }
 
+;// CONCATENATED MODULE: ./src/context/callees.ts
+/**
+ * What the changed code calls from a module it imports: the names it binds from that module and uses, and
+ * where the module defines them. A module too large to show whole is then shown by those definitions (one
+ * level deep), not by its export names alone: a test calls through them and builds its inputs with them.
+ */
+
+/** Bindings from `import … from 'spec'` and `const … = require('spec')`. */
+function importBindings(content, specifier) {
+    const spec = escapeRegExp(specifier);
+    const named = new Map();
+    const namespaces = [];
+    const addList = (list, separator) => {
+        for (const item of list.split(',')) {
+            const [exported, local = exported] = item.trim().replace(/^type\s+/, '').split(separator).map((part) => part.trim());
+            if (/^[A-Za-z_$][\w$]*$/.test(exported) && /^[A-Za-z_$][\w$]*$/.test(local))
+                named.set(local, exported);
+        }
+    };
+    for (const [, clause] of content.matchAll(new RegExp(`\\bimport\\s+(?!type\\b)([^;'"]*?)\\s+from\\s+['"]${spec}['"]`, 'g'))) {
+        const list = /\{([^}]*)\}/.exec(clause)?.[1];
+        if (list)
+            addList(list, /\s+as\s+/);
+        const alias = /\*\s*as\s+([A-Za-z_$][\w$]*)/.exec(clause)?.[1] ?? /^([A-Za-z_$][\w$]*)/.exec(clause)?.[1];
+        if (alias)
+            namespaces.push(alias);
+    }
+    for (const [, target] of content.matchAll(new RegExp(`\\b(?:const|let|var)\\s+([^=;]+?)\\s*=\\s*require\\(\\s*['"]${spec}['"]\\s*\\)`, 'g'))) {
+        const list = /^\{([^}]*)\}$/.exec(target.trim())?.[1];
+        if (list)
+            addList(list, /\s*:\s*/);
+        else if (/^[A-Za-z_$][\w$]*$/.test(target.trim()))
+            namespaces.push(target.trim());
+    }
+    return { named, namespaces };
+}
+const IMPORT_STATEMENT = /^[ \t]*(?:import\s[^;]*?\sfrom\s*['"][^'"\n]+['"]|(?:const|let|var)\s[^=;]+=\s*require\(\s*['"][^'"\n]+['"]\s*\))/gm;
+/** The exported names `code` uses through `bindings`: a bound name it mentions, or `alias.name`. */
+function usedNames(bindings, code) {
+    // The import statements name every binding: only the code's use of them counts.
+    const body = code.replace(IMPORT_STATEMENT, '');
+    const words = new Set(body.match(/[A-Za-z_$][\w$]*/g) ?? []);
+    const used = [...bindings.named].filter(([local]) => words.has(local)).map(([, exported]) => exported);
+    for (const alias of bindings.namespaces) {
+        for (const [, name] of body.matchAll(new RegExp(`(?<![\\w$.])${escapeRegExp(alias)}\\.([A-Za-z_$][\\w$]*)`, 'g')))
+            used.push(name);
+    }
+    return [...new Set(used)];
+}
+/** The 1-based lines where `content` defines any of `names` at its top level (or as an `exports.` property). */
+function definitionLines(content, names) {
+    if (names.length === 0)
+        return [];
+    const name = `(?:${names.map(escapeRegExp).join('|')})`;
+    const definition = new RegExp([
+        `^(?:export\\s+)?(?:default\\s+)?(?:declare\\s+)?(?:abstract\\s+)?(?:async\\s+)?(?:function\\*?|class|interface|type|enum)\\s+${name}\\b`,
+        `^(?:export\\s+)?(?:const|let|var)\\s+${name}\\s*[=:]`,
+        `^(?:module\\.)?exports\\.${name}\\s*=`
+    ].join('|'));
+    return content.split('\n').flatMap((line, index) => (definition.test(line) ? [index + 1] : []));
+}
+
 ;// CONCATENATED MODULE: ./src/context/related.ts
 /**
  * Code around the change that a test needs and the diff does not show: the modules the changed files
  * import, the public API around a private changed module, files the bug report names, and the style
  * example's own imports as seen from the regression folder.
  */
+
 
 
 
@@ -44764,29 +44827,46 @@ async function relatedModules(changed, ways, named, source) {
     const shown = new Set([...changed, ...wrappers.map((module) => module.path), ...imported.map((module) => module.path)]);
     return [...wrappers, ...imported, ...(await namedModules(named.filter((path) => !shown.has(path)), source))];
 }
-async function importedModules(changed, { files, reader, head, importOf, budget }) {
+/**
+ * The modules the changed files import: whole when small, else the definitions the changed code uses from
+ * them (one level deep), else their export names alone.
+ */
+async function importedModules(changed, { files, reader, head, importOf, budget, changedCode }) {
     const changedSet = new Set(changed);
-    const paths = new Set();
+    // Per imported module, the names the changed code uses from it.
+    const used = new Map();
     const scanned = changed.filter((file) => /\.[cm]?[jt]sx?$/.test(file)).slice(0, MAX_SCANNED);
     // All reads asked for at once, in a fixed order (see read.ts), then used in that order.
     const scannedContents = scanned.map((path) => reader.text(head, path));
     for (const [at, path] of scanned.entries()) {
-        for (const specifier of relativeImports((await scannedContents[at]) ?? '')) {
+        const content = (await scannedContents[at]) ?? '';
+        for (const specifier of relativeImports(content)) {
             const resolved = resolveImport(path, specifier, files);
-            if (resolved && !changedSet.has(resolved))
-                paths.add(resolved);
+            if (!resolved || changedSet.has(resolved))
+                continue;
+            const names = used.get(resolved) ?? new Set();
+            for (const name of usedNames(importBindings(content, specifier), changedCode(path)))
+                names.add(name);
+            used.set(resolved, names);
         }
     }
-    const related = [...paths].slice(0, MAX_RELATED);
+    const related = [...used.keys()].slice(0, MAX_RELATED);
     const contents = related.map((path) => reader.text(head, path));
     const modules = [];
     for (const [at, path] of related.entries()) {
         const content = (await contents[at]) ?? '';
         const exports = capNames(exportedNames(content));
-        const shown = within(budget, headingCost(path, importOf(path), exports), content.length <= RELATED_WHOLE_LIMIT ? content : null);
-        modules.push({ path, role: 'imported', importSpecifier: importOf(path), exports, content: shown });
+        const definitions = content.length <= RELATED_WHOLE_LIMIT ? [] : definitionLines(content, [...used.get(path)]);
+        const code = definitions.length ? calledCode(content, definitions, budget.remaining - headingCost(path, importOf(path), exports)) : content;
+        const shown = within(budget, headingCost(path, importOf(path), exports), code.length <= RELATED_WHOLE_LIMIT ? code : null);
+        modules.push({ path, role: definitions.length && shown ? 'called' : 'imported', importSpecifier: importOf(path), exports, content: shown });
     }
     return modules;
+}
+/** The definitions at `lines`, as excerpts joined, within RELATED_WHOLE_LIMIT and `allowance`. */
+function calledCode(content, lines, allowance) {
+    const excerpts = excerptsFor(content, lines, Math.min(RELATED_WHOLE_LIMIT, allowance) - PIECE_OVERHEAD);
+    return excerpts.map((excerpt) => excerpt.code).join('\n\n// …\n\n');
 }
 /** Named files are shown whole or not at all: their exports alone would not show the data a test needs. */
 async function namedModules(paths, { reader, head, importOf, budget }) {
@@ -45071,11 +45151,12 @@ function renderBugReport(report) {
 }
 const RELATED_ROLES = {
     imported: 'imported by the changed code',
+    called: 'imported by the changed code; the definitions it uses from there',
     wrapper: 'the public API around the changed module: test through it',
     named: 'named in the bug report'
 };
 function renderContext(pack) {
-    const unexported = pack.related.some((module) => module.role === 'wrapper') ? '(none: test it through the public API shown below)' : '(none found: reach this code the way the style example does)';
+    const unexported = pack.related.some((module) => module.role === 'wrapper') ? '(none: test it through the public API shown below)' : '(none found: reach this code through the import the conventions give)';
     const exportsLine = (names) => `Exports: ${names.map((name) => `\`${name}\``).join(', ') || unexported}.`;
     const sources = pack.sources.map((source) => {
         const whole = source.head.length === 1 && source.head[0].name === WHOLE_FILE;
@@ -45919,10 +46000,34 @@ function exampleTest(changedTests, headFiles, isTestFile, primarySource) {
 }
 /** The existing test that best matches a module: same base name, then the closest folder. */
 function nearestTest(testFiles, sourcePath) {
+    return rankedTests(testFiles, sourcePath)[0] ?? null;
+}
+/** Tests from the best match for a module to the worst. */
+function rankedTests(testFiles, sourcePath) {
     const stem = test_layout_moduleStem(sourcePath);
     const scored = testFiles.map((file) => ({ file, score: similarity(file, sourcePath, stem) }));
     scored.sort((a, b) => b.score - a.score || a.file.length - b.file.length || a.file.localeCompare(b.file));
-    return scored[0]?.file ?? null;
+    return scored.map((entry) => entry.file);
+}
+/** How many of the nearest tests are read to find one that imports the changed module. */
+const TESTS_READ = 12;
+/**
+ * The style example: a test the fix changed that existed before it; else, of the nearest tests the
+ * repository's test command collects (a helper module in a test folder is not one), the first that
+ * already imports the changed code; else the nearest.
+ */
+async function styleExampleTest(changedTests, headFiles, primarySource, test) {
+    const isTestFile = (path) => test.isTestFile(path) && test.collects(path) !== false;
+    const changed = exampleTest(changedTests, [], isTestFile, primarySource);
+    if (changed)
+        return changed;
+    const changedPaths = new Set(changedTests.map((file) => file.path));
+    const untouched = headFiles.filter((file) => test.isTestFile(file) && !changedPaths.has(file));
+    const collected = untouched.filter(isTestFile);
+    const ranked = rankedTests(collected.length ? collected : untouched, primarySource);
+    const nearest = ranked.slice(0, TESTS_READ);
+    const imports = await Promise.all(nearest.map((path) => test.importsChangedCode(path)));
+    return nearest[imports.indexOf(true)] ?? ranked[0] ?? null;
 }
 function similarity(testFile, sourcePath, stem) {
     const testParts = (0,external_node_path_.dirname)(testFile).split('/').filter((part) => !TEST_FOLDER.test(part));
@@ -46048,7 +46153,7 @@ function loadResult(run, file) {
 /**
  * The test to try, or null when the repository has none the framework recognises. Verify mode runs the
  * pull request's own tests, so one of them (its run at head then counts as the suite's first); generate
- * mode the style example the context will show.
+ * mode the nearest test, as the style example is first looked for.
  */
 function preflightFile(changeSet, headFiles, framework, mode) {
     const changedTests = changeSet.files.filter((file) => file.role === 'test');
@@ -61742,6 +61847,22 @@ function importedTopLevelNames(sources) {
     }
     return names;
 }
+/** The dotted module names test code imports: `import a.b` → a.b; `from a.b import c, d` → a.b, a.b.c, a.b.d. */
+function importedModuleNames(source) {
+    const names = new Set();
+    for (const [, module, list] of source.matchAll(/^[ \t]*from[ \t]+([A-Za-z_][\w.]*)[ \t]+import[ \t]+\(?([\w \t,]+)/gm)) {
+        names.add(module);
+        for (const item of list.split(','))
+            if (item.trim())
+                names.add(`${module}.${item.trim().split(/\s/)[0]}`);
+    }
+    for (const [, list] of source.matchAll(/^[ \t]*import[ \t]+([\w. \t,]+)/gm)) {
+        for (const item of list.split(','))
+            if (item.trim())
+                names.add(item.trim().split(/\s/)[0]);
+    }
+    return names;
+}
 
 ;// CONCATENATED MODULE: ./src/context/read.ts
 /** One file shown beyond its hunks is parsed only up to this size (a 100,000-line module is ~3 MB). */
@@ -61810,7 +61931,8 @@ async function sizeOf(git, commit, path) {
 
 
 
-const STYLE_EXAMPLE_LIMIT = 8_000;
+/** A style example up to this size is shown whole; a longer one is cut at a blank line, saying which lines are left out. */
+const STYLE_EXAMPLE_LIMIT = 16_000;
 /** Changed source files shown; a fix touching more names the rest. */
 const MAX_SOURCES = 12;
 /** Per changed file: its hunks, its changed code after the fix, and before it. */
@@ -61825,13 +61947,19 @@ async function buildContext(changeSet, git, framework, options = {}) {
     const budget = new Budget(CONTEXT_BUDGET - RENDERING_RESERVE);
     const sources = sourceFiles(changeSet).filter((file) => file.status !== 'deleted');
     const headFiles = await git.listFiles(changeSet.head);
+    const headFileSet = new Set(headFiles);
     // The style example is a test as it was before the PR: a test the fix changed is the most relevant one,
     // and its pre-fix version does not give away the fix's own new tests.
     const fixTests = changeSet.files.filter((file) => file.role === 'test');
     const changedBefore = new Map(fixTests.filter((file) => file.basePath && file.status !== 'added').map((file) => [file.path, file.basePath]));
     const primary = sources[0]?.path ?? '';
     // Where the repository's own test command will collect the suite once copied in (see collection.ts).
-    const usual = layoutFor(exampleTest(fixTests, headFiles, (path) => framework.isTestFile(path), primary), primary);
+    const example = await styleExampleTest(fixTests, headFiles, primary, {
+        isTestFile: (path) => framework.isTestFile(path),
+        collects: (path) => collection.collects(path),
+        importsChangedCode: (path) => importsAny(reader, changeSet.head, path, sources.map((file) => file.path), headFileSet)
+    });
+    const usual = layoutFor(example, primary);
     const layout = collectedLayout(usual, suiteStem(bugReport, changeSet.head), (path) => collection.collects(path));
     const examplePath = layout.styleExample;
     const [styleExample, type] = await Promise.all([
@@ -61841,7 +61969,6 @@ async function buildContext(changeSet, git, framework, options = {}) {
     const styleImports = styleExample ? rebaseImports(styleExample.path, styleExample.content, layout.regressionDir) : [];
     budget.spend(styleCost(styleExample, styleImports));
     const style = importStyleOf(styleExample?.content ?? null, type);
-    const headFileSet = new Set(headFiles);
     // Python imports by module name from the import root; JavaScript by a path relative to the regression folder.
     const importOf = (path) => path.endsWith('.py') ? pythonModuleName(path, (file) => headFileSet.has(file), styleExample ? [styleExample.content] : []) : importSpecifier(layout.regressionDir, path, style);
     // The changed code first, leaving a reserve for the modules around it.
@@ -61854,7 +61981,7 @@ async function buildContext(changeSet, git, framework, options = {}) {
         imports,
         styleExample,
         styleImports,
-        related: await relatedModules(sources.map((file) => file.path), imports.flatMap(({ module, through }) => (through ? [{ module, entry: through }] : [])), namedSources(bugReport, headFiles, changeSet, framework), { files: headFileSet, reader, head: changeSet.head, importOf, budget }),
+        related: await relatedModules(sources.map((file) => file.path), imports.flatMap(({ module, through }) => (through ? [{ module, entry: through }] : [])), namedSources(bugReport, headFiles, changeSet, framework), { files: headFileSet, reader, head: changeSet.head, importOf, budget, changedCode: (path) => changedCode(shown, path) }),
         regressionDir: layout.regressionDir,
         testFileSuffix: layout.testFileSuffix,
         framework: framework.name,
@@ -61922,6 +62049,15 @@ function noteLeftOut(contexts, leftOut) {
     const names = leftOut.slice(0, 10).map((file) => file.path.slice(0, 200));
     last.diff += `\n[… ${leftOut.length} more changed source files left out: ${names.join(', ')}${leftOut.length > names.length ? ', …' : ''}]`;
 }
+/** A changed file's code after the fix as shown: its changed functions (or the whole file), and its hunks' lines at head. */
+function changedCode(shown, path) {
+    const source = shown.find((entry) => entry.path === path);
+    if (!source)
+        return '';
+    // Not the hunk headers (their function context may be any line) nor the removed lines.
+    const hunkLines = source.diff.split('\n').filter((line) => !line.startsWith('@@') && !line.startsWith('-'));
+    return [...hunkLines, ...source.head.map((excerpt) => excerpt.code)].join('\n');
+}
 const isWhole = (excerpts) => excerpts.length === 1 && excerpts[0].name === WHOLE_FILE;
 const excerptsCost = (excerpts) => excerpts.reduce((sum, excerpt) => sum + excerpt.code.length + excerpt.name.length + PIECE_OVERHEAD, 0);
 const namesCost = (names) => names.reduce((sum, name) => sum + name.length + 4, 0);
@@ -61943,6 +62079,15 @@ function namedSources(bugReport, headFiles, changeSet, framework) {
     const changed = new Set(changeSet.files.map((file) => file.path));
     const sources = headFiles.filter((file) => classifyFile(file) === 'source' && !framework.isTestFile(file) && !changed.has(file));
     return filesNamedIn(`${bugReport.title}\n${bugReport.body}`, sources);
+}
+/** Whether a test imports any of `modules`: by a relative path (JavaScript), or by module name (Python). */
+async function importsAny(reader, head, testPath, modules, files) {
+    const content = (await reader.text(head, testPath)) ?? '';
+    if (testPath.endsWith('.py')) {
+        const imported = importedModuleNames(content);
+        return modules.some((module) => module.endsWith('.py') && imported.has(pythonModuleName(module, (file) => files.has(file))));
+    }
+    return relativeImports(content).some((specifier) => modules.includes(resolveImport(testPath, specifier, files) ?? ''));
 }
 /** The example as of `commit`, cut at a blank line when long, so no test is shown half-written. */
 async function readStyleExample(reader, commit, pathThere, path) {

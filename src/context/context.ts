@@ -14,14 +14,15 @@ import { exportedNames, exportStatementLines, planExcerpts, WHOLE_FILE, WHOLE_FI
 import { diffSize, diffText, showHunks } from './hunks.js'
 import { importSpecifier, importStyleOf } from './imports.js'
 import { readRuntimeFacts } from './runtime-facts.js'
-import { pythonModuleName } from './python-imports.js'
+import { importedModuleNames, pythonModuleName } from './python-imports.js'
 import { boundedReader, type FileReader } from './read.js'
-import { capNames, filesNamedIn, rebaseImports, relatedModules } from './related.js'
+import { capNames, filesNamedIn, rebaseImports, relatedModules, relativeImports, resolveImport } from './related.js'
 import { UNKNOWN_COLLECTION, type Collection } from './collection.js'
-import { collectedLayout, exampleTest, layoutFor, suiteStem } from './test-layout.js'
+import { collectedLayout, layoutFor, styleExampleTest, suiteStem } from './test-layout.js'
 import { waysIn } from './way-in.js'
 
-const STYLE_EXAMPLE_LIMIT = 8_000
+/** A style example up to this size is shown whole; a longer one is cut at a blank line, saying which lines are left out. */
+const STYLE_EXAMPLE_LIMIT = 16_000
 /** Changed source files shown; a fix touching more names the rest. */
 const MAX_SOURCES = 12
 /** Per changed file: its hunks, its changed code after the fix, and before it. */
@@ -47,13 +48,19 @@ export async function buildContext(changeSet: ChangeSet, git: GitCommands, frame
   const budget = new Budget(CONTEXT_BUDGET - RENDERING_RESERVE)
   const sources = sourceFiles(changeSet).filter((file) => file.status !== 'deleted')
   const headFiles = await git.listFiles(changeSet.head)
+  const headFileSet = new Set(headFiles)
   // The style example is a test as it was before the PR: a test the fix changed is the most relevant one,
   // and its pre-fix version does not give away the fix's own new tests.
   const fixTests = changeSet.files.filter((file) => file.role === 'test')
   const changedBefore = new Map(fixTests.filter((file) => file.basePath && file.status !== 'added').map((file) => [file.path, file.basePath!]))
   const primary = sources[0]?.path ?? ''
   // Where the repository's own test command will collect the suite once copied in (see collection.ts).
-  const usual = layoutFor(exampleTest(fixTests, headFiles, (path) => framework.isTestFile(path), primary), primary)
+  const example = await styleExampleTest(fixTests, headFiles, primary, {
+    isTestFile: (path) => framework.isTestFile(path),
+    collects: (path) => collection.collects(path),
+    importsChangedCode: (path) => importsAny(reader, changeSet.head, path, sources.map((file) => file.path), headFileSet)
+  })
+  const usual = layoutFor(example, primary)
   const layout = collectedLayout(usual, suiteStem(bugReport, changeSet.head), (path) => collection.collects(path))
   const examplePath = layout.styleExample
   const [styleExample, type] = await Promise.all([
@@ -63,7 +70,6 @@ export async function buildContext(changeSet: ChangeSet, git: GitCommands, frame
   const styleImports = styleExample ? rebaseImports(styleExample.path, styleExample.content, layout.regressionDir) : []
   budget.spend(styleCost(styleExample, styleImports))
   const style = importStyleOf(styleExample?.content ?? null, type)
-  const headFileSet = new Set(headFiles)
   // Python imports by module name from the import root; JavaScript by a path relative to the regression folder.
   const importOf = (path: string) =>
     path.endsWith('.py') ? pythonModuleName(path, (file) => headFileSet.has(file), styleExample ? [styleExample.content] : []) : importSpecifier(layout.regressionDir, path, style)
@@ -84,7 +90,7 @@ export async function buildContext(changeSet: ChangeSet, git: GitCommands, frame
       sources.map((file) => file.path),
       imports.flatMap(({ module, through }) => (through ? [{ module, entry: through }] : [])),
       namedSources(bugReport, headFiles, changeSet, framework),
-      { files: headFileSet, reader, head: changeSet.head, importOf, budget }
+      { files: headFileSet, reader, head: changeSet.head, importOf, budget, changedCode: (path) => changedCode(shown, path) }
     ),
     regressionDir: layout.regressionDir,
     testFileSuffix: layout.testFileSuffix,
@@ -166,6 +172,15 @@ function noteLeftOut(contexts: SourceContext[], leftOut: ChangedFile[]): void {
   last.diff += `\n[… ${leftOut.length} more changed source files left out: ${names.join(', ')}${leftOut.length > names.length ? ', …' : ''}]`
 }
 
+/** A changed file's code after the fix as shown: its changed functions (or the whole file), and its hunks' lines at head. */
+function changedCode(shown: SourceContext[], path: string): string {
+  const source = shown.find((entry) => entry.path === path)
+  if (!source) return ''
+  // Not the hunk headers (their function context may be any line) nor the removed lines.
+  const hunkLines = source.diff.split('\n').filter((line) => !line.startsWith('@@') && !line.startsWith('-'))
+  return [...hunkLines, ...source.head.map((excerpt) => excerpt.code)].join('\n')
+}
+
 const isWhole = (excerpts: CodeExcerpt[]) => excerpts.length === 1 && excerpts[0].name === WHOLE_FILE
 const excerptsCost = (excerpts: CodeExcerpt[]) => excerpts.reduce((sum, excerpt) => sum + excerpt.code.length + excerpt.name.length + PIECE_OVERHEAD, 0)
 const namesCost = (names: string[]) => names.reduce((sum, name) => sum + name.length + 4, 0)
@@ -189,6 +204,16 @@ function namedSources(bugReport: BugReport | null, headFiles: string[], changeSe
   const changed = new Set(changeSet.files.map((file) => file.path))
   const sources = headFiles.filter((file) => classifyFile(file) === 'source' && !framework.isTestFile(file) && !changed.has(file))
   return filesNamedIn(`${bugReport.title}\n${bugReport.body}`, sources)
+}
+
+/** Whether a test imports any of `modules`: by a relative path (JavaScript), or by module name (Python). */
+async function importsAny(reader: FileReader, head: string, testPath: string, modules: string[], files: ReadonlySet<string>): Promise<boolean> {
+  const content = (await reader.text(head, testPath)) ?? ''
+  if (testPath.endsWith('.py')) {
+    const imported = importedModuleNames(content)
+    return modules.some((module) => module.endsWith('.py') && imported.has(pythonModuleName(module, (file) => files.has(file))))
+  }
+  return relativeImports(content).some((specifier) => modules.includes(resolveImport(testPath, specifier, files) ?? ''))
 }
 
 /** The example as of `commit`, cut at a blank line when long, so no test is shown half-written. */

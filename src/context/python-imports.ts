@@ -57,3 +57,16 @@ export function importedTopLevelNames(sources: string[]): Set<string> {
   }
   return names
 }
+
+/** The dotted module names test code imports: `import a.b` → a.b; `from a.b import c, d` → a.b, a.b.c, a.b.d. */
+export function importedModuleNames(source: string): Set<string> {
+  const names = new Set<string>()
+  for (const [, module, list] of source.matchAll(/^[ \t]*from[ \t]+([A-Za-z_][\w.]*)[ \t]+import[ \t]+\(?([\w \t,]+)/gm)) {
+    names.add(module)
+    for (const item of list.split(',')) if (item.trim()) names.add(`${module}.${item.trim().split(/\s/)[0]}`)
+  }
+  for (const [, list] of source.matchAll(/^[ \t]*import[ \t]+([\w. \t,]+)/gm)) {
+    for (const item of list.split(',')) if (item.trim()) names.add(item.trim().split(/\s/)[0])
+  }
+  return names
+}

@@ -7,6 +7,7 @@ import { posix } from 'node:path'
 import type { RebasedImport, RelatedModule } from '../domain.js'
 import { PIECE_OVERHEAD, type Budget } from './budget.js'
 import { escapeRegExp } from '../regexp.js'
+import { definitionLines, importBindings, usedNames } from './callees.js'
 import { excerptsFor, exportedNames, exportStatementLines } from './functions.js'
 import type { FileReader } from './read.js'
 
@@ -43,6 +44,8 @@ export interface ModuleSource {
   head: string
   importOf: (path: string) => string
   budget: Budget
+  /** The changed code of a changed file as shown (its changed functions, or the whole file): what it calls. */
+  changedCode: (path: string) => string
 }
 
 /**
@@ -84,28 +87,45 @@ export async function relatedModules(changed: string[], ways: WayThrough[], name
   return [...wrappers, ...imported, ...(await namedModules(named.filter((path) => !shown.has(path)), source))]
 }
 
-async function importedModules(changed: string[], { files, reader, head, importOf, budget }: ModuleSource): Promise<RelatedModule[]> {
+/**
+ * The modules the changed files import: whole when small, else the definitions the changed code uses from
+ * them (one level deep), else their export names alone.
+ */
+async function importedModules(changed: string[], { files, reader, head, importOf, budget, changedCode }: ModuleSource): Promise<RelatedModule[]> {
   const changedSet = new Set(changed)
-  const paths = new Set<string>()
+  // Per imported module, the names the changed code uses from it.
+  const used = new Map<string, Set<string>>()
   const scanned = changed.filter((file) => /\.[cm]?[jt]sx?$/.test(file)).slice(0, MAX_SCANNED)
   // All reads asked for at once, in a fixed order (see read.ts), then used in that order.
   const scannedContents = scanned.map((path) => reader.text(head, path))
   for (const [at, path] of scanned.entries()) {
-    for (const specifier of relativeImports((await scannedContents[at]) ?? '')) {
+    const content = (await scannedContents[at]) ?? ''
+    for (const specifier of relativeImports(content)) {
       const resolved = resolveImport(path, specifier, files)
-      if (resolved && !changedSet.has(resolved)) paths.add(resolved)
+      if (!resolved || changedSet.has(resolved)) continue
+      const names = used.get(resolved) ?? new Set<string>()
+      for (const name of usedNames(importBindings(content, specifier), changedCode(path))) names.add(name)
+      used.set(resolved, names)
     }
   }
-  const related = [...paths].slice(0, MAX_RELATED)
+  const related = [...used.keys()].slice(0, MAX_RELATED)
   const contents = related.map((path) => reader.text(head, path))
   const modules: RelatedModule[] = []
   for (const [at, path] of related.entries()) {
     const content = (await contents[at]) ?? ''
     const exports = capNames(exportedNames(content))
-    const shown = within(budget, headingCost(path, importOf(path), exports), content.length <= RELATED_WHOLE_LIMIT ? content : null)
-    modules.push({ path, role: 'imported', importSpecifier: importOf(path), exports, content: shown })
+    const definitions = content.length <= RELATED_WHOLE_LIMIT ? [] : definitionLines(content, [...used.get(path)!])
+    const code = definitions.length ? calledCode(content, definitions, budget.remaining - headingCost(path, importOf(path), exports)) : content
+    const shown = within(budget, headingCost(path, importOf(path), exports), code.length <= RELATED_WHOLE_LIMIT ? code : null)
+    modules.push({ path, role: definitions.length && shown ? 'called' : 'imported', importSpecifier: importOf(path), exports, content: shown })
   }
   return modules
+}
+
+/** The definitions at `lines`, as excerpts joined, within RELATED_WHOLE_LIMIT and `allowance`. */
+function calledCode(content: string, lines: number[], allowance: number): string {
+  const excerpts = excerptsFor(content, lines, Math.min(RELATED_WHOLE_LIMIT, allowance) - PIECE_OVERHEAD)
+  return excerpts.map((excerpt) => excerpt.code).join('\n\n// …\n\n')
 }
 
 /** Named files are shown whole or not at all: their exports alone would not show the data a test needs. */

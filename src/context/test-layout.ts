@@ -25,10 +25,41 @@ export function exampleTest(changedTests: ChangedFile[], headFiles: string[], is
 
 /** The existing test that best matches a module: same base name, then the closest folder. */
 export function nearestTest(testFiles: string[], sourcePath: string): string | null {
+  return rankedTests(testFiles, sourcePath)[0] ?? null
+}
+
+/** Tests from the best match for a module to the worst. */
+export function rankedTests(testFiles: string[], sourcePath: string): string[] {
   const stem = moduleStem(sourcePath)
   const scored = testFiles.map((file) => ({ file, score: similarity(file, sourcePath, stem) }))
   scored.sort((a, b) => b.score - a.score || a.file.length - b.file.length || a.file.localeCompare(b.file))
-  return scored[0]?.file ?? null
+  return scored.map((entry) => entry.file)
+}
+
+/** How many of the nearest tests are read to find one that imports the changed module. */
+const TESTS_READ = 12
+
+/**
+ * The style example: a test the fix changed that existed before it; else, of the nearest tests the
+ * repository's test command collects (a helper module in a test folder is not one), the first that
+ * already imports the changed code; else the nearest.
+ */
+export async function styleExampleTest(
+  changedTests: ChangedFile[],
+  headFiles: string[],
+  primarySource: string,
+  test: { isTestFile: (path: string) => boolean; collects: (path: string) => boolean | null; importsChangedCode: (path: string) => Promise<boolean> }
+): Promise<string | null> {
+  const isTestFile = (path: string) => test.isTestFile(path) && test.collects(path) !== false
+  const changed = exampleTest(changedTests, [], isTestFile, primarySource)
+  if (changed) return changed
+  const changedPaths = new Set(changedTests.map((file) => file.path))
+  const untouched = headFiles.filter((file) => test.isTestFile(file) && !changedPaths.has(file))
+  const collected = untouched.filter(isTestFile)
+  const ranked = rankedTests(collected.length ? collected : untouched, primarySource)
+  const nearest = ranked.slice(0, TESTS_READ)
+  const imports = await Promise.all(nearest.map((path) => test.importsChangedCode(path)))
+  return nearest[imports.indexOf(true)] ?? ranked[0] ?? null
 }
 
 function similarity(testFile: string, sourcePath: string, stem: string): number {

@@ -1,8 +1,8 @@
 /**
  * Before any model call: can this repository's tests run here at all? One existing test file runs at head
- * — the one the context takes as its style example — and must give machine-readable results with at least
- * one test. If it cannot, the run stops there, naming the file, the command, the error and the setting to
- * change, instead of paying the model for tests that could never run.
+ * — the nearest to the changed code, the style example's first candidate — and must give machine-readable
+ * results with at least one test. If it cannot, the run stops there, naming the file, the command, the
+ * error and the setting to change, instead of paying the model for tests that could never run.
  */
 import type { ChangeSet, RunResult } from '../domain.js'
 import { sourceFiles } from '../diff/change-set.js'
@@ -25,7 +25,7 @@ export interface Preflight {
 /**
  * The test to try, or null when the repository has none the framework recognises. Verify mode runs the
  * pull request's own tests, so one of them (its run at head then counts as the suite's first); generate
- * mode the style example the context will show.
+ * mode the nearest test, as the style example is first looked for.
  */
 export function preflightFile(changeSet: ChangeSet, headFiles: string[], framework: FrameworkAdapter, mode: Mode): string | null {
   const changedTests = changeSet.files.filter((file) => file.role === 'test')

@@ -20,12 +20,13 @@ export function renderBugReport(report: BugReport): string {
 
 const RELATED_ROLES: Record<RelatedModule['role'], string> = {
   imported: 'imported by the changed code',
+  called: 'imported by the changed code; the definitions it uses from there',
   wrapper: 'the public API around the changed module: test through it',
   named: 'named in the bug report'
 }
 
 export function renderContext(pack: ContextPack): string {
-  const unexported = pack.related.some((module) => module.role === 'wrapper') ? '(none: test it through the public API shown below)' : '(none found: reach this code the way the style example does)'
+  const unexported = pack.related.some((module) => module.role === 'wrapper') ? '(none: test it through the public API shown below)' : '(none found: reach this code through the import the conventions give)'
   const exportsLine = (names: string[]) => `Exports: ${names.map((name) => `\`${name}\``).join(', ') || unexported}.`
   const sources = pack.sources.map((source) => {
     const whole = source.head.length === 1 && source.head[0].name === WHOLE_FILE

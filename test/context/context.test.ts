@@ -45,7 +45,7 @@ test("the test the fix changed is the style example, as it was before the fix, e
 
 test('a long style example is cut at a blank line and says which lines it leaves out (for read_file)', async () => {
   git('init', '-q')
-  const blocks = Array.from({ length: 200 }, (_, i) => `test('case ${i}', () => {\n  expect(${i}).toBe(${i})\n})\n`)
+  const blocks = Array.from({ length: 500 }, (_, i) => `test('case ${i}', () => {\n  expect(${i}).toBe(${i})\n})\n`)
   const example = `const { add } = require('../src/add')\n\n${blocks.join('\n')}`
   const base = await commit({ 'package.json': JSON.stringify({ devDependencies: { jest: '^29' } }), 'src/add.js': 'module.exports = { add: (a, b) => a + b }\n', 'test/add.test.js': example })
   const head = await commit({ 'src/add.js': 'module.exports = { add: (a, b) => Number(a) + Number(b) }\n' })

@@ -1,4 +1,4 @@
-import { importedTopLevelNames, importRootDepth, pythonModuleName } from '../../src/context/python-imports.js'
+import { importedModuleNames, importedTopLevelNames, importRootDepth, pythonModuleName } from '../../src/context/python-imports.js'
 
 const repo = (...files: string[]) => {
   const set = new Set(files)
@@ -68,4 +68,9 @@ describe('importedTopLevelNames', () => {
     ].join('\n')
     expect([...importedTopLevelNames([source])].sort()).toEqual(['__future__', 'os', 'pricing', 'quickcache', 'sys'])
   })
+})
+
+test('the dotted module names test code imports, with what it takes from each', () => {
+  const source = 'import tomli\nimport pkg.sub as s, os\nfrom pricing.discounts import apply_discount, Rate as R\nfrom pricing import (rates,\n'
+  expect([...importedModuleNames(source)].sort()).toEqual(['os', 'pkg.sub', 'pricing', 'pricing.discounts', 'pricing.discounts.Rate', 'pricing.discounts.apply_discount', 'pricing.rates', 'tomli'])
 })

@@ -1,4 +1,4 @@
-import { exampleTest, layoutFor, moduleStem, nearestTest } from '../../src/context/test-layout.js'
+import { exampleTest, layoutFor, moduleStem, nearestTest, styleExampleTest } from '../../src/context/test-layout.js'
 import type { ChangedFile } from '../../src/domain.js'
 import { importSpecifier, importStyleOf } from '../../src/context/imports.js'
 
@@ -48,4 +48,29 @@ test('the example test is one that exists at head: a test the fix deleted is nev
   // The deleted file matches the changed module best, yet is gone at head.
   expect(exampleTest([changed('tests/test_parser.py', 'deleted'), changed('tests/test_misc.py', 'modified')], headFiles, isTest, 'src/parser.py')).toBe('tests/test_misc.py')
   expect(exampleTest([changed('tests/test_parser.py', 'deleted')], headFiles, isTest, 'src/parser.py')).toMatch(/^tests\/test_(misc|extras)\.py$/)
+})
+
+describe('styleExampleTest', () => {
+  const isTestFile = (path: string) => /\.test\.js$|(^|\/)test_\w+\.py$/.test(path) || path.startsWith('__tests__/')
+  const everything = () => true
+
+  it('prefers, of the nearest tests, one that already imports the changed code over one only named like it', async () => {
+    const files = ['src/cart.js', 'test/cart.test.js', 'test/checkout.test.js', 'test/other.test.js']
+    const importsChangedCode = async (path: string) => path === 'test/checkout.test.js'
+    expect(await styleExampleTest([], files, 'src/cart.js', { isTestFile, collects: everything, importsChangedCode })).toBe('test/checkout.test.js')
+    // None imports it: the nearest by name.
+    expect(await styleExampleTest([], files, 'src/cart.js', { isTestFile, collects: everything, importsChangedCode: async () => false })).toBe('test/cart.test.js')
+  })
+
+  it('skips a file the repository\'s test command does not collect, such as a helper module in a test folder', async () => {
+    const files = ['src/cart.js', '__tests__/helpers/cart.js', '__tests__/cart.spec.js']
+    const collects = (path: string) => !path.includes('/helpers/')
+    expect(await styleExampleTest([], files, 'src/cart.js', { isTestFile, collects, importsChangedCode: async () => true })).toBe('__tests__/cart.spec.js')
+  })
+
+  it('keeps a test the fix changed first, whatever the others import', async () => {
+    const changed = [{ path: 'test/cart.test.js', basePath: 'test/cart.test.js', status: 'modified', role: 'test', hunks: [] } as unknown as ChangedFile]
+    const files = ['src/cart.js', 'test/cart.test.js', 'test/checkout.test.js']
+    expect(await styleExampleTest(changed, files, 'src/cart.js', { isTestFile, collects: everything, importsChangedCode: async (path) => path === 'test/checkout.test.js' })).toBe('test/cart.test.js')
+  })
 })

@@ -1,0 +1,65 @@
+/**
+ * What the changed code calls from a module it imports: the names it binds from that module and uses, and
+ * where the module defines them. A module too large to show whole is then shown by those definitions (one
+ * level deep), not by its export names alone: a test calls through them and builds its inputs with them.
+ */
+import { escapeRegExp } from '../regexp.js'
+
+/** The names a file binds from `specifier`: `local → exported` pairs, and namespace or default-object aliases. */
+export interface ImportBindings {
+  named: Map<string, string>
+  namespaces: string[]
+}
+
+/** Bindings from `import … from 'spec'` and `const … = require('spec')`. */
+export function importBindings(content: string, specifier: string): ImportBindings {
+  const spec = escapeRegExp(specifier)
+  const named = new Map<string, string>()
+  const namespaces: string[] = []
+  const addList = (list: string, separator: RegExp) => {
+    for (const item of list.split(',')) {
+      const [exported, local = exported] = item.trim().replace(/^type\s+/, '').split(separator).map((part) => part.trim())
+      if (/^[A-Za-z_$][\w$]*$/.test(exported) && /^[A-Za-z_$][\w$]*$/.test(local)) named.set(local, exported)
+    }
+  }
+  for (const [, clause] of content.matchAll(new RegExp(`\\bimport\\s+(?!type\\b)([^;'"]*?)\\s+from\\s+['"]${spec}['"]`, 'g'))) {
+    const list = /\{([^}]*)\}/.exec(clause)?.[1]
+    if (list) addList(list, /\s+as\s+/)
+    const alias = /\*\s*as\s+([A-Za-z_$][\w$]*)/.exec(clause)?.[1] ?? /^([A-Za-z_$][\w$]*)/.exec(clause)?.[1]
+    if (alias) namespaces.push(alias)
+  }
+  for (const [, target] of content.matchAll(new RegExp(`\\b(?:const|let|var)\\s+([^=;]+?)\\s*=\\s*require\\(\\s*['"]${spec}['"]\\s*\\)`, 'g'))) {
+    const list = /^\{([^}]*)\}$/.exec(target.trim())?.[1]
+    if (list) addList(list, /\s*:\s*/)
+    else if (/^[A-Za-z_$][\w$]*$/.test(target.trim())) namespaces.push(target.trim())
+  }
+  return { named, namespaces }
+}
+
+const IMPORT_STATEMENT = /^[ \t]*(?:import\s[^;]*?\sfrom\s*['"][^'"\n]+['"]|(?:const|let|var)\s[^=;]+=\s*require\(\s*['"][^'"\n]+['"]\s*\))/gm
+
+/** The exported names `code` uses through `bindings`: a bound name it mentions, or `alias.name`. */
+export function usedNames(bindings: ImportBindings, code: string): string[] {
+  // The import statements name every binding: only the code's use of them counts.
+  const body = code.replace(IMPORT_STATEMENT, '')
+  const words = new Set(body.match(/[A-Za-z_$][\w$]*/g) ?? [])
+  const used = [...bindings.named].filter(([local]) => words.has(local)).map(([, exported]) => exported)
+  for (const alias of bindings.namespaces) {
+    for (const [, name] of body.matchAll(new RegExp(`(?<![\\w$.])${escapeRegExp(alias)}\\.([A-Za-z_$][\\w$]*)`, 'g'))) used.push(name)
+  }
+  return [...new Set(used)]
+}
+
+/** The 1-based lines where `content` defines any of `names` at its top level (or as an `exports.` property). */
+export function definitionLines(content: string, names: string[]): number[] {
+  if (names.length === 0) return []
+  const name = `(?:${names.map(escapeRegExp).join('|')})`
+  const definition = new RegExp(
+    [
+      `^(?:export\\s+)?(?:default\\s+)?(?:declare\\s+)?(?:abstract\\s+)?(?:async\\s+)?(?:function\\*?|class|interface|type|enum)\\s+${name}\\b`,
+      `^(?:export\\s+)?(?:const|let|var)\\s+${name}\\s*[=:]`,
+      `^(?:module\\.)?exports\\.${name}\\s*=`
+    ].join('|')
+  )
+  return content.split('\n').flatMap((line, index) => (definition.test(line) ? [index + 1] : []))
+}
