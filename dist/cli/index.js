@@ -45202,6 +45202,8 @@ function renderConventions(pack, suitePath) {
     const framework = pack.frameworkVersion ? `${pack.framework} ${pack.frameworkVersion} (use only its API as of that version)` : pack.framework;
     const moduleSyntax = pack.language === 'python' ? 'absolute imports of the module paths given below' : pack.moduleSystem === 'esm' ? 'ES modules (import)' : 'CommonJS (require) or whatever the style example uses';
     const rebased = pack.styleImports.filter((entry) => entry.original !== entry.rebased);
+    const chosen = chosenImports(pack.imports);
+    const entries = new Set(chosen.flatMap((line) => (line.through ? [line.through] : [])));
     return [
         '## Conventions',
         `- Framework: ${framework}; language: ${pack.language}; module syntax: ${moduleSyntax}.`,
@@ -45209,8 +45211,9 @@ function renderConventions(pack, suitePath) {
         `- Write the suite to \`${suitePath}\`. More files are allowed only inside \`${pack.regressionDir}/\`, named \`*${pack.testFileSuffix}\`.`,
         // One import per changed module: through an entry the tests import when it reaches the module (context/way-in.ts).
         '- Import the changed code exactly as given here, one import per changed module:',
-        ...chosenImports(pack.imports).map((line) => importLine(line, pack.sources.find((source) => source.path === line.module))),
-        ...pack.related.map((module) => `- Import \`${module.path}\` as \`${module.importSpecifier}\`.`),
+        ...chosen.map((line) => importLine(line, pack.sources.find((source) => source.path === line.module))),
+        // An entry the changed code is reached through has its line above already.
+        ...pack.related.filter((module) => !entries.has(module.path)).map((module) => `- Import \`${module.path}\` as \`${module.importSpecifier}\`.`),
         ...(rebased.length ? [`- The style example's own imports, written from \`${pack.regressionDir}/\`: ${rebased.map((entry) => `\`${entry.original}\` → \`${entry.rebased}\``).join(', ')}.`] : []),
         '',
         example
@@ -45876,9 +45879,10 @@ const concerns_oneLine = (text) => {
 ;// CONCATENATED MODULE: ./src/execute/hunk-guards.ts
 /**
  * Which test guards which hunk. A fix of two or more source hunks gets one more tree per hunk (at most
- * MAX_HUNKS, within a time box), with only that hunk taken out, where the fail-to-pass tests run again. A
- * test that fails there proves that hunk necessary; a hunk no test fails without is one the suite does
- * not show the fix needs.
+ * MAX_HUNKS, within a time box), with only that hunk taken out, where the tests that pass at head run
+ * again. A test that fails there proves that hunk necessary — a pass-to-pass one too: it guards a hunk
+ * the rest of the fix cannot do without (a guard the new code needs) — and a hunk no test fails without
+ * is one the suite does not show the fix needs.
  */
 
 
@@ -45891,7 +45895,8 @@ async function guardHunks(changeSet, tests, options) {
     const failToPass = tests.filter((test) => test.kind === 'fail-to-pass');
     if (hunks.length < 2 || failToPass.length === 0)
         return null;
-    const files = [...new Set(failToPass.map((test) => test.file))];
+    const passing = tests.filter((test) => test.kind === 'fail-to-pass' || test.kind === 'pass-to-pass');
+    const files = [...new Set(passing.map((test) => test.file))];
     const guards = [];
     for (const [index, fixHunk] of hunks.entries()) {
         const lines = linesOf(fixHunk);
@@ -45906,7 +45911,9 @@ async function guardHunks(changeSet, tests, options) {
         const run = await options.bench.run({ root, where }, files);
         const failed = new Set(run.tests.filter((test) => isFailure(test.status)).map((test) => `${test.file}\u0000${test.name}`));
         const unloadable = new Set(run.fileErrors.map((error) => error.file));
-        const guardedBy = failToPass.filter((test) => failed.has(`${test.file}\u0000${test.name}`) || unloadable.has(test.file)).map((test) => test.name);
+        // A file that cannot load in the mixed tree says nothing of its pass-to-pass tests one by one.
+        const fails = (test) => failed.has(`${test.file}\u0000${test.name}`) || (test.kind === 'fail-to-pass' && unloadable.has(test.file));
+        const guardedBy = passing.filter(fails).map((test) => test.name);
         guards.push({ ...lines, guardedBy });
     }
     const unguarded = guards.filter((guard) => guard.guardedBy?.length === 0);
@@ -61446,7 +61453,7 @@ function hunkGuards(report) {
         return null;
     const tests = [...new Set(report.hunks.flatMap((hunk) => hunk.guardedBy ?? []))];
     const name = (hunk) => `${cell(hunk.file)}:${hunk.startLine}–${hunk.endLine}${hunk.onlyRemoves ? ' (removal)' : ''}`;
-    const intro = '## Which test guards which hunk\n\nEach source hunk of the fix taken out alone, in a tree of its own: the fail-to-pass tests that fail there need it.';
+    const intro = '## Which test guards which hunk\n\nEach source hunk of the fix taken out alone, in a tree of its own: the tests that pass at head and fail there need it.';
     if (tests.length > 0 && tests.length <= 6) {
         const header = `| Hunk | ${tests.map(cell).join(' | ')} |\n|---|${tests.map(() => '---').join('|')}|`;
         const rows = report.hunks.map((hunk) => `| ${name(hunk)} | ${tests.map((test) => (hunk.guardedBy === null ? '—' : hunk.guardedBy.includes(test) ? '✓' : '')).join(' | ')} |`);

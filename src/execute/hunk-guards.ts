@@ -1,8 +1,9 @@
 /**
  * Which test guards which hunk. A fix of two or more source hunks gets one more tree per hunk (at most
- * MAX_HUNKS, within a time box), with only that hunk taken out, where the fail-to-pass tests run again. A
- * test that fails there proves that hunk necessary; a hunk no test fails without is one the suite does
- * not show the fix needs.
+ * MAX_HUNKS, within a time box), with only that hunk taken out, where the tests that pass at head run
+ * again. A test that fails there proves that hunk necessary — a pass-to-pass one too: it guards a hunk
+ * the rest of the fix cannot do without (a guard the new code needs) — and a hunk no test fails without
+ * is one the suite does not show the fix needs.
  */
 import { mkdir, rm, writeFile } from 'node:fs/promises'
 import { dirname, join } from 'node:path'
@@ -22,7 +23,10 @@ export interface HunkGuard {
   endLine: number
   /** The hunk only takes lines out: with none guarding it, that may be dead code going, which no test can need. */
   onlyRemoves: boolean
-  /** The fail-to-pass tests that fail with this hunk alone taken out; null: not checked (past the limits). */
+  /**
+   * The tests that fail with this hunk alone taken out: fail-to-pass ones (also when their file cannot load
+   * there), and pass-to-pass ones that fail on their own; null: not checked (past the limits).
+   */
   guardedBy: string[] | null
 }
 
@@ -47,7 +51,8 @@ export async function guardHunks(changeSet: ChangeSet, tests: ClassifiedTest[], 
   const hunks = sourceFiles(changeSet).flatMap((file) => file.hunks.map((hunk) => ({ file, hunk })))
   const failToPass = tests.filter((test) => test.kind === 'fail-to-pass')
   if (hunks.length < 2 || failToPass.length === 0) return null
-  const files = [...new Set(failToPass.map((test) => test.file))]
+  const passing = tests.filter((test) => test.kind === 'fail-to-pass' || test.kind === 'pass-to-pass')
+  const files = [...new Set(passing.map((test) => test.file))]
   const guards: HunkGuard[] = []
   for (const [index, fixHunk] of hunks.entries()) {
     const lines = linesOf(fixHunk)
@@ -62,7 +67,9 @@ export async function guardHunks(changeSet: ChangeSet, tests: ClassifiedTest[], 
     const run = await options.bench.run({ root, where }, files)
     const failed = new Set(run.tests.filter((test) => isFailure(test.status)).map((test) => `${test.file}\u0000${test.name}`))
     const unloadable = new Set(run.fileErrors.map((error) => error.file))
-    const guardedBy = failToPass.filter((test) => failed.has(`${test.file}\u0000${test.name}`) || unloadable.has(test.file)).map((test) => test.name)
+    // A file that cannot load in the mixed tree says nothing of its pass-to-pass tests one by one.
+    const fails = (test: ClassifiedTest) => failed.has(`${test.file}\u0000${test.name}`) || (test.kind === 'fail-to-pass' && unloadable.has(test.file))
+    const guardedBy = passing.filter(fails).map((test) => test.name)
     guards.push({ ...lines, guardedBy })
   }
   const unguarded = guards.filter((guard) => guard.guardedBy?.length === 0)

@@ -35,9 +35,9 @@ export function annotationsFor(report: Report, changeSet: ChangeSet): Annotation
       const range = { file: file.path, startLine: Math.min(...changed), endLine: Math.max(...changed) }
       const guard = report.hunks?.find((entry) => entry.file === range.file && entry.startLine === range.startLine && entry.endLine === range.endLine)
       if (proven && guard?.guardedBy?.length === 0 && guard.onlyRemoves) {
-        annotations.push({ kind: 'notice', ...range, title: 'No test needs this removal', message: 'No fail-to-pass test fails with the removed lines back: right for dead code; otherwise the suite does not show the fix needs the removal.' })
+        annotations.push({ kind: 'notice', ...range, title: 'No test needs this removal', message: 'No test that passes at head fails with the removed lines back: right for dead code; otherwise the suite does not show the fix needs the removal.' })
       } else if (proven && guard?.guardedBy?.length === 0) {
-        annotations.push({ kind: 'warning', ...range, title: 'No test needs this hunk', message: 'No fail-to-pass test fails with this hunk alone taken out: the suite does not show the fix needs it.' })
+        annotations.push({ kind: 'warning', ...range, title: 'No test needs this hunk', message: 'No test that passes at head fails with this hunk alone taken out: the suite does not show the fix needs it.' })
       } else if (proven && guard?.guardedBy) {
         annotations.push({ kind: 'notice', ...range, title: 'Guarded by a regression test', message: `Fails without this hunk alone: ${guard.guardedBy.slice(0, 5).join('; ')}${guard.guardedBy.length > 5 ? ` and ${guard.guardedBy.length - 5} more` : ''}.` })
       } else if (proven && run) {

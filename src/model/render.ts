@@ -74,6 +74,8 @@ export function renderConventions(pack: ContextPack, suitePath: string): string 
   const framework = pack.frameworkVersion ? `${pack.framework} ${pack.frameworkVersion} (use only its API as of that version)` : pack.framework
   const moduleSyntax = pack.language === 'python' ? 'absolute imports of the module paths given below' : pack.moduleSystem === 'esm' ? 'ES modules (import)' : 'CommonJS (require) or whatever the style example uses'
   const rebased = pack.styleImports.filter((entry) => entry.original !== entry.rebased)
+  const chosen = chosenImports(pack.imports)
+  const entries = new Set(chosen.flatMap((line) => (line.through ? [line.through] : [])))
   return [
     '## Conventions',
     `- Framework: ${framework}; language: ${pack.language}; module syntax: ${moduleSyntax}.`,
@@ -81,8 +83,9 @@ export function renderConventions(pack: ContextPack, suitePath: string): string 
     `- Write the suite to \`${suitePath}\`. More files are allowed only inside \`${pack.regressionDir}/\`, named \`*${pack.testFileSuffix}\`.`,
     // One import per changed module: through an entry the tests import when it reaches the module (context/way-in.ts).
     '- Import the changed code exactly as given here, one import per changed module:',
-    ...chosenImports(pack.imports).map((line) => importLine(line, pack.sources.find((source) => source.path === line.module))),
-    ...pack.related.map((module) => `- Import \`${module.path}\` as \`${module.importSpecifier}\`.`),
+    ...chosen.map((line) => importLine(line, pack.sources.find((source) => source.path === line.module))),
+    // An entry the changed code is reached through has its line above already.
+    ...pack.related.filter((module) => !entries.has(module.path)).map((module) => `- Import \`${module.path}\` as \`${module.importSpecifier}\`.`),
     ...(rebased.length ? [`- The style example's own imports, written from \`${pack.regressionDir}/\`: ${rebased.map((entry) => `\`${entry.original}\` → \`${entry.rebased}\``).join(', ')}.`] : []),
     '',
     example

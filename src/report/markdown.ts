@@ -110,7 +110,7 @@ function hunkGuards(report: Report): string | null {
   if (!report.hunks) return null
   const tests = [...new Set(report.hunks.flatMap((hunk) => hunk.guardedBy ?? []))]
   const name = (hunk: NonNullable<Report['hunks']>[number]) => `${cell(hunk.file)}:${hunk.startLine}–${hunk.endLine}${hunk.onlyRemoves ? ' (removal)' : ''}`
-  const intro = '## Which test guards which hunk\n\nEach source hunk of the fix taken out alone, in a tree of its own: the fail-to-pass tests that fail there need it.'
+  const intro = '## Which test guards which hunk\n\nEach source hunk of the fix taken out alone, in a tree of its own: the tests that pass at head and fail there need it.'
   if (tests.length > 0 && tests.length <= 6) {
     const header = `| Hunk | ${tests.map(cell).join(' | ')} |\n|---|${tests.map(() => '---').join('|')}|`
     const rows = report.hunks.map((hunk) => `| ${name(hunk)} | ${tests.map((test) => (hunk.guardedBy === null ? '—' : hunk.guardedBy.includes(test) ? '✓' : '')).join(' | ')} |`)

@@ -31,3 +31,27 @@ test('verify: a hunk that only removes lines no test needs is told apart (dead c
   expect(run.markdown).toContain('src/constants.js:1–1 (removal)')
   expect(run.markdown).toContain('⚠️ 1 hunk(s) no test fails without: the suite does not show the fix needs them. 1 removal(s) no test fails without')
 })
+
+test('verify: a pass-to-pass test guards a hunk the rest of the fix needs (a guard for what the widened pattern now catches)', async () => {
+  const extname = (pattern: string, guard: string) =>
+    `const EXTENSION = ${pattern}\n\n/**\n * The extension of a path: from its last dot on.\n *\n * '.bashrc' has none; neither have '.' and '..'.\n */\nfunction extname(path) {\n${guard}  const match = EXTENSION.exec(path)\n  return (match && match[1]) || ''\n}\n\nmodule.exports = { extname }\n`
+  const spec = "const { extname } = require('./ext')\n\ntest('a trailing dot is the extension', () => {\n  expect(extname('file.')).toBe('.')\n})\n\ntest('.. has no extension', () => {\n  expect(extname('..')).toBe('')\n})\n"
+  const run = await runCliOnFixture({
+    fixture: 'range-wrapper',
+    fixtureOptions: {
+      baseChanges: { 'src/ext.js': extname('/.(\\.[^./]+)$/', '') },
+      headChanges: { 'src/ext.js': extname('/.(\\.[^./]+|\\.)$/', "  if (path === '..') return ''\n"), 'src/ext.spec.js': spec }
+    }
+  })
+  expect(run.report.verdict).toBe('fail-to-pass')
+  expect(run.report.tests.filter((test) => test.file === 'src/ext.spec.js').map((test) => [test.name, test.kind])).toEqual([
+    ['a trailing dot is the extension', 'fail-to-pass'],
+    ['.. has no extension', 'pass-to-pass']
+  ])
+  const extHunks = run.report.hunks?.filter((hunk) => hunk.file === 'src/ext.js')
+  expect(extHunks).toEqual([
+    { file: 'src/ext.js', startLine: 1, endLine: 1, onlyRemoves: false, guardedBy: ['a trailing dot is the extension'] },
+    // Without the guard the widened pattern reads '..' as the extension '.': the pass-to-pass test fails.
+    { file: 'src/ext.js', startLine: 9, endLine: 9, onlyRemoves: false, guardedBy: ['.. has no extension'] }
+  ])
+})

@@ -26,6 +26,8 @@ test('generate: a fix in a plugin is reached through the package entry, and that
     '- Reach `src/plugins/ordinal.js` through `src/index.js`, which imports it: import `../../src`. Checked: it loads at head and before the fix. Only for a name it does not export: `../../src/plugins/ordinal`.'
   )
   expect(write).not.toMatch(/^- Import `src\/plugins\/ordinal\.js` as/m)
+  // One line for the entry: not a second one for the entry as a related module.
+  expect(write).not.toMatch(/^- Import `src\/index\.js` as/m)
   // The entry is shown, whole (it is small): the API a test calls, and how it reaches the plugin.
   expect(write).toContain('### src/index.js (the public API around the changed module: test through it)')
   expect(write).toContain("const ordinal = require('./plugins/ordinal')")

@@ -48,7 +48,7 @@ test('with hunks checked one by one: a notice naming the tests that need a hunk,
   ] }
   const annotations = annotationsFor(checked, changeSet([file('src/a.ts', [[10, 11], [40], [60]])]))
   expect(annotations).toEqual([
-    { kind: 'warning', file: 'src/a.ts', startLine: 40, endLine: 40, title: 'No test needs this hunk', message: 'No fail-to-pass test fails with this hunk alone taken out: the suite does not show the fix needs it.' },
+    { kind: 'warning', file: 'src/a.ts', startLine: 40, endLine: 40, title: 'No test needs this hunk', message: 'No test that passes at head fails with this hunk alone taken out: the suite does not show the fix needs it.' },
     { kind: 'notice', file: 'src/a.ts', startLine: 10, endLine: 11, title: 'Guarded by a regression test', message: 'Fails without this hunk alone: parse › counts down (#7).' },
     // Not checked (past the limits): the suite's general notice.
     { kind: 'notice', file: 'src/a.ts', startLine: 60, endLine: 60, title: 'Guarded by a regression test', message: 'The suite runs this change and fails without it (1 fail-to-pass test(s)).' }
@@ -62,5 +62,5 @@ test('a removal no test needs is a notice, not a warning: dead code going needs 
   ] }
   const annotations = annotationsFor(checked, changeSet([file('src/a.ts', [[10, 11], [40]])]))
   expect(annotations.filter((a) => a.kind === 'warning')).toEqual([])
-  expect(annotations).toContainEqual({ kind: 'notice', file: 'src/a.ts', startLine: 40, endLine: 40, title: 'No test needs this removal', message: 'No fail-to-pass test fails with the removed lines back: right for dead code; otherwise the suite does not show the fix needs the removal.' })
+  expect(annotations).toContainEqual({ kind: 'notice', file: 'src/a.ts', startLine: 40, endLine: 40, title: 'No test needs this removal', message: 'No test that passes at head fails with the removed lines back: right for dead code; otherwise the suite does not show the fix needs the removal.' })
 })
