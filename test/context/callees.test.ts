@@ -1,14 +1,11 @@
 /** What the changed code calls from the modules it imports, and where those define it. */
-import { execFileSync } from 'node:child_process'
-import { mkdir, mkdtemp, rm, writeFile } from 'node:fs/promises'
-import { tmpdir } from 'node:os'
-import { dirname, join } from 'node:path'
 import { definitionLines, importBindings, usedNames } from '../../src/context/callees.js'
 import { buildContext } from '../../src/context/context.js'
 import { readChangeSet } from '../../src/diff/change-set.js'
 import { frameworkFor } from '../../src/frameworks/detect.js'
 import { renderContext } from '../../src/model/render.js'
 import { createGit } from '../../src/ports/git.js'
+import { scratchRepo } from '../support/scratch-repo.js'
 
 test('the names a file binds from a module: named imports (renamed too), require destructuring, namespaces and defaults', () => {
   const file = [
@@ -36,19 +33,8 @@ test('top-level definitions: functions, classes, interfaces, consts and exports 
   expect(definitionLines(module, [])).toEqual([])
 })
 
-let dir = ''
-beforeEach(async () => (dir = await mkdtemp(join(tmpdir(), 'rtg-callees-'))))
-afterEach(() => rm(dir, { recursive: true, force: true }))
-const git = (...args: string[]) => execFileSync('git', args, { cwd: dir, encoding: 'utf8' }).trim()
-async function commit(files: Record<string, string>): Promise<string> {
-  for (const [path, content] of Object.entries(files)) {
-    await mkdir(dirname(join(dir, path)), { recursive: true })
-    await writeFile(join(dir, path), content)
-  }
-  git('add', '-A')
-  git('-c', 'user.name=t', '-c', 'user.email=t@t', 'commit', '-qm', 'x')
-  return git('rev-parse', 'HEAD')
-}
+const scratch = scratchRepo('rtg-callees-')
+const { git, commit } = scratch
 
 test('a large module the changed code imports is shown by the definitions it uses from there: the base class, the helper it calls', async () => {
   const filler = Array.from({ length: 300 }, (_, i) => `export function unrelated${i}(x) {\n  return x + ${i}\n}\n`).join('\n')
@@ -60,8 +46,8 @@ test('a large module the changed code imports is shown by the definitions it use
     'test/cart.test.js': "import { Cart } from '../src/cart.js'\ntest('c', () => {})\n"
   })
   const head = await commit({ 'src/cart.js': "import { Store, clamp, unrelated1 } from './base.js'\n\nexport class Cart extends Store {\n  add(n) {\n    this.items.push(clamp(n, 10))\n  }\n}\n" })
-  const repo = createGit(dir)
-  const context = await buildContext(await readChangeSet(repo, base, head), repo, await frameworkFor(dir, 'jest'))
+  const repo = createGit(scratch.dir)
+  const context = await buildContext(await readChangeSet(repo, base, head), repo, await frameworkFor(scratch.dir, 'jest'))
   const base_ = context.related.find((module) => module.path === 'src/base.js')!
   expect(base_.role).toBe('called')
   expect(base_.content).toContain('export class Store {\n  constructor() {')

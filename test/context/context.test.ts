@@ -1,29 +1,14 @@
 /** The context pack from a real git history: which test is the style example, and what the model is told to import. */
-import { execFileSync } from 'node:child_process'
-import { mkdir, mkdtemp, rm, writeFile } from 'node:fs/promises'
-import { tmpdir } from 'node:os'
-import { dirname, join } from 'node:path'
 import { CONTEXT_BUDGET } from '../../src/context/budget.js'
 import { buildContext } from '../../src/context/context.js'
 import { readChangeSet } from '../../src/diff/change-set.js'
 import { frameworkFor } from '../../src/frameworks/detect.js'
 import { renderContext, renderConventions } from '../../src/model/render.js'
 import { createGit } from '../../src/ports/git.js'
+import { scratchRepo } from '../support/scratch-repo.js'
 
-let dir = ''
-beforeEach(async () => (dir = await mkdtemp(join(tmpdir(), 'rtg-context-'))))
-afterEach(() => rm(dir, { recursive: true, force: true }))
-
-const git = (...args: string[]) => execFileSync('git', args, { cwd: dir, encoding: 'utf8' }).trim()
-async function commit(files: Record<string, string>): Promise<string> {
-  for (const [path, content] of Object.entries(files)) {
-    await mkdir(dirname(join(dir, path)), { recursive: true })
-    await writeFile(join(dir, path), content)
-  }
-  git('add', '-A')
-  git('-c', 'user.name=t', '-c', 'user.email=t@t', 'commit', '-qm', 'x')
-  return git('rev-parse', 'HEAD')
-}
+const scratch = scratchRepo('rtg-context-')
+const { git, commit } = scratch
 
 test("the test the fix changed is the style example, as it was before the fix, even over a test named like the module", async () => {
   git('init', '-q')
@@ -37,8 +22,8 @@ test("the test the fix changed is the style example, as it was before the fix, e
     'lib/response.js': "module.exports = {\n  redirect(url) {\n    this.location = new URL(url).href\n  }\n}\n",
     '__tests__/response/redirect.js': "const request = require('supertest')\ntest('redirects', () => {})\ntest('the fix', () => {})\n"
   })
-  const repo = createGit(dir)
-  const context = await buildContext(await readChangeSet(repo, base, head), repo, await frameworkFor(dir, 'jest'))
+  const repo = createGit(scratch.dir)
+  const context = await buildContext(await readChangeSet(repo, base, head), repo, await frameworkFor(scratch.dir, 'jest'))
   expect(context.styleExample).toEqual({ path: '__tests__/response/redirect.js', content: "const request = require('supertest')\ntest('redirects', () => {})\n" })
   expect(context.sources[0].exports).toEqual(['redirect'])
 })
@@ -49,8 +34,8 @@ test('a long style example is cut at a blank line and says which lines it leaves
   const example = `const { add } = require('../src/add')\n\n${blocks.join('\n')}`
   const base = await commit({ 'package.json': JSON.stringify({ devDependencies: { jest: '^29' } }), 'src/add.js': 'module.exports = { add: (a, b) => a + b }\n', 'test/add.test.js': example })
   const head = await commit({ 'src/add.js': 'module.exports = { add: (a, b) => Number(a) + Number(b) }\n' })
-  const repo = createGit(dir)
-  const context = await buildContext(await readChangeSet(repo, base, head), repo, await frameworkFor(dir, 'jest'))
+  const repo = createGit(scratch.dir)
+  const context = await buildContext(await readChangeSet(repo, base, head), repo, await frameworkFor(scratch.dir, 'jest'))
   const shown = context.styleExample!.content
   const [, from, to] = /… \(lines (\d+)-(\d+) of the file are left out\)$/.exec(shown)!
   const lines = example.split('\n')
@@ -70,14 +55,14 @@ test('the conventions say how the tests run: TypeScript type-checked under ts-je
     'test/cart.test.ts': "import { total } from '../src/cart'\ntest('total', () => expect(total(1)).toBe(1))\n"
   })
   const head = await commit({ 'src/cart.ts': 'export interface Cart { add(id: string): void; clear(): void }\nexport const total = (n: number) => n\n' })
-  const repo = createGit(dir)
-  const context = await buildContext(await readChangeSet(repo, base, head), repo, await frameworkFor(dir, 'jest'))
+  const repo = createGit(scratch.dir)
+  const context = await buildContext(await readChangeSet(repo, base, head), repo, await frameworkFor(scratch.dir, 'jest'))
   const conventions = renderConventions(context, 'test/regression/a.test.ts')
   expect(conventions).toMatch(/^- TypeScript tests are type-checked: a type error fails the whole file \(before the fix too\).* \(ts-jest\)\.$/m)
   expect(conventions).toMatch(/^- Node \d+\.\d+\.\d+ runs the tests\.$/m)
 
   const jsHead = await commit({ 'src/plain.js': 'module.exports = 2\n' })
-  const jsContext = await buildContext(await readChangeSet(repo, head, jsHead), repo, await frameworkFor(dir, 'jest'))
+  const jsContext = await buildContext(await readChangeSet(repo, head, jsHead), repo, await frameworkFor(scratch.dir, 'jest'))
   expect(jsContext.runtime.some((fact) => fact.startsWith('TypeScript'))).toBe(false)
   expect(renderConventions(jsContext, 'test/regression/a.test.js')).not.toContain('TypeScript tests are')
 })
@@ -86,8 +71,8 @@ test('a module the fix added is marked: a file importing it cannot load before t
   git('init', '-q')
   const base = await commit({ 'package.json': JSON.stringify({ devDependencies: { jest: '^29' } }), 'src/range.js': 'module.exports = { range: () => [] }\n', 'test/range.test.js': "test('r', () => {})\n" })
   const head = await commit({ 'src/range.js': "const { step } = require('./step')\nmodule.exports = { range: () => [step()] }\n", 'src/step.js': 'module.exports = { step: () => 1 }\n' })
-  const repo = createGit(dir)
-  const conventions = renderConventions(await buildContext(await readChangeSet(repo, base, head), repo, await frameworkFor(dir, 'jest')), 'test/regression/a.test.js')
+  const repo = createGit(scratch.dir)
+  const conventions = renderConventions(await buildContext(await readChangeSet(repo, base, head), repo, await frameworkFor(scratch.dir, 'jest')), 'test/regression/a.test.js')
   expect(conventions).toMatch(/^- Import `src\/step\.js` as `\.\.\/\.\.\/src\/step`\. The fix added this module: before the fix there is nothing to import/m)
   expect(conventions).toMatch(/^- Import `src\/range\.js` as `\.\.\/\.\.\/src\/range`\.$/m)
 })
@@ -104,8 +89,8 @@ test('a private Python module is shown with the public API around it: the code i
     'tests/test_pkg.py': 'from pkg import cachedmethod\n\ndef test_it():\n    assert cachedmethod\n'
   })
   const head = await commit({ 'src/pkg/_cachedmethod.py': '__all__ = ()\n\ndef _wrapper(cache, key):\n    return cache or {}\n' })
-  const repo = createGit(dir)
-  const context = await buildContext(await readChangeSet(repo, base, head), repo, await frameworkFor(dir, 'pytest'))
+  const repo = createGit(scratch.dir)
+  const context = await buildContext(await readChangeSet(repo, base, head), repo, await frameworkFor(scratch.dir, 'pytest'))
   expect(context.related).toEqual([
     {
       path: 'src/pkg/__init__.py',
@@ -127,9 +112,9 @@ test('a source file the bug report names is shown whole, after the changed code'
     'test/parse.test.js': "test('parse', () => {})\n"
   })
   const head = await commit({ 'src/parse.js': "module.exports = function parse(text, locale) {\n  return text === locale.meridiem(1)\n}\n" })
-  const repo = createGit(dir)
+  const repo = createGit(scratch.dir)
   const report = { title: 'parse of A fails in zh-cn', body: 'Works with en.', source: 'issue-text' as const, truncated: false, issue: null }
-  const context = await buildContext(await readChangeSet(repo, base, head), repo, await frameworkFor(dir, 'jest'), { bugReport: report })
+  const context = await buildContext(await readChangeSet(repo, base, head), repo, await frameworkFor(scratch.dir, 'jest'), { bugReport: report })
   expect(context.related.map(({ path, role }) => ({ path, role }))).toEqual([{ path: 'src/locale/zh-cn.js', role: 'named' }])
   expect(context.related[0].content).toContain('meridiem')
 })
@@ -139,8 +124,8 @@ test('a fix touching more source files than are shown names the rest at the end 
   const files = (version: number) => Object.fromEntries(Array.from({ length: 14 }, (_, i) => [`src/m${String(i).padStart(2, '0')}.js`, `module.exports = ${version}\n`]))
   const base = await commit({ 'package.json': JSON.stringify({ devDependencies: { jest: '^29' } }), 'test/m.test.js': "test('m', () => {})\n", ...files(1) })
   const head = await commit(files(2))
-  const repo = createGit(dir)
-  const context = await buildContext(await readChangeSet(repo, base, head), repo, await frameworkFor(dir, 'jest'))
+  const repo = createGit(scratch.dir)
+  const context = await buildContext(await readChangeSet(repo, base, head), repo, await frameworkFor(scratch.dir, 'jest'))
   expect(context.sources.map((source) => source.path)).toEqual(Array.from({ length: 12 }, (_, i) => `src/m${String(i).padStart(2, '0')}.js`))
   expect(context.sources[11].diff).toMatch(/\n\[… 2 more changed source files left out: src\/m12\.js, src\/m13\.js\]$/)
   expect(context.sources[0].diff).not.toContain('left out')
@@ -151,8 +136,8 @@ test('a changed file too large to read is shown by its hunks only, within the bu
   const rows = (changed: number) => Array.from({ length: 110_000 }, (_, i) => `  ${i === 55_000 ? changed : i}, // a row of the generated table`).join('\n')
   const base = await commit({ 'package.json': JSON.stringify({ devDependencies: { jest: '^29' } }), 'test/table.test.js': "test('t', () => {})\n", 'src/table.js': `module.exports = [\n${rows(1)}\n]\n` })
   const head = await commit({ 'src/table.js': `module.exports = [\n${rows(2)}\n]\n` })
-  const repo = createGit(dir)
-  const context = await buildContext(await readChangeSet(repo, base, head), repo, await frameworkFor(dir, 'jest'))
+  const repo = createGit(scratch.dir)
+  const context = await buildContext(await readChangeSet(repo, base, head), repo, await frameworkFor(scratch.dir, 'jest'))
   const [source] = context.sources
   expect(source.diff).toMatch(/^\[src\/table\.js is \d+ bytes, too large to read: shown by its hunks only\]\n@@ /)
   expect(source.diff).toContain('-  1, // a row of the generated table\n+  2, // a row of the generated table')

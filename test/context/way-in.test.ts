@@ -1,8 +1,4 @@
 /** One import per changed module, from a real git history: the repository's tests decide the way in. */
-import { execFileSync } from 'node:child_process'
-import { mkdir, mkdtemp, rm, writeFile } from 'node:fs/promises'
-import { tmpdir } from 'node:os'
-import { dirname, join } from 'node:path'
 import type { ImportLine } from '../../src/domain.js'
 import { buildContext } from '../../src/context/context.js'
 import { chosenImports } from '../../src/context/way-in.js'
@@ -10,29 +6,18 @@ import { readChangeSet } from '../../src/diff/change-set.js'
 import { frameworkFor } from '../../src/frameworks/detect.js'
 import { renderConventions } from '../../src/model/render.js'
 import { createGit } from '../../src/ports/git.js'
+import { scratchRepo } from '../support/scratch-repo.js'
 
-let dir = ''
-beforeEach(async () => (dir = await mkdtemp(join(tmpdir(), 'rtg-way-in-'))))
-afterEach(() => rm(dir, { recursive: true, force: true }))
-
-const git = (...args: string[]) => execFileSync('git', args, { cwd: dir, encoding: 'utf8' }).trim()
-async function commit(files: Record<string, string>): Promise<string> {
-  for (const [path, content] of Object.entries(files)) {
-    await mkdir(dirname(join(dir, path)), { recursive: true })
-    await writeFile(join(dir, path), content)
-  }
-  git('add', '-A')
-  git('-c', 'user.name=t', '-c', 'user.email=t@t', 'commit', '-qm', 'x')
-  return git('rev-parse', 'HEAD')
-}
+const scratch = scratchRepo('rtg-way-in-')
+const { git, commit } = scratch
 
 /** The ways in buildContext finds for a fix that changes `changed` (`// fixed` appended). */
 async function waysFor(files: Record<string, string>, changed: string, framework = 'jest') {
   git('init', '-q')
   const base = await commit(files)
   const head = await commit({ [changed]: `${files[changed]}// fixed\n` })
-  const repo = createGit(dir)
-  const context = await buildContext(await readChangeSet(repo, base, head), repo, await frameworkFor(dir, framework))
+  const repo = createGit(scratch.dir)
+  const context = await buildContext(await readChangeSet(repo, base, head), repo, await frameworkFor(scratch.dir, framework))
   return context.imports.map(({ specifier, through }) => ({ specifier, through }))
 }
 
@@ -143,8 +128,8 @@ test('the conventions give the checked line, and say when it cannot load before 
   git('init', '-q')
   const base = await commit({ 'package.json': JEST, 'src/a.js': 'module.exports = 1\n', 'test/a.test.js': "const a = require('../src/a')\ntest('a', () => expect(a).toBe(1))\n" })
   const head = await commit({ 'src/a.js': 'module.exports = 2\n' })
-  const repo = createGit(dir)
-  const pack = await buildContext(await readChangeSet(repo, base, head), repo, await frameworkFor(dir, 'jest'))
+  const repo = createGit(scratch.dir)
+  const pack = await buildContext(await readChangeSet(repo, base, head), repo, await frameworkFor(scratch.dir, 'jest'))
   const render = (imports: ImportLine[]) => renderConventions({ ...pack, imports }, 'test/regression/a.test.js')
   expect(render([line('../../src/a', null, true, true)])).toMatch(/^- Import `src\/a\.js` as `\.\.\/\.\.\/src\/a`\. Checked: it loads at head and before the fix\.$/m)
   expect(render([line('../../src/a', null, true, false, "Cannot find module '../../src/a'")])).toMatch(
