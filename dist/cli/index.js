@@ -44739,6 +44739,17 @@ function usedNames(bindings, code) {
     }
     return [...new Set(used)];
 }
+const NOT_CALLS = new Set(['if', 'for', 'while', 'switch', 'catch', 'function', 'return', 'typeof', 'await', 'super', 'import', 'require', 'print', 'len']);
+/** The names `code` calls, constructs or extends: `name(`, `new Name`, `extends Name`, Python's `class A(Base)`. */
+function calledNames(code) {
+    const names = [
+        // A call, not a definition (`def name(`, `function name(`, `class Name(`).
+        ...[...code.matchAll(/(?<![\w$.]|\b(?:def|function|class)\s+)([A-Za-z_$][\w$]*)\s*\(/g)].map((match) => match[1]),
+        ...[...code.matchAll(/\b(?:new|extends)\s+([A-Za-z_$][\w$]*)/g)].map((match) => match[1]),
+        ...[...code.matchAll(/^\s*class\s+\w+\(([\w\s,]+)\)/gm)].flatMap((match) => match[1].split(',').map((base) => base.trim()))
+    ];
+    return [...new Set(names.filter((name) => name && !NOT_CALLS.has(name)))];
+}
 /** The 1-based lines where `content` defines any of `names` at its top level (or as an `exports.` property). */
 function definitionLines(content, names) {
     if (names.length === 0)
@@ -44747,9 +44758,12 @@ function definitionLines(content, names) {
     const definition = new RegExp([
         `^(?:export\\s+)?(?:default\\s+)?(?:declare\\s+)?(?:abstract\\s+)?(?:async\\s+)?(?:function\\*?|class|interface|type|enum)\\s+${name}\\b`,
         `^(?:export\\s+)?(?:const|let|var)\\s+${name}\\s*[=:]`,
-        `^(?:module\\.)?exports\\.${name}\\s*=`
+        `^(?:module\\.)?exports\\.${name}\\s*=`,
+        `^(?:async\\s+)?def\\s+${name}\\s*\\(`,
+        `^class\\s+${name}\\b`
     ].join('|'));
-    return content.split('\n').flatMap((line, index) => (definition.test(line) ? [index + 1] : []));
+    const lines = typeof content === 'string' ? content.split('\n') : content;
+    return lines.flatMap((line, index) => (definition.test(line) ? [index + 1] : []));
 }
 
 ;// CONCATENATED MODULE: ./src/context/related.ts
@@ -61938,6 +61952,7 @@ async function sizeOf(git, commit, path) {
 
 
 
+
 /** A style example up to this size is shown whole; a longer one is cut at a blank line, saying which lines are left out. */
 const STYLE_EXAMPLE_LIMIT = 16_000;
 /** Changed source files shown; a fix touching more names the rest. */
@@ -62029,8 +62044,11 @@ async function draftSource(file, changeSet, reader, importOf) {
     // When a module exports more names than are listed, those the diff uses come first.
     const exports = headContent === null ? [] : capNames(exportedNames(headContent), () => diffText(file.hunks));
     const context = { path: file.path, head: [], base: [], exports, diff: '', importSpecifier: importOf(file.path), addedByFix: file.status === 'added' };
-    // Shown by parts, a file also shows how it exports itself: the API a test calls.
-    const headPlan = headContent === null ? null : planExcerpts(headContent, file.hunks.flatMap((hunk) => (hunk.addedLines.length ? hunk.addedLines : [hunk.head.start])), exportStatementLines);
+    // Shown by parts, a file also shows how it exports itself (the API a test calls) and the definitions in
+    // it that its changed lines call (one level deep).
+    const called = calledNames(diffText(file.hunks));
+    const alsoShown = (lines) => [...exportStatementLines(lines), ...definitionLines(lines, called)];
+    const headPlan = headContent === null ? null : planExcerpts(headContent, file.hunks.flatMap((hunk) => (hunk.addedLines.length ? hunk.addedLines : [hunk.head.start])), alsoShown);
     // A large function before the fix is the diff's other side, shown again at length.
     const showBase = baseContent !== null && headPlan !== null && headPlan.codeSize <= WHOLE_FILE_LIMIT;
     const basePlan = showBase ? planExcerpts(baseContent, file.hunks.flatMap((hunk) => (hunk.removedLines.length ? hunk.removedLines : [hunk.base.start]))) : null;

@@ -50,16 +50,32 @@ export function usedNames(bindings: ImportBindings, code: string): string[] {
   return [...new Set(used)]
 }
 
+const NOT_CALLS = new Set(['if', 'for', 'while', 'switch', 'catch', 'function', 'return', 'typeof', 'await', 'super', 'import', 'require', 'print', 'len'])
+
+/** The names `code` calls, constructs or extends: `name(`, `new Name`, `extends Name`, Python's `class A(Base)`. */
+export function calledNames(code: string): string[] {
+  const names = [
+    // A call, not a definition (`def name(`, `function name(`, `class Name(`).
+    ...[...code.matchAll(/(?<![\w$.]|\b(?:def|function|class)\s+)([A-Za-z_$][\w$]*)\s*\(/g)].map((match) => match[1]),
+    ...[...code.matchAll(/\b(?:new|extends)\s+([A-Za-z_$][\w$]*)/g)].map((match) => match[1]),
+    ...[...code.matchAll(/^\s*class\s+\w+\(([\w\s,]+)\)/gm)].flatMap((match) => match[1].split(',').map((base) => base.trim()))
+  ]
+  return [...new Set(names.filter((name) => name && !NOT_CALLS.has(name)))]
+}
+
 /** The 1-based lines where `content` defines any of `names` at its top level (or as an `exports.` property). */
-export function definitionLines(content: string, names: string[]): number[] {
+export function definitionLines(content: string | readonly string[], names: string[]): number[] {
   if (names.length === 0) return []
   const name = `(?:${names.map(escapeRegExp).join('|')})`
   const definition = new RegExp(
     [
       `^(?:export\\s+)?(?:default\\s+)?(?:declare\\s+)?(?:abstract\\s+)?(?:async\\s+)?(?:function\\*?|class|interface|type|enum)\\s+${name}\\b`,
       `^(?:export\\s+)?(?:const|let|var)\\s+${name}\\s*[=:]`,
-      `^(?:module\\.)?exports\\.${name}\\s*=`
+      `^(?:module\\.)?exports\\.${name}\\s*=`,
+      `^(?:async\\s+)?def\\s+${name}\\s*\\(`,
+      `^class\\s+${name}\\b`
     ].join('|')
   )
-  return content.split('\n').flatMap((line, index) => (definition.test(line) ? [index + 1] : []))
+  const lines = typeof content === 'string' ? content.split('\n') : content
+  return lines.flatMap((line, index) => (definition.test(line) ? [index + 1] : []))
 }

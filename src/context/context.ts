@@ -19,6 +19,7 @@ import { boundedReader, type FileReader } from './read.js'
 import { capNames, filesNamedIn, rebaseImports, relatedModules, relativeImports, resolveImport } from './related.js'
 import { UNKNOWN_COLLECTION, type Collection } from './collection.js'
 import { collectedLayout, layoutFor, styleExampleTest, suiteStem } from './test-layout.js'
+import { calledNames, definitionLines } from './callees.js'
 import { waysIn } from './way-in.js'
 
 /** A style example up to this size is shown whole; a longer one is cut at a blank line, saying which lines are left out. */
@@ -143,8 +144,11 @@ async function draftSource(file: ChangedFile, changeSet: ChangeSet, reader: File
   // When a module exports more names than are listed, those the diff uses come first.
   const exports = headContent === null ? [] : capNames(exportedNames(headContent), () => diffText(file.hunks))
   const context: SourceContext = { path: file.path, head: [], base: [], exports, diff: '', importSpecifier: importOf(file.path), addedByFix: file.status === 'added' }
-  // Shown by parts, a file also shows how it exports itself: the API a test calls.
-  const headPlan = headContent === null ? null : planExcerpts(headContent, file.hunks.flatMap((hunk) => (hunk.addedLines.length ? hunk.addedLines : [hunk.head.start])), exportStatementLines)
+  // Shown by parts, a file also shows how it exports itself (the API a test calls) and the definitions in
+  // it that its changed lines call (one level deep).
+  const called = calledNames(diffText(file.hunks))
+  const alsoShown = (lines: readonly string[]) => [...exportStatementLines(lines), ...definitionLines(lines, called)]
+  const headPlan = headContent === null ? null : planExcerpts(headContent, file.hunks.flatMap((hunk) => (hunk.addedLines.length ? hunk.addedLines : [hunk.head.start])), alsoShown)
   // A large function before the fix is the diff's other side, shown again at length.
   const showBase = baseContent !== null && headPlan !== null && headPlan.codeSize <= WHOLE_FILE_LIMIT
   const basePlan = showBase ? planExcerpts(baseContent, file.hunks.flatMap((hunk) => (hunk.removedLines.length ? hunk.removedLines : [hunk.base.start]))) : null

@@ -1,5 +1,5 @@
 /** What the changed code calls from the modules it imports, and where those define it. */
-import { definitionLines, importBindings, usedNames } from '../../src/context/callees.js'
+import { calledNames, definitionLines, importBindings, usedNames } from '../../src/context/callees.js'
 import { buildContext } from '../../src/context/context.js'
 import { readChangeSet } from '../../src/diff/change-set.js'
 import { frameworkFor } from '../../src/frameworks/detect.js'
@@ -55,4 +55,23 @@ test('a large module the changed code imports is shown by the definitions it use
   // Imported but not used by the changed code: not shown.
   expect(base_.content).not.toContain('unrelated1(')
   expect(renderContext(context)).toContain('### src/base.js (imported by the changed code; the definitions it uses from there)')
+})
+
+test('the names code calls, constructs or extends; not keywords, not methods of other objects', () => {
+  expect(calledNames('if (isEmpty(list)) return new Cart(clamp(n, 10)).items.map(fn)\nclass Box extends Store {}')).toEqual(['isEmpty', 'Cart', 'clamp', 'Store'])
+  expect(calledNames('class Wrapper(_WrapperBase, Generic):\n    def __call__(self):\n        return helper(self)\n\nfunction run() { go() }')).toEqual(['helper', 'go', '_WrapperBase', 'Generic'])
+})
+
+test('a changed file too large to show whole shows the definitions in it that its changed lines call', async () => {
+  const filler = Array.from({ length: 600 }, (_, i) => `export function unrelated${i}(x) {\n  return x + ${i}\n}\n`).join('\n')
+  const helper = 'function normalise(n) {\n  return Math.max(0, n)\n}\n'
+  const total = (body: string) => `export function total(n) {\n  return ${body}\n}\n`
+  git('init', '-q')
+  const base = await commit({ 'package.json': JSON.stringify({ devDependencies: { jest: '^29' } }), 'src/big.js': `${helper}\n${filler}\n${total('n')}` })
+  const head = await commit({ 'src/big.js': `${helper}\n${filler}\n${total('normalise(n)')}` })
+  const repo = createGit(scratch.dir)
+  const context = await buildContext(await readChangeSet(repo, base, head), repo, await frameworkFor(scratch.dir, 'jest'))
+  const shown = context.sources[0].head
+  expect(shown.map((excerpt) => excerpt.name)).toEqual(expect.arrayContaining(['normalise', 'total']))
+  expect(shown.some((excerpt) => excerpt.code.includes('unrelated1('))).toBe(false)
 })
