@@ -45029,11 +45029,13 @@ async function pythonPackageOf(module, { files, reader, head, importOf }) {
 }
 /** The source files the style example imports, and the entries a new test may go through (as the example writes them, from the regression folder). */
 async function entryCandidates(source) {
-    const { styleExample, files } = source;
-    const main = packageEntry(await packageManifest(source), source);
+    const { styleExample } = source;
+    const main = await packageEntry(source.packageDir, source);
     const isEntry = (path) => path === main || /^index\.[cm]?[jt]sx?$/.test(external_node_path_.posix.basename(path));
-    const imported = !styleExample || styleExample.path.endsWith('.py') ? [] : source.styleImports.flatMap(({ original, rebased }) => {
-        const path = resolveImport(styleExample.path, original, files);
+    const examples = !styleExample || styleExample.path.endsWith('.py') ? [] : source.styleImports;
+    const resolved = await Promise.all(examples.map(({ original }) => resolveFromExample(styleExample.path, original, source)));
+    const imported = examples.flatMap(({ rebased }, i) => {
+        const path = resolved[i];
         return path && !isTestSupport(path) ? [{ path, specifier: rebased }] : [];
     });
     const viaEntries = imported.filter((entry) => isEntry(entry.path));
@@ -45044,8 +45046,21 @@ async function entryCandidates(source) {
 }
 /** Fixtures and helpers the example imports are not the code under test. */
 const isTestSupport = (path) => /(?:^|\/)(?:__)?(?:tests?|spec|fixtures?|__mocks__|helpers?)(?:__)?\//.test(path);
-/** The source file package.json's entry fields name: `source`, `exports['.']`, `module`, `main` (a build output mapped back to `src/`). */
-function packageEntry(manifest, { packageDir, files }) {
+/** A relative specifier to a file, or to a package folder (`'../..'`: the entry its package.json names). */
+async function resolveFromExample(fromFile, specifier, source) {
+    const file = resolveImport(fromFile, specifier, source.files);
+    if (file)
+        return file;
+    const folder = external_node_path_.posix.join(external_node_path_.posix.dirname(fromFile), specifier);
+    return source.files.has(external_node_path_.posix.join(folder, 'package.json')) ? packageEntry(folder === '.' ? '' : folder, source) : null;
+}
+/**
+ * The source file the package.json in `packageDir` names as its entry: `source`, `exports['.']`, `module`,
+ * `main` (a build output mapped back to `src/`).
+ */
+async function packageEntry(packageDir, source) {
+    const { files } = source;
+    const manifest = await packageManifest(packageDir, source);
     const fields = [manifest.source, exportOfRoot(manifest.exports), manifest.module, manifest.main, 'index.js', 'src/index.ts', 'src/index.js'];
     for (const field of fields.filter((value) => typeof value === 'string')) {
         const relative = field.replace(/^\.\//, '');
@@ -45058,7 +45073,7 @@ function packageEntry(manifest, { packageDir, files }) {
     }
     return null;
 }
-async function packageManifest({ reader, head, packageDir }) {
+async function packageManifest(packageDir, { reader, head }) {
     try {
         const manifest = JSON.parse((await reader.text(head, external_node_path_.posix.join(packageDir, 'package.json'))) ?? '{}');
         return manifest && typeof manifest === 'object' ? manifest : {};

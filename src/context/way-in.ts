@@ -73,11 +73,13 @@ async function pythonPackageOf(module: string, { files, reader, head, importOf }
 
 /** The source files the style example imports, and the entries a new test may go through (as the example writes them, from the regression folder). */
 async function entryCandidates(source: WayInSource): Promise<{ imported: string[]; usable: Entry[] }> {
-  const { styleExample, files } = source
-  const main = packageEntry(await packageManifest(source), source)
+  const { styleExample } = source
+  const main = await packageEntry(source.packageDir, source)
   const isEntry = (path: string) => path === main || /^index\.[cm]?[jt]sx?$/.test(posix.basename(path))
-  const imported = !styleExample || styleExample.path.endsWith('.py') ? [] : source.styleImports.flatMap(({ original, rebased }) => {
-    const path = resolveImport(styleExample.path, original, files)
+  const examples = !styleExample || styleExample.path.endsWith('.py') ? [] : source.styleImports
+  const resolved = await Promise.all(examples.map(({ original }) => resolveFromExample(styleExample!.path, original, source)))
+  const imported = examples.flatMap(({ rebased }, i) => {
+    const path = resolved[i]
     return path && !isTestSupport(path) ? [{ path, specifier: rebased }] : []
   })
   const viaEntries = imported.filter((entry) => isEntry(entry.path))
@@ -90,8 +92,21 @@ async function entryCandidates(source: WayInSource): Promise<{ imported: string[
 /** Fixtures and helpers the example imports are not the code under test. */
 const isTestSupport = (path: string) => /(?:^|\/)(?:__)?(?:tests?|spec|fixtures?|__mocks__|helpers?)(?:__)?\//.test(path)
 
-/** The source file package.json's entry fields name: `source`, `exports['.']`, `module`, `main` (a build output mapped back to `src/`). */
-function packageEntry(manifest: Record<string, unknown>, { packageDir, files }: WayInSource): string | null {
+/** A relative specifier to a file, or to a package folder (`'../..'`: the entry its package.json names). */
+async function resolveFromExample(fromFile: string, specifier: string, source: WayInSource): Promise<string | null> {
+  const file = resolveImport(fromFile, specifier, source.files)
+  if (file) return file
+  const folder = posix.join(posix.dirname(fromFile), specifier)
+  return source.files.has(posix.join(folder, 'package.json')) ? packageEntry(folder === '.' ? '' : folder, source) : null
+}
+
+/**
+ * The source file the package.json in `packageDir` names as its entry: `source`, `exports['.']`, `module`,
+ * `main` (a build output mapped back to `src/`).
+ */
+async function packageEntry(packageDir: string, source: WayInSource): Promise<string | null> {
+  const { files } = source
+  const manifest = await packageManifest(packageDir, source)
   const fields = [manifest.source, exportOfRoot(manifest.exports), manifest.module, manifest.main, 'index.js', 'src/index.ts', 'src/index.js']
   for (const field of fields.filter((value): value is string => typeof value === 'string')) {
     const relative = field.replace(/^\.\//, '')
@@ -104,7 +119,7 @@ function packageEntry(manifest: Record<string, unknown>, { packageDir, files }: 
   return null
 }
 
-async function packageManifest({ reader, head, packageDir }: WayInSource): Promise<Record<string, unknown>> {
+async function packageManifest(packageDir: string, { reader, head }: WayInSource): Promise<Record<string, unknown>> {
   try {
     const manifest: unknown = JSON.parse((await reader.text(head, posix.join(packageDir, 'package.json'))) ?? '{}')
     return manifest && typeof manifest === 'object' ? (manifest as Record<string, unknown>) : {}

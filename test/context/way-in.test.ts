@@ -40,6 +40,22 @@ test('a module the example tests import through an index that reaches it is impo
   ])
 })
 
+test("an example that requires the package folder ('../..') goes through the entry its package.json names", async () => {
+  const ways = await waysFor(
+    {
+      'package.json': JSON.stringify({ name: 'web', main: 'lib/application.js', devDependencies: { jest: '^29' } }),
+      'lib/application.js': "const response = require('./response')\nmodule.exports = class App { get response() { return response } }\n",
+      'lib/response.js': 'module.exports = { redirect(url) { this.location = url } }\n',
+      '__tests__/response/redirect.js': "const App = require('../..')\ntest('r', () => expect(new App().response).toBeTruthy())\n"
+    },
+    'lib/response.js'
+  )
+  expect(ways).toEqual([
+    { specifier: '../..', through: 'lib/application.js' },
+    { specifier: '../../lib/response', through: null }
+  ])
+})
+
 test('a module the example imports itself is imported itself, even when the index it also imports reaches it', async () => {
   const ways = await waysFor(
     {
