@@ -45233,6 +45233,8 @@ function renderConventions(pack, suitePath) {
     const rebased = pack.styleImports.filter((entry) => entry.original !== entry.rebased);
     const chosen = chosenImports(pack.imports);
     const entries = new Set(chosen.flatMap((line) => (line.through ? [line.through] : [])));
+    // An entry the changed code is reached through has its line among the chosen ones already.
+    const others = pack.related.filter((module) => !entries.has(module.path));
     return [
         '## Conventions',
         `- Framework: ${framework}; language: ${pack.language}; module syntax: ${moduleSyntax}.`,
@@ -45241,8 +45243,9 @@ function renderConventions(pack, suitePath) {
         // One import per changed module: through an entry the tests import when it reaches the module (context/way-in.ts).
         '- Import the changed code exactly as given here, one import per changed module:',
         ...chosen.map((line) => importLine(line, pack.sources.find((source) => source.path === line.module))),
-        // An entry the changed code is reached through has its line above already.
-        ...pack.related.filter((module) => !entries.has(module.path)).map((module) => `- Import \`${module.path}\` as \`${module.importSpecifier}\`.`),
+        // Kept apart, so the model never takes a module the fix did not change for one it must import.
+        ...(others.length ? ['- The other modules shown are not changed by the fix: import one only where a test needs it, as given here:'] : []),
+        ...others.map((module) => `- Import \`${module.path}\` as \`${module.importSpecifier}\`.`),
         ...(rebased.length ? [`- The style example's own imports, written from \`${pack.regressionDir}/\`: ${rebased.map((entry) => `\`${entry.original}\` → \`${entry.rebased}\``).join(', ')}.`] : []),
         '',
         example
@@ -45277,8 +45280,33 @@ function languageTag(pack) {
 /** Bounds on one write_test_files answer: a suite is a few files of test code, never a dump. */
 const SUITE_LIMITS = { files: 20, fileBytes: 200 * 1024, totalBytes: 1024 * 1024 };
 const tools_text = { type: 'string', minLength: 1 };
-/** At most this many concerns in one analysis: each becomes a test run at head. */
+/** At most this many concerns in a run (analysis and scenario stage together): each becomes a test run at head. */
 const MAX_FIX_CONCERNS = 5;
+/** Inputs the fixed code still gets wrong: the analysis records them, and the scenario stage adds those it finds while planning. */
+const fixConcernsSchema = (description) => ({
+    type: 'array',
+    maxItems: MAX_FIX_CONCERNS,
+    description,
+    items: {
+        type: 'object',
+        additionalProperties: false,
+        required: ['input', 'expected', 'actual', 'where'],
+        properties: {
+            input: { ...tools_text, description: 'The concrete call with its arguments, as code only (the reasoning goes in actual).' },
+            expected: { ...tools_text, description: 'What should happen for that input, in one sentence.' },
+            actual: { ...tools_text, description: 'What the fixed code does instead, and through which lines, in one or two sentences.' },
+            where: {
+                type: 'object',
+                additionalProperties: false,
+                required: ['file', 'function'],
+                properties: {
+                    file: { ...tools_text, description: 'Repository-relative path of the file.' },
+                    function: { ...tools_text, description: 'The function that goes wrong.' }
+                }
+            }
+        }
+    }
+});
 const ROOT_CAUSE_TOOL = {
     name: 'record_root_cause',
     description: 'Record the root-cause analysis of the bug fix: one entry per distinct defect.',
@@ -45305,30 +45333,7 @@ const ROOT_CAUSE_TOOL = {
                     }
                 }
             },
-            fixConcerns: {
-                type: 'array',
-                maxItems: MAX_FIX_CONCERNS,
-                description: 'Usually empty. Only inputs the FIXED code demonstrably still gets wrong, each traced through the fixed code.',
-                items: {
-                    type: 'object',
-                    additionalProperties: false,
-                    required: ['input', 'expected', 'actual', 'where'],
-                    properties: {
-                        input: { ...tools_text, description: 'The concrete call with its arguments, as code only (the reasoning goes in actual).' },
-                        expected: { ...tools_text, description: 'What should happen for that input, in one sentence.' },
-                        actual: { ...tools_text, description: 'What the fixed code does instead, and through which lines, in one or two sentences.' },
-                        where: {
-                            type: 'object',
-                            additionalProperties: false,
-                            required: ['file', 'function'],
-                            properties: {
-                                file: { ...tools_text, description: 'Repository-relative path of the file.' },
-                                function: { ...tools_text, description: 'The function that goes wrong.' }
-                            }
-                        }
-                    }
-                }
-            }
+            fixConcerns: fixConcernsSchema('Usually empty. Only inputs the FIXED code demonstrably still gets wrong, each traced through the fixed code.')
         }
     }
 };
@@ -45359,7 +45364,8 @@ const SCENARIOS_TOOL = {
                         kind: { enum: ['regression', 'boundary', 'state-isolation', 'neighbour'] }
                     }
                 }
-            }
+            },
+            fixConcerns: fixConcernsSchema('Usually empty. Inputs the FIXED code demonstrably still gets wrong that the analysis did not record (or wrongly counted as handled), found while planning, each traced through the fixed code. Never a scenario: scenarios hold for the fixed code.')
         }
     }
 };
@@ -45440,7 +45446,20 @@ async function planScenarios(model, input, analysis) {
         tool: SCENARIOS_TOOL,
         check: ({ scenarios }) => scenarioRuleProblems(scenarios, sharedState)
     });
-    return answer.scenarios;
+    return { scenarios: answer.scenarios, fixConcerns: answer.fixConcerns ?? [] };
+}
+/**
+ * The concerns a run checks: the analysis's, then those the scenario stage added (the same input once),
+ * at most MAX_FIX_CONCERNS, in that order, which the concern labels follow.
+ */
+function concernsToCheck(analysis, plan) {
+    const byInput = new Map();
+    for (const concern of [...(analysis.fixConcerns ?? []), ...plan.fixConcerns]) {
+        const key = concern.input.replace(/\s+/g, '');
+        if (!byInput.has(key))
+            byInput.set(key, concern);
+    }
+    return [...byInput.values()].slice(0, MAX_FIX_CONCERNS);
 }
 function scenarioRuleProblems(scenarios, sharedState) {
     const problems = [];
@@ -61497,7 +61516,7 @@ function hunkGuards(report) {
 function fixConcerns(report) {
     if (!report.fixConcerns?.length)
         return null;
-    const intro = "## The fix may be incomplete\n\nThe analysis traced input(s) the fixed code still gets wrong, and a test asserting the correct behaviour fails at head for each; one that passed before the fix is an input the fix broke. They are not part of the suite and do not change the verdict; the tests are under `concerns/` in the output folder.";
+    const intro = "## The fix may be incomplete\n\nThe model traced input(s) the fixed code still gets wrong, and a test asserting the correct behaviour fails at head for each; one that passed before the fix is an input the fix broke. They are not part of the suite and do not change the verdict; the tests are under `concerns/` in the output folder.";
     const rows = report.fixConcerns.map((concern) => `| ${cell(inlineCode(concern.input))} | ${cell(concern.expected)} | ${cell(concern.actual)} | ${cell(`${concern.where.file} · ${concern.where.function}`)} | ${cell(concern.test.name)} | **${concern.failure}**: ${cell(inlineCode(concern.failureLine))} | ${BEFORE_THE_FIX[concern.preFixResult ?? 'unknown']} |`);
     return [intro, ['| Input | Expected | The fixed code | Where | Test | At head | Before the fix |', '|---|---|---|---|---|---|---|', ...rows].join('\n')].join('\n\n');
 }
@@ -62256,14 +62275,17 @@ async function generateSuite(changeSet, source, deps) {
     const analysis = await timings.time('analyse', () => analyse(model, input));
     report.analysis = analysis;
     log.info(`Root cause: ${analysis.summary}`);
-    report.scenarios = await timings.time('scenarios', () => planScenarios(model, input, analysis));
+    const plan = await timings.time('scenarios', () => planScenarios(model, input, analysis));
+    report.scenarios = plan.scenarios;
     log.info(`Scenarios: ${describeScenarios(report.scenarios)}`);
     const suite = await timings.time('write-tests', () => writeTests(model, input, analysis, report.scenarios));
     const files = place(suite.files);
     log.info(`Tests written: ${files.map((file) => file.path).join(', ')}`);
-    const concerns = analysis.fixConcerns ?? [];
+    const concerns = concernsToCheck(analysis, plan);
+    if (plan.fixConcerns.length)
+        log.info(`Fix concerns: planning the scenarios found ${plan.fixConcerns.length} more input(s) the fixed code may get wrong`);
     if (concerns.length)
-        log.info(`Fix concerns: the analysis found ${concerns.length} input(s) the fixed code may still get wrong; checked at head once the suite is proven`);
+        log.info(`Fix concerns: ${concerns.length} input(s) the fixed code may still get wrong; checked at head once the suite is proven`);
     return {
         files,
         concerns: concerns.length

@@ -76,6 +76,8 @@ export function renderConventions(pack: ContextPack, suitePath: string): string 
   const rebased = pack.styleImports.filter((entry) => entry.original !== entry.rebased)
   const chosen = chosenImports(pack.imports)
   const entries = new Set(chosen.flatMap((line) => (line.through ? [line.through] : [])))
+  // An entry the changed code is reached through has its line among the chosen ones already.
+  const others = pack.related.filter((module) => !entries.has(module.path))
   return [
     '## Conventions',
     `- Framework: ${framework}; language: ${pack.language}; module syntax: ${moduleSyntax}.`,
@@ -84,8 +86,9 @@ export function renderConventions(pack: ContextPack, suitePath: string): string 
     // One import per changed module: through an entry the tests import when it reaches the module (context/way-in.ts).
     '- Import the changed code exactly as given here, one import per changed module:',
     ...chosen.map((line) => importLine(line, pack.sources.find((source) => source.path === line.module))),
-    // An entry the changed code is reached through has its line above already.
-    ...pack.related.filter((module) => !entries.has(module.path)).map((module) => `- Import \`${module.path}\` as \`${module.importSpecifier}\`.`),
+    // Kept apart, so the model never takes a module the fix did not change for one it must import.
+    ...(others.length ? ['- The other modules shown are not changed by the fix: import one only where a test needs it, as given here:'] : []),
+    ...others.map((module) => `- Import \`${module.path}\` as \`${module.importSpecifier}\`.`),
     ...(rebased.length ? [`- The style example's own imports, written from \`${pack.regressionDir}/\`: ${rebased.map((entry) => `\`${entry.original}\` → \`${entry.rebased}\``).join(', ')}.`] : []),
     '',
     example

@@ -4,7 +4,7 @@ import { askForTool, type RepositoryReader } from './ask.js'
 import type { ModelPort } from './model-port.js'
 import { loadPrompt, renderPrompt } from './prompts.js'
 import * as render from './render.js'
-import { ROOT_CAUSE_TOOL, SCENARIOS_TOOL, suiteSizeProblems, TEST_FILES_TOOL } from './tools.js'
+import { MAX_FIX_CONCERNS, ROOT_CAUSE_TOOL, SCENARIOS_TOOL, suiteSizeProblems, TEST_FILES_TOOL } from './tools.js'
 
 export interface GenerationInput {
   bugReport: BugReport
@@ -28,15 +28,34 @@ export function analyse(model: ModelPort, input: GenerationInput): Promise<Analy
   return askForTool<Analysis>(model, { ...base('analyse', input), task: renderPrompt('analyse', {}), tool: ROOT_CAUSE_TOOL })
 }
 
-export async function planScenarios(model: ModelPort, input: GenerationInput, analysis: Analysis): Promise<Scenario[]> {
+/** The scenario stage's answer: the ranked scenarios, and the concerns it found that the analysis had not. */
+export interface ScenarioPlan {
+  scenarios: Scenario[]
+  fixConcerns: FixConcern[]
+}
+
+export async function planScenarios(model: ModelPort, input: GenerationInput, analysis: Analysis): Promise<ScenarioPlan> {
   const sharedState = analysis.defects.some((defect) => defect.sharedState)
-  const answer = await askForTool<{ scenarios: Scenario[] }>(model, {
+  const answer = await askForTool<{ scenarios: Scenario[]; fixConcerns?: FixConcern[] }>(model, {
     ...base('scenarios', input),
     task: renderPrompt('scenarios', { analysis: render.renderAnalysis(analysis) }),
     tool: SCENARIOS_TOOL,
     check: ({ scenarios }) => scenarioRuleProblems(scenarios, sharedState)
   })
-  return answer.scenarios
+  return { scenarios: answer.scenarios, fixConcerns: answer.fixConcerns ?? [] }
+}
+
+/**
+ * The concerns a run checks: the analysis's, then those the scenario stage added (the same input once),
+ * at most MAX_FIX_CONCERNS, in that order, which the concern labels follow.
+ */
+export function concernsToCheck(analysis: Analysis, plan: ScenarioPlan): FixConcern[] {
+  const byInput = new Map<string, FixConcern>()
+  for (const concern of [...(analysis.fixConcerns ?? []), ...plan.fixConcerns]) {
+    const key = concern.input.replace(/\s+/g, '')
+    if (!byInput.has(key)) byInput.set(key, concern)
+  }
+  return [...byInput.values()].slice(0, MAX_FIX_CONCERNS)
 }
 
 export function scenarioRuleProblems(scenarios: Scenario[], sharedState: boolean): string[] {

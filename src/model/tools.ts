@@ -7,8 +7,34 @@ export const SUITE_LIMITS = { files: 20, fileBytes: 200 * 1024, totalBytes: 1024
 
 const text = { type: 'string', minLength: 1 }
 
-/** At most this many concerns in one analysis: each becomes a test run at head. */
+/** At most this many concerns in a run (analysis and scenario stage together): each becomes a test run at head. */
 export const MAX_FIX_CONCERNS = 5
+
+/** Inputs the fixed code still gets wrong: the analysis records them, and the scenario stage adds those it finds while planning. */
+const fixConcernsSchema = (description: string) => ({
+  type: 'array',
+  maxItems: MAX_FIX_CONCERNS,
+  description,
+  items: {
+    type: 'object',
+    additionalProperties: false,
+    required: ['input', 'expected', 'actual', 'where'],
+    properties: {
+      input: { ...text, description: 'The concrete call with its arguments, as code only (the reasoning goes in actual).' },
+      expected: { ...text, description: 'What should happen for that input, in one sentence.' },
+      actual: { ...text, description: 'What the fixed code does instead, and through which lines, in one or two sentences.' },
+      where: {
+        type: 'object',
+        additionalProperties: false,
+        required: ['file', 'function'],
+        properties: {
+          file: { ...text, description: 'Repository-relative path of the file.' },
+          function: { ...text, description: 'The function that goes wrong.' }
+        }
+      }
+    }
+  }
+})
 
 export const ROOT_CAUSE_TOOL: ToolDefinition = {
   name: 'record_root_cause',
@@ -36,30 +62,7 @@ export const ROOT_CAUSE_TOOL: ToolDefinition = {
           }
         }
       },
-      fixConcerns: {
-        type: 'array',
-        maxItems: MAX_FIX_CONCERNS,
-        description: 'Usually empty. Only inputs the FIXED code demonstrably still gets wrong, each traced through the fixed code.',
-        items: {
-          type: 'object',
-          additionalProperties: false,
-          required: ['input', 'expected', 'actual', 'where'],
-          properties: {
-            input: { ...text, description: 'The concrete call with its arguments, as code only (the reasoning goes in actual).' },
-            expected: { ...text, description: 'What should happen for that input, in one sentence.' },
-            actual: { ...text, description: 'What the fixed code does instead, and through which lines, in one or two sentences.' },
-            where: {
-              type: 'object',
-              additionalProperties: false,
-              required: ['file', 'function'],
-              properties: {
-                file: { ...text, description: 'Repository-relative path of the file.' },
-                function: { ...text, description: 'The function that goes wrong.' }
-              }
-            }
-          }
-        }
-      }
+      fixConcerns: fixConcernsSchema('Usually empty. Only inputs the FIXED code demonstrably still gets wrong, each traced through the fixed code.')
     }
   }
 }
@@ -91,7 +94,10 @@ export const SCENARIOS_TOOL: ToolDefinition = {
             kind: { enum: ['regression', 'boundary', 'state-isolation', 'neighbour'] }
           }
         }
-      }
+      },
+      fixConcerns: fixConcernsSchema(
+        'Usually empty. Inputs the FIXED code demonstrably still gets wrong that the analysis did not record (or wrongly counted as handled), found while planning, each traced through the fixed code. Never a scenario: scenarios hold for the fixed code.'
+      )
     }
   }
 }

@@ -125,7 +125,7 @@ function hunkGuards(report: Report): string | null {
 /** Inputs the fixed code still gets wrong, each with the test that fails at head: apart from the suite and the verdict. */
 function fixConcerns(report: Report): string | null {
   if (!report.fixConcerns?.length) return null
-  const intro = "## The fix may be incomplete\n\nThe analysis traced input(s) the fixed code still gets wrong, and a test asserting the correct behaviour fails at head for each; one that passed before the fix is an input the fix broke. They are not part of the suite and do not change the verdict; the tests are under `concerns/` in the output folder."
+  const intro = "## The fix may be incomplete\n\nThe model traced input(s) the fixed code still gets wrong, and a test asserting the correct behaviour fails at head for each; one that passed before the fix is an input the fix broke. They are not part of the suite and do not change the verdict; the tests are under `concerns/` in the output folder."
   const rows = report.fixConcerns.map((concern) =>
     `| ${cell(inlineCode(concern.input))} | ${cell(concern.expected)} | ${cell(concern.actual)} | ${cell(`${concern.where.file} · ${concern.where.function}`)} | ${cell(concern.test.name)} | **${concern.failure}**: ${cell(inlineCode(concern.failureLine))} | ${BEFORE_THE_FIX[concern.preFixResult ?? 'unknown']} |`
   )

@@ -15,7 +15,7 @@ import { readBugReport } from '../bug-report/bug-report.js'
 import type { Collection } from '../context/collection.js'
 import { buildContext } from '../context/context.js'
 import { UserFacingError } from '../errors.js'
-import { analyse, planScenarios, repairTests, sharedContext, strengthenTests, writeConcernTests, writeTests, type GenerationInput } from '../model/stages.js'
+import { analyse, concernsToCheck, planScenarios, repairTests, sharedContext, strengthenTests, writeConcernTests, writeTests, type GenerationInput } from '../model/stages.js'
 import { placeSuite, suitePathFor, type RefusedFile } from './placement.js'
 
 /** How the prove loop asks for better tests; generate mode has one, verify mode none. */
@@ -28,7 +28,7 @@ export interface Refiner {
 export interface GeneratedSuite {
   files: SuiteFile[]
   refiner: Refiner
-  /** Tests for what the analysis says the fixed code still gets wrong; null: it found nothing. */
+  /** Tests for what the analysis and the scenario stage say the fixed code still gets wrong; null: they found nothing. */
   concerns: ConcernAuthor | null
 }
 
@@ -84,13 +84,15 @@ export async function generateSuite(changeSet: ChangeSet, source: BugReportSourc
   const analysis = await timings.time('analyse', () => analyse(model, input))
   report.analysis = analysis
   log.info(`Root cause: ${analysis.summary}`)
-  report.scenarios = await timings.time('scenarios', () => planScenarios(model, input, analysis))
+  const plan = await timings.time('scenarios', () => planScenarios(model, input, analysis))
+  report.scenarios = plan.scenarios
   log.info(`Scenarios: ${describeScenarios(report.scenarios)}`)
   const suite = await timings.time('write-tests', () => writeTests(model, input, analysis, report.scenarios))
   const files = place(suite.files)
   log.info(`Tests written: ${files.map((file) => file.path).join(', ')}`)
-  const concerns = analysis.fixConcerns ?? []
-  if (concerns.length) log.info(`Fix concerns: the analysis found ${concerns.length} input(s) the fixed code may still get wrong; checked at head once the suite is proven`)
+  const concerns = concernsToCheck(analysis, plan)
+  if (plan.fixConcerns.length) log.info(`Fix concerns: planning the scenarios found ${plan.fixConcerns.length} more input(s) the fixed code may get wrong`)
+  if (concerns.length) log.info(`Fix concerns: ${concerns.length} input(s) the fixed code may still get wrong; checked at head once the suite is proven`)
   return {
     files,
     concerns: concerns.length

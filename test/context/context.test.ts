@@ -77,6 +77,27 @@ test('a module the fix added is marked: a file importing it cannot load before t
   expect(conventions).toMatch(/^- Import `src\/range\.js` as `\.\.\/\.\.\/src\/range`\.$/m)
 })
 
+test('a module the fix did not change is given apart from the changed ones: imported only where a test needs it', async () => {
+  git('init', '-q')
+  const base = await commit({
+    'package.json': JSON.stringify({ devDependencies: { jest: '^29' } }),
+    'src/step.js': 'module.exports = { step: () => 1 }\n',
+    'src/range.js': "const { step } = require('./step')\nmodule.exports = { range: () => [] }\n",
+    'test/range.test.js': "test('r', () => {})\n"
+  })
+  const head = await commit({ 'src/range.js': "const { step } = require('./step')\nmodule.exports = { range: () => [step()] }\n" })
+  const repo = createGit(scratch.dir)
+  const conventions = renderConventions(await buildContext(await readChangeSet(repo, base, head), repo, await frameworkFor(scratch.dir, 'jest')), 'test/regression/a.test.js')
+  const lines = conventions.split('\n')
+  const at = (pattern: RegExp) => lines.findIndex((line) => pattern.test(line))
+  const changed = at(/^- Import `src\/range\.js` as `\.\.\/\.\.\/src\/range`\.$/)
+  const apart = at(/^- The other modules shown are not changed by the fix: import one only where a test needs it/)
+  const unchanged = at(/^- Import `src\/step\.js` as `\.\.\/\.\.\/src\/step`\.$/)
+  expect(changed).toBeGreaterThan(at(/one import per changed module:$/))
+  expect(apart).toBeGreaterThan(changed)
+  expect(unchanged).toBeGreaterThan(apart)
+})
+
 test('a private Python module is shown with the public API around it: the code in its package that names it', async () => {
   git('init', '-q')
   // A package big enough to be shown by parts: only the wrapper that uses the private module.

@@ -156,3 +156,21 @@ test('a concern test that cannot load at head confirms nothing', async () => {
   expect(result.report).toMatchObject({ verdict: 'fail-to-pass', fixConcerns: [], model: { calls: 4 } })
   expect(result.log).toContainEqual(expect.stringMatching(/^Fix concern 1 \(range\(0, 5, NaN\)\) dropped: its test failed at head by load, not on the behaviour \(.*Cannot find module/))
 })
+
+test('a concern found while planning the scenarios is checked like the analysis\'s, after them, the same input once', async () => {
+  const planned = (answers.scenarios as { tool_use: { name: string; input: Record<string, unknown> } }).tool_use
+  // The scenario stage finds the NaN step down, which the analysis missed, and repeats the analysis's own concern.
+  const scenarios: ScriptedReply = { tool_use: { ...planned, input: { ...planned.input, fixConcerns: [{ ...NAN_STEP, input: 'range(0,5,NaN)' }, NAN_STEP_DOWN] } } }
+  const downAsSecond = { ...NAN_DOWN_TEST, title: NAN_DOWN_TEST.title.replace('concern 3', 'concern 2') }
+  const result = await run({ ...script(withConcerns(NAN_STEP), concernTests(NAN_TEST, downAsSecond)), scenarios })
+
+  expect(result.log).toContain('Fix concerns: planning the scenarios found 2 more input(s) the fixed code may get wrong')
+  const concerns = requestText(result.model!.requests.find((request) => stageOf(request) === 'concerns')!)
+  expect(concerns).toContain('"label": "concern 2",\n    "input": "range(5, 0, NaN)"')
+  expect(concerns).not.toContain('"label": "concern 3"')
+  expect(result.report).toMatchObject({ verdict: 'fail-to-pass', model: { calls: 4 } })
+  expect(result.report.fixConcerns.map((concern) => [concern.input, concern.preFixResult])).toEqual([
+    ['range(0, 5, NaN)', 'failed'],
+    ['range(5, 0, NaN)', 'passed']
+  ])
+})
