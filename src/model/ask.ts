@@ -16,6 +16,14 @@ export interface RepositoryReader {
   /** False once the run's model calls are nearly used up: the later stages need theirs. */
   canRead(): boolean
   read(stage: string, name: string, input: unknown): Promise<ToolOutput>
+  /** What the reads so far returned (refusals left out), in order: later stages are shown them. */
+  readsSoFar(): ReadRecord[]
+}
+
+export interface ReadRecord {
+  stage: string
+  summary: string
+  text: string
 }
 
 export interface Ask<T> {
@@ -23,6 +31,8 @@ export interface Ask<T> {
   system: string
   /** The bug, the code and the conventions: the same for every stage, so it is sent first and cached. */
   context: string
+  /** What earlier stages read of the repository, rendered; none: nothing was read. */
+  earlierReads?: string
   /** This stage's task. */
   task: string
   tool: ToolDefinition
@@ -44,6 +54,8 @@ export async function askForTool<T>(model: ModelPort, ask: Ask<T>): Promise<T> {
       role: 'user',
       content: [
         { type: 'text', text: ask.context, cache_control: { type: 'ephemeral' } },
+        // Cached too: this stage's own read rounds send it again.
+        ...(ask.earlierReads ? [{ type: 'text' as const, text: ask.earlierReads, cache_control: { type: 'ephemeral' as const } }] : []),
         { type: 'text', text: ask.task }
       ]
     }

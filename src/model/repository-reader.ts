@@ -1,7 +1,7 @@
 /** The repository tools as the model's reader: each read run, logged, and kept for the report. */
 import type { Logger } from '../ports/logger.js'
 import type { ToolOutput } from '../context/repository-view.js'
-import type { RepositoryReader } from './ask.js'
+import type { ReadRecord, RepositoryReader } from './ask.js'
 import type { ToolDefinition, UsageLedger } from './model-port.js'
 
 /** Calls kept back for the stages still to come: reads stop when no more than these are left. */
@@ -21,6 +21,7 @@ export interface ReaderOptions {
 
 export function createRepositoryReader(options: ReaderOptions): RepositoryReader {
   const { ledger, log } = options
+  const records: ReadRecord[] = []
   return {
     tools: options.tools,
     rounds: options.rounds,
@@ -29,7 +30,9 @@ export function createRepositoryReader(options: ReaderOptions): RepositoryReader
       const output = await options.run(name, input)
       ledger.recordRead({ stage, tool: name, summary: output.summary, isError: output.isError, chars: output.text.length })
       log.info(`Model read (${stage}): ${output.summary}${output.isError ? ' — refused' : ''}`)
+      if (!output.isError) records.push({ stage, summary: output.summary, text: output.text })
       return output
-    }
+    },
+    readsSoFar: () => [...records]
   }
 }

@@ -123,5 +123,6 @@ async function askForSuite(model: ModelPort, input: GenerationInput, stage: 'wri
 
 function base(stage: string, input: GenerationInput) {
   const system = renderPrompt('system', { reading: loadPrompt(input.reader ? 'reading-tools' : 'reading-none').trim() })
-  return { stage, system, context: sharedContext(input), ...(input.reader && { reader: input.reader }) }
+  const earlierReads = input.reader ? render.renderEarlierReads(input.reader.readsSoFar()) : undefined
+  return { stage, system, context: sharedContext(input), ...(input.reader && { reader: input.reader }), ...(earlierReads && { earlierReads }) }
 }

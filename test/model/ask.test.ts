@@ -96,6 +96,7 @@ describe('reading the repository before answering', () => {
       tools: [READ_FILE],
       rounds,
       canRead,
+      readsSoFar: () => [],
       read: async (stage: string, name: string, input: unknown) => {
         const path = (input as { path: string }).path
         reads.push(`${stage} ${name} ${path}`)
@@ -120,6 +121,17 @@ describe('reading the repository before answering', () => {
     expect(last[4].content).toEqual([
       { type: 'tool_result', tool_use_id: 'toolu_1', content: 'the text of src/b.js' },
       { type: 'tool_result', tool_use_id: 'toolu_2', content: 'refused: a secret-looking file', is_error: true }
+    ])
+  })
+
+  test("earlier stages' reads are sent between the context and the task, cached with the context", async () => {
+    const { model, fake } = await modelWith([answer])
+    await expect(askForTool(model, { ...ask, reader: reader(6), earlierReads: '## What you read in earlier stages\n\nthe text of src/a.js' })).resolves.toEqual(files)
+    const [first] = fake.requests[0].body.messages
+    expect(first.content.map((block: { text: string; cache_control?: object }) => [block.text.split('\n')[0], block.cache_control ?? null])).toEqual([
+      [ask.context.split('\n')[0], { type: 'ephemeral' }],
+      ['## What you read in earlier stages', { type: 'ephemeral' }],
+      [ask.task.split('\n')[0], null]
     ])
   })
 
