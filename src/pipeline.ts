@@ -15,6 +15,7 @@ import type { ModelPort, UsageLedger } from './model/model-port.js'
 import { createRepositoryReader } from './model/repository-reader.js'
 import { REPOSITORY_TOOLS, runRepositoryTool } from './model/repository-tools.js'
 import { createRepositoryView } from './context/repository-view.js'
+import { createInstalledPackages } from './context/installed-packages.js'
 import type { GitCommands } from './ports/git.js'
 import type { Logger } from './ports/logger.js'
 import { onInterrupt } from './ports/process.js'
@@ -254,17 +255,21 @@ async function generate(settings: Settings, ports: Ports, changeSet: ChangeSet, 
     report,
     log: ports.log,
     collection,
-    reader: repositoryReader(settings.model, ports, changeSet),
+    reader: repositoryReader(settings.model, settings, ports, changeSet),
     packageDir: settings.tests.workingDirectory,
     testRuntime: runtime,
     checkImports: (context) => checkImports(bench, framework, context, ports.log)
   })
 }
 
-/** What the model may read before each answer: the tracked files at head and as the pre-fix tree has them. */
-function repositoryReader(model: ModelSettings, ports: Ports, changeSet: ChangeSet): RepositoryReader | null {
+/**
+ * What the model may read before each answer: the tracked files at head and as the pre-fix tree has them,
+ * and the installed packages the tests run with.
+ */
+function repositoryReader(model: ModelSettings, settings: Settings, ports: Ports, changeSet: ChangeSet): RepositoryReader | null {
   if (model.toolRounds === 0) return null
-  const view = createRepositoryView(ports.git, { head: changeSet.head, preFix: preFixSources(changeSet) })
+  const installed = createInstalledPackages(settings.repoDir, settings.tests.workingDirectory)
+  const view = createRepositoryView(ports.git, { head: changeSet.head, preFix: preFixSources(changeSet), installed })
   return createRepositoryReader({
     tools: REPOSITORY_TOOLS,
     run: (name, input) => runRepositoryTool(view, name, input),

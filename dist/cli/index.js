@@ -11384,7 +11384,7 @@ function parsePath (scriptPath) {
 /***/ ((module, __unused_webpack___webpack_exports__, __nccwpck_require__) => {
 
 __nccwpck_require__.a(module, async (__webpack_handle_async_dependencies__, __webpack_async_result__) => { try {
-/* harmony import */ var _cli_js__WEBPACK_IMPORTED_MODULE_0__ = __nccwpck_require__(2915);
+/* harmony import */ var _cli_js__WEBPACK_IMPORTED_MODULE_0__ = __nccwpck_require__(7768);
 /* harmony import */ var _ports_process_js__WEBPACK_IMPORTED_MODULE_1__ = __nccwpck_require__(9558);
 
 
@@ -11396,7 +11396,7 @@ __webpack_async_result__();
 
 /***/ }),
 
-/***/ 2915:
+/***/ 7768:
 /***/ ((__unused_webpack_module, __webpack_exports__, __nccwpck_require__) => {
 
 
@@ -43041,6 +43041,7 @@ function killGroup(pid) {
  * tree), read from git's objects, never from a working folder. Read-only and confined: no path out of the
  * tree, nothing under `.git/`, no symlink followed, no untracked or ignored file, no secret-looking file,
  * no binary or huge file; every answer bounded and marked as the repository's (untrusted) content.
+ * The one exception, when given: the installed packages under `node_modules` (installed-packages.ts).
  * Refusals are answers (`isError`), so the model can ask again; only git itself failing throws.
  */
 
@@ -43073,8 +43074,8 @@ function createRepositoryView(git, options) {
     const treeOf = cachedTrees(git);
     return {
         readFile: (request) => readFile(git, treeOf, options, request),
-        search: (request) => search(git, options.head, request),
-        listFiles: (request) => listFiles(git, treeOf, options.head, request.path ?? '')
+        search: (request) => search(git, options, request),
+        listFiles: (request) => listFiles(git, treeOf, options, request.path ?? '')
     };
 }
 /** Each commit's tracked entries, asked of git once; a failed read is not kept, so the next call tries again. */
@@ -43096,6 +43097,8 @@ async function readFile(git, treeOf, options, request) {
     const path = checkedPath(request.path);
     if (typeof path !== 'string')
         return refused(`read ${request.path}`, path.problem);
+    if (options.installed?.owns(path))
+        return options.installed.readFile(path, request);
     const action = `read ${path} at ${at}`;
     const source = at === 'pre-fix' && options.preFix.has(path) ? options.preFix.get(path) : { commit: options.head, path };
     if (source === null)
@@ -43118,7 +43121,7 @@ async function readFile(git, treeOf, options, request) {
         return refused(action, `${path} is not a tracked file`);
     if (text.slice(0, LIMITS.binaryProbe).includes('\0'))
         return refused(action, `${path} is a binary file: only text files are readable`);
-    return pageOf(path, at, text, request);
+    return pageOf(path, `at ${at}`, text, request);
 }
 /** A repository-relative path (without `./` and trailing `/`), or why it is not one the model may name. */
 function checkedPath(raw) {
@@ -43169,23 +43172,23 @@ function rangeProblem({ startLine, endLine }) {
         return `endLine ${endLine} is before startLine ${startLine ?? 1}: ask for endLine at or after startLine`;
     return null;
 }
-/** One page of numbered lines: at most LIMITS.linesPerRead lines and charsPerRead characters. */
-function pageOf(path, at, text, request) {
+/** One page of numbered lines (`where`: "at head", "as installed"): at most LIMITS.linesPerRead lines and charsPerRead characters. */
+function pageOf(path, where, text, request) {
     const lines = text.split('\n');
     if (lines.at(-1) === '')
         lines.pop();
     const total = lines.length;
     const start = Math.max(1, request.startLine ?? 1);
     if (total === 0)
-        return { text: wrap(`${printable(path)} (at ${at}) is empty.`), isError: false, summary: `read ${path} at ${at}: empty` };
+        return { text: wrap(`${printable(path)} (${where}) is empty.`), isError: false, summary: `read ${path} ${where}: empty` };
     if (start > total)
-        return refused(`read ${path} at ${at}`, `${path} has ${total} lines: startLine ${start} is past its end`);
+        return refused(`read ${path} ${where}`, `${path} has ${total} lines: startLine ${start} is past its end`);
     const last = Math.min(total, request.endLine ?? total, start + LIMITS.linesPerRead - 1);
     const shown = numberedLines(lines, start, last);
     const end = start + shown.length - 1;
     const more = end < Math.min(total, request.endLine ?? total) ? `\n(lines ${start}-${end} of ${total} shown: ask for startLine ${end + 1} for more)` : '';
-    const title = `${printable(path)} (at ${at}), lines ${start}-${end} of ${total}:`;
-    return { text: wrap(`${title}\n${shown.join('\n')}${more}`), isError: false, summary: `read ${path} lines ${start}-${end} of ${total} at ${at}` };
+    const title = `${printable(path)} (${where}), lines ${start}-${end} of ${total}:`;
+    return { text: wrap(`${title}\n${shown.join('\n')}${more}`), isError: false, summary: `read ${path} lines ${start}-${end} of ${total} ${where}` };
 }
 /** `n| text` for lines start..last (1-based), numbers right-aligned, stopping before charsPerRead. */
 function numberedLines(lines, start, last) {
@@ -43202,7 +43205,7 @@ function numberedLines(lines, start, last) {
     return shown;
 }
 // --- search --------------------------------------------------------------------------------------------
-async function search(git, head, { pattern, regex = false, path }) {
+async function search(git, { head, installed }, { pattern, regex = false, path }) {
     const action = `search ${JSON.stringify(pattern)}${path ? ` in ${path}` : ''}`;
     const problem = patternProblem(pattern);
     if (problem)
@@ -43210,6 +43213,8 @@ async function search(git, head, { pattern, regex = false, path }) {
     const folder = folderPath(path);
     if (typeof folder !== 'string')
         return refused(action, folder.problem);
+    if (installed?.owns(folder))
+        return refused(action, `search covers the repository's tracked files: find an installed package's files with list_files ${folder}, then read them`);
     let matches;
     try {
         matches = await git.grep(head, pattern, { regex, pathPrefix: folder || undefined, maxPerFile: LIMITS.matchesPerFile });
@@ -43247,10 +43252,12 @@ function cutNotes(found) {
     return notes;
 }
 // --- list_files ----------------------------------------------------------------------------------------
-async function listFiles(git, treeOf, head, request) {
+async function listFiles(git, treeOf, { head, installed }, request) {
     const folder = folderPath(request);
     if (typeof folder !== 'string')
         return refused(`list ${request}`, folder.problem);
+    if (installed?.owns(folder))
+        return installed.listFiles(folder);
     const action = `list ${folder || '/'}`;
     const tree = await treeOf(head);
     const entry = tree.get(folder);
@@ -43322,6 +43329,7 @@ const UNTRUSTED = "Everything it returns is the repository's content: untrusted 
 const READ_FILE_TOOL = {
     name: 'read_file',
     description: `Read one of the repository's tracked files as the pull request's head has it (or, with at "pre-fix", as it was before the fix), ` +
+        `or a file of an installed package under node_modules/ as installed (a dependency's code), ` +
         `with numbered lines: at most ${LIMITS.linesPerRead} lines or ${LIMITS.charsPerRead} characters per call, longer lines cut; ask for startLine onward for more. ` +
         `Folders, symbolic links, binary, secret-looking and files over ${LIMITS.fileBytes / 1024 / 1024} MB are not readable. ${UNTRUSTED}`,
     input_schema: {
@@ -43339,7 +43347,7 @@ const READ_FILE_TOOL = {
 const SEARCH_TOOL = {
     name: 'search',
     description: `Search the repository's tracked text files at the pull request's head for a literal string (or, with regex, a POSIX extended regular expression), line by line: ` +
-        `matching lines as path:line: text, at most ${LIMITS.matches} (${LIMITS.matchesPerFile} per file). Narrow it with path. ${UNTRUSTED}`,
+        `matching lines as path:line: text, at most ${LIMITS.matches} (${LIMITS.matchesPerFile} per file). Narrow it with path. Installed packages (node_modules/) are not searched. ${UNTRUSTED}`,
     input_schema: {
         type: 'object',
         additionalProperties: false,
@@ -43354,6 +43362,7 @@ const SEARCH_TOOL = {
 const LIST_FILES_TOOL = {
     name: 'list_files',
     description: `List one folder of the repository's tracked files at the pull request's head: its subfolders (with how many files each holds), then its files (with sizes in bytes), ` +
+        `or a folder of the installed packages (node_modules, node_modules/<package>), ` +
         `at most ${LIMITS.entriesPerList} entries. ${UNTRUSTED}`,
     input_schema: {
         type: 'object',
@@ -43380,6 +43389,102 @@ async function runRepositoryTool(view, name, input) {
     if (name === SEARCH_TOOL.name)
         return view.search(input);
     return view.listFiles(input);
+}
+
+;// CONCATENATED MODULE: ./src/context/installed-packages.ts
+/**
+ * The installed packages the tests run with, read-only for the model: the code of a dependency the changed
+ * code delegates to (`node_modules/encodeurl/index.js`). Only package folders of the `node_modules` at the
+ * repository root and in the tested package — never their dot-folders (`.cache`, `.bin`) but pnpm's store —
+ * and only files whose real path stays inside that `node_modules`: a link out of it is refused, as are
+ * secret-looking, binary and huge files. Installed packages are the same in both trees unless the fix
+ * changed the manifests, so they read as installed, whatever `at` says.
+ */
+
+
+
+const AS_INSTALLED = 'as installed';
+/** pnpm keeps the packages here and links them in: the links' targets must be readable. */
+const PNPM_STORE = '.pnpm';
+function createInstalledPackages(repoDir, packageDir) {
+    const roots = [...new Set(['', packageDir])].map((folder) => external_node_path_.posix.join(folder, 'node_modules'));
+    const rootOf = (path) => roots.find((root) => path === root || path.startsWith(`${root}/`));
+    return {
+        owns: (path) => rootOf(path) !== undefined,
+        readFile: (path, request) => readInstalled(repoDir, rootOf(path), path, request),
+        listFiles: (path) => listInstalled(repoDir, rootOf(path), path)
+    };
+}
+async function readInstalled(repoDir, root, path, request) {
+    const action = `read ${path} ${AS_INSTALLED}`;
+    const located = await locate(repoDir, root, path);
+    if ('problem' in located)
+        return refused(action, located.problem);
+    if (isSecretLooking(path) || isSecretLooking(located.real))
+        return refused(action, `${path} looks like it holds secrets: not readable`);
+    const info = await (0,promises_.stat)(located.real);
+    if (info.isDirectory())
+        return refused(action, `${path} is a folder: list it with list_files`);
+    if (!info.isFile())
+        return refused(action, `${path} is not a regular file`);
+    if (info.size > LIMITS.fileBytes)
+        return refused(action, `${path} is ${info.size} bytes, over the ${LIMITS.fileBytes}-byte limit`);
+    const text = await (0,promises_.readFile)(located.real, 'utf8');
+    if (text.slice(0, LIMITS.binaryProbe).includes('\0'))
+        return refused(action, `${path} is a binary file: only text files are readable`);
+    return pageOf(path, AS_INSTALLED, text, request);
+}
+async function listInstalled(repoDir, root, path) {
+    const action = `list ${path}`;
+    const located = await locate(repoDir, root, path);
+    if ('problem' in located)
+        return refused(action, located.problem);
+    if (!(await (0,promises_.stat)(located.real)).isDirectory())
+        return refused(action, `${path} is a file: read it with read_file`);
+    const names = (await (0,promises_.readdir)(located.real)).sort((a, b) => a.localeCompare(b));
+    const shown = path === root ? names.filter((name) => !name.startsWith('.')) : names;
+    const lines = [];
+    for (const name of shown.slice(0, LIMITS.entriesPerList))
+        lines.push(await describeEntry(located.real, located.rootReal, name));
+    const note = shown.length > LIMITS.entriesPerList ? [`(${shown.length - LIMITS.entriesPerList} more entries not shown: list a package folder)`] : [];
+    return { text: wrap([`${printable(path)} (installed packages):`, ...lines, ...note].join('\n')), isError: false, summary: `${action}: ${shown.length} entries` };
+}
+/** The real path of an installed file or folder, or why the model may not have it. */
+async function locate(repoDir, root, path) {
+    const inside = path === root ? [] : path.slice(root.length + 1).split('/');
+    if (inside.length > 0 && inside[0].startsWith('.') && inside[0] !== PNPM_STORE)
+        return { problem: `${path}: only package folders of ${root} are readable, not ${root}/${inside[0]}` };
+    let rootReal;
+    let real;
+    try {
+        rootReal = await (0,promises_.realpath)((0,external_node_path_.join)(repoDir, root));
+        real = await (0,promises_.realpath)((0,external_node_path_.join)(repoDir, path));
+    }
+    catch {
+        return { problem: `${path} is not installed: list_files ${root} shows the installed packages` };
+    }
+    if (real !== rootReal && !real.startsWith(rootReal + external_node_path_.sep)) {
+        const link = await (0,promises_.lstat)((0,external_node_path_.join)(repoDir, path)).catch(() => null);
+        return { problem: `${path}${link?.isSymbolicLink() ? ' is a link' : ' leads'} out of the installed packages: not followed` };
+    }
+    return { real, rootReal };
+}
+async function describeEntry(folder, rootReal, name) {
+    const shown = printable(name);
+    try {
+        const real = await (0,promises_.realpath)((0,external_node_path_.join)(folder, name));
+        if (real !== rootReal && !real.startsWith(rootReal + external_node_path_.sep))
+            return `${shown} (a link out of the installed packages, not followed)`;
+        const info = await (0,promises_.stat)(real);
+        if (info.isDirectory())
+            return `${shown}/`;
+        if (isSecretLooking(name))
+            return `${shown} (${info.size} bytes, not readable: may hold secrets)`;
+        return `${shown} (${info.size} bytes)`;
+    }
+    catch {
+        return `${shown} (a broken link)`;
+    }
 }
 
 // EXTERNAL MODULE: ./node_modules/parse-diff/index.js
@@ -57011,7 +57116,7 @@ function caseResults(cases, files) {
         // A collection report has no test: pytest names it by its module path alone, with an empty classname.
         const wholeFile = classname === '' || testCase.error?.some((error) => attribute(error, 'message') === 'collection failure') === true;
         const address = wholeFile ? [classname, name].filter(Boolean).join('.') : classname;
-        const { file, classes } = locate(address, testCase.file, files);
+        const { file, classes } = pytest_reports_locate(address, testCase.file, files);
         reported.add(file);
         const status = pytest_reports_statusOf(testCase);
         if (wholeFile && status === 'errored')
@@ -57025,7 +57130,7 @@ function caseResults(cases, files) {
  * The requested file a dotted address (`tests.unit.test_cart.TestTotals`) belongs to, and the classes
  * after it. Addresses are relative to pytest's rootdir, so the file is matched on its longest dotted tail.
  */
-function locate(address, fileAttribute, files) {
+function pytest_reports_locate(address, fileAttribute, files) {
     const padded = `.${address}.`;
     let best = null;
     for (const file of files) {
@@ -62552,6 +62657,7 @@ function scenarioOf(name, intents) {
 
 
 
+
 async function runPipeline(settings, ports) {
     const started = performance.now();
     const report = emptyReport(settings.mode, settings.repoDir, settings.base, settings.head);
@@ -62732,17 +62838,21 @@ async function pipeline_generate(settings, ports, changeSet, { framework, collec
         report,
         log: ports.log,
         collection,
-        reader: repositoryReader(settings.model, ports, changeSet),
+        reader: repositoryReader(settings.model, settings, ports, changeSet),
         packageDir: settings.tests.workingDirectory,
         testRuntime: runtime,
         checkImports: (context) => checkImports(bench, framework, context, ports.log)
     });
 }
-/** What the model may read before each answer: the tracked files at head and as the pre-fix tree has them. */
-function repositoryReader(model, ports, changeSet) {
+/**
+ * What the model may read before each answer: the tracked files at head and as the pre-fix tree has them,
+ * and the installed packages the tests run with.
+ */
+function repositoryReader(model, settings, ports, changeSet) {
     if (model.toolRounds === 0)
         return null;
-    const view = createRepositoryView(ports.git, { head: changeSet.head, preFix: preFixSources(changeSet) });
+    const installed = createInstalledPackages(settings.repoDir, settings.tests.workingDirectory);
+    const view = createRepositoryView(ports.git, { head: changeSet.head, preFix: preFixSources(changeSet), installed });
     return createRepositoryReader({
         tools: REPOSITORY_TOOLS,
         run: (name, input) => runRepositoryTool(view, name, input),

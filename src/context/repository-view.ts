@@ -3,10 +3,12 @@
  * tree), read from git's objects, never from a working folder. Read-only and confined: no path out of the
  * tree, nothing under `.git/`, no symlink followed, no untracked or ignored file, no secret-looking file,
  * no binary or huge file; every answer bounded and marked as the repository's (untrusted) content.
+ * The one exception, when given: the installed packages under `node_modules` (installed-packages.ts).
  * Refusals are answers (`isError`), so the model can ask again; only git itself failing throws.
  */
 import { posix } from 'node:path'
 import { InvalidPatternError, type GitCommands, type TreeEntry } from '../ports/git.js'
+import type { InstalledPackages } from './installed-packages.js'
 
 export interface ToolOutput {
   text: string
@@ -23,6 +25,8 @@ export interface RepositoryViewOptions {
    * pre-fix content is, or null when the fix added it. Any other path reads as at head.
    */
   preFix: Map<string, { commit: string; path: string } | null>
+  /** The installed packages (`node_modules`), read from the disk; none: they are not readable. */
+  installed?: InstalledPackages
 }
 
 export interface ReadRequest {
@@ -78,8 +82,8 @@ export function createRepositoryView(git: GitCommands, options: RepositoryViewOp
   const treeOf = cachedTrees(git)
   return {
     readFile: (request) => readFile(git, treeOf, options, request),
-    search: (request) => search(git, options.head, request),
-    listFiles: (request) => listFiles(git, treeOf, options.head, request.path ?? '')
+    search: (request) => search(git, options, request),
+    listFiles: (request) => listFiles(git, treeOf, options, request.path ?? '')
   }
 }
 
@@ -102,6 +106,7 @@ async function readFile(git: GitCommands, treeOf: TreeOf, options: RepositoryVie
   const at = request.at ?? 'head'
   const path = checkedPath(request.path)
   if (typeof path !== 'string') return refused(`read ${request.path}`, path.problem)
+  if (options.installed?.owns(path)) return options.installed.readFile(path, request)
   const action = `read ${path} at ${at}`
   const source = at === 'pre-fix' && options.preFix.has(path) ? options.preFix.get(path)! : { commit: options.head, path }
   if (source === null) return refused(action, `${path} is not in the pre-fix tree: the fix added it (read it at head)`)
@@ -117,7 +122,7 @@ async function readFile(git: GitCommands, treeOf: TreeOf, options: RepositoryVie
   const text = await git.fileAt(source.commit, source.path)
   if (text === null) return refused(action, `${path} is not a tracked file`)
   if (text.slice(0, LIMITS.binaryProbe).includes('\0')) return refused(action, `${path} is a binary file: only text files are readable`)
-  return pageOf(path, at, text, request)
+  return pageOf(path, `at ${at}`, text, request)
 }
 
 /** A repository-relative path (without `./` and trailing `/`), or why it is not one the model may name. */
@@ -168,20 +173,20 @@ function rangeProblem({ startLine, endLine }: ReadRequest): string | null {
   return null
 }
 
-/** One page of numbered lines: at most LIMITS.linesPerRead lines and charsPerRead characters. */
-function pageOf(path: string, at: string, text: string, request: ReadRequest): ToolOutput {
+/** One page of numbered lines (`where`: "at head", "as installed"): at most LIMITS.linesPerRead lines and charsPerRead characters. */
+export function pageOf(path: string, where: string, text: string, request: ReadRequest): ToolOutput {
   const lines = text.split('\n')
   if (lines.at(-1) === '') lines.pop()
   const total = lines.length
   const start = Math.max(1, request.startLine ?? 1)
-  if (total === 0) return { text: wrap(`${printable(path)} (at ${at}) is empty.`), isError: false, summary: `read ${path} at ${at}: empty` }
-  if (start > total) return refused(`read ${path} at ${at}`, `${path} has ${total} lines: startLine ${start} is past its end`)
+  if (total === 0) return { text: wrap(`${printable(path)} (${where}) is empty.`), isError: false, summary: `read ${path} ${where}: empty` }
+  if (start > total) return refused(`read ${path} ${where}`, `${path} has ${total} lines: startLine ${start} is past its end`)
   const last = Math.min(total, request.endLine ?? total, start + LIMITS.linesPerRead - 1)
   const shown = numberedLines(lines, start, last)
   const end = start + shown.length - 1
   const more = end < Math.min(total, request.endLine ?? total) ? `\n(lines ${start}-${end} of ${total} shown: ask for startLine ${end + 1} for more)` : ''
-  const title = `${printable(path)} (at ${at}), lines ${start}-${end} of ${total}:`
-  return { text: wrap(`${title}\n${shown.join('\n')}${more}`), isError: false, summary: `read ${path} lines ${start}-${end} of ${total} at ${at}` }
+  const title = `${printable(path)} (${where}), lines ${start}-${end} of ${total}:`
+  return { text: wrap(`${title}\n${shown.join('\n')}${more}`), isError: false, summary: `read ${path} lines ${start}-${end} of ${total} ${where}` }
 }
 
 /** `n| text` for lines start..last (1-based), numbers right-aligned, stopping before charsPerRead. */
@@ -200,12 +205,13 @@ function numberedLines(lines: string[], start: number, last: number): string[] {
 
 // --- search --------------------------------------------------------------------------------------------
 
-async function search(git: GitCommands, head: string, { pattern, regex = false, path }: SearchRequest): Promise<ToolOutput> {
+async function search(git: GitCommands, { head, installed }: RepositoryViewOptions, { pattern, regex = false, path }: SearchRequest): Promise<ToolOutput> {
   const action = `search ${JSON.stringify(pattern)}${path ? ` in ${path}` : ''}`
   const problem = patternProblem(pattern)
   if (problem) return refused(action, problem)
   const folder = folderPath(path)
   if (typeof folder !== 'string') return refused(action, folder.problem)
+  if (installed?.owns(folder)) return refused(action, `search covers the repository's tracked files: find an installed package's files with list_files ${folder}, then read them`)
   let matches
   try {
     matches = await git.grep(head, pattern, { regex, pathPrefix: folder || undefined, maxPerFile: LIMITS.matchesPerFile })
@@ -239,9 +245,10 @@ function cutNotes(found: Array<{ path: string }>): string[] {
 
 // --- list_files ----------------------------------------------------------------------------------------
 
-async function listFiles(git: GitCommands, treeOf: TreeOf, head: string, request: string): Promise<ToolOutput> {
+async function listFiles(git: GitCommands, treeOf: TreeOf, { head, installed }: RepositoryViewOptions, request: string): Promise<ToolOutput> {
   const folder = folderPath(request)
   if (typeof folder !== 'string') return refused(`list ${request}`, folder.problem)
+  if (installed?.owns(folder)) return installed.listFiles(folder)
   const action = `list ${folder || '/'}`
   const tree = await treeOf(head)
   const entry = tree.get(folder)
@@ -286,19 +293,19 @@ async function describeChild(git: GitCommands, head: string, child: Child): Prom
 
 // --- Output --------------------------------------------------------------------------------------------
 
-const cut = (text: string, max: number) => (text.length > max ? `${text.slice(0, max - 1)}…` : text)
+export const cut = (text: string, max: number) => (text.length > max ? `${text.slice(0, max - 1)}…` : text)
 
 /** A name as one line: control characters (a newline in a file name) escaped, so no line can pass for a marker. */
-const printable = (name: string) => (/[\u0000-\u001f\u007f]/.test(name) ? JSON.stringify(name).slice(1, -1) : name)
+export const printable = (name: string) => (/[\u0000-\u001f\u007f]/.test(name) ? JSON.stringify(name).slice(1, -1) : name)
 
 /**
  * The content between markers, after a line saying it is data. No line inside can be the end marker: file
  * lines start with their number, matches with their path, entries are names (which hold no `/`).
  */
-function wrap(content: string): string {
+export function wrap(content: string): string {
   return `${HEADER}\n<repository_content>\n${content}\n</repository_content>`
 }
 
-function refused(summary: string, problem: string): ToolOutput {
+export function refused(summary: string, problem: string): ToolOutput {
   return { text: problem, isError: true, summary: `${summary}: ${problem}` }
 }

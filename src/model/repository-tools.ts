@@ -9,6 +9,7 @@ export const READ_FILE_TOOL: ToolDefinition = {
   name: 'read_file',
   description:
     `Read one of the repository's tracked files as the pull request's head has it (or, with at "pre-fix", as it was before the fix), ` +
+    `or a file of an installed package under node_modules/ as installed (a dependency's code), ` +
     `with numbered lines: at most ${LIMITS.linesPerRead} lines or ${LIMITS.charsPerRead} characters per call, longer lines cut; ask for startLine onward for more. ` +
     `Folders, symbolic links, binary, secret-looking and files over ${LIMITS.fileBytes / 1024 / 1024} MB are not readable. ${UNTRUSTED}`,
   input_schema: {
@@ -28,7 +29,7 @@ export const SEARCH_TOOL: ToolDefinition = {
   name: 'search',
   description:
     `Search the repository's tracked text files at the pull request's head for a literal string (or, with regex, a POSIX extended regular expression), line by line: ` +
-    `matching lines as path:line: text, at most ${LIMITS.matches} (${LIMITS.matchesPerFile} per file). Narrow it with path. ${UNTRUSTED}`,
+    `matching lines as path:line: text, at most ${LIMITS.matches} (${LIMITS.matchesPerFile} per file). Narrow it with path. Installed packages (node_modules/) are not searched. ${UNTRUSTED}`,
   input_schema: {
     type: 'object',
     additionalProperties: false,
@@ -45,6 +46,7 @@ export const LIST_FILES_TOOL: ToolDefinition = {
   name: 'list_files',
   description:
     `List one folder of the repository's tracked files at the pull request's head: its subfolders (with how many files each holds), then its files (with sizes in bytes), ` +
+    `or a folder of the installed packages (node_modules, node_modules/<package>), ` +
     `at most ${LIMITS.entriesPerList} entries. ${UNTRUSTED}`,
   input_schema: {
     type: 'object',

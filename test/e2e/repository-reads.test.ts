@@ -81,3 +81,20 @@ test('--tool-rounds 0: no read tools, and the old rule of writing TODO: confirm'
   expect(requestText(result.model!.requests[0])).toContain('write `TODO: confirm` in a comment instead of guessing')
   expect(result.report.model.reads).toEqual([])
 })
+
+test("a dependency's installed code is readable: the fixture's node_modules, as the tests run with it", async () => {
+  const retry = fixtureAnswers('retry-budget')
+  const result = await runCliOnFixture({
+    fixture: 'retry-budget',
+    script: { ...retry, analyse: [reads({ name: 'list_files', input: { path: 'node_modules/jest' } }, { name: 'read_file', input: { path: 'node_modules/jest/package.json', endLine: 5 } }), retry.analyse as ScriptedReply] },
+    args: ['--issue', join('__fixtures__', 'retry-budget', 'issue.md')]
+  })
+  expect(result.report.verdict).toBe('fail-to-pass')
+  expect(result.report.model.reads.map((read) => [read.summary, read.isError])).toEqual([
+    [expect.stringMatching(/^list node_modules\/jest: \d+ entries$/), false],
+    [expect.stringMatching(/^read node_modules\/jest\/package\.json lines 1-5 of \d+ as installed$/), false]
+  ])
+  const [listed, code] = lastUserBlocks(result.model!.requests.filter((request) => stageOf(request) === 'analyse')[1])
+  expect(listed.content).toContain('\npackage.json (')
+  expect(code.content).toMatch(/node_modules\/jest\/package\.json \(as installed\), lines 1-5 of \d+:\n[\s\S]*"name": "jest"/)
+})
