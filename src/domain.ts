@@ -76,6 +76,8 @@ export interface SourceContext {
 export interface StyleExample {
   path: string
   content: string
+  /** The fix changed this test: it is shown as before the fix, so it may still expect the old behaviour. */
+  changedByFix?: boolean
 }
 
 /** A module a changed file imports: code the tests may need to call or build inputs with. */

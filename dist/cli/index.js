@@ -45336,8 +45336,10 @@ function importLine(line, source) {
     return `${way}${source?.addedByFix ? NEW_MODULE : ''}${own}`;
 }
 function renderConventions(pack, suitePath) {
+    // A test the fix changed, shown before the fix: its expectations of the fixed behaviour are the old ones.
+    const stale = pack.styleExample?.changedByFix ? '; the fix changed it, so where it expects the behaviour the fix changes it still shows the old, wrong one: follow the fix, not those expectations' : '';
     const example = pack.styleExample
-        ? `The style example, an existing test in this repository (\`${pack.styleExample.path}\`, as it was before the fix):\n${fence(pack.styleExample.content, languageTag(pack))}`
+        ? `The style example, an existing test in this repository (\`${pack.styleExample.path}\`, as it was before the fix${stale}):\n${fence(pack.styleExample.content, languageTag(pack))}`
         : 'The repository has no test to copy the style from: use the framework\'s most common idioms.';
     const framework = pack.frameworkVersion ? `${pack.framework} ${pack.frameworkVersion} (use only its API as of that version)` : pack.framework;
     const moduleSyntax = pack.language === 'python' ? 'absolute imports of the module paths given below' : pack.moduleSystem === 'esm' ? 'ES modules (import)' : 'CommonJS (require) or whatever the style example uses';
@@ -62158,7 +62160,7 @@ async function buildContext(changeSet, git, framework, options = {}) {
     const layout = collectedLayout(usual, suiteStem(bugReport, changeSet.head), (path) => collection.collects(path));
     const examplePath = layout.styleExample;
     const [styleExample, type] = await Promise.all([
-        !examplePath ? null : readStyleExample(reader, changedBefore.has(examplePath) ? changeSet.mergeBase : changeSet.head, changedBefore.get(examplePath) ?? examplePath, examplePath),
+        !examplePath ? null : readStyleExample(reader, examplePath, changedBefore.has(examplePath) ? { commit: changeSet.mergeBase, path: changedBefore.get(examplePath) } : null, changeSet.head),
         packageType(reader, changeSet.head)
     ]);
     const styleImports = styleExample ? rebaseImports(styleExample.path, styleExample.content, layout.regressionDir) : [];
@@ -62287,18 +62289,23 @@ async function importsAny(reader, head, testPath, modules, files) {
     }
     return relativeImports(content).some((specifier) => modules.includes(resolveImport(testPath, specifier, files) ?? ''));
 }
-/** The example as of `commit`, cut at a blank line when long, so no test is shown half-written. */
-async function readStyleExample(reader, commit, pathThere, path) {
-    const content = (await reader.text(commit, pathThere)) ?? '';
+/**
+ * The example at `path` — as the fix found it when the fix changed it (`beforeFix`: where, maybe under
+ * another name), else at head — cut at a blank line when long, so no test is shown half-written.
+ */
+async function readStyleExample(reader, path, beforeFix, head) {
+    const from = beforeFix ?? { commit: head, path };
+    const changed = beforeFix ? { changedByFix: true } : {};
+    const content = (await reader.text(from.commit, from.path)) ?? '';
     if (content.length <= STYLE_EXAMPLE_LIMIT)
-        return { path, content };
+        return { path, content, ...changed };
     const cut = content.lastIndexOf('\n\n', STYLE_EXAMPLE_LIMIT);
     const shown = content.slice(0, cut > 0 ? cut : STYLE_EXAMPLE_LIMIT);
     // Where the rest starts (past the blank line it was cut at, or the line cut through), so a model that can
     // read asks for exactly that.
     const next = shown.split('\n').length + (cut > 0 ? 2 : 0);
     const total = content.split('\n').length - (content.endsWith('\n') ? 1 : 0);
-    return { path, content: `${shown}\n\n… (lines ${next}-${total} of the file are left out)` };
+    return { path, content: `${shown}\n\n… (lines ${next}-${total} of the file are left out)`, ...changed };
 }
 /** The version of the framework installed in the repository (JavaScript runners), for the model's API choices. */
 function context_installedVersion(repoDir, framework) {

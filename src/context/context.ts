@@ -65,7 +65,7 @@ export async function buildContext(changeSet: ChangeSet, git: GitCommands, frame
   const layout = collectedLayout(usual, suiteStem(bugReport, changeSet.head), (path) => collection.collects(path))
   const examplePath = layout.styleExample
   const [styleExample, type] = await Promise.all([
-    !examplePath ? null : readStyleExample(reader, changedBefore.has(examplePath) ? changeSet.mergeBase : changeSet.head, changedBefore.get(examplePath) ?? examplePath, examplePath),
+    !examplePath ? null : readStyleExample(reader, examplePath, changedBefore.has(examplePath) ? { commit: changeSet.mergeBase, path: changedBefore.get(examplePath)! } : null, changeSet.head),
     packageType(reader, changeSet.head)
   ])
   const styleImports = styleExample ? rebaseImports(styleExample.path, styleExample.content, layout.regressionDir) : []
@@ -220,17 +220,22 @@ async function importsAny(reader: FileReader, head: string, testPath: string, mo
   return relativeImports(content).some((specifier) => modules.includes(resolveImport(testPath, specifier, files) ?? ''))
 }
 
-/** The example as of `commit`, cut at a blank line when long, so no test is shown half-written. */
-async function readStyleExample(reader: FileReader, commit: string, pathThere: string, path: string): Promise<StyleExample> {
-  const content = (await reader.text(commit, pathThere)) ?? ''
-  if (content.length <= STYLE_EXAMPLE_LIMIT) return { path, content }
+/**
+ * The example at `path` — as the fix found it when the fix changed it (`beforeFix`: where, maybe under
+ * another name), else at head — cut at a blank line when long, so no test is shown half-written.
+ */
+async function readStyleExample(reader: FileReader, path: string, beforeFix: { commit: string; path: string } | null, head: string): Promise<StyleExample> {
+  const from = beforeFix ?? { commit: head, path }
+  const changed = beforeFix ? { changedByFix: true } : {}
+  const content = (await reader.text(from.commit, from.path)) ?? ''
+  if (content.length <= STYLE_EXAMPLE_LIMIT) return { path, content, ...changed }
   const cut = content.lastIndexOf('\n\n', STYLE_EXAMPLE_LIMIT)
   const shown = content.slice(0, cut > 0 ? cut : STYLE_EXAMPLE_LIMIT)
   // Where the rest starts (past the blank line it was cut at, or the line cut through), so a model that can
   // read asks for exactly that.
   const next = shown.split('\n').length + (cut > 0 ? 2 : 0)
   const total = content.split('\n').length - (content.endsWith('\n') ? 1 : 0)
-  return { path, content: `${shown}\n\n… (lines ${next}-${total} of the file are left out)` }
+  return { path, content: `${shown}\n\n… (lines ${next}-${total} of the file are left out)`, ...changed }
 }
 
 /** The version of the framework installed in the repository (JavaScript runners), for the model's API choices. */

@@ -69,8 +69,10 @@ function importLine(line: ImportLine, source: SourceContext | undefined): string
 }
 
 export function renderConventions(pack: ContextPack, suitePath: string): string {
+  // A test the fix changed, shown before the fix: its expectations of the fixed behaviour are the old ones.
+  const stale = pack.styleExample?.changedByFix ? '; the fix changed it, so where it expects the behaviour the fix changes it still shows the old, wrong one: follow the fix, not those expectations' : ''
   const example = pack.styleExample
-    ? `The style example, an existing test in this repository (\`${pack.styleExample.path}\`, as it was before the fix):\n${fence(pack.styleExample.content, languageTag(pack))}`
+    ? `The style example, an existing test in this repository (\`${pack.styleExample.path}\`, as it was before the fix${stale}):\n${fence(pack.styleExample.content, languageTag(pack))}`
     : 'The repository has no test to copy the style from: use the framework\'s most common idioms.'
   const framework = pack.frameworkVersion ? `${pack.framework} ${pack.frameworkVersion} (use only its API as of that version)` : pack.framework
   const moduleSyntax = pack.language === 'python' ? 'absolute imports of the module paths given below' : pack.moduleSystem === 'esm' ? 'ES modules (import)' : 'CommonJS (require) or whatever the style example uses'

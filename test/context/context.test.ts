@@ -24,8 +24,12 @@ test("the test the fix changed is the style example, as it was before the fix, e
   })
   const repo = createGit(scratch.dir)
   const context = await buildContext(await readChangeSet(repo, base, head), repo, await frameworkFor(scratch.dir, 'jest'))
-  expect(context.styleExample).toEqual({ path: '__tests__/response/redirect.js', content: "const request = require('supertest')\ntest('redirects', () => {})\n" })
+  expect(context.styleExample).toEqual({ path: '__tests__/response/redirect.js', content: "const request = require('supertest')\ntest('redirects', () => {})\n", changedByFix: true })
   expect(context.sources[0].exports).toEqual(['redirect'])
+  // Its expectations may be the ones the fix changed: the model is told to follow the fix.
+  expect(renderConventions(context, '__tests__/regression/a.test.js')).toContain(
+    "(`__tests__/response/redirect.js`, as it was before the fix; the fix changed it, so where it expects the behaviour the fix changes it still shows the old, wrong one: follow the fix, not those expectations):\n```js\nconst request"
+  )
 })
 
 test('a long style example is cut at a blank line and says which lines it leaves out (for read_file)', async () => {
@@ -37,6 +41,8 @@ test('a long style example is cut at a blank line and says which lines it leaves
   const repo = createGit(scratch.dir)
   const context = await buildContext(await readChangeSet(repo, base, head), repo, await frameworkFor(scratch.dir, 'jest'))
   const shown = context.styleExample!.content
+  expect(context.styleExample!.changedByFix).toBeUndefined()
+  expect(renderConventions(context, 'test/regression/a.test.js')).toContain('(`test/add.test.js`, as it was before the fix):\n')
   const [, from, to] = /… \(lines (\d+)-(\d+) of the file are left out\)$/.exec(shown)!
   const lines = example.split('\n')
   expect(Number(to)).toBe(lines.length - 1)

@@ -74,7 +74,7 @@ describe('a src-layout project (pyproject pythonpath = ["src"])', () => {
     expect(requestText(write)).toContain('Write the suite to `tests/regression/test_issue_318.py`.')
     // The style example is a test that existed before the fix (the fix changed test_discounts.py).
     // The test the fix changed, as it was before the fix, is the closest example.
-    expect(requestText(write)).toContain('The style example, an existing test in this repository (`tests/test_discounts.py`, as it was before the fix)')
+    expect(requestText(write)).toContain('The style example, an existing test in this repository (`tests/test_discounts.py`, as it was before the fix; the fix changed it, so')
     // The virtualenv's python has coverage.py: the changed import and lookup ran (the added comment is not code).
     expect(run.report.diffCoverage).toEqual({ covered: 2, total: 2, files: [{ file: 'src/pricing/discounts.py', covered: 2, total: 2, uncoveredLines: [] }] })
     expect(interpretersInRunLog(run.outDir)).toEqual([expect.stringMatching(/\/\.venv\/bin\/python \(Python 3[.\d]+, pytest [.\d]+, coverage\.py [.\d]+\)$/)])
