@@ -32,7 +32,7 @@ import { TWO_HUNK_FIX } from '../test/support/two-hunk-fix.js'
 const RUNS = Number(process.env.BENCH_RUNS ?? 3)
 const MODEL_PHASES = ['analyse', 'scenarios', 'write-tests', 'repair', 'strengthen']
 const TEST_RUN_PHASES = ['preflight', 'run-head', 'run-pre-fix']
-const silent = { info: () => undefined, warn: (message: string) => console.error(message), debug: () => undefined }
+const silent = { info: () => undefined, warn: (message: string) => console.error(message), error: (message: string) => console.error(message), debug: () => undefined }
 const run = promisify(execFile)
 const median = (values: number[]) => [...values].sort((a, b) => a - b)[Math.floor(values.length / 2)]
 const ms = (value: number) => `${Math.round(value)} ms`.padStart(9)

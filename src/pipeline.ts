@@ -164,7 +164,7 @@ export async function runPipeline(settings: Settings, ports: Ports): Promise<Out
     report.hunks = await timings.time('hunks', () => hunkGuards(changeSet, report.tests, { trees: trees!, bench, build, settings, sandbox: sandbox!, ports }))
   } catch (error) {
     Object.assign(report, { verdict: 'error', reason: describeError(error) })
-    ports.log.warn(`regression-testgen could not finish: ${report.reason}`)
+    ports.log.error(`regression-testgen could not finish: ${report.reason}`)
   } finally {
     // Whatever is left behind, the report is still written.
     await Promise.resolve(trees?.dispose())
@@ -178,7 +178,7 @@ export async function runPipeline(settings: Settings, ports: Ports): Promise<Out
   }
   report.model = modelUsage(settings.model?.model ?? null, ports.ledger)
   report.durationMs = Math.round(performance.now() - started)
-  // An error's reason was just logged as a warning.
+  // An error's reason was just logged as an error.
   ports.log.info(`verdict: ${report.verdict}${report.reason && report.verdict !== 'error' ? ` (${report.reason})` : ''}`)
   // Everything written or posted from here on (files, summary, comment, annotations) comes from these.
   const redact = redactor(settings.secrets)
