@@ -107,7 +107,7 @@ async function preFixTreeSpeedUp(): Promise<void> {
   for (let i = 0; i < RUNS; i++) {
     const dir = join(await mkdtemp(join(tmpdir(), 'rtg-bench-tree-')), 'pre-fix')
     const started = performance.now()
-    await addPreFixTree(git, changeSet, dir, { sandbox: unisolated('the bench times the tree alone'), timeoutMs: 600_000, installCommand: null, packageDir: '', cache: null })
+    await addPreFixTree(git, changeSet, dir, { sandbox: unisolated('the bench times the tree alone'), timeoutMs: 600_000, installCommand: null, packageDir: '', cache: null, log: silent })
     worktreeTimes.push(performance.now() - started)
     await git.removeWorktree(dir)
   }
