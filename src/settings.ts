@@ -126,7 +126,8 @@ export function buildSettings(raw: RawSettings, cwd: string = process.cwd()): Se
   const mode = oneOf('mode', raw.mode ?? 'generate', ['generate', 'verify'] as const)
   const apiKey = raw.apiKey?.trim() ?? ''
   if (mode === 'generate' && !apiKey) {
-    throw new SettingsError('anthropic-api-key', 'generate mode needs an Anthropic API key (ANTHROPIC_API_KEY); without one, use verify mode')
+    // The CLI names ANTHROPIC_API_KEY itself before it gets here: this is the action's input.
+    throw new SettingsError('anthropic-api-key', 'generate mode needs an Anthropic API key: set the input from a secret (without one, the action runs verify mode)')
   }
   return {
     mode,
