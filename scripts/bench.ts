@@ -32,7 +32,7 @@ import { TWO_HUNK_FIX } from '../test/support/two-hunk-fix.js'
 const RUNS = Number(process.env.BENCH_RUNS ?? 3)
 const MODEL_PHASES = ['analyse', 'scenarios', 'write-tests', 'repair', 'strengthen']
 const TEST_RUN_PHASES = ['preflight', 'run-head', 'run-pre-fix']
-const silent = { info: () => undefined, warn: (message: string) => console.error(message), debug: () => undefined }
+const silent = { info: () => undefined, warn: (message: string) => console.error(message), error: (message: string) => console.error(message), debug: () => undefined }
 const run = promisify(execFile)
 const median = (values: number[]) => [...values].sort((a, b) => a - b)[Math.floor(values.length / 2)]
 const ms = (value: number) => `${Math.round(value)} ms`.padStart(9)
@@ -107,7 +107,7 @@ async function preFixTreeSpeedUp(): Promise<void> {
   for (let i = 0; i < RUNS; i++) {
     const dir = join(await mkdtemp(join(tmpdir(), 'rtg-bench-tree-')), 'pre-fix')
     const started = performance.now()
-    await addPreFixTree(git, changeSet, dir, { sandbox: unisolated('the bench times the tree alone'), timeoutMs: 600_000, installCommand: null, packageDir: '', cache: null })
+    await addPreFixTree(git, changeSet, dir, { sandbox: unisolated('the bench times the tree alone'), timeoutMs: 600_000, installCommand: null, packageDir: '', cache: null, log: silent })
     worktreeTimes.push(performance.now() - started)
     await git.removeWorktree(dir)
   }

@@ -1,13 +1,18 @@
 /** The command line: argv → Settings → the pipeline; prints where the report is and exits by verdict. */
 import { readFile } from 'node:fs/promises'
 import { parseArgs } from 'node:util'
-import { describeError, UserFacingError } from './errors.js'
+// Inlined by the bundler: the bundled CLI has no package.json beside it.
+import packageJson from '../package.json' with { type: 'json' }
+import { givenIssue } from './bug-report/bug-report.js'
+import { describeError, SettingsError, UserFacingError } from './errors.js'
 import type { Logger } from './ports/logger.js'
 import { consoleLogger, forTerminal } from './ports/console-log.js'
 import { withRunLog } from './ports/run-log.js'
 import { redactingLogger, redactor } from './report/redact.js'
 import { runWithRealPorts } from './run.js'
-import { buildSettings } from './settings.js'
+import { buildSettings, MAX_RERUNS } from './settings.js'
+
+export const VERSION: string = packageJson.version
 
 export const USAGE = `Usage:
   regression-testgen [generate] --repo DIR --base SHA --head SHA [options]
@@ -32,7 +37,7 @@ Options:
   --on-no-fail-to-pass fail|warn  exit 1 (fail, default) or 0 (warn) when no test fails before the fix
   --on-fix-concern warn|fail      exit 1 (fail) when a test confirms an input the fixed code still gets wrong (default: warn)
   --timeout-minutes N             timeout of each test run (default: 5)
-  --reruns N                      runs of the suite at head, at least 2 (default: 3); a test whose result changes is flaky
+  --reruns N                      runs of the suite at head, 2 to ${MAX_RERUNS} (default: 3); a test whose result changes is flaky
   --framework NAME                jest, vitest, mocha, ava, node-test or pytest (default: detected)
   --test-command CMD              the repository's own test command; {files} marks where the test files go
   --build-command CMD             run in each tree before its tests (for tests that import built output)
@@ -40,8 +45,20 @@ Options:
   --working-directory DIR         the package whose tests run, inside a monorepo (default: the root)
   --allow-unisolated-tests        run model-written tests as your own user where the sandbox cannot start
   --print                         print report.md to stdout
+  -v, --version                   the version
   -h, --help                      this help
 
+Examples:
+  # Generate and prove a suite for the fix on this branch, from the bug report in a file
+  ANTHROPIC_API_KEY=sk-ant-... regression-testgen --base main --head HEAD --issue bug.md
+  # No model: prove the change's own tests (they pass at head and fail with the fix reverted)
+  regression-testgen verify --repo ../my-lib --base v1.2.0 --head fix-timeout
+  # One package of a monorepo (dependencies installed, as for its own tests)
+  regression-testgen verify --base main --head HEAD --working-directory packages/core
+  # A Python repository: pytest in the repository's .venv (or the python3 on PATH)
+  regression-testgen --base main --head HEAD --issue bug.md --framework pytest
+
+Every flag is checked before any work: a bad one exits 2 at once, naming it.
 Exit codes: 0 fail-to-pass, 1 no-fail-to-pass, 2 error.`
 
 export const CLI_OPTIONS = {
@@ -68,15 +85,20 @@ export const CLI_OPTIONS = {
   'working-directory': { type: 'string' },
   'allow-unisolated-tests': { type: 'boolean' },
   print: { type: 'boolean' },
+  version: { type: 'boolean', short: 'v' },
   help: { type: 'boolean', short: 'h' }
 } as const
 
 export async function runCli(argv: string[], env: NodeJS.ProcessEnv = process.env, log: Logger = consoleLogger): Promise<number> {
   try {
-    const { values, positionals } = parseArgs({ args: argv, options: CLI_OPTIONS, allowPositionals: true })
+    const { values, positionals } = parseCommandLine(argv)
     if (values.help) return (console.log(USAGE), 0)
+    if (values.version) return (console.log(VERSION), 0)
     const [command = 'generate', ...extra] = positionals
     if (!['generate', 'verify'].includes(command) || extra.length > 0) throw new UserFacingError(`Unknown command "${positionals.join(' ')}"`, 'see --help')
+    if (command === 'generate' && !env.ANTHROPIC_API_KEY?.trim()) {
+      throw new UserFacingError('generate mode needs an Anthropic API key: set ANTHROPIC_API_KEY', 'or run `regression-testgen verify …` to prove the change\'s own tests without a model')
+    }
     const settings = buildSettings({
       mode: command,
       repo: values.repo,
@@ -104,12 +126,36 @@ export async function runCli(argv: string[], env: NodeJS.ProcessEnv = process.en
       allowUnisolatedTests: values['allow-unisolated-tests'],
       secrets: [env.GITHUB_TOKEN, env.GH_TOKEN].filter((token): token is string => Boolean(token))
     })
+    // Before any work (the run log, git, the sandbox): a missing or empty issue ends the run now.
+    await givenIssue(settings.bugReport)
     const outcome = await runWithRealPorts(settings, redactingLogger(withRunLog(log, settings.outDir), redactor(settings.secrets)))
     if (values.print) console.log(forTerminal(await readFile(outcome.paths.markdown, 'utf8')))
     log.info(`report: ${outcome.paths.json}`)
     return outcome.exitCode
   } catch (error) {
-    log.warn(`regression-testgen: ${describeError(error)}`)
+    log.error(`regression-testgen: ${describeForCommandLine(error)}`)
     return 2
   }
+}
+
+/** parseArgs, with its errors (unknown flag, missing or unexpected value) said in a line that names the flag. */
+function parseCommandLine(argv: string[]) {
+  try {
+    return parseArgs({ args: argv, options: CLI_OPTIONS, allowPositionals: true })
+  } catch (error) {
+    const { code, message } = error as { code?: string; message: string }
+    // `'--repo <value>'`, `'-h, --help'`: the long form.
+    const flag = /'(?:-\w, )?(-[^' ]*)/.exec(message)?.[1] ?? ''
+    if (code === 'ERR_PARSE_ARGS_UNKNOWN_OPTION') throw new UserFacingError(`Unknown option ${flag}`, 'see --help for the options')
+    if (code === 'ERR_PARSE_ARGS_INVALID_OPTION_VALUE') {
+      throw new UserFacingError(message.includes('does not take an argument') ? `${flag} takes no value` : `${flag} needs a value`, 'see --help')
+    }
+    throw error
+  }
+}
+
+/** Settings name the action's inputs; on the command line the same names are flags. */
+function describeForCommandLine(error: unknown): string {
+  if (error instanceof SettingsError) return `Invalid --${error.input}: ${error.problem} (see --help)`
+  return describeError(error)
 }

@@ -11,7 +11,10 @@ export class UserFacingError extends Error {
 
 /** Invalid CLI flags or action inputs: names the input and what it accepts. */
 export class SettingsError extends UserFacingError {
-  constructor(input: string, problem: string) {
+  constructor(
+    readonly input: string,
+    readonly problem: string
+  ) {
     super(`Invalid ${input}: ${problem}`)
     this.name = 'SettingsError'
   }

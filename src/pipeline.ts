@@ -110,7 +110,7 @@ export async function runPipeline(settings: Settings, ports: Ports): Promise<Out
     report.build = build && { command: commandText(build.command), why: build.why, detected: build.detected }
     if (build) {
       ports.log.info(`Build: ${commandText(build.command)} in each tree (${build.why})`)
-      await timings.time('build', () => buildTrees(trees!, build.command, tests.workingDirectory, sandbox!.processes, settings.testTimeoutMs))
+      await timings.time('build', () => buildTrees(trees!, build.command, tests.workingDirectory, sandbox!.processes, settings.testTimeoutMs, ports.log))
     }
     const bench = new TestBench(trees, framework, sandbox, {
       scratchDir: join(workDir, 'runs'),
@@ -164,7 +164,7 @@ export async function runPipeline(settings: Settings, ports: Ports): Promise<Out
     report.hunks = await timings.time('hunks', () => hunkGuards(changeSet, report.tests, { trees: trees!, bench, build, settings, sandbox: sandbox!, ports }))
   } catch (error) {
     Object.assign(report, { verdict: 'error', reason: describeError(error) })
-    ports.log.warn(`regression-testgen could not finish: ${report.reason}`)
+    ports.log.error(`regression-testgen could not finish: ${report.reason}`)
   } finally {
     // Whatever is left behind, the report is still written.
     await Promise.resolve(trees?.dispose())
@@ -178,7 +178,7 @@ export async function runPipeline(settings: Settings, ports: Ports): Promise<Out
   }
   report.model = modelUsage(settings.model?.model ?? null, ports.ledger)
   report.durationMs = Math.round(performance.now() - started)
-  // An error's reason was just logged as a warning.
+  // An error's reason was just logged as an error.
   ports.log.info(`verdict: ${report.verdict}${report.reason && report.verdict !== 'error' ? ` (${report.reason})` : ''}`)
   // Everything written or posted from here on (files, summary, comment, annotations) comes from these.
   const redact = redactor(settings.secrets)
@@ -228,7 +228,7 @@ async function openSandbox(settings: Settings, ports: Ports, workDir: string, re
 
 async function setUpTrees(settings: Settings, ports: Ports, sandbox: Sandbox, changeSet: ChangeSet, dir: string): Promise<Trees> {
   const { installCommand, workingDirectory } = settings.tests
-  const trees = await prepareTrees(ports.git, changeSet, dir, { sandbox, timeoutMs: settings.testTimeoutMs, installCommand, packageDir: workingDirectory, cache: ports.dependencyCache })
+  const trees = await prepareTrees(ports.git, changeSet, dir, { sandbox, timeoutMs: settings.testTimeoutMs, installCommand, packageDir: workingDirectory, cache: ports.dependencyCache, log: ports.log })
   ports.log.info(`Pre-fix tree: reverted ${trees.reverted.join(', ') || 'nothing'}; dependencies ${trees.preFixDependencies}`)
   if (trees.preFixInstallError) {
     ports.log.warn(`The pre-fix tree runs on the head's dependencies: its own install failed (${trees.preFixInstallError}). If the fix is the dependency change, nothing can fail before it; set install-command to install them`)
@@ -287,7 +287,7 @@ function repositoryReader(model: ModelSettings, settings: Settings, ports: Ports
 async function hunkGuards(changeSet: ChangeSet, tests: ClassifiedTest[], context: { trees: Trees; bench: TestBench; build: TreeBuild | null; settings: Settings; sandbox: Sandbox; ports: Ports }): Promise<HunkGuard[] | null> {
   const { trees, bench, build, settings, sandbox, ports } = context
   const prepare = async (root: string) => {
-    if (build) await runTreeCommand(sandbox.processes, expandCommand(build.command, [], []), join(root, settings.tests.workingDirectory), settings.testTimeoutMs, 'The build of a hunk tree')
+    if (build) await runTreeCommand(sandbox.processes, expandCommand(build.command, [], []), join(root, settings.tests.workingDirectory), settings.testTimeoutMs, 'The build of a hunk tree', ports.log)
   }
   try {
     return await guardHunks(changeSet, tests, { git: ports.git, trees, bench, prepare, deadline: Date.now() + settings.testTimeoutMs, log: ports.log })

@@ -1,7 +1,7 @@
 /** Wires the real ports to the pipeline: shared by the CLI and the action. */
 import type { DependencyCache } from './execute/dependencies.js'
 import { createAnthropicModel } from './model/anthropic.js'
-import { UsageLedger, type ModelPort } from './model/model-port.js'
+import { UsageLedger, withCallProgress, type ModelPort } from './model/model-port.js'
 import { withResponseCache } from './model/response-cache.js'
 import type { Logger } from './ports/logger.js'
 import { runPipeline, type Outcome } from './pipeline.js'
@@ -14,15 +14,16 @@ export function runWithRealPorts(settings: Settings, log: Logger, dependencyCach
   return runPipeline(settings, {
     git: createGit(settings.repoDir),
     sandboxes: createSandboxProvider(),
-    model: settings.model ? createModel(settings.model, ledger) : null,
+    model: settings.model ? createModel(settings.model, ledger, log) : null,
     ledger,
     log,
     dependencyCache
   })
 }
 
-function createModel(settings: ModelSettings, ledger: UsageLedger): ModelPort {
-  const model = createAnthropicModel(settings, ledger)
+function createModel(settings: ModelSettings, ledger: UsageLedger, log: Logger): ModelPort {
+  // Inside the response cache: a reply it replays is no call to wait for.
+  const model = withCallProgress(createAnthropicModel(settings, ledger), log)
   if (!settings.responseCacheDir) return model
   return withResponseCache(model, { dir: settings.responseCacheDir, modelIdentity: `${settings.model} max_tokens=${settings.maxTokens}`, ledger })
 }

@@ -83,6 +83,8 @@ export const DEFAULT_MAX_MODEL_CALLS = 30
 export const DEFAULT_TOOL_ROUNDS = 6
 export const DEFAULT_REPAIR_ROUNDS = 2
 export const DEFAULT_RERUNS = 3
+/** More runs at head add minutes, not confidence: a flaky test shows within a few. */
+export const MAX_RERUNS = 20
 /** The pre-fix tree runs the suite this many times: a test must fail there every time to prove the fix. */
 export const PRE_FIX_RUNS = 2
 export const DEFAULT_TEST_TIMEOUT_MS = 5 * 60_000
@@ -124,7 +126,8 @@ export function buildSettings(raw: RawSettings, cwd: string = process.cwd()): Se
   const mode = oneOf('mode', raw.mode ?? 'generate', ['generate', 'verify'] as const)
   const apiKey = raw.apiKey?.trim() ?? ''
   if (mode === 'generate' && !apiKey) {
-    throw new SettingsError('anthropic-api-key', 'generate mode needs an Anthropic API key (ANTHROPIC_API_KEY); without one, use verify mode')
+    // The CLI names ANTHROPIC_API_KEY itself before it gets here: this is the action's input.
+    throw new SettingsError('anthropic-api-key', 'generate mode needs an Anthropic API key: set the input from a secret (without one, the action runs verify mode)')
   }
   return {
     mode,
@@ -133,7 +136,7 @@ export function buildSettings(raw: RawSettings, cwd: string = process.cwd()): Se
     head: required('head', raw.head),
     outDir: absolute(raw.out ?? 'regression-testgen-out', cwd),
     workDir: raw.workDir ? absolute(raw.workDir, cwd) : null,
-    bugReport: { issueFile: raw.issueFile && absolute(raw.issueFile, cwd), issueText: raw.issueText, pullRequest: raw.pullRequest, linkedIssues: raw.linkedIssues },
+    bugReport: bugReportSource(mode, raw, cwd),
     model:
       mode === 'verify'
         ? null
@@ -150,7 +153,7 @@ export function buildSettings(raw: RawSettings, cwd: string = process.cwd()): Se
     onNoFailToPass: oneOf('on-no-fail-to-pass', raw.onNoFailToPass ?? 'fail', ['fail', 'warn'] as const),
     onFixConcern: oneOf('on-fix-concern', raw.onFixConcern ?? 'warn', ['warn', 'fail'] as const),
     repairRounds: DEFAULT_REPAIR_ROUNDS,
-    reruns: atLeast('reruns', raw.reruns, 2, DEFAULT_RERUNS),
+    reruns: withinRange('reruns', raw.reruns, { minimum: 2, maximum: MAX_RERUNS }, DEFAULT_RERUNS),
     testTimeoutMs: raw.testTimeoutMinutes
       ? positiveInt('timeout-minutes', raw.testTimeoutMinutes, 5) * 60_000
       : DEFAULT_TEST_TIMEOUT_MS,
@@ -164,6 +167,19 @@ export function buildSettings(raw: RawSettings, cwd: string = process.cwd()): Se
     allowUnisolatedTests: raw.allowUnisolatedTests ?? false,
     secrets: [apiKey, ...(raw.secrets ?? [])].filter((secret) => secret.length >= MIN_SECRET_LENGTH)
   }
+}
+
+/**
+ * The bug report the user gave. Only generate mode reads one: verify mode runs the change's own tests
+ * without a model, so a report given there would be silently unused and is refused instead.
+ */
+function bugReportSource(mode: Mode, raw: RawSettings, cwd: string): BugReportSource {
+  const given = raw.issueFile !== undefined ? 'issue' : raw.issueText !== undefined ? 'issue-text' : null
+  if (given && mode === 'verify') throw new SettingsError(given, 'verify mode reads no bug report (it runs the change\'s own tests, without a model): leave it out, or run generate mode')
+  if (raw.issueFile !== undefined && raw.issueText !== undefined) throw new SettingsError('issue-text', 'the bug report comes from issue (a file) or issue-text, not both')
+  if (raw.issueFile !== undefined && !raw.issueFile.trim()) throw new SettingsError('issue', 'the path of a markdown file is required')
+  if (raw.issueText !== undefined && !raw.issueText.trim()) throw new SettingsError('issue-text', 'the text is empty, and an empty text is not a bug report')
+  return { issueFile: raw.issueFile && absolute(raw.issueFile, cwd), issueText: raw.issueText, pullRequest: raw.pullRequest, linkedIssues: raw.linkedIssues }
 }
 
 // Shorter values would be replaced all over the report by chance; no real key or token is this short.
@@ -210,10 +226,11 @@ function wholeNumber(input: string, value: string | undefined, fallback: number)
   return parsed
 }
 
-/** A whole number of at least `minimum` (the gate needs a plain run and a coverage run at head). */
-function atLeast(input: string, value: string | undefined, minimum: number, fallback: number): number {
+/** A whole number from `minimum` (the gate needs a plain run and a coverage run at head) to `maximum`. */
+function withinRange(input: string, value: string | undefined, { minimum, maximum }: { minimum: number; maximum: number }, fallback: number): number {
   const parsed = positiveInt(input, value, fallback)
   if (parsed < minimum) throw new SettingsError(input, `"${value}" is below ${minimum}: the suite runs at least ${minimum} times at head (once plain, once with coverage)`)
+  if (parsed > maximum) throw new SettingsError(input, `"${value}" is above ${maximum}: more runs at head add minutes, not confidence (a flaky test shows within a few)`)
   return parsed
 }
 

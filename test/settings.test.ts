@@ -17,6 +17,10 @@ test('verify mode needs no key and has no model', () => {
   expect(buildSettings({ ...base, mode: 'verify' }).model).toBeNull()
 })
 
+test('reruns from 2 to 20 are taken as given', () => {
+  expect([buildSettings({ ...base, mode: 'verify', reruns: '2' }).reruns, buildSettings({ ...base, mode: 'verify', reruns: '20' }).reruns]).toEqual([2, 20])
+})
+
 test.each([
   [{ ...base }, 'Invalid anthropic-api-key: generate mode needs an Anthropic API key'],
   [{ ...base, apiKey: 'k', onNoFailToPass: 'maybe' }, 'Invalid on-no-fail-to-pass: "maybe" is not one of fail, warn'],
@@ -24,6 +28,12 @@ test.each([
   [{ ...base, apiKey: 'k', maxTokens: '-3' }, 'Invalid max-tokens: "-3" is not a positive whole number'],
   [{ ...base, mode: 'verify', reruns: '1' }, 'Invalid reruns: "1" is below 2: the suite runs at least 2 times at head (once plain, once with coverage)'],
   [{ ...base, mode: 'verify', reruns: 'three' }, 'Invalid reruns: "three" is not a positive whole number'],
+  [{ ...base, mode: 'verify', reruns: '21' }, 'Invalid reruns: "21" is above 20'],
+  [{ ...base, mode: 'verify', issueFile: 'bug.md' }, 'Invalid issue: verify mode reads no bug report'],
+  [{ ...base, mode: 'verify', issueText: 'Crash' }, 'Invalid issue-text: verify mode reads no bug report'],
+  [{ ...base, apiKey: 'k', issueText: ' \n ' }, 'Invalid issue-text: the text is empty'],
+  [{ ...base, apiKey: 'k', issueFile: ' ' }, 'Invalid issue: the path of a markdown file is required'],
+  [{ ...base, apiKey: 'k', issueFile: 'bug.md', issueText: 'Crash' }, 'Invalid issue-text: the bug report comes from issue (a file) or issue-text, not both'],
   [{ ...base, apiKey: 'k', toolRounds: '-1' }, 'Invalid tool-rounds: "-1" is not a whole number (0 or more)'],
   [{ ...base, apiKey: 'k', toolRounds: '2.5' }, 'Invalid tool-rounds: "2.5" is not a whole number (0 or more)'],
   [{ ...base, apiKey: 'k', baseURL: 'not a url' }, 'Invalid anthropic-base-url: "not a url" is not a URL'],

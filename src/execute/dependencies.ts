@@ -8,6 +8,7 @@ import { mkdir, readdir, readFile, realpath, symlink } from 'node:fs/promises'
 import { join } from 'node:path'
 import { UserFacingError } from '../errors.js'
 import { expandCommand, type CommandLine } from '../frameworks/command.js'
+import type { Logger } from '../ports/logger.js'
 import type { ProcessRunner } from '../ports/process.js'
 import { runTreeCommand } from './tree-command.js'
 
@@ -29,6 +30,8 @@ export interface DependencyOptions {
   /** The package folder (working-directory), '' for the root. */
   packageDir: string
   cache: DependencyCache | null
+  /** Where the install says it started (an install can take minutes). */
+  log: Logger
 }
 
 const INSTALLS: Array<{ lockfile: string } & CommandLine> = [
@@ -84,7 +87,7 @@ export async function installDependencies(treeDir: string, options: DependencyOp
   const installed = join(treeDir, 'node_modules')
   const key = options.cache && (await cacheKey(treeDir, install))
   if (key && (await options.cache!.restore(installed, key))) return 'cached'
-  await runTreeCommand(options.processes, install, treeDir, options.timeoutMs, 'Installing dependencies in the pre-fix tree')
+  await runTreeCommand(options.processes, install, treeDir, options.timeoutMs, 'Installing dependencies in the pre-fix tree', options.log)
   if (key && existsSync(installed)) await options.cache!.save(installed, key)
   return 'installed'
 }

@@ -6,6 +6,7 @@ import type { FrameworkAdapter, ResolvedConfig } from '../frameworks/adapter.js'
 import type { RunnerWrapper } from '../frameworks/wrapper.js'
 import { makeRunnerFolder } from '../frameworks/runner-folder.js'
 import type { Logger } from '../ports/logger.js'
+import { withProgress } from '../ports/progress.js'
 import type { ProcessRequest, ProcessRunner } from '../ports/process.js'
 import type { Sandbox } from '../ports/sandbox.js'
 import { removeSuiteFiles, writeSuiteFiles } from '../suite/write.js'
@@ -113,9 +114,13 @@ export class TestBench {
     await makeRunnerFolder(scratchDir)
     const treeDir = join(root, packageDir)
     const packageFiles = files.map((file) => posix.relative(packageDir, file))
-    const result = await this.framework.run({ treeDir, files: packageFiles, scratchDir, timeoutMs, coverage: options.coverage, shuffle: options.shuffle, command: command ?? undefined, wrapper }, this.processes)
-    const run = repoRelativeRun(withoutTreePaths(result, [treeDir, await realpath(treeDir)]), packageDir)
     const where = tree === 'head' ? 'at head' : tree === 'preFix' ? 'on the pre-fix tree' : tree.where
+    // Not "Run N …": that line is the run's result, below.
+    const starting = `Testing ${files.length} file(s) ${where} (${title.toLowerCase()})`
+    const result = await withProgress(this.options.log, starting, () =>
+      this.framework.run({ treeDir, files: packageFiles, scratchDir, timeoutMs, coverage: options.coverage, shuffle: options.shuffle, command: command ?? undefined, wrapper }, this.processes)
+    )
+    const run = repoRelativeRun(withoutTreePaths(result, [treeDir, await realpath(treeDir)]), packageDir)
     const coverage = options.coverage ? (run.coverage ? ' (with coverage)' : ' (coverage asked for, none collected)') : ''
     this.logRun(`${title} ${where}${coverage}${run.shuffled ? ' (shuffled)' : ''}`, run)
     return run

@@ -3,13 +3,18 @@ import { existsSync } from 'node:fs'
 import { delimiter, dirname, join } from 'node:path'
 import { UserFacingError } from '../errors.js'
 import type { CommandLine } from '../frameworks/command.js'
+import type { Logger } from '../ports/logger.js'
 import type { ProcessRequest, ProcessRunner } from '../ports/process.js'
+import { withProgress } from '../ports/progress.js'
 
-export async function runTreeCommand(processes: ProcessRunner, commandLine: CommandLine, cwd: string, timeoutMs: number, what: string): Promise<void> {
-  const result = await processes.run(withPackageBins({ ...commandLine, cwd, timeoutMs, env: { ...installEnvironment(process.env), ...commandLine.env } }))
+/** `what` names the step in the log (`The build at head: npm run build…`) and in its failure. */
+export async function runTreeCommand(processes: ProcessRunner, commandLine: CommandLine, cwd: string, timeoutMs: number, what: string, log: Logger): Promise<void> {
+  const command = [commandLine.command, ...commandLine.args].join(' ')
+  const request = withPackageBins({ ...commandLine, cwd, timeoutMs, env: { ...installEnvironment(process.env), ...commandLine.env } })
+  const result = await withProgress(log, `${what}: ${command}`, () => processes.run(request))
   if (result.exitCode !== 0) {
     const how = result.timedOut ? `timed out after ${timeoutMs} ms` : `exit ${result.exitCode}`
-    throw new UserFacingError(`${what} failed (${[commandLine.command, ...commandLine.args].join(' ')}: ${how}):\n${result.output.slice(-1500)}`)
+    throw new UserFacingError(`${what} failed (${command}: ${how}):\n${result.output.slice(-1500)}`)
   }
 }
 

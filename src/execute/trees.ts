@@ -7,6 +7,7 @@ import { dirname, join } from 'node:path'
 import type { ChangeSet, ChangedFile } from '../domain.js'
 import { isManifest } from '../diff/classify.js'
 import type { GitCommands } from '../ports/git.js'
+import type { Logger } from '../ports/logger.js'
 import { expandCommand } from '../frameworks/command.js'
 import type { Sandbox } from '../ports/sandbox.js'
 import { UserFacingError } from '../errors.js'
@@ -133,8 +134,8 @@ async function revert(git: GitCommands, mergeBase: string, treeDir: string, file
 }
 
 /** The build-command, in the package folder of each tree, so the tests import this tree's own output. */
-export async function buildTrees(trees: Trees, buildCommand: string[], packageDir: string, processes: Sandbox['processes'], timeoutMs: number): Promise<void> {
+export async function buildTrees(trees: Trees, buildCommand: string[], packageDir: string, processes: Sandbox['processes'], timeoutMs: number, log: Logger): Promise<void> {
   const command = expandCommand(buildCommand, [], [])
-  await runTreeCommand(processes, command, join(trees.head, packageDir), timeoutMs, 'The build at head')
-  await runTreeCommand(processes, command, join(trees.preFix, packageDir), timeoutMs, 'The build of the pre-fix tree')
+  await runTreeCommand(processes, command, join(trees.head, packageDir), timeoutMs, 'The build at head', log)
+  await runTreeCommand(processes, command, join(trees.preFix, packageDir), timeoutMs, 'The build of the pre-fix tree', log)
 }

@@ -1,4 +1,4 @@
-/** The pipeline's log on a runner: progress as plain lines, problems as warnings, detail as debug lines. */
+/** The pipeline's log on a runner: progress as plain lines, problems as warnings, what ended the run as an error, detail as debug lines. */
 import * as core from '@actions/core'
 import type { Logger } from '../ports/logger.js'
 
@@ -27,6 +27,7 @@ export function neutralizeWorkflowCommands(text: string): string {
 export const actionsLogger: Logger = {
   info: (message) => core.info(neutralizeWorkflowCommands(message)),
   warn: (message) => core.warning(neutralizeWorkflowCommands(message)),
+  error: (message) => core.error(neutralizeWorkflowCommands(message)),
   // Shown when the run is re-run with debug logging.
   debug: (message) => core.debug(neutralizeWorkflowCommands(message))
 }

@@ -1,5 +1,7 @@
 /** The model behind a small port: one request in, the assistant's content and its token usage out. */
 import type Anthropic from '@anthropic-ai/sdk'
+import type { Logger } from '../ports/logger.js'
+import { withProgress } from '../ports/progress.js'
 
 export type Message = Anthropic.MessageParam
 export type ContentBlock = Anthropic.ContentBlock
@@ -31,6 +33,11 @@ export interface TokenUsage {
 
 export interface ModelPort {
   send(request: ModelRequest): Promise<ModelReply>
+}
+
+/** Each request says it started, and that it is still running while it lasts: an answer can take minutes. */
+export function withCallProgress(model: ModelPort, log: Logger): ModelPort {
+  return { send: (request) => withProgress(log, `Asking the model: ${request.stage}`, () => model.send(request)) }
 }
 
 export interface ModelCall extends TokenUsage {

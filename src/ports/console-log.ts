@@ -21,6 +21,7 @@ export function forTerminal(text: string): string {
 export const consoleLogger: Logger = {
   info: (message) => console.error(forTerminal(message)),
   warn: (message) => console.error(`warning: ${forTerminal(message)}`),
+  error: (message) => console.error(`error: ${forTerminal(message)}`),
   // The runners' output would drown the progress lines; run.log keeps it.
   debug: () => {}
 }

@@ -12,6 +12,7 @@ export function withRunLog(log: Logger, outDir: string): Logger {
   return {
     info: (message) => (write('info', message), log.info(message)),
     warn: (message) => (write('warn', message), log.warn(message)),
+    error: (message) => (write('error', message), log.error(message)),
     debug: (message) => (write('debug', message), log.debug(message))
   }
 }

@@ -30,6 +30,7 @@ export function redactingLogger(log: Logger, redact: Redact): Logger {
   return {
     info: (message) => log.info(redact(message)),
     warn: (message) => log.warn(redact(message)),
+    error: (message) => log.error(redact(message)),
     debug: (message) => log.debug(redact(message))
   }
 }

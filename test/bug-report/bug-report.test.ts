@@ -38,3 +38,7 @@ test('without an issue: the pull request, else the commit messages', async () =>
 test('an unreadable issue file is a clear error', async () => {
   await expect(read({ issueFile: join(repo.dir, 'missing.md') })).rejects.toThrow(`Cannot read the issue file ${join(repo.dir, 'missing.md')}`)
 })
+
+test('an issue whose title and body are blank is not a bug report', async () => {
+  await expect(read({ issueText: '#  \n<!-- describe the bug -->\n\n' })).rejects.toThrow('The issue text is empty: an empty issue is not a bug report')
+})

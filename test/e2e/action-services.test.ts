@@ -116,8 +116,10 @@ test.each([
   [{ 'retention-days': '91' }, 'Invalid retention-days: "91" is not a whole number of days from 1 to 90'],
   [{ 'artifact-name': 'a/b' }, 'Invalid artifact-name'],
   [{ comment: 'yes' }, 'Invalid comment: "yes" is not true or false'],
-  [{ comment: 'true', 'github-token': '' }, 'Invalid comment']
-])('invalid reporting inputs fail fast, naming the input: %j', async (inputs, error) => {
+  [{ comment: 'true', 'github-token': '' }, 'Invalid comment'],
+  // The same ceiling as the CLI's --reruns.
+  [{ reruns: '21' }, 'Invalid reruns: "21" is above 20']
+])('invalid inputs fail fast, naming the input: %j', async (inputs, error) => {
   await withFakes(undefined, async (fakes) => {
     const run = await runAction(fakes, inputs)
     expect(run.code).toBe(1)

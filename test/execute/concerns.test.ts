@@ -19,9 +19,9 @@ const files: SuiteFile[] = [{ path: FILE, content: '…', tests: concerns.map((_
 const result = (index: number, status: TestResult['status'], message = ''): TestResult => ({ file: FILE, name: `fix concerns › concern ${index}: title ${index}`, status, durationMs: 1, message })
 const run = (tests: TestResult[], fileErrors: RunResult['fileErrors'] = []): RunResult => ({ tests, fileErrors, exitCode: 1, timedOut: false, durationMs: 10, output: '' })
 
-function lines(): { log: string[]; logger: { info: (m: string) => void; warn: (m: string) => void; debug: () => void } } {
+function lines(): { log: string[]; logger: { info: (m: string) => void; warn: (m: string) => void; error: (m: string) => void; debug: () => void } } {
   const log: string[] = []
-  return { log, logger: { info: (m) => log.push(m), warn: (m) => log.push(`warning: ${m}`), debug: () => {} } }
+  return { log, logger: { info: (m) => log.push(m), warn: (m) => log.push(`warning: ${m}`), error: (m) => log.push(`error: ${m}`), debug: () => {} } }
 }
 
 test('a concern stands only when its test fails at head by an assertion or an exception', () => {

@@ -8,6 +8,7 @@ import type { DependencyCache } from '../../src/execute/dependencies.js'
 import { preFixSources, prepareTrees } from '../../src/execute/trees.js'
 import { createGit } from '../../src/ports/git.js'
 import { createSandboxProvider } from '../../src/ports/sandbox.js'
+import { linesLogger } from '../support/cli-run.js'
 import { machineCanSandbox } from '../support/sandbox-probe.js'
 
 const dirs: string[] = []
@@ -44,12 +45,12 @@ function repoWithFix(fix: (write: (path: string, content: string) => void, git: 
   return { dir, base, head: git('rev-parse', 'HEAD'), git }
 }
 
-async function trees(repo: { dir: string; base: string; head: string }, cache: DependencyCache | null = null, installCommand: string[] | null = null) {
+async function trees(repo: { dir: string; base: string; head: string }, cache: DependencyCache | null = null, installCommand: string[] | null = null, log: string[] = []) {
   const git = createGit(repo.dir)
   const work = mkdtempSync(join(tmpdir(), 'rtg-trees-work-'))
   // The real sandbox where this machine has one: the pre-fix tree's install runs in it.
   const sandbox = await createSandboxProvider().open(work, [repo.dir])
-  return prepareTrees(git, await readChangeSet(git, repo.base, repo.head), join(work, 'trees'), { sandbox, timeoutMs: 120_000, installCommand, packageDir: '', cache })
+  return prepareTrees(git, await readChangeSet(git, repo.base, repo.head), join(work, 'trees'), { sandbox, timeoutMs: 120_000, installCommand, packageDir: '', cache, log: linesLogger(log) })
 }
 
 /** A dependency cache in a folder: entries are copies of the saved node_modules. */
@@ -121,10 +122,13 @@ test('a fix that changes manifests gets them reverted and a fresh install in the
     write('package.json', withEngines)
     write('package-lock.json', JSON.stringify({ name: 'trees', version: '1.0.1', lockfileVersion: 3, requires: true, packages: { '': { name: 'trees', version: '1.0.1' } } }))
   })
-  const { preFix, reverted, preFixDependencies, dispose } = await trees(repo)
+  const log: string[] = []
+  const { preFix, reverted, preFixDependencies, dispose } = await trees(repo, null, null, log)
   expect(reverted.sort()).toEqual(['package-lock.json', 'package.json', 'src/changed.js'])
   expect(JSON.parse(readFileSync(join(preFix, 'package.json'), 'utf8')).version).toBe('1.0.0')
   expect(preFixDependencies).toBe('installed')
+  // The install says when it starts: it can take minutes.
+  expect(log).toEqual(['Installing dependencies in the pre-fix tree: npm ci…'])
   expect(existsSync(join(preFix, 'node_modules', 'dep'))).toBe(false)
   await dispose()
 })

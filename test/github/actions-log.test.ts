@@ -45,11 +45,11 @@ describe('the action logger', () => {
   })
   afterEach(() => void (process.stdout.write = realWrite))
 
-  test.each(['info', 'warn', 'debug'] as const)('%s lines carry hostile text without a command of its own', (level) => {
+  test.each(['info', 'warn', 'error', 'debug'] as const)('%s lines carry hostile text without a command of its own', (level) => {
     for (const text of HOSTILE) actionsLogger[level](`Tests written: ${text}`)
-    const own = level === 'info' ? [] : [{ info: '', warn: 'warning', debug: 'debug' }[level]]
+    const own = level === 'info' ? [] : [{ info: '', warn: 'warning', error: 'error', debug: 'debug' }[level]]
     const commands = commandsIn(stdout)
-    // Each message is one line: our own command at column 0 for warn and debug, no command at all for info.
+    // Each message is one line: our own command at column 0 for warn, error and debug, no command at all for info.
     expect(commands.filter((command) => command.syntax !== '::' || command.indented || !own.includes(command.name))).toEqual([])
     expect(commands).toHaveLength(own.length && HOSTILE.length)
     expect(stdout).toContain('##\u200b[error]x')

@@ -48,13 +48,14 @@ async function capturingConsole<T>(body: () => Promise<T>): Promise<{ result: T;
   }
 }
 
-test('the console logger prints info and warnings for a terminal', async () => {
+test('the console logger prints info, warnings and errors for a terminal', async () => {
   const { printed } = await capturingConsole(async () => {
     consoleLogger.info(`Root cause: ${HOSTILE.join(' ')}`)
     consoleLogger.warn(`${ESC}[2Jpwned`)
+    consoleLogger.error(`${ESC}]0;title${ESC}\\stopped`)
   })
   expect(printed).not.toMatch(TERMINAL_CONTROL)
-  expect(printed).toBe(`Root cause: ${PLAIN.join(' ')}\nwarning: pwned\n`)
+  expect(printed).toBe(`Root cause: ${PLAIN.join(' ')}\nwarning: pwned\nerror: stopped\n`)
 })
 
 test('the CLI prints the model\'s text (progress and --print) without terminal escapes', async () => {

@@ -16,11 +16,12 @@ test('a report is redacted in its strings, nested and as keys, its other values 
 
 test('a redacting logger redacts every level before its lines go on', () => {
   const lines: string[] = []
-  const log = redactingLogger({ info: (m) => lines.push(`info ${m}`), warn: (m) => lines.push(`warn ${m}`), debug: (m) => lines.push(`debug ${m}`) }, redact)
+  const log = redactingLogger({ info: (m) => lines.push(`info ${m}`), warn: (m) => lines.push(`warn ${m}`), error: (m) => lines.push(`error ${m}`), debug: (m) => lines.push(`debug ${m}`) }, redact)
   log.info('a sk-ant-key-0123456789')
   log.warn('b ghs_token_abcdefgh')
+  log.error('d ghs_token_abcdefgh')
   log.debug('c sk-ant-key-0123456789-longer')
-  expect(lines).toEqual([`info a ${REDACTED}`, `warn b ${REDACTED}`, `debug c ${REDACTED}`])
+  expect(lines).toEqual([`info a ${REDACTED}`, `warn b ${REDACTED}`, `error d ${REDACTED}`, `debug c ${REDACTED}`])
 })
 
 test('with no secrets, text passes unchanged', () => {

@@ -34,9 +34,9 @@ export interface CliRunOptions {
   env?: NodeJS.ProcessEnv
 }
 
-/** A logger that keeps its lines (warnings marked, details left out, as on a terminal). */
+/** A logger that keeps its lines (warnings and errors marked, details left out, as on a terminal). */
 export function linesLogger(lines: string[]): Logger {
-  return { info: (m) => lines.push(m), warn: (m) => lines.push(`warning: ${m}`), debug: () => {} }
+  return { info: (m) => lines.push(m), warn: (m) => lines.push(`warning: ${m}`), error: (m) => lines.push(`error: ${m}`), debug: () => {} }
 }
 
 export async function runCliOnFixture(options: CliRunOptions): Promise<CliRun> {
