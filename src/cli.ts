@@ -42,7 +42,7 @@ Options:
   --print                         print report.md to stdout
   -h, --help                      this help
 
-Exit codes: 0 fail-to-pass, 1 no-fail-to-pass, 2 error.`
+Exit codes: 0 fail-to-pass or not-applicable (the change has nothing to prove), 1 no-fail-to-pass, 2 error.`
 
 export const CLI_OPTIONS = {
   repo: { type: 'string' },
