@@ -44,7 +44,7 @@ import { writeReport, type ReportPaths } from './report/write.js'
 import { generateSuite, type GeneratedSuite } from './suite/generate.js'
 import { pullRequestTests } from './suite/pull-request-tests.js'
 import { Timings } from './timings.js'
-import { notApplicableReason } from './verdict/applicability.js'
+import { nothingToProve, nothingToVerify } from './verdict/applicability.js'
 import { classifyTests, decideVerdict } from './verdict/classify.js'
 import { diffCoverage } from './verdict/diff-coverage.js'
 import { withScenarios } from './verdict/scenarios.js'
@@ -90,6 +90,9 @@ export async function runPipeline(settings: Settings, ports: Ports): Promise<Out
     const diff = await timings.time('diff', () => readChangeSet(ports.git, settings.base, settings.head))
     parsedDiff = diff
     report.repository = { dir: settings.repoDir, base: diff.base, head: diff.head, mergeBase: diff.mergeBase }
+    report.changedFiles = describeChangeSet(diff)
+    // Before the framework, the sandbox, the trees and any model call: a change with nothing to prove ends here.
+    endIfNotApplicable(nothingToProve(diff))
     const framework = await frameworkFor(join(settings.repoDir, settings.tests.workingDirectory), settings.tests.framework)
     const headTree = { read: (path: string) => ports.git.fileAt(diff.head, path), files: await ports.git.listFiles(diff.head) }
     const collectionFromFiles = await readCollection(framework.name, headTree, { packageDir: settings.tests.workingDirectory })
@@ -102,9 +105,7 @@ export async function runPipeline(settings: Settings, ports: Ports): Promise<Out
     report.runnerWrapper = wrapper && describeWrapper(wrapper)
     const through = wrapper ? ` through \`${describeWrapper(wrapper)}\` (its own configuration)` : ''
     ports.log.info(`${changeSet.files.length} changed file(s); framework ${framework.name}${through}; mode ${settings.mode}`)
-    // Before the sandbox, the trees and any model call: a change with nothing to prove ends here.
-    const notApplicable = notApplicableReason(changeSet, settings.mode)
-    if (notApplicable) throw new NotApplicable(notApplicable)
+    if (settings.mode === 'verify') endIfNotApplicable(nothingToVerify(changeSet))
     sandbox = await openSandbox(settings, ports, workDir, report)
     trees = await timings.time('prepare-trees', () => setUpTrees(settings, ports, sandbox!, changeSet, join(workDir, 'trees')))
     report.preFixTree = { reverted: trees.reverted, dependencies: trees.preFixDependencies }
@@ -204,6 +205,11 @@ export function exitCodeFor(verdict: VerdictName, onNoFailToPass: OnNoFailToPass
   if (concerns.onFixConcern === 'fail' && concerns.fixConcerns > 0) return 1
   if (verdict === 'fail-to-pass') return 0
   return onNoFailToPass === 'warn' ? 0 : 1
+}
+
+/** Ends the run as `not-applicable` (the one catch makes it the verdict) when there is a reason. */
+function endIfNotApplicable(reason: string | null): void {
+  if (reason) throw new NotApplicable(reason)
 }
 
 /** A fixed folder (emptied first) keeps tree paths the same from run to run, as a path-keyed cache needs. */

@@ -3,14 +3,15 @@
  * a model call: docs alone, tests alone, verify mode without tests, base == head, a reversed range. Through
  * the CLI in-process, the bundled CLI and the bundled action (neutral summary, a notice, no red check).
  */
-import { execFile } from 'node:child_process'
-import { mkdtemp, readFile } from 'node:fs/promises'
+import { execFile, execFileSync } from 'node:child_process'
+import { mkdtemp, readFile, rm, writeFile } from 'node:fs/promises'
 import { tmpdir } from 'node:os'
-import { join } from 'node:path'
+import { basename, join } from 'node:path'
 import { promisify } from 'node:util'
 import { COMMENT_MARKER } from '../../src/github/comment.js'
 import { runBundledAction } from '../support/action-run.js'
-import { runCliOnFixture, type CliRun } from '../support/cli-run.js'
+import { runCli } from '../../src/cli.js'
+import { linesLogger, runCliOnFixture, type CliRun } from '../support/cli-run.js'
 import { actionsEnv, startFakeActionsServices } from '../support/fake-actions-services.js'
 import { startFakeAnthropic } from '../support/fake-anthropic.js'
 import { startFakeGitHub, type FakeGitHubData } from '../support/fake-github.js'
@@ -46,7 +47,31 @@ test('a docs-only change in generate mode: not-applicable, exit 0, no model call
   ])
   expect(run.model!.requests).toHaveLength(0)
   expect(run.log).toContain(`verdict: not-applicable (${run.report.reason})`)
+  // Decided from the diff alone: not even the framework was looked for.
+  expect(run.report.framework).toBeNull()
   expectEndedEarly(run)
+})
+
+test('a docs-only change in a repository with no test framework: not-applicable, not an error about the framework', async () => {
+  const dir = await mkdtemp(join(tmpdir(), 'rtg-no-framework-'))
+  const git = (...args: string[]) => execFileSync('git', ['-c', 'user.name=t', '-c', 'user.email=t@t', ...args], { cwd: dir, encoding: 'utf8' }).trim()
+  git('init', '-q', '-b', 'main')
+  await writeFile(join(dir, 'README.md'), '# tool\n')
+  await writeFile(join(dir, 'tool.py'), 'print(1)\n')
+  git('add', '-A')
+  git('commit', '-qm', 'base')
+  const base = git('rev-parse', 'HEAD')
+  await writeFile(join(dir, 'README.md'), '# tool\n\nUsage.\n')
+  git('commit', '-qam', 'docs')
+  const log: string[] = []
+  try {
+    const exitCode = await runCli(['verify', '--repo', dir, '--base', base, '--head', 'HEAD', '--out', join(dir, '..', `${basename(dir)}-out`)], {}, linesLogger(log))
+    expect(exitCode).toBe(0)
+    expect(log).toContain(`verdict: not-applicable (${NO_SOURCE} 1 file that is not source (documentation, configuration, tooling), ${NOTHING_COULD_FAIL})`)
+  } finally {
+    await rm(dir, { recursive: true, force: true })
+    await rm(join(dir, '..', `${basename(dir)}-out`), { recursive: true, force: true })
+  }
 })
 
 test('a test-only change says no test could fail before the fix, and exits 0 even with on-no-fail-to-pass fail', async () => {
