@@ -59,7 +59,7 @@ Examples:
   regression-testgen --base main --head HEAD --issue bug.md --framework pytest
 
 Every flag is checked before any work: a bad one exits 2 at once, naming it.
-Exit codes: 0 fail-to-pass, 1 no-fail-to-pass, 2 error.`
+Exit codes: 0 fail-to-pass or not-applicable (the change has nothing to prove), 1 no-fail-to-pass, 2 error.`
 
 export const CLI_OPTIONS = {
   repo: { type: 'string' },

@@ -41,3 +41,11 @@ export function describeError(error: unknown): string {
   if (error instanceof Error) return error.message
   return String(error)
 }
+
+/** Not a failure: the change has nothing to prove (verdict `not-applicable`); the reason says why. */
+export class NotApplicable extends Error {
+  constructor(readonly reason: string) {
+    super(reason)
+    this.name = 'NotApplicable'
+  }
+}

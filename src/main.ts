@@ -57,9 +57,12 @@ async function report(settings: ActionSettings, outcome: Outcome, artifact: Uplo
 
   const markdown = withArtifactLink(await readFile(paths.markdown, 'utf8'), artifact, settings.artifact.name)
   await core.summary.addRaw(markdown).write()
-  if (settings.comment) await upsertStickyComment(github.getOctokit(settings.token), { ...github.context.repo, number: settings.pullRequest.number }, markdown, log)
+  // Nothing to prove starts no new comment; one from an earlier push still gets the latest verdict.
+  const notApplicable = report.verdict === 'not-applicable'
+  if (settings.comment) await upsertStickyComment(github.getOctokit(settings.token), { ...github.context.repo, number: settings.pullRequest.number }, markdown, log, { create: !notApplicable })
 
-  if (outcome.exitCode === 0 && report.verdict !== 'fail-to-pass') core.warning(neutralizeWorkflowCommands(`No test fails against the pre-fix code: ${report.reason}`))
+  if (notApplicable) core.notice(neutralizeWorkflowCommands(`Not applicable: ${report.reason}`))
+  else if (outcome.exitCode === 0 && report.verdict !== 'fail-to-pass') core.warning(neutralizeWorkflowCommands(`No test fails against the pre-fix code: ${report.reason}`))
   // on-fix-concern: fail turns a proven fix with a confirmed concern into a failed step.
   const incomplete = `the fix may be incomplete: a test confirms ${report.fixConcerns.length} input(s) the fixed code still gets wrong (on-fix-concern: fail)`
   if (outcome.exitCode !== 0) core.setFailed(neutralizeWorkflowCommands(report.verdict === 'fail-to-pass' ? incomplete : `verdict ${report.verdict}${report.reason ? `: ${report.reason}` : ''}`))

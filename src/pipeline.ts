@@ -23,7 +23,7 @@ import type { Sandbox, SandboxProvider } from './ports/sandbox.js'
 import type { ModelSettings, Mode, OnFixConcern, OnNoFailToPass, Settings } from './settings.js'
 import { readChangeSet, sourceFiles, withCollectedTests } from './diff/change-set.js'
 import { ensureHistory } from './diff/history.js'
-import { describeError, UserFacingError } from './errors.js'
+import { describeError, NotApplicable, UserFacingError } from './errors.js'
 import { buildForTrees, commandText, type TreeBuild } from './execute/build-detection.js'
 import { checkFixConcerns } from './execute/concerns.js'
 import { guardHunks, type HunkGuard } from './execute/hunk-guards.js'
@@ -44,6 +44,7 @@ import { writeReport, type ReportPaths } from './report/write.js'
 import { generateSuite, type GeneratedSuite } from './suite/generate.js'
 import { pullRequestTests } from './suite/pull-request-tests.js'
 import { Timings } from './timings.js'
+import { nothingToProve, nothingToVerify } from './verdict/applicability.js'
 import { classifyTests, decideVerdict } from './verdict/classify.js'
 import { diffCoverage } from './verdict/diff-coverage.js'
 import { withScenarios } from './verdict/scenarios.js'
@@ -89,6 +90,9 @@ export async function runPipeline(settings: Settings, ports: Ports): Promise<Out
     const diff = await timings.time('diff', () => readChangeSet(ports.git, settings.base, settings.head))
     parsedDiff = diff
     report.repository = { dir: settings.repoDir, base: diff.base, head: diff.head, mergeBase: diff.mergeBase }
+    report.changedFiles = describeChangeSet(diff)
+    // Before the framework, the sandbox, the trees and any model call: a change with nothing to prove ends here.
+    endIfNotApplicable(nothingToProve(diff))
     const framework = await frameworkFor(join(settings.repoDir, settings.tests.workingDirectory), settings.tests.framework)
     const headTree = { read: (path: string) => ports.git.fileAt(diff.head, path), files: await ports.git.listFiles(diff.head) }
     const collectionFromFiles = await readCollection(framework.name, headTree, { packageDir: settings.tests.workingDirectory })
@@ -101,6 +105,7 @@ export async function runPipeline(settings: Settings, ports: Ports): Promise<Out
     report.runnerWrapper = wrapper && describeWrapper(wrapper)
     const through = wrapper ? ` through \`${describeWrapper(wrapper)}\` (its own configuration)` : ''
     ports.log.info(`${changeSet.files.length} changed file(s); framework ${framework.name}${through}; mode ${settings.mode}`)
+    if (settings.mode === 'verify') endIfNotApplicable(nothingToVerify(changeSet))
     sandbox = await openSandbox(settings, ports, workDir, report)
     trees = await timings.time('prepare-trees', () => setUpTrees(settings, ports, sandbox!, changeSet, join(workDir, 'trees')))
     report.preFixTree = { reverted: trees.reverted, dependencies: trees.preFixDependencies }
@@ -163,8 +168,12 @@ export async function runPipeline(settings: Settings, ports: Ports): Promise<Out
     }
     report.hunks = await timings.time('hunks', () => hunkGuards(changeSet, report.tests, { trees: trees!, bench, build, settings, sandbox: sandbox!, ports }))
   } catch (error) {
-    Object.assign(report, { verdict: 'error', reason: describeError(error) })
-    ports.log.error(`regression-testgen could not finish: ${report.reason}`)
+    if (error instanceof NotApplicable) {
+      Object.assign(report, { verdict: 'not-applicable', reason: error.reason })
+    } else {
+      Object.assign(report, { verdict: 'error', reason: describeError(error) })
+      ports.log.error(`regression-testgen could not finish: ${report.reason}`)
+    }
   } finally {
     // Whatever is left behind, the report is still written.
     await Promise.resolve(trees?.dispose())
@@ -191,9 +200,16 @@ export async function runPipeline(settings: Settings, ports: Ports): Promise<Out
 /** `fixConcerns`: how many concerns a test confirmed; with on-fix-concern `fail`, any makes a passing run exit 1. */
 export function exitCodeFor(verdict: VerdictName, onNoFailToPass: OnNoFailToPass, concerns: { fixConcerns: number; onFixConcern: OnFixConcern } = { fixConcerns: 0, onFixConcern: 'warn' }): 0 | 1 | 2 {
   if (verdict === 'error') return 2
+  // Nothing to prove is no failure, whatever on-no-fail-to-pass says.
+  if (verdict === 'not-applicable') return 0
   if (concerns.onFixConcern === 'fail' && concerns.fixConcerns > 0) return 1
   if (verdict === 'fail-to-pass') return 0
   return onNoFailToPass === 'warn' ? 0 : 1
+}
+
+/** Ends the run as `not-applicable` (the one catch makes it the verdict) when there is a reason. */
+function endIfNotApplicable(reason: string | null): void {
+  if (reason) throw new NotApplicable(reason)
 }
 
 /** A fixed folder (emptied first) keeps tree paths the same from run to run, as a path-keyed cache needs. */

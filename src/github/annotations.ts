@@ -3,7 +3,7 @@
  * hunk the suite runs when it proves the fix (naming the tests that fail with that hunk alone taken out,
  * when that was checked), a warning on a hunk no such test needs, an error on every hunk when nothing is
  * proven, and a warning on changed lines the suite never runs. A confirmed fix concern (an input the fixed
- * code still gets wrong) is a warning on the first hunk of its file.
+ * code still gets wrong) is a warning on the first hunk of its file. A change with nothing to prove gets none.
  */
 import type { ChangeSet } from '../domain.js'
 import type { Report } from '../report/report.js'
@@ -23,6 +23,8 @@ export interface Annotation {
 export const MAX_PER_KIND = 10
 
 export function annotationsFor(report: Report, changeSet: ChangeSet): Annotation[] {
+  // Nothing was run or proven: the diff gets no marks.
+  if (report.verdict === 'not-applicable') return []
   const proven = report.verdict === 'fail-to-pass'
   const uncovered = new Map(report.diffCoverage?.files.map((file) => [file.file, new Set(file.uncoveredLines)]))
   const annotations: Annotation[] = concernAnnotations(report, changeSet)

@@ -17,7 +17,8 @@ export interface CommentTarget {
   number: number
 }
 
-export async function upsertStickyComment(octokit: Octokit, target: CommentTarget, markdown: string, log: Logger): Promise<void> {
+/** `create: false`: only an existing comment is updated (a run with nothing to prove starts no thread entry). */
+export async function upsertStickyComment(octokit: Octokit, target: CommentTarget, markdown: string, log: Logger, { create } = { create: true }): Promise<void> {
   const body = commentBody(markdown)
   const { owner, repo, number } = target
   try {
@@ -25,9 +26,11 @@ export async function upsertStickyComment(octokit: Octokit, target: CommentTarge
     if (existing) {
       await octokit.rest.issues.updateComment({ owner, repo, comment_id: existing, body })
       log.info(`Updated the pull request comment #${existing}`)
-    } else {
+    } else if (create) {
       const { data } = await octokit.rest.issues.createComment({ owner, repo, issue_number: number, body })
       log.info(`Commented on the pull request (#${data.id})`)
+    } else {
+      log.info('No pull request comment: none to update, and this verdict starts none')
     }
   } catch (error) {
     const status = (error as { status?: number }).status

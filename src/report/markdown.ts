@@ -5,6 +5,7 @@ import { failToPassCount, inputTokens } from './report.js'
 const VERDICT_LINE: Record<Report['verdict'], string> = {
   'fail-to-pass': '✅ **fail-to-pass** — the suite proves the fix: it passes on the fix and fails without it.',
   'no-fail-to-pass': '❌ **no-fail-to-pass** — no test fails on the pre-fix code, so the suite does not prove the fix.',
+  'not-applicable': '➖ **not-applicable** — the change has nothing to prove, so nothing ran.',
   error: '⚠️ **error** — the pipeline could not finish.'
 }
 
@@ -19,6 +20,7 @@ function inlineCode(text: string): string {
 }
 
 export function renderMarkdown(report: Report): string {
+  if (report.verdict === 'not-applicable') return notApplicable(report)
   return [
     '# Regression tests for this fix',
     VERDICT_LINE[report.verdict] + (report.reason ? `\n\nReason: ${report.reason}` : ''),
@@ -199,4 +201,14 @@ function model(report: Report): string | null {
 function timings(report: Report): string {
   const rows = Object.entries(report.timings).map(([phase, ms]) => `| ${phase} | ${ms} |`)
   return ['## Timings', `Total ${report.durationMs} ms.`, '', '| Phase | ms |', '|---|---|', ...rows].join('\n')
+}
+
+/** Nothing ran: the headline, why, and the change it looked at; no isolation, tests or accounting to show. */
+function notApplicable(report: Report): string {
+  const { base, head } = report.repository
+  return [
+    '# Regression tests for this fix',
+    `${VERDICT_LINE[report.verdict]}\n\nReason: ${report.reason}`,
+    `mode \`${report.mode}\` · \`${base.slice(0, 7)}...${head.slice(0, 7)}\` · ${report.changedFiles.length} changed file(s)`
+  ].join('\n\n').concat('\n')
 }

@@ -6,7 +6,7 @@ import { posix } from 'node:path'
 import type { ChangeSet, SuiteFile } from '../domain.js'
 import type { FrameworkAdapter } from '../frameworks/adapter.js'
 import type { GitCommands } from '../ports/git.js'
-import { UserFacingError } from '../errors.js'
+import { NotApplicable } from '../errors.js'
 import { relativeImports, resolveImport } from '../context/related.js'
 import { escapeRegExp } from '../regexp.js'
 
@@ -16,7 +16,8 @@ export async function pullRequestTests(changeSet: ChangeSet, framework: Pick<Fra
   const helpers = changed.filter((path) => !framework.isTestFile(path))
   const users = helpers.length ? await testsUsing(helpers, framework, git, changeSet.head) : []
   const paths = [...new Set([...changed.filter((path) => framework.isTestFile(path)), ...users])]
-  if (paths.length === 0) throw new UserFacingError(`The change adds or modifies no ${framework.name} test file, so there is nothing to verify`)
+  // A change to test helpers or data alone that no test file uses: nothing to run, which is no failure.
+  if (paths.length === 0) throw new NotApplicable(`verify mode runs the change's own tests, and it adds or modifies no ${framework.name} test file, nor one using the test helpers or data it changes: there is nothing to verify (generate mode writes the tests)`)
   return Promise.all(paths.map(async (path) => ({ path, content: (await git.fileAt(changeSet.head, path)) ?? '', tests: [] })))
 }
 

@@ -29,12 +29,6 @@ test('(e) verify proves the example fix with its own test', async () => {
   expect(run.log.filter((line) => / at head\b/.test(line) && /^(?:Run|Preflight) /.test(line)).map((line) => line.replace(/:.*/, ''))).toEqual(['Preflight at head', 'Run 1 at head (with coverage)', 'Run 2 at head (shuffled)'])
 })
 
-test('verify on a fix without test changes says there is nothing to verify', async () => {
-  const run = await runCliOnFixture({ fixtureOptions: { withFixTest: false } })
-  expect(run.exitCode).toBe(2)
-  expect(run.report).toMatchObject({ verdict: 'error', reason: 'The change adds or modifies no jest test file, so there is nothing to verify' })
-})
-
 test('the pull request\'s own tests are judged one by one: a stale test failing at head does not hide the proof beside it', async () => {
   const fixTest = readFileSync(join(fixturesDir(), 'retry-budget', 'fix', 'test', 'streaming-transport.test.ts'), 'utf8')
   const withMore = `${fixTest}

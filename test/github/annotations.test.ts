@@ -64,3 +64,8 @@ test('a removal no test needs is a notice, not a warning: dead code going needs 
   expect(annotations.filter((a) => a.kind === 'warning')).toEqual([])
   expect(annotations).toContainEqual({ kind: 'notice', file: 'src/a.ts', startLine: 40, endLine: 40, title: 'No test needs this removal', message: 'No test that passes at head fails with the removed lines back: right for dead code; otherwise the suite does not show the fix needs the removal.' })
 })
+
+test('a change with nothing to prove gets no annotation, not an error on its hunks', () => {
+  const notApplicable = { ...report('not-applicable', null), tests: [], reason: "verify mode runs the change's own tests, and it changes 1 source file but adds or modifies no test file" }
+  expect(annotationsFor(notApplicable, changeSet([file('src/a.ts', [[5]])]))).toEqual([])
+})

@@ -39,3 +39,17 @@ test("with a personal token, the token user's marked comment is edited; another 
   ])
   expect(run.lines).toEqual(['Updated the pull request comment #2', 'Updated the pull request comment #2'])
 })
+
+test('create: false updates our earlier comment, and starts none where there is none', async () => {
+  const gitHub = await startFakeGitHub({ issues: { 'acme/transport#7': { title: 'Fix', body: '' }, 'acme/transport#8': { title: 'Fix', body: '', comments: [{ login: 'octocat', body: marked('an earlier verdict') }] } }, tokenUser: 'octocat' })
+  const lines: string[] = []
+  try {
+    const octokit = github.getOctokit('token', { baseUrl: gitHub.url })
+    await upsertStickyComment(octokit, target, 'not applicable', linesLogger(lines), { create: false })
+    await upsertStickyComment(octokit, { ...target, number: 8 }, 'not applicable', linesLogger(lines), { create: false })
+    expect(gitHub.comments.map(({ issue, body }) => [issue, body])).toEqual([['acme/transport#8', marked('not applicable')]])
+    expect(lines).toEqual(['No pull request comment: none to update, and this verdict starts none', 'Updated the pull request comment #1'])
+  } finally {
+    await gitHub.close()
+  }
+})

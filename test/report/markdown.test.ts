@@ -22,3 +22,9 @@ test('past six tests: a list, where a hunk every fail-to-pass test needs says so
   expect(markdown).toContain('| Hunk | Fails without it |\n|---|---|\n| src/a.js:5–5 | all 8 fail-to-pass tests |\n| src/a.js:9–9 | case 2 |\n| src/a.js:14–14 | ⚠️ none |\n| src/a.js:30–30 | not checked |')
   expect(markdown).toContain('⚠️ 1 hunk(s) no test fails without: the suite does not show the fix needs them.')
 })
+
+test('not-applicable: a neutral headline with the reason, and nothing about isolation or tests that never ran', () => {
+  const reason = 'base and head are the same commit (abc1234): there is no change to prove'
+  const markdown = renderMarkdown({ ...emptyReport('verify', '/repo', 'abc1234ffff', 'abc1234ffff'), verdict: 'not-applicable', reason })
+  expect(markdown).toBe(`# Regression tests for this fix\n\n➖ **not-applicable** — the change has nothing to prove, so nothing ran.\n\nReason: ${reason}\n\nmode \`verify\` · \`abc1234...abc1234\` · 0 changed file(s)\n`)
+})

@@ -6,6 +6,7 @@ import { readChangeSet } from '../../src/diff/change-set.js'
 import { jestAdapter } from '../../src/frameworks/jest.js'
 import { pytestAdapter } from '../../src/frameworks/pytest.js'
 import { createGit } from '../../src/ports/git.js'
+import { NotApplicable } from '../../src/errors.js'
 import { pullRequestTests } from '../../src/suite/pull-request-tests.js'
 
 const dirs: string[] = []
@@ -89,4 +90,14 @@ test('changed data files bring in the tests that read their folder: those naming
   )
   const files = await pullRequestTests(changeSet, pytestAdapter, repo)
   expect(files.map((file) => file.path)).toEqual(['tests/test_extras.py'])
+})
+
+test('test data that no test reads, and no test file: not-applicable, saying there is nothing to verify', async () => {
+  const { repo, changeSet } = await change(
+    { 'src/a.js': '1\n', 'test/a.test.js': "test('plain', () => {})\n" },
+    { 'src/a.js': '2\n', 'test/cases/unused.json': '{}\n' }
+  )
+  const rejection = pullRequestTests(changeSet, jestAdapter, repo)
+  await expect(rejection).rejects.toBeInstanceOf(NotApplicable)
+  await expect(rejection).rejects.toThrow("verify mode runs the change's own tests, and it adds or modifies no jest test file, nor one using the test helpers or data it changes")
 })

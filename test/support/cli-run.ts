@@ -32,6 +32,8 @@ export interface CliRunOptions {
   script?: StageScript
   args?: string[]
   env?: NodeJS.ProcessEnv
+  /** The commits to pass as --base and --head (default: the fixture's base and fix); may commit more first. */
+  range?: (repo: FixtureRepo) => Promise<{ base: string; head: string }>
 }
 
 /** A logger that keeps its lines (warnings and errors marked, details left out, as on a terminal). */
@@ -45,7 +47,8 @@ export async function runCliOnFixture(options: CliRunOptions): Promise<CliRun> {
   const model = options.script ? await startFakeAnthropic(byStage(options.script)) : null
   try {
     const mode = options.script ? [] : ['verify']
-    const args = [...mode, '--repo', repo.dir, '--base', repo.base, '--head', repo.head, '--out', outDir, ...(options.args ?? [])]
+    const { base, head } = options.range ? await options.range(repo) : repo
+    const args = [...mode, '--repo', repo.dir, '--base', base, '--head', head, '--out', outDir, ...(options.args ?? [])]
     const env = model ? { ANTHROPIC_API_KEY: 'test-key', ANTHROPIC_BASE_URL: model.baseURL, ...options.env } : { ...options.env }
     const log: string[] = []
     const exitCode = await runCli(args, env, linesLogger(log))

@@ -96,3 +96,15 @@ export async function buildFixtureRepo(name: string, options: FixtureOptions = {
   await linkNodeModules(packageDir, source, meta.installed ?? {}, options.withoutPackages ?? [])
   return { dir, base, head, issuePath: join(source, meta.issue), cleanup: () => rm(dir, { recursive: true, force: true }) }
 }
+
+/** One more commit on the fixture's fix, writing the files (path in the repository → content); returns its hash. */
+export async function commitOnFix(repo: FixtureRepo, files: Record<string, string>, message = 'A later change'): Promise<string> {
+  const git = async (...args: string[]) => (await promisify(execFile)('git', args, { cwd: repo.dir, env: GIT_ENV })).stdout.trim()
+  for (const [path, content] of Object.entries(files)) {
+    await mkdir(dirname(join(repo.dir, path)), { recursive: true })
+    await writeFile(join(repo.dir, path), content)
+  }
+  await git('add', '--', ...Object.keys(files))
+  await git('commit', '-q', '-m', message)
+  return git('rev-parse', 'HEAD')
+}
