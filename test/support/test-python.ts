@@ -88,8 +88,8 @@ export function provisionTestPython(): void {
       }
     }
     const stillMissing = missingFromTestPython()
-    if (stillMissing.length === 0) return console.log(`Test setup: ${TEST_PYTHON} now has pytest and coverage.py.`)
-    markSkipped(`after installing ${TEST_PYTHON_PACKAGES.join(' ')}, ${TEST_PYTHON} ${describeMissing(stillMissing)}; ${HOW_TO_INSTALL}`)
+    if (stillMissing.length > 0) markSkipped(`after installing ${TEST_PYTHON_PACKAGES.join(' ')}, ${TEST_PYTHON} ${describeMissing(stillMissing)}; ${HOW_TO_INSTALL}`)
+    else console.log(`Test setup: ${TEST_PYTHON} now has pytest and coverage.py.`)
     return
   }
   markSkipped(plan.reason)
