@@ -10,7 +10,8 @@ export default {
   testMatch: ['**/*.test.ts'],
   modulePathIgnorePatterns: ['<rootDir>/dist/', '<rootDir>/__fixtures__/', '<rootDir>/demo-out/'],
   testTimeout: 120000,
-  // Everything the tests write to the temporary folder goes in one folder, removed at the end.
-  globalSetup: '<rootDir>/test/support/temp-root.js',
+  // Once before the run: the Python the Python tests need (installed when it may be), and one folder for
+  // everything the tests write to the temporary folder, removed at the end.
+  globalSetup: '<rootDir>/test/support/test-python.ts',
   globalTeardown: '<rootDir>/test/support/temp-root-teardown.js'
 }

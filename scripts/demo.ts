@@ -3,7 +3,7 @@
  * model is scripted — a local fake of the Messages API serving __fixtures__/retry-budget/model/ — and the
  * demo says so; with the key set it asks the real API.
  */
-import { rm } from 'node:fs/promises'
+import { readFile, rm, writeFile } from 'node:fs/promises'
 import { join } from 'node:path'
 import { runCli } from '../src/cli.js'
 import { startFakeAnthropic } from '../test/support/fake-anthropic.js'
@@ -25,9 +25,22 @@ const env = fake ? { ...process.env, ANTHROPIC_API_KEY: 'scripted-demo', ANTHROP
 try {
   process.exitCode = await runCli(
     // The example and its bug report are ours, so its tests may run unsandboxed where no sandbox can start.
-    ['--repo', repo.dir, '--base', repo.base, '--head', repo.head, '--issue', repo.issuePath, '--out', outDir, '--print', '--allow-unisolated-tests'],
+    ['--repo', repo.dir, '--base', repo.base, '--head', repo.head, '--issue', repo.issuePath, '--out', outDir, '--allow-unisolated-tests'],
     env
   )
 } finally {
   await fake?.close()
+}
+await printReport()
+
+/** report.md; a scripted model's tokens are the script's, so no price is put on them. */
+async function printReport(): Promise<void> {
+  const path = join(outDir, 'report.md')
+  let markdown = await readFile(path, 'utf8').catch(() => null)
+  if (markdown === null) return
+  if (fake) {
+    markdown = markdown.replace(/, ≈ \$[\d.]+ at list prices;/, ', no cost (a scripted model);')
+    await writeFile(path, markdown)
+  }
+  process.stdout.write(markdown)
 }

@@ -25,6 +25,7 @@ export function renderMarkdown(report: Report): string {
     '# Regression tests for this fix',
     VERDICT_LINE[report.verdict] + (report.reason ? `\n\nReason: ${report.reason}` : ''),
     `${failToPassCount(report)} fail-to-pass of ${report.tests.length} test(s) · mode \`${report.mode}\` · framework ${report.framework ?? 'unknown'}${report.runnerWrapper ? ` (through ${inlineCode(report.runnerWrapper)})` : ''} · \`${report.repository.base.slice(0, 7)}...${report.repository.head.slice(0, 7)}\``,
+    mergeBaseLine(report),
     isolation(report),
     report.build && `🔨 Built in each tree before its tests: ${inlineCode(report.build.command)} (${cell(report.build.why)}).`,
     report.bugReport && `**Bug report** (${report.bugReport.source}): ${cell(report.bugReport.title)}`,
@@ -93,9 +94,18 @@ function tally(statuses: string[]): string {
   return [...counts].map(([status, count]) => `${count} ${status}`).join(', ')
 }
 
+/** When `git diff base...head` starts from a merge-base that is not `base`: the base branch moved on since the fork. */
+function mergeBaseLine(report: Report): string | null {
+  const { base, mergeBase } = report.repository
+  if (mergeBase === null || mergeBase === base) return null
+  return `ℹ️ The fix is the change from the merge-base \`${mergeBase.slice(0, 7)}\` of base and head (\`git diff base...head\`), not from base \`${base.slice(0, 7)}\`: what the base branch got after the fork is not part of it.`
+}
+
 function tests(report: Report): string {
   if (report.tests.length === 0) return '## Tests\n\nNo test ran.'
-  const rows = report.tests.map((t) => `| ${cell(t.file)} | ${cell(t.name)} | ${t.head} | ${t.preFix} | **${t.kind}** | ${beforeTheFix(t)} |`)
+  // The proof first: the fail-to-pass tests, then the others, each group in run order.
+  const failToPassFirst = [...report.tests.filter((t) => t.kind === 'fail-to-pass'), ...report.tests.filter((t) => t.kind !== 'fail-to-pass')]
+  const rows = failToPassFirst.map((t) => `| ${cell(t.file)} | ${cell(t.name)} | ${t.head} | ${t.preFix} | **${t.kind}** | ${beforeTheFix(t)} |`)
   return ['## Tests', '| File | Test | At head | Pre-fix | Kind | Before the fix |', '|---|---|---|---|---|---|', ...rows].join('\n')
 }
 

@@ -8,6 +8,7 @@ import { join } from 'node:path'
 import type { ClassifiedTest } from '../../src/domain.js'
 import { runCliOnFixture } from '../support/cli-run.js'
 import { fixturesDir } from '../support/fixture-repo.js'
+import { describeWhereTestPython } from '../support/test-python.js'
 
 const fixFile = (fixture: string, path: string) => readFileSync(join(fixturesDir(), fixture, 'fix', path), 'utf8')
 const byName = (tests: ClassifiedTest[]) => Object.fromEntries(tests.map((test) => [test.name, test]))
@@ -182,7 +183,7 @@ test('the last of the pages of 21 items holds one item (#18)', (t) => {
   })
 })
 
-describe('pytest (pricing-src-layout)', () => {
+describeWhereTestPython()('pytest (pricing-src-layout)', () => {
   it('reads an assert, an exception, and a test module that cannot import what the fix added', async () => {
     const discounts = `${fixFile('pricing-src-layout', 'src/pricing/discounts.py')}
 

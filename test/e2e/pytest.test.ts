@@ -7,10 +7,12 @@ import { join } from 'node:path'
 import { requestText } from '../support/fake-anthropic.js'
 import { runCliOnFixture } from '../support/cli-run.js'
 import { fixtureAnswers, stageOf } from '../support/scripted-model.js'
+import { describeWhereTestPython } from '../support/test-python.js'
 
 const issueArgs = (fixture: string) => ['--issue', join('__fixtures__', fixture, 'issue.md')]
-// Debian's python3-pytest and python3-coverage (.ci/run installs them).
+// Debian's python3-pytest and python3-coverage (the test setup, test/support/test-python.ts, installs them).
 const DEBIAN_PYTHON = '/usr/bin/python3'
+const describeWithPython = describeWhereTestPython()
 
 /** A folder for the fixture repository with a (git-ignored) virtualenv in it, as a developer's checkout has. */
 async function checkoutWithVirtualenv(): Promise<string> {
@@ -28,7 +30,7 @@ function interpretersInRunLog(outDir: string): string[] {
 
 const kinds = (tests: Array<{ kind: string }>) => tests.reduce<Record<string, number>>((counts, test) => ({ ...counts, [test.kind]: (counts[test.kind] ?? 0) + 1 }), {})
 
-describe('a src-layout project (pyproject pythonpath = ["src"])', () => {
+describeWithPython('a src-layout project (pyproject pythonpath = ["src"])', () => {
   it('verify: the fix\'s own parametrized test is fail-to-pass, the untouched tests pass-to-pass', async () => {
     const run = await runCliOnFixture({ fixture: 'pricing-src-layout', env: {} })
     expect(run.exitCode).toBe(0)
@@ -81,7 +83,7 @@ describe('a src-layout project (pyproject pythonpath = ["src"])', () => {
   })
 })
 
-describe('a flat-layout project (the package at the root, a conftest fixture)', () => {
+describeWithPython('a flat-layout project (the package at the root, a conftest fixture)', () => {
   it("verify: the fix's added test file is fail-to-pass", async () => {
     const run = await runCliOnFixture({ fixture: 'cache-flat-layout', env: {} })
     expect(run.exitCode).toBe(0)

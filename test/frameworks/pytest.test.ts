@@ -6,6 +6,7 @@ import { locate, MODULE_SKIPPED } from '../../src/frameworks/pytest-reports.js'
 import { createPytestAdapter, pytestAdapter } from '../../src/frameworks/pytest.js'
 import { findPython, pythonSourceRoots, SYSTEM_PYTHONS } from '../../src/frameworks/python.js'
 import { createProcessRunner } from '../../src/ports/process.js'
+import { describeWhereTestPython } from '../support/test-python.js'
 
 // A src layout whose pytest config does not put src/ on sys.path: the adapter's PYTHONPATH must.
 const FILES: Record<string, string> = {
@@ -54,8 +55,9 @@ async function writeProject(dir: string, files: Record<string, string>): Promise
 }
 
 const processes = createProcessRunner()
-// Debian's python3-pytest and python3-coverage (.ci/run installs them), as a stand-in virtualenv.
+// Debian's python3-pytest and python3-coverage (the test setup, test/support/test-python.ts, installs them), as a stand-in virtualenv.
 const DEBIAN_PYTHON = '/usr/bin/python3'
+const describeWithPython = describeWhereTestPython()
 
 /** Whether `python` imports a module, asked directly (not through the code under test). */
 function imports(python: string, module: string): boolean {
@@ -79,7 +81,7 @@ type Interpreters = 'on offer' | 'debian' | 'virtualenv'
 
 // The same project under whatever this machine offers (PATH's python3 may be a version manager's, without
 // coverage.py), under Debian's python3 alone (always with coverage.py), and in a virtualenv.
-describe.each<[string, Interpreters]>([
+describeWithPython.each<[string, Interpreters]>([
   ['the interpreters on offer', 'on offer'],
   ["Debian's python3 only", 'debian'],
   ['a virtualenv', 'virtualenv']
@@ -215,7 +217,7 @@ describe.each<[string, Interpreters]>([
   })
 })
 
-describe('the Python interpreter', () => {
+describeWithPython('the Python interpreter', () => {
   it('is one that can import pytest, probed once per tree', async () => {
     const dir = await mkdtemp(join(tmpdir(), 'pytest-python-'))
     try {

@@ -10,8 +10,10 @@ import { dirname, join } from 'node:path'
 import { createPytestAdapter } from '../../src/frameworks/pytest.js'
 import { findPython, SYSTEM_PYTHONS } from '../../src/frameworks/python.js'
 import { createProcessRunner } from '../../src/ports/process.js'
+import { describeWhereTestPython } from '../support/test-python.js'
 
 const DEBIAN_PYTHON = '/usr/bin/python3'
+const describeWithPython = describeWhereTestPython()
 const processes = createProcessRunner()
 const GIT_ENV = { ...process.env, GIT_CONFIG_GLOBAL: '/dev/null', GIT_CONFIG_NOSYSTEM: '1' }
 
@@ -79,7 +81,7 @@ async function scratch(): Promise<string> {
   return mkdtemp(join(workDir, 'scratch-'))
 }
 
-describe('the Python interpreter for a repository whose conftest.py does not load everywhere', () => {
+describeWithPython('the Python interpreter for a repository whose conftest.py does not load everywhere', () => {
   it('passes over an interpreter whose pytest cannot load conftest.py (even one with coverage.py), runs the next, and says which', async () => {
     const withoutTestkit = await virtualenv('no-testkit')
     const withTestkit = await virtualenv('testkit-no-coverage', { modules: TESTKIT, withoutCoverage: true })
@@ -133,7 +135,7 @@ describe('the Python interpreter for a repository whose conftest.py does not loa
   })
 })
 
-describe('a repository whose conftest.py loads under no interpreter', () => {
+describeWithPython('a repository whose conftest.py loads under no interpreter', () => {
   it('gets one clear message per file, listing every interpreter tried and why it was passed over', async () => {
     const withoutPytest = await virtualenv('bare', { systemPackages: false })
     const withoutTestkit = await virtualenv('no-testkit-either')
@@ -154,7 +156,7 @@ describe('a repository whose conftest.py loads under no interpreter', () => {
   })
 })
 
-describe("a conftest.py written for Debian's pytest (it refuses any other major version)", () => {
+describeWithPython("a conftest.py written for Debian's pytest (it refuses any other major version)", () => {
   // On a machine whose PATH offers a version manager's Python with a newer pytest, that one is passed over;
   // where PATH's python3 is Debian's, it is taken at once. Either way Debian's pytest runs the tests.
   it("runs under Debian's pytest, whatever PATH offers first", async () => {

@@ -16,6 +16,7 @@ import { pytestAdapter } from '../../src/frameworks/pytest.js'
 import { vitestAdapter } from '../../src/frameworks/vitest.js'
 import { createProcessRunner } from '../../src/ports/process.js'
 import { classifyPreFixFailure, failureLine, MAX_LINE_CHARS, onlyLoadFailures, preFixFailureOf, type PreFixFailure } from '../../src/verdict/failure-kind.js'
+import { describeWhereTestPython } from '../support/test-python.js'
 
 const OUR_NODE_MODULES = resolve('node_modules')
 const dirs: string[] = []
@@ -230,7 +231,7 @@ describe('after a suite setup that throws', () => {
   })
 })
 
-describe('pytest', () => {
+describeWhereTestPython()('pytest', () => {
   it('reads a rewritten assert, an exception, DID NOT RAISE, a fixture error, and imports of what is not there', async () => {
     const { tests, fileErrors } = await runProject(
       pytestAdapter,
