@@ -175,10 +175,11 @@ export function createGit(repoDir: string, options: GitOptions = {}): GitCommand
     isIgnored: async (folder) => (await git(['check-ignore', '--', `${folder.replace(/\/+$/, '')}/`], { noMatchExit: true })) !== '',
     forgetWorktreesUnderSync(folder) {
       const gitSync = (args: string[]) => runGitSync(args, { cwd: repoDir, env: { ...env, ...configEnvironment(overrides.lastRead(repoDir)), GIT_ALLOW_PROTOCOL: '' }, timeoutMs: timeouts.local })
-      const listed = gitSync(['worktree', 'list', '--porcelain', '-z'])
+      // -z from git 2.36; before it, a line per field.
+      const listed = gitSync(['worktree', 'list', '--porcelain', '-z']) ?? gitSync(['worktree', 'list', '--porcelain'])
       if (listed === null) return
       const under = (path: string) => path === folder || path.startsWith(`${folder.replace(/\/+$/, '')}/`)
-      const ours = listed.split('\0').filter((field) => field.startsWith('worktree ')).map((field) => field.slice('worktree '.length)).filter(under)
+      const ours = listed.split(/[\0\n]/).filter((field) => field.startsWith('worktree ')).map((field) => field.slice('worktree '.length)).filter(under)
       // A locked entry is one prune keeps: a `worktree add` killed half-way leaves its "initializing" lock.
       for (const dir of ours) gitSync(['worktree', 'unlock', '--end-of-options', dir])
       if (ours.length) gitSync(['worktree', 'prune'])
