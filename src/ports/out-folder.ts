@@ -120,7 +120,12 @@ function createFolder(dir: string, problem: Problem): void {
 
 /** A folder with entries and no marker is the user's: nothing in it is the tool's to clear. */
 function refuseForeignFolder(dir: string, problem: Problem): void {
-  const entries = readdirSync(dir)
+  let entries: string[]
+  try {
+    entries = readdirSync(dir)
+  } catch (error) {
+    throw problem(`cannot read the folder (${codeOf(error)})`, 'a folder you can read and write')
+  }
   if (entries.length === 0 || entries.includes(MARKER_FILE)) return
   throw problem(`the folder holds files and was not written by regression-testgen (no ${MARKER_FILE} in it)`, 'an empty or new folder; nothing in this one was removed')
 }
