@@ -20,8 +20,8 @@ verify needs no model: it runs the change's own test files at head and on the pr
 Options:
   --repo DIR                      the git repository (default: .)
   --base SHA, --head SHA          the commits before and with the fix
-  --out DIR                       where report.json, report.md, run.log and suite/ go (default: a folder per repository
-                                  under $XDG_CACHE_HOME or ~/.cache/regression-testgen); inside the repository only if git-ignored
+  --out DIR                       where report.json, report.md, run.log and suite/ go (default: outside the repository,
+                                  $XDG_CACHE_HOME or ~/.cache, /regression-testgen/<repo>-<hash>); inside it only if git-ignored
   --issue FILE                    the bug report, as markdown (first line is the title)
   --issue-text TEXT               the bug report, inline (default: the commit messages of base..head)
   --model NAME                    Claude model (default: claude-sonnet-5-5)
