@@ -45,16 +45,19 @@ export async function claimOutFolder(dir: string, options: OutFolderOptions): Pr
   createFolder(dir, problem)
   refuseForeignFolder(dir, problem)
   writeMarker(dir, problem)
-  const release = takeLock(dir, problem)
-  const forget = onInterrupt(release)
-  clearPreviousResults(dir)
-  return {
-    dir,
-    release() {
-      forget()
-      release()
-    }
+  const unlock = takeLock(dir, problem)
+  const forget = onInterrupt(unlock)
+  const release = () => {
+    forget()
+    unlock()
   }
+  try {
+    clearPreviousResults(dir)
+  } catch (error) {
+    release()
+    throw problem(`cannot clear the last run's results (${codeOf(error)})`, 'a folder you can write')
+  }
+  return { dir, release }
 }
 
 type Problem = (what: string, fix: string) => UserFacingError

@@ -11,7 +11,7 @@ export function withRunLog(log: Logger, outDir: string): Logger {
   // Synchronous on purpose: the writes are few (a line, or a run's trimmed output), and a crash right after a line must not lose it.
   const write = (level: string, message: string) => appendFileSync(file, `${new Date().toISOString()} ${level} ${message}\n`)
   // The last line of a run cut short says so, rather than ending mid-step. Never forgotten: the process exits on the signal.
-  onInterrupt((signal) => write('warn', `run interrupted (${signal}): no report was written`))
+  onInterrupt((signal) => write('warn', `run interrupted (${signal})`))
   return {
     info: (message) => (write('info', message), log.info(message)),
     warn: (message) => (write('warn', message), log.warn(message)),

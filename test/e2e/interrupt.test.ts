@@ -46,7 +46,7 @@ test('SIGINT during a test run ends the runner, removes the worktrees and git\'s
     expect(readdirSync(tmp).filter((name) => name.startsWith('regression-testgen-'))).toEqual([])
     expect(worktreeEntries(repo.dir)).toEqual([])
     const runLog = readFileSync(join(tools, 'out', 'run.log'), 'utf8').trimEnd().split('\n')
-    expect(runLog.at(-1)).toMatch(/^\S+ warn run interrupted \(SIGINT\): no report was written$/)
+    expect(runLog.at(-1)).toMatch(/^\S+ warn run interrupted \(SIGINT\)$/)
     // The lock went with the run; its results folder holds no report of an earlier run.
     expect(readdirSync(join(tools, 'out')).sort()).toEqual(['.regression-testgen-output', 'run.log'])
   } finally {
