@@ -10,9 +10,11 @@ import { startFakeAnthropic } from '../test/support/fake-anthropic.js'
 import { buildFixtureRepo } from '../test/support/fixture-repo.js'
 import { byStage, fixtureAnswers } from '../test/support/scripted-model.js'
 
-const outDir = join(process.cwd(), 'demo-out')
-await rm(outDir, { recursive: true, force: true })
-const repo = await buildFixtureRepo('retry-budget', { dir: join(outDir, 'repo'), withFixTest: false })
+const demoDir = join(process.cwd(), 'demo-out')
+// The output has a folder of its own beside the repository: the tool writes only into a folder it made.
+const outDir = join(demoDir, 'out')
+await rm(demoDir, { recursive: true, force: true })
+const repo = await buildFixtureRepo('retry-budget', { dir: join(demoDir, 'repo'), withFixTest: false })
 
 const realKey = process.env.ANTHROPIC_API_KEY
 const fake = realKey ? null : await startFakeAnthropic(byStage(fixtureAnswers('retry-budget')))

@@ -9,7 +9,7 @@ import type { Logger } from './ports/logger.js'
 import { consoleLogger, forTerminal } from './ports/console-log.js'
 import { withRunLog } from './ports/run-log.js'
 import { redactingLogger, redactor } from './report/redact.js'
-import { runWithRealPorts } from './run.js'
+import { claimOutput, runWithRealPorts } from './run.js'
 import { buildSettings, MAX_RERUNS } from './settings.js'
 
 export const VERSION: string = packageJson.version
@@ -25,7 +25,8 @@ verify needs no model: it runs the change's own test files at head and on the pr
 Options:
   --repo DIR                      the git repository (default: .)
   --base SHA, --head SHA          the commits before and with the fix
-  --out DIR                       where report.json, report.md, run.log and suite/ go (default: regression-testgen-out)
+  --out DIR                       where report.json, report.md, run.log and suite/ go (default: outside the repository,
+                                  $XDG_CACHE_HOME or ~/.cache, /regression-testgen/<repo>-<hash>); inside it only if git-ignored
   --issue FILE                    the bug report, as markdown (first line is the title)
   --issue-text TEXT               the bug report, inline (default: the commit messages of base..head)
   --model NAME                    Claude model (default: claude-sonnet-5-5)
@@ -126,12 +127,19 @@ export async function runCli(argv: string[], env: NodeJS.ProcessEnv = process.en
       allowUnisolatedTests: values['allow-unisolated-tests'],
       secrets: [env.GITHUB_TOKEN, env.GH_TOKEN].filter((token): token is string => Boolean(token))
     })
-    // Before any work (the run log, git, the sandbox): a missing or empty issue ends the run now.
+    // Before any work (the output folder, the run log, git, the sandbox): a missing or empty issue ends the run now.
     await givenIssue(settings.bugReport)
-    const outcome = await runWithRealPorts(settings, redactingLogger(withRunLog(log, settings.outDir), redactor(settings.secrets)))
-    if (values.print) console.log(forTerminal(await readFile(outcome.paths.markdown, 'utf8')))
-    log.info(`report: ${outcome.paths.json}`)
-    return outcome.exitCode
+    const output = await claimOutput(settings, '--out')
+    try {
+      const outcome = await runWithRealPorts(settings, redactingLogger(withRunLog(log, settings.outDir), redactor(settings.secrets)))
+      if (values.print) console.log(forTerminal(await readFile(outcome.paths.markdown, 'utf8')))
+      log.info(`report: ${outcome.paths.json}`)
+      // Last, where it is seen: the default folder is not where the user ran the command.
+      log.info(`output folder: ${settings.outDir} (report.md, report.json, run.log, suite/)`)
+      return outcome.exitCode
+    } finally {
+      output.release()
+    }
   } catch (error) {
     log.error(`regression-testgen: ${describeForCommandLine(error)}`)
     return 2

@@ -11,7 +11,7 @@ import { actionsLogger, neutralizeWorkflowCommands } from './github/actions-log.
 import { annotationsFor, type Annotation } from './github/annotations.js'
 import { uploadRunArtifact, type UploadedArtifact } from './github/artifact.js'
 import { upsertStickyComment } from './github/comment.js'
-import { Outputs } from './github/constants.js'
+import { Inputs, Outputs } from './github/constants.js'
 import { actionsDependencyCache } from './github/dependency-cache.js'
 import { getSettings, type ActionSettings } from './github/input-helper.js'
 import { ResponseCacheStore } from './github/response-cache-store.js'
@@ -20,16 +20,21 @@ import type { Logger } from './ports/logger.js'
 import { withRunLog } from './ports/run-log.js'
 import { redactingLogger, redactor } from './report/redact.js'
 import { failToPassCount } from './report/report.js'
-import { runWithRealPorts } from './run.js'
+import { claimOutput, runWithRealPorts } from './run.js'
 
 export async function run(): Promise<void> {
   try {
     const settings = await getSettings()
-    const log = redactingLogger(withRunLog(actionsLogger, settings.pipeline.outDir), redactor(settings.pipeline.secrets))
-    const outcome = await generateAndProve(settings, log)
-    // Before anything that could fail: whatever the verdict, the files reach the artifact.
-    const artifact = await uploadRunArtifact(settings.pipeline.outDir, settings.artifact, log)
-    await report(settings, outcome, artifact, log)
+    const output = await claimOutput(settings.pipeline, Inputs.OutputDir)
+    try {
+      const log = redactingLogger(withRunLog(actionsLogger, settings.pipeline.outDir), redactor(settings.pipeline.secrets))
+      const outcome = await generateAndProve(settings, log)
+      // Before anything that could fail: whatever the verdict, the files reach the artifact.
+      const artifact = await uploadRunArtifact(settings.pipeline.outDir, settings.artifact, log)
+      await report(settings, outcome, artifact, log)
+    } finally {
+      output.release()
+    }
   } catch (error) {
     core.setFailed(neutralizeWorkflowCommands(describeError(error)))
   }

@@ -76,8 +76,14 @@ export async function runPipeline(settings: Settings, ports: Ports): Promise<Out
   const workDir = await makeWorkDir(settings.workDir)
   let sandbox: Sandbox | undefined
   const removeWorkDir = () => (sandbox ? sandbox.remove(workDir) : rmSync(workDir, { recursive: true, force: true }))
-  // Interrupted (Ctrl-C, a cancelled job), a run still takes its worktrees' folder with it.
-  const forgetWorkDir = onInterrupt(removeWorkDir)
+  // Interrupted (Ctrl-C, a cancelled job), a run still takes its worktrees' folder with it, and git's entries for them.
+  const forgetWorkDir = onInterrupt(() => {
+    try {
+      removeWorkDir()
+    } finally {
+      ports.git.forgetWorktreesUnderSync(workDir)
+    }
+  })
   let delivered: SuiteFile[] = []
   // The tests that confirm what the fix may still get wrong: apart from the suite.
   let concernFiles: SuiteFile[] = []

@@ -6,8 +6,17 @@ import { withResponseCache } from './model/response-cache.js'
 import type { Logger } from './ports/logger.js'
 import { runPipeline, type Outcome } from './pipeline.js'
 import { createGit } from './ports/git.js'
+import { claimOutFolder, type ClaimedOutFolder } from './ports/out-folder.js'
 import { createSandboxProvider } from './ports/sandbox.js'
 import type { ModelSettings, Settings } from './settings.js'
+
+/**
+ * The output folder, claimed before any work (checked, marked, locked, cleared of the last run's results):
+ * `input` is the flag or input that names it, for the messages.
+ */
+export function claimOutput(settings: Settings, input: string): Promise<ClaimedOutFolder> {
+  return claimOutFolder(settings.outDir, { input, repository: createGit(settings.repoDir) })
+}
 
 export function runWithRealPorts(settings: Settings, log: Logger, dependencyCache: DependencyCache | null = null): Promise<Outcome> {
   const ledger = new UsageLedger()

@@ -1,5 +1,7 @@
 /** One validated settings object: the CLI (argv) and the action (inputs) each build it; nothing below reads either. */
-import { isAbsolute, posix, resolve } from 'node:path'
+import { createHash } from 'node:crypto'
+import { tmpdir } from 'node:os'
+import { basename, isAbsolute, join, posix, resolve } from 'node:path'
 import { SettingsError } from './errors.js'
 import { splitCommandLine } from './frameworks/command.js'
 import { ADAPTERS } from './frameworks/detect.js'
@@ -122,19 +124,20 @@ export interface RawSettings {
 }
 
 /** Validates raw strings (from argv or action inputs) into Settings; throws SettingsError naming the input. */
-export function buildSettings(raw: RawSettings, cwd: string = process.cwd()): Settings {
+export function buildSettings(raw: RawSettings, cwd: string = process.cwd(), env: NodeJS.ProcessEnv = process.env): Settings {
   const mode = oneOf('mode', raw.mode ?? 'generate', ['generate', 'verify'] as const)
   const apiKey = raw.apiKey?.trim() ?? ''
   if (mode === 'generate' && !apiKey) {
     // The CLI names ANTHROPIC_API_KEY itself before it gets here: this is the action's input.
     throw new SettingsError('anthropic-api-key', 'generate mode needs an Anthropic API key: set the input from a secret (without one, the action runs verify mode)')
   }
+  const repoDir = absolute(raw.repo ?? '.', cwd)
   return {
     mode,
-    repoDir: absolute(raw.repo ?? '.', cwd),
+    repoDir,
     base: required('base', raw.base),
     head: required('head', raw.head),
-    outDir: absolute(raw.out ?? 'regression-testgen-out', cwd),
+    outDir: raw.out?.trim() ? absolute(raw.out, cwd) : defaultOutDir(repoDir, env),
     workDir: raw.workDir ? absolute(raw.workDir, cwd) : null,
     bugReport: bugReportSource(mode, raw, cwd),
     model:
@@ -180,6 +183,20 @@ function bugReportSource(mode: Mode, raw: RawSettings, cwd: string): BugReportSo
   if (raw.issueFile !== undefined && !raw.issueFile.trim()) throw new SettingsError('issue', 'the path of a markdown file is required')
   if (raw.issueText !== undefined && !raw.issueText.trim()) throw new SettingsError('issue-text', 'the text is empty, and an empty text is not a bug report')
   return { issueFile: raw.issueFile && absolute(raw.issueFile, cwd), issueText: raw.issueText, pullRequest: raw.pullRequest, linkedIssues: raw.linkedIssues }
+}
+
+/**
+ * Outside the repository (whose own test runner would collect the suite), one folder per repository so
+ * runs on different ones never meet: `$XDG_CACHE_HOME/regression-testgen/<name>-<hash of its path>`, else
+ * under `~/.cache`, else under the OS's temporary folder.
+ */
+export function defaultOutDir(repoDir: string, env: NodeJS.ProcessEnv): string {
+  const xdgCache = env.XDG_CACHE_HOME?.trim()
+  // The XDG spec ignores a relative value.
+  const cache = xdgCache && isAbsolute(xdgCache) ? xdgCache : env.HOME?.trim() ? join(env.HOME, '.cache') : tmpdir()
+  const name = basename(repoDir).replace(/[^A-Za-z0-9._-]/g, '_').replace(/^\.+/, '') || 'repository'
+  const pathHash = createHash('sha256').update(repoDir).digest('hex').slice(0, 8)
+  return join(cache, 'regression-testgen', `${name}-${pathHash}`)
 }
 
 // Shorter values would be replaced all over the report by chance; no real key or token is this short.

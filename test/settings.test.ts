@@ -1,11 +1,13 @@
 import { SettingsError } from '../src/errors.js'
-import { buildSettings, DEFAULT_MODEL } from '../src/settings.js'
+import { tmpdir } from 'node:os'
+import { join } from 'node:path'
+import { buildSettings, DEFAULT_MODEL, defaultOutDir } from '../src/settings.js'
 
 const base = { base: 'a1', head: 'b2', repo: '/repo' }
 
 test('generate mode reads the model settings, with defaults', () => {
-  const settings = buildSettings({ ...base, apiKey: 'k' }, '/cwd')
-  expect(settings).toMatchObject({ mode: 'generate', repoDir: '/repo', outDir: '/cwd/regression-testgen-out', onNoFailToPass: 'fail', onFixConcern: 'warn' })
+  const settings = buildSettings({ ...base, apiKey: 'k' }, '/cwd', { HOME: '/home/me' })
+  expect(settings).toMatchObject({ mode: 'generate', repoDir: '/repo', outDir: expect.stringMatching(/^\/home\/me\/\.cache\/regression-testgen\/repo-[0-9a-f]{8}$/), onNoFailToPass: 'fail', onFixConcern: 'warn' })
   expect(settings.model).toEqual({ apiKey: 'k', model: DEFAULT_MODEL, maxTokens: 16000, baseURL: undefined, maxRetries: 4, maxCalls: 30, toolRounds: 6, responseCacheDir: null })
 })
 
@@ -52,4 +54,17 @@ test.each([
 
 test('a commit SHA or ref is kept as given, trimmed: revision syntax included', () => {
   expect(buildSettings({ ...base, mode: 'verify', base: ' origin/main~2 ', head: 'v1.0^{commit}' })).toMatchObject({ base: 'origin/main~2', head: 'v1.0^{commit}' })
+})
+
+test('the default output folder is outside the repository: the XDG cache, else ~/.cache, else the temporary folder; one per repository', () => {
+  const outDir = (env: NodeJS.ProcessEnv, repo = '/work/my repo') => buildSettings({ ...base, repo, mode: 'verify' }, '/work/my repo', env).outDir
+  expect(outDir({ XDG_CACHE_HOME: '/xdg', HOME: '/home/me' })).toMatch(/^\/xdg\/regression-testgen\/my_repo-[0-9a-f]{8}$/)
+  // A relative XDG_CACHE_HOME is not one (the XDG spec).
+  expect(outDir({ XDG_CACHE_HOME: 'cache', HOME: '/home/me' })).toMatch(/^\/home\/me\/\.cache\/regression-testgen\/my_repo-/)
+  expect(outDir({})).toMatch(new RegExp(`^${join(tmpdir(), 'regression-testgen')}/my_repo-`))
+  // Two repositories of the same name never share a folder.
+  expect(outDir({ HOME: '/h' }, '/a/app')).not.toBe(outDir({ HOME: '/h' }, '/b/app'))
+  expect(defaultOutDir('/a/app', { HOME: '/h' })).toBe(defaultOutDir('/a/app', { HOME: '/h' }))
+  // --out wins, relative to the working folder.
+  expect(buildSettings({ ...base, mode: 'verify', out: 'results' }, '/cwd', { HOME: '/h' }).outDir).toBe('/cwd/results')
 })

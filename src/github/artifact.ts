@@ -8,6 +8,7 @@ import { existsSync } from 'node:fs'
 import { readdir } from 'node:fs/promises'
 import { join } from 'node:path'
 import type { Logger } from '../ports/logger.js'
+import { LOCK_FILE, MARKER_FILE } from '../ports/out-folder.js'
 
 /** The part of @actions/artifact used here. */
 export interface ArtifactService {
@@ -47,5 +48,7 @@ function artifactUrl(id: number): string | null {
 async function filesUnder(dir: string): Promise<string[]> {
   if (!existsSync(dir)) return []
   const entries = await readdir(dir, { recursive: true, withFileTypes: true })
-  return entries.filter((entry) => entry.isFile()).map((entry) => join(entry.parentPath, entry.name))
+  // The folder's marker and lock are the tool's bookkeeping, not results.
+  const bookkeeping = new Set([join(dir, MARKER_FILE), join(dir, LOCK_FILE)])
+  return entries.filter((entry) => entry.isFile()).map((entry) => join(entry.parentPath, entry.name)).filter((file) => !bookkeeping.has(file))
 }

@@ -1,6 +1,7 @@
 /** Action inputs and the event's pull request → one settings object: the pipeline's Settings and the reporting around it. */
 import * as core from '@actions/core'
 import * as github from '@actions/github'
+import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import { SettingsError } from '../errors.js'
 import { buildSettings, type LinkedIssue, type Settings } from '../settings.js'
@@ -38,7 +39,8 @@ async function pipelineSettings(): Promise<{ settings: Settings; pullRequest: Pu
   const apiKey = core.getInput(Inputs.AnthropicApiKey)
   if (apiKey) core.setSecret(apiKey)
   else core.notice('No anthropic-api-key (fork pull requests get no secrets): running verify mode on the PR\'s own tests.')
-  const runnerTemp = process.env.RUNNER_TEMP ?? workspace
+  // Never the workspace: the repository's own tests would collect the suite, and the trees would sit in the checkout.
+  const runnerTemp = process.env.RUNNER_TEMP || tmpdir()
   const settings = buildSettings({
     mode: apiKey ? 'generate' : 'verify',
     repo: workspace,

@@ -12,7 +12,7 @@
  * - passes `--end-of-options` before refs, so a ref such as `--upload-pack=…` is never read as an option;
  * - is killed, with everything it started, after a timeout.
  */
-import { spawn } from 'node:child_process'
+import { spawn, spawnSync } from 'node:child_process'
 import { UserFacingError } from '../errors.js'
 import { onInterrupt } from './process.js'
 
@@ -40,6 +40,15 @@ export interface GitCommands {
   removeWorktree(dir: string): Promise<void>
   /** Runs git with the work tree at `dir` (a worktree of this repository). */
   inTree(dir: string, args: string[]): Promise<string>
+  /** The work tree's root folder; null when repoDir is not in one. */
+  workTreeRoot(): Promise<string | null>
+  /** Whether git ignores the folder at this path (inside the work tree): nothing in it is ever tracked. */
+  isIgnored(folder: string): Promise<boolean>
+  /**
+   * Forgets every worktree under `folder` whose files are gone (even one a killed `worktree add` left
+   * locked). Synchronous, for an interrupt.
+   */
+  forgetWorktreesUnderSync(folder: string): void
 }
 
 export interface TreeEntry {
@@ -160,7 +169,21 @@ export function createGit(repoDir: string, options: GitOptions = {}): GitCommand
       await git(['worktree', 'remove', '--force', '--end-of-options', dir]).catch(() => undefined)
       await git(['worktree', 'prune']).catch(() => undefined)
     },
-    inTree: (dir, args) => git(args, { cwd: dir })
+    inTree: (dir, args) => git(args, { cwd: dir }),
+    workTreeRoot: () => git(['rev-parse', '--show-toplevel']).then((root) => root.replace(/\n$/, ''), () => null),
+    // The trailing slash: a pattern such as `out/` matches a folder, and a folder not yet made is not known as one.
+    isIgnored: async (folder) => (await git(['check-ignore', '--', `${folder.replace(/\/+$/, '')}/`], { noMatchExit: true })) !== '',
+    forgetWorktreesUnderSync(folder) {
+      const gitSync = (args: string[]) => runGitSync(args, { cwd: repoDir, env: { ...env, ...configEnvironment(overrides.lastRead(repoDir)), GIT_ALLOW_PROTOCOL: '' }, timeoutMs: timeouts.local })
+      // -z from git 2.36; before it, a line per field.
+      const listed = gitSync(['worktree', 'list', '--porcelain', '-z']) ?? gitSync(['worktree', 'list', '--porcelain'])
+      if (listed === null) return
+      const under = (path: string) => path === folder || path.startsWith(`${folder.replace(/\/+$/, '')}/`)
+      const ours = listed.split(/[\0\n]/).filter((field) => field.startsWith('worktree ')).map((field) => field.slice('worktree '.length)).filter(under)
+      // A locked entry is one prune keeps: a `worktree add` killed half-way leaves its "initializing" lock.
+      for (const dir of ours) gitSync(['worktree', 'unlock', '--end-of-options', dir])
+      if (ours.length) gitSync(['worktree', 'prune'])
+    }
   }
 }
 
@@ -306,18 +329,26 @@ function configEnvironment(overrides: readonly ConfigOverride[]): Record<string,
  */
 class RepositoryConfigOverrides {
   private readonly known = new Map<string, Promise<ConfigOverride[]>>()
+  private readonly resolved = new Map<string, ConfigOverride[]>()
 
   constructor(
     private readonly env: Record<string, string>,
     private readonly timeoutMs: number
   ) {}
 
+  /** The overrides last read for the folder, for a synchronous call (none read yet: none). */
+  lastRead(cwd: string): ConfigOverride[] {
+    return this.resolved.get(cwd) ?? []
+  }
+
   for(cwd: string, fresh: boolean): Promise<ConfigOverride[]> {
     const cached = this.known.get(cwd)
     if (cached && !fresh) return cached
-    const read = runGit(['config', '--list', '--show-scope', '-z'], { cwd, env: { ...this.env, GIT_ALLOW_PROTOCOL: '' }, timeoutMs: this.timeoutMs }).then((output) =>
-      repositoryOverrides(parseConfigList(output))
-    )
+    const read = runGit(['config', '--list', '--show-scope', '-z'], { cwd, env: { ...this.env, GIT_ALLOW_PROTOCOL: '' }, timeoutMs: this.timeoutMs }).then((output) => {
+      const overrides = repositoryOverrides(parseConfigList(output))
+      this.resolved.set(cwd, overrides)
+      return overrides
+    })
     // A failed read is not kept: the next call tries again (and fails the same way if it must).
     const kept: Promise<ConfigOverride[]> = read.catch((error: Error) => {
       if (this.known.get(cwd) === kept) this.known.delete(cwd)
@@ -393,6 +424,21 @@ function runGit(args: string[], run: GitRun): Promise<string> {
       else resolve(stdout.text())
     }
   })
+}
+
+/** One git command, synchronously (for an interrupt), hardened as runGit; its output, or null when it failed. */
+function runGitSync(args: string[], run: GitRun): string | null {
+  const result = spawnSync('git', ['--no-pager', ...HARDENING_CONFIG.flatMap((setting) => ['-c', setting]), ...args], {
+    cwd: run.cwd,
+    env: run.env,
+    stdio: ['ignore', 'pipe', 'pipe'],
+    timeout: run.timeoutMs,
+    killSignal: 'SIGKILL',
+    maxBuffer: MAX_ERROR_OUTPUT,
+    windowsHide: true,
+    encoding: 'utf8'
+  })
+  return result.status === 0 ? result.stdout : null
 }
 
 /** `ls-tree -r -l -z`: `<mode> <type> <object> <size>\t<path>\0` per entry. */

@@ -60,10 +60,10 @@ export function killRunningProcesses(): void {
 }
 
 /** Synchronous clean-ups (such as removing a run's temporary folder) for when the process is interrupted. */
-const interruptCleanups = new Set<() => void>()
+const interruptCleanups = new Set<(signal: NodeJS.Signals) => void>()
 
-/** Runs `cleanup` if the process is interrupted before the returned function is called. */
-export function onInterrupt(cleanup: () => void): () => void {
+/** Runs `cleanup` (given the signal) if the process is interrupted before the returned function is called. */
+export function onInterrupt(cleanup: (signal: NodeJS.Signals) => void): () => void {
   interruptCleanups.add(cleanup)
   return () => void interruptCleanups.delete(cleanup)
 }
@@ -73,9 +73,10 @@ export function exitWithChildrenOnSignals(): void {
   for (const [signal, code] of [['SIGINT', 130], ['SIGTERM', 143]] as const) {
     process.once(signal, () => {
       killRunningProcesses()
-      for (const cleanup of interruptCleanups) {
+      // Last registered first, as the run would have unwound: the worktrees go before the output folder's lock.
+      for (const cleanup of [...interruptCleanups].reverse()) {
         try {
-          cleanup()
+          cleanup(signal)
         } catch {
           // Leaving on a signal: one failed clean-up must not keep the others from running.
         }

@@ -16,7 +16,13 @@ async function isBeating(heartbeat: string): Promise<boolean> {
   return readFileSync(heartbeat, 'utf8') !== before
 }
 
-test('SIGINT during a test run ends the runner and removes the worktrees folder (exit 130)', async () => {
+/** The repository's worktree entries (`.git/worktrees/<name>`): a run leaves none behind. */
+function worktreeEntries(repoDir: string): string[] {
+  const folder = join(repoDir, '.git', 'worktrees')
+  return existsSync(folder) ? readdirSync(folder).sort() : []
+}
+
+test('SIGINT during a test run ends the runner, removes the worktrees and git\'s entries for them, and says so in run.log (exit 130)', async () => {
   const repo = await buildFixtureRepo('retry-budget')
   const tmp = await mkdtemp(join(tmpdir(), 'rtg-interrupt-tmp-'))
   const tools = await mkdtemp(join(tmpdir(), 'rtg-interrupt-tools-'))
@@ -32,11 +38,17 @@ test('SIGINT during a test run ends the runner and removes the worktrees folder 
     for (let waited = 0; !existsSync(heartbeat) && waited < 30_000; waited += 50) await sleep(50)
     expect(await isBeating(heartbeat)).toBe(true)
     expect(readdirSync(tmp).filter((name) => name.startsWith('regression-testgen-'))).toHaveLength(1)
+    expect(worktreeEntries(repo.dir)).toEqual(['head', 'pre-fix'])
 
     child.kill('SIGINT')
     expect(await exited).toBe(130)
     expect(await isBeating(heartbeat)).toBe(false)
     expect(readdirSync(tmp).filter((name) => name.startsWith('regression-testgen-'))).toEqual([])
+    expect(worktreeEntries(repo.dir)).toEqual([])
+    const runLog = readFileSync(join(tools, 'out', 'run.log'), 'utf8').trimEnd().split('\n')
+    expect(runLog.at(-1)).toMatch(/^\S+ warn run interrupted \(SIGINT\)$/)
+    // The lock went with the run; its results folder holds no report of an earlier run.
+    expect(readdirSync(join(tools, 'out')).sort()).toEqual(['.regression-testgen-output', 'run.log'])
   } finally {
     await Promise.all([rm(tmp, { recursive: true, force: true }), rm(tools, { recursive: true, force: true }), repo.cleanup()])
   }
