@@ -12,7 +12,7 @@ const cell = (text: string) => text.replace(/\|/g, '\\|').replace(/\n+/g, ' ')
 
 /** Repository text as inline code: a fence longer than any run of backticks in it, so it cannot close early. */
 function inlineCode(text: string): string {
-  const longestRun = Math.max(0, ...(text.match(/`+/g) ?? []).map((run) => run.length))
+  const longestRun = (text.match(/`+/g) ?? []).reduce((longest, run) => Math.max(longest, run.length), 0)
   const fence = '`'.repeat(longestRun + 1)
   const pad = longestRun > 0 ? ' ' : ''
   return `${fence}${pad}${text.replace(/\n+/g, ' ')}${pad}${fence}`

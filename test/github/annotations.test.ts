@@ -64,3 +64,9 @@ test('a removal no test needs is a notice, not a warning: dead code going needs 
   expect(annotations.filter((a) => a.kind === 'warning')).toEqual([])
   expect(annotations).toContainEqual({ kind: 'notice', file: 'src/a.ts', startLine: 40, endLine: 40, title: 'No test needs this removal', message: 'No test that passes at head fails with the removed lines back: right for dead code; otherwise the suite does not show the fix needs the removal.' })
 })
+
+test('a hunk of 200,000 added lines (a generated file) is one range, without overflowing the stack', () => {
+  const lines = Array.from({ length: 200_000 }, (_, index) => index + 1)
+  const annotations = annotationsFor(report('no-fail-to-pass', null), changeSet([file('src/table.js', [lines])]))
+  expect(annotations).toEqual([expect.objectContaining({ kind: 'error', file: 'src/table.js', startLine: 1, endLine: 200_000 })])
+})
