@@ -67,7 +67,9 @@ test('attributes of more paths than one call takes', async () => {
 })
 
 test('isGenerated and briefList', () => {
-  expect([{ 'linguist-generated': 'set' }, { 'linguist-generated': 'true' }, { diff: 'unset' }].every(isGenerated)).toBe(true)
-  expect([{ 'linguist-generated': 'unset' }, { 'linguist-generated': 'false' }, { 'linguist-generated': 'unspecified', diff: 'unspecified' }, undefined].some(isGenerated)).toBe(false)
+  const generated: Array<Record<string, string>> = [{ 'linguist-generated': 'set' }, { 'linguist-generated': 'true' }, { diff: 'unset' }]
+  const not: Array<Record<string, string> | undefined> = [{ 'linguist-generated': 'unset' }, { 'linguist-generated': 'false' }, { 'linguist-generated': 'unspecified', diff: 'unspecified' }, undefined]
+  expect(generated.map(isGenerated)).toEqual([true, true, true])
+  expect(not.map(isGenerated)).toEqual([false, false, false, false])
   expect(briefList(['a', 'b', 'c'], (path) => `\`${path}\``, 2)).toBe('`a`, `b` and 1 more')
 })
