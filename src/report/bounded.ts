@@ -1,7 +1,7 @@
 /**
  * Markdown cut to a size limit: GitHub drops a job summary over 1 MiB and refuses a comment over 65,536
  * characters. The text is cut a whole piece at a time, never inside a row, a code fence or a `<details>`
- * element, so what stays renders as it would have: first the rows at the end of the longest tables and
+ * element, so what stays renders as it would have: first the rows at the end of the largest tables and
  * lists (a line says how many went), then whole blocks from the end; a note under the title says what was
  * cut and where the whole report is.
  */
@@ -42,7 +42,9 @@ export function boundedMarkdown(markdown: string, limit: SizeLimit, whole: strin
   // The note's and each cut line's room is set aside at its largest (the counts it may show).
   const noteRoom = limit.size(cutNote(limit, markdown.length, blocks.length, whole)) + separator
   let excess = blocks.reduce((sum, block) => sum + blockSize(block), 0) + noteRoom - limit.max
-  for (const block of [...blocks].filter((entry) => entry.rows).sort((a, b) => rowCount(b) - rowCount(a))) {
+  const rowsSize = (block: Block) => block.lines.slice(block.rows!.start, block.rows!.end).reduce((sum, line) => sum + limit.size(line) + 1, 0)
+  const largestFirst = blocks.filter((entry) => entry.rows).map((block) => ({ block, size: rowsSize(block) })).sort((a, b) => b.size - a.size)
+  for (const { block } of largestFirst) {
     if (excess <= 0) break
     excess += limit.size(cutLine(block, rowCount(block))) + 1
     const { start, end } = block.rows!

@@ -35,12 +35,21 @@ test('one byte over: rows go from the end of the table, a row says how many, a n
   expect(cut.endsWith('Closing paragraph.\n')).toBe(true)
 })
 
-test('the longest table loses rows first; a short one stays whole', () => {
+test('the largest table loses rows first; a small one stays whole', () => {
   const markdown = `# Title\n\n${table(rowsOf(5, 'short'))}\n\n${table(rowsOf(5000, 'long'))}\n`
   const cut = boundedMarkdown(markdown, bytes(100_000), WHOLE)
   expect(utf8Bytes(cut)).toBeLessThanOrEqual(100_000)
   for (const row of rowsOf(5, 'short')) expect(cut).toContain(row)
   expect(cut).not.toContain(rowsOf(5000, 'long')[4999])
+})
+
+test('largest in bytes, not in rows: a table of one huge row is cut before a table of many short ones', () => {
+  const huge = `| src/table.js | 0/200000 | ${Array.from({ length: 200_000 }, (_, index) => index + 1).join(', ')} |`
+  const markdown = `# Title\n\n${table(rowsOf(3000))}\n\n## Diff coverage\n| File | Covered | Uncovered |\n|---|---|---|\n| src/fix.js | 1/1 | — |\n${huge}\n`
+  const cut = boundedMarkdown(markdown, bytes(200_000), WHOLE)
+  expect(cut).toContain('| src/fix.js | 1/1 | — |\n| … 1 more left out (see report.json) |')
+  for (const row of rowsOf(3000)) expect(cut).toContain(row)
+  expect(cut).toContain('**Cut to stay under the test limit:** 1 table or list row(s) left out.')
 })
 
 test('multi-byte text: the limit is in bytes, and no character is ever split', () => {
