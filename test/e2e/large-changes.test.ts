@@ -7,6 +7,7 @@ import { join } from 'node:path'
 import { runBundledAction } from '../support/action-run.js'
 import { runCliOnFixture } from '../support/cli-run.js'
 import { buildFixtureRepo } from '../support/fixture-repo.js'
+import { fixtureAnswers } from '../support/scripted-model.js'
 import type { Report } from '../../src/report/report.js'
 
 const MiB = 1024 * 1024
@@ -67,6 +68,27 @@ test('unmarked: the file is source (reverted, a hunk of its own), with no stack 
     expectBoundedReport(run.markdown, run.report)
   } finally {
     await run.repo.cleanup()
+  }
+})
+
+test('generate mode: a generated file is not shown to the model; unmarked, its 200,000 lines are shown within the budget', async () => {
+  const table = lookupTable()
+  const marked = await runCliOnFixture({ script: fixtureAnswers('retry-budget'), fixtureOptions: { headChanges: { [TABLE]: table, '.gitattributes': `${TABLE} linguist-generated\n` } } })
+  try {
+    expect(marked.report).toMatchObject({ verdict: 'fail-to-pass', generatedFiles: [TABLE] })
+    const shown = JSON.stringify(marked.model!.requests.map((request) => request.body))
+    expect(shown).toContain('streaming-transport')
+    expect(shown).not.toContain('lookup-table')
+    expect(shown).not.toContain('code-1000')
+  } finally {
+    await marked.repo.cleanup()
+  }
+  const unmarked = await runCliOnFixture({ script: fixtureAnswers('retry-budget'), fixtureOptions: { headChanges: { [TABLE]: table } } })
+  try {
+    expect(unmarked.report).toMatchObject({ verdict: 'fail-to-pass', reason: null, generatedFiles: [] })
+    expect(JSON.stringify(unmarked.model!.requests.map((request) => request.body))).toContain('lookup-table')
+  } finally {
+    await unmarked.repo.cleanup()
   }
 })
 
