@@ -23,7 +23,7 @@ export const REPORT_LIMIT: SizeLimit = { size: utf8Bytes, max: 1000 * 1024, name
 export const SUMMARY_LIMIT: SizeLimit = { ...REPORT_LIMIT, max: 1024 * 1024 - 1024 }
 
 /** Where the whole report is, when report.md or the summary is cut. */
-export const WHOLE_REPORT = "The whole report is report.json, in the run's artifact and beside report.md."
+export const WHOLE_REPORT = "The whole report is report.json: beside report.md, and in the action's artifact."
 
 /** Blocks are what blank lines separate outside code fences and `<details>`; `rows` the one table's or list's lines that may go. */
 interface Block {
@@ -37,15 +37,27 @@ interface Block {
 export function boundedMarkdown(markdown: string, limit: SizeLimit, whole: string): string {
   if (limit.size(markdown) <= limit.max) return markdown
   const blocks = splitBlocks(markdown)
-  const separator = limit.size('\n\n')
-  const blockSize = (block: Block) => limit.size(renderBlock(block)) + separator
-  // The note's and each cut line's room is set aside at its largest (the counts it may show).
-  const noteRoom = limit.size(cutNote(limit, markdown.length, blocks.length, whole)) + separator
-  let excess = blocks.reduce((sum, block) => sum + blockSize(block), 0) + noteRoom - limit.max
+  // The note's room is set aside at its largest (the counts it may show).
+  const noteRoom = limit.size(cutNote(limit, markdown.length, blocks.length, whole)) + limit.size('\n\n')
+  const excess = blocks.reduce((sum, block) => sum + blockSize(block, limit), 0) + noteRoom - limit.max
+  dropBlocks(blocks, cutRows(blocks, excess, limit), limit)
+  const rowsCut = blocks.reduce((sum, block) => sum + (block.dropped ? 0 : block.cut), 0)
+  const note = cutNote(limit, rowsCut, blocks.filter((block) => block.dropped).length, whole)
+  const kept = blocks.filter((block) => !block.dropped).map(renderBlock)
+  const text = [...kept.slice(0, 1), note, ...kept.slice(1)].join('\n\n') + '\n'
+  // The room set aside covers it; a limit too small for the note alone gets the note alone.
+  return limit.size(text) <= limit.max ? text : note + '\n'
+}
+
+const blockSize = (block: Block, limit: SizeLimit) => limit.size(renderBlock(block)) + limit.size('\n\n')
+
+/** Rows off the end of the largest tables and lists (in bytes) until the excess is gone; returns what is left of it. */
+function cutRows(blocks: Block[], excess: number, limit: SizeLimit): number {
   const rowsSize = (block: Block) => block.lines.slice(block.rows!.start, block.rows!.end).reduce((sum, line) => sum + limit.size(line) + 1, 0)
-  const largestFirst = blocks.filter((entry) => entry.rows).map((block) => ({ block, size: rowsSize(block) })).sort((a, b) => b.size - a.size)
+  const largestFirst = blocks.filter((block) => block.rows).map((block) => ({ block, size: rowsSize(block) })).sort((a, b) => b.size - a.size)
   for (const { block } of largestFirst) {
     if (excess <= 0) break
+    // The line saying how many went, at its largest count.
     excess += limit.size(cutLine(block, rowCount(block))) + 1
     const { start, end } = block.rows!
     for (let index = end - 1; index >= start && excess > 0; index--) {
@@ -53,17 +65,15 @@ export function boundedMarkdown(markdown: string, limit: SizeLimit, whole: strin
       block.cut++
     }
   }
-  // Then whole blocks from the end; the title last of all.
+  return excess
+}
+
+/** Whole blocks from the end until the excess is gone; the title last of all. */
+function dropBlocks(blocks: Block[], excess: number, limit: SizeLimit): void {
   for (let index = blocks.length - 1; index >= 0 && excess > 0; index--) {
-    excess -= blockSize(blocks[index])
+    excess -= blockSize(blocks[index], limit)
     blocks[index].dropped = true
   }
-  const rowsCut = blocks.reduce((sum, block) => sum + (block.dropped ? 0 : block.cut), 0)
-  const note = cutNote(limit, rowsCut, blocks.filter((block) => block.dropped).length, whole)
-  const kept = blocks.filter((block) => !block.dropped).map(renderBlock)
-  const text = [...kept.slice(0, 1), note, ...kept.slice(1)].join('\n\n') + '\n'
-  // The room set aside covers it; a limit too small for the note alone gets the note alone.
-  return limit.size(text) <= limit.max ? text : note + '\n'
 }
 
 function cutNote(limit: SizeLimit, rows: number, blocks: number, whole: string): string {

@@ -103,7 +103,7 @@ test('through the bundled action, the job summary stays under 1 MiB and says the
     expect(bytes(result.summary)).toBeLessThan(MiB)
     expect(result.summary).toContain('✅ **fail-to-pass**')
     expect(result.summary).toMatch(/> ✂️ \*\*Cut to stay under 1 MiB, GitHub's limit for a job summary:\*\* [\d,]+ table or list row\(s\)/)
-    expect(result.summary).toContain("The whole report is report.json, in the run's artifact")
+    expect(result.summary).toContain("The whole report is report.json: beside report.md, and in the action's artifact.")
     expect(result.outputs).toContain(join(result.runnerTemp, 'regression-testgen', 'report.json'))
   } finally {
     await repo.cleanup()
