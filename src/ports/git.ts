@@ -175,7 +175,8 @@ export function createGit(repoDir: string, options: GitOptions = {}): GitCommand
       const indexDir = await mkdtemp(join(tmpdir(), 'rtg-attributes-'))
       const env = { GIT_INDEX_FILE: join(indexDir, 'index') }
       try {
-        await git(['read-tree', '--end-of-options', commit], { env })
+        // A split index would write its shared part into the repository's .git: one file, here, is enough.
+        await git(['-c', 'core.splitIndex=false', 'read-tree', '--end-of-options', commit], { env })
         for (let at = 0; at < paths.length; at += PATHS_PER_CALL) {
           const output = await git(['check-attr', '--cached', '-z', ...names, '--', ...paths.slice(at, at + PATHS_PER_CALL)], { env })
           const fields = output.split('\0')
