@@ -4,7 +4,8 @@
  * Each stage takes the earlier types and produces the next; none reaches back.
  */
 
-export type FileRole = 'source' | 'test' | 'other'
+/** `generated`: marked `linguist-generated` or `-diff` in .gitattributes (diff/generated.ts), never the fix's code. */
+export type FileRole = 'source' | 'test' | 'other' | 'generated'
 
 /** A run of lines in one version of a file (1-based, inclusive). */
 export interface LineRange {

@@ -18,6 +18,7 @@ import { ResponseCacheStore } from './github/response-cache-store.js'
 import type { Outcome } from './pipeline.js'
 import type { Logger } from './ports/logger.js'
 import { withRunLog } from './ports/run-log.js'
+import { boundedMarkdown, SUMMARY_LIMIT, WHOLE_REPORT } from './report/bounded.js'
 import { redactingLogger, redactor } from './report/redact.js'
 import { failToPassCount } from './report/report.js'
 import { claimOutput, runWithRealPorts } from './run.js'
@@ -60,7 +61,8 @@ async function report(settings: ActionSettings, outcome: Outcome, artifact: Uplo
   if (artifact) core.setOutput(Outputs.ArtifactId, artifact.id)
   if (outcome.changeSet) annotate(annotationsFor(report, outcome.changeSet))
 
-  const markdown = withArtifactLink(await readFile(paths.markdown, 'utf8'), artifact, settings.artifact.name)
+  // report.md is capped with room for the artifact line; the summary is capped again in case it was not.
+  const markdown = boundedMarkdown(withArtifactLink(await readFile(paths.markdown, 'utf8'), artifact, settings.artifact.name), SUMMARY_LIMIT, WHOLE_REPORT)
   await core.summary.addRaw(markdown).write()
   // Nothing to prove starts no new comment; one from an earlier push still gets the latest verdict.
   const notApplicable = report.verdict === 'not-applicable'

@@ -21,7 +21,8 @@ import type { Logger } from './ports/logger.js'
 import { onInterrupt } from './ports/process.js'
 import type { Sandbox, SandboxProvider } from './ports/sandbox.js'
 import type { ModelSettings, Mode, OnFixConcern, OnNoFailToPass, Settings } from './settings.js'
-import { readChangeSet, sourceFiles, withCollectedTests } from './diff/change-set.js'
+import { generatedFiles, readChangeSet, sourceFiles, withCollectedTests } from './diff/change-set.js'
+import { briefList } from './diff/generated.js'
 import { ensureHistory } from './diff/history.js'
 import { describeError, NotApplicable, UserFacingError } from './errors.js'
 import { buildForTrees, commandText, type TreeBuild } from './execute/build-detection.js'
@@ -106,6 +107,8 @@ export async function runPipeline(settings: Settings, ports: Ports): Promise<Out
     if (moved.length) ports.log.info(`Tests by the repository's own rules (${collectionFromFiles.source}): ${moved.join(', ')}`)
     parsedDiff = changeSet
     report.changedFiles = describeChangeSet(changeSet)
+    report.generatedFiles = generatedFiles(changeSet)
+    if (report.generatedFiles.length) ports.log.info(`Generated (.gitattributes), not part of the fix: ${briefList(report.generatedFiles)}`)
     report.framework = framework.name
     const wrapper = wrapperFor(join(settings.repoDir, settings.tests.workingDirectory), framework, settings.tests.command)
     report.runnerWrapper = wrapper && describeWrapper(wrapper)

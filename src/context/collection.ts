@@ -8,6 +8,7 @@
 import { minimatch } from 'minimatch'
 import picomatch from 'picomatch'
 import { parse as parseYaml } from 'yaml'
+import { appendAll } from '../arrays.js'
 import type { ResolvedConfig } from '../frameworks/adapter.js'
 import { scriptCommands, scriptTarget } from '../frameworks/package-scripts.js'
 
@@ -380,7 +381,7 @@ export function iniValues(body: string): Map<string, string[]> {
     if (/^\s*[#;]/.test(line) || line.trim() === '') continue
     const entry = /^([A-Za-z_][\w-]*)\s*[=:]\s*(.*)$/.exec(line)
     if (entry) values.set((key = entry[1]), words(entry[2]))
-    else if (key && /^\s/.test(line)) values.get(key)!.push(...words(line))
+    else if (key && /^\s/.test(line)) appendAll(values.get(key)!, words(line))
   }
   return values
 }

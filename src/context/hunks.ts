@@ -3,6 +3,7 @@
  * run of changed lines with the context before it, and the allowance is shared among the pieces: a
  * one-line fix beside a rewritten 100,000-line table keeps all its lines, and the table is cut.
  */
+import { appendAll } from '../arrays.js'
 import type { Hunk } from '../domain.js'
 import { allot, ClippedText, linesLeftOut } from './budget.js'
 
@@ -50,7 +51,7 @@ function piecesOf(hunk: Hunk, index: number): Piece[] {
   }
   // The context after the last run belongs to it, not to a piece of its own.
   const last = pieces[pieces.length - 1]
-  if (pieces.length > 1 && !last.some((line) => line.startsWith('+') || line.startsWith('-'))) pieces[pieces.length - 2].push(...pieces.pop()!)
+  if (pieces.length > 1 && !last.some((line) => line.startsWith('+') || line.startsWith('-'))) appendAll(pieces[pieces.length - 2], pieces.pop()!)
   return pieces.map((lines, at) => ({ hunk: index, opens: at === 0, lines, cost: lines.reduce((sum, line) => sum + line.length + 1, 0) }))
 }
 

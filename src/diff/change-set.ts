@@ -3,12 +3,13 @@ import parseDiff from 'parse-diff'
 import type { ChangeSet, ChangedFile, Hunk } from '../domain.js'
 import type { GitCommands } from '../ports/git.js'
 import { classifyFile } from './classify.js'
+import { markGenerated } from './generated.js'
 
 export async function readChangeSet(git: GitCommands, baseRef: string, headRef: string): Promise<ChangeSet> {
   const base = await git.resolveCommit(baseRef)
   const head = await git.resolveCommit(headRef)
   const mergeBase = await git.mergeBase(base, head)
-  const files = parseDiff(await git.diff(base, head)).map(toChangedFile)
+  const files = await markGenerated(git, head, parseDiff(await git.diff(base, head)).map(toChangedFile))
   return { base, head, mergeBase, files }
 }
 
@@ -49,6 +50,9 @@ function cleanPath(path: string | undefined): string | null {
 }
 
 export const sourceFiles = (changeSet: ChangeSet) => changeSet.files.filter((file) => file.role === 'source')
+
+/** The changed files .gitattributes marks generated (diff/generated.ts). */
+export const generatedFiles = (changeSet: ChangeSet) => changeSet.files.filter((file) => file.role === 'generated').map((file) => file.path)
 
 /**
  * Changed files the repository's own test command collects are its tests, whatever their names (a jest

@@ -7,6 +7,7 @@
  */
 import { mkdir, rm, writeFile } from 'node:fs/promises'
 import { dirname, join } from 'node:path'
+import { extent } from '../arrays.js'
 import { isFailure, type ChangeSet, type ChangedFile, type ClassifiedTest, type Hunk } from '../domain.js'
 import { sourceFiles } from '../diff/change-set.js'
 import type { GitCommands } from '../ports/git.js'
@@ -81,7 +82,8 @@ export async function guardHunks(changeSet: ChangeSet, tests: ClassifiedTest[], 
 function linesOf({ file, hunk }: FixHunk): Omit<HunkGuard, 'guardedBy'> {
   const range = file.status === 'deleted' ? hunk.base : hunk.head
   const changed = hunk.addedLines.length ? hunk.addedLines : [range.start]
-  return { file: file.path, startLine: Math.min(...changed), endLine: Math.max(...changed), onlyRemoves: hunk.addedLines.length === 0 }
+  const { min, max } = extent(changed)
+  return { file: file.path, startLine: min, endLine: max, onlyRemoves: hunk.addedLines.length === 0 }
 }
 
 /** The head's file with this one hunk back as it was at the base; the file's other hunks stay fixed. */

@@ -2,6 +2,7 @@
 import { existsSync } from 'node:fs'
 import { mkdir, readFile, rm, writeFile } from 'node:fs/promises'
 import { join, resolve } from 'node:path'
+import { appendAll } from '../arrays.js'
 import type { FileCoverage, RunResult } from '../domain.js'
 import type { ProcessResult, ProcessRunner } from '../ports/process.js'
 import { declares, readPackageJson, type PackageJson } from './packages.js'
@@ -89,8 +90,8 @@ async function isolate(request: RunRequest, processes: ProcessRunner, mocha: Moc
     if (!alone.report) result.fileErrors.push({ file, message: noReport(alone, request) })
     else {
       const { tests, fileErrors } = readResults(alone.report, [file], roots)
-      result.tests.push(...tests)
-      result.fileErrors.push(...fileErrors)
+      appendAll(result.tests, tests)
+      appendAll(result.fileErrors, fileErrors)
     }
   }
   return { ...result, output: trimTail(outputs.join('\n')) }

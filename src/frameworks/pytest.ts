@@ -2,6 +2,7 @@
 import { existsSync, readdirSync } from 'node:fs'
 import { mkdir, readFile, readdir, rm } from 'node:fs/promises'
 import { join } from 'node:path'
+import { appendAll } from '../arrays.js'
 import type { RunResult } from '../domain.js'
 import type { ProcessRunner } from '../ports/process.js'
 import type { FrameworkAdapter, RunRequest } from './adapter.js'
@@ -99,7 +100,7 @@ async function runPytest(request: RunRequest, processes: ProcessRunner, systemPy
   }
   const { tests, fileErrors, unreported } = caseResults(cases, request.files)
   const missing = unreportedMessage(result.exitCode, output)
-  fileErrors.push(...unreported.map((file) => ({ file, message: missing })))
+  appendAll(fileErrors, unreported.map((file) => ({ file, message: missing })))
   const coverage = python && request.coverage && python.hasCoverage ? await collectCoverage(python, request, env, processes) : null
   return { ...base, tests, fileErrors, ...(coverage && { coverage }), ...(python && { runtime: `Python ${python.pythonVersion}, pytest ${python.pytestVersion}` }) }
 }

@@ -2,6 +2,7 @@
 import { existsSync } from 'node:fs'
 import { mkdir, readFile, rm } from 'node:fs/promises'
 import { join } from 'node:path'
+import { appendAll } from '../arrays.js'
 import type { RunResult, TestResult, TestStatus } from '../domain.js'
 import type { FrameworkAdapter, RunRequest } from './adapter.js'
 import { atLeastVersion, declares, installedBin, installedVersion, packageDir, readPackageJson } from './packages.js'
@@ -163,7 +164,7 @@ function readResults(report: VitestFileResult[], files: string[], roots: string[
       for (const test of results) if (test.status !== 'passed') Object.assign(test, { status: 'errored', message })
       if (!results.some((test) => test.status === 'errored')) fileErrors.push({ file, message })
     }
-    tests.push(...results)
+    appendAll(tests, results)
   }
   for (const file of files) {
     if (!seen.has(file)) fileErrors.push({ file, message: 'vitest did not run this file (does it match the include / exclude of the vitest config?)' })

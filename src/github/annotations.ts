@@ -5,6 +5,7 @@
  * proven, and a warning on changed lines the suite never runs. A confirmed fix concern (an input the fixed
  * code still gets wrong) is a warning on the first hunk of its file. A change with nothing to prove gets none.
  */
+import { extent } from '../arrays.js'
 import type { ChangeSet } from '../domain.js'
 import type { Report } from '../report/report.js'
 import { sourceFiles } from '../diff/change-set.js'
@@ -34,7 +35,8 @@ export function annotationsFor(report: Report, changeSet: ChangeSet): Annotation
       const changed = hunk.addedLines.length ? hunk.addedLines : [hunk.head.start]
       // Without coverage every hunk counts as run; with it, a hunk is run when none of its executable lines was missed.
       const run = !changed.some((line) => missed.has(line))
-      const range = { file: file.path, startLine: Math.min(...changed), endLine: Math.max(...changed) }
+      const { min, max } = extent(changed)
+      const range = { file: file.path, startLine: min, endLine: max }
       const guard = report.hunks?.find((entry) => entry.file === range.file && entry.startLine === range.startLine && entry.endLine === range.endLine)
       if (proven && guard?.guardedBy?.length === 0 && guard.onlyRemoves) {
         annotations.push({ kind: 'notice', ...range, title: 'No test needs this removal', message: 'No test that passes at head fails with the removed lines back: right for dead code; otherwise the suite does not show the fix needs the removal.' })
@@ -64,7 +66,8 @@ function concernAnnotations(report: Report, changeSet: ChangeSet): Annotation[] 
     const changed = hunk.addedLines.length ? hunk.addedLines : [hunk.head.start]
     const broke = concern.preFixResult === 'passed'
     const message = `${concern.input}: expected ${concern.expected}; the fixed code ${concern.actual} (${concern.where.file}, ${concern.where.function}). The test "${concern.test.name}" fails at head (${concern.failure}: ${concern.failureLine})${broke ? ' and passed before the fix' : ''}.`
-    return [{ kind: 'warning' as const, file: file.path, startLine: Math.min(...changed), endLine: Math.max(...changed), title: broke ? 'The fix may break this input' : 'The fix may be incomplete', message }]
+    const { min, max } = extent(changed)
+    return [{ kind: 'warning' as const, file: file.path, startLine: min, endLine: max, title: broke ? 'The fix may break this input' : 'The fix may be incomplete', message }]
   })
 }
 

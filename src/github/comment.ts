@@ -4,12 +4,13 @@
  */
 import type * as github from '@actions/github'
 import type { Logger } from '../ports/logger.js'
+import { boundedMarkdown, type SizeLimit } from '../report/bounded.js'
 
 type Octokit = ReturnType<typeof github.getOctokit>
 
 export const COMMENT_MARKER = '<!-- regression-testgen:sticky-comment -->'
-/** GitHub refuses comment bodies over 65,536 characters. */
-const MAX_COMMENT_LENGTH = 65_000
+/** GitHub refuses comment bodies over 65,536 characters (a string's length counts at least as many). */
+const COMMENT_LIMIT: SizeLimit = { size: (text) => text.length, max: 65_000, name: "65,536 characters, GitHub's limit for a comment" }
 
 export interface CommentTarget {
   owner: string
@@ -40,8 +41,7 @@ export async function upsertStickyComment(octokit: Octokit, target: CommentTarge
 }
 
 export function commentBody(markdown: string): string {
-  const text = markdown.length > MAX_COMMENT_LENGTH ? `${markdown.slice(0, MAX_COMMENT_LENGTH)}\n\n… (cut: the full report is in the job summary and the artifact)` : markdown
-  return `${COMMENT_MARKER}\n${text}`
+  return `${COMMENT_MARKER}\n${boundedMarkdown(markdown, COMMENT_LIMIT, "The whole report is in the job summary, and report.json in the run's artifact.")}`
 }
 
 async function findStickyComment(octokit: Octokit, { owner, repo, number }: CommentTarget): Promise<number | null> {

@@ -13,6 +13,9 @@
  * - is killed, with everything it started, after a timeout.
  */
 import { spawn, spawnSync } from 'node:child_process'
+import { mkdtemp, rm } from 'node:fs/promises'
+import { tmpdir } from 'node:os'
+import { join } from 'node:path'
 import { UserFacingError } from '../errors.js'
 import { onInterrupt } from './process.js'
 
@@ -36,6 +39,11 @@ export interface GitCommands {
   /** Lines of tracked text files at a commit that match (git grep); none is an empty list. */
   grep(commit: string, pattern: string, options: GrepOptions): Promise<GrepMatch[]>
   commitMessages(base: string, head: string): Promise<string[]>
+  /**
+   * The named attributes of each path as the commit's .gitattributes (and the user's own attributes files)
+   * set them: `set`, `unset`, `unspecified` or the value. Read from the commit, not from a work tree.
+   */
+  attributesAt(commit: string, paths: string[], names: string[]): Promise<Map<string, Record<string, string>>>
   addWorktree(dir: string, commit: string): Promise<void>
   removeWorktree(dir: string): Promise<void>
   /** Runs git with the work tree at `dir` (a worktree of this repository). */
@@ -105,7 +113,7 @@ export function createGit(repoDir: string, options: GitOptions = {}): GitCommand
     const cwd = call.cwd ?? repoDir
     const config = await overrides.for(cwd, call.fresh ?? false)
     const protocols = call.protocols ?? REMOTE_PROTOCOLS
-    return runGit(args, { cwd, env: { ...env, ...configEnvironment(config), GIT_ALLOW_PROTOCOL: protocols }, timeoutMs: call.slow ? timeouts.slow : timeouts.local, noMatchExit: call.noMatchExit })
+    return runGit(args, { cwd, env: { ...env, ...call.env, ...configEnvironment(config), GIT_ALLOW_PROTOCOL: protocols }, timeoutMs: call.slow ? timeouts.slow : timeouts.local, noMatchExit: call.noMatchExit })
   }
   return {
     repoDir,
@@ -169,6 +177,28 @@ export function createGit(repoDir: string, options: GitOptions = {}): GitCommand
       await git(['worktree', 'remove', '--force', '--end-of-options', dir]).catch(() => undefined)
       await git(['worktree', 'prune']).catch(() => undefined)
     },
+    async attributesAt(commit, paths, names) {
+      const attributes = new Map<string, Record<string, string>>()
+      if (paths.length === 0) return attributes
+      // git < 2.40 has no `check-attr --source`: the commit's tree goes into an index of the tool's own, read with --cached.
+      const indexDir = await mkdtemp(join(tmpdir(), 'rtg-attributes-'))
+      const env = { GIT_INDEX_FILE: join(indexDir, 'index') }
+      try {
+        // A split index would write its shared part into the repository's .git: one file, here, is enough.
+        await git(['-c', 'core.splitIndex=false', 'read-tree', '--end-of-options', commit], { env })
+        for (let at = 0; at < paths.length; at += PATHS_PER_CALL) {
+          const output = await git(['check-attr', '--cached', '-z', ...names, '--', ...paths.slice(at, at + PATHS_PER_CALL)], { env })
+          const fields = output.split('\0')
+          for (let index = 0; index + 2 < fields.length; index += 3) {
+            const [path, name, value] = fields.slice(index, index + 3)
+            attributes.set(path, { ...attributes.get(path), [name]: value })
+          }
+        }
+      } finally {
+        await rm(indexDir, { recursive: true, force: true })
+      }
+      return attributes
+    },
     inTree: (dir, args) => git(args, { cwd: dir }),
     workTreeRoot: () => git(['rev-parse', '--show-toplevel']).then((root) => root.replace(/\n$/, ''), () => null),
     // The trailing slash: a pattern such as `out/` matches a folder, and a folder not yet made is not known as one.
@@ -187,6 +217,9 @@ export function createGit(repoDir: string, options: GitOptions = {}): GitCommand
   }
 }
 
+/** Paths per `check-attr` call: well within the length of a command line. */
+const PATHS_PER_CALL = 500
+
 interface GitCall {
   /** Where git runs (default: the repository). */
   cwd?: string
@@ -198,6 +231,8 @@ interface GitCall {
   protocols?: string
   /** Exit 1 means nothing found (git grep): an empty answer, not a failure. */
   noMatchExit?: boolean
+  /** Variables this call sets besides the allow-listed ones (GIT_INDEX_FILE). */
+  env?: Record<string, string>
 }
 
 /** `src:dst`, `+src` and `^src` are refspecs, not commits: fetching them could move refs. */

@@ -1,4 +1,5 @@
 /** report.md: what a reviewer reads — verdict first, then why, then the numbers. */
+import { briefList } from '../diff/generated.js'
 import type { Report } from './report.js'
 import { failToPassCount, inputTokens } from './report.js'
 
@@ -13,7 +14,7 @@ const cell = (text: string) => text.replace(/\|/g, '\\|').replace(/\n+/g, ' ')
 
 /** Repository text as inline code: a fence longer than any run of backticks in it, so it cannot close early. */
 function inlineCode(text: string): string {
-  const longestRun = Math.max(0, ...(text.match(/`+/g) ?? []).map((run) => run.length))
+  const longestRun = (text.match(/`+/g) ?? []).reduce((longest, run) => Math.max(longest, run.length), 0)
   const fence = '`'.repeat(longestRun + 1)
   const pad = longestRun > 0 ? ' ' : ''
   return `${fence}${pad}${text.replace(/\n+/g, ' ')}${pad}${fence}`
@@ -36,6 +37,7 @@ export function renderMarkdown(report: Report): string {
     fixConcerns(report),
     tests(report),
     diffCoverage(report),
+    generated(report),
     suite(report),
     collapsed('Root-cause analysis', rootCause(report)),
     collapsed('Model calls and tokens', model(report)),
@@ -162,6 +164,12 @@ function diffCoverage(report: Report): string | null {
   const percent = coverage.total === 0 ? 'no executable changed lines' : `${Math.round((100 * coverage.covered) / coverage.total)}%`
   const rows = coverage.files.map((f) => `| ${cell(f.file)} | ${f.covered}/${f.total} | ${f.uncoveredLines.join(', ') || '—'} |`)
   return [`## Diff coverage\n\n${coverage.covered} of ${coverage.total} changed executable lines run by the suite at head (${percent}).`, '| File | Covered | Uncovered changed lines |\n|---|---|---|\n' + rows.join('\n')].join('\n\n')
+}
+
+/** Files the repository marks generated: kept out of the proof, so a reader knows why they are not in it. */
+function generated(report: Report): string | null {
+  if (!report.generatedFiles?.length) return null
+  return `🏭 Generated, by the repository's .gitattributes (\`linguist-generated\` or \`-diff\`), so not part of the fix: kept as at head in the pre-fix tree, left out of diff coverage, the hunks and what the model is shown — ${briefList(report.generatedFiles, inlineCode)}.`
 }
 
 function suite(report: Report): string | null {

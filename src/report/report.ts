@@ -23,6 +23,8 @@ export interface Report {
   runnerWrapper: string | null
   bugReport: Pick<BugReport, 'title' | 'source' | 'truncated'> | null
   changedFiles: Array<{ path: string; role: string; status: string }>
+  /** Changed files .gitattributes marks `linguist-generated` or `-diff`: not reverted, covered, shown to the model nor guarded. */
+  generatedFiles: string[]
   analysis: Analysis | null
   scenarios: Scenario[]
   suite: { files: SuiteFileEntry[]; refused: RefusedFile[]; dropped: RefusedFile[] }
@@ -113,6 +115,7 @@ export function emptyReport(mode: Mode, repoDir: string, base: string, head: str
     runnerWrapper: null,
     bugReport: null,
     changedFiles: [],
+    generatedFiles: [],
     analysis: null,
     scenarios: [],
     suite: { files: [], refused: [], dropped: [] },

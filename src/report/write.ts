@@ -6,6 +6,7 @@ import { mkdir, rm, writeFile } from 'node:fs/promises'
 import { join } from 'node:path'
 import type { SuiteFile } from '../domain.js'
 import { writeSuiteFiles } from '../suite/write.js'
+import { boundedMarkdown, REPORT_LIMIT, WHOLE_REPORT } from './bounded.js'
 import { renderMarkdown } from './markdown.js'
 import type { Report } from './report.js'
 
@@ -31,6 +32,7 @@ export async function writeReport(outDir: string, report: Report, suiteFiles: Su
     await writeSuiteFiles(concernsDir, concernFiles)
   }
   await writeFile(paths.json, JSON.stringify(report, null, 2) + '\n')
-  await writeFile(paths.markdown, renderMarkdown(report))
+  // Capped, as the job summary it becomes is: report.json holds it all.
+  await writeFile(paths.markdown, boundedMarkdown(renderMarkdown(report), REPORT_LIMIT, WHOLE_REPORT))
   return paths
 }

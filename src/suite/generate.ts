@@ -2,6 +2,7 @@
  * Generate mode's suite: bug report → context → analysis → scenarios → test files, placed safely; and the
  * refiner that the prove loop calls back for repair and strengthen rounds.
  */
+import { appendAll } from '../arrays.js'
 import type { ChangeSet, ContextPack, FixConcern, ImportLine, RunResult, Scenario, SuiteFile } from '../domain.js'
 import type { FrameworkAdapter } from '../frameworks/adapter.js'
 import type { GitCommands } from '../ports/git.js'
@@ -72,7 +73,7 @@ export async function generateSuite(changeSet: ChangeSet, source: BugReportSourc
   const existingFiles = new Set(await git.listFiles(changeSet.head))
   const place = (files: SuiteFile[]) => {
     const placement = placeSuite(files, context, existingFiles)
-    report.suite.refused.push(...placement.refused)
+    appendAll(report.suite.refused, placement.refused)
     if (placement.accepted.length === 0) {
       throw new UserFacingError(`Every test file the model wrote was refused: ${placement.refused.map((f) => `${f.path} (${f.reason})`).join('; ')}`)
     }

@@ -69,3 +69,9 @@ test('a change with nothing to prove gets no annotation, not an error on its hun
   const notApplicable = { ...report('not-applicable', null), tests: [], reason: "verify mode runs the change's own tests, and it changes 1 source file but adds or modifies no test file" }
   expect(annotationsFor(notApplicable, changeSet([file('src/a.ts', [[5]])]))).toEqual([])
 })
+
+test('a hunk of 200,000 added lines (a generated file) is one range, without overflowing the stack', () => {
+  const lines = Array.from({ length: 200_000 }, (_, index) => index + 1)
+  const annotations = annotationsFor(report('no-fail-to-pass', null), changeSet([file('src/table.js', [lines])]))
+  expect(annotations).toEqual([expect.objectContaining({ kind: 'error', file: 'src/table.js', startLine: 1, endLine: 200_000 })])
+})

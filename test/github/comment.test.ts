@@ -1,6 +1,6 @@
 /** The sticky comment through the real Octokit against fake GitHub: found again by marker and author, edited in place. */
 import * as github from '@actions/github'
-import { COMMENT_MARKER, upsertStickyComment } from '../../src/github/comment.js'
+import { COMMENT_MARKER, commentBody, upsertStickyComment } from '../../src/github/comment.js'
 import { linesLogger } from '../support/cli-run.js'
 import { startFakeGitHub, type FakeGitHubData } from '../support/fake-github.js'
 
@@ -52,4 +52,17 @@ test('create: false updates our earlier comment, and starts none where there is 
   } finally {
     await gitHub.close()
   }
+})
+
+test('a long report is cut under GitHub\'s 65,536 characters by whole rows and sections, never inside a <details>', () => {
+  const rows = Array.from({ length: 5000 }, (_, index) => `| test/a.test.ts | case ${index} | passed |`)
+  const markdown = `# Regression tests for this fix\n\n✅ verdict\n\n## Tests\n| File | Test | At head |\n|---|---|---|\n${rows.join('\n')}\n\n<details><summary><b>Timings</b></summary>\n\n${'| phase | 1 |\n'.repeat(3000)}\n</details>\n`
+  expect(markdown.length).toBeGreaterThan(65_536)
+  const body = commentBody(markdown)
+  expect(body.length).toBeLessThanOrEqual(65_536)
+  expect(body.startsWith(`${COMMENT_MARKER}\n# Regression tests for this fix\n\n> ✂️ **Cut to stay under 65,536 characters`)).toBe(true)
+  expect(body).toContain('The whole report is in the job summary')
+  expect(body).toContain(rows[0])
+  expect((body.match(/<details>/g) ?? []).length).toBe((body.match(/<\/details>/g) ?? []).length)
+  expect(commentBody('# Short\n')).toBe(`${COMMENT_MARKER}\n# Short\n`)
 })
