@@ -98,6 +98,8 @@ export async function runPipeline(settings: Settings, ports: Ports): Promise<Out
     parsedDiff = diff
     report.repository = { dir: settings.repoDir, base: diff.base, head: diff.head, mergeBase: diff.mergeBase }
     report.changedFiles = describeChangeSet(diff)
+    report.generatedFiles = generatedFiles(diff)
+    if (report.generatedFiles.length) ports.log.info(`Generated (.gitattributes), not part of the fix: ${briefList(report.generatedFiles)}`)
     // Before the framework, the sandbox, the trees and any model call: a change with nothing to prove ends here.
     endIfNotApplicable(nothingToProve(diff))
     const framework = await frameworkFor(join(settings.repoDir, settings.tests.workingDirectory), settings.tests.framework)
@@ -107,8 +109,6 @@ export async function runPipeline(settings: Settings, ports: Ports): Promise<Out
     if (moved.length) ports.log.info(`Tests by the repository's own rules (${collectionFromFiles.source}): ${moved.join(', ')}`)
     parsedDiff = changeSet
     report.changedFiles = describeChangeSet(changeSet)
-    report.generatedFiles = generatedFiles(changeSet)
-    if (report.generatedFiles.length) ports.log.info(`Generated (.gitattributes), not part of the fix: ${briefList(report.generatedFiles)}`)
     report.framework = framework.name
     const wrapper = wrapperFor(join(settings.repoDir, settings.tests.workingDirectory), framework, settings.tests.command)
     report.runnerWrapper = wrapper && describeWrapper(wrapper)
