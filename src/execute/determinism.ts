@@ -5,6 +5,7 @@
  * an instrumented function, a snapshot of a function's text), not flaky.
  */
 import type { RunResult, TestResult, TestStatus } from '../domain.js'
+import { byTestKey, testKey, withOccurrences } from '../test-identity.js'
 
 export const FLAKY = 'flaky:'
 
@@ -22,17 +23,17 @@ export interface CombinedRun {
   coverageSensitive: string[]
 }
 
-const key = (test: { file: string; name: string }) => `${test.file}\u0000${test.name}`
-
 export function combineRuns({ plain, coverage }: GateRuns, where: 'at head' | 'on the pre-fix tree'): CombinedRun {
   const [first, ...others] = plain
-  const lookups = others.map((run) => new Map(run.tests.map((test) => [key(test), test])))
-  const coverageLookup = coverage && new Map(coverage.tests.map((test) => [key(test), test]))
+  const lookups = others.map((run) => byTestKey(run.tests))
+  const coverageLookup = coverage && byTestKey(coverage.tests)
   const coverageSensitive: string[] = []
-  const tests = first.tests.map((test): TestResult => {
-    const plainResults = [test, ...lookups.map((lookup) => lookup.get(key(test)) ?? null)]
+  // Twins are told apart by their line, else by their order: each run's test is matched with the same one.
+  const tests = withOccurrences(first.tests).map(({ occurrence, ...test }): TestResult => {
+    const ownKey = testKey({ ...test, occurrence })
+    const plainResults = [test, ...lookups.map((lookup) => lookup.get(ownKey) ?? null)]
     const statuses: Array<TestStatus | 'missing'> = plainResults.map((result) => result?.status ?? 'missing')
-    const withCoverage: TestStatus | 'missing' | null = coverageLookup ? (coverageLookup.get(key(test))?.status ?? 'missing') : null
+    const withCoverage: TestStatus | 'missing' | null = coverageLookup ? (coverageLookup.get(ownKey)?.status ?? 'missing') : null
     const plainAgree = statuses.every((status) => status === statuses[0])
     if (plainAgree && (withCoverage === null || withCoverage === statuses[0])) return test
     if (plainAgree && statuses[0] === 'passed') {
@@ -41,7 +42,7 @@ export function combineRuns({ plain, coverage }: GateRuns, where: 'at head' | 'o
     }
     // In the order the runs were made: the first, the coverage run, then the others.
     const all = withCoverage === null ? statuses : [statuses[0], withCoverage, ...statuses.slice(1)]
-    const runs = withCoverage === null ? plainResults : [test, coverageLookup!.get(key(test)) ?? null, ...plainResults.slice(1)]
+    const runs = withCoverage === null ? plainResults : [test, coverageLookup!.get(ownKey) ?? null, ...plainResults.slice(1)]
     return { ...test, status: 'failed', runs: all, message: flakyMessage(all, runs, where) }
   })
   return { run: { ...first, tests }, coverageSensitive }
