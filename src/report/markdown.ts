@@ -1,6 +1,7 @@
 /** report.md: what a reviewer reads — verdict first, then why, then the numbers. */
 import type { Report } from './report.js'
 import { failToPassCount, inputTokens } from './report.js'
+import { describeRanges } from '../verdict/line-ranges.js'
 
 const VERDICT_LINE: Record<Report['verdict'], string> = {
   'fail-to-pass': '✅ **fail-to-pass** — the suite proves the fix: it passes on the fix and fails without it.',
@@ -91,9 +92,16 @@ function tally(statuses: string[]): string {
   return [...counts].map(([status, count]) => `${count} ${status}`).join(', ')
 }
 
+/** A test's name, with its line or its place among its twins where its file has another test of that name. */
+function nameOf(test: Report['tests'][number], all: Report['tests']): string {
+  const twins = all.filter((other) => other.file === test.file && other.name === test.name).length > 1
+  if (!twins) return test.name
+  return `${test.name} (${test.line !== undefined ? `line ${test.line}` : ''}${test.line !== undefined && test.occurrence ? ', ' : ''}${test.occurrence ? `#${test.occurrence}` : ''})`
+}
+
 function tests(report: Report): string {
   if (report.tests.length === 0) return '## Tests\n\nNo test ran.'
-  const rows = report.tests.map((t) => `| ${cell(t.file)} | ${cell(t.name)} | ${t.head} | ${t.preFix} | **${t.kind}** | ${beforeTheFix(t)} |`)
+  const rows = report.tests.map((t) => `| ${cell(t.file)} | ${cell(nameOf(t, report.tests))} | ${t.head} | ${t.preFix} | **${t.kind}** | ${beforeTheFix(t)} |`)
   return ['## Tests', '| File | Test | At head | Pre-fix | Kind | Before the fix |', '|---|---|---|---|---|---|', ...rows].join('\n')
 }
 
@@ -146,10 +154,12 @@ function unguardedNote(report: Report): string | null {
 
 function diffCoverage(report: Report): string | null {
   const coverage = report.diffCoverage
-  if (!coverage) return report.diffCoverageNote && `## Diff coverage\n\nDiff coverage ${report.diffCoverageNote}.`
+  const note = report.diffCoverageNote && `Diff coverage ${cell(report.diffCoverageNote)}.`
+  if (!coverage) return note && `## Diff coverage\n\n${note}`
   const percent = coverage.total === 0 ? 'no executable changed lines' : `${Math.round((100 * coverage.covered) / coverage.total)}%`
-  const rows = coverage.files.map((f) => `| ${cell(f.file)} | ${f.covered}/${f.total} | ${f.uncoveredLines.join(', ') || '—'} |`)
-  return [`## Diff coverage\n\n${coverage.covered} of ${coverage.total} changed executable lines run by the suite at head (${percent}).`, '| File | Covered | Uncovered changed lines |\n|---|---|---|\n' + rows.join('\n')].join('\n\n')
+  const rows = coverage.files.map((f) => `| ${cell(f.file)} | ${f.covered}/${f.total} | ${describeRanges(f.uncoveredLines) || '—'} |`)
+  const summary = `${coverage.covered} of ${coverage.total} changed executable lines run by the suite at head (${percent}).${note ? ` ${note}` : ''}`
+  return [`## Diff coverage\n\n${summary}`, '| File | Covered | Uncovered changed lines |\n|---|---|---|\n' + rows.join('\n')].join('\n\n')
 }
 
 function suite(report: Report): string | null {

@@ -55,7 +55,7 @@ test('without a coverage tool, node itself measures diff coverage (V8 coverage),
   const run = await runCliOnFixture({ fixture: 'clamp-build', fixtureOptions: { withoutPackages: ['c8'] } })
   // The tests run lib/, the build's copy of src/ (no source map leads back), so the fix's changed line in
   // src/index.js is not one they ran: 0 of 1, what c8 reports here too. Measured all the same, without a note.
-  expect(run.report).toMatchObject({ verdict: 'fail-to-pass', diffCoverage: { covered: 0, total: 1, files: [{ file: 'src/index.js', uncoveredLines: [6] }] }, diffCoverageNote: null })
+  expect(run.report).toMatchObject({ verdict: 'fail-to-pass', diffCoverage: { covered: 0, total: 1, files: [{ file: 'src/index.js', uncoveredLines: [[6, 6]] }] }, diffCoverageNote: null })
   expect(run.log.some((line) => line.includes('(coverage asked for, none collected)'))).toBe(false)
   expect(run.log.some((line) => /^Run \d+ at head \(with coverage\)/.test(line))).toBe(true)
   expect(run.markdown).not.toContain('Diff coverage not measured')

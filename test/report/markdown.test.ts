@@ -22,3 +22,13 @@ test('past six tests: a list, where a hunk every fail-to-pass test needs says so
   expect(markdown).toContain('| Hunk | Fails without it |\n|---|---|\n| src/a.js:5–5 | all 8 fail-to-pass tests |\n| src/a.js:9–9 | case 2 |\n| src/a.js:14–14 | ⚠️ none |\n| src/a.js:30–30 | not checked |')
   expect(markdown).toContain('⚠️ 1 hunk(s) no test fails without: the suite does not show the fix needs them.')
 })
+
+test('twins (tests with the same full title in a file) are told apart by their line or their place; uncovered lines are ranges', () => {
+  const twin = (occurrence: number, extra: Partial<ClassifiedTest> = {}): ClassifiedTest => ({ ...failToPass('copied › parses'), occurrence, ...extra })
+  const diffCoverage = { covered: 1, total: 7, files: [{ file: 'src/a.js', covered: 1, total: 7, uncoveredLines: [[3, 7], [12, 12]] as Array<[number, number]> }] }
+  const markdown = renderMarkdown({ ...emptyReport('verify', '/repo', 'b', 'h'), verdict: 'fail-to-pass', reason: null, tests: [twin(1), twin(2, { kind: 'pass-to-pass', preFix: 'passed' }), { ...failToPass('by line'), line: 4 }, { ...failToPass('by line'), line: 9 }], diffCoverage })
+  expect(markdown).toContain('| test/a.test.js | copied › parses (#1) |')
+  expect(markdown).toContain('| test/a.test.js | copied › parses (#2) |')
+  expect(markdown).toContain('| test/a.test.js | by line (line 9) |')
+  expect(markdown).toContain('| src/a.js | 1/7 | 3–7, 12 |')
+})
