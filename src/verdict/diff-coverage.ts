@@ -26,7 +26,7 @@ export interface DiffCoverage {
 export function diffCoverage(changeSet: ChangeSet, coverage: FileCoverage[] | undefined, headLines: (file: string) => string[]): DiffCoverage | null {
   if (!coverage) return null
   const changedFiles = measurableFiles(changeSet)
-  const measured = changedFiles.map((file) => ({ file, entry: coverageOf(file.path, coverage) }))
+  const measured = changedFiles.map((file) => ({ file, entry: measuredOf(file.path, coverage) }))
   if (changedFiles.length > 0 && measured.every(({ entry }) => !entry)) return null
   const files = measured
     .flatMap(({ file, entry }) => (entry ? [fileDiffCoverage(file, entry, headLines(file.path))] : []))
@@ -42,12 +42,18 @@ export function diffCoverageNote(changeSet: ChangeSet, coverage: FileCoverage[] 
   if (!coverage) return null
   const changedFiles = measurableFiles(changeSet).map((file) => file.path)
   const missing = changedFiles.filter((path) => !coverageOf(path, coverage))
-  if (missing.length === 0) return null
-  if (missing.length < changedFiles.length) {
-    return `leaves out ${listed(missing)}: not in the coverage (the tests did not load ${missing.length === 1 ? 'it' : 'them'})`
+  // In the coverage with not one executable line: only types, or a transform the tool did not instrument.
+  const empty = changedFiles.filter((path) => coverageOf(path, coverage) && !measuredOf(path, coverage))
+  if (missing.length + empty.length === 0) return null
+  const emptyWhy = empty.length ? `${listed(empty)} ${empty.length === 1 ? 'is' : 'are'} in the coverage without one executable line (only declarations, or a transform the coverage tool did not instrument)` : ''
+  if (missing.length + empty.length < changedFiles.length) {
+    const missingWhy = missing.length ? `${listed(missing)}: not in the coverage (the tests did not load ${missing.length === 1 ? 'it' : 'them'})` : ''
+    return `leaves out ${[missingWhy, emptyWhy].filter(Boolean).join('; ')}`
   }
+  if (missing.length === 0) return `not measured: ${emptyWhy}`
   const held = coverage.length ? `it holds ${listed(coverage.map((entry) => entry.file))}` : 'it holds no file'
-  return `not measured: the coverage holds none of the changed source files (expected ${listed(missing)}; ${held}): the tests did not load them, or the coverage is of other files (compiled output, another root)`
+  const missingWhy = `the coverage holds none of the changed source files (expected ${listed(missing)}; ${held}): the tests did not load them, or the coverage is of other files (compiled output, another root)`
+  return `not measured: ${[missingWhy, emptyWhy].filter(Boolean).join('; ')}`
 }
 
 /** Source files the head still has: the ones a run can cover. */
@@ -73,6 +79,12 @@ function coverageOf(path: string, coverage: FileCoverage[]): FileCoverage | unde
   if (exact) return exact
   const alike = coverage.filter((entry) => endsWithPath(entry.file, path) || endsWithPath(path, entry.file))
   return alike.length === 1 ? alike[0] : undefined
+}
+
+/** The coverage of a changed file that counts executable lines in it. */
+function measuredOf(path: string, coverage: FileCoverage[]): FileCoverage | undefined {
+  const entry = coverageOf(path, coverage)
+  return entry && entry.executableLines.length > 0 ? entry : undefined
 }
 
 const endsWithPath = (long: string, short: string) => short !== '' && long.endsWith(`/${short.replace(/^\.\//, '')}`)

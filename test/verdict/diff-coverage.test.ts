@@ -92,3 +92,16 @@ test('line lists as ranges: 20,000 lines in a row are one range', () => {
   expect(describeRanges(toRanges([3, 4, 5, 6, 7, 12]))).toBe('3–7, 12')
   expect(toRanges(Array.from({ length: 20000 }, (_, index) => index + 1))).toEqual([[1, 20000]])
 })
+
+test('a changed file in the coverage without one executable line was not instrumented: no 0 of 0, a note saying so', () => {
+  const coverage = [{ file: 'src/a.js', executableLines: [], coveredLines: [] }]
+  expect(diffCoverage(changeSet([file('src/a.js', [1, 3])]), coverage, () => source)).toBeNull()
+  expect(diffCoverageNote(changeSet([file('src/a.js', [1, 3])]), coverage)).toBe(
+    'not measured: src/a.js is in the coverage without one executable line (only declarations, or a transform the coverage tool did not instrument)'
+  )
+  // Beside a measured file, it is left out and named.
+  const both = [...coverage, { file: 'src/b.js', executableLines: [1], coveredLines: [1] }]
+  expect(diffCoverageNote(changeSet([file('src/a.js', [1]), file('src/b.js', [1]), file('src/c.js', [1])]), both)).toBe(
+    'leaves out src/c.js: not in the coverage (the tests did not load it); src/a.js is in the coverage without one executable line (only declarations, or a transform the coverage tool did not instrument)'
+  )
+})
