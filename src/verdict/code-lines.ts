@@ -4,7 +4,10 @@
  * multi-line statement); a comment the fix re-indented is not a changed executable line.
  */
 
-/** The 1-based lines with code on them: JavaScript/TypeScript comments (`//`, `/* … *\/`), or Python's `#`. */
+/**
+ * The 1-based lines with code on them, outside JavaScript/TypeScript comments (`//`, `/* … *\/`) or Python's
+ * `#`; a line of brackets and separators alone is not one.
+ */
 export function codeLines(path: string, lines: string[]): Set<number> {
   return path.endsWith('.py') ? pythonCodeLines(lines) : scriptCodeLines(lines)
 }
@@ -18,6 +21,8 @@ function pythonCodeLines(lines: string[]): Set<number> {
   return code
 }
 
+const PUNCTUATION = /[{}()[\];,]/
+
 /** A small scanner: strings and template literals are code (a `//` inside one is not a comment). */
 function scriptCodeLines(lines: string[]): Set<number> {
   const code = new Set<number>()
@@ -30,17 +35,26 @@ function scriptCodeLines(lines: string[]): Set<number> {
       const char = line[at]
       const pair = line.slice(at, at + 2)
       if (inBlockComment) {
-        if (pair === '*/') [inBlockComment, at] = [false, at + 1]
+        if (pair === '*/') {
+          inBlockComment = false
+          at++
+        }
       } else if (quote) {
         code.add(index + 1)
         if (char === '\\') at++
         else if (char === quote) quote = null
+      } else if (char === '\\') {
+        // An escape outside a string (in a regular expression, `/\/*/`) starts no comment.
+        code.add(index + 1)
+        at++
       } else if (pair === '/*') {
-        ;[inBlockComment, at] = [true, at + 1]
+        inBlockComment = true
+        at++
       } else if (pair === '//') {
         break
       } else if (!/\s/.test(char)) {
-        code.add(index + 1)
+        // Brackets and separators alone (`}`, `});`, JSX's `{/* … */}`) are no statement of their own.
+        if (!PUNCTUATION.test(char)) code.add(index + 1)
         if (char === '"' || char === "'" || char === '`') quote = char
       }
     }

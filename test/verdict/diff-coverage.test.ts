@@ -39,6 +39,9 @@ test('a re-indented comment is not a changed executable line, even where the cov
 test('code lines: strings that look like comments are code; Python comments are not', () => {
   expect([...codeLines('a.js', ['const url = "http://x" // c', "const s = '/* not a comment */'", '/* a', 'b */ const after = 1', '`multi', '// inside a template`'])]).toEqual([1, 2, 4, 5, 6])
   expect([...codeLines('a.py', ['# comment', 'x = 1  # trailing', '', '    # indented'])]).toEqual([2])
+  expect([...codeLines('a.js', ['const re = /\\/*x/', 'next()'])]).toEqual([1, 2])
+  // Brackets alone, and a JSX comment, are no statement.
+  expect([...codeLines('a.jsx', ['  });', '  {/* a JSX comment */}', '  <div>{value}</div>'])]).toEqual([3])
 })
 
 test('a changed file the coverage does not hold is not guessed at: it is left out, and the note names it', () => {
