@@ -7,8 +7,9 @@
 import { readFileSync } from 'node:fs'
 import { join } from 'node:path'
 import type { Report } from '../../src/report/report.js'
+import { runBundledAction } from '../support/action-run.js'
 import { runCliOnFixture } from '../support/cli-run.js'
-import { fixturesDir } from '../support/fixture-repo.js'
+import { buildFixtureRepo, fixturesDir } from '../support/fixture-repo.js'
 
 const fixTestOf = (fixture: string, path: string) => readFileSync(join(fixturesDir(), fixture, 'fix', path), 'utf8')
 const twinsOf = (report: Report, name: string) => report.tests.filter((test) => test.name === name).map((test) => ({ head: test.head, preFix: test.preFix, kind: test.kind }))
@@ -36,6 +37,29 @@ describe('StreamingTransport.stream', () => {
   // jest gives each test's line (--testLocationInResults): the twins keep theirs through the shuffled runs.
   expect(run.report.tests.filter((test) => test.name === JEST_NAME).map((test) => test.line)).toEqual([9, 16])
   expect(run.markdown).toContain(`| ${JEST_TEST} | ${JEST_NAME} (line 16) |`)
+})
+
+test('the bundled action (dist/index.js, run npm run build first) on a pull request with twins: fail-to-pass, a green step', async () => {
+  const copied = `${fixTestOf('retry-budget', JEST_TEST)}
+describe('StreamingTransport.stream', () => {
+  it('retries a streaming call after a 429 (#4471)', async () => {
+    await expect(new StreamingTransport(replies(200)).stream({ url: '/events' })).resolves.toEqual({ status: 200 })
+  })
+})
+`
+  const repo = await buildFixtureRepo('retry-budget', { headChanges: { [JEST_TEST]: copied } })
+  const pullRequest = { number: 8, title: 'Fix streaming retries', body: 'Fixes #4471', base: { sha: repo.base }, head: { sha: repo.head } }
+  try {
+    const result = await runBundledAction({ event: 'pull_request', payload: { action: 'opened', number: 8, pull_request: pullRequest }, workspace: repo.dir, inputs: { 'anthropic-api-key': '', 'on-no-fail-to-pass': 'fail' } })
+    expect(result.outputs).toMatch(/verdict<<.*\nfail-to-pass\n/)
+    expect(result.code).toBe(0)
+    expect(twinsOf(result.report!, JEST_NAME)).toEqual([
+      { head: 'passed', preFix: 'failed', kind: 'fail-to-pass' },
+      { head: 'passed', preFix: 'passed', kind: 'pass-to-pass' }
+    ])
+  } finally {
+    await repo.cleanup()
+  }
 })
 
 test('vitest: the same with copied describe blocks', async () => {
