@@ -1,14 +1,14 @@
 /** Each test's kind from its two runs, and the overall verdict. */
 import { isFailure, type ClassifiedTest, type RunResult, type TestKind, type TestResult, type TestStatus, type Verdict } from '../domain.js'
 import { onlyLoadFailures, preFixFailureOf, type PreFixFailure } from './failure-kind.js'
-import { byTestKey, testKey, withOccurrences } from '../test-identity.js'
+import { matchTests, withOccurrences } from '../test-identity.js'
 
 export function classifyTests(headRun: RunResult, preFixRun: RunResult | null): ClassifiedTest[] {
-  const preFix = byTestKey(preFixRun?.tests ?? [])
+  // Each test's own result before the fix: a same-titled twin's never stands in for it (test-identity.ts).
+  const preFix = matchTests(headRun.tests, preFixRun?.tests ?? [])
   const preFixFileErrors = new Map(preFixRun?.fileErrors.map((error) => [error.file, error.message]))
-  const headTests = withOccurrences(headRun.tests)
-  return headTests.map((test) => {
-    const before = preFix.get(testKey(test))
+  return withOccurrences(headRun.tests).map((test, index) => {
+    const before = preFix[index]
     // A file that could not even load before the fix (e.g. it imports what the fix added) fails there.
     const preFixStatus: TestStatus | 'missing' = before?.status ?? (preFixFileErrors.has(test.file) ? 'errored' : 'missing')
     const message = before?.message || preFixFileErrors.get(test.file) || test.message
