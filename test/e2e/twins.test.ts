@@ -39,6 +39,24 @@ describe('StreamingTransport.stream', () => {
   expect(run.markdown).toContain(`| ${JEST_TEST} | ${JEST_NAME} (line 16) |`)
 })
 
+test('jest in a monorepo package (--working-directory): the same, at the package\'s paths', async () => {
+  const packageDir = 'packages/transport'
+  const copied = `${fixTestOf('retry-budget', JEST_TEST)}
+describe('StreamingTransport.stream', () => {
+  it('retries a streaming call after a 429 (#4471)', async () => {
+    await expect(new StreamingTransport(replies(200)).stream({ url: '/events' })).resolves.toEqual({ status: 200 })
+  })
+})
+`
+  const run = await runCliOnFixture({ fixtureOptions: { packageDir, headChanges: { [JEST_TEST]: copied } }, args: ['--working-directory', packageDir] })
+  expect(run.report.verdict).toBe('fail-to-pass')
+  expect(run.report.tests.filter((test) => test.name === JEST_NAME).map((test) => [test.file, test.kind])).toEqual([
+    [`${packageDir}/${JEST_TEST}`, 'fail-to-pass'],
+    [`${packageDir}/${JEST_TEST}`, 'pass-to-pass']
+  ])
+  expect(run.report.diffCoverage).toMatchObject({ covered: 2, total: 2, files: [{ file: `${packageDir}/src/streaming-transport.ts` }] })
+})
+
 test('the bundled action (dist/index.js, run npm run build first) on a pull request with twins: fail-to-pass, a green step', async () => {
   const copied = `${fixTestOf('retry-budget', JEST_TEST)}
 describe('StreamingTransport.stream', () => {
