@@ -21,9 +21,9 @@ const PARSE_ERROR_ADVICE = /(Jest encountered an unexpected token)[\s\S]*?\n\s*D
 /**
  * Flags jest has accepted since version 22 (it rejects unknown flags): no snapshot writing, a JSON report
  * in a file, exactly the given files, no watchman daemon, and an exit once the report is written even if
- * a test left a handle open.
+ * a test left a handle open; each test's line (`--testLocationInResults`), so same-titled tests stay apart
+ * when shuffled.
  */
-// `--testLocationInResults`: each test's line, so same-titled tests stay apart when shuffled.
 export const JEST_FLAGS = ['--ci', '--json', '--runTestsByPath', '--watchman=false', '--forceExit', '--testLocationInResults']
 
 /** Coverage as istanbul JSON in the scratch folder, or none (a config's thresholds could fail the run). */

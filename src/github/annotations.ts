@@ -68,4 +68,3 @@ function concernAnnotations(report: Report, changeSet: ChangeSet): Annotation[] 
 }
 
 const failToPass = (report: Report) => report.tests.filter((test) => test.kind === 'fail-to-pass').length
-

@@ -96,7 +96,8 @@ function tally(statuses: string[]): string {
 function nameOf(test: Report['tests'][number], all: Report['tests']): string {
   const twins = all.filter((other) => other.file === test.file && other.name === test.name).length > 1
   if (!twins) return test.name
-  return `${test.name} (${test.line !== undefined ? `line ${test.line}` : ''}${test.line !== undefined && test.occurrence ? ', ' : ''}${test.occurrence ? `#${test.occurrence}` : ''})`
+  const which = [test.line !== undefined && `line ${test.line}`, test.occurrence && `#${test.occurrence}`].filter(Boolean)
+  return `${test.name} (${which.join(', ')})`
 }
 
 function tests(report: Report): string {
