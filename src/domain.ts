@@ -217,6 +217,8 @@ export interface TestResult {
   file: string
   /** Full test name, e.g. `describe block › test title`. */
   name: string
+  /** The line that defines the test, where the reporter gives it: with file and name, which test it is (test-identity.ts). */
+  line?: number
   status: TestStatus
   durationMs: number | null
   /** First failure message, trimmed; empty when passed. */
@@ -263,6 +265,10 @@ export type TestKind =
 export interface ClassifiedTest {
   file: string
   name: string
+  /** The line that defines the test, where the reporter gives it. */
+  line?: number
+  /** Set when its file has tests with the same full title (and line): which of them it is, from 1, in the reporter's order. */
+  occurrence?: number
   head: TestStatus
   preFix: TestStatus | 'missing'
   kind: TestKind

@@ -47,7 +47,7 @@ import { pullRequestTests } from './suite/pull-request-tests.js'
 import { Timings } from './timings.js'
 import { nothingToProve, nothingToVerify } from './verdict/applicability.js'
 import { classifyTests, decideVerdict } from './verdict/classify.js'
-import { diffCoverage } from './verdict/diff-coverage.js'
+import { diffCoverage, diffCoverageNote } from './verdict/diff-coverage.js'
 import { withScenarios } from './verdict/scenarios.js'
 
 export interface Ports {
@@ -166,10 +166,11 @@ export async function runPipeline(settings: Settings, ports: Ports): Promise<Out
     const verdict = decideVerdict(classifyTests(proof.headRun, proof.preFixRun), proof.headRun.fileErrors)
     Object.assign(report, { verdict: verdict.verdict, reason: verdict.reason, tests: withScenarios(verdict.tests, delivered) })
     report.diffCoverage = diffCoverage(changeSet, proof.headRun.coverage, await headLines(ports.git, changeSet))
-    if (!report.diffCoverage && proof.headRun.tests.length > 0) {
+    report.diffCoverageNote = diffCoverageNote(changeSet, proof.headRun.coverage)
+    if (!proof.headRun.coverage && proof.headRun.tests.length > 0) {
       report.diffCoverageNote = `not measured: ${framework.name} collected no coverage here; it needs ${framework.coverageNeeds}`
-      ports.log.info(`Diff coverage ${report.diffCoverageNote}`)
     }
+    if (report.diffCoverageNote) ports.log.info(`Diff coverage ${report.diffCoverageNote}`)
     if (candidate.concerns && report.verdict !== 'error') {
       const checked = await checkFixConcerns(bench, candidate.concerns, { taken: delivered.map((file) => file.path), timings, log: ports.log })
       report.fixConcerns = checked.confirmed

@@ -5,6 +5,7 @@
  * an instrumented function, a snapshot of a function's text), not flaky.
  */
 import type { RunResult, TestResult, TestStatus } from '../domain.js'
+import { matchTests } from '../test-identity.js'
 
 export const FLAKY = 'flaky:'
 
@@ -22,17 +23,16 @@ export interface CombinedRun {
   coverageSensitive: string[]
 }
 
-const key = (test: { file: string; name: string }) => `${test.file}\u0000${test.name}`
-
 export function combineRuns({ plain, coverage }: GateRuns, where: 'at head' | 'on the pre-fix tree'): CombinedRun {
   const [first, ...others] = plain
-  const lookups = others.map((run) => new Map(run.tests.map((test) => [key(test), test])))
-  const coverageLookup = coverage && new Map(coverage.tests.map((test) => [key(test), test]))
+  // Each run's result of the same test: twins (one title twice in a file) stay apart (test-identity.ts).
+  const matched = others.map((run) => matchTests(first.tests, run.tests))
+  const matchedWithCoverage = coverage && matchTests(first.tests, coverage.tests)
   const coverageSensitive: string[] = []
-  const tests = first.tests.map((test): TestResult => {
-    const plainResults = [test, ...lookups.map((lookup) => lookup.get(key(test)) ?? null)]
+  const tests = first.tests.map((test, index): TestResult => {
+    const plainResults = [test, ...matched.map((results) => results[index] ?? null)]
     const statuses: Array<TestStatus | 'missing'> = plainResults.map((result) => result?.status ?? 'missing')
-    const withCoverage: TestStatus | 'missing' | null = coverageLookup ? (coverageLookup.get(key(test))?.status ?? 'missing') : null
+    const withCoverage: TestStatus | 'missing' | null = matchedWithCoverage ? (matchedWithCoverage[index]?.status ?? 'missing') : null
     const plainAgree = statuses.every((status) => status === statuses[0])
     if (plainAgree && (withCoverage === null || withCoverage === statuses[0])) return test
     if (plainAgree && statuses[0] === 'passed') {
@@ -41,7 +41,7 @@ export function combineRuns({ plain, coverage }: GateRuns, where: 'at head' | 'o
     }
     // In the order the runs were made: the first, the coverage run, then the others.
     const all = withCoverage === null ? statuses : [statuses[0], withCoverage, ...statuses.slice(1)]
-    const runs = withCoverage === null ? plainResults : [test, coverageLookup!.get(key(test)) ?? null, ...plainResults.slice(1)]
+    const runs = withCoverage === null ? plainResults : [test, matchedWithCoverage![index] ?? null, ...plainResults.slice(1)]
     return { ...test, status: 'failed', runs: all, message: flakyMessage(all, runs, where) }
   })
   return { run: { ...first, tests }, coverageSensitive }

@@ -14,6 +14,7 @@ import type { GitCommands } from '../ports/git.js'
 import type { Logger } from '../ports/logger.js'
 import type { TestBench } from './test-bench.js'
 import type { Trees } from './trees.js'
+import { identityKey, withOccurrences } from '../test-identity.js'
 
 export const MAX_HUNKS = 8
 
@@ -66,10 +67,10 @@ export async function guardHunks(changeSet: ChangeSet, tests: ClassifiedTest[], 
     await options.bench.installInto(root)
     await options.prepare(root)
     const run = await options.bench.run({ root, where }, files)
-    const failed = new Set(run.tests.filter((test) => isFailure(test.status)).map((test) => `${test.file}\u0000${test.name}`))
+    const results = new Map(withOccurrences(run.tests).map((result) => [identityKey(result), result]))
     const unloadable = new Set(run.fileErrors.map((error) => error.file))
     // A file that cannot load in the mixed tree says nothing of its pass-to-pass tests one by one.
-    const fails = (test: ClassifiedTest) => failed.has(`${test.file}\u0000${test.name}`) || (test.kind === 'fail-to-pass' && unloadable.has(test.file))
+    const fails = (test: ClassifiedTest) => isFailure(results.get(identityKey(test))?.status ?? 'missing') || (test.kind === 'fail-to-pass' && unloadable.has(test.file))
     const guardedBy = passing.filter(fails).map((test) => test.name)
     guards.push({ ...lines, guardedBy })
   }

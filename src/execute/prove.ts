@@ -13,6 +13,7 @@ import { classifyTests } from '../verdict/classify.js'
 import { onlyLoadFailures } from '../verdict/failure-kind.js'
 import { PRE_FIX_RUNS } from '../settings.js'
 import { combineRuns, isFlaky } from './determinism.js'
+import { matchTests } from '../test-identity.js'
 import { outsideFailure } from './outside-failure.js'
 import { failingFiles, type TestBench } from './test-bench.js'
 
@@ -105,8 +106,8 @@ async function gateOnPreFix(bench: TestBench, files: string[], options: ProveOpt
 
 /** Whether a test that passed in `first` did not pass in `second`. */
 const lostPasses = (first: RunResult, second: RunResult) => {
-  const again = new Map(second.tests.map((test) => [`${test.file}\0${test.name}`, test.status]))
-  return first.tests.some((test) => test.status === 'passed' && again.get(`${test.file}\0${test.name}`) !== 'passed')
+  const again = matchTests(first.tests, second.tests)
+  return first.tests.some((test, index) => test.status === 'passed' && again[index]?.status !== 'passed')
 }
 
 /** A generated suite keeps only files whose every test passes at head: it is delivered as it is. */

@@ -21,9 +21,10 @@ const PARSE_ERROR_ADVICE = /(Jest encountered an unexpected token)[\s\S]*?\n\s*D
 /**
  * Flags jest has accepted since version 22 (it rejects unknown flags): no snapshot writing, a JSON report
  * in a file, exactly the given files, no watchman daemon, and an exit once the report is written even if
- * a test left a handle open.
+ * a test left a handle open; each test's line (`--testLocationInResults`), so same-titled tests stay apart
+ * when shuffled.
  */
-export const JEST_FLAGS = ['--ci', '--json', '--runTestsByPath', '--watchman=false', '--forceExit']
+export const JEST_FLAGS = ['--ci', '--json', '--runTestsByPath', '--watchman=false', '--forceExit', '--testLocationInResults']
 
 /** Coverage as istanbul JSON in the scratch folder, or none (a config's thresholds could fail the run). */
 function coverageFlags(request: RunRequest): string[] {
@@ -34,6 +35,8 @@ function coverageFlags(request: RunRequest): string[] {
 interface JestAssertion {
   ancestorTitles?: string[]
   title: string
+  /** Where the test is defined (`--testLocationInResults`): tells same-titled tests apart. */
+  location?: { line?: number } | null
   status: string
   duration?: number | null
   failureMessages?: string[] | null
@@ -182,11 +185,14 @@ function toTestResult(file: string, assertion: JestAssertion): TestResult {
   return {
     file,
     name: [...(assertion.ancestorTitles ?? []), assertion.title].join(' › '),
+    ...lineOf(assertion),
     status: toStatus(assertion.status),
     durationMs: typeof assertion.duration === 'number' ? assertion.duration : null,
     message: failure ? cleanMessage(failure) : ''
   }
 }
+
+const lineOf = (assertion: JestAssertion) => (typeof assertion.location?.line === 'number' ? { line: assertion.location.line } : {})
 
 function cleanMessage(text: string): string {
   return trimMessage(stripAnsi(text).replace(PARSE_ERROR_ADVICE, '$1\n\n'))

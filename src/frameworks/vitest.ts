@@ -41,6 +41,8 @@ function coverageFlags(request: RunRequest, provider: string | null): string[] {
 interface VitestAssertion {
   ancestorTitles?: string[]
   title: string
+  /** Where the test is defined (`--includeTaskLocation`, vitest 1.4+): tells same-titled tests apart. */
+  location?: { line?: number } | null
   status: string
   duration?: number | null
   failureMessages?: string[] | null
@@ -85,8 +87,11 @@ export const vitestAdapter: FrameworkAdapter = {
     await Promise.all([rm(reportFile, { force: true }), rm(coverageFile, { force: true })])
     const provider = request.coverage ? coverageProvider(request.treeDir) : null
     // `--sequence.shuffle`: files and tests in a random order (vitest 0.30 and later know it).
-    const shuffled = request.shuffle === true && atLeastVersion(installedVersion(request.treeDir, 'vitest'), 0, 30)
-    const reporterArgs = [...VITEST_FLAGS, `--outputFile=${reportFile}`, ...coverageFlags(request, provider), ...(shuffled ? ['--sequence.shuffle'] : [])]
+    const version = installedVersion(request.treeDir, 'vitest')
+    const shuffled = request.shuffle === true && atLeastVersion(version, 0, 30)
+    // `--includeTaskLocation` (vitest 1.4+): each test's line, so same-titled tests stay apart when shuffled.
+    const located = atLeastVersion(version, 1, 4) ? ['--includeTaskLocation'] : []
+    const reporterArgs = [...VITEST_FLAGS, `--outputFile=${reportFile}`, ...coverageFlags(request, provider), ...(shuffled ? ['--sequence.shuffle'] : []), ...located]
     const invocation = request.command ? expandCommand(request.command, request.files, reporterArgs) : defaultInvocation(request, reporterArgs)
     if (!invocation) return notInstalled(request)
     const result = await processes.run({ ...invocation, cwd: request.treeDir, timeoutMs: request.timeoutMs })
@@ -180,11 +185,14 @@ function toTestResult(file: string, assertion: VitestAssertion, notRun: string):
     file,
     // vitest 0.x puts the file's unnamed suite first, as ''.
     name: [...(assertion.ancestorTitles ?? []).filter(Boolean), assertion.title].join(' › '),
+    ...lineOf(assertion),
     status,
     durationMs: typeof assertion.duration === 'number' ? Math.round(assertion.duration) : null,
     message: failure ? cleanMessage(failure) : status === 'errored' ? notRun : ''
   }
 }
+
+const lineOf = (assertion: VitestAssertion) => (typeof assertion.location?.line === 'number' ? { line: assertion.location.line } : {})
 
 function cleanMessage(text: string): string {
   const lines = stripAnsi(text).split('\n').filter((line) => !INTERNAL_FRAME.test(line))

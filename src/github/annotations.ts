@@ -9,6 +9,7 @@ import { extent } from '../arrays.js'
 import type { ChangeSet } from '../domain.js'
 import type { Report } from '../report/report.js'
 import { sourceFiles } from '../diff/change-set.js'
+import { inRanges } from '../verdict/line-ranges.js'
 
 export type AnnotationKind = 'error' | 'warning' | 'notice'
 
@@ -27,14 +28,14 @@ export function annotationsFor(report: Report, changeSet: ChangeSet): Annotation
   // Nothing was run or proven: the diff gets no marks.
   if (report.verdict === 'not-applicable') return []
   const proven = report.verdict === 'fail-to-pass'
-  const uncovered = new Map(report.diffCoverage?.files.map((file) => [file.file, new Set(file.uncoveredLines)]))
+  const uncovered = new Map(report.diffCoverage?.files.map((file) => [file.file, file.uncoveredLines]))
   const annotations: Annotation[] = concernAnnotations(report, changeSet)
   for (const file of sourceFiles(changeSet).filter((entry) => entry.status !== 'deleted')) {
-    const missed = uncovered.get(file.path) ?? new Set<number>()
+    const missed = uncovered.get(file.path) ?? []
     for (const hunk of file.hunks) {
       const changed = hunk.addedLines.length ? hunk.addedLines : [hunk.head.start]
       // Without coverage every hunk counts as run; with it, a hunk is run when none of its executable lines was missed.
-      const run = !changed.some((line) => missed.has(line))
+      const run = !changed.some((line) => inRanges(missed, line))
       const { min, max } = extent(changed)
       const range = { file: file.path, startLine: min, endLine: max }
       const guard = report.hunks?.find((entry) => entry.file === range.file && entry.startLine === range.startLine && entry.endLine === range.endLine)
@@ -49,7 +50,7 @@ export function annotationsFor(report: Report, changeSet: ChangeSet): Annotation
       }
       if (!proven) annotations.push({ kind: 'error', ...range, title: 'No test guards this fix', message: `No test fails without this change: ${report.reason ?? report.verdict}.` })
     }
-    for (const [startLine, endLine] of runs([...missed].sort((a, b) => a - b))) {
+    for (const [startLine, endLine] of missed) {
       annotations.push({ kind: 'warning', file: file.path, startLine, endLine, title: 'Changed line not run by the suite', message: 'No regression test runs this changed line.' })
     }
   }
@@ -72,14 +73,3 @@ function concernAnnotations(report: Report, changeSet: ChangeSet): Annotation[] 
 }
 
 const failToPass = (report: Report) => report.tests.filter((test) => test.kind === 'fail-to-pass').length
-
-/** Consecutive line numbers as [start, end] ranges. */
-function runs(lines: number[]): Array<[number, number]> {
-  const ranges: Array<[number, number]> = []
-  for (const line of lines) {
-    const last = ranges[ranges.length - 1]
-    if (last && line === last[1] + 1) last[1] = line
-    else ranges.push([line, line])
-  }
-  return ranges
-}

@@ -2,6 +2,7 @@
 import { briefList } from '../diff/generated.js'
 import type { Report } from './report.js'
 import { failToPassCount, inputTokens } from './report.js'
+import { describeRanges } from '../verdict/line-ranges.js'
 
 const VERDICT_LINE: Record<Report['verdict'], string> = {
   'fail-to-pass': '✅ **fail-to-pass** — the suite proves the fix: it passes on the fix and fails without it.',
@@ -103,11 +104,19 @@ function mergeBaseLine(report: Report): string | null {
   return `ℹ️ The fix is the change from the merge-base \`${mergeBase.slice(0, 7)}\` of base and head (\`git diff base...head\`), not from base \`${base.slice(0, 7)}\`: what the base branch got after the fork is not part of it.`
 }
 
+/** A test's name, with its line or its place among its twins where its file has another test of that name. */
+function nameOf(test: Report['tests'][number], all: Report['tests']): string {
+  const twins = all.filter((other) => other.file === test.file && other.name === test.name).length > 1
+  if (!twins) return test.name
+  const which = [test.line !== undefined && `line ${test.line}`, test.occurrence && `#${test.occurrence}`].filter(Boolean)
+  return `${test.name} (${which.join(', ')})`
+}
+
 function tests(report: Report): string {
   if (report.tests.length === 0) return '## Tests\n\nNo test ran.'
   // The proof first: the fail-to-pass tests, then the others, each group in run order.
   const failToPassFirst = [...report.tests.filter((t) => t.kind === 'fail-to-pass'), ...report.tests.filter((t) => t.kind !== 'fail-to-pass')]
-  const rows = failToPassFirst.map((t) => `| ${cell(t.file)} | ${cell(t.name)} | ${t.head} | ${t.preFix} | **${t.kind}** | ${beforeTheFix(t)} |`)
+  const rows = failToPassFirst.map((t) => `| ${cell(t.file)} | ${cell(nameOf(t, report.tests))} | ${t.head} | ${t.preFix} | **${t.kind}** | ${beforeTheFix(t)} |`)
   return ['## Tests', '| File | Test | At head | Pre-fix | Kind | Before the fix |', '|---|---|---|---|---|---|', ...rows].join('\n')
 }
 
@@ -160,10 +169,12 @@ function unguardedNote(report: Report): string | null {
 
 function diffCoverage(report: Report): string | null {
   const coverage = report.diffCoverage
-  if (!coverage) return report.diffCoverageNote && `## Diff coverage\n\nDiff coverage ${report.diffCoverageNote}.`
+  const note = report.diffCoverageNote && `Diff coverage ${cell(report.diffCoverageNote)}.`
+  if (!coverage) return note && `## Diff coverage\n\n${note}`
   const percent = coverage.total === 0 ? 'no executable changed lines' : `${Math.round((100 * coverage.covered) / coverage.total)}%`
-  const rows = coverage.files.map((f) => `| ${cell(f.file)} | ${f.covered}/${f.total} | ${f.uncoveredLines.join(', ') || '—'} |`)
-  return [`## Diff coverage\n\n${coverage.covered} of ${coverage.total} changed executable lines run by the suite at head (${percent}).`, '| File | Covered | Uncovered changed lines |\n|---|---|---|\n' + rows.join('\n')].join('\n\n')
+  const rows = coverage.files.map((f) => `| ${cell(f.file)} | ${f.covered}/${f.total} | ${describeRanges(f.uncoveredLines) || '—'} |`)
+  const summary = `${coverage.covered} of ${coverage.total} changed executable lines run by the suite at head (${percent}).${note ? ` ${note}` : ''}`
+  return [`## Diff coverage\n\n${summary}`, '| File | Covered | Uncovered changed lines |\n|---|---|---|\n' + rows.join('\n')].join('\n\n')
 }
 
 /** Files the repository marks generated: kept out of the proof, so a reader knows why they are not in it. */

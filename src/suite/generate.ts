@@ -126,9 +126,13 @@ function summarizeContext(input: GenerationInput): ContextSummary {
   return { files: [...new Set(files)], tokens: Math.ceil(sharedContext(input).length / 4), imports: context.imports }
 }
 
-/** `test/regression/issue-7.test.js` → `test/regression/issue-7-concerns.test.js`. */
+/**
+ * `test/regression/issue-7.test.js` → `test/regression/issue-7-concerns.test.js`; a Python file stays an
+ * importable module name: `test_fix_abc1234.py` → `test_fix_abc1234_concerns.py`.
+ */
 export function concernsPathFor(suitePath: string, suffix: string): string {
-  return suitePath.endsWith(suffix) ? `${suitePath.slice(0, -suffix.length)}-concerns${suffix}` : `${suitePath}-concerns`
+  const tail = suffix === '.py' ? '_concerns' : '-concerns'
+  return suitePath.endsWith(suffix) ? `${suitePath.slice(0, -suffix.length)}${tail}${suffix}` : `${suitePath}${tail}`
 }
 
 /** A file the repository's own command would never run proves the fix here but guards nothing in its CI. */

@@ -19,6 +19,9 @@ export function suitePathFor(report: BugReport, head: string, context: ContextPa
   return regressionFileName(context.regressionDir, suiteStem(report, head), context.testFileSuffix)
 }
 
+/** pytest imports a test file as a module: its name must be one. */
+const PYTHON_MODULE = /^[A-Za-z_][A-Za-z0-9_]*\.py$/
+
 export function placeSuite(files: SuiteFile[], context: ContextPack, existingFiles: ReadonlySet<string>): Placement {
   const accepted: SuiteFile[] = []
   const refused: RefusedFile[] = []
@@ -42,6 +45,7 @@ function refusal(path: string, context: ContextPack, existing: ReadonlySet<strin
   if (existing.has(normalized)) return 'a file already exists at that path'
   if (!normalized.startsWith(`${context.regressionDir}/`)) return `the path is outside the regression folder ${context.regressionDir}/`
   if (!normalized.endsWith(context.testFileSuffix)) return `the file name does not end in ${context.testFileSuffix}`
+  if (context.testFileSuffix === '.py' && !PYTHON_MODULE.test(posix.basename(normalized))) return 'the file name is not an importable Python module name (letters, digits and _, not starting with a digit)'
   if (taken.has(normalized)) return 'the suite has two files at that path'
   return null
 }

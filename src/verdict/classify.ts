@@ -1,14 +1,14 @@
 /** Each test's kind from its two runs, and the overall verdict. */
 import { isFailure, type ClassifiedTest, type RunResult, type TestKind, type TestResult, type TestStatus, type Verdict } from '../domain.js'
 import { onlyLoadFailures, preFixFailureOf, type PreFixFailure } from './failure-kind.js'
-
-const key = (test: { file: string; name: string }) => `${test.file}\u0000${test.name}`
+import { matchTests, withOccurrences } from '../test-identity.js'
 
 export function classifyTests(headRun: RunResult, preFixRun: RunResult | null): ClassifiedTest[] {
-  const preFix = new Map(preFixRun?.tests.map((test) => [key(test), test]))
+  // Each test's own result before the fix: a same-titled twin's never stands in for it (test-identity.ts).
+  const preFix = matchTests(headRun.tests, preFixRun?.tests ?? [])
   const preFixFileErrors = new Map(preFixRun?.fileErrors.map((error) => [error.file, error.message]))
-  return headRun.tests.map((test) => {
-    const before = preFix.get(key(test))
+  return withOccurrences(headRun.tests).map((test, index) => {
+    const before = preFix[index]
     // A file that could not even load before the fix (e.g. it imports what the fix added) fails there.
     const preFixStatus: TestStatus | 'missing' = before?.status ?? (preFixFileErrors.has(test.file) ? 'errored' : 'missing')
     const message = before?.message || preFixFileErrors.get(test.file) || test.message
@@ -19,7 +19,8 @@ export function classifyTests(headRun: RunResult, preFixRun: RunResult | null): 
     const explained = kind === 'fail-to-pass' || (kind === 'missing-at-pre-fix' && failure?.kind === 'not-run')
     const preFixFailure = kind === 'fail-to-pass' && failure && failure.kind !== 'not-run' ? failure.kind : null
     const shown = flaky && before?.runs ? before.message : message
-    return { file: test.file, name: test.name, head: test.status, preFix: preFixStatus, kind, flaky, message: shown, scenario: null, preFixFailure, preFixFailureLine: explained ? (failure?.line ?? null) : null }
+    const identity = { ...(test.line !== undefined && { line: test.line }), ...(test.occurrence !== undefined && { occurrence: test.occurrence }) }
+    return { file: test.file, name: test.name, ...identity, head: test.status, preFix: preFixStatus, kind, flaky, message: shown, scenario: null, preFixFailure, preFixFailureLine: explained ? (failure?.line ?? null) : null }
   })
 }
 

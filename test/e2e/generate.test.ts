@@ -94,7 +94,7 @@ test('(b) a suite that passes on both trees gets one strengthen round, then no-f
   expect(run.report).toMatchObject({ verdict: 'no-fail-to-pass', reason: 'none of the 1 test(s) passing at head failed on the pre-fix tree', rounds: { repair: 0, strengthen: 1 } })
   expect(run.report.tests).toEqual([expect.objectContaining({ head: 'passed', preFix: 'passed', kind: 'pass-to-pass' })])
   // send() never reaches the fixed lines in _open: the diff coverage shows it.
-  expect(run.report.diffCoverage).toEqual({ covered: 0, total: 2, files: [{ file: 'src/streaming-transport.ts', covered: 0, total: 2, uncoveredLines: [56, 59] }] })
+  expect(run.report.diffCoverage).toEqual({ covered: 0, total: 2, files: [{ file: 'src/streaming-transport.ts', covered: 0, total: 2, uncoveredLines: [[56, 56], [59, 59]] }] })
   const strengthen = run.model!.requests.find((request) => stageOf(request) === 'strengthen')!
   expect(requestText(strengthen)).toContain('-      const cost = response.status')
   expect(requestText(strengthen)).toContain('passed: test/regression/issue-4471.test.ts › regression #4471 › send() retries after a 429')

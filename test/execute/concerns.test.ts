@@ -2,7 +2,8 @@
 import { mkdtemp, readdir, readFile } from 'node:fs/promises'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
-import type { ChangeSet, FixConcern, RunResult, SuiteFile, TestResult } from '../../src/domain.js'
+import type { BugReport, ChangeSet, FixConcern, RunResult, SuiteFile, TestResult } from '../../src/domain.js'
+import { regressionFileName, suiteStem } from '../../src/context/test-layout.js'
 import { judgeConcerns, withPreFixResults, type ConfirmedConcern } from '../../src/execute/concerns.js'
 import { annotationsFor } from '../../src/github/annotations.js'
 import { concernTestProblems } from '../../src/model/stages.js'
@@ -74,7 +75,7 @@ test('the concerns answer must list one test per concern, each naming its concer
 
 test('the concern tests sit beside the suite file', () => {
   expect(concernsPathFor('src/regression/issue-7.spec.js', '.spec.js')).toBe('src/regression/issue-7-concerns.spec.js')
-  expect(concernsPathFor('tests/regression/test_fix_abc1234.py', '.py')).toBe('tests/regression/test_fix_abc1234-concerns.py')
+  expect(concernsPathFor('tests/regression/test_fix_abc1234.py', '.py')).toBe('tests/regression/test_fix_abc1234_concerns.py')
 })
 
 test('on-fix-concern: warn leaves the exit code to the verdict; fail makes confirmed concerns exit 1, never over an error', () => {
@@ -147,4 +148,12 @@ test('report.md has a section for confirmed concerns right after the hunk table;
   const again = await writeReport(outDir, emptyReport('generate', '/repo', 'b', 'h'), [])
   expect(again.concernsDir).toBeNull()
   expect(await readdir(outDir)).not.toContain('concerns')
+})
+
+test('every generated pytest file name is an importable module name: the suite, the concern tests, the import checks', () => {
+  const module = /^[A-Za-z_][A-Za-z0-9_]*\.py$/
+  const suite = regressionFileName('tests/regression', suiteStem(null, 'abc1234def'), '.py')
+  const names = [suite, concernsPathFor(suite, '.py'), regressionFileName('tests', 'import-check-1', '.py'), regressionFileName('tests/regression', suiteStem({ issue: 7 } as BugReport, 'h'), '.py')]
+  expect(names).toEqual(['tests/regression/test_fix_abc1234.py', 'tests/regression/test_fix_abc1234_concerns.py', 'tests/test_regression_import_check_1.py', 'tests/regression/test_issue_7.py'])
+  for (const name of names) expect(name.split('/').pop()).toMatch(module)
 })

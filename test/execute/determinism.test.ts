@@ -26,3 +26,25 @@ test('failing only in the coverage run, passing in every plain one: judged on th
   const { run: flaky } = combineRuns({ plain: [run(test_('spy', 'passed')), run(test_('spy', 'failed', 'x'))], coverage: run(test_('spy', 'failed', 'called 0 times')) }, 'at head')
   expect(flaky.tests[0]).toMatchObject({ runs: ['passed', 'failed', 'failed'], message: 'flaky: passed, then on run 2 at head failed: called 0 times' })
 })
+
+test('twins (the same full title twice in a file) are matched run by run, one with one: the steady failure of one is not hidden by the other, nor made flaky', () => {
+  const twins = () => run(test_('copied › works', 'passed'), test_('copied › works', 'failed', 'expected 1, got 2'))
+  const { run: combined } = combineRuns({ plain: [twins(), twins()] }, 'on the pre-fix tree')
+  expect(combined.tests.map((test) => [test.status, isFlaky(test)])).toEqual([
+    ['passed', false],
+    ['failed', false]
+  ])
+  // A twin that does change between runs is flaky alone.
+  const changed = run(test_('copied › works', 'passed'), test_('copied › works', 'passed'))
+  const { run: wobbly } = combineRuns({ plain: [twins(), changed] }, 'on the pre-fix tree')
+  expect(wobbly.tests.map(isFlaky)).toEqual([false, true])
+})
+
+test('twins with their lines match across a shuffled run that reports them in another order', () => {
+  const at = (line: number, status: TestResult['status']): TestResult => ({ ...test_('same', status), line })
+  const { run: combined } = combineRuns({ plain: [run(at(3, 'passed'), at(9, 'failed')), run(at(9, 'failed'), at(3, 'passed'))] }, 'on the pre-fix tree')
+  expect(combined.tests.map((test) => [test.line, test.status, isFlaky(test)])).toEqual([
+    [3, 'passed', false],
+    [9, 'failed', false]
+  ])
+})

@@ -1,6 +1,7 @@
 import type { ChangeSet, ChangedFile } from '../../src/domain.js'
 import { annotationsFor, MAX_PER_KIND } from '../../src/github/annotations.js'
 import { emptyReport, type Report } from '../../src/report/report.js'
+import { toRanges } from '../../src/verdict/line-ranges.js'
 
 const hunk = (addedLines: number[]) => ({ header: '@@', base: { start: 1, end: 1 }, head: { start: addedLines[0], end: addedLines[addedLines.length - 1] }, text: '', addedLines, removedLines: [] })
 const file = (path: string, hunks: number[][]): ChangedFile => ({ path, basePath: path, status: 'modified', role: 'source', hunks: hunks.map(hunk) })
@@ -13,7 +14,7 @@ function report(verdict: Report['verdict'], uncovered: Record<string, number[]> 
     verdict,
     reason: verdict === 'fail-to-pass' ? null : 'none of the 2 test(s) passing at head failed on the pre-fix tree',
     tests: [{ file: 't', name: 'n', head: 'passed', preFix: 'failed', kind: 'fail-to-pass', flaky: false, message: '', scenario: null, preFixFailure: 'assertion', preFixFailureLine: 'expected 1 to be 2' }],
-    diffCoverage: uncovered && { covered: 0, total: 0, files: Object.entries(uncovered).map(([path, lines]) => ({ file: path, covered: 0, total: lines.length, uncoveredLines: lines })) }
+    diffCoverage: uncovered && { covered: 0, total: 0, files: Object.entries(uncovered).map(([path, lines]) => ({ file: path, covered: 0, total: lines.length, uncoveredLines: toRanges(lines) })) }
   }
 }
 

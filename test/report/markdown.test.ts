@@ -28,3 +28,13 @@ test('not-applicable: a neutral headline with the reason, and nothing about isol
   const markdown = renderMarkdown({ ...emptyReport('verify', '/repo', 'abc1234ffff', 'abc1234ffff'), verdict: 'not-applicable', reason })
   expect(markdown).toBe(`# Regression tests for this fix\n\n➖ **not-applicable** — the change has nothing to prove, so nothing ran.\n\nReason: ${reason}\n\nmode \`verify\` · \`abc1234...abc1234\` · 0 changed file(s)\n`)
 })
+
+test('twins (tests with the same full title in a file) are told apart by their line or their place; uncovered lines are ranges', () => {
+  const twin = (occurrence: number, extra: Partial<ClassifiedTest> = {}): ClassifiedTest => ({ ...failToPass('copied › parses'), occurrence, ...extra })
+  const diffCoverage = { covered: 1, total: 7, files: [{ file: 'src/a.js', covered: 1, total: 7, uncoveredLines: [[3, 7], [12, 12]] as Array<[number, number]> }] }
+  const markdown = renderMarkdown({ ...emptyReport('verify', '/repo', 'b', 'h'), verdict: 'fail-to-pass', reason: null, tests: [twin(1), twin(2, { kind: 'pass-to-pass', preFix: 'passed' }), { ...failToPass('by line'), line: 4 }, { ...failToPass('by line'), line: 9 }], diffCoverage })
+  expect(markdown).toContain('| test/a.test.js | copied › parses (#1) |')
+  expect(markdown).toContain('| test/a.test.js | copied › parses (#2) |')
+  expect(markdown).toContain('| test/a.test.js | by line (line 9) |')
+  expect(markdown).toContain('| src/a.js | 1/7 | 3–7, 12 |')
+})

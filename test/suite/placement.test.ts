@@ -42,3 +42,13 @@ test('paths that escape, collide or leave the regression folder are refused', ()
     'the path has a control, line-breaking, bidirectional or invisible character (U+0085)'
   ])
 })
+
+test('a Python test file must be an importable module name: pytest imports it as one', () => {
+  const python = { regressionDir: 'tests/regression', testFileSuffix: '.py' } as ContextPack
+  const { accepted, refused } = placeSuite([file('tests/regression/test_fix_abc1234_concerns.py'), file('tests/regression/test_fix_abc1234-concerns.py'), file('tests/regression/1_test.py')], python, new Set())
+  expect(accepted.map((f) => f.path)).toEqual(['tests/regression/test_fix_abc1234_concerns.py'])
+  expect(refused.map((f) => f.reason)).toEqual([
+    'the file name is not an importable Python module name (letters, digits and _, not starting with a digit)',
+    'the file name is not an importable Python module name (letters, digits and _, not starting with a digit)'
+  ])
+})

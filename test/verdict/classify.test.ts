@@ -92,3 +92,26 @@ test('no-fail-to-pass names the flaky tests it did not count', () => {
   expect(tests.map((test) => [test.name, test.kind, test.flaky])).toEqual([['steady', 'pass-to-pass', false], ['wobbly', 'flaky', true]])
   expect(decideVerdict(tests)).toMatchObject({ verdict: 'no-fail-to-pass', reason: 'none of the 2 test(s) passing at head failed on the pre-fix tree; 1 flaky test(s) changed their result between runs of one tree (wobbly)' })
 })
+
+test('two tests with the same full title are two tests: the twin that fails before the fix is fail-to-pass, whatever the other did', () => {
+  const head = run([result('copied › parses', 'passed'), result('copied › parses', 'passed')])
+  const preFix = run([result('copied › parses', 'passed'), result('copied › parses', 'failed')])
+  const tests = classifyTests(head, preFix)
+  expect(tests.map((t) => [t.kind, t.occurrence])).toEqual([
+    ['pass-to-pass', 1],
+    ['fail-to-pass', 2]
+  ])
+  expect(decideVerdict(tests).verdict).toBe('fail-to-pass')
+  // The failing twin first: the same, the order is the reporter's in both trees.
+  const failingFirst = classifyTests(head, run([result('copied › parses', 'failed'), result('copied › parses', 'passed')]))
+  expect(failingFirst.map((t) => t.kind)).toEqual(['fail-to-pass', 'pass-to-pass'])
+})
+
+test('twins with their lines are matched by line, and the report keeps the line', () => {
+  const at = (line: number, status: TestResult['status']): TestResult => ({ ...result('same', status), line })
+  const tests = classifyTests(run([at(4, 'passed'), at(12, 'passed')]), run([at(12, 'failed'), at(4, 'passed')]))
+  expect(tests.map((t) => [t.line, t.kind, t.occurrence])).toEqual([
+    [4, 'pass-to-pass', undefined],
+    [12, 'fail-to-pass', undefined]
+  ])
+})
