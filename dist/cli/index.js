@@ -2,7 +2,7 @@
 import { createRequire as __WEBPACK_EXTERNAL_createRequire } from "module";
 /******/ var __webpack_modules__ = ({
 
-/***/ 1087:
+/***/ 9445:
 /***/ (function(module) {
 
 (function (global, factory) {
@@ -248,7 +248,7 @@ import { createRequire as __WEBPACK_EXTERNAL_createRequire } from "module";
 
 /***/ }),
 
-/***/ 5137:
+/***/ 9551:
 /***/ (function(module, __unused_webpack_exports, __nccwpck_require__) {
 
 /* module decorator */ module = __nccwpck_require__.nmd(module);
@@ -754,13 +754,13 @@ function encode(decoded) {
 
 /***/ }),
 
-/***/ 8353:
+/***/ 9535:
 /***/ (function(module, __unused_webpack_exports, __nccwpck_require__) {
 
 /* module decorator */ module = __nccwpck_require__.nmd(module);
 (function (global, factory) {
   if (true) {
-    factory(module, __nccwpck_require__(1087), __nccwpck_require__(5137));
+    factory(module, __nccwpck_require__(9445), __nccwpck_require__(9551));
     module.exports = def(module);
   } else {}
   function def(m) { return 'default' in m.exports ? m.exports.default : m.exports; }
@@ -1311,7 +1311,7 @@ function generatedPosition(map, source, line, column, bias, all) {
 
 /***/ }),
 
-/***/ 1263:
+/***/ 973:
 /***/ (function(__unused_webpack_module, exports) {
 
 
@@ -1599,16 +1599,16 @@ exports.decodedLength = function (s) {
 
 /***/ }),
 
-/***/ 9153:
+/***/ 2463:
 /***/ ((module, exports, __nccwpck_require__) => {
 
 
 Object.defineProperty(exports, "__esModule", ({ value: true }));
 exports.MissingRefError = exports.ValidationError = exports.CodeGen = exports.Name = exports.nil = exports.stringify = exports.str = exports._ = exports.KeywordCxt = exports.Ajv = void 0;
-const core_1 = __nccwpck_require__(2439);
-const draft7_1 = __nccwpck_require__(3967);
-const discriminator_1 = __nccwpck_require__(2936);
-const draft7MetaSchema = __nccwpck_require__(372);
+const core_1 = __nccwpck_require__(3893);
+const draft7_1 = __nccwpck_require__(9941);
+const discriminator_1 = __nccwpck_require__(8886);
+const draft7MetaSchema = __nccwpck_require__(2079);
 const META_SUPPORT_DATA = ["/properties"];
 const META_SCHEMA_ID = "http://json-schema.org/draft-07/schema";
 class Ajv extends core_1.default {
@@ -1638,24 +1638,24 @@ module.exports = exports = Ajv;
 module.exports.Ajv = Ajv;
 Object.defineProperty(exports, "__esModule", ({ value: true }));
 exports["default"] = Ajv;
-var validate_1 = __nccwpck_require__(7391);
+var validate_1 = __nccwpck_require__(7881);
 Object.defineProperty(exports, "KeywordCxt", ({ enumerable: true, get: function () { return validate_1.KeywordCxt; } }));
-var codegen_1 = __nccwpck_require__(8762);
+var codegen_1 = __nccwpck_require__(1436);
 Object.defineProperty(exports, "_", ({ enumerable: true, get: function () { return codegen_1._; } }));
 Object.defineProperty(exports, "str", ({ enumerable: true, get: function () { return codegen_1.str; } }));
 Object.defineProperty(exports, "stringify", ({ enumerable: true, get: function () { return codegen_1.stringify; } }));
 Object.defineProperty(exports, "nil", ({ enumerable: true, get: function () { return codegen_1.nil; } }));
 Object.defineProperty(exports, "Name", ({ enumerable: true, get: function () { return codegen_1.Name; } }));
 Object.defineProperty(exports, "CodeGen", ({ enumerable: true, get: function () { return codegen_1.CodeGen; } }));
-var validation_error_1 = __nccwpck_require__(535);
+var validation_error_1 = __nccwpck_require__(3021);
 Object.defineProperty(exports, "ValidationError", ({ enumerable: true, get: function () { return validation_error_1.default; } }));
-var ref_error_1 = __nccwpck_require__(5268);
+var ref_error_1 = __nccwpck_require__(3162);
 Object.defineProperty(exports, "MissingRefError", ({ enumerable: true, get: function () { return ref_error_1.default; } }));
 //# sourceMappingURL=ajv.js.map
 
 /***/ }),
 
-/***/ 7565:
+/***/ 567:
 /***/ ((__unused_webpack_module, exports) => {
 
 
@@ -1817,15 +1817,15 @@ exports.regexpCode = regexpCode;
 
 /***/ }),
 
-/***/ 8762:
+/***/ 1436:
 /***/ ((__unused_webpack_module, exports, __nccwpck_require__) => {
 
 
 Object.defineProperty(exports, "__esModule", ({ value: true }));
 exports.or = exports.and = exports.not = exports.CodeGen = exports.operators = exports.varKinds = exports.ValueScopeName = exports.ValueScope = exports.Scope = exports.Name = exports.regexpCode = exports.stringify = exports.getProperty = exports.nil = exports.strConcat = exports.str = exports._ = void 0;
-const code_1 = __nccwpck_require__(7565);
-const scope_1 = __nccwpck_require__(4146);
-var code_2 = __nccwpck_require__(7565);
+const code_1 = __nccwpck_require__(567);
+const scope_1 = __nccwpck_require__(7788);
+var code_2 = __nccwpck_require__(567);
 Object.defineProperty(exports, "_", ({ enumerable: true, get: function () { return code_2._; } }));
 Object.defineProperty(exports, "str", ({ enumerable: true, get: function () { return code_2.str; } }));
 Object.defineProperty(exports, "strConcat", ({ enumerable: true, get: function () { return code_2.strConcat; } }));
@@ -1834,7 +1834,7 @@ Object.defineProperty(exports, "getProperty", ({ enumerable: true, get: function
 Object.defineProperty(exports, "stringify", ({ enumerable: true, get: function () { return code_2.stringify; } }));
 Object.defineProperty(exports, "regexpCode", ({ enumerable: true, get: function () { return code_2.regexpCode; } }));
 Object.defineProperty(exports, "Name", ({ enumerable: true, get: function () { return code_2.Name; } }));
-var scope_2 = __nccwpck_require__(4146);
+var scope_2 = __nccwpck_require__(7788);
 Object.defineProperty(exports, "Scope", ({ enumerable: true, get: function () { return scope_2.Scope; } }));
 Object.defineProperty(exports, "ValueScope", ({ enumerable: true, get: function () { return scope_2.ValueScope; } }));
 Object.defineProperty(exports, "ValueScopeName", ({ enumerable: true, get: function () { return scope_2.ValueScopeName; } }));
@@ -2520,13 +2520,13 @@ function par(x) {
 
 /***/ }),
 
-/***/ 4146:
+/***/ 7788:
 /***/ ((__unused_webpack_module, exports, __nccwpck_require__) => {
 
 
 Object.defineProperty(exports, "__esModule", ({ value: true }));
 exports.ValueScope = exports.ValueScopeName = exports.Scope = exports.varKinds = exports.UsedValueState = void 0;
-const code_1 = __nccwpck_require__(7565);
+const code_1 = __nccwpck_require__(567);
 class ValueError extends Error {
     constructor(name) {
         super(`CodeGen: "code" for ${name} not defined`);
@@ -2669,15 +2669,15 @@ exports.ValueScope = ValueScope;
 
 /***/ }),
 
-/***/ 9905:
+/***/ 1283:
 /***/ ((__unused_webpack_module, exports, __nccwpck_require__) => {
 
 
 Object.defineProperty(exports, "__esModule", ({ value: true }));
 exports.extendErrors = exports.resetErrorsCount = exports.reportExtraError = exports.reportError = exports.keyword$DataError = exports.keywordError = void 0;
-const codegen_1 = __nccwpck_require__(8762);
-const util_1 = __nccwpck_require__(7802);
-const names_1 = __nccwpck_require__(8636);
+const codegen_1 = __nccwpck_require__(1436);
+const util_1 = __nccwpck_require__(4464);
+const names_1 = __nccwpck_require__(630);
 exports.keywordError = {
     message: ({ keyword }) => (0, codegen_1.str) `must pass "${keyword}" keyword validation`,
 };
@@ -2798,18 +2798,18 @@ function extraErrorProps(cxt, { params, message }, keyValues) {
 
 /***/ }),
 
-/***/ 4992:
+/***/ 2718:
 /***/ ((__unused_webpack_module, exports, __nccwpck_require__) => {
 
 
 Object.defineProperty(exports, "__esModule", ({ value: true }));
 exports.resolveSchema = exports.getCompilingSchema = exports.resolveRef = exports.compileSchema = exports.SchemaEnv = void 0;
-const codegen_1 = __nccwpck_require__(8762);
-const validation_error_1 = __nccwpck_require__(535);
-const names_1 = __nccwpck_require__(8636);
-const resolve_1 = __nccwpck_require__(1128);
-const util_1 = __nccwpck_require__(7802);
-const validate_1 = __nccwpck_require__(7391);
+const codegen_1 = __nccwpck_require__(1436);
+const validation_error_1 = __nccwpck_require__(3021);
+const names_1 = __nccwpck_require__(630);
+const resolve_1 = __nccwpck_require__(4090);
+const util_1 = __nccwpck_require__(4464);
+const validate_1 = __nccwpck_require__(7881);
 class SchemaEnv {
     constructor(env) {
         var _a;
@@ -3046,12 +3046,12 @@ function getJsonPointer(parsedRef, { baseId, schema, root }) {
 
 /***/ }),
 
-/***/ 8636:
+/***/ 630:
 /***/ ((__unused_webpack_module, exports, __nccwpck_require__) => {
 
 
 Object.defineProperty(exports, "__esModule", ({ value: true }));
-const codegen_1 = __nccwpck_require__(8762);
+const codegen_1 = __nccwpck_require__(1436);
 const names = {
     // validation function arguments
     data: new codegen_1.Name("data"), // data passed to validation function
@@ -3080,12 +3080,12 @@ exports["default"] = names;
 
 /***/ }),
 
-/***/ 5268:
+/***/ 3162:
 /***/ ((__unused_webpack_module, exports, __nccwpck_require__) => {
 
 
 Object.defineProperty(exports, "__esModule", ({ value: true }));
-const resolve_1 = __nccwpck_require__(1128);
+const resolve_1 = __nccwpck_require__(4090);
 class MissingRefError extends Error {
     constructor(resolver, baseId, ref, msg) {
         super(msg || `can't resolve reference ${ref} from id ${baseId}`);
@@ -3098,15 +3098,15 @@ exports["default"] = MissingRefError;
 
 /***/ }),
 
-/***/ 1128:
+/***/ 4090:
 /***/ ((__unused_webpack_module, exports, __nccwpck_require__) => {
 
 
 Object.defineProperty(exports, "__esModule", ({ value: true }));
 exports.getSchemaRefs = exports.resolveUrl = exports.normalizeId = exports._getFullPath = exports.getFullPath = exports.inlineRef = void 0;
-const util_1 = __nccwpck_require__(7802);
-const equal = __nccwpck_require__(6136);
-const traverse = __nccwpck_require__(1165);
+const util_1 = __nccwpck_require__(4464);
+const equal = __nccwpck_require__(3430);
+const traverse = __nccwpck_require__(1167);
 // TODO refactor to use keyword definitions
 const SIMPLE_INLINED = new Set([
     "type",
@@ -3259,7 +3259,7 @@ exports.getSchemaRefs = getSchemaRefs;
 
 /***/ }),
 
-/***/ 2335:
+/***/ 7353:
 /***/ ((__unused_webpack_module, exports) => {
 
 
@@ -3291,14 +3291,14 @@ exports.getRules = getRules;
 
 /***/ }),
 
-/***/ 7802:
+/***/ 4464:
 /***/ ((__unused_webpack_module, exports, __nccwpck_require__) => {
 
 
 Object.defineProperty(exports, "__esModule", ({ value: true }));
 exports.checkStrictMode = exports.getErrorPath = exports.Type = exports.useFunc = exports.setEvaluated = exports.evaluatedPropsToName = exports.mergeEvaluated = exports.eachItem = exports.unescapeJsonPointer = exports.escapeJsonPointer = exports.escapeFragment = exports.unescapeFragment = exports.schemaRefOrVal = exports.schemaHasRulesButRef = exports.schemaHasRules = exports.checkUnknownRules = exports.alwaysValidSchema = exports.toHash = void 0;
-const codegen_1 = __nccwpck_require__(8762);
-const code_1 = __nccwpck_require__(7565);
+const codegen_1 = __nccwpck_require__(1436);
+const code_1 = __nccwpck_require__(567);
 // TODO refactor to use Set
 function toHash(arr) {
     const hash = {};
@@ -3475,7 +3475,7 @@ exports.checkStrictMode = checkStrictMode;
 
 /***/ }),
 
-/***/ 454:
+/***/ 7692:
 /***/ ((__unused_webpack_module, exports) => {
 
 
@@ -3500,15 +3500,15 @@ exports.shouldUseRule = shouldUseRule;
 
 /***/ }),
 
-/***/ 8284:
+/***/ 5346:
 /***/ ((__unused_webpack_module, exports, __nccwpck_require__) => {
 
 
 Object.defineProperty(exports, "__esModule", ({ value: true }));
 exports.boolOrEmptySchema = exports.topBoolOrEmptySchema = void 0;
-const errors_1 = __nccwpck_require__(9905);
-const codegen_1 = __nccwpck_require__(8762);
-const names_1 = __nccwpck_require__(8636);
+const errors_1 = __nccwpck_require__(1283);
+const codegen_1 = __nccwpck_require__(1436);
+const names_1 = __nccwpck_require__(630);
 const boolError = {
     message: "boolean schema is false",
 };
@@ -3556,17 +3556,17 @@ function falseSchemaError(it, overrideAllErrors) {
 
 /***/ }),
 
-/***/ 5931:
+/***/ 6685:
 /***/ ((__unused_webpack_module, exports, __nccwpck_require__) => {
 
 
 Object.defineProperty(exports, "__esModule", ({ value: true }));
 exports.reportTypeError = exports.checkDataTypes = exports.checkDataType = exports.coerceAndCheckDataType = exports.getJSONTypes = exports.getSchemaTypes = exports.DataType = void 0;
-const rules_1 = __nccwpck_require__(2335);
-const applicability_1 = __nccwpck_require__(454);
-const errors_1 = __nccwpck_require__(9905);
-const codegen_1 = __nccwpck_require__(8762);
-const util_1 = __nccwpck_require__(7802);
+const rules_1 = __nccwpck_require__(7353);
+const applicability_1 = __nccwpck_require__(7692);
+const errors_1 = __nccwpck_require__(1283);
+const codegen_1 = __nccwpck_require__(1436);
+const util_1 = __nccwpck_require__(4464);
 var DataType;
 (function (DataType) {
     DataType[DataType["Correct"] = 0] = "Correct";
@@ -3765,14 +3765,14 @@ function getTypeErrorContext(it) {
 
 /***/ }),
 
-/***/ 3769:
+/***/ 1699:
 /***/ ((__unused_webpack_module, exports, __nccwpck_require__) => {
 
 
 Object.defineProperty(exports, "__esModule", ({ value: true }));
 exports.assignDefaults = void 0;
-const codegen_1 = __nccwpck_require__(8762);
-const util_1 = __nccwpck_require__(7802);
+const codegen_1 = __nccwpck_require__(1436);
+const util_1 = __nccwpck_require__(4464);
 function assignDefaults(it, ty) {
     const { properties, items } = it.schema;
     if (ty === "object" && properties) {
@@ -3806,24 +3806,24 @@ function assignDefault(it, prop, defaultValue) {
 
 /***/ }),
 
-/***/ 7391:
+/***/ 7881:
 /***/ ((__unused_webpack_module, exports, __nccwpck_require__) => {
 
 
 Object.defineProperty(exports, "__esModule", ({ value: true }));
 exports.getData = exports.KeywordCxt = exports.validateFunctionCode = void 0;
-const boolSchema_1 = __nccwpck_require__(8284);
-const dataType_1 = __nccwpck_require__(5931);
-const applicability_1 = __nccwpck_require__(454);
-const dataType_2 = __nccwpck_require__(5931);
-const defaults_1 = __nccwpck_require__(3769);
-const keyword_1 = __nccwpck_require__(4852);
-const subschema_1 = __nccwpck_require__(7914);
-const codegen_1 = __nccwpck_require__(8762);
-const names_1 = __nccwpck_require__(8636);
-const resolve_1 = __nccwpck_require__(1128);
-const util_1 = __nccwpck_require__(7802);
-const errors_1 = __nccwpck_require__(9905);
+const boolSchema_1 = __nccwpck_require__(5346);
+const dataType_1 = __nccwpck_require__(6685);
+const applicability_1 = __nccwpck_require__(7692);
+const dataType_2 = __nccwpck_require__(6685);
+const defaults_1 = __nccwpck_require__(1699);
+const keyword_1 = __nccwpck_require__(5202);
+const subschema_1 = __nccwpck_require__(6200);
+const codegen_1 = __nccwpck_require__(1436);
+const names_1 = __nccwpck_require__(630);
+const resolve_1 = __nccwpck_require__(4090);
+const util_1 = __nccwpck_require__(4464);
+const errors_1 = __nccwpck_require__(1283);
 // schema compilation - generates validation function, subschemaCode (below) is used for subschemas
 function validateFunctionCode(it) {
     if (isSchemaObj(it)) {
@@ -4332,16 +4332,16 @@ exports.getData = getData;
 
 /***/ }),
 
-/***/ 4852:
+/***/ 5202:
 /***/ ((__unused_webpack_module, exports, __nccwpck_require__) => {
 
 
 Object.defineProperty(exports, "__esModule", ({ value: true }));
 exports.validateKeywordUsage = exports.validSchemaType = exports.funcKeywordCode = exports.macroKeywordCode = void 0;
-const codegen_1 = __nccwpck_require__(8762);
-const names_1 = __nccwpck_require__(8636);
-const code_1 = __nccwpck_require__(322);
-const errors_1 = __nccwpck_require__(9905);
+const codegen_1 = __nccwpck_require__(1436);
+const names_1 = __nccwpck_require__(630);
+const code_1 = __nccwpck_require__(8484);
+const errors_1 = __nccwpck_require__(1283);
 function macroKeywordCode(cxt, def) {
     const { gen, keyword, schema, parentSchema, it } = cxt;
     const macroSchema = def.macro.call(it.self, schema, parentSchema, it);
@@ -4462,14 +4462,14 @@ exports.validateKeywordUsage = validateKeywordUsage;
 
 /***/ }),
 
-/***/ 7914:
+/***/ 6200:
 /***/ ((__unused_webpack_module, exports, __nccwpck_require__) => {
 
 
 Object.defineProperty(exports, "__esModule", ({ value: true }));
 exports.extendSubschemaMode = exports.extendSubschemaData = exports.getSubschema = void 0;
-const codegen_1 = __nccwpck_require__(8762);
-const util_1 = __nccwpck_require__(7802);
+const codegen_1 = __nccwpck_require__(1436);
+const util_1 = __nccwpck_require__(4464);
 function getSubschema(it, { keyword, schemaProp, schema, schemaPath, errSchemaPath, topSchemaRef }) {
     if (keyword !== undefined && schema !== undefined) {
         throw new Error('both "keyword" and "schema" passed, only one allowed');
@@ -4549,31 +4549,31 @@ exports.extendSubschemaMode = extendSubschemaMode;
 
 /***/ }),
 
-/***/ 2439:
+/***/ 3893:
 /***/ ((__unused_webpack_module, exports, __nccwpck_require__) => {
 
 
 Object.defineProperty(exports, "__esModule", ({ value: true }));
 exports.CodeGen = exports.Name = exports.nil = exports.stringify = exports.str = exports._ = exports.KeywordCxt = void 0;
-var validate_1 = __nccwpck_require__(7391);
+var validate_1 = __nccwpck_require__(7881);
 Object.defineProperty(exports, "KeywordCxt", ({ enumerable: true, get: function () { return validate_1.KeywordCxt; } }));
-var codegen_1 = __nccwpck_require__(8762);
+var codegen_1 = __nccwpck_require__(1436);
 Object.defineProperty(exports, "_", ({ enumerable: true, get: function () { return codegen_1._; } }));
 Object.defineProperty(exports, "str", ({ enumerable: true, get: function () { return codegen_1.str; } }));
 Object.defineProperty(exports, "stringify", ({ enumerable: true, get: function () { return codegen_1.stringify; } }));
 Object.defineProperty(exports, "nil", ({ enumerable: true, get: function () { return codegen_1.nil; } }));
 Object.defineProperty(exports, "Name", ({ enumerable: true, get: function () { return codegen_1.Name; } }));
 Object.defineProperty(exports, "CodeGen", ({ enumerable: true, get: function () { return codegen_1.CodeGen; } }));
-const validation_error_1 = __nccwpck_require__(535);
-const ref_error_1 = __nccwpck_require__(5268);
-const rules_1 = __nccwpck_require__(2335);
-const compile_1 = __nccwpck_require__(4992);
-const codegen_2 = __nccwpck_require__(8762);
-const resolve_1 = __nccwpck_require__(1128);
-const dataType_1 = __nccwpck_require__(5931);
-const util_1 = __nccwpck_require__(7802);
-const $dataRefSchema = __nccwpck_require__(9422);
-const uri_1 = __nccwpck_require__(975);
+const validation_error_1 = __nccwpck_require__(3021);
+const ref_error_1 = __nccwpck_require__(3162);
+const rules_1 = __nccwpck_require__(7353);
+const compile_1 = __nccwpck_require__(2718);
+const codegen_2 = __nccwpck_require__(1436);
+const resolve_1 = __nccwpck_require__(4090);
+const dataType_1 = __nccwpck_require__(6685);
+const util_1 = __nccwpck_require__(4464);
+const $dataRefSchema = __nccwpck_require__(3837);
+const uri_1 = __nccwpck_require__(6285);
 const defaultRegExp = (str, flags) => new RegExp(str, flags);
 defaultRegExp.code = "new RegExp";
 const META_IGNORE_OPTIONS = ["removeAdditional", "useDefaults", "coerceTypes"];
@@ -5173,20 +5173,20 @@ function schemaOrData(schema) {
 
 /***/ }),
 
-/***/ 8325:
+/***/ 4951:
 /***/ ((__unused_webpack_module, exports, __nccwpck_require__) => {
 
 
 Object.defineProperty(exports, "__esModule", ({ value: true }));
 // https://github.com/ajv-validator/ajv/issues/889
-const equal = __nccwpck_require__(6136);
+const equal = __nccwpck_require__(3430);
 equal.code = 'require("ajv/dist/runtime/equal").default';
 exports["default"] = equal;
 //# sourceMappingURL=equal.js.map
 
 /***/ }),
 
-/***/ 3908:
+/***/ 6214:
 /***/ ((__unused_webpack_module, exports) => {
 
 
@@ -5216,19 +5216,19 @@ ucs2length.code = 'require("ajv/dist/runtime/ucs2length").default';
 
 /***/ }),
 
-/***/ 975:
+/***/ 6285:
 /***/ ((__unused_webpack_module, exports, __nccwpck_require__) => {
 
 
 Object.defineProperty(exports, "__esModule", ({ value: true }));
-const uri = __nccwpck_require__(7041);
+const uri = __nccwpck_require__(4352);
 uri.code = 'require("ajv/dist/runtime/uri").default';
 exports["default"] = uri;
 //# sourceMappingURL=uri.js.map
 
 /***/ }),
 
-/***/ 535:
+/***/ 3021:
 /***/ ((__unused_webpack_module, exports) => {
 
 
@@ -5245,14 +5245,14 @@ exports["default"] = ValidationError;
 
 /***/ }),
 
-/***/ 9810:
+/***/ 3448:
 /***/ ((__unused_webpack_module, exports, __nccwpck_require__) => {
 
 
 Object.defineProperty(exports, "__esModule", ({ value: true }));
 exports.validateAdditionalItems = void 0;
-const codegen_1 = __nccwpck_require__(8762);
-const util_1 = __nccwpck_require__(7802);
+const codegen_1 = __nccwpck_require__(1436);
+const util_1 = __nccwpck_require__(4464);
 const error = {
     message: ({ params: { len } }) => (0, codegen_1.str) `must NOT have more than ${len} items`,
     params: ({ params: { len } }) => (0, codegen_1._) `{limit: ${len}}`,
@@ -5300,15 +5300,15 @@ exports["default"] = def;
 
 /***/ }),
 
-/***/ 2089:
+/***/ 2431:
 /***/ ((__unused_webpack_module, exports, __nccwpck_require__) => {
 
 
 Object.defineProperty(exports, "__esModule", ({ value: true }));
-const code_1 = __nccwpck_require__(322);
-const codegen_1 = __nccwpck_require__(8762);
-const names_1 = __nccwpck_require__(8636);
-const util_1 = __nccwpck_require__(7802);
+const code_1 = __nccwpck_require__(8484);
+const codegen_1 = __nccwpck_require__(1436);
+const names_1 = __nccwpck_require__(630);
+const util_1 = __nccwpck_require__(4464);
 const error = {
     message: "must NOT have additional properties",
     params: ({ params }) => (0, codegen_1._) `{additionalProperty: ${params.additionalProperty}}`,
@@ -5412,12 +5412,12 @@ exports["default"] = def;
 
 /***/ }),
 
-/***/ 4971:
+/***/ 9205:
 /***/ ((__unused_webpack_module, exports, __nccwpck_require__) => {
 
 
 Object.defineProperty(exports, "__esModule", ({ value: true }));
-const util_1 = __nccwpck_require__(7802);
+const util_1 = __nccwpck_require__(4464);
 const def = {
     keyword: "allOf",
     schemaType: "array",
@@ -5441,12 +5441,12 @@ exports["default"] = def;
 
 /***/ }),
 
-/***/ 5046:
+/***/ 9380:
 /***/ ((__unused_webpack_module, exports, __nccwpck_require__) => {
 
 
 Object.defineProperty(exports, "__esModule", ({ value: true }));
-const code_1 = __nccwpck_require__(322);
+const code_1 = __nccwpck_require__(8484);
 const def = {
     keyword: "anyOf",
     schemaType: "array",
@@ -5459,13 +5459,13 @@ exports["default"] = def;
 
 /***/ }),
 
-/***/ 6988:
+/***/ 6182:
 /***/ ((__unused_webpack_module, exports, __nccwpck_require__) => {
 
 
 Object.defineProperty(exports, "__esModule", ({ value: true }));
-const codegen_1 = __nccwpck_require__(8762);
-const util_1 = __nccwpck_require__(7802);
+const codegen_1 = __nccwpck_require__(1436);
+const util_1 = __nccwpck_require__(4464);
 const error = {
     message: ({ params: { min, max } }) => max === undefined
         ? (0, codegen_1.str) `must contain at least ${min} valid item(s)`
@@ -5560,15 +5560,15 @@ exports["default"] = def;
 
 /***/ }),
 
-/***/ 684:
+/***/ 5826:
 /***/ ((__unused_webpack_module, exports, __nccwpck_require__) => {
 
 
 Object.defineProperty(exports, "__esModule", ({ value: true }));
 exports.validateSchemaDeps = exports.validatePropertyDeps = exports.error = void 0;
-const codegen_1 = __nccwpck_require__(8762);
-const util_1 = __nccwpck_require__(7802);
-const code_1 = __nccwpck_require__(322);
+const codegen_1 = __nccwpck_require__(1436);
+const util_1 = __nccwpck_require__(4464);
+const code_1 = __nccwpck_require__(8484);
 exports.error = {
     message: ({ params: { property, depsCount, deps } }) => {
         const property_ies = depsCount === 1 ? "property" : "properties";
@@ -5651,13 +5651,13 @@ exports["default"] = def;
 
 /***/ }),
 
-/***/ 5102:
+/***/ 8584:
 /***/ ((__unused_webpack_module, exports, __nccwpck_require__) => {
 
 
 Object.defineProperty(exports, "__esModule", ({ value: true }));
-const codegen_1 = __nccwpck_require__(8762);
-const util_1 = __nccwpck_require__(7802);
+const codegen_1 = __nccwpck_require__(1436);
+const util_1 = __nccwpck_require__(4464);
 const error = {
     message: ({ params }) => (0, codegen_1.str) `must match "${params.ifClause}" schema`,
     params: ({ params }) => (0, codegen_1._) `{failingKeyword: ${params.ifClause}}`,
@@ -5723,27 +5723,27 @@ exports["default"] = def;
 
 /***/ }),
 
-/***/ 3841:
+/***/ 8775:
 /***/ ((__unused_webpack_module, exports, __nccwpck_require__) => {
 
 
 Object.defineProperty(exports, "__esModule", ({ value: true }));
-const additionalItems_1 = __nccwpck_require__(9810);
-const prefixItems_1 = __nccwpck_require__(4357);
-const items_1 = __nccwpck_require__(9769);
-const items2020_1 = __nccwpck_require__(8745);
-const contains_1 = __nccwpck_require__(6988);
-const dependencies_1 = __nccwpck_require__(684);
-const propertyNames_1 = __nccwpck_require__(8094);
-const additionalProperties_1 = __nccwpck_require__(2089);
-const properties_1 = __nccwpck_require__(8252);
-const patternProperties_1 = __nccwpck_require__(6662);
-const not_1 = __nccwpck_require__(7868);
-const anyOf_1 = __nccwpck_require__(5046);
-const oneOf_1 = __nccwpck_require__(4384);
-const allOf_1 = __nccwpck_require__(4971);
-const if_1 = __nccwpck_require__(5102);
-const thenElse_1 = __nccwpck_require__(167);
+const additionalItems_1 = __nccwpck_require__(3448);
+const prefixItems_1 = __nccwpck_require__(6467);
+const items_1 = __nccwpck_require__(5791);
+const items2020_1 = __nccwpck_require__(2959);
+const contains_1 = __nccwpck_require__(6182);
+const dependencies_1 = __nccwpck_require__(5826);
+const propertyNames_1 = __nccwpck_require__(1372);
+const additionalProperties_1 = __nccwpck_require__(2431);
+const properties_1 = __nccwpck_require__(8778);
+const patternProperties_1 = __nccwpck_require__(664);
+const not_1 = __nccwpck_require__(8350);
+const anyOf_1 = __nccwpck_require__(9380);
+const oneOf_1 = __nccwpck_require__(2490);
+const allOf_1 = __nccwpck_require__(9205);
+const if_1 = __nccwpck_require__(8584);
+const thenElse_1 = __nccwpck_require__(6829);
 function getApplicator(draft2020 = false) {
     const applicator = [
         // any
@@ -5773,15 +5773,15 @@ exports["default"] = getApplicator;
 
 /***/ }),
 
-/***/ 9769:
+/***/ 5791:
 /***/ ((__unused_webpack_module, exports, __nccwpck_require__) => {
 
 
 Object.defineProperty(exports, "__esModule", ({ value: true }));
 exports.validateTuple = void 0;
-const codegen_1 = __nccwpck_require__(8762);
-const util_1 = __nccwpck_require__(7802);
-const code_1 = __nccwpck_require__(322);
+const codegen_1 = __nccwpck_require__(1436);
+const util_1 = __nccwpck_require__(4464);
+const code_1 = __nccwpck_require__(8484);
 const def = {
     keyword: "items",
     type: "array",
@@ -5831,15 +5831,15 @@ exports["default"] = def;
 
 /***/ }),
 
-/***/ 8745:
+/***/ 2959:
 /***/ ((__unused_webpack_module, exports, __nccwpck_require__) => {
 
 
 Object.defineProperty(exports, "__esModule", ({ value: true }));
-const codegen_1 = __nccwpck_require__(8762);
-const util_1 = __nccwpck_require__(7802);
-const code_1 = __nccwpck_require__(322);
-const additionalItems_1 = __nccwpck_require__(9810);
+const codegen_1 = __nccwpck_require__(1436);
+const util_1 = __nccwpck_require__(4464);
+const code_1 = __nccwpck_require__(8484);
+const additionalItems_1 = __nccwpck_require__(3448);
 const error = {
     message: ({ params: { len } }) => (0, codegen_1.str) `must NOT have more than ${len} items`,
     params: ({ params: { len } }) => (0, codegen_1._) `{limit: ${len}}`,
@@ -5867,12 +5867,12 @@ exports["default"] = def;
 
 /***/ }),
 
-/***/ 7868:
+/***/ 8350:
 /***/ ((__unused_webpack_module, exports, __nccwpck_require__) => {
 
 
 Object.defineProperty(exports, "__esModule", ({ value: true }));
-const util_1 = __nccwpck_require__(7802);
+const util_1 = __nccwpck_require__(4464);
 const def = {
     keyword: "not",
     schemaType: ["object", "boolean"],
@@ -5899,13 +5899,13 @@ exports["default"] = def;
 
 /***/ }),
 
-/***/ 4384:
+/***/ 2490:
 /***/ ((__unused_webpack_module, exports, __nccwpck_require__) => {
 
 
 Object.defineProperty(exports, "__esModule", ({ value: true }));
-const codegen_1 = __nccwpck_require__(8762);
-const util_1 = __nccwpck_require__(7802);
+const codegen_1 = __nccwpck_require__(1436);
+const util_1 = __nccwpck_require__(4464);
 const error = {
     message: "must match exactly one schema in oneOf",
     params: ({ params }) => (0, codegen_1._) `{passingSchemas: ${params.passing}}`,
@@ -5965,15 +5965,15 @@ exports["default"] = def;
 
 /***/ }),
 
-/***/ 6662:
+/***/ 664:
 /***/ ((__unused_webpack_module, exports, __nccwpck_require__) => {
 
 
 Object.defineProperty(exports, "__esModule", ({ value: true }));
-const code_1 = __nccwpck_require__(322);
-const codegen_1 = __nccwpck_require__(8762);
-const util_1 = __nccwpck_require__(7802);
-const util_2 = __nccwpck_require__(7802);
+const code_1 = __nccwpck_require__(8484);
+const codegen_1 = __nccwpck_require__(1436);
+const util_1 = __nccwpck_require__(4464);
+const util_2 = __nccwpck_require__(4464);
 const def = {
     keyword: "patternProperties",
     type: "object",
@@ -6046,12 +6046,12 @@ exports["default"] = def;
 
 /***/ }),
 
-/***/ 4357:
+/***/ 6467:
 /***/ ((__unused_webpack_module, exports, __nccwpck_require__) => {
 
 
 Object.defineProperty(exports, "__esModule", ({ value: true }));
-const items_1 = __nccwpck_require__(9769);
+const items_1 = __nccwpck_require__(5791);
 const def = {
     keyword: "prefixItems",
     type: "array",
@@ -6064,15 +6064,15 @@ exports["default"] = def;
 
 /***/ }),
 
-/***/ 8252:
+/***/ 8778:
 /***/ ((__unused_webpack_module, exports, __nccwpck_require__) => {
 
 
 Object.defineProperty(exports, "__esModule", ({ value: true }));
-const validate_1 = __nccwpck_require__(7391);
-const code_1 = __nccwpck_require__(322);
-const util_1 = __nccwpck_require__(7802);
-const additionalProperties_1 = __nccwpck_require__(2089);
+const validate_1 = __nccwpck_require__(7881);
+const code_1 = __nccwpck_require__(8484);
+const util_1 = __nccwpck_require__(4464);
+const additionalProperties_1 = __nccwpck_require__(2431);
 const def = {
     keyword: "properties",
     type: "object",
@@ -6124,13 +6124,13 @@ exports["default"] = def;
 
 /***/ }),
 
-/***/ 8094:
+/***/ 1372:
 /***/ ((__unused_webpack_module, exports, __nccwpck_require__) => {
 
 
 Object.defineProperty(exports, "__esModule", ({ value: true }));
-const codegen_1 = __nccwpck_require__(8762);
-const util_1 = __nccwpck_require__(7802);
+const codegen_1 = __nccwpck_require__(1436);
+const util_1 = __nccwpck_require__(4464);
 const error = {
     message: "property name must be valid",
     params: ({ params }) => (0, codegen_1._) `{propertyName: ${params.propertyName}}`,
@@ -6168,12 +6168,12 @@ exports["default"] = def;
 
 /***/ }),
 
-/***/ 167:
+/***/ 6829:
 /***/ ((__unused_webpack_module, exports, __nccwpck_require__) => {
 
 
 Object.defineProperty(exports, "__esModule", ({ value: true }));
-const util_1 = __nccwpck_require__(7802);
+const util_1 = __nccwpck_require__(4464);
 const def = {
     keyword: ["then", "else"],
     schemaType: ["object", "boolean"],
@@ -6187,16 +6187,16 @@ exports["default"] = def;
 
 /***/ }),
 
-/***/ 322:
+/***/ 8484:
 /***/ ((__unused_webpack_module, exports, __nccwpck_require__) => {
 
 
 Object.defineProperty(exports, "__esModule", ({ value: true }));
 exports.validateUnion = exports.validateArray = exports.usePattern = exports.callValidateCode = exports.schemaProperties = exports.allSchemaProperties = exports.noPropertyInData = exports.propertyInData = exports.isOwnProperty = exports.hasPropFunc = exports.reportMissingProp = exports.checkMissingProp = exports.checkReportMissingProp = void 0;
-const codegen_1 = __nccwpck_require__(8762);
-const util_1 = __nccwpck_require__(7802);
-const names_1 = __nccwpck_require__(8636);
-const util_2 = __nccwpck_require__(7802);
+const codegen_1 = __nccwpck_require__(1436);
+const util_1 = __nccwpck_require__(4464);
+const names_1 = __nccwpck_require__(630);
+const util_2 = __nccwpck_require__(4464);
 function checkReportMissingProp(cxt, prop) {
     const { gen, data, it } = cxt;
     gen.if(noPropertyInData(gen, data, prop, it.opts.ownProperties), () => {
@@ -6324,7 +6324,7 @@ exports.validateUnion = validateUnion;
 
 /***/ }),
 
-/***/ 4586:
+/***/ 9872:
 /***/ ((__unused_webpack_module, exports) => {
 
 
@@ -6340,13 +6340,13 @@ exports["default"] = def;
 
 /***/ }),
 
-/***/ 3119:
+/***/ 7397:
 /***/ ((__unused_webpack_module, exports, __nccwpck_require__) => {
 
 
 Object.defineProperty(exports, "__esModule", ({ value: true }));
-const id_1 = __nccwpck_require__(4586);
-const ref_1 = __nccwpck_require__(7002);
+const id_1 = __nccwpck_require__(9872);
+const ref_1 = __nccwpck_require__(2996);
 const core = [
     "$schema",
     "$id",
@@ -6362,18 +6362,18 @@ exports["default"] = core;
 
 /***/ }),
 
-/***/ 7002:
+/***/ 2996:
 /***/ ((__unused_webpack_module, exports, __nccwpck_require__) => {
 
 
 Object.defineProperty(exports, "__esModule", ({ value: true }));
 exports.callRef = exports.getValidate = void 0;
-const ref_error_1 = __nccwpck_require__(5268);
-const code_1 = __nccwpck_require__(322);
-const codegen_1 = __nccwpck_require__(8762);
-const names_1 = __nccwpck_require__(8636);
-const compile_1 = __nccwpck_require__(4992);
-const util_1 = __nccwpck_require__(7802);
+const ref_error_1 = __nccwpck_require__(3162);
+const code_1 = __nccwpck_require__(8484);
+const codegen_1 = __nccwpck_require__(1436);
+const names_1 = __nccwpck_require__(630);
+const compile_1 = __nccwpck_require__(2718);
+const util_1 = __nccwpck_require__(4464);
 const def = {
     keyword: "$ref",
     schemaType: "string",
@@ -6490,16 +6490,16 @@ exports["default"] = def;
 
 /***/ }),
 
-/***/ 2936:
+/***/ 8886:
 /***/ ((__unused_webpack_module, exports, __nccwpck_require__) => {
 
 
 Object.defineProperty(exports, "__esModule", ({ value: true }));
-const codegen_1 = __nccwpck_require__(8762);
-const types_1 = __nccwpck_require__(3837);
-const compile_1 = __nccwpck_require__(4992);
-const ref_error_1 = __nccwpck_require__(5268);
-const util_1 = __nccwpck_require__(7802);
+const codegen_1 = __nccwpck_require__(1436);
+const types_1 = __nccwpck_require__(7115);
+const compile_1 = __nccwpck_require__(2718);
+const ref_error_1 = __nccwpck_require__(3162);
+const util_1 = __nccwpck_require__(4464);
 const error = {
     message: ({ params: { discrError, tagName } }) => discrError === types_1.DiscrError.Tag
         ? `tag "${tagName}" must be string`
@@ -6600,7 +6600,7 @@ exports["default"] = def;
 
 /***/ }),
 
-/***/ 3837:
+/***/ 7115:
 /***/ ((__unused_webpack_module, exports) => {
 
 
@@ -6615,16 +6615,16 @@ var DiscrError;
 
 /***/ }),
 
-/***/ 3967:
+/***/ 9941:
 /***/ ((__unused_webpack_module, exports, __nccwpck_require__) => {
 
 
 Object.defineProperty(exports, "__esModule", ({ value: true }));
-const core_1 = __nccwpck_require__(3119);
-const validation_1 = __nccwpck_require__(3467);
-const applicator_1 = __nccwpck_require__(3841);
-const format_1 = __nccwpck_require__(3627);
-const metadata_1 = __nccwpck_require__(2098);
+const core_1 = __nccwpck_require__(7397);
+const validation_1 = __nccwpck_require__(5481);
+const applicator_1 = __nccwpck_require__(8775);
+const format_1 = __nccwpck_require__(2601);
+const metadata_1 = __nccwpck_require__(6620);
 const draft7Vocabularies = [
     core_1.default,
     validation_1.default,
@@ -6638,12 +6638,12 @@ exports["default"] = draft7Vocabularies;
 
 /***/ }),
 
-/***/ 1664:
+/***/ 6402:
 /***/ ((__unused_webpack_module, exports, __nccwpck_require__) => {
 
 
 Object.defineProperty(exports, "__esModule", ({ value: true }));
-const codegen_1 = __nccwpck_require__(8762);
+const codegen_1 = __nccwpck_require__(1436);
 const error = {
     message: ({ schemaCode }) => (0, codegen_1.str) `must match format "${schemaCode}"`,
     params: ({ schemaCode }) => (0, codegen_1._) `{format: ${schemaCode}}`,
@@ -6736,19 +6736,19 @@ exports["default"] = def;
 
 /***/ }),
 
-/***/ 3627:
+/***/ 2601:
 /***/ ((__unused_webpack_module, exports, __nccwpck_require__) => {
 
 
 Object.defineProperty(exports, "__esModule", ({ value: true }));
-const format_1 = __nccwpck_require__(1664);
+const format_1 = __nccwpck_require__(6402);
 const format = [format_1.default];
 exports["default"] = format;
 //# sourceMappingURL=index.js.map
 
 /***/ }),
 
-/***/ 2098:
+/***/ 6620:
 /***/ ((__unused_webpack_module, exports) => {
 
 
@@ -6772,14 +6772,14 @@ exports.contentVocabulary = [
 
 /***/ }),
 
-/***/ 1488:
+/***/ 8026:
 /***/ ((__unused_webpack_module, exports, __nccwpck_require__) => {
 
 
 Object.defineProperty(exports, "__esModule", ({ value: true }));
-const codegen_1 = __nccwpck_require__(8762);
-const util_1 = __nccwpck_require__(7802);
-const equal_1 = __nccwpck_require__(8325);
+const codegen_1 = __nccwpck_require__(1436);
+const util_1 = __nccwpck_require__(4464);
+const equal_1 = __nccwpck_require__(4951);
 const error = {
     message: "must be equal to constant",
     params: ({ schemaCode }) => (0, codegen_1._) `{allowedValue: ${schemaCode}}`,
@@ -6803,14 +6803,14 @@ exports["default"] = def;
 
 /***/ }),
 
-/***/ 7350:
+/***/ 3200:
 /***/ ((__unused_webpack_module, exports, __nccwpck_require__) => {
 
 
 Object.defineProperty(exports, "__esModule", ({ value: true }));
-const codegen_1 = __nccwpck_require__(8762);
-const util_1 = __nccwpck_require__(7802);
-const equal_1 = __nccwpck_require__(8325);
+const codegen_1 = __nccwpck_require__(1436);
+const util_1 = __nccwpck_require__(4464);
+const equal_1 = __nccwpck_require__(4951);
 const error = {
     message: "must be equal to one of the allowed values",
     params: ({ schemaCode }) => (0, codegen_1._) `{allowedValues: ${schemaCode}}`,
@@ -6857,21 +6857,21 @@ exports["default"] = def;
 
 /***/ }),
 
-/***/ 3467:
+/***/ 5481:
 /***/ ((__unused_webpack_module, exports, __nccwpck_require__) => {
 
 
 Object.defineProperty(exports, "__esModule", ({ value: true }));
-const limitNumber_1 = __nccwpck_require__(5341);
-const multipleOf_1 = __nccwpck_require__(9822);
-const limitLength_1 = __nccwpck_require__(6944);
-const pattern_1 = __nccwpck_require__(7805);
-const limitProperties_1 = __nccwpck_require__(7973);
-const required_1 = __nccwpck_require__(858);
-const limitItems_1 = __nccwpck_require__(7150);
-const uniqueItems_1 = __nccwpck_require__(7066);
-const const_1 = __nccwpck_require__(1488);
-const enum_1 = __nccwpck_require__(7350);
+const limitNumber_1 = __nccwpck_require__(3723);
+const multipleOf_1 = __nccwpck_require__(8132);
+const limitLength_1 = __nccwpck_require__(6962);
+const pattern_1 = __nccwpck_require__(6023);
+const limitProperties_1 = __nccwpck_require__(895);
+const required_1 = __nccwpck_require__(4504);
+const limitItems_1 = __nccwpck_require__(6296);
+const uniqueItems_1 = __nccwpck_require__(5132);
+const const_1 = __nccwpck_require__(8026);
+const enum_1 = __nccwpck_require__(3200);
 const validation = [
     // number
     limitNumber_1.default,
@@ -6896,12 +6896,12 @@ exports["default"] = validation;
 
 /***/ }),
 
-/***/ 7150:
+/***/ 6296:
 /***/ ((__unused_webpack_module, exports, __nccwpck_require__) => {
 
 
 Object.defineProperty(exports, "__esModule", ({ value: true }));
-const codegen_1 = __nccwpck_require__(8762);
+const codegen_1 = __nccwpck_require__(1436);
 const error = {
     message({ keyword, schemaCode }) {
         const comp = keyword === "maxItems" ? "more" : "fewer";
@@ -6926,14 +6926,14 @@ exports["default"] = def;
 
 /***/ }),
 
-/***/ 6944:
+/***/ 6962:
 /***/ ((__unused_webpack_module, exports, __nccwpck_require__) => {
 
 
 Object.defineProperty(exports, "__esModule", ({ value: true }));
-const codegen_1 = __nccwpck_require__(8762);
-const util_1 = __nccwpck_require__(7802);
-const ucs2length_1 = __nccwpck_require__(3908);
+const codegen_1 = __nccwpck_require__(1436);
+const util_1 = __nccwpck_require__(4464);
+const ucs2length_1 = __nccwpck_require__(6214);
 const error = {
     message({ keyword, schemaCode }) {
         const comp = keyword === "maxLength" ? "more" : "fewer";
@@ -6959,12 +6959,12 @@ exports["default"] = def;
 
 /***/ }),
 
-/***/ 5341:
+/***/ 3723:
 /***/ ((__unused_webpack_module, exports, __nccwpck_require__) => {
 
 
 Object.defineProperty(exports, "__esModule", ({ value: true }));
-const codegen_1 = __nccwpck_require__(8762);
+const codegen_1 = __nccwpck_require__(1436);
 const ops = codegen_1.operators;
 const KWDs = {
     maximum: { okStr: "<=", ok: ops.LTE, fail: ops.GT },
@@ -6992,12 +6992,12 @@ exports["default"] = def;
 
 /***/ }),
 
-/***/ 7973:
+/***/ 895:
 /***/ ((__unused_webpack_module, exports, __nccwpck_require__) => {
 
 
 Object.defineProperty(exports, "__esModule", ({ value: true }));
-const codegen_1 = __nccwpck_require__(8762);
+const codegen_1 = __nccwpck_require__(1436);
 const error = {
     message({ keyword, schemaCode }) {
         const comp = keyword === "maxProperties" ? "more" : "fewer";
@@ -7022,12 +7022,12 @@ exports["default"] = def;
 
 /***/ }),
 
-/***/ 9822:
+/***/ 8132:
 /***/ ((__unused_webpack_module, exports, __nccwpck_require__) => {
 
 
 Object.defineProperty(exports, "__esModule", ({ value: true }));
-const codegen_1 = __nccwpck_require__(8762);
+const codegen_1 = __nccwpck_require__(1436);
 const error = {
     message: ({ schemaCode }) => (0, codegen_1.str) `must be multiple of ${schemaCode}`,
     params: ({ schemaCode }) => (0, codegen_1._) `{multipleOf: ${schemaCode}}`,
@@ -7054,14 +7054,14 @@ exports["default"] = def;
 
 /***/ }),
 
-/***/ 7805:
+/***/ 6023:
 /***/ ((__unused_webpack_module, exports, __nccwpck_require__) => {
 
 
 Object.defineProperty(exports, "__esModule", ({ value: true }));
-const code_1 = __nccwpck_require__(322);
-const util_1 = __nccwpck_require__(7802);
-const codegen_1 = __nccwpck_require__(8762);
+const code_1 = __nccwpck_require__(8484);
+const util_1 = __nccwpck_require__(4464);
+const codegen_1 = __nccwpck_require__(1436);
 const error = {
     message: ({ schemaCode }) => (0, codegen_1.str) `must match pattern "${schemaCode}"`,
     params: ({ schemaCode }) => (0, codegen_1._) `{pattern: ${schemaCode}}`,
@@ -7093,14 +7093,14 @@ exports["default"] = def;
 
 /***/ }),
 
-/***/ 858:
+/***/ 4504:
 /***/ ((__unused_webpack_module, exports, __nccwpck_require__) => {
 
 
 Object.defineProperty(exports, "__esModule", ({ value: true }));
-const code_1 = __nccwpck_require__(322);
-const codegen_1 = __nccwpck_require__(8762);
-const util_1 = __nccwpck_require__(7802);
+const code_1 = __nccwpck_require__(8484);
+const codegen_1 = __nccwpck_require__(1436);
+const util_1 = __nccwpck_require__(4464);
 const error = {
     message: ({ params: { missingProperty } }) => (0, codegen_1.str) `must have required property '${missingProperty}'`,
     params: ({ params: { missingProperty } }) => (0, codegen_1._) `{missingProperty: ${missingProperty}}`,
@@ -7178,15 +7178,15 @@ exports["default"] = def;
 
 /***/ }),
 
-/***/ 7066:
+/***/ 5132:
 /***/ ((__unused_webpack_module, exports, __nccwpck_require__) => {
 
 
 Object.defineProperty(exports, "__esModule", ({ value: true }));
-const dataType_1 = __nccwpck_require__(5931);
-const codegen_1 = __nccwpck_require__(8762);
-const util_1 = __nccwpck_require__(7802);
-const equal_1 = __nccwpck_require__(8325);
+const dataType_1 = __nccwpck_require__(6685);
+const codegen_1 = __nccwpck_require__(1436);
+const util_1 = __nccwpck_require__(4464);
+const equal_1 = __nccwpck_require__(4951);
 const error = {
     message: ({ params: { i, j } }) => (0, codegen_1.str) `must NOT have duplicate items (items ## ${j} and ${i} are identical)`,
     params: ({ params: { i, j } }) => (0, codegen_1._) `{i: ${i}, j: ${j}}`,
@@ -7248,7 +7248,7 @@ exports["default"] = def;
 
 /***/ }),
 
-/***/ 7666:
+/***/ 5288:
 /***/ ((__unused_webpack_module, exports) => {
 
 
@@ -7488,7 +7488,7 @@ exports.generateMapFileComment = function (file, options) {
 
 /***/ }),
 
-/***/ 7731:
+/***/ 2569:
 /***/ ((module, __unused_webpack_exports, __nccwpck_require__) => {
 
 
@@ -7523,7 +7523,7 @@ function eventsToArray (ee, ignore = [], map = x => x) {
 
 /***/ }),
 
-/***/ 6136:
+/***/ 3430:
 /***/ ((module) => {
 
 
@@ -7576,7 +7576,7 @@ module.exports = function equal(a, b) {
 
 /***/ }),
 
-/***/ 7425:
+/***/ 4887:
 /***/ (function(module) {
 
 (function (root, factory) {
@@ -8010,7 +8010,7 @@ exports.pbkdf2 = pbkdf2;
 
 /***/ }),
 
-/***/ 1165:
+/***/ 1167:
 /***/ ((module) => {
 
 
@@ -8110,7 +8110,7 @@ function escapeJsonPtr(str) {
 
 /***/ }),
 
-/***/ 3663:
+/***/ 2673:
 /***/ ((module) => {
 
 module.exports=n=>{if(!n)return[];if(typeof n!="string"||n.match(/^\s+$/))return[];const s=n.split(`
@@ -8119,13 +8119,13 @@ module.exports=n=>{if(!n)return[];if(typeof n!="string"||n.match(/^\s+$/))return
 
 /***/ }),
 
-/***/ 636:
+/***/ 4006:
 /***/ ((module, __unused_webpack_exports, __nccwpck_require__) => {
 
 
 
-const pico = __nccwpck_require__(1366);
-const utils = __nccwpck_require__(5313);
+const pico = __nccwpck_require__(8016);
+const utils = __nccwpck_require__(4059);
 
 function picomatch(glob, options, returnState = false) {
   // default to os.platform()
@@ -8143,7 +8143,7 @@ module.exports = picomatch;
 
 /***/ }),
 
-/***/ 4701:
+/***/ 5595:
 /***/ ((module) => {
 
 
@@ -8334,13 +8334,13 @@ module.exports = {
 
 /***/ }),
 
-/***/ 9915:
+/***/ 8265:
 /***/ ((module, __unused_webpack_exports, __nccwpck_require__) => {
 
 
 
-const constants = __nccwpck_require__(4701);
-const utils = __nccwpck_require__(5313);
+const constants = __nccwpck_require__(5595);
+const utils = __nccwpck_require__(4059);
 
 /**
  * Constants
@@ -9766,15 +9766,15 @@ module.exports = parse;
 
 /***/ }),
 
-/***/ 1366:
+/***/ 8016:
 /***/ ((module, __unused_webpack_exports, __nccwpck_require__) => {
 
 
 
-const scan = __nccwpck_require__(5607);
-const parse = __nccwpck_require__(9915);
-const utils = __nccwpck_require__(5313);
-const constants = __nccwpck_require__(4701);
+const scan = __nccwpck_require__(1781);
+const parse = __nccwpck_require__(8265);
+const utils = __nccwpck_require__(4059);
+const constants = __nccwpck_require__(5595);
 const isObject = val => val && typeof val === 'object' && !Array.isArray(val);
 
 /**
@@ -10134,12 +10134,12 @@ module.exports = picomatch;
 
 /***/ }),
 
-/***/ 5607:
+/***/ 1781:
 /***/ ((module, __unused_webpack_exports, __nccwpck_require__) => {
 
 
 
-const utils = __nccwpck_require__(5313);
+const utils = __nccwpck_require__(4059);
 const {
   CHAR_ASTERISK,             /* * */
   CHAR_AT,                   /* @ */
@@ -10156,7 +10156,7 @@ const {
   CHAR_RIGHT_CURLY_BRACE,    /* } */
   CHAR_RIGHT_PARENTHESES,    /* ) */
   CHAR_RIGHT_SQUARE_BRACKET  /* ] */
-} = __nccwpck_require__(4701);
+} = __nccwpck_require__(5595);
 
 const isPathSeparator = code => {
   return code === CHAR_FORWARD_SLASH || code === CHAR_BACKWARD_SLASH;
@@ -10544,7 +10544,7 @@ module.exports = scan;
 
 /***/ }),
 
-/***/ 5313:
+/***/ 4059:
 /***/ ((__unused_webpack_module, exports, __nccwpck_require__) => {
 
 /*global navigator*/
@@ -10555,7 +10555,7 @@ const {
   REGEX_REMOVE_BACKSLASH,
   REGEX_SPECIAL_CHARS,
   REGEX_SPECIAL_CHARS_GLOBAL
-} = __nccwpck_require__(4701);
+} = __nccwpck_require__(5595);
 
 exports.isObject = val => val !== null && typeof val === 'object' && !Array.isArray(val);
 exports.hasRegexChars = str => REGEX_SPECIAL_CHARS.test(str);
@@ -10623,10 +10623,10 @@ exports.basename = (path, { windows } = {}) => {
 
 /***/ }),
 
-/***/ 8371:
+/***/ 9313:
 /***/ ((module, __unused_webpack_exports, __nccwpck_require__) => {
 
-const V8ToIstanbul = __nccwpck_require__(622)
+const V8ToIstanbul = __nccwpck_require__(7696)
 
 module.exports = function (path, wrapperLength, sources, excludePath) {
   return new V8ToIstanbul(path, wrapperLength, sources, excludePath)
@@ -10635,7 +10635,7 @@ module.exports = function (path, wrapperLength, sources, excludePath) {
 
 /***/ }),
 
-/***/ 3607:
+/***/ 8621:
 /***/ ((module) => {
 
 module.exports = class CovBranch {
@@ -10670,7 +10670,7 @@ module.exports = class CovBranch {
 
 /***/ }),
 
-/***/ 711:
+/***/ 4889:
 /***/ ((module) => {
 
 module.exports = class CovFunction {
@@ -10706,7 +10706,7 @@ module.exports = class CovFunction {
 
 /***/ }),
 
-/***/ 7557:
+/***/ 3311:
 /***/ ((module) => {
 
 module.exports = class CovLine {
@@ -10747,7 +10747,7 @@ module.exports = class CovLine {
 
 /***/ }),
 
-/***/ 5398:
+/***/ 1748:
 /***/ ((module) => {
 
 /**
@@ -10789,12 +10789,12 @@ module.exports.sliceRange = (lines, startCol, endCol, inclusive = false) => {
 
 /***/ }),
 
-/***/ 2318:
+/***/ 3692:
 /***/ ((module, __unused_webpack_exports, __nccwpck_require__) => {
 
-const CovLine = __nccwpck_require__(7557)
-const { sliceRange } = __nccwpck_require__(5398)
-const { originalPositionFor, generatedPositionFor, GREATEST_LOWER_BOUND, LEAST_UPPER_BOUND } = __nccwpck_require__(8353)
+const CovLine = __nccwpck_require__(3311)
+const { sliceRange } = __nccwpck_require__(1748)
+const { originalPositionFor, generatedPositionFor, GREATEST_LOWER_BOUND, LEAST_UPPER_BOUND } = __nccwpck_require__(9535)
 
 module.exports = class CovSource {
   constructor (sourceRaw, wrapperLength) {
@@ -11050,20 +11050,20 @@ function getShebangLength (source) {
 
 /***/ }),
 
-/***/ 622:
+/***/ 7696:
 /***/ ((module, __unused_webpack_exports, __nccwpck_require__) => {
 
 const assert = __nccwpck_require__(2613)
-const convertSourceMap = __nccwpck_require__(7666)
+const convertSourceMap = __nccwpck_require__(5288)
 const util = __nccwpck_require__(9023)
 const debuglog = util.debuglog('c8')
 const { dirname, isAbsolute, join, resolve } = __nccwpck_require__(6928)
 const { fileURLToPath } = __nccwpck_require__(7016)
-const CovBranch = __nccwpck_require__(3607)
-const CovFunction = __nccwpck_require__(711)
-const CovSource = __nccwpck_require__(2318)
-const { sliceRange } = __nccwpck_require__(5398)
-const compatError = Error(`requires Node.js ${(__nccwpck_require__(1892)/* .engines.node */ .sP.r)}`)
+const CovBranch = __nccwpck_require__(8621)
+const CovFunction = __nccwpck_require__(4889)
+const CovSource = __nccwpck_require__(3692)
+const { sliceRange } = __nccwpck_require__(1748)
+const compatError = Error(`requires Node.js ${(__nccwpck_require__(559)/* .engines.node */ .sP.r)}`)
 const { readFileSync } = __nccwpck_require__(9896)
 let readFile = () => { throw compatError }
 try {
@@ -11071,7 +11071,7 @@ try {
 } catch (_err) {
   // most likely we're on an older version of Node.js.
 }
-const { TraceMap } = __nccwpck_require__(8353)
+const { TraceMap } = __nccwpck_require__(9535)
 const isOlderNode10 = /^v10\.(([0-9]\.)|(1[0-5]\.))/u.test(process.version)
 const isNode8 = /^v8\./.test(process.version)
 
@@ -11380,12 +11380,12 @@ function parsePath (scriptPath) {
 
 /***/ }),
 
-/***/ 9051:
+/***/ 8084:
 /***/ ((module, __unused_webpack___webpack_exports__, __nccwpck_require__) => {
 
 __nccwpck_require__.a(module, async (__webpack_handle_async_dependencies__, __webpack_async_result__) => { try {
-/* harmony import */ var _cli_js__WEBPACK_IMPORTED_MODULE_0__ = __nccwpck_require__(7406);
-/* harmony import */ var _ports_process_js__WEBPACK_IMPORTED_MODULE_1__ = __nccwpck_require__(1671);
+/* harmony import */ var _cli_js__WEBPACK_IMPORTED_MODULE_0__ = __nccwpck_require__(7601);
+/* harmony import */ var _ports_process_js__WEBPACK_IMPORTED_MODULE_1__ = __nccwpck_require__(9558);
 
 
 (0,_ports_process_js__WEBPACK_IMPORTED_MODULE_1__/* .exitWithChildrenOnSignals */ .OQ)();
@@ -11396,7 +11396,7 @@ __webpack_async_result__();
 
 /***/ }),
 
-/***/ 7406:
+/***/ 7601:
 /***/ ((__unused_webpack_module, __webpack_exports__, __nccwpck_require__) => {
 
 
@@ -11405,12 +11405,14 @@ __nccwpck_require__.d(__webpack_exports__, {
   ak: () => (/* binding */ runCli)
 });
 
-// UNUSED EXPORTS: CLI_OPTIONS, USAGE
+// UNUSED EXPORTS: CLI_OPTIONS, USAGE, VERSION
 
 // EXTERNAL MODULE: external "node:fs/promises"
 var promises_ = __nccwpck_require__(1455);
 // EXTERNAL MODULE: external "node:util"
 var external_node_util_ = __nccwpck_require__(7975);
+;// CONCATENATED MODULE: ./package.json
+const package_namespaceObject = {"rE":"0.1.0"};
 ;// CONCATENATED MODULE: ./src/errors.ts
 /** A failure the user can act on: what went wrong, and what to do about it. Caught once, at each entry. */
 class UserFacingError extends Error {
@@ -11423,8 +11425,12 @@ class UserFacingError extends Error {
 }
 /** Invalid CLI flags or action inputs: names the input and what it accepts. */
 class SettingsError extends UserFacingError {
+    input;
+    problem;
     constructor(input, problem) {
         super(`Invalid ${input}: ${problem}`);
+        this.input = input;
+        this.problem = problem;
         this.name = 'SettingsError';
     }
 }
@@ -11451,6 +11457,150 @@ function describeError(error) {
         return error.message;
     return String(error);
 }
+/** Not a failure: the change has nothing to prove (verdict `not-applicable`); the reason says why. */
+class NotApplicable extends Error {
+    reason;
+    constructor(reason) {
+        super(reason);
+        this.reason = reason;
+        this.name = 'NotApplicable';
+    }
+}
+
+;// CONCATENATED MODULE: ./src/bug-report/issue-references.ts
+/**
+ * The issues a text says it fixes: closing keywords (`Fixes #12`, `closes owner/repo#3`) and
+ * issue URLs, in order, each once. GraphQL's closingIssuesReferences comes first when available; this
+ * covers what it misses (cross-repository references, URLs, PRs whose body was edited later).
+ */
+const KEYWORDS = 'close|closes|closed|fix|fixes|fixed|resolve|resolves|resolved';
+const NAME = '[A-Za-z0-9](?:[A-Za-z0-9-]{0,38})';
+const REPO = '[A-Za-z0-9._-]{1,100}';
+const KEYWORD_REFERENCE = new RegExp(`\\b(?:${KEYWORDS}):?\\s+(?:(${NAME})/(${REPO}))?#(\\d+)\\b`, 'gi');
+const ISSUE_URL = new RegExp(`https://github\\.com/(${NAME})/(${REPO})/issues/(\\d+)\\b`, 'g');
+/** Stands for "this repository" where a reference names none. */
+const HERE = { owner: '', repo: '' };
+/**
+ * The number of the issue a bug report is about, to name the suite after: the first closing reference to
+ * this repository (`resolves #35`), else a `#N` in the title (`… (#4471)`). A mention (`related to #14`) is not it.
+ */
+function reportedIssueNumber(title, body) {
+    const closing = referencedIssues(`${title}\n${body}`, HERE).find((reference) => reference.owner === HERE.owner);
+    const inTitle = /#(\d+)\b/.exec(title)?.[1];
+    return closing?.number ?? (inTitle ? Number(inTitle) : null);
+}
+function referencedIssues(body, current) {
+    const text = body.replace(/<!--[\s\S]*?-->/g, '').replace(/```[\s\S]*?```/g, '');
+    const found = [];
+    for (const match of text.matchAll(KEYWORD_REFERENCE)) {
+        found.push({ at: match.index, reference: { owner: match[1] ?? current.owner, repo: match[2] ?? current.repo, number: Number(match[3]) } });
+    }
+    for (const match of text.matchAll(ISSUE_URL)) {
+        found.push({ at: match.index, reference: { owner: match[1], repo: match[2], number: Number(match[3]) } });
+    }
+    const seen = new Set();
+    return found
+        .sort((a, b) => a.at - b.at)
+        .map((entry) => entry.reference)
+        .filter((reference) => {
+        const key = `${reference.owner.toLowerCase()}/${reference.repo.toLowerCase()}#${reference.number}`;
+        return !seen.has(key) && seen.add(key);
+    });
+}
+
+;// CONCATENATED MODULE: ./src/regexp.ts
+/** Text matched literally inside a regular expression. */
+const escapeRegExp = (text) => text.replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
+
+;// CONCATENATED MODULE: ./src/bug-report/sanitize.ts
+
+/** Issue and PR text is untrusted: strip what hides text from a human reader, and bound its size. */
+const HTML_COMMENT = /<!--[\s\S]*?(?:-->|$)/g;
+// Zero-width, bidirectional-override and other invisible format characters (Unicode category Cf), except
+// none we need: emoji joiners only change rendering, and dropping them keeps the text readable.
+const INVISIBLE = /[\p{Cf}\u00AD]/gu;
+// Every line break a reader or a log might honour (CRLF, CR, vertical tab, form feed, NEL, the Unicode line
+// and paragraph separators) becomes a plain \n, so a line looks the same to everything downstream.
+const LINE_BREAK = /\r\n|[\r\u000B\u000C\u0085\u2028\u2029]/g;
+// C0 and C1 control characters, but \t and \n (terminal escapes start with ESC or a C1 introducer).
+const CONTROL = /[\u0000-\u0008\u000E-\u001F\u007F-\u009F]/g;
+const BUG_REPORT_BUDGET = 12_000;
+function sanitizeUntrusted(text) {
+    return text.replace(HTML_COMMENT, '').replace(INVISIBLE, '').replace(LINE_BREAK, '\n').replace(CONTROL, '').trim();
+}
+function truncate(text, budget) {
+    if (text.length <= budget)
+        return { text, truncated: false };
+    return { text: `${text.slice(0, budget)}\n[… truncated]`, truncated: true };
+}
+/**
+ * Untrusted text quoted in `<tag>…</tag>` must not close the quote (or open another): the `<` of any tag of
+ * that name, in any case and spacing (`</bug_report>`, `< / BUG_REPORT >`, `<bug-report x>`, `</bug_reports>`), becomes `&lt;`.
+ */
+function escapeQuoteTags(text, tag) {
+    const name = tag.split(/[_\s-]+/).map(escapeRegExp).join('[\\s_-]*');
+    return text.replace(new RegExp(`<(?=\\s*/?\\s*${name})`, 'gi'), '&lt;');
+}
+
+;// CONCATENATED MODULE: ./src/bug-report/bug-report.ts
+/** The bug-report stage: the issue (file or text), the pull request, or else the commit messages. */
+
+
+
+
+async function readBugReport(source, git, base, head) {
+    const given = await givenIssue(source);
+    if (given)
+        return given;
+    if (source.linkedIssues?.length)
+        return fromLinkedIssues(source.linkedIssues);
+    if (source.pullRequest)
+        return build(source.pullRequest.title, source.pullRequest.body, 'pull-request');
+    const messages = await git.commitMessages(base, head);
+    const title = messages[0]?.split('\n')[0] ?? '';
+    return build(title, messages.join('\n\n---\n\n'), 'commits');
+}
+/**
+ * The issue the user gave (a file or a text), read and checked: the CLI calls this before any work, so a
+ * missing file or a blank text ends the run before the trees and the sandbox. Null: none was given.
+ */
+async function givenIssue(source) {
+    if (source.issueFile)
+        return notBlank(fromMarkdown(await readIssueFile(source.issueFile), 'issue-file'), `The issue file ${source.issueFile}`, 'pass --issue a markdown file whose first line is the title');
+    if (source.issueText)
+        return notBlank(fromMarkdown(source.issueText, 'issue-text'), 'The issue text', 'pass --issue-text the bug report, its first line the title');
+    return null;
+}
+async function readIssueFile(path) {
+    try {
+        return await (0,promises_.readFile)(path, 'utf8');
+    }
+    catch (error) {
+        const code = error.code;
+        const why = code === 'ENOENT' ? 'it does not exist' : code === 'EISDIR' ? 'it is a folder' : code === 'EACCES' ? 'it is not readable' : error.message;
+        throw new UserFacingError(`Cannot read the issue file ${path}: ${why}`, 'pass --issue a readable markdown file');
+    }
+}
+/** A title and a body that are both blank (after sanitizing) tell the model nothing about the bug. */
+function notBlank(report, what, hint) {
+    if (!report.title.trim() && !report.body.trim())
+        throw new UserFacingError(`${what} is empty: an empty issue is not a bug report`, hint);
+    return report;
+}
+/** The first line (a `# heading` or plain) is the title; the rest is the body. */
+function fromMarkdown(markdown, source) {
+    const [first = '', ...rest] = sanitizeUntrusted(markdown).split('\n');
+    return build(first.replace(/^#+\s*/, ''), rest.join('\n'), source);
+}
+function build(title, body, source, issue = reportedIssueNumber(title, body)) {
+    const bounded = truncate(sanitizeUntrusted(body), BUG_REPORT_BUDGET);
+    return { title: sanitizeUntrusted(title).slice(0, 300), body: bounded.text, source, truncated: bounded.truncated, issue };
+}
+/** Each issue's title, body and first comments, the first issue's title as the report's. */
+function fromLinkedIssues(issues) {
+    const sections = issues.map((issue) => [`## ${issue.reference}: ${issue.title}`, issue.body, ...issue.comments.map((comment, index) => `### Comment ${index + 1}\n${comment}`)].join('\n\n'));
+    return build(issues[0].title, sections.join('\n\n'), 'linked-issues', Number(issues[0].reference.split('#')[1]));
+}
 
 ;// CONCATENATED MODULE: ./src/ports/console-log.ts
 // Terminal escape sequences, in their 7-bit (ESC …) and 8-bit (C1) forms: OSC, DCS, SOS, PM and APC strings
@@ -11460,18 +11610,19 @@ const STRING_SEQUENCE = /(?:\u001b[\]PX^_]|[\u0090\u0098\u009d\u009e\u009f])[\s\
 const CSI_SEQUENCE = /(?:\u001b\[|\u009b)[\u0030-\u003f]*[\u0020-\u002f]*[\u0040-\u007e]/g;
 const SHORT_ESCAPE = /\u001b[\u0020-\u002f]*[\u0030-\u007e]/g;
 // What is left of C0 and C1 (a lone ESC, a carriage return that would overwrite the line, a bell), but \t and \n.
-const CONTROL = /[\u0000-\u0008\u000b-\u001f\u007f-\u009f]/g;
+const console_log_CONTROL = /[\u0000-\u0008\u000b-\u001f\u007f-\u009f]/g;
 /**
  * Text for a terminal, from untrusted sources (the model, issues, file names, test output): no escape
  * sequence and no control character but tab and newline reaches it, so it can only print what it says.
  */
 function forTerminal(text) {
-    return text.replace(/\r\n/g, '\n').replace(STRING_SEQUENCE, '').replace(CSI_SEQUENCE, '').replace(SHORT_ESCAPE, '').replace(CONTROL, '');
+    return text.replace(/\r\n/g, '\n').replace(STRING_SEQUENCE, '').replace(CSI_SEQUENCE, '').replace(SHORT_ESCAPE, '').replace(console_log_CONTROL, '');
 }
 /** Progress for a terminal: on stderr, so stdout stays the report. */
 const consoleLogger = {
     info: (message) => console.error(forTerminal(message)),
     warn: (message) => console.error(`warning: ${forTerminal(message)}`),
+    error: (message) => console.error(`error: ${forTerminal(message)}`),
     // The runners' output would drown the progress lines; run.log keeps it.
     debug: () => { }
 };
@@ -11481,7 +11632,7 @@ var external_node_fs_ = __nccwpck_require__(3024);
 // EXTERNAL MODULE: external "node:path"
 var external_node_path_ = __nccwpck_require__(6760);
 // EXTERNAL MODULE: ./src/ports/process.ts + 1 modules
-var ports_process = __nccwpck_require__(1671);
+var ports_process = __nccwpck_require__(9558);
 ;// CONCATENATED MODULE: ./src/ports/run-log.ts
 /** Every log line of a run also goes to `<outDir>/run.log`, so the artifact keeps what the job log showed. */
 
@@ -11494,10 +11645,11 @@ function withRunLog(log, outDir) {
     // Synchronous on purpose: the writes are few (a line, or a run's trimmed output), and a crash right after a line must not lose it.
     const write = (level, message) => (0,external_node_fs_.appendFileSync)(file, `${new Date().toISOString()} ${level} ${message}\n`);
     // The last line of a run cut short says so, rather than ending mid-step. Never forgotten: the process exits on the signal.
-    (0,ports_process/* onInterrupt */.nA)((signal) => write('warn', `run interrupted (${signal}): no report was written`));
+    (0,ports_process/* onInterrupt */.nA)((signal) => write('warn', `run interrupted (${signal})`));
     return {
         info: (message) => (write('info', message), log.info(message)),
         warn: (message) => (write('warn', message), log.warn(message)),
+        error: (message) => (write('error', message), log.error(message)),
         debug: (message) => (write('debug', message), log.debug(message))
     };
 }
@@ -11525,15 +11677,16 @@ function redactingLogger(log, redact) {
     return {
         info: (message) => log.info(redact(message)),
         warn: (message) => log.warn(redact(message)),
+        error: (message) => log.error(redact(message)),
         debug: (message) => log.debug(redact(message))
     };
 }
 
-// EXTERNAL MODULE: ../../main/node_modules/@anthropic-ai/sdk/internal/tslib.mjs
-var tslib = __nccwpck_require__(4274);
-// EXTERNAL MODULE: ../../main/node_modules/@anthropic-ai/sdk/internal/utils/values.mjs
-var utils_values = __nccwpck_require__(1034);
-;// CONCATENATED MODULE: ../../main/node_modules/@anthropic-ai/sdk/internal/utils/sleep.mjs
+// EXTERNAL MODULE: ./node_modules/@anthropic-ai/sdk/internal/tslib.mjs
+var tslib = __nccwpck_require__(3364);
+// EXTERNAL MODULE: ./node_modules/@anthropic-ai/sdk/internal/utils/values.mjs
+var utils_values = __nccwpck_require__(9296);
+;// CONCATENATED MODULE: ./node_modules/@anthropic-ai/sdk/internal/utils/sleep.mjs
 /**
  * Resolve after `ms`, or immediately when `signal` aborts.
  *
@@ -11558,12 +11711,12 @@ const sleep = (ms, signal) => new Promise((resolve) => {
     signal?.addEventListener('abort', onAbort, { once: true });
 });
 //# sourceMappingURL=sleep.mjs.map
-// EXTERNAL MODULE: ../../main/node_modules/@anthropic-ai/sdk/internal/errors.mjs
-var errors = __nccwpck_require__(883);
-;// CONCATENATED MODULE: ../../main/node_modules/@anthropic-ai/sdk/version.mjs
+// EXTERNAL MODULE: ./node_modules/@anthropic-ai/sdk/internal/errors.mjs
+var errors = __nccwpck_require__(2533);
+;// CONCATENATED MODULE: ./node_modules/@anthropic-ai/sdk/version.mjs
 const VERSION = '1.12.0'; // x-release-please-version
 //# sourceMappingURL=version.mjs.map
-;// CONCATENATED MODULE: ../../main/node_modules/@anthropic-ai/sdk/internal/detect-platform.mjs
+;// CONCATENATED MODULE: ./node_modules/@anthropic-ai/sdk/internal/detect-platform.mjs
 
 const isRunningInBrowser = () => {
     return (
@@ -11720,7 +11873,7 @@ const getPlatformHeaders = () => {
     return (_platformHeaders ?? (_platformHeaders = getPlatformProperties()));
 };
 //# sourceMappingURL=detect-platform.mjs.map
-;// CONCATENATED MODULE: ../../main/node_modules/@anthropic-ai/sdk/internal/request-signal.mjs
+;// CONCATENATED MODULE: ./node_modules/@anthropic-ai/sdk/internal/request-signal.mjs
 /**
  * Tracks the removal of the per-request abort listener that
  * `fetchWithTimeout` attaches to a caller-provided signal, so the listener's
@@ -11766,7 +11919,7 @@ function releaseRequestSignal(controller) {
     }
 }
 //# sourceMappingURL=request-signal.mjs.map
-;// CONCATENATED MODULE: ../../main/node_modules/@anthropic-ai/sdk/internal/shims.mjs
+;// CONCATENATED MODULE: ./node_modules/@anthropic-ai/sdk/internal/shims.mjs
 function getDefaultFetch() {
     if (typeof fetch !== 'undefined') {
         return fetch;
@@ -11872,7 +12025,7 @@ async function CancelReadableStream(stream) {
     await cancelPromise;
 }
 //# sourceMappingURL=shims.mjs.map
-;// CONCATENATED MODULE: ../../main/node_modules/@anthropic-ai/sdk/internal/request-options.mjs
+;// CONCATENATED MODULE: ./node_modules/@anthropic-ai/sdk/internal/request-options.mjs
 /**
  * Tracks which fallback a sequence of requests is pinned to.
  *
@@ -11892,14 +12045,14 @@ const FallbackEncoder = ({ headers, body }) => {
     };
 };
 //# sourceMappingURL=request-options.mjs.map
-;// CONCATENATED MODULE: ../../main/node_modules/@opentelemetry/api/dist/version.mjs
+;// CONCATENATED MODULE: ./node_modules/@opentelemetry/api/dist/version.mjs
 //#region src/version.ts
 const version_VERSION = "1.10.0";
 //#endregion
 
 
 //# sourceMappingURL=version.mjs.map
-;// CONCATENATED MODULE: ../../main/node_modules/@opentelemetry/api/dist/internal/semver.mjs
+;// CONCATENATED MODULE: ./node_modules/@opentelemetry/api/dist/internal/semver.mjs
 
 //#region src/internal/semver.ts
 const re = /^(\d+)\.(\d+)\.(\d+)(-(.+))?$/;
@@ -11982,7 +12135,7 @@ const isCompatible = _makeCompatibilityCheck(version_VERSION);
 
 
 //# sourceMappingURL=semver.mjs.map
-;// CONCATENATED MODULE: ../../main/node_modules/@opentelemetry/api/dist/internal/global-utils.mjs
+;// CONCATENATED MODULE: ./node_modules/@opentelemetry/api/dist/internal/global-utils.mjs
 
 
 //#region src/internal/global-utils.ts
@@ -12033,7 +12186,7 @@ function unregisterGlobal(type, diag) {
 
 
 //# sourceMappingURL=global-utils.mjs.map
-;// CONCATENATED MODULE: ../../main/node_modules/@opentelemetry/api/dist/diag/ComponentLogger.mjs
+;// CONCATENATED MODULE: ./node_modules/@opentelemetry/api/dist/diag/ComponentLogger.mjs
 
 //#region src/diag/ComponentLogger.ts
 /**
@@ -12074,7 +12227,7 @@ function logProxy(funcName, namespace, args) {
 
 
 //# sourceMappingURL=ComponentLogger.mjs.map
-;// CONCATENATED MODULE: ../../main/node_modules/@opentelemetry/api/dist/diag/internal/logLevelLogger.mjs
+;// CONCATENATED MODULE: ./node_modules/@opentelemetry/api/dist/diag/internal/logLevelLogger.mjs
 
 //#region src/diag/internal/logLevelLogger.ts
 function createLogLevelDiagLogger(maxLevel, logger) {
@@ -12098,7 +12251,7 @@ function createLogLevelDiagLogger(maxLevel, logger) {
 
 
 //# sourceMappingURL=logLevelLogger.mjs.map
-;// CONCATENATED MODULE: ../../main/node_modules/@opentelemetry/api/dist/api/diag.mjs
+;// CONCATENATED MODULE: ./node_modules/@opentelemetry/api/dist/api/diag.mjs
 
 
 
@@ -12167,7 +12320,7 @@ var DiagAPI = class DiagAPI {
 
 
 //# sourceMappingURL=diag.mjs.map
-;// CONCATENATED MODULE: ../../main/node_modules/@opentelemetry/api/dist/context/context.mjs
+;// CONCATENATED MODULE: ./node_modules/@opentelemetry/api/dist/context/context.mjs
 //#region src/context/context.ts
 /**
 * Get a key to uniquely identify a context value
@@ -12208,7 +12361,7 @@ const ROOT_CONTEXT = new class BaseContext {
 
 
 //# sourceMappingURL=context.mjs.map
-;// CONCATENATED MODULE: ../../main/node_modules/@opentelemetry/api/dist/context/NoopContextManager.mjs
+;// CONCATENATED MODULE: ./node_modules/@opentelemetry/api/dist/context/NoopContextManager.mjs
 
 //#region src/context/NoopContextManager.ts
 var NoopContextManager = class {
@@ -12236,7 +12389,7 @@ var NoopContextManager = class {
 
 
 //# sourceMappingURL=NoopContextManager.mjs.map
-;// CONCATENATED MODULE: ../../main/node_modules/@opentelemetry/api/dist/api/context.mjs
+;// CONCATENATED MODULE: ./node_modules/@opentelemetry/api/dist/api/context.mjs
 
 
 
@@ -12337,7 +12490,7 @@ var ContextAPI = class ContextAPI {
 
 
 //# sourceMappingURL=context.mjs.map
-;// CONCATENATED MODULE: ../../main/node_modules/@opentelemetry/api/dist/trace/invalid-span-constants.mjs
+;// CONCATENATED MODULE: ./node_modules/@opentelemetry/api/dist/trace/invalid-span-constants.mjs
 
 //#region src/trace/invalid-span-constants.ts
 /**
@@ -12360,7 +12513,7 @@ const INVALID_SPAN_CONTEXT = {
 
 
 //# sourceMappingURL=invalid-span-constants.mjs.map
-;// CONCATENATED MODULE: ../../main/node_modules/@opentelemetry/api/dist/trace/NonRecordingSpan.mjs
+;// CONCATENATED MODULE: ./node_modules/@opentelemetry/api/dist/trace/NonRecordingSpan.mjs
 
 //#region src/trace/NonRecordingSpan.ts
 /**
@@ -12406,7 +12559,7 @@ var NonRecordingSpan = class {
 
 
 //# sourceMappingURL=NonRecordingSpan.mjs.map
-;// CONCATENATED MODULE: ../../main/node_modules/@opentelemetry/api/dist/trace/context-utils.mjs
+;// CONCATENATED MODULE: ./node_modules/@opentelemetry/api/dist/trace/context-utils.mjs
 
 
 
@@ -12469,7 +12622,7 @@ function getSpanContext(context) {
 
 
 //# sourceMappingURL=context-utils.mjs.map
-;// CONCATENATED MODULE: ../../main/node_modules/@opentelemetry/api/dist/trace/spancontext-utils.mjs
+;// CONCATENATED MODULE: ./node_modules/@opentelemetry/api/dist/trace/spancontext-utils.mjs
 
 
 //#region src/trace/spancontext-utils.ts
@@ -12618,7 +12771,7 @@ function wrapSpanContext(spanContext) {
 
 
 //# sourceMappingURL=spancontext-utils.mjs.map
-;// CONCATENATED MODULE: ../../main/node_modules/@opentelemetry/api/dist/trace/NoopTracer.mjs
+;// CONCATENATED MODULE: ./node_modules/@opentelemetry/api/dist/trace/NoopTracer.mjs
 
 
 
@@ -12663,7 +12816,7 @@ function isSpanContext(spanContext) {
 
 
 //# sourceMappingURL=NoopTracer.mjs.map
-;// CONCATENATED MODULE: ../../main/node_modules/@opentelemetry/api/dist/trace/ProxyTracer.mjs
+;// CONCATENATED MODULE: ./node_modules/@opentelemetry/api/dist/trace/ProxyTracer.mjs
 
 //#region src/trace/ProxyTracer.ts
 const NOOP_TRACER = new NoopTracer();
@@ -12702,7 +12855,7 @@ var ProxyTracer = class {
 
 
 //# sourceMappingURL=ProxyTracer.mjs.map
-;// CONCATENATED MODULE: ../../main/node_modules/@opentelemetry/api/dist/trace/NoopTracerProvider.mjs
+;// CONCATENATED MODULE: ./node_modules/@opentelemetry/api/dist/trace/NoopTracerProvider.mjs
 
 //#region src/trace/NoopTracerProvider.ts
 /**
@@ -12720,7 +12873,7 @@ var NoopTracerProvider = class {
 
 
 //# sourceMappingURL=NoopTracerProvider.mjs.map
-;// CONCATENATED MODULE: ../../main/node_modules/@opentelemetry/api/dist/trace/ProxyTracerProvider.mjs
+;// CONCATENATED MODULE: ./node_modules/@opentelemetry/api/dist/trace/ProxyTracerProvider.mjs
 
 
 //#region src/trace/ProxyTracerProvider.ts
@@ -12763,7 +12916,7 @@ var ProxyTracerProvider = class {
 
 
 //# sourceMappingURL=ProxyTracerProvider.mjs.map
-;// CONCATENATED MODULE: ../../main/node_modules/@opentelemetry/api/dist/api/trace.mjs
+;// CONCATENATED MODULE: ./node_modules/@opentelemetry/api/dist/api/trace.mjs
 
 
 
@@ -12826,7 +12979,7 @@ var TraceAPI = class TraceAPI {
 
 
 //# sourceMappingURL=trace.mjs.map
-;// CONCATENATED MODULE: ../../main/node_modules/@opentelemetry/api/dist/trace-api.mjs
+;// CONCATENATED MODULE: ./node_modules/@opentelemetry/api/dist/trace-api.mjs
 
 //#region src/trace-api.ts
 /**
@@ -12839,7 +12992,7 @@ const trace = TraceAPI.getInstance();
 
 
 //# sourceMappingURL=trace-api.mjs.map
-;// CONCATENATED MODULE: ../../main/node_modules/@opentelemetry/api/dist/trace/span_kind.mjs
+;// CONCATENATED MODULE: ./node_modules/@opentelemetry/api/dist/trace/span_kind.mjs
 //#region src/trace/span_kind.ts
 /**
 * @since 1.0.0
@@ -12875,7 +13028,7 @@ let SpanKind = /* @__PURE__ */ function(SpanKind) {
 
 
 //# sourceMappingURL=span_kind.mjs.map
-;// CONCATENATED MODULE: ../../main/node_modules/@opentelemetry/api/dist/trace/status.mjs
+;// CONCATENATED MODULE: ./node_modules/@opentelemetry/api/dist/trace/status.mjs
 //#region src/trace/status.ts
 /**
 * An enumeration of status codes.
@@ -12902,7 +13055,7 @@ let SpanStatusCode = /* @__PURE__ */ function(SpanStatusCode) {
 
 
 //# sourceMappingURL=status.mjs.map
-;// CONCATENATED MODULE: ../../main/node_modules/@opentelemetry/api/dist/baggage/internal/baggage-impl.mjs
+;// CONCATENATED MODULE: ./node_modules/@opentelemetry/api/dist/baggage/internal/baggage-impl.mjs
 //#region src/baggage/internal/baggage-impl.ts
 var BaggageImpl = class BaggageImpl {
 	constructor(entries) {
@@ -12939,7 +13092,7 @@ var BaggageImpl = class BaggageImpl {
 
 
 //# sourceMappingURL=baggage-impl.mjs.map
-;// CONCATENATED MODULE: ../../main/node_modules/@opentelemetry/api/dist/baggage/utils.mjs
+;// CONCATENATED MODULE: ./node_modules/@opentelemetry/api/dist/baggage/utils.mjs
 
 
 
@@ -12976,7 +13129,7 @@ function baggageEntryMetadataFromString(str) {
 
 
 //# sourceMappingURL=utils.mjs.map
-;// CONCATENATED MODULE: ../../main/node_modules/@opentelemetry/api/dist/propagation/TextMapPropagator.mjs
+;// CONCATENATED MODULE: ./node_modules/@opentelemetry/api/dist/propagation/TextMapPropagator.mjs
 //#region src/propagation/TextMapPropagator.ts
 /**
 * @since 1.0.0
@@ -13002,7 +13155,7 @@ const defaultTextMapSetter = { set(carrier, key, value) {
 
 
 //# sourceMappingURL=TextMapPropagator.mjs.map
-;// CONCATENATED MODULE: ../../main/node_modules/@opentelemetry/api/dist/propagation/NoopTextMapPropagator.mjs
+;// CONCATENATED MODULE: ./node_modules/@opentelemetry/api/dist/propagation/NoopTextMapPropagator.mjs
 //#region src/propagation/NoopTextMapPropagator.ts
 /**
 * No-op implementations of {@link TextMapPropagator}.
@@ -13022,7 +13175,7 @@ var NoopTextMapPropagator = class {
 
 
 //# sourceMappingURL=NoopTextMapPropagator.mjs.map
-;// CONCATENATED MODULE: ../../main/node_modules/@opentelemetry/api/dist/baggage/context-helpers.mjs
+;// CONCATENATED MODULE: ./node_modules/@opentelemetry/api/dist/baggage/context-helpers.mjs
 
 
 //#region src/baggage/context-helpers.ts
@@ -13068,7 +13221,7 @@ function deleteBaggage(context) {
 
 
 //# sourceMappingURL=context-helpers.mjs.map
-;// CONCATENATED MODULE: ../../main/node_modules/@opentelemetry/api/dist/api/propagation.mjs
+;// CONCATENATED MODULE: ./node_modules/@opentelemetry/api/dist/api/propagation.mjs
 
 
 
@@ -13143,7 +13296,7 @@ var PropagationAPI = class PropagationAPI {
 
 
 //# sourceMappingURL=propagation.mjs.map
-;// CONCATENATED MODULE: ../../main/node_modules/@opentelemetry/api/dist/propagation-api.mjs
+;// CONCATENATED MODULE: ./node_modules/@opentelemetry/api/dist/propagation-api.mjs
 
 //#region src/propagation-api.ts
 /**
@@ -13156,7 +13309,7 @@ const propagation = PropagationAPI.getInstance();
 
 
 //# sourceMappingURL=propagation-api.mjs.map
-;// CONCATENATED MODULE: ../../main/node_modules/@opentelemetry/api/dist/context-api.mjs
+;// CONCATENATED MODULE: ./node_modules/@opentelemetry/api/dist/context-api.mjs
 
 //#region src/context-api.ts
 /**
@@ -13168,11 +13321,11 @@ const context = ContextAPI.getInstance();
 
 
 //# sourceMappingURL=context-api.mjs.map
-// EXTERNAL MODULE: ../../main/node_modules/@anthropic-ai/sdk/core/error.mjs
-var core_error = __nccwpck_require__(8974);
-// EXTERNAL MODULE: ../../main/node_modules/@anthropic-ai/sdk/internal/utils/bytes.mjs
-var utils_bytes = __nccwpck_require__(8369);
-;// CONCATENATED MODULE: ../../main/node_modules/@anthropic-ai/sdk/internal/decoders/line.mjs
+// EXTERNAL MODULE: ./node_modules/@anthropic-ai/sdk/core/error.mjs
+var core_error = __nccwpck_require__(5064);
+// EXTERNAL MODULE: ./node_modules/@anthropic-ai/sdk/internal/utils/bytes.mjs
+var utils_bytes = __nccwpck_require__(9083);
+;// CONCATENATED MODULE: ./node_modules/@anthropic-ai/sdk/internal/decoders/line.mjs
 var _LineDecoder_buffer, _LineDecoder_carriageReturnIndex;
 
 
@@ -13290,9 +13443,9 @@ function findDoubleNewlineIndex(buffer) {
     return -1;
 }
 //# sourceMappingURL=line.mjs.map
-// EXTERNAL MODULE: ../../main/node_modules/@anthropic-ai/sdk/internal/utils/log.mjs
-var utils_log = __nccwpck_require__(3178);
-;// CONCATENATED MODULE: ../../main/node_modules/@anthropic-ai/sdk/core/streaming.mjs
+// EXTERNAL MODULE: ./node_modules/@anthropic-ai/sdk/internal/utils/log.mjs
+var utils_log = __nccwpck_require__(7412);
+;// CONCATENATED MODULE: ./node_modules/@anthropic-ai/sdk/core/streaming.mjs
 var _Stream_client;
 
 
@@ -13572,7 +13725,7 @@ async function* _iterSSEMessages(response, controller) {
     }
 }
 //# sourceMappingURL=streaming.mjs.map
-;// CONCATENATED MODULE: ../../main/node_modules/@anthropic-ai/sdk/internal/headers.mjs
+;// CONCATENATED MODULE: ./node_modules/@anthropic-ai/sdk/internal/headers.mjs
 
 const brand_privateNullableHeaders = Symbol.for('brand.privateNullableHeaders');
 function* iterateHeaders(headers) {
@@ -13686,9 +13839,9 @@ const isEmptyHeaders = (headers) => {
     return true;
 };
 //# sourceMappingURL=headers.mjs.map
-// EXTERNAL MODULE: ../../main/node_modules/@anthropic-ai/sdk/internal/utils/env.mjs
-var utils_env = __nccwpck_require__(7989);
-;// CONCATENATED MODULE: ../../main/node_modules/@anthropic-ai/sdk/internal/tracing.mjs
+// EXTERNAL MODULE: ./node_modules/@anthropic-ai/sdk/internal/utils/env.mjs
+var utils_env = __nccwpck_require__(111);
+;// CONCATENATED MODULE: ./node_modules/@anthropic-ai/sdk/internal/tracing.mjs
 /**
  * OpenTelemetry tracing of the client's API calls.
  *
@@ -14344,7 +14497,7 @@ function errorType(error) {
     return 'client_error';
 }
 //# sourceMappingURL=tracing.mjs.map
-;// CONCATENATED MODULE: ../../main/node_modules/@anthropic-ai/sdk/internal/qs/formats.mjs
+;// CONCATENATED MODULE: ./node_modules/@anthropic-ai/sdk/internal/qs/formats.mjs
 const default_format = 'RFC3986';
 const default_formatter = (v) => String(v);
 const formatters = {
@@ -14354,7 +14507,7 @@ const formatters = {
 const RFC1738 = 'RFC1738';
 const RFC3986 = 'RFC3986';
 //# sourceMappingURL=formats.mjs.map
-;// CONCATENATED MODULE: ../../main/node_modules/@anthropic-ai/sdk/internal/qs/utils.mjs
+;// CONCATENATED MODULE: ./node_modules/@anthropic-ai/sdk/internal/qs/utils.mjs
 
 
 let has = (obj, key) => ((has = Object.hasOwn ?? Function.prototype.call.bind(Object.prototype.hasOwnProperty)),
@@ -14572,7 +14725,7 @@ function maybe_map(val, fn) {
     return fn(val);
 }
 //# sourceMappingURL=utils.mjs.map
-;// CONCATENATED MODULE: ../../main/node_modules/@anthropic-ai/sdk/internal/qs/stringify.mjs
+;// CONCATENATED MODULE: ./node_modules/@anthropic-ai/sdk/internal/qs/stringify.mjs
 
 
 
@@ -14847,20 +15000,20 @@ function stringify(object, opts = {}) {
     return joined.length > 0 ? prefix + joined : '';
 }
 //# sourceMappingURL=stringify.mjs.map
-;// CONCATENATED MODULE: ../../main/node_modules/@anthropic-ai/sdk/internal/utils/query.mjs
+;// CONCATENATED MODULE: ./node_modules/@anthropic-ai/sdk/internal/utils/query.mjs
 
 function stringifyQuery(query) {
     return stringify(query, { arrayFormat: 'brackets' });
 }
 //# sourceMappingURL=query.mjs.map
-;// CONCATENATED MODULE: ../../main/node_modules/@anthropic-ai/sdk/core/resource.mjs
+;// CONCATENATED MODULE: ./node_modules/@anthropic-ai/sdk/core/resource.mjs
 class APIResource {
     constructor(client) {
         this._client = client;
     }
 }
 //# sourceMappingURL=resource.mjs.map
-;// CONCATENATED MODULE: ../../main/node_modules/@anthropic-ai/sdk/internal/parse.mjs
+;// CONCATENATED MODULE: ./node_modules/@anthropic-ai/sdk/internal/parse.mjs
 
 
 
@@ -14922,7 +15075,7 @@ function addResponseIDs(value, response) {
     });
 }
 //# sourceMappingURL=parse.mjs.map
-;// CONCATENATED MODULE: ../../main/node_modules/@anthropic-ai/sdk/internal/uploads.mjs
+;// CONCATENATED MODULE: ./node_modules/@anthropic-ai/sdk/internal/uploads.mjs
 
 
 const checkFileSupport = () => {
@@ -15076,7 +15229,7 @@ const addFormValue = async (form, key, value, stripFilenames) => {
     }
 };
 //# sourceMappingURL=uploads.mjs.map
-;// CONCATENATED MODULE: ../../main/node_modules/@anthropic-ai/sdk/lib/internal/tracing/attributes.mjs
+;// CONCATENATED MODULE: ./node_modules/@anthropic-ai/sdk/lib/internal/tracing/attributes.mjs
 // Named as `@opentelemetry/semantic-conventions` names them, and copied: that package exports the
 // `gen_ai.*` names only from its unstable `incubating` entry point, which says to copy them.
 const ATTR_GEN_AI_AGENT_ID = 'gen_ai.agent.id';
@@ -15107,7 +15260,7 @@ const ATTR_ANTHROPIC_TOOLSET_NAME = 'anthropic.toolset.name';
 const ATTR_ANTHROPIC_USAGE_COMPACTION_INPUT_TOKENS = 'anthropic.usage.compaction.input_tokens';
 const ATTR_ANTHROPIC_USAGE_COMPACTION_OUTPUT_TOKENS = 'anthropic.usage.compaction.output_tokens';
 //# sourceMappingURL=attributes.mjs.map
-;// CONCATENATED MODULE: ../../main/node_modules/@anthropic-ai/sdk/lib/internal/tracing/content.mjs
+;// CONCATENATED MODULE: ./node_modules/@anthropic-ai/sdk/lib/internal/tracing/content.mjs
 
 /**
  * Sets the content attributes of a `messages.create` API call, within `limit` bytes: first
@@ -15463,7 +15616,7 @@ function utf8Length(text) {
     return size;
 }
 //# sourceMappingURL=content.mjs.map
-;// CONCATENATED MODULE: ../../main/node_modules/@anthropic-ai/sdk/lib/internal/tracing/response.mjs
+;// CONCATENATED MODULE: ./node_modules/@anthropic-ai/sdk/lib/internal/tracing/response.mjs
 
 
 /**
@@ -15504,7 +15657,7 @@ function count(usage, name) {
     return typeof value === 'number' ? value : 0;
 }
 //# sourceMappingURL=response.mjs.map
-;// CONCATENATED MODULE: ../../main/node_modules/@anthropic-ai/sdk/lib/internal/tracing/streaming.mjs
+;// CONCATENATED MODULE: ./node_modules/@anthropic-ai/sdk/lib/internal/tracing/streaming.mjs
 
 
 
@@ -15703,7 +15856,7 @@ function without(data, path) {
     return (0,utils_values/* isObj */.sA)(value) ? { ...data, [name]: without(value, rest) } : data;
 }
 //# sourceMappingURL=streaming.mjs.map
-;// CONCATENATED MODULE: ../../main/node_modules/@anthropic-ai/sdk/core/api-promise.mjs
+;// CONCATENATED MODULE: ./node_modules/@anthropic-ai/sdk/core/api-promise.mjs
 var _APIPromise_client;
 
 
@@ -15832,7 +15985,7 @@ var APIPromise = /* @__PURE__ */ (() => {
     return APIPromise;
 })();
 //# sourceMappingURL=api-promise.mjs.map
-;// CONCATENATED MODULE: ../../main/node_modules/@anthropic-ai/sdk/core/pagination.mjs
+;// CONCATENATED MODULE: ./node_modules/@anthropic-ai/sdk/core/pagination.mjs
 var _AbstractPage_client;
 
 
@@ -16092,7 +16245,7 @@ class ReportPageCursor extends AbstractPage {
     }
 }
 //# sourceMappingURL=pagination.mjs.map
-;// CONCATENATED MODULE: ../../main/node_modules/@anthropic-ai/sdk/internal/stainless-helper-header.mjs
+;// CONCATENATED MODULE: ./node_modules/@anthropic-ai/sdk/internal/stainless-helper-header.mjs
 /**
  * Single source of truth for the `x-stainless-helper` telemetry header — the
  * key, the closed value vocabulary, and per-object helper tagging. The
@@ -16181,7 +16334,7 @@ function stainlessHelperHeaderFromFile(file) {
     return {};
 }
 //# sourceMappingURL=stainless-helper-header.mjs.map
-;// CONCATENATED MODULE: ../../main/node_modules/@anthropic-ai/sdk/internal/utils/path.mjs
+;// CONCATENATED MODULE: ./node_modules/@anthropic-ai/sdk/internal/utils/path.mjs
 
 /**
  * Percent-encode everything that isn't safe to have in a path without encoding safe chars.
@@ -16263,7 +16416,7 @@ const createPathTagFunction = (pathEncoder = encodeURIPath) => function path(sta
  */
 const path = /* @__PURE__ */ createPathTagFunction(encodeURIPath);
 //# sourceMappingURL=path.mjs.map
-;// CONCATENATED MODULE: ../../main/node_modules/@anthropic-ai/sdk/resources/files.mjs
+;// CONCATENATED MODULE: ./node_modules/@anthropic-ai/sdk/resources/files.mjs
 
 
 
@@ -16479,7 +16632,7 @@ var Files = /* @__PURE__ */ (() => {
     return Files;
 })();
 //# sourceMappingURL=files.mjs.map
-;// CONCATENATED MODULE: ../../main/node_modules/@anthropic-ai/sdk/resources/shared.mjs
+;// CONCATENATED MODULE: ./node_modules/@anthropic-ai/sdk/resources/shared.mjs
 
 /**
  * The API key belongs to the Claude Code workspace, and the user who created it is
@@ -16752,7 +16905,7 @@ var CMEKKeyUnreachableError = /* @__PURE__ */ (() => {
     return CMEKKeyUnreachableError;
 })();
 //# sourceMappingURL=shared.mjs.map
-;// CONCATENATED MODULE: ../../main/node_modules/@anthropic-ai/sdk/resources/beta/deployment-runs.mjs
+;// CONCATENATED MODULE: ./node_modules/@anthropic-ai/sdk/resources/beta/deployment-runs.mjs
 
 
 
@@ -16830,7 +16983,7 @@ class DeploymentRuns extends APIResource {
     }
 }
 //# sourceMappingURL=deployment-runs.mjs.map
-;// CONCATENATED MODULE: ../../main/node_modules/@anthropic-ai/sdk/resources/beta/deployments.mjs
+;// CONCATENATED MODULE: ./node_modules/@anthropic-ai/sdk/resources/beta/deployments.mjs
 
 
 
@@ -17096,7 +17249,7 @@ class Deployments extends APIResource {
     }
 }
 //# sourceMappingURL=deployments.mjs.map
-;// CONCATENATED MODULE: ../../main/node_modules/@anthropic-ai/sdk/resources/beta/dreams.mjs
+;// CONCATENATED MODULE: ./node_modules/@anthropic-ai/sdk/resources/beta/dreams.mjs
 
 
 
@@ -17289,7 +17442,7 @@ class Dreams extends APIResource {
     }
 }
 //# sourceMappingURL=dreams.mjs.map
-;// CONCATENATED MODULE: ../../main/node_modules/@anthropic-ai/sdk/resources/beta/files.mjs
+;// CONCATENATED MODULE: ./node_modules/@anthropic-ai/sdk/resources/beta/files.mjs
 
 
 
@@ -17476,7 +17629,7 @@ class files_Files extends APIResource {
     }
 }
 //# sourceMappingURL=files.mjs.map
-;// CONCATENATED MODULE: ../../main/node_modules/@anthropic-ai/sdk/resources/beta/models.mjs
+;// CONCATENATED MODULE: ./node_modules/@anthropic-ai/sdk/resources/beta/models.mjs
 
 
 
@@ -17555,9 +17708,9 @@ class Models extends APIResource {
     }
 }
 //# sourceMappingURL=models.mjs.map
-// EXTERNAL MODULE: ../../main/node_modules/standardwebhooks/dist/index.js
-var dist = __nccwpck_require__(7985);
-;// CONCATENATED MODULE: ../../main/node_modules/@anthropic-ai/sdk/resources/beta/webhooks.mjs
+// EXTERNAL MODULE: ./node_modules/standardwebhooks/dist/index.js
+var dist = __nccwpck_require__(5487);
+;// CONCATENATED MODULE: ./node_modules/@anthropic-ai/sdk/resources/beta/webhooks.mjs
 
 
 class Webhooks extends APIResource {
@@ -17586,7 +17739,7 @@ class Webhooks extends APIResource {
     }
 }
 //# sourceMappingURL=webhooks.mjs.map
-;// CONCATENATED MODULE: ../../main/node_modules/@anthropic-ai/sdk/resources/beta/agents/versions.mjs
+;// CONCATENATED MODULE: ./node_modules/@anthropic-ai/sdk/resources/beta/agents/versions.mjs
 
 
 
@@ -17628,7 +17781,7 @@ class Versions extends APIResource {
     }
 }
 //# sourceMappingURL=versions.mjs.map
-;// CONCATENATED MODULE: ../../main/node_modules/@anthropic-ai/sdk/resources/beta/agents/agents.mjs
+;// CONCATENATED MODULE: ./node_modules/@anthropic-ai/sdk/resources/beta/agents/agents.mjs
 
 
 
@@ -17799,7 +17952,7 @@ var Agents = /* @__PURE__ */ (() => {
     return Agents;
 })();
 //# sourceMappingURL=agents.mjs.map
-;// CONCATENATED MODULE: ../../main/node_modules/@anthropic-ai/sdk/internal/utils/uuid.mjs
+;// CONCATENATED MODULE: ./node_modules/@anthropic-ai/sdk/internal/utils/uuid.mjs
 /**
  * https://stackoverflow.com/a/2117523
  */
@@ -17814,11 +17967,11 @@ let uuid4 = function () {
     return '10000000-1000-4000-8000-100000000000'.replace(/[018]/g, (c) => (+c ^ (randomByte() & (15 >> (+c / 4)))).toString(16));
 };
 //# sourceMappingURL=uuid.mjs.map
-// EXTERNAL MODULE: ../../main/node_modules/@anthropic-ai/sdk/internal/utils/abort.mjs
-var abort = __nccwpck_require__(5510);
-// EXTERNAL MODULE: ../../main/node_modules/@anthropic-ai/sdk/internal/utils/backoff.mjs
-var utils_backoff = __nccwpck_require__(7376);
-;// CONCATENATED MODULE: ../../main/node_modules/@anthropic-ai/sdk/lib/helper-client.mjs
+// EXTERNAL MODULE: ./node_modules/@anthropic-ai/sdk/internal/utils/abort.mjs
+var abort = __nccwpck_require__(9612);
+// EXTERNAL MODULE: ./node_modules/@anthropic-ai/sdk/internal/utils/backoff.mjs
+var utils_backoff = __nccwpck_require__(7594);
+;// CONCATENATED MODULE: ./node_modules/@anthropic-ai/sdk/lib/helper-client.mjs
 
 
 
@@ -17869,7 +18022,7 @@ function copyClientForHelper(client, { authToken, helper }) {
     });
 }
 //# sourceMappingURL=helper-client.mjs.map
-;// CONCATENATED MODULE: ../../main/node_modules/@anthropic-ai/sdk/lib/internal/tracing/environments.mjs
+;// CONCATENATED MODULE: ./node_modules/@anthropic-ai/sdk/lib/internal/tracing/environments.mjs
 
 
 
@@ -17932,7 +18085,7 @@ async function withEnvironmentWorkSpan(client, span, signal, handle) {
     guardTracing(client, () => endEnvironmentWorkSpan(span, signal));
 }
 //# sourceMappingURL=environments.mjs.map
-;// CONCATENATED MODULE: ../../main/node_modules/@anthropic-ai/sdk/lib/environments/poller.mjs
+;// CONCATENATED MODULE: ./node_modules/@anthropic-ai/sdk/lib/environments/poller.mjs
 var _WorkPoller_runnerClient, _WorkPoller_consumed, _WorkPoller_controller, _WorkPoller_detachExternal, _WorkPoller_autoStop, _WorkPoller_drain, _WorkPoller_blockMs, _WorkPoller_reclaimOlderThanMs, _WorkPoller_requestOpts, _IdleLog_log, _IdleLog_environmentId, _IdleLog_idleSince, _IdleLog_lastReport;
 
 
@@ -18187,7 +18340,7 @@ function defaultWorkerId() {
     return host ? `${host}-${uuid4()}` : uuid4();
 }
 //# sourceMappingURL=poller.mjs.map
-;// CONCATENATED MODULE: ../../main/node_modules/@anthropic-ai/sdk/internal/utils/base64.mjs
+;// CONCATENATED MODULE: ./node_modules/@anthropic-ai/sdk/internal/utils/base64.mjs
 
 
 const toBase64 = (data) => {
@@ -18220,11 +18373,11 @@ const fromBase64 = (str) => {
     throw new core_error/* AnthropicError */.pJ('Cannot decode base64 string; Expected `Buffer` or `atob` to be defined');
 };
 //# sourceMappingURL=base64.mjs.map
-// EXTERNAL MODULE: ../../main/node_modules/@anthropic-ai/sdk/internal/utils/async-queue.mjs
-var async_queue = __nccwpck_require__(3758);
-// EXTERNAL MODULE: ../../main/node_modules/@anthropic-ai/sdk/lib/tools/ToolError.mjs
-var tools_ToolError = __nccwpck_require__(5756);
-;// CONCATENATED MODULE: ../../main/node_modules/@anthropic-ai/sdk/lib/internal/toolsets/sanitize.mjs
+// EXTERNAL MODULE: ./node_modules/@anthropic-ai/sdk/internal/utils/async-queue.mjs
+var async_queue = __nccwpck_require__(8100);
+// EXTERNAL MODULE: ./node_modules/@anthropic-ai/sdk/lib/tools/ToolError.mjs
+var tools_ToolError = __nccwpck_require__(7618);
+;// CONCATENATED MODULE: ./node_modules/@anthropic-ai/sdk/lib/internal/toolsets/sanitize.mjs
 /**
  * C0 and C1 controls, the line separators and the bidi controls: anything that would break or reorder the one line a
  * page- or model-supplied value goes into.
@@ -18317,7 +18470,7 @@ function errorTextContent(content) {
         .map((block) => ({ ...block, text: sanitize_wellFormed(block.text) }));
 }
 //# sourceMappingURL=sanitize.mjs.map
-;// CONCATENATED MODULE: ../../main/node_modules/@anthropic-ai/sdk/lib/tools/BetaRunnableTool.mjs
+;// CONCATENATED MODULE: ./node_modules/@anthropic-ai/sdk/lib/tools/BetaRunnableTool.mjs
 
 
 /**
@@ -18345,7 +18498,7 @@ async function runRunnableTool(tool, rawInput, context) {
     }
 }
 //# sourceMappingURL=BetaRunnableTool.mjs.map
-;// CONCATENATED MODULE: ../../main/node_modules/@anthropic-ai/sdk/lib/internal/tracing/tools.mjs
+;// CONCATENATED MODULE: ./node_modules/@anthropic-ai/sdk/lib/internal/tracing/tools.mjs
 
 
 
@@ -18443,7 +18596,7 @@ async function withToolUseSpan(client, tool, toolUse, options, run) {
     }
 }
 //# sourceMappingURL=tools.mjs.map
-;// CONCATENATED MODULE: ../../main/node_modules/@anthropic-ai/sdk/lib/tools/SessionToolRunner.mjs
+;// CONCATENATED MODULE: ./node_modules/@anthropic-ai/sdk/lib/tools/SessionToolRunner.mjs
 var _IdleClock_maxIdleMs, _IdleClock_onExpire, _IdleClock_blockers, _IdleClock_armPending, _IdleClock_idleMayBeStale, _IdleClock_timer, _SessionToolRunner_instances, _SessionToolRunner_consumed, _SessionToolRunner_controller, _SessionToolRunner_detachExternal, _SessionToolRunner_requestOpts, _SessionToolRunner_toolByName, _SessionToolRunner_logger, _SessionToolRunner_seen, _SessionToolRunner_answered, _SessionToolRunner_confirmationVerdicts, _SessionToolRunner_awaitingConfirmation, _SessionToolRunner_terminatedThreads, _SessionToolRunner_results, _SessionToolRunner_inFlightCount, _SessionToolRunner_sendRetryWindowMs, _SessionToolRunner_onIdle, _SessionToolRunner_idleClock, _SessionToolRunner_otelContext, _SessionToolRunner_primaryThreadId, _SessionToolRunner_historyRead, _SessionToolRunner_requestOptions, _SessionToolRunner_streamLoop, _SessionToolRunner_reconcile, _SessionToolRunner_ingestHistory, _SessionToolRunner_notePrimaryThread, _SessionToolRunner_handleStreamEvent, _SessionToolRunner_inTerminatedThread, _SessionToolRunner_releaseTerminatedHolds, _SessionToolRunner_routeToolEvent, _SessionToolRunner_noteConfirmation, _SessionToolRunner_applyVerdict, _SessionToolRunner_surfaceCall, _SessionToolRunner_execute, _SessionToolRunner_sendResult, _SessionToolRunner_drain;
 
 
@@ -19364,9 +19517,9 @@ function toSessionContent(content) {
     return out.length > 0 ? out : [{ type: 'text', text: '(no output)' }];
 }
 //# sourceMappingURL=SessionToolRunner.mjs.map
-// EXTERNAL MODULE: ../../main/node_modules/@anthropic-ai/sdk/tools/agent-toolset/sync-interval.mjs
-var sync_interval = __nccwpck_require__(797);
-;// CONCATENATED MODULE: ../../main/node_modules/@anthropic-ai/sdk/lib/environments/worker.mjs
+// EXTERNAL MODULE: ./node_modules/@anthropic-ai/sdk/tools/agent-toolset/sync-interval.mjs
+var sync_interval = __nccwpck_require__(8264);
+;// CONCATENATED MODULE: ./node_modules/@anthropic-ai/sdk/lib/environments/worker.mjs
 var _EnvironmentWorker_instances, _EnvironmentWorker_signal, _EnvironmentWorker_handleItem, _Lease_ctrl, _Lease_endReason;
 
 
@@ -19688,7 +19841,7 @@ var EnvironmentWorker = /* @__PURE__ */ (() => {
         const detachExternal = (0,abort/* linkAbort */.H)(externalSignal, ctrl);
         const lease = new Lease(ctrl);
         // Lazily load the Node-only toolset module — see the import note at the top.
-        const agentToolset = await __nccwpck_require__.e(/* import() */ 92).then(__nccwpck_require__.bind(__nccwpck_require__, 1092));
+        const agentToolset = await __nccwpck_require__.e(/* import() */ 526).then(__nccwpck_require__.bind(__nccwpck_require__, 6526));
         // Start the lease heartbeat BEFORE the session fetch and the skill /
         // memory downloads: those can take longer than the lease TTL, and an
         // unheartbeated lease lapsing mid-download would let another worker
@@ -20009,7 +20162,7 @@ onLeaseTtl) {
     }
 }
 //# sourceMappingURL=worker.mjs.map
-;// CONCATENATED MODULE: ../../main/node_modules/@anthropic-ai/sdk/resources/beta/environments/work.mjs
+;// CONCATENATED MODULE: ./node_modules/@anthropic-ai/sdk/resources/beta/environments/work.mjs
 
 
 
@@ -20352,7 +20505,7 @@ var Work = /* @__PURE__ */ (() => {
 
 
 //# sourceMappingURL=work.mjs.map
-;// CONCATENATED MODULE: ../../main/node_modules/@anthropic-ai/sdk/resources/beta/environments/environments.mjs
+;// CONCATENATED MODULE: ./node_modules/@anthropic-ai/sdk/resources/beta/environments/environments.mjs
 
 
 
@@ -20666,7 +20819,7 @@ var Environments = /* @__PURE__ */ (() => {
     return Environments;
 })();
 //# sourceMappingURL=environments.mjs.map
-;// CONCATENATED MODULE: ../../main/node_modules/@anthropic-ai/sdk/resources/beta/memory-stores/memories.mjs
+;// CONCATENATED MODULE: ./node_modules/@anthropic-ai/sdk/resources/beta/memory-stores/memories.mjs
 
 
 
@@ -20840,7 +20993,7 @@ class Memories extends APIResource {
     }
 }
 //# sourceMappingURL=memories.mjs.map
-;// CONCATENATED MODULE: ../../main/node_modules/@anthropic-ai/sdk/resources/beta/memory-stores/memory-versions.mjs
+;// CONCATENATED MODULE: ./node_modules/@anthropic-ai/sdk/resources/beta/memory-stores/memory-versions.mjs
 
 
 
@@ -20961,7 +21114,7 @@ class MemoryVersions extends APIResource {
     }
 }
 //# sourceMappingURL=memory-versions.mjs.map
-;// CONCATENATED MODULE: ../../main/node_modules/@anthropic-ai/sdk/resources/beta/memory-stores/memory-stores.mjs
+;// CONCATENATED MODULE: ./node_modules/@anthropic-ai/sdk/resources/beta/memory-stores/memory-stores.mjs
 
 
 
@@ -21156,7 +21309,7 @@ var MemoryStores = /* @__PURE__ */ (() => {
     return MemoryStores;
 })();
 //# sourceMappingURL=memory-stores.mjs.map
-;// CONCATENATED MODULE: ../../main/node_modules/@anthropic-ai/sdk/internal/decoders/jsonl.mjs
+;// CONCATENATED MODULE: ./node_modules/@anthropic-ai/sdk/internal/decoders/jsonl.mjs
 
 
 
@@ -21204,7 +21357,7 @@ var JSONLDecoder = /* @__PURE__ */ (() => {
     return JSONLDecoder;
 })();
 //# sourceMappingURL=jsonl.mjs.map
-;// CONCATENATED MODULE: ../../main/node_modules/@anthropic-ai/sdk/resources/beta/messages/batches.mjs
+;// CONCATENATED MODULE: ./node_modules/@anthropic-ai/sdk/resources/beta/messages/batches.mjs
 
 
 
@@ -21477,7 +21630,7 @@ class Batches extends APIResource {
     }
 }
 //# sourceMappingURL=batches.mjs.map
-;// CONCATENATED MODULE: ../../main/node_modules/@anthropic-ai/sdk/internal/constants.mjs
+;// CONCATENATED MODULE: ./node_modules/@anthropic-ai/sdk/internal/constants.mjs
 // File containing shared constants
 /**
  * Model-specific timeout constraints for non-streaming requests
@@ -21488,7 +21641,7 @@ const MODEL_NONSTREAMING_TOKENS = {
     'claude-opus-4-1@20250805': 8192,
 };
 //# sourceMappingURL=constants.mjs.map
-;// CONCATENATED MODULE: ../../main/node_modules/@anthropic-ai/sdk/lib/internal/tracing/api-call.mjs
+;// CONCATENATED MODULE: ./node_modules/@anthropic-ai/sdk/lib/internal/tracing/api-call.mjs
 
 
 
@@ -21565,7 +21718,7 @@ function recordMessagesCreateResponse(client, call, body, data) {
     }
 }
 //# sourceMappingURL=api-call.mjs.map
-;// CONCATENATED MODULE: ../../main/node_modules/@anthropic-ai/sdk/lib/beta-parser.mjs
+;// CONCATENATED MODULE: ./node_modules/@anthropic-ai/sdk/lib/beta-parser.mjs
 
 function getOutputFormat(params) {
     // Prefer output_format (deprecated) over output_config.format for backward compatibility
@@ -21641,7 +21794,7 @@ function parseBetaOutputFormat(params, content) {
     }
 }
 //# sourceMappingURL=beta-parser.mjs.map
-;// CONCATENATED MODULE: ../../main/node_modules/@anthropic-ai/sdk/lib/internal/beta-messages-request.mjs
+;// CONCATENATED MODULE: ./node_modules/@anthropic-ai/sdk/lib/internal/beta-messages-request.mjs
 
 
 
@@ -21702,7 +21855,7 @@ function assertOneOutputFormat(params) {
     }
 }
 //# sourceMappingURL=beta-messages-request.mjs.map
-;// CONCATENATED MODULE: ../../main/node_modules/@anthropic-ai/sdk/_vendor/partial-json-parser/parser.mjs
+;// CONCATENATED MODULE: ./node_modules/@anthropic-ai/sdk/_vendor/partial-json-parser/parser.mjs
 // Completes truncated JSON (drops a partial trailing token, closes open brackets) for
 // JSON.parse. Input that contains anything other than truncated JSON — an unknown word
 // or character outside a string, a mismatched or unopened closing bracket — is handed
@@ -21959,7 +22112,7 @@ unstrip = (tokens) => {
 };
 
 //# sourceMappingURL=parser.mjs.map
-;// CONCATENATED MODULE: ../../main/node_modules/@anthropic-ai/sdk/internal/message-stream-utils.mjs
+;// CONCATENATED MODULE: ./node_modules/@anthropic-ai/sdk/internal/message-stream-utils.mjs
 
 const JSON_BUF_PROPERTY = '__json_buf';
 /**
@@ -21990,7 +22143,7 @@ function withLazyInput(prev, jsonBuf) {
     return next;
 }
 //# sourceMappingURL=message-stream-utils.mjs.map
-;// CONCATENATED MODULE: ../../main/node_modules/@anthropic-ai/sdk/lib/BetaMessageStream.mjs
+;// CONCATENATED MODULE: ./node_modules/@anthropic-ai/sdk/lib/BetaMessageStream.mjs
 var _BetaMessageStream_instances, _BetaMessageStream_currentMessageSnapshot, _BetaMessageStream_params, _BetaMessageStream_connectedPromise, _BetaMessageStream_resolveConnectedPromise, _BetaMessageStream_rejectConnectedPromise, _BetaMessageStream_endPromise, _BetaMessageStream_resolveEndPromise, _BetaMessageStream_rejectEndPromise, _BetaMessageStream_listeners, _BetaMessageStream_ended, _BetaMessageStream_errored, _BetaMessageStream_aborted, _BetaMessageStream_catchingPromiseCreated, _BetaMessageStream_response, _BetaMessageStream_request_id, _BetaMessageStream_workspace_id, _BetaMessageStream_logger, _BetaMessageStream_client, _BetaMessageStream_span, _BetaMessageStream_spanBody, _BetaMessageStream_getFinalMessage, _BetaMessageStream_getFinalText, _BetaMessageStream_handleError, _BetaMessageStream_beginRequest, _BetaMessageStream_addStreamEvent, _BetaMessageStream_endRequest, _BetaMessageStream_accumulateMessage, _BetaMessageStream_toolInputParseError;
 
 
@@ -22720,7 +22873,7 @@ var BetaMessageStream = /* @__PURE__ */ (() => {
     return BetaMessageStream;
 })();
 //# sourceMappingURL=BetaMessageStream.mjs.map
-;// CONCATENATED MODULE: ../../main/node_modules/@anthropic-ai/sdk/lib/internal/toolsets/family.mjs
+;// CONCATENATED MODULE: ./node_modules/@anthropic-ai/sdk/lib/internal/toolsets/family.mjs
 /** Dated `tools[]` entry `type` → the family stamped on member blocks. */
 const TOOLSET_TYPE_TO_FAMILY = {
     browser_toolset_20260801: 'browser',
@@ -22735,7 +22888,7 @@ function isRunnableToolset(t) {
     return 'run' in t && t.type != null && Object.prototype.hasOwnProperty.call(TOOLSET_TYPE_TO_FAMILY, t.type);
 }
 //# sourceMappingURL=family.mjs.map
-;// CONCATENATED MODULE: ../../main/node_modules/@anthropic-ai/sdk/lib/internal/toolsets/errors.mjs
+;// CONCATENATED MODULE: ./node_modules/@anthropic-ai/sdk/lib/internal/toolsets/errors.mjs
 
 
 
@@ -22862,7 +23015,7 @@ class UploadRefusedError extends tools_ToolError/* ToolError */.v {
 /** The refusal for a `file_upload` by path when no upload root is configured (no file policy, or one without roots). */
 const NO_UPLOAD_ROOTS = 'file_upload has no configured upload roots';
 //# sourceMappingURL=errors.mjs.map
-;// CONCATENATED MODULE: ../../main/node_modules/@anthropic-ai/sdk/lib/internal/toolsets/run.mjs
+;// CONCATENATED MODULE: ./node_modules/@anthropic-ai/sdk/lib/internal/toolsets/run.mjs
 
 
 
@@ -22954,7 +23107,7 @@ async function runToolsetMember(toolset, toolUse, options = {}) {
     }
 }
 //# sourceMappingURL=run.mjs.map
-;// CONCATENATED MODULE: ../../main/node_modules/@anthropic-ai/sdk/lib/internal/BetaToolRunnerStream.mjs
+;// CONCATENATED MODULE: ./node_modules/@anthropic-ai/sdk/lib/internal/BetaToolRunnerStream.mjs
 var _BetaToolRunnerStream_instances, _BetaToolRunnerStream_onToolCall, _BetaToolRunnerStream_emitted, _BetaToolRunnerStream_readers, _BetaToolRunnerStream_toolCalls, _BetaToolRunnerStream_closed, _BetaToolRunnerStream_ready, _BetaToolRunnerStream_fallback, _BetaToolRunnerStream_track, _BetaToolRunnerStream_release, _BetaToolRunnerStream_removeReader;
 
 
@@ -23077,9 +23230,9 @@ var BetaToolRunnerStream = /* @__PURE__ */ (() => {
     return BetaToolRunnerStream;
 })();
 //# sourceMappingURL=BetaToolRunnerStream.mjs.map
-// EXTERNAL MODULE: ../../main/node_modules/@anthropic-ai/sdk/internal/utils/promise.mjs
-var promise = __nccwpck_require__(8411);
-;// CONCATENATED MODULE: ../../main/node_modules/@anthropic-ai/sdk/lib/internal/threads/ThreadState.mjs
+// EXTERNAL MODULE: ./node_modules/@anthropic-ai/sdk/internal/utils/promise.mjs
+var promise = __nccwpck_require__(7793);
+;// CONCATENATED MODULE: ./node_modules/@anthropic-ai/sdk/lib/internal/threads/ThreadState.mjs
 var _ThreadState_instances, _ThreadState_fields, _ThreadState_stored, _ThreadState_staged, _ThreadState_anchor, _ThreadState_turn, _ThreadState_logger, _ThreadState_lastReply_get, _ThreadState_repeatsLastReply, _ThreadState_startNewThread, _ThreadState_retryPartialTurn, _ThreadState_dropsRefusedTurn, _ThreadState_storeTurn, _ThreadState_adoptContainer, _ThreadState_checkCreateOnly, _ThreadState_requestOptions;
 
 
@@ -23575,7 +23728,7 @@ function toMessageList(input) {
     return (0,utils_values/* isReadonlyArray */.MH)(input) ? input : [input];
 }
 //# sourceMappingURL=ThreadState.mjs.map
-;// CONCATENATED MODULE: ../../main/node_modules/@anthropic-ai/sdk/lib/internal/threads/tool-runner-params.mjs
+;// CONCATENATED MODULE: ./node_modules/@anthropic-ai/sdk/lib/internal/threads/tool-runner-params.mjs
 /**
  * `params` split into the runner's own settings, the `thread` choice, and the params of the thread it runs over. Throws
  * on a `thread` the params type leaves out.
@@ -23589,7 +23742,7 @@ function splitToolRunnerParams(params) {
     return { settings: { stream, max_iterations, runToolsEagerly }, thread, threadParams };
 }
 //# sourceMappingURL=tool-runner-params.mjs.map
-;// CONCATENATED MODULE: ../../main/node_modules/@anthropic-ai/sdk/lib/tools/BetaToolRunner.mjs
+;// CONCATENATED MODULE: ./node_modules/@anthropic-ai/sdk/lib/tools/BetaToolRunner.mjs
 var _BetaToolRunner_instances, _BetaToolRunner_consumed, _BetaToolRunner_mutated, _BetaToolRunner_thread, _BetaToolRunner_settings, _BetaToolRunner_options, _BetaToolRunner_helperHeader, _BetaToolRunner_messagesWithoutReply, _BetaToolRunner_message, _BetaToolRunner_stream, _BetaToolRunner_toolResponse, _BetaToolRunner_completion, _BetaToolRunner_iterationCount, _BetaToolRunner_toolRunnerOtelContext, _BetaToolRunner_compaction, _BetaToolRunner_calls, _BetaToolRunner_lastStopReason, _BetaToolRunner_toolOverrides, _BetaToolRunner_pendingToolChanges, _BetaToolRunner_withToolRunnerSpan, _BetaToolRunner_send, _BetaToolRunner_turnOptions, _BetaToolRunner_streamThatStartsTools, _BetaToolRunner_startedCallsSettled, _BetaToolRunner_compact, _BetaToolRunner_compactionThread, _BetaToolRunner_runnableTools, _BetaToolRunner_availableToolNames, _BetaToolRunner_recordRemovalsFromHistory, _BetaToolRunner_compactAfterFinalTurn, _BetaToolRunner_generateToolResponse, _BetaToolRunner_toolsetFamilies, _BetaToolRunner_toolsetParams, _BetaToolRunner_flushPendingToolChanges, _BetaToolRunner_pendingToolChangesMessage;
 
 
@@ -24641,7 +24794,7 @@ function determineNextStepFromStopReason(stopReason) {
     }
 }
 //# sourceMappingURL=BetaToolRunner.mjs.map
-;// CONCATENATED MODULE: ../../main/node_modules/@anthropic-ai/sdk/lib/threads/BetaMessageThread.mjs
+;// CONCATENATED MODULE: ./node_modules/@anthropic-ai/sdk/lib/threads/BetaMessageThread.mjs
 
 
 
@@ -24811,7 +24964,7 @@ class BetaMessageThread {
     }
 }
 //# sourceMappingURL=BetaMessageThread.mjs.map
-;// CONCATENATED MODULE: ../../main/node_modules/@anthropic-ai/sdk/resources/beta/messages/messages.mjs
+;// CONCATENATED MODULE: ./node_modules/@anthropic-ai/sdk/resources/beta/messages/messages.mjs
 
 
 
@@ -25087,7 +25240,7 @@ const BETA_COMPUTER_MEMBER_NAME_VALUES = (/* unused pure expression or super */ 
 
 
 //# sourceMappingURL=messages.mjs.map
-;// CONCATENATED MODULE: ../../main/node_modules/@anthropic-ai/sdk/resources/beta/organization/api-keys.mjs
+;// CONCATENATED MODULE: ./node_modules/@anthropic-ai/sdk/resources/beta/organization/api-keys.mjs
 
 
 
@@ -25165,7 +25318,7 @@ class APIKeys extends APIResource {
     }
 }
 //# sourceMappingURL=api-keys.mjs.map
-;// CONCATENATED MODULE: ../../main/node_modules/@anthropic-ai/sdk/resources/beta/organization/compliance-settings.mjs
+;// CONCATENATED MODULE: ./node_modules/@anthropic-ai/sdk/resources/beta/organization/compliance-settings.mjs
 
 
 class ComplianceSettings extends APIResource {
@@ -25232,7 +25385,7 @@ class ComplianceSettings extends APIResource {
     }
 }
 //# sourceMappingURL=compliance-settings.mjs.map
-;// CONCATENATED MODULE: ../../main/node_modules/@anthropic-ai/sdk/resources/beta/organization/external-keys.mjs
+;// CONCATENATED MODULE: ./node_modules/@anthropic-ai/sdk/resources/beta/organization/external-keys.mjs
 
 
 
@@ -25399,7 +25552,7 @@ class ExternalKeys extends APIResource {
     }
 }
 //# sourceMappingURL=external-keys.mjs.map
-;// CONCATENATED MODULE: ../../main/node_modules/@anthropic-ai/sdk/resources/beta/organization/invites.mjs
+;// CONCATENATED MODULE: ./node_modules/@anthropic-ai/sdk/resources/beta/organization/invites.mjs
 
 
 
@@ -25510,7 +25663,7 @@ class Invites extends APIResource {
     }
 }
 //# sourceMappingURL=invites.mjs.map
-;// CONCATENATED MODULE: ../../main/node_modules/@anthropic-ai/sdk/resources/beta/organization/plugin-marketplaces.mjs
+;// CONCATENATED MODULE: ./node_modules/@anthropic-ai/sdk/resources/beta/organization/plugin-marketplaces.mjs
 
 
 
@@ -25764,7 +25917,7 @@ class PluginMarketplaces extends APIResource {
     }
 }
 //# sourceMappingURL=plugin-marketplaces.mjs.map
-;// CONCATENATED MODULE: ../../main/node_modules/@anthropic-ai/sdk/resources/beta/organization/rate-limits.mjs
+;// CONCATENATED MODULE: ./node_modules/@anthropic-ai/sdk/resources/beta/organization/rate-limits.mjs
 
 
 
@@ -25800,7 +25953,7 @@ class RateLimits extends APIResource {
     }
 }
 //# sourceMappingURL=rate-limits.mjs.map
-;// CONCATENATED MODULE: ../../main/node_modules/@anthropic-ai/sdk/resources/beta/organization/users.mjs
+;// CONCATENATED MODULE: ./node_modules/@anthropic-ai/sdk/resources/beta/organization/users.mjs
 
 
 
@@ -26055,7 +26208,7 @@ var Users = /* @__PURE__ */ (() => {
     return Users;
 })();
 //# sourceMappingURL=users.mjs.map
-;// CONCATENATED MODULE: ../../main/node_modules/@anthropic-ai/sdk/resources/beta/organization/webhooks.mjs
+;// CONCATENATED MODULE: ./node_modules/@anthropic-ai/sdk/resources/beta/organization/webhooks.mjs
 
 
 
@@ -26286,7 +26439,7 @@ class webhooks_Webhooks extends APIResource {
     }
 }
 //# sourceMappingURL=webhooks.mjs.map
-;// CONCATENATED MODULE: ../../main/node_modules/@anthropic-ai/sdk/resources/beta/organization/analytics/artifacts.mjs
+;// CONCATENATED MODULE: ./node_modules/@anthropic-ai/sdk/resources/beta/organization/analytics/artifacts.mjs
 
 
 
@@ -26322,7 +26475,7 @@ class Artifacts extends APIResource {
     }
 }
 //# sourceMappingURL=artifacts.mjs.map
-;// CONCATENATED MODULE: ../../main/node_modules/@anthropic-ai/sdk/resources/beta/organization/analytics/connectors.mjs
+;// CONCATENATED MODULE: ./node_modules/@anthropic-ai/sdk/resources/beta/organization/analytics/connectors.mjs
 
 
 
@@ -26370,7 +26523,7 @@ class Connectors extends APIResource {
     }
 }
 //# sourceMappingURL=connectors.mjs.map
-;// CONCATENATED MODULE: ../../main/node_modules/@anthropic-ai/sdk/resources/beta/organization/analytics/cost.mjs
+;// CONCATENATED MODULE: ./node_modules/@anthropic-ai/sdk/resources/beta/organization/analytics/cost.mjs
 
 
 
@@ -26444,7 +26597,7 @@ class Cost extends APIResource {
     }
 }
 //# sourceMappingURL=cost.mjs.map
-;// CONCATENATED MODULE: ../../main/node_modules/@anthropic-ai/sdk/resources/beta/organization/analytics/cost-report.mjs
+;// CONCATENATED MODULE: ./node_modules/@anthropic-ai/sdk/resources/beta/organization/analytics/cost-report.mjs
 
 
 
@@ -26504,7 +26657,7 @@ class CostReport extends APIResource {
     }
 }
 //# sourceMappingURL=cost-report.mjs.map
-;// CONCATENATED MODULE: ../../main/node_modules/@anthropic-ai/sdk/resources/beta/organization/analytics/plugins.mjs
+;// CONCATENATED MODULE: ./node_modules/@anthropic-ai/sdk/resources/beta/organization/analytics/plugins.mjs
 
 
 
@@ -26555,7 +26708,7 @@ class Plugins extends APIResource {
     }
 }
 //# sourceMappingURL=plugins.mjs.map
-;// CONCATENATED MODULE: ../../main/node_modules/@anthropic-ai/sdk/resources/beta/organization/analytics/skills.mjs
+;// CONCATENATED MODULE: ./node_modules/@anthropic-ai/sdk/resources/beta/organization/analytics/skills.mjs
 
 
 
@@ -26601,7 +26754,7 @@ class Skills extends APIResource {
     }
 }
 //# sourceMappingURL=skills.mjs.map
-;// CONCATENATED MODULE: ../../main/node_modules/@anthropic-ai/sdk/resources/beta/organization/analytics/summaries.mjs
+;// CONCATENATED MODULE: ./node_modules/@anthropic-ai/sdk/resources/beta/organization/analytics/summaries.mjs
 
 
 
@@ -26642,7 +26795,7 @@ class Summaries extends APIResource {
     }
 }
 //# sourceMappingURL=summaries.mjs.map
-;// CONCATENATED MODULE: ../../main/node_modules/@anthropic-ai/sdk/resources/beta/organization/analytics/usage.mjs
+;// CONCATENATED MODULE: ./node_modules/@anthropic-ai/sdk/resources/beta/organization/analytics/usage.mjs
 
 
 
@@ -26717,7 +26870,7 @@ class Usage extends APIResource {
     }
 }
 //# sourceMappingURL=usage.mjs.map
-;// CONCATENATED MODULE: ../../main/node_modules/@anthropic-ai/sdk/resources/beta/organization/analytics/usage-report.mjs
+;// CONCATENATED MODULE: ./node_modules/@anthropic-ai/sdk/resources/beta/organization/analytics/usage-report.mjs
 
 
 
@@ -26777,7 +26930,7 @@ class UsageReport extends APIResource {
     }
 }
 //# sourceMappingURL=usage-report.mjs.map
-;// CONCATENATED MODULE: ../../main/node_modules/@anthropic-ai/sdk/resources/beta/organization/analytics/user-cost-report.mjs
+;// CONCATENATED MODULE: ./node_modules/@anthropic-ai/sdk/resources/beta/organization/analytics/user-cost-report.mjs
 
 
 
@@ -26845,7 +26998,7 @@ class UserCostReport extends APIResource {
     }
 }
 //# sourceMappingURL=user-cost-report.mjs.map
-;// CONCATENATED MODULE: ../../main/node_modules/@anthropic-ai/sdk/resources/beta/organization/analytics/user-usage-report.mjs
+;// CONCATENATED MODULE: ./node_modules/@anthropic-ai/sdk/resources/beta/organization/analytics/user-usage-report.mjs
 
 
 
@@ -26913,7 +27066,7 @@ class UserUsageReport extends APIResource {
     }
 }
 //# sourceMappingURL=user-usage-report.mjs.map
-;// CONCATENATED MODULE: ../../main/node_modules/@anthropic-ai/sdk/resources/beta/organization/analytics/users.mjs
+;// CONCATENATED MODULE: ./node_modules/@anthropic-ai/sdk/resources/beta/organization/analytics/users.mjs
 
 
 
@@ -26959,7 +27112,7 @@ class users_Users extends APIResource {
     }
 }
 //# sourceMappingURL=users.mjs.map
-;// CONCATENATED MODULE: ../../main/node_modules/@anthropic-ai/sdk/resources/beta/organization/analytics/apps/chat/projects.mjs
+;// CONCATENATED MODULE: ./node_modules/@anthropic-ai/sdk/resources/beta/organization/analytics/apps/chat/projects.mjs
 
 
 
@@ -27004,7 +27157,7 @@ class Projects extends APIResource {
     }
 }
 //# sourceMappingURL=projects.mjs.map
-;// CONCATENATED MODULE: ../../main/node_modules/@anthropic-ai/sdk/resources/beta/organization/analytics/apps/chat/chat.mjs
+;// CONCATENATED MODULE: ./node_modules/@anthropic-ai/sdk/resources/beta/organization/analytics/apps/chat/chat.mjs
 
 
 
@@ -27019,7 +27172,7 @@ var Chat = /* @__PURE__ */ (() => {
     return Chat;
 })();
 //# sourceMappingURL=chat.mjs.map
-;// CONCATENATED MODULE: ../../main/node_modules/@anthropic-ai/sdk/resources/beta/organization/analytics/apps/apps.mjs
+;// CONCATENATED MODULE: ./node_modules/@anthropic-ai/sdk/resources/beta/organization/analytics/apps/apps.mjs
 
 
 
@@ -27034,7 +27187,7 @@ var Apps = /* @__PURE__ */ (() => {
     return Apps;
 })();
 //# sourceMappingURL=apps.mjs.map
-;// CONCATENATED MODULE: ../../main/node_modules/@anthropic-ai/sdk/resources/beta/organization/analytics/analytics.mjs
+;// CONCATENATED MODULE: ./node_modules/@anthropic-ai/sdk/resources/beta/organization/analytics/analytics.mjs
 
 
 
@@ -27097,7 +27250,7 @@ var Analytics = /* @__PURE__ */ (() => {
     return Analytics;
 })();
 //# sourceMappingURL=analytics.mjs.map
-;// CONCATENATED MODULE: ../../main/node_modules/@anthropic-ai/sdk/resources/beta/organization/claude-code/managed-settings/configuration.mjs
+;// CONCATENATED MODULE: ./node_modules/@anthropic-ai/sdk/resources/beta/organization/claude-code/managed-settings/configuration.mjs
 
 
 
@@ -27194,7 +27347,7 @@ class Configuration extends APIResource {
     }
 }
 //# sourceMappingURL=configuration.mjs.map
-;// CONCATENATED MODULE: ../../main/node_modules/@anthropic-ai/sdk/resources/beta/organization/claude-code/managed-settings/rbac-group-default.mjs
+;// CONCATENATED MODULE: ./node_modules/@anthropic-ai/sdk/resources/beta/organization/claude-code/managed-settings/rbac-group-default.mjs
 
 
 
@@ -27278,7 +27431,7 @@ class RBACGroupDefault extends APIResource {
     }
 }
 //# sourceMappingURL=rbac-group-default.mjs.map
-;// CONCATENATED MODULE: ../../main/node_modules/@anthropic-ai/sdk/resources/beta/organization/claude-code/managed-settings/rbac-groups.mjs
+;// CONCATENATED MODULE: ./node_modules/@anthropic-ai/sdk/resources/beta/organization/claude-code/managed-settings/rbac-groups.mjs
 
 
 
@@ -27474,7 +27627,7 @@ class RBACGroups extends APIResource {
     }
 }
 //# sourceMappingURL=rbac-groups.mjs.map
-;// CONCATENATED MODULE: ../../main/node_modules/@anthropic-ai/sdk/resources/beta/organization/claude-code/managed-settings/managed-settings.mjs
+;// CONCATENATED MODULE: ./node_modules/@anthropic-ai/sdk/resources/beta/organization/claude-code/managed-settings/managed-settings.mjs
 
 
 
@@ -27590,7 +27743,7 @@ var ManagedSettings = /* @__PURE__ */ (() => {
     return ManagedSettings;
 })();
 //# sourceMappingURL=managed-settings.mjs.map
-;// CONCATENATED MODULE: ../../main/node_modules/@anthropic-ai/sdk/resources/beta/organization/claude-code/claude-code.mjs
+;// CONCATENATED MODULE: ./node_modules/@anthropic-ai/sdk/resources/beta/organization/claude-code/claude-code.mjs
 
 
 
@@ -27610,7 +27763,7 @@ var ClaudeCode = /* @__PURE__ */ (() => {
     return ClaudeCode;
 })();
 //# sourceMappingURL=claude-code.mjs.map
-;// CONCATENATED MODULE: ../../main/node_modules/@anthropic-ai/sdk/resources/beta/organization/claude-tag/slack-channels.mjs
+;// CONCATENATED MODULE: ./node_modules/@anthropic-ai/sdk/resources/beta/organization/claude-tag/slack-channels.mjs
 
 
 
@@ -27831,7 +27984,7 @@ class SlackChannels extends APIResource {
     }
 }
 //# sourceMappingURL=slack-channels.mjs.map
-;// CONCATENATED MODULE: ../../main/node_modules/@anthropic-ai/sdk/resources/beta/organization/claude-tag/slack-workspaces.mjs
+;// CONCATENATED MODULE: ./node_modules/@anthropic-ai/sdk/resources/beta/organization/claude-tag/slack-workspaces.mjs
 
 
 
@@ -27956,7 +28109,7 @@ class SlackWorkspaces extends APIResource {
     }
 }
 //# sourceMappingURL=slack-workspaces.mjs.map
-;// CONCATENATED MODULE: ../../main/node_modules/@anthropic-ai/sdk/resources/beta/organization/claude-tag/bundles/targets.mjs
+;// CONCATENATED MODULE: ./node_modules/@anthropic-ai/sdk/resources/beta/organization/claude-tag/bundles/targets.mjs
 
 
 
@@ -28116,7 +28269,7 @@ class Targets extends APIResource {
     }
 }
 //# sourceMappingURL=targets.mjs.map
-;// CONCATENATED MODULE: ../../main/node_modules/@anthropic-ai/sdk/resources/beta/organization/claude-tag/bundles/bundles.mjs
+;// CONCATENATED MODULE: ./node_modules/@anthropic-ai/sdk/resources/beta/organization/claude-tag/bundles/bundles.mjs
 
 
 
@@ -28240,7 +28393,7 @@ var Bundles = /* @__PURE__ */ (() => {
     return Bundles;
 })();
 //# sourceMappingURL=bundles.mjs.map
-;// CONCATENATED MODULE: ../../main/node_modules/@anthropic-ai/sdk/resources/beta/organization/claude-tag/claude-tag.mjs
+;// CONCATENATED MODULE: ./node_modules/@anthropic-ai/sdk/resources/beta/organization/claude-tag/claude-tag.mjs
 
 
 
@@ -28406,7 +28559,7 @@ var ClaudeTag = /* @__PURE__ */ (() => {
     return ClaudeTag;
 })();
 //# sourceMappingURL=claude-tag.mjs.map
-;// CONCATENATED MODULE: ../../main/node_modules/@anthropic-ai/sdk/resources/beta/organization/federation/issuers.mjs
+;// CONCATENATED MODULE: ./node_modules/@anthropic-ai/sdk/resources/beta/organization/federation/issuers.mjs
 
 
 
@@ -28604,7 +28757,7 @@ class Issuers extends APIResource {
     }
 }
 //# sourceMappingURL=issuers.mjs.map
-;// CONCATENATED MODULE: ../../main/node_modules/@anthropic-ai/sdk/resources/beta/organization/federation/rules/workspaces.mjs
+;// CONCATENATED MODULE: ./node_modules/@anthropic-ai/sdk/resources/beta/organization/federation/rules/workspaces.mjs
 
 
 
@@ -28740,7 +28893,7 @@ class Workspaces extends APIResource {
     }
 }
 //# sourceMappingURL=workspaces.mjs.map
-;// CONCATENATED MODULE: ../../main/node_modules/@anthropic-ai/sdk/resources/beta/organization/federation/rules/rules.mjs
+;// CONCATENATED MODULE: ./node_modules/@anthropic-ai/sdk/resources/beta/organization/federation/rules/rules.mjs
 
 
 
@@ -28969,7 +29122,7 @@ var Rules = /* @__PURE__ */ (() => {
     return Rules;
 })();
 //# sourceMappingURL=rules.mjs.map
-;// CONCATENATED MODULE: ../../main/node_modules/@anthropic-ai/sdk/resources/beta/organization/federation/federation.mjs
+;// CONCATENATED MODULE: ./node_modules/@anthropic-ai/sdk/resources/beta/organization/federation/federation.mjs
 
 
 
@@ -28988,7 +29141,7 @@ var Federation = /* @__PURE__ */ (() => {
     return Federation;
 })();
 //# sourceMappingURL=federation.mjs.map
-;// CONCATENATED MODULE: ../../main/node_modules/@anthropic-ai/sdk/resources/beta/organization/plugins/installation-settings.mjs
+;// CONCATENATED MODULE: ./node_modules/@anthropic-ai/sdk/resources/beta/organization/plugins/installation-settings.mjs
 
 
 
@@ -29158,7 +29311,7 @@ class InstallationSettings extends APIResource {
     }
 }
 //# sourceMappingURL=installation-settings.mjs.map
-;// CONCATENATED MODULE: ../../main/node_modules/@anthropic-ai/sdk/resources/beta/organization/plugins/shares.mjs
+;// CONCATENATED MODULE: ./node_modules/@anthropic-ai/sdk/resources/beta/organization/plugins/shares.mjs
 
 
 
@@ -29215,7 +29368,7 @@ class Shares extends APIResource {
     }
 }
 //# sourceMappingURL=shares.mjs.map
-;// CONCATENATED MODULE: ../../main/node_modules/@anthropic-ai/sdk/resources/beta/organization/plugins/versions.mjs
+;// CONCATENATED MODULE: ./node_modules/@anthropic-ai/sdk/resources/beta/organization/plugins/versions.mjs
 
 
 
@@ -29446,7 +29599,7 @@ class versions_Versions extends APIResource {
     }
 }
 //# sourceMappingURL=versions.mjs.map
-;// CONCATENATED MODULE: ../../main/node_modules/@anthropic-ai/sdk/resources/beta/organization/plugins/plugins.mjs
+;// CONCATENATED MODULE: ./node_modules/@anthropic-ai/sdk/resources/beta/organization/plugins/plugins.mjs
 
 
 
@@ -29845,7 +29998,7 @@ var plugins_Plugins = /* @__PURE__ */ (() => {
     return Plugins;
 })();
 //# sourceMappingURL=plugins.mjs.map
-;// CONCATENATED MODULE: ../../main/node_modules/@anthropic-ai/sdk/resources/beta/organization/rbac-groups/members.mjs
+;// CONCATENATED MODULE: ./node_modules/@anthropic-ai/sdk/resources/beta/organization/rbac-groups/members.mjs
 
 
 
@@ -29947,7 +30100,7 @@ class Members extends APIResource {
     }
 }
 //# sourceMappingURL=members.mjs.map
-;// CONCATENATED MODULE: ../../main/node_modules/@anthropic-ai/sdk/resources/beta/organization/rbac-groups/rbac-groups.mjs
+;// CONCATENATED MODULE: ./node_modules/@anthropic-ai/sdk/resources/beta/organization/rbac-groups/rbac-groups.mjs
 
 
 
@@ -30112,7 +30265,7 @@ var rbac_groups_RBACGroups = /* @__PURE__ */ (() => {
     return RBACGroups;
 })();
 //# sourceMappingURL=rbac-groups.mjs.map
-;// CONCATENATED MODULE: ../../main/node_modules/@anthropic-ai/sdk/resources/beta/organization/rbac-roles/permissions.mjs
+;// CONCATENATED MODULE: ./node_modules/@anthropic-ai/sdk/resources/beta/organization/rbac-roles/permissions.mjs
 
 
 
@@ -30151,7 +30304,7 @@ class Permissions extends APIResource {
     }
 }
 //# sourceMappingURL=permissions.mjs.map
-;// CONCATENATED MODULE: ../../main/node_modules/@anthropic-ai/sdk/resources/beta/organization/rbac-roles/rbac-roles.mjs
+;// CONCATENATED MODULE: ./node_modules/@anthropic-ai/sdk/resources/beta/organization/rbac-roles/rbac-roles.mjs
 
 
 
@@ -30223,7 +30376,7 @@ var RBACRoles = /* @__PURE__ */ (() => {
     return RBACRoles;
 })();
 //# sourceMappingURL=rbac-roles.mjs.map
-;// CONCATENATED MODULE: ../../main/node_modules/@anthropic-ai/sdk/resources/beta/organization/service-accounts/workspaces.mjs
+;// CONCATENATED MODULE: ./node_modules/@anthropic-ai/sdk/resources/beta/organization/service-accounts/workspaces.mjs
 
 
 
@@ -30370,7 +30523,7 @@ class workspaces_Workspaces extends APIResource {
     }
 }
 //# sourceMappingURL=workspaces.mjs.map
-;// CONCATENATED MODULE: ../../main/node_modules/@anthropic-ai/sdk/resources/beta/organization/service-accounts/service-accounts.mjs
+;// CONCATENATED MODULE: ./node_modules/@anthropic-ai/sdk/resources/beta/organization/service-accounts/service-accounts.mjs
 
 
 
@@ -30575,7 +30728,7 @@ var ServiceAccounts = /* @__PURE__ */ (() => {
     return ServiceAccounts;
 })();
 //# sourceMappingURL=service-accounts.mjs.map
-;// CONCATENATED MODULE: ../../main/node_modules/@anthropic-ai/sdk/resources/beta/organization/spend-limits/effective.mjs
+;// CONCATENATED MODULE: ./node_modules/@anthropic-ai/sdk/resources/beta/organization/spend-limits/effective.mjs
 
 
 
@@ -30611,7 +30764,7 @@ class Effective extends APIResource {
     }
 }
 //# sourceMappingURL=effective.mjs.map
-;// CONCATENATED MODULE: ../../main/node_modules/@anthropic-ai/sdk/resources/beta/organization/spend-limits/increase-requests.mjs
+;// CONCATENATED MODULE: ./node_modules/@anthropic-ai/sdk/resources/beta/organization/spend-limits/increase-requests.mjs
 
 
 
@@ -30731,7 +30884,7 @@ class IncreaseRequests extends APIResource {
     }
 }
 //# sourceMappingURL=increase-requests.mjs.map
-;// CONCATENATED MODULE: ../../main/node_modules/@anthropic-ai/sdk/resources/beta/organization/spend-limits/spend-limits.mjs
+;// CONCATENATED MODULE: ./node_modules/@anthropic-ai/sdk/resources/beta/organization/spend-limits/spend-limits.mjs
 
 
 
@@ -30902,7 +31055,7 @@ var SpendLimits = /* @__PURE__ */ (() => {
     return SpendLimits;
 })();
 //# sourceMappingURL=spend-limits.mjs.map
-;// CONCATENATED MODULE: ../../main/node_modules/@anthropic-ai/sdk/resources/beta/organization/telemetry-destinations/workspaces.mjs
+;// CONCATENATED MODULE: ./node_modules/@anthropic-ai/sdk/resources/beta/organization/telemetry-destinations/workspaces.mjs
 
 
 
@@ -31031,7 +31184,7 @@ class telemetry_destinations_workspaces_Workspaces extends APIResource {
     }
 }
 //# sourceMappingURL=workspaces.mjs.map
-;// CONCATENATED MODULE: ../../main/node_modules/@anthropic-ai/sdk/resources/beta/organization/telemetry-destinations/telemetry-destinations.mjs
+;// CONCATENATED MODULE: ./node_modules/@anthropic-ai/sdk/resources/beta/organization/telemetry-destinations/telemetry-destinations.mjs
 
 
 
@@ -31258,7 +31411,7 @@ var TelemetryDestinations = /* @__PURE__ */ (() => {
     return TelemetryDestinations;
 })();
 //# sourceMappingURL=telemetry-destinations.mjs.map
-;// CONCATENATED MODULE: ../../main/node_modules/@anthropic-ai/sdk/resources/beta/organization/workspaces/members.mjs
+;// CONCATENATED MODULE: ./node_modules/@anthropic-ai/sdk/resources/beta/organization/workspaces/members.mjs
 
 
 
@@ -31409,7 +31562,7 @@ class members_Members extends APIResource {
     }
 }
 //# sourceMappingURL=members.mjs.map
-;// CONCATENATED MODULE: ../../main/node_modules/@anthropic-ai/sdk/resources/beta/organization/workspaces/rate-limits.mjs
+;// CONCATENATED MODULE: ./node_modules/@anthropic-ai/sdk/resources/beta/organization/workspaces/rate-limits.mjs
 
 
 
@@ -31492,7 +31645,7 @@ class rate_limits_RateLimits extends APIResource {
     }
 }
 //# sourceMappingURL=rate-limits.mjs.map
-;// CONCATENATED MODULE: ../../main/node_modules/@anthropic-ai/sdk/resources/beta/organization/workspaces/service-accounts.mjs
+;// CONCATENATED MODULE: ./node_modules/@anthropic-ai/sdk/resources/beta/organization/workspaces/service-accounts.mjs
 
 
 
@@ -31721,7 +31874,7 @@ class service_accounts_ServiceAccounts extends APIResource {
     }
 }
 //# sourceMappingURL=service-accounts.mjs.map
-;// CONCATENATED MODULE: ../../main/node_modules/@anthropic-ai/sdk/resources/beta/organization/workspaces/workspaces.mjs
+;// CONCATENATED MODULE: ./node_modules/@anthropic-ai/sdk/resources/beta/organization/workspaces/workspaces.mjs
 
 
 
@@ -31880,7 +32033,7 @@ var workspaces_workspaces_Workspaces = /* @__PURE__ */ (() => {
     return Workspaces;
 })();
 //# sourceMappingURL=workspaces.mjs.map
-;// CONCATENATED MODULE: ../../main/node_modules/@anthropic-ai/sdk/resources/beta/organization/organization.mjs
+;// CONCATENATED MODULE: ./node_modules/@anthropic-ai/sdk/resources/beta/organization/organization.mjs
 
 
 
@@ -32009,7 +32162,7 @@ var Organization = /* @__PURE__ */ (() => {
     return Organization;
 })();
 //# sourceMappingURL=organization.mjs.map
-;// CONCATENATED MODULE: ../../main/node_modules/@anthropic-ai/sdk/resources/beta/sessions/events.mjs
+;// CONCATENATED MODULE: ./node_modules/@anthropic-ai/sdk/resources/beta/sessions/events.mjs
 
 
 
@@ -32165,7 +32318,7 @@ var Events = /* @__PURE__ */ (() => {
 })();
 
 //# sourceMappingURL=events.mjs.map
-;// CONCATENATED MODULE: ../../main/node_modules/@anthropic-ai/sdk/resources/beta/sessions/resources.mjs
+;// CONCATENATED MODULE: ./node_modules/@anthropic-ai/sdk/resources/beta/sessions/resources.mjs
 
 
 
@@ -32336,7 +32489,7 @@ class Resources extends APIResource {
     }
 }
 //# sourceMappingURL=resources.mjs.map
-;// CONCATENATED MODULE: ../../main/node_modules/@anthropic-ai/sdk/resources/beta/sessions/threads/events.mjs
+;// CONCATENATED MODULE: ./node_modules/@anthropic-ai/sdk/resources/beta/sessions/threads/events.mjs
 
 
 
@@ -32415,7 +32568,7 @@ class events_Events extends APIResource {
     }
 }
 //# sourceMappingURL=events.mjs.map
-;// CONCATENATED MODULE: ../../main/node_modules/@anthropic-ai/sdk/resources/beta/sessions/threads/threads.mjs
+;// CONCATENATED MODULE: ./node_modules/@anthropic-ai/sdk/resources/beta/sessions/threads/threads.mjs
 
 
 
@@ -32527,7 +32680,7 @@ var Threads = /* @__PURE__ */ (() => {
     return Threads;
 })();
 //# sourceMappingURL=threads.mjs.map
-;// CONCATENATED MODULE: ../../main/node_modules/@anthropic-ai/sdk/resources/beta/sessions/sessions.mjs
+;// CONCATENATED MODULE: ./node_modules/@anthropic-ai/sdk/resources/beta/sessions/sessions.mjs
 
 
 
@@ -32764,7 +32917,7 @@ var Sessions = /* @__PURE__ */ (() => {
     return Sessions;
 })();
 //# sourceMappingURL=sessions.mjs.map
-;// CONCATENATED MODULE: ../../main/node_modules/@anthropic-ai/sdk/resources/beta/skills/versions.mjs
+;// CONCATENATED MODULE: ./node_modules/@anthropic-ai/sdk/resources/beta/skills/versions.mjs
 
 
 
@@ -32945,7 +33098,7 @@ class skills_versions_Versions extends APIResource {
     }
 }
 //# sourceMappingURL=versions.mjs.map
-;// CONCATENATED MODULE: ../../main/node_modules/@anthropic-ai/sdk/resources/beta/skills/skills.mjs
+;// CONCATENATED MODULE: ./node_modules/@anthropic-ai/sdk/resources/beta/skills/skills.mjs
 
 
 
@@ -33095,7 +33248,7 @@ var skills_Skills = /* @__PURE__ */ (() => {
     return Skills;
 })();
 //# sourceMappingURL=skills.mjs.map
-;// CONCATENATED MODULE: ../../main/node_modules/@anthropic-ai/sdk/resources/beta/tunnels/certificates.mjs
+;// CONCATENATED MODULE: ./node_modules/@anthropic-ai/sdk/resources/beta/tunnels/certificates.mjs
 
 
 
@@ -33255,7 +33408,7 @@ class Certificates extends APIResource {
     }
 }
 //# sourceMappingURL=certificates.mjs.map
-;// CONCATENATED MODULE: ../../main/node_modules/@anthropic-ai/sdk/resources/beta/tunnels/tunnels.mjs
+;// CONCATENATED MODULE: ./node_modules/@anthropic-ai/sdk/resources/beta/tunnels/tunnels.mjs
 
 
 
@@ -33483,7 +33636,7 @@ var Tunnels = /* @__PURE__ */ (() => {
     return Tunnels;
 })();
 //# sourceMappingURL=tunnels.mjs.map
-;// CONCATENATED MODULE: ../../main/node_modules/@anthropic-ai/sdk/resources/beta/user-profiles/action-urls.mjs
+;// CONCATENATED MODULE: ./node_modules/@anthropic-ai/sdk/resources/beta/user-profiles/action-urls.mjs
 
 
 
@@ -33522,7 +33675,7 @@ class ActionURLs extends APIResource {
     }
 }
 //# sourceMappingURL=action-urls.mjs.map
-;// CONCATENATED MODULE: ../../main/node_modules/@anthropic-ai/sdk/resources/beta/user-profiles/user-profiles.mjs
+;// CONCATENATED MODULE: ./node_modules/@anthropic-ai/sdk/resources/beta/user-profiles/user-profiles.mjs
 
 
 
@@ -33717,7 +33870,7 @@ var UserProfiles = /* @__PURE__ */ (() => {
     return UserProfiles;
 })();
 //# sourceMappingURL=user-profiles.mjs.map
-;// CONCATENATED MODULE: ../../main/node_modules/@anthropic-ai/sdk/resources/beta/vaults/credentials.mjs
+;// CONCATENATED MODULE: ./node_modules/@anthropic-ai/sdk/resources/beta/vaults/credentials.mjs
 
 
 
@@ -33949,7 +34102,7 @@ class Credentials extends APIResource {
     }
 }
 //# sourceMappingURL=credentials.mjs.map
-;// CONCATENATED MODULE: ../../main/node_modules/@anthropic-ai/sdk/resources/beta/vaults/vaults.mjs
+;// CONCATENATED MODULE: ./node_modules/@anthropic-ai/sdk/resources/beta/vaults/vaults.mjs
 
 
 
@@ -34146,7 +34299,7 @@ var Vaults = /* @__PURE__ */ (() => {
     return Vaults;
 })();
 //# sourceMappingURL=vaults.mjs.map
-;// CONCATENATED MODULE: ../../main/node_modules/@anthropic-ai/sdk/resources/beta/beta.mjs
+;// CONCATENATED MODULE: ./node_modules/@anthropic-ai/sdk/resources/beta/beta.mjs
 
 
 
@@ -34276,7 +34429,7 @@ var Beta = /* @__PURE__ */ (() => {
     return Beta;
 })();
 //# sourceMappingURL=beta.mjs.map
-;// CONCATENATED MODULE: ../../main/node_modules/@anthropic-ai/sdk/lib/internal/messages-request.mjs
+;// CONCATENATED MODULE: ./node_modules/@anthropic-ai/sdk/lib/internal/messages-request.mjs
 
 
 
@@ -34310,7 +34463,7 @@ function messages_request_startMessagesStreamSpan(client, body, options) {
     return startApiCallSpan(client, 'anthropic.messages.create', options, messagesCreateSpanSettings(client, { body, headers, stream: true }));
 }
 //# sourceMappingURL=messages-request.mjs.map
-;// CONCATENATED MODULE: ../../main/node_modules/@anthropic-ai/sdk/lib/parser.mjs
+;// CONCATENATED MODULE: ./node_modules/@anthropic-ai/sdk/lib/parser.mjs
 
 function parser_getOutputFormat(params) {
     return params?.output_config?.format;
@@ -34373,7 +34526,7 @@ function parseOutputFormat(params, content) {
     }
 }
 //# sourceMappingURL=parser.mjs.map
-;// CONCATENATED MODULE: ../../main/node_modules/@anthropic-ai/sdk/lib/MessageStream.mjs
+;// CONCATENATED MODULE: ./node_modules/@anthropic-ai/sdk/lib/MessageStream.mjs
 var _MessageStream_instances, _MessageStream_currentMessageSnapshot, _MessageStream_params, _MessageStream_connectedPromise, _MessageStream_resolveConnectedPromise, _MessageStream_rejectConnectedPromise, _MessageStream_endPromise, _MessageStream_resolveEndPromise, _MessageStream_rejectEndPromise, _MessageStream_listeners, _MessageStream_ended, _MessageStream_errored, _MessageStream_aborted, _MessageStream_catchingPromiseCreated, _MessageStream_response, _MessageStream_request_id, _MessageStream_workspace_id, _MessageStream_logger, _MessageStream_client, _MessageStream_span, _MessageStream_getFinalMessage, _MessageStream_getFinalText, _MessageStream_handleError, _MessageStream_beginRequest, _MessageStream_addStreamEvent, _MessageStream_endRequest, _MessageStream_accumulateMessage;
 
 
@@ -35020,7 +35173,7 @@ var MessageStream = /* @__PURE__ */ (() => {
     return MessageStream;
 })();
 //# sourceMappingURL=MessageStream.mjs.map
-;// CONCATENATED MODULE: ../../main/node_modules/@anthropic-ai/sdk/resources/messages/batches.mjs
+;// CONCATENATED MODULE: ./node_modules/@anthropic-ai/sdk/resources/messages/batches.mjs
 
 
 
@@ -35268,7 +35421,7 @@ class batches_Batches extends APIResource {
     }
 }
 //# sourceMappingURL=batches.mjs.map
-;// CONCATENATED MODULE: ../../main/node_modules/@anthropic-ai/sdk/resources/messages/messages.mjs
+;// CONCATENATED MODULE: ./node_modules/@anthropic-ai/sdk/resources/messages/messages.mjs
 
 
 
@@ -35784,7 +35937,7 @@ const messages_DEPRECATED_MODELS = {
 };
 const messages_MODELS_TO_WARN_WITH_THINKING_ENABLED = ['claude-mythos-preview', 'claude-opus-4-6'];
 //# sourceMappingURL=messages.mjs.map
-;// CONCATENATED MODULE: ../../main/node_modules/@anthropic-ai/sdk/resources/organization/api-keys.mjs
+;// CONCATENATED MODULE: ./node_modules/@anthropic-ai/sdk/resources/organization/api-keys.mjs
 
 
 
@@ -35889,7 +36042,7 @@ var api_keys_APIKeys = /* @__PURE__ */ (() => {
     return APIKeys;
 })();
 //# sourceMappingURL=api-keys.mjs.map
-;// CONCATENATED MODULE: ../../main/node_modules/@anthropic-ai/sdk/resources/organization/external-keys.mjs
+;// CONCATENATED MODULE: ./node_modules/@anthropic-ai/sdk/resources/organization/external-keys.mjs
 
 
 
@@ -36118,7 +36271,7 @@ var external_keys_ExternalKeys = /* @__PURE__ */ (() => {
     return ExternalKeys;
 })();
 //# sourceMappingURL=external-keys.mjs.map
-;// CONCATENATED MODULE: ../../main/node_modules/@anthropic-ai/sdk/resources/organization/invites.mjs
+;// CONCATENATED MODULE: ./node_modules/@anthropic-ai/sdk/resources/organization/invites.mjs
 
 
 
@@ -36290,7 +36443,7 @@ var invites_Invites = /* @__PURE__ */ (() => {
     return Invites;
 })();
 //# sourceMappingURL=invites.mjs.map
-;// CONCATENATED MODULE: ../../main/node_modules/@anthropic-ai/sdk/resources/organization/compliance-settings.mjs
+;// CONCATENATED MODULE: ./node_modules/@anthropic-ai/sdk/resources/organization/compliance-settings.mjs
 
 
 class compliance_settings_ComplianceSettings extends APIResource {
@@ -36355,7 +36508,7 @@ class compliance_settings_ComplianceSettings extends APIResource {
     }
 }
 //# sourceMappingURL=compliance-settings.mjs.map
-;// CONCATENATED MODULE: ../../main/node_modules/@anthropic-ai/sdk/resources/organization/rate-limits.mjs
+;// CONCATENATED MODULE: ./node_modules/@anthropic-ai/sdk/resources/organization/rate-limits.mjs
 
 
 
@@ -36390,7 +36543,7 @@ class organization_rate_limits_RateLimits extends APIResource {
     }
 }
 //# sourceMappingURL=rate-limits.mjs.map
-;// CONCATENATED MODULE: ../../main/node_modules/@anthropic-ai/sdk/resources/organization/users.mjs
+;// CONCATENATED MODULE: ./node_modules/@anthropic-ai/sdk/resources/organization/users.mjs
 
 
 
@@ -36503,7 +36656,7 @@ var organization_users_Users = /* @__PURE__ */ (() => {
     return Users;
 })();
 //# sourceMappingURL=users.mjs.map
-;// CONCATENATED MODULE: ../../main/node_modules/@anthropic-ai/sdk/resources/organization/analytics/artifacts.mjs
+;// CONCATENATED MODULE: ./node_modules/@anthropic-ai/sdk/resources/organization/analytics/artifacts.mjs
 
 
 
@@ -36538,7 +36691,7 @@ class artifacts_Artifacts extends APIResource {
     }
 }
 //# sourceMappingURL=artifacts.mjs.map
-;// CONCATENATED MODULE: ../../main/node_modules/@anthropic-ai/sdk/resources/organization/analytics/connectors.mjs
+;// CONCATENATED MODULE: ./node_modules/@anthropic-ai/sdk/resources/organization/analytics/connectors.mjs
 
 
 
@@ -36585,7 +36738,7 @@ class connectors_Connectors extends APIResource {
     }
 }
 //# sourceMappingURL=connectors.mjs.map
-;// CONCATENATED MODULE: ../../main/node_modules/@anthropic-ai/sdk/resources/organization/analytics/plugins.mjs
+;// CONCATENATED MODULE: ./node_modules/@anthropic-ai/sdk/resources/organization/analytics/plugins.mjs
 
 
 
@@ -36635,7 +36788,7 @@ class analytics_plugins_Plugins extends APIResource {
     }
 }
 //# sourceMappingURL=plugins.mjs.map
-;// CONCATENATED MODULE: ../../main/node_modules/@anthropic-ai/sdk/resources/organization/analytics/skills.mjs
+;// CONCATENATED MODULE: ./node_modules/@anthropic-ai/sdk/resources/organization/analytics/skills.mjs
 
 
 
@@ -36680,7 +36833,7 @@ class analytics_skills_Skills extends APIResource {
     }
 }
 //# sourceMappingURL=skills.mjs.map
-;// CONCATENATED MODULE: ../../main/node_modules/@anthropic-ai/sdk/resources/organization/analytics/summaries.mjs
+;// CONCATENATED MODULE: ./node_modules/@anthropic-ai/sdk/resources/organization/analytics/summaries.mjs
 
 
 
@@ -36720,7 +36873,7 @@ class summaries_Summaries extends APIResource {
     }
 }
 //# sourceMappingURL=summaries.mjs.map
-;// CONCATENATED MODULE: ../../main/node_modules/@anthropic-ai/sdk/resources/organization/analytics/users.mjs
+;// CONCATENATED MODULE: ./node_modules/@anthropic-ai/sdk/resources/organization/analytics/users.mjs
 
 
 
@@ -36765,7 +36918,7 @@ class analytics_users_Users extends APIResource {
     }
 }
 //# sourceMappingURL=users.mjs.map
-;// CONCATENATED MODULE: ../../main/node_modules/@anthropic-ai/sdk/resources/organization/analytics/apps/chat/projects.mjs
+;// CONCATENATED MODULE: ./node_modules/@anthropic-ai/sdk/resources/organization/analytics/apps/chat/projects.mjs
 
 
 
@@ -36809,7 +36962,7 @@ class projects_Projects extends APIResource {
     }
 }
 //# sourceMappingURL=projects.mjs.map
-;// CONCATENATED MODULE: ../../main/node_modules/@anthropic-ai/sdk/resources/organization/analytics/apps/chat/chat.mjs
+;// CONCATENATED MODULE: ./node_modules/@anthropic-ai/sdk/resources/organization/analytics/apps/chat/chat.mjs
 
 
 
@@ -36824,7 +36977,7 @@ var chat_Chat = /* @__PURE__ */ (() => {
     return Chat;
 })();
 //# sourceMappingURL=chat.mjs.map
-;// CONCATENATED MODULE: ../../main/node_modules/@anthropic-ai/sdk/resources/organization/analytics/apps/apps.mjs
+;// CONCATENATED MODULE: ./node_modules/@anthropic-ai/sdk/resources/organization/analytics/apps/apps.mjs
 
 
 
@@ -36839,7 +36992,7 @@ var apps_Apps = /* @__PURE__ */ (() => {
     return Apps;
 })();
 //# sourceMappingURL=apps.mjs.map
-;// CONCATENATED MODULE: ../../main/node_modules/@anthropic-ai/sdk/resources/organization/analytics/analytics.mjs
+;// CONCATENATED MODULE: ./node_modules/@anthropic-ai/sdk/resources/organization/analytics/analytics.mjs
 
 
 
@@ -36878,7 +37031,7 @@ var analytics_Analytics = /* @__PURE__ */ (() => {
     return Analytics;
 })();
 //# sourceMappingURL=analytics.mjs.map
-;// CONCATENATED MODULE: ../../main/node_modules/@anthropic-ai/sdk/resources/organization/federation/issuers.mjs
+;// CONCATENATED MODULE: ./node_modules/@anthropic-ai/sdk/resources/organization/federation/issuers.mjs
 
 
 
@@ -37045,7 +37198,7 @@ class issuers_Issuers extends APIResource {
     }
 }
 //# sourceMappingURL=issuers.mjs.map
-;// CONCATENATED MODULE: ../../main/node_modules/@anthropic-ai/sdk/resources/organization/federation/rules/workspaces.mjs
+;// CONCATENATED MODULE: ./node_modules/@anthropic-ai/sdk/resources/organization/federation/rules/workspaces.mjs
 
 
 
@@ -37163,7 +37316,7 @@ class rules_workspaces_Workspaces extends APIResource {
     }
 }
 //# sourceMappingURL=workspaces.mjs.map
-;// CONCATENATED MODULE: ../../main/node_modules/@anthropic-ai/sdk/resources/organization/federation/rules/rules.mjs
+;// CONCATENATED MODULE: ./node_modules/@anthropic-ai/sdk/resources/organization/federation/rules/rules.mjs
 
 
 
@@ -37361,7 +37514,7 @@ var rules_Rules = /* @__PURE__ */ (() => {
     return Rules;
 })();
 //# sourceMappingURL=rules.mjs.map
-;// CONCATENATED MODULE: ../../main/node_modules/@anthropic-ai/sdk/resources/organization/federation/federation.mjs
+;// CONCATENATED MODULE: ./node_modules/@anthropic-ai/sdk/resources/organization/federation/federation.mjs
 
 
 
@@ -37380,7 +37533,7 @@ var federation_Federation = /* @__PURE__ */ (() => {
     return Federation;
 })();
 //# sourceMappingURL=federation.mjs.map
-;// CONCATENATED MODULE: ../../main/node_modules/@anthropic-ai/sdk/resources/organization/rbac-groups/members.mjs
+;// CONCATENATED MODULE: ./node_modules/@anthropic-ai/sdk/resources/organization/rbac-groups/members.mjs
 
 
 
@@ -37479,7 +37632,7 @@ class rbac_groups_members_Members extends APIResource {
     }
 }
 //# sourceMappingURL=members.mjs.map
-;// CONCATENATED MODULE: ../../main/node_modules/@anthropic-ai/sdk/resources/organization/rbac-groups/rbac-groups.mjs
+;// CONCATENATED MODULE: ./node_modules/@anthropic-ai/sdk/resources/organization/rbac-groups/rbac-groups.mjs
 
 
 
@@ -37663,7 +37816,7 @@ var rbac_groups_rbac_groups_RBACGroups = /* @__PURE__ */ (() => {
     return RBACGroups;
 })();
 //# sourceMappingURL=rbac-groups.mjs.map
-;// CONCATENATED MODULE: ../../main/node_modules/@anthropic-ai/sdk/resources/organization/rbac-roles/permissions.mjs
+;// CONCATENATED MODULE: ./node_modules/@anthropic-ai/sdk/resources/organization/rbac-roles/permissions.mjs
 
 
 
@@ -37701,7 +37854,7 @@ class permissions_Permissions extends APIResource {
     }
 }
 //# sourceMappingURL=permissions.mjs.map
-;// CONCATENATED MODULE: ../../main/node_modules/@anthropic-ai/sdk/resources/organization/rbac-roles/rbac-roles.mjs
+;// CONCATENATED MODULE: ./node_modules/@anthropic-ai/sdk/resources/organization/rbac-roles/rbac-roles.mjs
 
 
 
@@ -37771,7 +37924,7 @@ var rbac_roles_RBACRoles = /* @__PURE__ */ (() => {
     return RBACRoles;
 })();
 //# sourceMappingURL=rbac-roles.mjs.map
-;// CONCATENATED MODULE: ../../main/node_modules/@anthropic-ai/sdk/resources/organization/service-accounts/workspaces.mjs
+;// CONCATENATED MODULE: ./node_modules/@anthropic-ai/sdk/resources/organization/service-accounts/workspaces.mjs
 
 
 
@@ -37900,7 +38053,7 @@ class service_accounts_workspaces_Workspaces extends APIResource {
     }
 }
 //# sourceMappingURL=workspaces.mjs.map
-;// CONCATENATED MODULE: ../../main/node_modules/@anthropic-ai/sdk/resources/organization/service-accounts/service-accounts.mjs
+;// CONCATENATED MODULE: ./node_modules/@anthropic-ai/sdk/resources/organization/service-accounts/service-accounts.mjs
 
 
 
@@ -38074,7 +38227,7 @@ var service_accounts_service_accounts_ServiceAccounts = /* @__PURE__ */ (() => {
     return ServiceAccounts;
 })();
 //# sourceMappingURL=service-accounts.mjs.map
-;// CONCATENATED MODULE: ../../main/node_modules/@anthropic-ai/sdk/resources/organization/spend-limits/effective.mjs
+;// CONCATENATED MODULE: ./node_modules/@anthropic-ai/sdk/resources/organization/spend-limits/effective.mjs
 
 
 
@@ -38109,7 +38262,7 @@ class effective_Effective extends APIResource {
     }
 }
 //# sourceMappingURL=effective.mjs.map
-;// CONCATENATED MODULE: ../../main/node_modules/@anthropic-ai/sdk/resources/organization/spend-limits/increase-requests.mjs
+;// CONCATENATED MODULE: ./node_modules/@anthropic-ai/sdk/resources/organization/spend-limits/increase-requests.mjs
 
 
 
@@ -38225,7 +38378,7 @@ class increase_requests_IncreaseRequests extends APIResource {
     }
 }
 //# sourceMappingURL=increase-requests.mjs.map
-;// CONCATENATED MODULE: ../../main/node_modules/@anthropic-ai/sdk/resources/organization/spend-limits/spend-limits.mjs
+;// CONCATENATED MODULE: ./node_modules/@anthropic-ai/sdk/resources/organization/spend-limits/spend-limits.mjs
 
 
 
@@ -38244,7 +38397,7 @@ var spend_limits_SpendLimits = /* @__PURE__ */ (() => {
     return SpendLimits;
 })();
 //# sourceMappingURL=spend-limits.mjs.map
-;// CONCATENATED MODULE: ../../main/node_modules/@anthropic-ai/sdk/resources/organization/workspaces/members.mjs
+;// CONCATENATED MODULE: ./node_modules/@anthropic-ai/sdk/resources/organization/workspaces/members.mjs
 
 
 
@@ -38390,7 +38543,7 @@ class workspaces_members_Members extends APIResource {
     }
 }
 //# sourceMappingURL=members.mjs.map
-;// CONCATENATED MODULE: ../../main/node_modules/@anthropic-ai/sdk/resources/organization/workspaces/rate-limits.mjs
+;// CONCATENATED MODULE: ./node_modules/@anthropic-ai/sdk/resources/organization/workspaces/rate-limits.mjs
 
 
 
@@ -38471,7 +38624,7 @@ class workspaces_rate_limits_RateLimits extends APIResource {
     }
 }
 //# sourceMappingURL=rate-limits.mjs.map
-;// CONCATENATED MODULE: ../../main/node_modules/@anthropic-ai/sdk/resources/organization/workspaces/service-accounts.mjs
+;// CONCATENATED MODULE: ./node_modules/@anthropic-ai/sdk/resources/organization/workspaces/service-accounts.mjs
 
 
 
@@ -38672,7 +38825,7 @@ class workspaces_service_accounts_ServiceAccounts extends APIResource {
     }
 }
 //# sourceMappingURL=service-accounts.mjs.map
-;// CONCATENATED MODULE: ../../main/node_modules/@anthropic-ai/sdk/resources/organization/workspaces/workspaces.mjs
+;// CONCATENATED MODULE: ./node_modules/@anthropic-ai/sdk/resources/organization/workspaces/workspaces.mjs
 
 
 
@@ -38871,7 +39024,7 @@ var organization_workspaces_workspaces_Workspaces = /* @__PURE__ */ (() => {
     return Workspaces;
 })();
 //# sourceMappingURL=workspaces.mjs.map
-;// CONCATENATED MODULE: ../../main/node_modules/@anthropic-ai/sdk/resources/organization/organization.mjs
+;// CONCATENATED MODULE: ./node_modules/@anthropic-ai/sdk/resources/organization/organization.mjs
 
 
 
@@ -39016,7 +39169,7 @@ var organization_Organization = /* @__PURE__ */ (() => {
     return Organization;
 })();
 //# sourceMappingURL=organization.mjs.map
-;// CONCATENATED MODULE: ../../main/node_modules/@anthropic-ai/sdk/resources/skills/versions.mjs
+;// CONCATENATED MODULE: ./node_modules/@anthropic-ai/sdk/resources/skills/versions.mjs
 
 
 
@@ -39147,7 +39300,7 @@ class resources_skills_versions_Versions extends APIResource {
     }
 }
 //# sourceMappingURL=versions.mjs.map
-;// CONCATENATED MODULE: ../../main/node_modules/@anthropic-ai/sdk/resources/skills/skills.mjs
+;// CONCATENATED MODULE: ./node_modules/@anthropic-ai/sdk/resources/skills/skills.mjs
 
 
 
@@ -39294,7 +39447,7 @@ var skills_skills_Skills = /* @__PURE__ */ (() => {
     return Skills;
 })();
 //# sourceMappingURL=skills.mjs.map
-;// CONCATENATED MODULE: ../../main/node_modules/@anthropic-ai/sdk/resources/user-profiles/action-urls.mjs
+;// CONCATENATED MODULE: ./node_modules/@anthropic-ai/sdk/resources/user-profiles/action-urls.mjs
 
 
 
@@ -39329,7 +39482,7 @@ class action_urls_ActionURLs extends APIResource {
     }
 }
 //# sourceMappingURL=action-urls.mjs.map
-;// CONCATENATED MODULE: ../../main/node_modules/@anthropic-ai/sdk/resources/user-profiles/user-profiles.mjs
+;// CONCATENATED MODULE: ./node_modules/@anthropic-ai/sdk/resources/user-profiles/user-profiles.mjs
 
 
 
@@ -39540,7 +39693,7 @@ var user_profiles_UserProfiles = /* @__PURE__ */ (() => {
     return UserProfiles;
 })();
 //# sourceMappingURL=user-profiles.mjs.map
-;// CONCATENATED MODULE: ../../main/node_modules/@anthropic-ai/sdk/core/error-classes.mjs
+;// CONCATENATED MODULE: ./node_modules/@anthropic-ai/sdk/core/error-classes.mjs
 
 
 
@@ -39666,7 +39819,7 @@ const ERROR_CODE_CLASSES = /* @__PURE__ */ new Map([
     ['529 compaction_unavailable', CompactionUnavailableError],
 ]);
 //# sourceMappingURL=error-classes.mjs.map
-;// CONCATENATED MODULE: ../../main/node_modules/@anthropic-ai/sdk/lib/credentials/types.mjs
+;// CONCATENATED MODULE: ./node_modules/@anthropic-ai/sdk/lib/credentials/types.mjs
 
 const GRANT_TYPE_JWT_BEARER = 'urn:ietf:params:oauth:grant-type:jwt-bearer';
 const GRANT_TYPE_REFRESH_TOKEN = 'refresh_token';
@@ -39778,7 +39931,7 @@ function redactSensitive(body) {
 async function checkCredentialsFileSafety(path, onWarn = (m) => console.warn(`anthropic-sdk: ${m}`)) {
     if (typeof process === 'undefined' || process.platform === 'win32')
         return;
-    const { fs } = await __nccwpck_require__.e(/* import() */ 162).then(__nccwpck_require__.bind(__nccwpck_require__, 9162));
+    const { fs } = await __nccwpck_require__.e(/* import() */ 168).then(__nccwpck_require__.bind(__nccwpck_require__, 168));
     let resolved = path;
     let st;
     try {
@@ -39808,7 +39961,7 @@ async function checkCredentialsFileSafety(path, onWarn = (m) => console.warn(`an
  * Creates the parent directory with mode 0700 and the file with mode 0600.
  */
 async function writeCredentialsFileAtomic(targetPath, data) {
-    const { fs, path } = await __nccwpck_require__.e(/* import() */ 162).then(__nccwpck_require__.bind(__nccwpck_require__, 9162));
+    const { fs, path } = await __nccwpck_require__.e(/* import() */ 168).then(__nccwpck_require__.bind(__nccwpck_require__, 168));
     const dir = path.dirname(targetPath);
     await fs.promises.mkdir(dir, { recursive: true, mode: 0o700 });
     // Unique temp name avoids two concurrent writers (different processes or
@@ -39894,13 +40047,13 @@ var WorkloadIdentityError = /* @__PURE__ */ (() => {
     return WorkloadIdentityError;
 })();
 //# sourceMappingURL=types.mjs.map
-;// CONCATENATED MODULE: ../../main/node_modules/@anthropic-ai/sdk/internal/utils/time.mjs
+;// CONCATENATED MODULE: ./node_modules/@anthropic-ai/sdk/internal/utils/time.mjs
 /** Current time as unix epoch seconds. */
 function nowAsSeconds() {
     return Math.floor(Date.now() / 1000);
 }
 //# sourceMappingURL=time.mjs.map
-;// CONCATENATED MODULE: ../../main/node_modules/@anthropic-ai/sdk/lib/credentials/token-cache.mjs
+;// CONCATENATED MODULE: ./node_modules/@anthropic-ai/sdk/lib/credentials/token-cache.mjs
 
 
 /**
@@ -40009,7 +40162,7 @@ class TokenCache {
     }
 }
 //# sourceMappingURL=token-cache.mjs.map
-;// CONCATENATED MODULE: ../../main/node_modules/@anthropic-ai/sdk/internal/trace-headers.mjs
+;// CONCATENATED MODULE: ./node_modules/@anthropic-ai/sdk/internal/trace-headers.mjs
 
 
 /**
@@ -40032,7 +40185,7 @@ function traceHeaderNames() {
     return names;
 }
 //# sourceMappingURL=trace-headers.mjs.map
-;// CONCATENATED MODULE: ../../main/node_modules/@anthropic-ai/sdk/lib/internal/tracing/headers.mjs
+;// CONCATENATED MODULE: ./node_modules/@anthropic-ai/sdk/lib/internal/tracing/headers.mjs
 
 /**
  * Removes the trace-context headers ({@link traceHeaderNames}) from `headers` and returns them.
@@ -40063,7 +40216,7 @@ function withoutTraceHeaders(middleware) {
     };
 }
 //# sourceMappingURL=headers.mjs.map
-;// CONCATENATED MODULE: ../../main/node_modules/@anthropic-ai/sdk/core/credentials.mjs
+;// CONCATENATED MODULE: ./node_modules/@anthropic-ai/sdk/core/credentials.mjs
 
 
 
@@ -40170,7 +40323,7 @@ const loadConfigWithSource = async (profile) => {
         return null;
     }
     validateProfileName(profileName);
-    const { fs, path } = await __nccwpck_require__.e(/* import() */ 162).then(__nccwpck_require__.bind(__nccwpck_require__, 9162));
+    const { fs, path } = await __nccwpck_require__.e(/* import() */ 168).then(__nccwpck_require__.bind(__nccwpck_require__, 168));
     const configPath = path.join(rootConfigPath, 'configs', `${profileName}.json`);
     let configRaw;
     try {
@@ -40248,7 +40401,7 @@ const loadCredentials = async () => {
     if (!credentialsPath) {
         return null;
     }
-    const { fs } = await __nccwpck_require__.e(/* import() */ 162).then(__nccwpck_require__.bind(__nccwpck_require__, 9162));
+    const { fs } = await __nccwpck_require__.e(/* import() */ 168).then(__nccwpck_require__.bind(__nccwpck_require__, 168));
     let raw;
     try {
         raw = await fs.promises.readFile(credentialsPath, 'utf-8');
@@ -40292,14 +40445,14 @@ const getCredentialsPath = async (config, profile) => {
         return null;
     }
     validateProfileName(profileName);
-    const { path } = await __nccwpck_require__.e(/* import() */ 162).then(__nccwpck_require__.bind(__nccwpck_require__, 9162));
+    const { path } = await __nccwpck_require__.e(/* import() */ 168).then(__nccwpck_require__.bind(__nccwpck_require__, 168));
     return path.join(rootConfigPath, 'credentials', `${profileName}.json`);
 };
 const getRootConfigPath = async () => {
     if (!supportsLocalConfigFiles()) {
         return null;
     }
-    const { path } = await __nccwpck_require__.e(/* import() */ 162).then(__nccwpck_require__.bind(__nccwpck_require__, 9162));
+    const { path } = await __nccwpck_require__.e(/* import() */ 168).then(__nccwpck_require__.bind(__nccwpck_require__, 168));
     // ANTHROPIC_CONFIG_DIR is treated as a trusted path: it is set by the
     // process operator, not by remote input, so it is not validated.
     const configDir = (0,utils_env/* readEnv */.s)('ANTHROPIC_CONFIG_DIR');
@@ -40343,7 +40496,7 @@ const getActiveProfileName = async () => {
     if (profileName) {
         return profileName;
     }
-    const { fs, path } = await __nccwpck_require__.e(/* import() */ 162).then(__nccwpck_require__.bind(__nccwpck_require__, 9162));
+    const { fs, path } = await __nccwpck_require__.e(/* import() */ 168).then(__nccwpck_require__.bind(__nccwpck_require__, 168));
     const filePath = path.join(rootConfigPath, 'active_config');
     try {
         return (await fs.promises.readFile(filePath, 'utf-8')).trim() || 'default';
@@ -40356,7 +40509,7 @@ const getActiveProfileName = async () => {
     }
 };
 //# sourceMappingURL=credentials.mjs.map
-;// CONCATENATED MODULE: ../../main/node_modules/@anthropic-ai/sdk/lib/credentials/identity-token.mjs
+;// CONCATENATED MODULE: ./node_modules/@anthropic-ai/sdk/lib/credentials/identity-token.mjs
 
 /**
  * Reads a JWT from a file on every call. Supports automatic rotation
@@ -40367,7 +40520,7 @@ function identityTokenFromFile(path) {
         throw new core_error/* AnthropicError */.pJ('Identity token file path is empty');
     }
     return async () => {
-        const { fs } = await __nccwpck_require__.e(/* import() */ 162).then(__nccwpck_require__.bind(__nccwpck_require__, 9162));
+        const { fs } = await __nccwpck_require__.e(/* import() */ 168).then(__nccwpck_require__.bind(__nccwpck_require__, 168));
         let content;
         try {
             content = await fs.promises.readFile(path, 'utf-8');
@@ -40392,7 +40545,7 @@ function identityTokenFromValue(token) {
     return () => token;
 }
 //# sourceMappingURL=identity-token.mjs.map
-;// CONCATENATED MODULE: ../../main/node_modules/@anthropic-ai/sdk/lib/credentials/oidc-federation.mjs
+;// CONCATENATED MODULE: ./node_modules/@anthropic-ai/sdk/lib/credentials/oidc-federation.mjs
 
 
 
@@ -40473,7 +40626,7 @@ function oidcFederationProvider(config) {
     };
 }
 //# sourceMappingURL=oidc-federation.mjs.map
-;// CONCATENATED MODULE: ../../main/node_modules/@anthropic-ai/sdk/lib/credentials/user-oauth.mjs
+;// CONCATENATED MODULE: ./node_modules/@anthropic-ai/sdk/lib/credentials/user-oauth.mjs
 
 
 
@@ -40489,7 +40642,7 @@ function oidcFederationProvider(config) {
  */
 function userOAuthProvider(config) {
     return async (opts) => {
-        const { fs } = await __nccwpck_require__.e(/* import() */ 162).then(__nccwpck_require__.bind(__nccwpck_require__, 9162));
+        const { fs } = await __nccwpck_require__.e(/* import() */ 168).then(__nccwpck_require__.bind(__nccwpck_require__, 168));
         await checkCredentialsFileSafety(config.credentialsPath, config.onSafetyWarning);
         let raw;
         try {
@@ -40569,7 +40722,7 @@ function userOAuthProvider(config) {
     };
 }
 //# sourceMappingURL=user-oauth.mjs.map
-;// CONCATENATED MODULE: ../../main/node_modules/@anthropic-ai/sdk/lib/credentials/credential-chain.mjs
+;// CONCATENATED MODULE: ./node_modules/@anthropic-ai/sdk/lib/credentials/credential-chain.mjs
 
 
 
@@ -40733,7 +40886,7 @@ function resolveIdentityTokenProvider(auth) {
  */
 function cachedExchangeProvider(exchange, credentialsPath, onCacheWriteError, onSafetyWarning) {
     return async (opts) => {
-        const { fs } = await __nccwpck_require__.e(/* import() */ 162).then(__nccwpck_require__.bind(__nccwpck_require__, 9162));
+        const { fs } = await __nccwpck_require__.e(/* import() */ 168).then(__nccwpck_require__.bind(__nccwpck_require__, 168));
         await checkCredentialsFileSafety(credentialsPath, onSafetyWarning);
         // Try cached credentials file
         let existing;
@@ -40781,7 +40934,7 @@ function cachedExchangeProvider(exchange, credentialsPath, onCacheWriteError, on
     };
 }
 //# sourceMappingURL=credential-chain.mjs.map
-;// CONCATENATED MODULE: ../../main/node_modules/@anthropic-ai/sdk/core/middleware.mjs
+;// CONCATENATED MODULE: ./node_modules/@anthropic-ai/sdk/core/middleware.mjs
 
 
 
@@ -40950,7 +41103,7 @@ function applyMiddleware(fetchFn, middleware, options, client) {
     return next;
 }
 //# sourceMappingURL=middleware.mjs.map
-;// CONCATENATED MODULE: ../../main/node_modules/@anthropic-ai/sdk/internal/to-file.mjs
+;// CONCATENATED MODULE: ./node_modules/@anthropic-ai/sdk/internal/to-file.mjs
 
 
 /**
@@ -41044,7 +41197,7 @@ function propsForError(value) {
     return `; props: [${props.map((p) => `"${p}"`).join(', ')}]`;
 }
 //# sourceMappingURL=to-file.mjs.map
-;// CONCATENATED MODULE: ../../main/node_modules/@anthropic-ai/sdk/resources/models.mjs
+;// CONCATENATED MODULE: ./node_modules/@anthropic-ai/sdk/resources/models.mjs
 
 
 
@@ -41113,7 +41266,7 @@ class models_Models extends APIResource {
     }
 }
 //# sourceMappingURL=models.mjs.map
-;// CONCATENATED MODULE: ../../main/node_modules/@anthropic-ai/sdk/client.mjs
+;// CONCATENATED MODULE: ./node_modules/@anthropic-ai/sdk/client.mjs
 var _BaseAnthropic_instances, _a, _BaseAnthropic_encoder, _BaseAnthropic_apiKeyFunction, _BaseAnthropic_openTelemetry, _BaseAnthropic_baseURLOverridden;
 
 
@@ -42378,7 +42531,39 @@ function displayUrl(baseURL) {
     }
 }
 
+;// CONCATENATED MODULE: ./src/ports/progress.ts
+const STILL_RUNNING_EVERY_MS = 30_000;
+/** Logs `what…` now and `what: still running (2m 30s)…` every `everyMs` until `step` settles. */
+async function withProgress(log, what, step, everyMs = STILL_RUNNING_EVERY_MS) {
+    log.info(`${what}…`);
+    const started = Date.now();
+    const timer = setInterval(() => log.info(`${what}: still running (${elapsed(Date.now() - started)})…`), everyMs);
+    // The reminder never keeps the process alive on its own.
+    timer.unref();
+    try {
+        return await step();
+    }
+    finally {
+        clearInterval(timer);
+    }
+}
+/** `45s`, `2m 30s`, `1h 5m`. */
+function elapsed(ms) {
+    const seconds = Math.round(ms / 1000);
+    if (seconds < 60)
+        return `${seconds}s`;
+    const minutes = Math.floor(seconds / 60);
+    if (minutes < 60)
+        return `${minutes}m ${seconds % 60}s`;
+    return `${Math.floor(minutes / 60)}h ${minutes % 60}m`;
+}
+
 ;// CONCATENATED MODULE: ./src/model/model-port.ts
+
+/** Each request says it started, and that it is still running while it lasts: an answer can take minutes. */
+function withCallProgress(model, log) {
+    return { send: (request) => withProgress(log, `Asking the model: ${request.stage}`, () => model.send(request)) };
+}
 const NO_TOKENS = { inputTokens: 0, cacheWriteTokens: 0, cacheReadTokens: 0, outputTokens: 0 };
 /** Every call's stage and token usage, for the report. */
 class UsageLedger {
@@ -42528,11 +42713,15 @@ function expandCommand(template, files, reporterArgs) {
 
 
 
-async function runTreeCommand(processes, commandLine, cwd, timeoutMs, what) {
-    const result = await processes.run(withPackageBins({ ...commandLine, cwd, timeoutMs, env: { ...installEnvironment(process.env), ...commandLine.env } }));
+
+/** `what` names the step in the log (`The build at head: npm run build…`) and in its failure. */
+async function runTreeCommand(processes, commandLine, cwd, timeoutMs, what, log) {
+    const command = [commandLine.command, ...commandLine.args].join(' ');
+    const request = withPackageBins({ ...commandLine, cwd, timeoutMs, env: { ...installEnvironment(process.env), ...commandLine.env } });
+    const result = await withProgress(log, `${what}: ${command}`, () => processes.run(request));
     if (result.exitCode !== 0) {
         const how = result.timedOut ? `timed out after ${timeoutMs} ms` : `exit ${result.exitCode}`;
-        throw new UserFacingError(`${what} failed (${[commandLine.command, ...commandLine.args].join(' ')}: ${how}):\n${result.output.slice(-1500)}`);
+        throw new UserFacingError(`${what} failed (${command}: ${how}):\n${result.output.slice(-1500)}`);
     }
 }
 /**
@@ -42620,7 +42809,7 @@ async function installDependencies(treeDir, options) {
     const key = options.cache && (await cacheKey(treeDir, install));
     if (key && (await options.cache.restore(installed, key)))
         return 'cached';
-    await runTreeCommand(options.processes, install, treeDir, options.timeoutMs, 'Installing dependencies in the pre-fix tree');
+    await runTreeCommand(options.processes, install, treeDir, options.timeoutMs, 'Installing dependencies in the pre-fix tree', options.log);
     if (key && (0,external_node_fs_.existsSync)(installed))
         await options.cache.save(installed, key);
     return 'installed';
@@ -42657,8 +42846,8 @@ function createRepositoryReader(options) {
     };
 }
 
-// EXTERNAL MODULE: ../../main/node_modules/ajv/dist/ajv.js
-var ajv = __nccwpck_require__(9153);
+// EXTERNAL MODULE: ./node_modules/ajv/dist/ajv.js
+var ajv = __nccwpck_require__(2463);
 // EXTERNAL MODULE: external "node:child_process"
 var external_node_child_process_ = __nccwpck_require__(1421);
 ;// CONCATENATED MODULE: ./src/ports/git.ts
@@ -42679,6 +42868,9 @@ var external_node_child_process_ = __nccwpck_require__(1421);
 
 
 
+
+
+
 /** git grep refused the pattern (a regular expression that does not compile); the message is git's reason. */
 class InvalidPatternError extends Error {
 }
@@ -42695,7 +42887,7 @@ function createGit(repoDir, options = {}) {
         const cwd = call.cwd ?? repoDir;
         const config = await overrides.for(cwd, call.fresh ?? false);
         const protocols = call.protocols ?? REMOTE_PROTOCOLS;
-        return runGit(args, { cwd, env: { ...env, ...configEnvironment(config), GIT_ALLOW_PROTOCOL: protocols }, timeoutMs: call.slow ? timeouts.slow : timeouts.local, noMatchExit: call.noMatchExit });
+        return runGit(args, { cwd, env: { ...env, ...call.env, ...configEnvironment(config), GIT_ALLOW_PROTOCOL: protocols }, timeoutMs: call.slow ? timeouts.slow : timeouts.local, noMatchExit: call.noMatchExit });
     };
     return {
         repoDir,
@@ -42765,17 +42957,42 @@ function createGit(repoDir, options = {}) {
             await git(['worktree', 'remove', '--force', '--end-of-options', dir]).catch(() => undefined);
             await git(['worktree', 'prune']).catch(() => undefined);
         },
+        async attributesAt(commit, paths, names) {
+            const attributes = new Map();
+            if (paths.length === 0)
+                return attributes;
+            // git < 2.40 has no `check-attr --source`: the commit's tree goes into an index of the tool's own, read with --cached.
+            const indexDir = await (0,promises_.mkdtemp)((0,external_node_path_.join)((0,external_node_os_.tmpdir)(), 'rtg-attributes-'));
+            const env = { GIT_INDEX_FILE: (0,external_node_path_.join)(indexDir, 'index') };
+            try {
+                // A split index would write its shared part into the repository's .git: one file, here, is enough.
+                await git(['-c', 'core.splitIndex=false', 'read-tree', '--end-of-options', commit], { env });
+                for (let at = 0; at < paths.length; at += PATHS_PER_CALL) {
+                    const output = await git(['check-attr', '--cached', '-z', ...names, '--', ...paths.slice(at, at + PATHS_PER_CALL)], { env });
+                    const fields = output.split('\0');
+                    for (let index = 0; index + 2 < fields.length; index += 3) {
+                        const [path, name, value] = fields.slice(index, index + 3);
+                        attributes.set(path, { ...attributes.get(path), [name]: value });
+                    }
+                }
+            }
+            finally {
+                await (0,promises_.rm)(indexDir, { recursive: true, force: true });
+            }
+            return attributes;
+        },
         inTree: (dir, args) => git(args, { cwd: dir }),
         workTreeRoot: () => git(['rev-parse', '--show-toplevel']).then((root) => root.replace(/\n$/, ''), () => null),
         // The trailing slash: a pattern such as `out/` matches a folder, and a folder not yet made is not known as one.
         isIgnored: async (folder) => (await git(['check-ignore', '--', `${folder.replace(/\/+$/, '')}/`], { noMatchExit: true })) !== '',
         forgetWorktreesUnderSync(folder) {
             const gitSync = (args) => runGitSync(args, { cwd: repoDir, env: { ...env, ...configEnvironment(overrides.lastRead(repoDir)), GIT_ALLOW_PROTOCOL: '' }, timeoutMs: timeouts.local });
-            const listed = gitSync(['worktree', 'list', '--porcelain', '-z']);
+            // -z from git 2.36; before it, a line per field.
+            const listed = gitSync(['worktree', 'list', '--porcelain', '-z']) ?? gitSync(['worktree', 'list', '--porcelain']);
             if (listed === null)
                 return;
             const under = (path) => path === folder || path.startsWith(`${folder.replace(/\/+$/, '')}/`);
-            const ours = listed.split('\0').filter((field) => field.startsWith('worktree ')).map((field) => field.slice('worktree '.length)).filter(under);
+            const ours = listed.split(/[\0\n]/).filter((field) => field.startsWith('worktree ')).map((field) => field.slice('worktree '.length)).filter(under);
             // A locked entry is one prune keeps: a `worktree add` killed half-way leaves its "initializing" lock.
             for (const dir of ours)
                 gitSync(['worktree', 'unlock', '--end-of-options', dir]);
@@ -42784,6 +43001,8 @@ function createGit(repoDir, options = {}) {
         }
     };
 }
+/** Paths per `check-attr` call: well within the length of a command line. */
+const PATHS_PER_CALL = 500;
 /** `src:dst`, `+src` and `^src` are refspecs, not commits: fetching them could move refs. */
 const isRefspec = (ref) => ref.includes(':') || ref.startsWith('+') || ref.startsWith('^');
 // --- The environment ---------------------------------------------------------------------------------
@@ -43529,8 +43748,8 @@ async function describeEntry(folder, rootReal, name) {
     }
 }
 
-// EXTERNAL MODULE: ../../main/node_modules/parse-diff/index.js
-var parse_diff = __nccwpck_require__(3663);
+// EXTERNAL MODULE: ./node_modules/parse-diff/index.js
+var parse_diff = __nccwpck_require__(2673);
 var parse_diff_default = /*#__PURE__*/__nccwpck_require__.n(parse_diff);
 ;// CONCATENATED MODULE: ./src/diff/classify.ts
 const CODE_EXTENSIONS = /\.(?:[cm]?[jt]sx?|py)$/;
@@ -43567,15 +43786,36 @@ function isManifest(path) {
     return MANIFESTS.test(path);
 }
 
+;// CONCATENATED MODULE: ./src/diff/generated.ts
+const ATTRIBUTES = ['linguist-generated', 'diff'];
+/** The changed files (tests aside) the head commit's attributes mark generated, as role `generated` and without hunks. */
+async function markGenerated(git, head, files) {
+    const candidates = files.filter((file) => file.role !== 'test').map((file) => file.path);
+    const attributes = await git.attributesAt(head, candidates, ATTRIBUTES);
+    return files.map((file) => (file.role !== 'test' && isGenerated(attributes.get(file.path)) ? { ...file, role: 'generated', hunks: [] } : file));
+}
+/** `linguist-generated` set or `=true`; `-diff` (also through the `binary` macro). */
+function isGenerated(attributes) {
+    if (!attributes)
+        return false;
+    return ['set', 'true'].includes(attributes['linguist-generated']) || attributes.diff === 'unset';
+}
+/** The first few paths and how many more: a change may hold thousands of generated files. */
+function briefList(paths, format = (path) => path, shown = 10) {
+    const more = paths.length > shown ? ` and ${paths.length - shown} more` : '';
+    return paths.slice(0, shown).map(format).join(', ') + more;
+}
+
 ;// CONCATENATED MODULE: ./src/diff/change-set.ts
 /** The diff stage: `git diff base...head`, parsed with parse-diff, each file classified. */
+
 
 
 async function readChangeSet(git, baseRef, headRef) {
     const base = await git.resolveCommit(baseRef);
     const head = await git.resolveCommit(headRef);
     const mergeBase = await git.mergeBase(base, head);
-    const files = parse_diff_default()(await git.diff(base, head)).map(toChangedFile);
+    const files = await markGenerated(git, head, parse_diff_default()(await git.diff(base, head)).map(toChangedFile));
     return { base, head, mergeBase, files };
 }
 function toChangedFile(file) {
@@ -43615,6 +43855,8 @@ function cleanPath(path) {
     return path.replace(/^[ab]\//, '');
 }
 const sourceFiles = (changeSet) => changeSet.files.filter((file) => file.role === 'source');
+/** The changed files .gitattributes marks generated (diff/generated.ts). */
+const generatedFiles = (changeSet) => changeSet.files.filter((file) => file.role === 'generated').map((file) => file.path);
 /**
  * Changed files the repository's own test command collects are its tests, whatever their names (a jest
  * `testMatch` of check files): they stay in the pre-fix tree and verify mode runs them. Never all the
@@ -44686,7 +44928,7 @@ function topLevelKeys(content, start) {
 const BEFORE_REGEX = '(,=:[!&|?{};';
 /** Longer "regular expressions" are taken for divisions: it bounds the look-ahead from each `/`. */
 const REGEX_LITERAL_LIMIT = 500;
-const LINE_BREAK = /[\n\r\u2028\u2029]/;
+const functions_LINE_BREAK = /[\n\r\u2028\u2029]/;
 /**
  * JavaScript without its comments and regular expression literals (which may hold quotes); strings are kept,
  * so `'http://x'` is no comment. A `/` after an operator or an opening bracket starts a regular expression.
@@ -44722,7 +44964,7 @@ function functions_stringEnd(code, open, unclosed) {
         if (char === quote)
             return at + 1;
         if (char === '\\') {
-            if (at + 1 >= code.length || LINE_BREAK.test(code[at + 1]))
+            if (at + 1 >= code.length || functions_LINE_BREAK.test(code[at + 1]))
                 return fail(at);
             at++;
         }
@@ -44766,7 +45008,7 @@ function regexEnd(code, open) {
         if (char === '\n')
             return null;
         if (char === '\\') {
-            if (at + 1 >= limit || LINE_BREAK.test(code[at + 1]))
+            if (at + 1 >= limit || functions_LINE_BREAK.test(code[at + 1]))
                 return null;
             at++;
         }
@@ -44788,7 +45030,7 @@ function classEnd(code, open, limit) {
         if (code[at] === '\n')
             return null;
         if (code[at] === '\\') {
-            if (at + 1 >= limit || LINE_BREAK.test(code[at + 1]))
+            if (at + 1 >= limit || functions_LINE_BREAK.test(code[at + 1]))
                 return null;
             at++;
         }
@@ -44807,40 +45049,6 @@ function addListed(list, names, nameOf) {
         if (name && /^[\w$]+$/.test(name))
             names.add(name);
     }
-}
-
-;// CONCATENATED MODULE: ./src/regexp.ts
-/** Text matched literally inside a regular expression. */
-const escapeRegExp = (text) => text.replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
-
-;// CONCATENATED MODULE: ./src/bug-report/sanitize.ts
-
-/** Issue and PR text is untrusted: strip what hides text from a human reader, and bound its size. */
-const HTML_COMMENT = /<!--[\s\S]*?(?:-->|$)/g;
-// Zero-width, bidirectional-override and other invisible format characters (Unicode category Cf), except
-// none we need: emoji joiners only change rendering, and dropping them keeps the text readable.
-const INVISIBLE = /[\p{Cf}\u00AD]/gu;
-// Every line break a reader or a log might honour (CRLF, CR, vertical tab, form feed, NEL, the Unicode line
-// and paragraph separators) becomes a plain \n, so a line looks the same to everything downstream.
-const sanitize_LINE_BREAK = /\r\n|[\r\u000B\u000C\u0085\u2028\u2029]/g;
-// C0 and C1 control characters, but \t and \n (terminal escapes start with ESC or a C1 introducer).
-const sanitize_CONTROL = /[\u0000-\u0008\u000E-\u001F\u007F-\u009F]/g;
-const BUG_REPORT_BUDGET = 12_000;
-function sanitizeUntrusted(text) {
-    return text.replace(HTML_COMMENT, '').replace(INVISIBLE, '').replace(sanitize_LINE_BREAK, '\n').replace(sanitize_CONTROL, '').trim();
-}
-function truncate(text, budget) {
-    if (text.length <= budget)
-        return { text, truncated: false };
-    return { text: `${text.slice(0, budget)}\n[… truncated]`, truncated: true };
-}
-/**
- * Untrusted text quoted in `<tag>…</tag>` must not close the quote (or open another): the `<` of any tag of
- * that name, in any case and spacing (`</bug_report>`, `< / BUG_REPORT >`, `<bug-report x>`, `</bug_reports>`), becomes `&lt;`.
- */
-function escapeQuoteTags(text, tag) {
-    const name = tag.split(/[_\s-]+/).map(escapeRegExp).join('[\\s_-]*');
-    return text.replace(new RegExp(`<(?=\\s*/?\\s*${name})`, 'gi'), '&lt;');
 }
 
 ;// CONCATENATED MODULE: ./src/context/callees.ts
@@ -45963,18 +46171,71 @@ function clip(line) {
     return flat.length <= MAX_LINE_CHARS ? flat : `${flat.slice(0, MAX_LINE_CHARS - 1)}…`;
 }
 
+;// CONCATENATED MODULE: ./src/test-identity.ts
+/**
+ * Which test a result is: its file, its full title, its line where the reporter gives one, and its
+ * occurrence — the n-th test with that file, title (and line) in the reporter's order. A file may define two
+ * tests with the same full title (copied `describe` blocks, a loop): they are two tests, never one, so a
+ * twin's pass cannot hide a failure. The one place that says when two results are the same test.
+ */
+/**
+ * For each test of `reference`, the same test in `other` (another run of the same files), or undefined
+ * where it did not run there. Lines tell twins apart (whatever order a shuffled run reports them in) when
+ * both runs give every test one; else their order does (a runner too old to give lines, in one tree).
+ */
+function matchTests(reference, other) {
+    const byLine = [...reference, ...other].every((test) => test.line !== undefined);
+    const otherKeys = keysOf(other, byLine);
+    const found = new Map(other.map((test, index) => [otherKeys[index], test]));
+    return keysOf(reference, byLine).map((key) => found.get(key));
+}
+/** The tests, each twin with its occurrence (1, 2, … in the given order); a test without a twin as it is. */
+function withOccurrences(tests) {
+    const twinKeys = tests.map((test) => twinKey(test, true));
+    const counts = new Map();
+    for (const key of twinKeys)
+        counts.set(key, (counts.get(key) ?? 0) + 1);
+    const seen = new Map();
+    return tests.map((test, index) => {
+        const key = twinKeys[index];
+        if (counts.get(key) < 2)
+            return test;
+        const occurrence = (seen.get(key) ?? 0) + 1;
+        seen.set(key, occurrence);
+        return { ...test, occurrence };
+    });
+}
+/**
+ * A test's key from what it carries: file, title, line and occurrence (set on twins by withOccurrences) —
+ * for results kept apart from their run's order (a report's tests, in any order).
+ */
+const identityKey = (test) => `${twinKey(test, true)}\u0000${test.occurrence ?? 1}`;
+/** What a test shares with its twins: file, full title and, when lines count, its line. */
+const twinKey = (test, byLine) => [test.file, test.name, byLine ? (test.line ?? '') : ''].join('\u0000');
+/** Each test's key: what it shares with its twins, and which of them it is in this run's order. */
+function keysOf(tests, byLine) {
+    const seen = new Map();
+    return tests.map((test) => {
+        const twin = twinKey(test, byLine);
+        const occurrence = (seen.get(twin) ?? 0) + 1;
+        seen.set(twin, occurrence);
+        return `${twin}\u0000${occurrence}`;
+    });
+}
+
 ;// CONCATENATED MODULE: ./src/execute/determinism.ts
+
 const FLAKY = 'flaky:';
-const key = (test) => `${test.file}\u0000${test.name}`;
 function combineRuns({ plain, coverage }, where) {
     const [first, ...others] = plain;
-    const lookups = others.map((run) => new Map(run.tests.map((test) => [key(test), test])));
-    const coverageLookup = coverage && new Map(coverage.tests.map((test) => [key(test), test]));
+    // Each run's result of the same test: twins (one title twice in a file) stay apart (test-identity.ts).
+    const matched = others.map((run) => matchTests(first.tests, run.tests));
+    const matchedWithCoverage = coverage && matchTests(first.tests, coverage.tests);
     const coverageSensitive = [];
-    const tests = first.tests.map((test) => {
-        const plainResults = [test, ...lookups.map((lookup) => lookup.get(key(test)) ?? null)];
+    const tests = first.tests.map((test, index) => {
+        const plainResults = [test, ...matched.map((results) => results[index] ?? null)];
         const statuses = plainResults.map((result) => result?.status ?? 'missing');
-        const withCoverage = coverageLookup ? (coverageLookup.get(key(test))?.status ?? 'missing') : null;
+        const withCoverage = matchedWithCoverage ? (matchedWithCoverage[index]?.status ?? 'missing') : null;
         const plainAgree = statuses.every((status) => status === statuses[0]);
         if (plainAgree && (withCoverage === null || withCoverage === statuses[0]))
             return test;
@@ -45984,7 +46245,7 @@ function combineRuns({ plain, coverage }, where) {
         }
         // In the order the runs were made: the first, the coverage run, then the others.
         const all = withCoverage === null ? statuses : [statuses[0], withCoverage, ...statuses.slice(1)];
-        const runs = withCoverage === null ? plainResults : [test, coverageLookup.get(key(test)) ?? null, ...plainResults.slice(1)];
+        const runs = withCoverage === null ? plainResults : [test, matchedWithCoverage[index] ?? null, ...plainResults.slice(1)];
         return { ...test, status: 'failed', runs: all, message: flakyMessage(all, runs, where) };
     });
     return { run: { ...first, tests }, coverageSensitive };
@@ -46107,6 +46368,30 @@ const concerns_oneLine = (text) => {
     return flat.length > 80 ? `${flat.slice(0, 79)}…` : flat;
 };
 
+;// CONCATENATED MODULE: ./src/arrays.ts
+/**
+ * List helpers that never spread a list into a call's arguments: `Math.min(...lines)` or `push(...items)`
+ * with a long list (a generated file's 200,000 changed lines) overflows the call stack.
+ */
+/** Appends every item to the target, in order; returns the target. */
+function appendAll(target, items) {
+    for (const item of items)
+        target.push(item);
+    return target;
+}
+/** The smallest and largest of a non-empty list of numbers. */
+function extent(numbers) {
+    let min = Infinity;
+    let max = -Infinity;
+    for (const value of numbers) {
+        if (value < min)
+            min = value;
+        if (value > max)
+            max = value;
+    }
+    return { min, max };
+}
+
 ;// CONCATENATED MODULE: ./src/execute/hunk-guards.ts
 /**
  * Which test guards which hunk. A fix of two or more source hunks gets one more tree per hunk (at most
@@ -46115,6 +46400,8 @@ const concerns_oneLine = (text) => {
  * the rest of the fix cannot do without (a guard the new code needs) — and a hunk no test fails without
  * is one the suite does not show the fix needs.
  */
+
+
 
 
 
@@ -46140,10 +46427,10 @@ async function guardHunks(changeSet, tests, options) {
         await options.bench.installInto(root);
         await options.prepare(root);
         const run = await options.bench.run({ root, where }, files);
-        const failed = new Set(run.tests.filter((test) => isFailure(test.status)).map((test) => `${test.file}\u0000${test.name}`));
+        const results = new Map(withOccurrences(run.tests).map((result) => [identityKey(result), result]));
         const unloadable = new Set(run.fileErrors.map((error) => error.file));
         // A file that cannot load in the mixed tree says nothing of its pass-to-pass tests one by one.
-        const fails = (test) => failed.has(`${test.file}\u0000${test.name}`) || (test.kind === 'fail-to-pass' && unloadable.has(test.file));
+        const fails = (test) => isFailure(results.get(identityKey(test))?.status ?? 'missing') || (test.kind === 'fail-to-pass' && unloadable.has(test.file));
         const guardedBy = passing.filter(fails).map((test) => test.name);
         guards.push({ ...lines, guardedBy });
     }
@@ -46156,7 +46443,8 @@ async function guardHunks(changeSet, tests, options) {
 function linesOf({ file, hunk }) {
     const range = file.status === 'deleted' ? hunk.base : hunk.head;
     const changed = hunk.addedLines.length ? hunk.addedLines : [range.start];
-    return { file: file.path, startLine: Math.min(...changed), endLine: Math.max(...changed), onlyRemoves: hunk.addedLines.length === 0 };
+    const { min, max } = extent(changed);
+    return { file: file.path, startLine: min, endLine: max, onlyRemoves: hunk.addedLines.length === 0 };
 }
 /** The head's file with this one hunk back as it was at the base; the file's other hunks stay fixed. */
 async function takeOut(git, changeSet, { file, hunk }, treeDir) {
@@ -46428,12 +46716,13 @@ function settingHint(detail) {
 /** Each test's kind from its two runs, and the overall verdict. */
 
 
-const classify_key = (test) => `${test.file}\u0000${test.name}`;
+
 function classifyTests(headRun, preFixRun) {
-    const preFix = new Map(preFixRun?.tests.map((test) => [classify_key(test), test]));
+    // Each test's own result before the fix: a same-titled twin's never stands in for it (test-identity.ts).
+    const preFix = matchTests(headRun.tests, preFixRun?.tests ?? []);
     const preFixFileErrors = new Map(preFixRun?.fileErrors.map((error) => [error.file, error.message]));
-    return headRun.tests.map((test) => {
-        const before = preFix.get(classify_key(test));
+    return withOccurrences(headRun.tests).map((test, index) => {
+        const before = preFix[index];
         // A file that could not even load before the fix (e.g. it imports what the fix added) fails there.
         const preFixStatus = before?.status ?? (preFixFileErrors.has(test.file) ? 'errored' : 'missing');
         const message = before?.message || preFixFileErrors.get(test.file) || test.message;
@@ -46444,7 +46733,8 @@ function classifyTests(headRun, preFixRun) {
         const explained = kind === 'fail-to-pass' || (kind === 'missing-at-pre-fix' && failure?.kind === 'not-run');
         const preFixFailure = kind === 'fail-to-pass' && failure && failure.kind !== 'not-run' ? failure.kind : null;
         const shown = flaky && before?.runs ? before.message : message;
-        return { file: test.file, name: test.name, head: test.status, preFix: preFixStatus, kind, flaky, message: shown, scenario: null, preFixFailure, preFixFailureLine: explained ? (failure?.line ?? null) : null };
+        const identity = { ...(test.line !== undefined && { line: test.line }), ...(test.occurrence !== undefined && { occurrence: test.occurrence }) };
+        return { file: test.file, name: test.name, ...identity, head: test.status, preFix: preFixStatus, kind, flaky, message: shown, scenario: null, preFixFailure, preFixFailureLine: explained ? (failure?.line ?? null) : null };
     });
 }
 function kindOf(head, preFix, failure) {
@@ -46498,11 +46788,11 @@ function weakProof(tests) {
 
 // EXTERNAL MODULE: external "events"
 var external_events_ = __nccwpck_require__(4434);
-// EXTERNAL MODULE: ../../main/node_modules/yaml/dist/index.js
-var yaml_dist = __nccwpck_require__(3645);
-// EXTERNAL MODULE: ../../main/node_modules/yaml-types/dist/index.js
-var yaml_types_dist = __nccwpck_require__(8409);
-;// CONCATENATED MODULE: ../../main/node_modules/tap-yaml/dist/esm/types/date.js
+// EXTERNAL MODULE: ./node_modules/yaml/dist/index.js
+var yaml_dist = __nccwpck_require__(8815);
+// EXTERNAL MODULE: ./node_modules/yaml-types/dist/index.js
+var yaml_types_dist = __nccwpck_require__(9087);
+;// CONCATENATED MODULE: ./node_modules/tap-yaml/dist/esm/types/date.js
 const date = {
     tag: '!date',
     // use !!timestamp instead, this is for parsing only
@@ -46521,7 +46811,7 @@ const date = {
     },
 };
 //# sourceMappingURL=date.js.map
-;// CONCATENATED MODULE: ../../main/node_modules/tap-yaml/dist/esm/types/timestamp.js
+;// CONCATENATED MODULE: ./node_modules/tap-yaml/dist/esm/types/timestamp.js
 // this just sets the !!timestamp tag to be not considered a default,
 // so that we don't confuse date strings and actual dates.
 // See: https://github.com/eemeli/yaml/issues/475
@@ -46530,7 +46820,7 @@ const schema = new yaml_dist.Schema({ resolveKnownTags: true });
 const timestamp = schema.knownTags['tag:yaml.org,2002:timestamp'];
 timestamp.default = false;
 //# sourceMappingURL=timestamp.js.map
-;// CONCATENATED MODULE: ../../main/node_modules/tap-yaml/dist/esm/types/index.js
+;// CONCATENATED MODULE: ./node_modules/tap-yaml/dist/esm/types/index.js
 
 
 
@@ -46553,23 +46843,23 @@ const t = [
 ];
 const customTags = (tags) => [...new Set(t.concat(tags))];
 //# sourceMappingURL=index.js.map
-;// CONCATENATED MODULE: ../../main/node_modules/tap-yaml/dist/esm/parse.js
+;// CONCATENATED MODULE: ./node_modules/tap-yaml/dist/esm/parse.js
 
 
 const parse = (str) => yaml_dist.parse(str, { customTags: customTags, prettyErrors: true });
 //# sourceMappingURL=parse.js.map
-;// CONCATENATED MODULE: ../../main/node_modules/tap-yaml/dist/esm/stringify.js
+;// CONCATENATED MODULE: ./node_modules/tap-yaml/dist/esm/stringify.js
 
 
 const stringify_stringify = (obj) => yaml_dist.stringify(obj, { customTags: customTags, prettyErrors: true });
 //# sourceMappingURL=stringify.js.map
-;// CONCATENATED MODULE: ../../main/node_modules/tap-yaml/dist/esm/index.js
+;// CONCATENATED MODULE: ./node_modules/tap-yaml/dist/esm/index.js
 
 
 
 /* harmony default export */ const esm = ({ parse: parse, stringify: stringify_stringify });
 //# sourceMappingURL=index.js.map
-;// CONCATENATED MODULE: ../../main/node_modules/tap-parser/dist/esm/final-plan.js
+;// CONCATENATED MODULE: ./node_modules/tap-parser/dist/esm/final-plan.js
 /**
  * The summary of the plan, for inclusion in the results
  * provided in the `complete` event.
@@ -46591,7 +46881,7 @@ class FinalPlan {
     }
 }
 //# sourceMappingURL=final-plan.js.map
-;// CONCATENATED MODULE: ../../main/node_modules/tap-parser/dist/esm/final-results.js
+;// CONCATENATED MODULE: ./node_modules/tap-parser/dist/esm/final-results.js
 
 /**
  * The summary results provided in the `complete` event when the TAP
@@ -46628,7 +46918,7 @@ class FinalResults {
     }
 }
 //# sourceMappingURL=final-results.js.map
-;// CONCATENATED MODULE: ../../main/node_modules/tap-parser/dist/esm/line-type.js
+;// CONCATENATED MODULE: ./node_modules/tap-parser/dist/esm/line-type.js
 /**
  * Collection of the various types of lines encountered in a TAP stream
  */
@@ -46655,7 +46945,7 @@ const lineType = (line) => {
     return null;
 };
 //# sourceMappingURL=line-type.js.map
-;// CONCATENATED MODULE: ../../main/node_modules/tap-parser/dist/esm/brace-patterns.js
+;// CONCATENATED MODULE: ./node_modules/tap-parser/dist/esm/brace-patterns.js
 /**
  * this isn't for performance or anything, it just confuses vim's
  * brace-matching to have these in the middle of functions, and
@@ -46667,7 +46957,7 @@ const lineType = (line) => {
 const OPEN_BRACE_EOL = /\{\s*$/;
 const SPACE_OPEN_BRACE_EOL = / \{$/;
 //# sourceMappingURL=brace-patterns.js.map
-;// CONCATENATED MODULE: ../../main/node_modules/tap-parser/dist/esm/parse-directive.js
+;// CONCATENATED MODULE: ./node_modules/tap-parser/dist/esm/parse-directive.js
 
 /**
  * Parse a "directive", the bit that follows the `#` character
@@ -46703,7 +46993,7 @@ const parseDirective = (line) => {
     return [type, msg || true];
 };
 //# sourceMappingURL=parse-directive.js.map
-;// CONCATENATED MODULE: ../../main/node_modules/tap-parser/dist/esm/plan.js
+;// CONCATENATED MODULE: ./node_modules/tap-parser/dist/esm/plan.js
 /**
  * A class representing the TAP plan line
  */
@@ -46718,7 +47008,7 @@ class Plan {
     }
 }
 //# sourceMappingURL=plan.js.map
-;// CONCATENATED MODULE: ../../main/node_modules/tap-parser/dist/esm/result.js
+;// CONCATENATED MODULE: ./node_modules/tap-parser/dist/esm/result.js
 
 
 /**
@@ -46798,9 +47088,9 @@ class Result {
     }
 }
 //# sourceMappingURL=result.js.map
-// EXTERNAL MODULE: ../../main/node_modules/events-to-array/index.js
-var events_to_array = __nccwpck_require__(7731);
-;// CONCATENATED MODULE: ../../main/node_modules/tap-parser/dist/esm/escape.js
+// EXTERNAL MODULE: ./node_modules/events-to-array/index.js
+var events_to_array = __nccwpck_require__(2569);
+;// CONCATENATED MODULE: ./node_modules/tap-parser/dist/esm/escape.js
 /**
  * turn \ into \\ and # into \#, for stringifying back to TAP
  */
@@ -46814,7 +47104,7 @@ const unesc = (str) => str
     .replace(/\u0000/g, '\\')
     .trim();
 //# sourceMappingURL=escape.js.map
-;// CONCATENATED MODULE: ../../main/node_modules/tap-parser/dist/esm/statics.js
+;// CONCATENATED MODULE: ./node_modules/tap-parser/dist/esm/statics.js
 /**
  * Static `parse()` and `stringify()` methods
  */
@@ -46932,7 +47222,7 @@ const statics_stringify = (msg, { flat = false, indent = '', id = getId() }) => 
         '\n');
 };
 //# sourceMappingURL=statics.js.map
-;// CONCATENATED MODULE: ../../main/node_modules/tap-parser/dist/esm/index.js
+;// CONCATENATED MODULE: ./node_modules/tap-parser/dist/esm/index.js
 
 
 
@@ -47842,7 +48132,7 @@ class Parser extends external_events_.EventEmitter {
     }
 }
 //# sourceMappingURL=index.js.map
-;// CONCATENATED MODULE: ../../main/node_modules/fast-xml-parser/src/util.js
+;// CONCATENATED MODULE: ./node_modules/fast-xml-parser/src/util.js
 
 
 const nameStartChar = ':A-Za-z_\\u00C0-\\u00D6\\u00D8-\\u00F6\\u00F8-\\u02FF\\u0370-\\u037D\\u037F-\\u1FFF\\u200C-\\u200D\\u2070-\\u218F\\u2C00-\\u2FEF\\u3001-\\uD7FF\\uF900-\\uFDCF\\uFDF0-\\uFFFD';
@@ -47904,7 +48194,7 @@ const DANGEROUS_PROPERTY_NAMES = [
 ];
 
 const criticalProperties = ["__proto__", "constructor", "prototype"];
-;// CONCATENATED MODULE: ../../main/node_modules/fast-xml-parser/src/xmlparser/OptionsBuilder.js
+;// CONCATENATED MODULE: ./node_modules/fast-xml-parser/src/xmlparser/OptionsBuilder.js
 
 
 
@@ -48069,7 +48359,7 @@ const buildOptions = function (options) {
   //console.debug(built.processEntities)
   return built;
 };
-;// CONCATENATED MODULE: ../../main/node_modules/fast-xml-parser/src/xmlparser/xmlNode.js
+;// CONCATENATED MODULE: ./node_modules/fast-xml-parser/src/xmlparser/xmlNode.js
 
 
 let METADATA_SYMBOL;
@@ -48125,7 +48415,7 @@ class XmlNode {
   }
 }
 
-;// CONCATENATED MODULE: ../../main/node_modules/xml-naming/src/index.js
+;// CONCATENATED MODULE: ./node_modules/xml-naming/src/index.js
 /**
  * xml-naming
  * Validates XML Name productions as defined in the XML 1.0 and 1.1 specifications.
@@ -48508,7 +48798,7 @@ const sanitize = (str, production = 'name', { replacement = '_', asciiOnly = fal
 
   return result || replacement;
 };
-;// CONCATENATED MODULE: ../../main/node_modules/fast-xml-parser/src/xmlparser/DocTypeReader.js
+;// CONCATENATED MODULE: ./node_modules/fast-xml-parser/src/xmlparser/DocTypeReader.js
 
 
 class DocTypeReader {
@@ -48935,7 +49225,7 @@ function validateEntityName(name, xmlVersion) {
     else
         throw new Error(`Invalid entity name ${name}`);
 }
-;// CONCATENATED MODULE: ../../main/node_modules/anynum/digitTable.js
+;// CONCATENATED MODULE: ./node_modules/anynum/digitTable.js
 /**
  * Flat lookup table: maps Unicode code point → ASCII digit (0-9).
  * Only decimal digit characters (Unicode category Nd) are included.
@@ -49053,7 +49343,7 @@ for (const zero of SCRIPT_ZEROS) {
 
 
 
-;// CONCATENATED MODULE: ../../main/node_modules/anynum/anynum.js
+;// CONCATENATED MODULE: ./node_modules/anynum/anynum.js
 
 
 
@@ -49189,7 +49479,7 @@ function anynum(str) {
 
 
 /* harmony default export */ const anynum_anynum = (anynum);
-;// CONCATENATED MODULE: ../../main/node_modules/strnum/strnum.js
+;// CONCATENATED MODULE: ./node_modules/strnum/strnum.js
 const hexRegex = /^[-+]?0x[a-fA-F0-9]+$/;
 const binRegex = /^0b[01]+$/;
 const octRegex = /^0o[0-7]+$/;
@@ -49367,7 +49657,7 @@ function handleInfinity(str, num, options) {
     }
 }
 
-;// CONCATENATED MODULE: ../../main/node_modules/fast-xml-parser/src/ignoreAttributes.js
+;// CONCATENATED MODULE: ./node_modules/fast-xml-parser/src/ignoreAttributes.js
 function getIgnoreAttributesFn(ignoreAttributes) {
     if (typeof ignoreAttributes === 'function') {
         return ignoreAttributes
@@ -49386,7 +49676,7 @@ function getIgnoreAttributesFn(ignoreAttributes) {
     }
     return () => false
 }
-;// CONCATENATED MODULE: ../../main/node_modules/path-expression-matcher/src/Matcher.js
+;// CONCATENATED MODULE: ./node_modules/path-expression-matcher/src/Matcher.js
 
 
 /**
@@ -50051,7 +50341,7 @@ class Matcher {
   }
 }
 
-;// CONCATENATED MODULE: ../../main/node_modules/path-expression-matcher/src/Expression.js
+;// CONCATENATED MODULE: ./node_modules/path-expression-matcher/src/Expression.js
 /**
  * Expression - Parses and stores a tag pattern expression
  * 
@@ -50284,7 +50574,7 @@ class Expression {
     return this.pattern;
   }
 }
-;// CONCATENATED MODULE: ../../main/node_modules/path-expression-matcher/src/ExpressionSet.js
+;// CONCATENATED MODULE: ./node_modules/path-expression-matcher/src/ExpressionSet.js
 /**
  * ExpressionSet - An indexed collection of Expressions for efficient bulk matching
  *
@@ -50511,7 +50801,7 @@ class ExpressionSet {
   }
 }
 
-;// CONCATENATED MODULE: ../../main/node_modules/@nodable/entities/src/entities.js
+;// CONCATENATED MODULE: ./node_modules/@nodable/entities/src/entities.js
 // ---------------------------------------------------------------------------
 // Complete HTML5 named entity reference
 // Organized by logical categories for easy maintenance and selective importing
@@ -51651,7 +51941,7 @@ const COMMON_HTML = {
 // Note: NUMERIC_ENTITIES (&#NNN; / &#xHH;) are handled by the scanner directly
 // via String.fromCodePoint() without any map lookup.
 // ---------------------------------------------------------------------------
-;// CONCATENATED MODULE: ../../main/node_modules/@nodable/entities/src/EntityDecoder.js
+;// CONCATENATED MODULE: ./node_modules/@nodable/entities/src/EntityDecoder.js
 // ---------------------------------------------------------------------------
 // Built-in named entity map  (name → replacement string)
 // No regex, no {regex,val} objects — just flat key/value pairs.
@@ -52296,7 +52586,7 @@ class EntityDecoder {
     return this._applyNCRAction(effective, token, cp);
   }
 }
-;// CONCATENATED MODULE: ../../main/node_modules/is-unsafe/src/contexts/sql.js
+;// CONCATENATED MODULE: ./node_modules/is-unsafe/src/contexts/sql.js
 /**
  * SQL context patterns — high-precision rules only.
  *
@@ -52393,7 +52683,7 @@ const SQL_PATTERNS = [
 
 /* harmony default export */ const sql = (SQL_PATTERNS);
 
-;// CONCATENATED MODULE: ../../main/node_modules/is-unsafe/src/contexts/sql-strict.js
+;// CONCATENATED MODULE: ./node_modules/is-unsafe/src/contexts/sql-strict.js
 /**
  * SQL-STRICT context patterns.
  *
@@ -52442,7 +52732,7 @@ const SQL_STRICT_PATTERNS = [...sql, ...SQL_STRICT_EXTRA];
 
 /* harmony default export */ const sql_strict = (SQL_STRICT_PATTERNS);
 
-;// CONCATENATED MODULE: ../../main/node_modules/is-unsafe/src/util/decode-entities.js
+;// CONCATENATED MODULE: ./node_modules/is-unsafe/src/util/decode-entities.js
 /**
  * Decode the HTML character references that matter for markup-context
  * detection.
@@ -52492,7 +52782,7 @@ function decodeEntities(input) {
   });
 }
 
-;// CONCATENATED MODULE: ../../main/node_modules/is-unsafe/src/contexts/html.js
+;// CONCATENATED MODULE: ./node_modules/is-unsafe/src/contexts/html.js
 /**
  * HTML context patterns.
  *
@@ -52596,7 +52886,7 @@ const HTML_PATTERNS = [
 
 /* harmony default export */ const html = (HTML_PATTERNS);
 
-;// CONCATENATED MODULE: ../../main/node_modules/is-unsafe/src/contexts/xml.js
+;// CONCATENATED MODULE: ./node_modules/is-unsafe/src/contexts/xml.js
 /**
  * XML context patterns.
  *
@@ -52677,7 +52967,7 @@ const XML_PATTERNS = [
 
 /* harmony default export */ const xml = (XML_PATTERNS);
 
-;// CONCATENATED MODULE: ../../main/node_modules/is-unsafe/src/contexts/svg.js
+;// CONCATENATED MODULE: ./node_modules/is-unsafe/src/contexts/svg.js
 /**
  * SVG context patterns.
  *
@@ -52760,7 +53050,7 @@ const SVG_PATTERNS = [
 
 /* harmony default export */ const svg = (SVG_PATTERNS);
 
-;// CONCATENATED MODULE: ../../main/node_modules/is-unsafe/src/contexts/shell.js
+;// CONCATENATED MODULE: ./node_modules/is-unsafe/src/contexts/shell.js
 /**
  * SHELL context patterns.
  *
@@ -52867,7 +53157,7 @@ const SHELL_PATTERNS = [
 
 /* harmony default export */ const shell = (SHELL_PATTERNS);
 
-;// CONCATENATED MODULE: ../../main/node_modules/is-unsafe/src/contexts/redos.js
+;// CONCATENATED MODULE: ./node_modules/is-unsafe/src/contexts/redos.js
 /**
  * REDOS context patterns.
  *
@@ -52929,7 +53219,7 @@ const REDOS_PATTERNS = [
 
 /* harmony default export */ const redos = (REDOS_PATTERNS);
 
-;// CONCATENATED MODULE: ../../main/node_modules/is-unsafe/src/contexts/nosql.js
+;// CONCATENATED MODULE: ./node_modules/is-unsafe/src/contexts/nosql.js
 /**
  * NOSQL context patterns.
  *
@@ -53045,7 +53335,7 @@ const NOSQL_PATTERNS = [
 
 /* harmony default export */ const nosql = (NOSQL_PATTERNS);
 
-;// CONCATENATED MODULE: ../../main/node_modules/is-unsafe/src/contexts/log.js
+;// CONCATENATED MODULE: ./node_modules/is-unsafe/src/contexts/log.js
 /**
  * LOG context patterns.
  *
@@ -53145,7 +53435,7 @@ const LOG_PATTERNS = [
 
 /* harmony default export */ const log = (LOG_PATTERNS);
 
-;// CONCATENATED MODULE: ../../main/node_modules/is-unsafe/src/index.js
+;// CONCATENATED MODULE: ./node_modules/is-unsafe/src/index.js
 /**
  * is-unsafe v2
  *
@@ -53439,7 +53729,7 @@ function allUnsafe(value, context) {
 
 /* harmony default export */ const src = ((/* unused pure expression or super */ null && (isUnsafe)));
 
-;// CONCATENATED MODULE: ../../main/node_modules/fast-xml-parser/src/xmlparser/OrderedObjParser.js
+;// CONCATENATED MODULE: ./node_modules/fast-xml-parser/src/xmlparser/OrderedObjParser.js
 
 ///@ts-check
 
@@ -54353,7 +54643,7 @@ function sanitizeName(name, options) {
   }
   return name;
 }
-;// CONCATENATED MODULE: ../../main/node_modules/fast-xml-parser/src/xmlparser/node2json.js
+;// CONCATENATED MODULE: ./node_modules/fast-xml-parser/src/xmlparser/node2json.js
 
 
 
@@ -54531,7 +54821,7 @@ function isLeafTag(obj, options) {
 
   return false;
 }
-;// CONCATENATED MODULE: ../../main/node_modules/fast-xml-parser/src/validator.js
+;// CONCATENATED MODULE: ./node_modules/fast-xml-parser/src/validator.js
 
 
 
@@ -55049,7 +55339,7 @@ function getLineNumberForPosition(xmlData, index) {
 function getPositionFromMatch(match) {
   return match.startIndex + match[1].length;
 }
-;// CONCATENATED MODULE: ../../main/node_modules/fast-xml-parser/src/xmlparser/XMLParser.js
+;// CONCATENATED MODULE: ./node_modules/fast-xml-parser/src/xmlparser/XMLParser.js
 /* global Uint8Array */
 
 
@@ -55679,8 +55969,8 @@ async function makeRunnerFolder(dir) {
     await (0,promises_.chmod)(dir, 0o777);
 }
 
-// EXTERNAL MODULE: ../../main/node_modules/v8-to-istanbul/index.js
-var v8_to_istanbul = __nccwpck_require__(8371);
+// EXTERNAL MODULE: ./node_modules/v8-to-istanbul/index.js
+var v8_to_istanbul = __nccwpck_require__(9313);
 var v8_to_istanbul_default = /*#__PURE__*/__nccwpck_require__.n(v8_to_istanbul);
 ;// CONCATENATED MODULE: ./src/frameworks/v8-coverage.ts
 /**
@@ -56066,9 +56356,10 @@ const PARSE_ERROR_ADVICE = /(Jest encountered an unexpected token)[\s\S]*?\n\s*D
 /**
  * Flags jest has accepted since version 22 (it rejects unknown flags): no snapshot writing, a JSON report
  * in a file, exactly the given files, no watchman daemon, and an exit once the report is written even if
- * a test left a handle open.
+ * a test left a handle open; each test's line (`--testLocationInResults`), so same-titled tests stay apart
+ * when shuffled.
  */
-const JEST_FLAGS = ['--ci', '--json', '--runTestsByPath', '--watchman=false', '--forceExit'];
+const JEST_FLAGS = ['--ci', '--json', '--runTestsByPath', '--watchman=false', '--forceExit', '--testLocationInResults'];
 /** Coverage as istanbul JSON in the scratch folder, or none (a config's thresholds could fail the run). */
 function coverageFlags(request) {
     if (!request.coverage)
@@ -56206,11 +56497,13 @@ function jest_toTestResult(file, assertion) {
     return {
         file,
         name: [...(assertion.ancestorTitles ?? []), assertion.title].join(' › '),
+        ...lineOf(assertion),
         status: toStatus(assertion.status),
         durationMs: typeof assertion.duration === 'number' ? assertion.duration : null,
         message: failure ? cleanMessage(failure) : ''
     };
 }
+const lineOf = (assertion) => (typeof assertion.location?.line === 'number' ? { line: assertion.location.line } : {});
 function cleanMessage(text) {
     return trimMessage(stripAnsi(text).replace(PARSE_ERROR_ADVICE, '$1\n\n'));
 }
@@ -56387,6 +56680,7 @@ function take(counts, key) {
 
 
 
+
 const mocha_CONFIG_FILES = ['js', 'cjs', 'mjs', 'json', 'jsonc', 'yml', 'yaml'].map((ext) => `.mocharc.${ext}`);
 const mocha_SCRIPT_FILE = /\.[cm]?[jt]s$/;
 const SPEC_NAME = /\.(?:spec|test)\.[cm]?[jt]s$/;
@@ -56454,8 +56748,8 @@ async function isolate(request, processes, mocha, base, roots) {
             result.fileErrors.push({ file, message: mocha_noReport(alone, request) });
         else {
             const { tests, fileErrors } = mocha_report_readResults(alone.report, [file], roots);
-            result.tests.push(...tests);
-            result.fileErrors.push(...fileErrors);
+            appendAll(result.tests, tests);
+            appendAll(result.fileErrors, fileErrors);
         }
     }
     return { ...result, output: trimTail(outputs.join('\n')) };
@@ -57262,6 +57556,7 @@ async function readCoverageJson(reportPath, treeRoots, keep) {
 
 
 
+
 const pytest_REPORT_FILE = 'junit.xml';
 const COVERAGE_DATA = '.coverage';
 const COVERAGE_REPORT = 'coverage.json';
@@ -57333,7 +57628,7 @@ async function runPytest(request, processes, systemPythons) {
     }
     const { tests, fileErrors, unreported } = caseResults(cases, request.files);
     const missing = unreportedMessage(result.exitCode, output);
-    fileErrors.push(...unreported.map((file) => ({ file, message: missing })));
+    appendAll(fileErrors, unreported.map((file) => ({ file, message: missing })));
     const coverage = python && request.coverage && python.hasCoverage ? await collectCoverage(python, request, env, processes) : null;
     return { ...base, tests, fileErrors, ...(coverage && { coverage }), ...(python && { runtime: `Python ${python.pythonVersion}, pytest ${python.pytestVersion}` }) };
 }
@@ -57423,6 +57718,7 @@ function hasTestFile(dir, depth) {
 
 
 
+
 const CONFIG_EXTENSIONS = ['ts', 'mts', 'cts', 'js', 'mjs', 'cjs'];
 const VITEST_CONFIGS = CONFIG_EXTENSIONS.flatMap((ext) => [`vitest.config.${ext}`, `vitest.workspace.${ext}`]).concat('vitest.workspace.json');
 const VITE_CONFIGS = CONFIG_EXTENSIONS.map((ext) => `vite.config.${ext}`);
@@ -57479,8 +57775,11 @@ const vitestAdapter = {
         await Promise.all([(0,promises_.rm)(reportFile, { force: true }), (0,promises_.rm)(coverageFile, { force: true })]);
         const provider = request.coverage ? coverageProvider(request.treeDir) : null;
         // `--sequence.shuffle`: files and tests in a random order (vitest 0.30 and later know it).
-        const shuffled = request.shuffle === true && atLeastVersion(installedVersion(request.treeDir, 'vitest'), 0, 30);
-        const reporterArgs = [...VITEST_FLAGS, `--outputFile=${reportFile}`, ...vitest_coverageFlags(request, provider), ...(shuffled ? ['--sequence.shuffle'] : [])];
+        const version = installedVersion(request.treeDir, 'vitest');
+        const shuffled = request.shuffle === true && atLeastVersion(version, 0, 30);
+        // `--includeTaskLocation` (vitest 1.4+): each test's line, so same-titled tests stay apart when shuffled.
+        const located = atLeastVersion(version, 1, 4) ? ['--includeTaskLocation'] : [];
+        const reporterArgs = [...VITEST_FLAGS, `--outputFile=${reportFile}`, ...vitest_coverageFlags(request, provider), ...(shuffled ? ['--sequence.shuffle'] : []), ...located];
         const invocation = request.command ? expandCommand(request.command, request.files, reporterArgs) : vitest_defaultInvocation(request, reporterArgs);
         if (!invocation)
             return vitest_notInstalled(request);
@@ -57560,7 +57859,7 @@ function vitest_readResults(report, files, roots) {
             if (!results.some((test) => test.status === 'errored'))
                 fileErrors.push({ file, message });
         }
-        tests.push(...results);
+        appendAll(tests, results);
     }
     for (const file of files) {
         if (!seen.has(file))
@@ -57576,11 +57875,13 @@ function vitest_toTestResult(file, assertion, notRun) {
         file,
         // vitest 0.x puts the file's unnamed suite first, as ''.
         name: [...(assertion.ancestorTitles ?? []).filter(Boolean), assertion.title].join(' › '),
+        ...vitest_lineOf(assertion),
         status,
         durationMs: typeof assertion.duration === 'number' ? Math.round(assertion.duration) : null,
         message: failure ? vitest_cleanMessage(failure) : status === 'errored' ? notRun : ''
     };
 }
+const vitest_lineOf = (assertion) => (typeof assertion.location?.line === 'number' ? { line: assertion.location.line } : {});
 function vitest_cleanMessage(text) {
     const lines = stripAnsi(text).split('\n').filter((line) => !vitest_INTERNAL_FRAME.test(line));
     return trimMessage(lines.join('\n'));
@@ -57690,6 +57991,8 @@ const DEFAULT_MAX_MODEL_CALLS = 30;
 const DEFAULT_TOOL_ROUNDS = 6;
 const DEFAULT_REPAIR_ROUNDS = 2;
 const DEFAULT_RERUNS = 3;
+/** More runs at head add minutes, not confidence: a flaky test shows within a few. */
+const MAX_RERUNS = 20;
 /** The pre-fix tree runs the suite this many times: a test must fail there every time to prove the fix. */
 const PRE_FIX_RUNS = 2;
 const DEFAULT_TEST_TIMEOUT_MS = 5 * 60_000;
@@ -57698,7 +58001,8 @@ function buildSettings(raw, cwd = process.cwd(), env = process.env) {
     const mode = oneOf('mode', raw.mode ?? 'generate', ['generate', 'verify']);
     const apiKey = raw.apiKey?.trim() ?? '';
     if (mode === 'generate' && !apiKey) {
-        throw new SettingsError('anthropic-api-key', 'generate mode needs an Anthropic API key (ANTHROPIC_API_KEY); without one, use verify mode');
+        // The CLI names ANTHROPIC_API_KEY itself before it gets here: this is the action's input.
+        throw new SettingsError('anthropic-api-key', 'generate mode needs an Anthropic API key: set the input from a secret (without one, the action runs verify mode)');
     }
     const repoDir = absolute(raw.repo ?? '.', cwd);
     return {
@@ -57708,7 +58012,7 @@ function buildSettings(raw, cwd = process.cwd(), env = process.env) {
         head: required('head', raw.head),
         outDir: raw.out?.trim() ? absolute(raw.out, cwd) : defaultOutDir(repoDir, env),
         workDir: raw.workDir ? absolute(raw.workDir, cwd) : null,
-        bugReport: { issueFile: raw.issueFile && absolute(raw.issueFile, cwd), issueText: raw.issueText, pullRequest: raw.pullRequest, linkedIssues: raw.linkedIssues },
+        bugReport: bugReportSource(mode, raw, cwd),
         model: mode === 'verify'
             ? null
             : {
@@ -57724,7 +58028,7 @@ function buildSettings(raw, cwd = process.cwd(), env = process.env) {
         onNoFailToPass: oneOf('on-no-fail-to-pass', raw.onNoFailToPass ?? 'fail', ['fail', 'warn']),
         onFixConcern: oneOf('on-fix-concern', raw.onFixConcern ?? 'warn', ['warn', 'fail']),
         repairRounds: DEFAULT_REPAIR_ROUNDS,
-        reruns: atLeast('reruns', raw.reruns, 2, DEFAULT_RERUNS),
+        reruns: withinRange('reruns', raw.reruns, { minimum: 2, maximum: MAX_RERUNS }, DEFAULT_RERUNS),
         testTimeoutMs: raw.testTimeoutMinutes
             ? positiveInt('timeout-minutes', raw.testTimeoutMinutes, 5) * 60_000
             : DEFAULT_TEST_TIMEOUT_MS,
@@ -57738,6 +58042,22 @@ function buildSettings(raw, cwd = process.cwd(), env = process.env) {
         allowUnisolatedTests: raw.allowUnisolatedTests ?? false,
         secrets: [apiKey, ...(raw.secrets ?? [])].filter((secret) => secret.length >= MIN_SECRET_LENGTH)
     };
+}
+/**
+ * The bug report the user gave. Only generate mode reads one: verify mode runs the change's own tests
+ * without a model, so a report given there would be silently unused and is refused instead.
+ */
+function bugReportSource(mode, raw, cwd) {
+    const given = raw.issueFile !== undefined ? 'issue' : raw.issueText !== undefined ? 'issue-text' : null;
+    if (given && mode === 'verify')
+        throw new SettingsError(given, 'verify mode reads no bug report (it runs the change\'s own tests, without a model): leave it out, or run generate mode');
+    if (raw.issueFile !== undefined && raw.issueText !== undefined)
+        throw new SettingsError('issue-text', 'the bug report comes from issue (a file) or issue-text, not both');
+    if (raw.issueFile !== undefined && !raw.issueFile.trim())
+        throw new SettingsError('issue', 'the path of a markdown file is required');
+    if (raw.issueText !== undefined && !raw.issueText.trim())
+        throw new SettingsError('issue-text', 'the text is empty, and an empty text is not a bug report');
+    return { issueFile: raw.issueFile && absolute(raw.issueFile, cwd), issueText: raw.issueText, pullRequest: raw.pullRequest, linkedIssues: raw.linkedIssues };
 }
 /**
  * Outside the repository (whose own test runner would collect the suite), one folder per repository so
@@ -57798,11 +58118,13 @@ function wholeNumber(input, value, fallback) {
         throw new SettingsError(input, `"${value}" is not a whole number (0 or more)`);
     return parsed;
 }
-/** A whole number of at least `minimum` (the gate needs a plain run and a coverage run at head). */
-function atLeast(input, value, minimum, fallback) {
+/** A whole number from `minimum` (the gate needs a plain run and a coverage run at head) to `maximum`. */
+function withinRange(input, value, { minimum, maximum }, fallback) {
     const parsed = positiveInt(input, value, fallback);
     if (parsed < minimum)
         throw new SettingsError(input, `"${value}" is below ${minimum}: the suite runs at least ${minimum} times at head (once plain, once with coverage)`);
+    if (parsed > maximum)
+        throw new SettingsError(input, `"${value}" is above ${maximum}: more runs at head add minutes, not confidence (a flaky test shows within a few)`);
     return parsed;
 }
 function optionalUrl(input, value) {
@@ -57919,6 +58241,7 @@ function relativePath(dir) {
 
 
 
+
 class TestBench {
     trees;
     framework;
@@ -57993,9 +58316,11 @@ class TestBench {
         await makeRunnerFolder(scratchDir);
         const treeDir = (0,external_node_path_.join)(root, packageDir);
         const packageFiles = files.map((file) => external_node_path_.posix.relative(packageDir, file));
-        const result = await this.framework.run({ treeDir, files: packageFiles, scratchDir, timeoutMs, coverage: options.coverage, shuffle: options.shuffle, command: command ?? undefined, wrapper }, this.processes);
-        const run = repoRelativeRun(withoutTreePaths(result, [treeDir, await (0,promises_.realpath)(treeDir)]), packageDir);
         const where = tree === 'head' ? 'at head' : tree === 'preFix' ? 'on the pre-fix tree' : tree.where;
+        // Not "Run N …": that line is the run's result, below.
+        const starting = `Testing ${files.length} file(s) ${where} (${title.toLowerCase()})`;
+        const result = await withProgress(this.options.log, starting, () => this.framework.run({ treeDir, files: packageFiles, scratchDir, timeoutMs, coverage: options.coverage, shuffle: options.shuffle, command: command ?? undefined, wrapper }, this.processes));
+        const run = repoRelativeRun(withoutTreePaths(result, [treeDir, await (0,promises_.realpath)(treeDir)]), packageDir);
         const coverage = options.coverage ? (run.coverage ? ' (with coverage)' : ' (coverage asked for, none collected)') : '';
         this.logRun(`${title} ${where}${coverage}${run.shuffled ? ' (shuffled)' : ''}`, run);
         return run;
@@ -58045,6 +58370,7 @@ function failingFiles(run) {
 }
 
 ;// CONCATENATED MODULE: ./src/execute/prove.ts
+
 
 
 
@@ -58121,8 +58447,8 @@ async function gateOnPreFix(bench, files, options) {
 }
 /** Whether a test that passed in `first` did not pass in `second`. */
 const lostPasses = (first, second) => {
-    const again = new Map(second.tests.map((test) => [`${test.file}\0${test.name}`, test.status]));
-    return first.tests.some((test) => test.status === 'passed' && again.get(`${test.file}\0${test.name}`) !== 'passed');
+    const again = matchTests(first.tests, second.tests);
+    return first.tests.some((test, index) => test.status === 'passed' && again[index]?.status !== 'passed');
 };
 /** A generated suite keeps only files whose every test passes at head: it is delivered as it is. */
 const passingFiles = (files, headRun) => files.filter((file) => !failingFiles(headRun).has(file.path));
@@ -58345,13 +58671,13 @@ async function revert(git, mergeBase, treeDir, file) {
     await (0,promises_.writeFile)(target, baseContent);
 }
 /** The build-command, in the package folder of each tree, so the tests import this tree's own output. */
-async function buildTrees(trees, buildCommand, packageDir, processes, timeoutMs) {
+async function buildTrees(trees, buildCommand, packageDir, processes, timeoutMs, log) {
     const command = expandCommand(buildCommand, [], []);
-    await runTreeCommand(processes, command, (0,external_node_path_.join)(trees.head, packageDir), timeoutMs, 'The build at head');
-    await runTreeCommand(processes, command, (0,external_node_path_.join)(trees.preFix, packageDir), timeoutMs, 'The build of the pre-fix tree');
+    await runTreeCommand(processes, command, (0,external_node_path_.join)(trees.head, packageDir), timeoutMs, 'The build at head', log);
+    await runTreeCommand(processes, command, (0,external_node_path_.join)(trees.preFix, packageDir), timeoutMs, 'The build of the pre-fix tree', log);
 }
 
-;// CONCATENATED MODULE: ../../main/node_modules/balanced-match/dist/esm/index.js
+;// CONCATENATED MODULE: ./node_modules/balanced-match/dist/esm/index.js
 const balanced = (a, b, str) => {
     const ma = a instanceof RegExp ? maybeMatch(a, str) : a;
     const mb = b instanceof RegExp ? maybeMatch(b, str) : b;
@@ -58406,7 +58732,7 @@ const range = (a, b, str) => {
     return result;
 };
 //# sourceMappingURL=index.js.map
-;// CONCATENATED MODULE: ../../main/node_modules/brace-expansion/dist/esm/index.js
+;// CONCATENATED MODULE: ./node_modules/brace-expansion/dist/esm/index.js
 
 const escSlash = '\0SLASH' + Math.random().toFixed(16) + '\0';
 const escOpen = '\0OPEN' + Math.random().toFixed(16) + '\0';
@@ -58922,7 +59248,7 @@ function expand_(str, max, maxLength, maxDepth, depth, maxRewrites, budget, isTo
     return acc;
 }
 //# sourceMappingURL=index.js.map
-;// CONCATENATED MODULE: ../../main/node_modules/minimatch/dist/esm/assert-valid-pattern.js
+;// CONCATENATED MODULE: ./node_modules/minimatch/dist/esm/assert-valid-pattern.js
 const MAX_PATTERN_LENGTH = 1024 * 64;
 const assertValidPattern = (pattern) => {
     if (typeof pattern !== 'string') {
@@ -58933,7 +59259,7 @@ const assertValidPattern = (pattern) => {
     }
 };
 //# sourceMappingURL=assert-valid-pattern.js.map
-;// CONCATENATED MODULE: ../../main/node_modules/minimatch/dist/esm/brace-expressions.js
+;// CONCATENATED MODULE: ./node_modules/minimatch/dist/esm/brace-expressions.js
 // translate the various posix character classes into unicode properties
 // this works across all unicode locales
 // { <posix class>: [<translation>, /u flag required, negated]
@@ -59080,7 +59406,7 @@ const parseClass = (glob, position) => {
     return [comb, uflag, endPos - pos, true];
 };
 //# sourceMappingURL=brace-expressions.js.map
-;// CONCATENATED MODULE: ../../main/node_modules/minimatch/dist/esm/unescape.js
+;// CONCATENATED MODULE: ./node_modules/minimatch/dist/esm/unescape.js
 /**
  * Un-escape a string that has been escaped with {@link escape}.
  *
@@ -59115,7 +59441,7 @@ const unescape_unescape = (s, { windowsPathsNoEscape = false, magicalBraces = tr
             .replace(/\\([^/{}])/g, '$1');
 };
 //# sourceMappingURL=unescape.js.map
-;// CONCATENATED MODULE: ../../main/node_modules/minimatch/dist/esm/ast.js
+;// CONCATENATED MODULE: ./node_modules/minimatch/dist/esm/ast.js
 // parse a single path portion
 var ast_a;
 
@@ -59957,7 +60283,7 @@ class AST {
 }
 ast_a = AST;
 //# sourceMappingURL=ast.js.map
-;// CONCATENATED MODULE: ../../main/node_modules/minimatch/dist/esm/escape.js
+;// CONCATENATED MODULE: ./node_modules/minimatch/dist/esm/escape.js
 /**
  * Escape all magic characters in a glob pattern.
  *
@@ -59984,7 +60310,7 @@ const escape_escape = (s, { windowsPathsNoEscape = false, magicalBraces = false,
         : s.replace(/[?*()[\]\\]/g, '\\$&');
 };
 //# sourceMappingURL=escape.js.map
-;// CONCATENATED MODULE: ../../main/node_modules/minimatch/dist/esm/index.js
+;// CONCATENATED MODULE: ./node_modules/minimatch/dist/esm/index.js
 
 
 
@@ -61099,8 +61425,8 @@ minimatch.Minimatch = Minimatch;
 minimatch.escape = escape_escape;
 minimatch.unescape = unescape_unescape;
 //# sourceMappingURL=index.js.map
-// EXTERNAL MODULE: ../../main/node_modules/picomatch/index.js
-var picomatch = __nccwpck_require__(636);
+// EXTERNAL MODULE: ./node_modules/picomatch/index.js
+var picomatch = __nccwpck_require__(4006);
 var picomatch_default = /*#__PURE__*/__nccwpck_require__.n(picomatch);
 ;// CONCATENATED MODULE: ./src/context/collection.ts
 /**
@@ -61110,6 +61436,7 @@ var picomatch_default = /*#__PURE__*/__nccwpck_require__.n(picomatch);
  * jest `testMatch`, pytest `testpaths`. `collects` answers null when the rules cannot be read (a JavaScript
  * config file, an unknown test command).
  */
+
 
 
 
@@ -61449,7 +61776,7 @@ function iniValues(body) {
         if (entry)
             values.set((key = entry[1]), words(entry[2]));
         else if (key && /^\s/.test(line))
-            values.get(key).push(...words(line));
+            appendAll(values.get(key), words(line));
     }
     return values;
 }
@@ -61561,6 +61888,7 @@ function emptyReport(mode, repoDir, base, head) {
         runnerWrapper: null,
         bugReport: null,
         changedFiles: [],
+        generatedFiles: [],
         analysis: null,
         scenarios: [],
         suite: { files: [], refused: [], dropped: [] },
@@ -61593,26 +61921,181 @@ function modelUsage(name, ledger) {
 /** All input tokens, however billed. */
 const report_inputTokens = (usage) => usage.inputTokens + usage.cacheWriteTokens + usage.cacheReadTokens;
 
+;// CONCATENATED MODULE: ./src/report/bounded.ts
+/**
+ * Markdown cut to a size limit: GitHub drops a job summary over 1 MiB and refuses a comment over 65,536
+ * characters. The text is cut a whole piece at a time, never inside a row, a code fence or a `<details>`
+ * element, so what stays renders as it would have: first the rows at the end of the largest tables and
+ * lists (a line says how many went), then whole blocks from the end; a note under the title says what was
+ * cut and where the whole report is.
+ */
+const utf8Bytes = (text) => Buffer.byteLength(text, 'utf8');
+/** report.md and the job summary: under 1 MiB, with room left for the artifact line the action adds. */
+const REPORT_LIMIT = { size: utf8Bytes, max: 1000 * 1024, name: "1 MiB, GitHub's limit for a job summary" };
+/** The job summary: report.md with the artifact line, under 1 MiB. */
+const SUMMARY_LIMIT = { ...REPORT_LIMIT, max: 1024 * 1024 - 1024 };
+/** Where the whole report is, when report.md or the summary is cut. */
+const WHOLE_REPORT = "The whole report is report.json: beside report.md, and in the action's artifact.";
+function boundedMarkdown(markdown, limit, whole) {
+    if (limit.size(markdown) <= limit.max)
+        return markdown;
+    const blocks = splitBlocks(markdown);
+    // The note's room is set aside at its largest (the counts it may show).
+    const noteRoom = limit.size(cutNote(limit, markdown.length, blocks.length, whole)) + limit.size('\n\n');
+    const excess = blocks.reduce((sum, block) => sum + blockSize(block, limit), 0) + noteRoom - limit.max;
+    dropBlocks(blocks, cutRows(blocks, excess, limit), limit);
+    const rowsCut = blocks.reduce((sum, block) => sum + (block.dropped ? 0 : block.cut), 0);
+    const note = cutNote(limit, rowsCut, blocks.filter((block) => block.dropped).length, whole);
+    const kept = blocks.filter((block) => !block.dropped).map(renderBlock);
+    const text = [...kept.slice(0, 1), note, ...kept.slice(1)].join('\n\n') + '\n';
+    // The room set aside covers it; a limit too small for the note alone gets the note alone.
+    return limit.size(text) <= limit.max ? text : note + '\n';
+}
+const blockSize = (block, limit) => limit.size(renderBlock(block)) + limit.size('\n\n');
+/** Rows off the end of the largest tables and lists (in bytes) until the excess is gone; returns what is left of it. */
+function cutRows(blocks, excess, limit) {
+    const rowsSize = (block) => block.lines.slice(block.rows.start, block.rows.end).reduce((sum, line) => sum + limit.size(line) + 1, 0);
+    const largestFirst = blocks.filter((block) => block.rows).map((block) => ({ block, size: rowsSize(block) })).sort((a, b) => b.size - a.size);
+    for (const { block } of largestFirst) {
+        if (excess <= 0)
+            break;
+        // The line saying how many went, at its largest count.
+        excess += limit.size(cutLine(block, rowCount(block))) + 1;
+        const { start, end } = block.rows;
+        for (let index = end - 1; index >= start && excess > 0; index--) {
+            excess -= limit.size(block.lines[index]) + 1;
+            block.cut++;
+        }
+    }
+    return excess;
+}
+/** Whole blocks from the end until the excess is gone; the title last of all. */
+function dropBlocks(blocks, excess, limit) {
+    for (let index = blocks.length - 1; index >= 0 && excess > 0; index--) {
+        excess -= blockSize(blocks[index], limit);
+        blocks[index].dropped = true;
+    }
+}
+function cutNote(limit, rows, blocks, whole) {
+    const what = [rows ? `${rows.toLocaleString('en-US')} table or list row(s)` : '', blocks ? `${blocks.toLocaleString('en-US')} section(s)` : ''].filter(Boolean).join(' and ');
+    return `> ✂️ **Cut to stay under ${limit.name}:** ${what || 'parts'} left out. ${whole}`;
+}
+const rowCount = (block) => (block.rows ? block.rows.end - block.rows.start : 0);
+function cutLine(block, count) {
+    const text = `… ${count.toLocaleString('en-US')} more left out (see report.json)`;
+    return block.rows?.kind === 'table' ? `| ${text} |` : `- ${text}`;
+}
+function renderBlock(block) {
+    if (!block.cut || !block.rows)
+        return block.lines.join('\n');
+    const { end } = block.rows;
+    const lines = [...block.lines.slice(0, end - block.cut), cutLine(block, block.cut), ...block.lines.slice(end)];
+    return lines.join('\n');
+}
+/** Splits at blank lines, except inside a code fence or a `<details>` element (which stay whole). */
+function splitBlocks(markdown) {
+    const blocks = [];
+    let lines = [];
+    let fence = null;
+    let depth = 0;
+    const close = () => {
+        if (lines.length)
+            blocks.push({ lines, rows: depth === 0 && fence === null ? cuttableRows(lines) : null, cut: 0, dropped: false });
+        lines = [];
+    };
+    for (const line of markdown.split('\n')) {
+        if (fence === null && depth === 0 && line.trim() === '') {
+            close();
+            continue;
+        }
+        lines.push(line);
+        if (fence !== null) {
+            if (closesFence(line, fence))
+                fence = null;
+            continue;
+        }
+        fence = /^ {0,3}(`{3,}|~{3,})/.exec(line)?.[1] ?? null;
+        if (/^\s*<details[\s>]/i.test(line))
+            depth++;
+        if (/<\/details>\s*$/i.test(line))
+            depth = Math.max(0, depth - 1);
+    }
+    close();
+    // A block that opened and never closed is whole too: nothing in it is cut.
+    for (const block of blocks)
+        if (isWholeElement(block.lines))
+            block.rows = null;
+    return blocks;
+}
+function closesFence(line, fence) {
+    const match = /^ {0,3}(`{3,}|~{3,})\s*$/.exec(line);
+    return match !== null && match[1][0] === fence[0] && match[1].length >= fence.length;
+}
+const isWholeElement = (lines) => /^\s*<details[\s>]/i.test(lines[0]) || /^ {0,3}(`{3,}|~{3,})/.test(lines[0]);
+/** The block's longest run of table rows (below its header and delimiter) or of list items. */
+function cuttableRows(lines) {
+    let best = null;
+    for (let index = 0; index < lines.length; index++) {
+        const table = lines[index].startsWith('|') && /^\|[\s:|-]+\|?\s*$/.test(lines[index + 1] ?? '') && lines[index + 1].includes('-');
+        const list = /^[-*] /.test(lines[index]);
+        if (!table && !list)
+            continue;
+        const start = table ? index + 2 : index;
+        let end = start;
+        while (end < lines.length && (table ? lines[end].startsWith('|') : /^[-*] /.test(lines[end])))
+            end++;
+        if (end - start > (best ? best.end - best.start : 0))
+            best = { start, end, kind: table ? 'table' : 'list' };
+        index = Math.max(index, end - 1);
+    }
+    return best;
+}
+
+;// CONCATENATED MODULE: ./src/verdict/line-ranges.ts
+/** Line lists as ranges: a 20,000-line change is a handful of `[first, last]` pairs in the report, not 20,000 numbers. */
+/** The lines as sorted ranges of consecutive lines; duplicates and order do not matter. */
+function toRanges(lines) {
+    const ranges = [];
+    for (const line of [...new Set(lines)].sort((a, b) => a - b)) {
+        const last = ranges[ranges.length - 1];
+        if (last && line === last[1] + 1)
+            last[1] = line;
+        else
+            ranges.push([line, line]);
+    }
+    return ranges;
+}
+const inRanges = (ranges, line) => ranges.some(([first, last]) => line >= first && line <= last);
+/** `3–7, 12` for people. */
+const describeRanges = (ranges) => ranges.map(([first, last]) => (first === last ? `${first}` : `${first}–${last}`)).join(', ');
+
 ;// CONCATENATED MODULE: ./src/report/markdown.ts
+/** report.md: what a reviewer reads — verdict first, then why, then the numbers. */
+
+
 
 const VERDICT_LINE = {
     'fail-to-pass': '✅ **fail-to-pass** — the suite proves the fix: it passes on the fix and fails without it.',
     'no-fail-to-pass': '❌ **no-fail-to-pass** — no test fails on the pre-fix code, so the suite does not prove the fix.',
+    'not-applicable': '➖ **not-applicable** — the change has nothing to prove, so nothing ran.',
     error: '⚠️ **error** — the pipeline could not finish.'
 };
 const cell = (text) => text.replace(/\|/g, '\\|').replace(/\n+/g, ' ');
 /** Repository text as inline code: a fence longer than any run of backticks in it, so it cannot close early. */
 function inlineCode(text) {
-    const longestRun = Math.max(0, ...(text.match(/`+/g) ?? []).map((run) => run.length));
+    const longestRun = (text.match(/`+/g) ?? []).reduce((longest, run) => Math.max(longest, run.length), 0);
     const fence = '`'.repeat(longestRun + 1);
     const pad = longestRun > 0 ? ' ' : '';
     return `${fence}${pad}${text.replace(/\n+/g, ' ')}${pad}${fence}`;
 }
 function renderMarkdown(report) {
+    if (report.verdict === 'not-applicable')
+        return notApplicable(report);
     return [
         '# Regression tests for this fix',
         VERDICT_LINE[report.verdict] + (report.reason ? `\n\nReason: ${report.reason}` : ''),
         `${failToPassCount(report)} fail-to-pass of ${report.tests.length} test(s) · mode \`${report.mode}\` · framework ${report.framework ?? 'unknown'}${report.runnerWrapper ? ` (through ${inlineCode(report.runnerWrapper)})` : ''} · \`${report.repository.base.slice(0, 7)}...${report.repository.head.slice(0, 7)}\``,
+        mergeBaseLine(report),
         isolation(report),
         report.build && `🔨 Built in each tree before its tests: ${inlineCode(report.build.command)} (${cell(report.build.why)}).`,
         report.bugReport && `**Bug report** (${report.bugReport.source}): ${cell(report.bugReport.title)}`,
@@ -61623,6 +62106,7 @@ function renderMarkdown(report) {
         fixConcerns(report),
         tests(report),
         diffCoverage(report),
+        generated(report),
         suite(report),
         collapsed('Root-cause analysis', rootCause(report)),
         collapsed('Model calls and tokens', model(report)),
@@ -61679,10 +62163,27 @@ function tally(statuses) {
         return statuses.length === 1 ? statuses[0] : `${statuses[0]} ×${statuses.length}`;
     return [...counts].map(([status, count]) => `${count} ${status}`).join(', ');
 }
+/** When `git diff base...head` starts from a merge-base that is not `base`: the base branch moved on since the fork. */
+function mergeBaseLine(report) {
+    const { base, mergeBase } = report.repository;
+    if (mergeBase === null || mergeBase === base)
+        return null;
+    return `ℹ️ The fix is the change from the merge-base \`${mergeBase.slice(0, 7)}\` of base and head (\`git diff base...head\`), not from base \`${base.slice(0, 7)}\`: what the base branch got after the fork is not part of it.`;
+}
+/** A test's name, with its line or its place among its twins where its file has another test of that name. */
+function nameOf(test, all) {
+    const twins = all.filter((other) => other.file === test.file && other.name === test.name).length > 1;
+    if (!twins)
+        return test.name;
+    const which = [test.line !== undefined && `line ${test.line}`, test.occurrence && `#${test.occurrence}`].filter(Boolean);
+    return `${test.name} (${which.join(', ')})`;
+}
 function tests(report) {
     if (report.tests.length === 0)
         return '## Tests\n\nNo test ran.';
-    const rows = report.tests.map((t) => `| ${cell(t.file)} | ${cell(t.name)} | ${t.head} | ${t.preFix} | **${t.kind}** | ${beforeTheFix(t)} |`);
+    // The proof first: the fail-to-pass tests, then the others, each group in run order.
+    const failToPassFirst = [...report.tests.filter((t) => t.kind === 'fail-to-pass'), ...report.tests.filter((t) => t.kind !== 'fail-to-pass')];
+    const rows = failToPassFirst.map((t) => `| ${cell(t.file)} | ${cell(nameOf(t, report.tests))} | ${t.head} | ${t.preFix} | **${t.kind}** | ${beforeTheFix(t)} |`);
     return ['## Tests', '| File | Test | At head | Pre-fix | Kind | Before the fix |', '|---|---|---|---|---|---|', ...rows].join('\n');
 }
 /** How a fail-to-pass test failed before the fix (`load`: a weak proof), or why a test passing at head did not run there. */
@@ -61731,11 +62232,19 @@ function unguardedNote(report) {
 }
 function diffCoverage(report) {
     const coverage = report.diffCoverage;
+    const note = report.diffCoverageNote && `Diff coverage ${cell(report.diffCoverageNote)}.`;
     if (!coverage)
-        return report.diffCoverageNote && `## Diff coverage\n\nDiff coverage ${report.diffCoverageNote}.`;
+        return note && `## Diff coverage\n\n${note}`;
     const percent = coverage.total === 0 ? 'no executable changed lines' : `${Math.round((100 * coverage.covered) / coverage.total)}%`;
-    const rows = coverage.files.map((f) => `| ${cell(f.file)} | ${f.covered}/${f.total} | ${f.uncoveredLines.join(', ') || '—'} |`);
-    return [`## Diff coverage\n\n${coverage.covered} of ${coverage.total} changed executable lines run by the suite at head (${percent}).`, '| File | Covered | Uncovered changed lines |\n|---|---|---|\n' + rows.join('\n')].join('\n\n');
+    const rows = coverage.files.map((f) => `| ${cell(f.file)} | ${f.covered}/${f.total} | ${describeRanges(f.uncoveredLines) || '—'} |`);
+    const summary = `${coverage.covered} of ${coverage.total} changed executable lines run by the suite at head (${percent}).${note ? ` ${note}` : ''}`;
+    return [`## Diff coverage\n\n${summary}`, '| File | Covered | Uncovered changed lines |\n|---|---|---|\n' + rows.join('\n')].join('\n\n');
+}
+/** Files the repository marks generated: kept out of the proof, so a reader knows why they are not in it. */
+function generated(report) {
+    if (!report.generatedFiles?.length)
+        return null;
+    return `🏭 Generated, by the repository's .gitattributes (\`linguist-generated\` or \`-diff\`), so not part of the fix: kept as at head in the pre-fix tree, left out of diff coverage, the hunks and what the model is shown — ${briefList(report.generatedFiles, inlineCode)}.`;
 }
 function suite(report) {
     const lines = report.suite.files.map((file) => `- \`${file.path}\`${collectionNote(file.collectedByRepoTests)}${unconfirmedNote(file.unconfirmed)}`);
@@ -61785,12 +62294,22 @@ function timings(report) {
     const rows = Object.entries(report.timings).map(([phase, ms]) => `| ${phase} | ${ms} |`);
     return ['## Timings', `Total ${report.durationMs} ms.`, '', '| Phase | ms |', '|---|---|', ...rows].join('\n');
 }
+/** Nothing ran: the headline, why, and the change it looked at; no isolation, tests or accounting to show. */
+function notApplicable(report) {
+    const { base, head } = report.repository;
+    return [
+        '# Regression tests for this fix',
+        `${VERDICT_LINE[report.verdict]}\n\nReason: ${report.reason}`,
+        `mode \`${report.mode}\` · \`${base.slice(0, 7)}...${head.slice(0, 7)}\` · ${report.changedFiles.length} changed file(s)`
+    ].join('\n\n').concat('\n');
+}
 
 ;// CONCATENATED MODULE: ./src/report/write.ts
 /**
  * Writes `<out>/report.json`, `<out>/report.md`, `<out>/suite/` (the test files at their repo paths) and,
  * when the fix may be incomplete, `<out>/concerns/` (the tests that show it, at their repo paths).
  */
+
 
 
 
@@ -61809,94 +62328,18 @@ async function writeReport(outDir, report, suiteFiles, concernFiles = []) {
         await writeSuiteFiles(concernsDir, concernFiles);
     }
     await (0,promises_.writeFile)(paths.json, JSON.stringify(report, null, 2) + '\n');
-    await (0,promises_.writeFile)(paths.markdown, renderMarkdown(report));
+    // Capped, as the job summary it becomes is: report.json holds it all.
+    await (0,promises_.writeFile)(paths.markdown, boundedMarkdown(renderMarkdown(report), REPORT_LIMIT, WHOLE_REPORT));
     return paths;
 }
 
-;// CONCATENATED MODULE: ./src/bug-report/issue-references.ts
-/**
- * The issues a text says it fixes: closing keywords (`Fixes #12`, `closes owner/repo#3`) and
- * issue URLs, in order, each once. GraphQL's closingIssuesReferences comes first when available; this
- * covers what it misses (cross-repository references, URLs, PRs whose body was edited later).
- */
-const KEYWORDS = 'close|closes|closed|fix|fixes|fixed|resolve|resolves|resolved';
-const NAME = '[A-Za-z0-9](?:[A-Za-z0-9-]{0,38})';
-const REPO = '[A-Za-z0-9._-]{1,100}';
-const KEYWORD_REFERENCE = new RegExp(`\\b(?:${KEYWORDS}):?\\s+(?:(${NAME})/(${REPO}))?#(\\d+)\\b`, 'gi');
-const ISSUE_URL = new RegExp(`https://github\\.com/(${NAME})/(${REPO})/issues/(\\d+)\\b`, 'g');
-/** Stands for "this repository" where a reference names none. */
-const HERE = { owner: '', repo: '' };
-/**
- * The number of the issue a bug report is about, to name the suite after: the first closing reference to
- * this repository (`resolves #35`), else a `#N` in the title (`… (#4471)`). A mention (`related to #14`) is not it.
- */
-function reportedIssueNumber(title, body) {
-    const closing = referencedIssues(`${title}\n${body}`, HERE).find((reference) => reference.owner === HERE.owner);
-    const inTitle = /#(\d+)\b/.exec(title)?.[1];
-    return closing?.number ?? (inTitle ? Number(inTitle) : null);
-}
-function referencedIssues(body, current) {
-    const text = body.replace(/<!--[\s\S]*?-->/g, '').replace(/```[\s\S]*?```/g, '');
-    const found = [];
-    for (const match of text.matchAll(KEYWORD_REFERENCE)) {
-        found.push({ at: match.index, reference: { owner: match[1] ?? current.owner, repo: match[2] ?? current.repo, number: Number(match[3]) } });
-    }
-    for (const match of text.matchAll(ISSUE_URL)) {
-        found.push({ at: match.index, reference: { owner: match[1], repo: match[2], number: Number(match[3]) } });
-    }
-    const seen = new Set();
-    return found
-        .sort((a, b) => a.at - b.at)
-        .map((entry) => entry.reference)
-        .filter((reference) => {
-        const key = `${reference.owner.toLowerCase()}/${reference.repo.toLowerCase()}#${reference.number}`;
-        return !seen.has(key) && seen.add(key);
-    });
-}
-
-;// CONCATENATED MODULE: ./src/bug-report/bug-report.ts
-/** The bug-report stage: the issue (file or text), the pull request, or else the commit messages. */
-
-
-
-
-async function readBugReport(source, git, base, head) {
-    if (source.issueFile)
-        return fromMarkdown(await readIssueFile(source.issueFile), 'issue-file');
-    if (source.issueText)
-        return fromMarkdown(source.issueText, 'issue-text');
-    if (source.linkedIssues?.length)
-        return fromLinkedIssues(source.linkedIssues);
-    if (source.pullRequest)
-        return build(source.pullRequest.title, source.pullRequest.body, 'pull-request');
-    const messages = await git.commitMessages(base, head);
-    const title = messages[0]?.split('\n')[0] ?? '';
-    return build(title, messages.join('\n\n---\n\n'), 'commits');
-}
-async function readIssueFile(path) {
-    try {
-        return await (0,promises_.readFile)(path, 'utf8');
-    }
-    catch {
-        throw new UserFacingError(`Cannot read the issue file ${path}`, 'pass --issue with a readable markdown file');
-    }
-}
-/** The first line (a `# heading` or plain) is the title; the rest is the body. */
-function fromMarkdown(markdown, source) {
-    const [first = '', ...rest] = sanitizeUntrusted(markdown).split('\n');
-    return build(first.replace(/^#+\s*/, ''), rest.join('\n'), source);
-}
-function build(title, body, source, issue = reportedIssueNumber(title, body)) {
-    const bounded = truncate(sanitizeUntrusted(body), BUG_REPORT_BUDGET);
-    return { title: sanitizeUntrusted(title).slice(0, 300), body: bounded.text, source, truncated: bounded.truncated, issue };
-}
-/** Each issue's title, body and first comments, the first issue's title as the report's. */
-function fromLinkedIssues(issues) {
-    const sections = issues.map((issue) => [`## ${issue.reference}: ${issue.title}`, issue.body, ...issue.comments.map((comment, index) => `### Comment ${index + 1}\n${comment}`)].join('\n\n'));
-    return build(issues[0].title, sections.join('\n\n'), 'linked-issues', Number(issues[0].reference.split('#')[1]));
-}
-
 ;// CONCATENATED MODULE: ./src/context/hunks.ts
+/**
+ * A changed file's hunks as the model sees them, within an allowance. Each hunk is cut into pieces, one per
+ * run of changed lines with the context before it, and the allowance is shared among the pieces: a
+ * one-line fix beside a rewritten 100,000-line table keeps all its lines, and the table is cut.
+ */
+
 
 /** Below this, a piece is counted in a marker rather than shown as a stub. */
 const hunks_MIN_SHARE = 400;
@@ -61929,7 +62372,7 @@ function piecesOf(hunk, index) {
     // The context after the last run belongs to it, not to a piece of its own.
     const last = pieces[pieces.length - 1];
     if (pieces.length > 1 && !last.some((line) => line.startsWith('+') || line.startsWith('-')))
-        pieces[pieces.length - 2].push(...pieces.pop());
+        appendAll(pieces[pieces.length - 2], pieces.pop());
     return pieces.map((lines, at) => ({ hunk: index, opens: at === 0, lines, cost: lines.reduce((sum, line) => sum + line.length + 1, 0) }));
 }
 function render(hunks, pieces, shares) {
@@ -62416,6 +62859,8 @@ const codePoint = (character) => `U+${character.codePointAt(0).toString(16).toUp
 function suitePathFor(report, head, context) {
     return regressionFileName(context.regressionDir, suiteStem(report, head), context.testFileSuffix);
 }
+/** pytest imports a test file as a module: its name must be one. */
+const PYTHON_MODULE = /^[A-Za-z_][A-Za-z0-9_]*\.py$/;
 function placeSuite(files, context, existingFiles) {
     const accepted = [];
     const refused = [];
@@ -62443,12 +62888,19 @@ function refusal(path, context, existing, taken) {
         return `the path is outside the regression folder ${context.regressionDir}/`;
     if (!normalized.endsWith(context.testFileSuffix))
         return `the file name does not end in ${context.testFileSuffix}`;
+    if (context.testFileSuffix === '.py' && !PYTHON_MODULE.test(external_node_path_.posix.basename(normalized)))
+        return 'the file name is not an importable Python module name (letters, digits and _, not starting with a digit)';
     if (taken.has(normalized))
         return 'the suite has two files at that path';
     return null;
 }
 
 ;// CONCATENATED MODULE: ./src/suite/generate.ts
+/**
+ * Generate mode's suite: bug report → context → analysis → scenarios → test files, placed safely; and the
+ * refiner that the prove loop calls back for repair and strengthen rounds.
+ */
+
 
 
 
@@ -62468,7 +62920,7 @@ async function generateSuite(changeSet, source, deps) {
     const existingFiles = new Set(await git.listFiles(changeSet.head));
     const place = (files) => {
         const placement = placeSuite(files, context, existingFiles);
-        report.suite.refused.push(...placement.refused);
+        appendAll(report.suite.refused, placement.refused);
         if (placement.accepted.length === 0) {
             throw new UserFacingError(`Every test file the model wrote was refused: ${placement.refused.map((f) => `${f.path} (${f.reason})`).join('; ')}`);
         }
@@ -62520,9 +62972,13 @@ function summarizeContext(input) {
     const files = [...context.sources, ...context.related, ...(context.styleExample ? [context.styleExample] : [])].map((file) => file.path);
     return { files: [...new Set(files)], tokens: Math.ceil(sharedContext(input).length / 4), imports: context.imports };
 }
-/** `test/regression/issue-7.test.js` → `test/regression/issue-7-concerns.test.js`. */
+/**
+ * `test/regression/issue-7.test.js` → `test/regression/issue-7-concerns.test.js`; a Python file stays an
+ * importable module name: `test_fix_abc1234.py` → `test_fix_abc1234_concerns.py`.
+ */
 function concernsPathFor(suitePath, suffix) {
-    return suitePath.endsWith(suffix) ? `${suitePath.slice(0, -suffix.length)}-concerns${suffix}` : `${suitePath}-concerns`;
+    const tail = suffix === '.py' ? '_concerns' : '-concerns';
+    return suitePath.endsWith(suffix) ? `${suitePath.slice(0, -suffix.length)}${tail}${suffix}` : `${suitePath}${tail}`;
 }
 /** A file the repository's own command would never run proves the fix here but guards nothing in its CI. */
 function warnUncollected(files, collection, log) {
@@ -62551,8 +63007,9 @@ async function pullRequestTests(changeSet, framework, git) {
     const helpers = changed.filter((path) => !framework.isTestFile(path));
     const users = helpers.length ? await testsUsing(helpers, framework, git, changeSet.head) : [];
     const paths = [...new Set([...changed.filter((path) => framework.isTestFile(path)), ...users])];
+    // A change to test helpers or data alone that no test file uses: nothing to run, which is no failure.
     if (paths.length === 0)
-        throw new UserFacingError(`The change adds or modifies no ${framework.name} test file, so there is nothing to verify`);
+        throw new NotApplicable(`verify mode runs the change's own tests, and it adds or modifies no ${framework.name} test file, nor one using the test helpers or data it changes: there is nothing to verify (generate mode writes the tests)`);
     return Promise.all(paths.map(async (path) => ({ path, content: (await git.fileAt(changeSet.head, path)) ?? '', tests: [] })));
 }
 /**
@@ -62634,36 +63091,184 @@ class Timings {
     }
 }
 
-;// CONCATENATED MODULE: ./src/verdict/diff-coverage.ts
+;// CONCATENATED MODULE: ./src/verdict/applicability.ts
 
 /**
- * Null when the run collected no coverage. A changed file the tests never loaded has no executable-line
- * map, so every changed line of it that holds code counts, uncovered.
+ * Why the change has nothing to prove in any mode, or null. From the diff alone: the repository's own test
+ * rules never make it wrong, as they turn some source files into tests but never all of them.
  */
+function nothingToProve(changeSet) {
+    const { base, head, mergeBase } = changeSet;
+    if (base === head)
+        return `base and head are the same commit (${applicability_short(head)}): there is no change to prove`;
+    if (mergeBase === head)
+        return `head ${applicability_short(head)} is an ancestor of base ${applicability_short(base)}, so base...head holds no change: were base and head swapped? (base is the commit before the fix, head the fix)`;
+    if (changeSet.files.length === 0)
+        return `base...head changes no file: there is no change to prove`;
+    if (filesToRevert(changeSet).length === 0)
+        return `the change has no source change to prove: it changes only ${nonSource(changeSet)}, so the pre-fix tree (head with the source changes taken back) would be head itself, and no test could fail before the fix`;
+    return null;
+}
+/** Why verify mode has nothing to run, or null: it runs the change's own tests (as the repository's rules count them). */
+function nothingToVerify(changeSet) {
+    if (changeSet.files.some((file) => file.role === 'test' && file.status !== 'deleted'))
+        return null;
+    return `verify mode runs the change's own tests, and it changes ${applicability_count(filesToRevert(changeSet).length, 'source file')} but adds or modifies no test file: there is nothing to verify (generate mode writes the tests)`;
+}
+function nonSource(changeSet) {
+    const tests = changeSet.files.filter((file) => file.role === 'test').length;
+    const others = changeSet.files.length - tests;
+    const parts = [tests && applicability_count(tests, 'test file'), others && `${applicability_count(others, 'file')} that ${others === 1 ? 'is' : 'are'} not source (documentation, configuration, tooling)`];
+    return parts.filter(Boolean).join(' and ');
+}
+const applicability_count = (n, noun) => `${n} ${noun}${n === 1 ? '' : 's'}`;
+const applicability_short = (commit) => commit.slice(0, 7);
+
+;// CONCATENATED MODULE: ./src/verdict/code-lines.ts
+/**
+ * Which lines of a source file hold code outside comments. A coverage tool's line map can still name a
+ * comment line (code transformed without a source map, V8's every-line-of-a-function, a comment inside a
+ * multi-line statement); a comment the fix re-indented is not a changed executable line.
+ */
+/**
+ * The 1-based lines with code on them, outside JavaScript/TypeScript comments (`//`, `/* … *\/`) or Python's
+ * `#`; a line of brackets and separators alone is not one.
+ */
+function codeLines(path, lines) {
+    return path.endsWith('.py') ? pythonCodeLines(lines) : scriptCodeLines(lines);
+}
+function pythonCodeLines(lines) {
+    const code = new Set();
+    lines.forEach((line, index) => {
+        const text = line.trim();
+        if (text !== '' && !text.startsWith('#'))
+            code.add(index + 1);
+    });
+    return code;
+}
+const code_lines_PUNCTUATION = /[{}()[\];,]/;
+/** A small scanner: strings and template literals are code (a `//` inside one is not a comment). */
+function scriptCodeLines(lines) {
+    const code = new Set();
+    let inBlockComment = false;
+    let quote = null;
+    lines.forEach((line, index) => {
+        // A quote other than a template literal does not run past its line.
+        if (quote !== '`')
+            quote = null;
+        for (let at = 0; at < line.length; at++) {
+            const char = line[at];
+            const pair = line.slice(at, at + 2);
+            if (inBlockComment) {
+                if (pair === '*/') {
+                    inBlockComment = false;
+                    at++;
+                }
+            }
+            else if (quote) {
+                code.add(index + 1);
+                if (char === '\\')
+                    at++;
+                else if (char === quote)
+                    quote = null;
+            }
+            else if (char === '\\') {
+                // An escape outside a string (in a regular expression, `/\/*/`) starts no comment.
+                code.add(index + 1);
+                at++;
+            }
+            else if (pair === '/*') {
+                inBlockComment = true;
+                at++;
+            }
+            else if (pair === '//') {
+                break;
+            }
+            else if (!/\s/.test(char)) {
+                // Brackets and separators alone (`}`, `});`, JSX's `{/* … */}`) are no statement of their own.
+                if (!code_lines_PUNCTUATION.test(char))
+                    code.add(index + 1);
+                if (char === '"' || char === "'" || char === '`')
+                    quote = char;
+            }
+        }
+    });
+    return code;
+}
+
+;// CONCATENATED MODULE: ./src/verdict/diff-coverage.ts
+
+
+
+/** Null when the run collected no coverage, or the coverage holds none of the changed source files (diffCoverageNote says why). */
 function diff_coverage_diffCoverage(changeSet, coverage, headLines) {
     if (!coverage)
         return null;
-    const byFile = new Map(coverage.map((entry) => [entry.file, entry]));
-    const files = sourceFiles(changeSet)
-        .filter((file) => file.status !== 'deleted')
-        .map((file) => {
-        const changed = file.hunks.flatMap((hunk) => hunk.addedLines);
-        const measured = byFile.get(file.path);
-        const executable = measured ? new Set(measured.executableLines) : null;
-        const lines = headLines(file.path);
-        const relevant = changed.filter((line) => (executable ? executable.has(line) : diff_coverage_isCode(lines[line - 1] ?? '')));
-        const ran = new Set(measured?.coveredLines ?? []);
-        const uncoveredLines = relevant.filter((line) => !ran.has(line));
-        return { file: file.path, covered: relevant.length - uncoveredLines.length, total: relevant.length, uncoveredLines };
-    })
+    const changedFiles = measurableFiles(changeSet);
+    const measured = changedFiles.map((file) => ({ file, entry: measuredOf(file.path, coverage) }));
+    if (changedFiles.length > 0 && measured.every(({ entry }) => !entry))
+        return null;
+    const files = measured
+        .flatMap(({ file, entry }) => (entry ? [fileDiffCoverage(file, entry, headLines(file.path))] : []))
         .filter((file) => file.total > 0);
     return { covered: sum(files, 'covered'), total: sum(files, 'total'), files };
 }
-const sum = (files, key) => files.reduce((total, file) => total + file[key], 0);
-function diff_coverage_isCode(line) {
-    const text = line.trim();
-    return text !== '' && !/^(?:\/\/|\/\*|\*|#|[{}()[\];,]+$)/.test(text);
+/**
+ * Why the diff coverage leaves changed files out, or is missing although coverage was collected: which
+ * files were expected, and which the coverage holds. Null when every changed source file is in it.
+ */
+function diffCoverageNote(changeSet, coverage) {
+    if (!coverage)
+        return null;
+    const changedFiles = measurableFiles(changeSet).map((file) => file.path);
+    const missing = changedFiles.filter((path) => !coverageOf(path, coverage));
+    // In the coverage with not one executable line: only types, or a transform the tool did not instrument.
+    const empty = changedFiles.filter((path) => coverageOf(path, coverage) && !measuredOf(path, coverage));
+    if (missing.length + empty.length === 0)
+        return null;
+    const emptyWhy = empty.length ? `${listed(empty)} ${empty.length === 1 ? 'is' : 'are'} in the coverage without one executable line (only declarations, or a transform the coverage tool did not instrument)` : '';
+    if (missing.length + empty.length < changedFiles.length) {
+        const missingWhy = missing.length ? `${listed(missing)}: not in the coverage (the tests did not load ${missing.length === 1 ? 'it' : 'them'})` : '';
+        return `leaves out ${[missingWhy, emptyWhy].filter(Boolean).join('; ')}`;
+    }
+    if (missing.length === 0)
+        return `not measured: ${emptyWhy}`;
+    const held = coverage.length ? `it holds ${listed(coverage.map((entry) => entry.file))}` : 'it holds no file';
+    const missingWhy = `the coverage holds none of the changed source files (expected ${listed(missing)}; ${held}): the tests did not load them, or the coverage is of other files (compiled output, another root)`;
+    return `not measured: ${[missingWhy, emptyWhy].filter(Boolean).join('; ')}`;
 }
+/** Source files the head still has: the ones a run can cover. */
+const measurableFiles = (changeSet) => sourceFiles(changeSet).filter((file) => file.status !== 'deleted');
+function fileDiffCoverage(file, entry, lines) {
+    const executable = new Set(entry.executableLines);
+    const code = codeLines(file.path, lines);
+    const changed = file.hunks.flatMap((hunk) => hunk.addedLines);
+    const relevant = changed.filter((line) => executable.has(line) && code.has(line));
+    const ran = new Set(entry.coveredLines);
+    const uncovered = relevant.filter((line) => !ran.has(line));
+    return { file: file.path, covered: relevant.length - uncovered.length, total: relevant.length, uncoveredLines: toRanges(uncovered) };
+}
+/**
+ * The coverage of a changed file: by its repository path, else the one entry whose path and the change's
+ * end alike — an absolute path in another copy of the tree, or a path relative to a package's `rootDir` or
+ * working folder.
+ */
+function coverageOf(path, coverage) {
+    const exact = coverage.find((entry) => entry.file === path);
+    if (exact)
+        return exact;
+    const alike = coverage.filter((entry) => endsWithPath(entry.file, path) || endsWithPath(path, entry.file));
+    return alike.length === 1 ? alike[0] : undefined;
+}
+/** The coverage of a changed file that counts executable lines in it. */
+function measuredOf(path, coverage) {
+    const entry = coverageOf(path, coverage);
+    return entry && entry.executableLines.length > 0 ? entry : undefined;
+}
+const endsWithPath = (long, short) => short !== '' && long.endsWith(`/${short.replace(/^\.\//, '')}`);
+const sum = (files, key) => files.reduce((total, file) => total + file[key], 0);
+const SHOWN = 5;
+const listed = (paths) => paths.slice(0, SHOWN).join(', ') + (paths.length > SHOWN ? ` and ${paths.length - SHOWN} more` : '');
 
 ;// CONCATENATED MODULE: ./src/verdict/scenarios.ts
 function withScenarios(tests, files) {
@@ -62687,6 +63292,8 @@ function scenarioOf(name, intents) {
  * diff → (verify: the PR's tests | generate: bug report → context → model) → trees → prove → verdict → report.
  * Whatever happens, a report is written: a failure becomes verdict `error` with its reason.
  */
+
+
 
 
 
@@ -62751,6 +63358,12 @@ async function runPipeline(settings, ports) {
         const diff = await timings.time('diff', () => readChangeSet(ports.git, settings.base, settings.head));
         parsedDiff = diff;
         report.repository = { dir: settings.repoDir, base: diff.base, head: diff.head, mergeBase: diff.mergeBase };
+        report.changedFiles = describeChangeSet(diff);
+        report.generatedFiles = generatedFiles(diff);
+        if (report.generatedFiles.length)
+            ports.log.info(`Generated (.gitattributes), not part of the fix: ${briefList(report.generatedFiles)}`);
+        // Before the framework, the sandbox, the trees and any model call: a change with nothing to prove ends here.
+        endIfNotApplicable(nothingToProve(diff));
         const framework = await frameworkFor((0,external_node_path_.join)(settings.repoDir, settings.tests.workingDirectory), settings.tests.framework);
         const headTree = { read: (path) => ports.git.fileAt(diff.head, path), files: await ports.git.listFiles(diff.head) };
         const collectionFromFiles = await readCollection(framework.name, headTree, { packageDir: settings.tests.workingDirectory });
@@ -62764,6 +63377,8 @@ async function runPipeline(settings, ports) {
         report.runnerWrapper = wrapper && describeWrapper(wrapper);
         const through = wrapper ? ` through \`${describeWrapper(wrapper)}\` (its own configuration)` : '';
         ports.log.info(`${changeSet.files.length} changed file(s); framework ${framework.name}${through}; mode ${settings.mode}`);
+        if (settings.mode === 'verify')
+            endIfNotApplicable(nothingToVerify(changeSet));
         sandbox = await openSandbox(settings, ports, workDir, report);
         trees = await timings.time('prepare-trees', () => setUpTrees(settings, ports, sandbox, changeSet, (0,external_node_path_.join)(workDir, 'trees')));
         report.preFixTree = { reverted: trees.reverted, dependencies: trees.preFixDependencies };
@@ -62773,7 +63388,7 @@ async function runPipeline(settings, ports) {
         report.build = build && { command: commandText(build.command), why: build.why, detected: build.detected };
         if (build) {
             ports.log.info(`Build: ${commandText(build.command)} in each tree (${build.why})`);
-            await timings.time('build', () => buildTrees(trees, build.command, tests.workingDirectory, sandbox.processes, settings.testTimeoutMs));
+            await timings.time('build', () => buildTrees(trees, build.command, tests.workingDirectory, sandbox.processes, settings.testTimeoutMs, ports.log));
         }
         const bench = new TestBench(trees, framework, sandbox, {
             scratchDir: (0,external_node_path_.join)(workDir, 'runs'),
@@ -62814,10 +63429,12 @@ async function runPipeline(settings, ports) {
         const verdict = decideVerdict(classifyTests(proof.headRun, proof.preFixRun), proof.headRun.fileErrors);
         Object.assign(report, { verdict: verdict.verdict, reason: verdict.reason, tests: withScenarios(verdict.tests, delivered) });
         report.diffCoverage = diff_coverage_diffCoverage(changeSet, proof.headRun.coverage, await headLines(ports.git, changeSet));
-        if (!report.diffCoverage && proof.headRun.tests.length > 0) {
+        report.diffCoverageNote = diffCoverageNote(changeSet, proof.headRun.coverage);
+        if (!proof.headRun.coverage && proof.headRun.tests.length > 0) {
             report.diffCoverageNote = `not measured: ${framework.name} collected no coverage here; it needs ${framework.coverageNeeds}`;
-            ports.log.info(`Diff coverage ${report.diffCoverageNote}`);
         }
+        if (report.diffCoverageNote)
+            ports.log.info(`Diff coverage ${report.diffCoverageNote}`);
         if (candidate.concerns && report.verdict !== 'error') {
             const checked = await checkFixConcerns(bench, candidate.concerns, { taken: delivered.map((file) => file.path), timings, log: ports.log });
             report.fixConcerns = checked.confirmed;
@@ -62826,8 +63443,13 @@ async function runPipeline(settings, ports) {
         report.hunks = await timings.time('hunks', () => pipeline_hunkGuards(changeSet, report.tests, { trees: trees, bench, build, settings, sandbox: sandbox, ports }));
     }
     catch (error) {
-        Object.assign(report, { verdict: 'error', reason: describeError(error) });
-        ports.log.warn(`regression-testgen could not finish: ${report.reason}`);
+        if (error instanceof NotApplicable) {
+            Object.assign(report, { verdict: 'not-applicable', reason: error.reason });
+        }
+        else {
+            Object.assign(report, { verdict: 'error', reason: describeError(error) });
+            ports.log.error(`regression-testgen could not finish: ${report.reason}`);
+        }
     }
     finally {
         // Whatever is left behind, the report is still written.
@@ -62842,7 +63464,7 @@ async function runPipeline(settings, ports) {
     }
     report.model = modelUsage(settings.model?.model ?? null, ports.ledger);
     report.durationMs = Math.round(performance.now() - started);
-    // An error's reason was just logged as a warning.
+    // An error's reason was just logged as an error.
     ports.log.info(`verdict: ${report.verdict}${report.reason && report.verdict !== 'error' ? ` (${report.reason})` : ''}`);
     // Everything written or posted from here on (files, summary, comment, annotations) comes from these.
     const redact = redactor(settings.secrets);
@@ -62855,11 +63477,19 @@ async function runPipeline(settings, ports) {
 function exitCodeFor(verdict, onNoFailToPass, concerns = { fixConcerns: 0, onFixConcern: 'warn' }) {
     if (verdict === 'error')
         return 2;
+    // Nothing to prove is no failure, whatever on-no-fail-to-pass says.
+    if (verdict === 'not-applicable')
+        return 0;
     if (concerns.onFixConcern === 'fail' && concerns.fixConcerns > 0)
         return 1;
     if (verdict === 'fail-to-pass')
         return 0;
     return onNoFailToPass === 'warn' ? 0 : 1;
+}
+/** Ends the run as `not-applicable` (the one catch makes it the verdict) when there is a reason. */
+function endIfNotApplicable(reason) {
+    if (reason)
+        throw new NotApplicable(reason);
 }
 /** A fixed folder (emptied first) keeps tree paths the same from run to run, as a path-keyed cache needs. */
 async function makeWorkDir(fixed) {
@@ -62892,7 +63522,7 @@ async function openSandbox(settings, ports, workDir, report) {
 }
 async function setUpTrees(settings, ports, sandbox, changeSet, dir) {
     const { installCommand, workingDirectory } = settings.tests;
-    const trees = await prepareTrees(ports.git, changeSet, dir, { sandbox, timeoutMs: settings.testTimeoutMs, installCommand, packageDir: workingDirectory, cache: ports.dependencyCache });
+    const trees = await prepareTrees(ports.git, changeSet, dir, { sandbox, timeoutMs: settings.testTimeoutMs, installCommand, packageDir: workingDirectory, cache: ports.dependencyCache, log: ports.log });
     ports.log.info(`Pre-fix tree: reverted ${trees.reverted.join(', ') || 'nothing'}; dependencies ${trees.preFixDependencies}`);
     if (trees.preFixInstallError) {
         ports.log.warn(`The pre-fix tree runs on the head's dependencies: its own install failed (${trees.preFixInstallError}). If the fix is the dependency change, nothing can fail before it; set install-command to install them`);
@@ -62942,7 +63572,7 @@ async function pipeline_hunkGuards(changeSet, tests, context) {
     const { trees, bench, build, settings, sandbox, ports } = context;
     const prepare = async (root) => {
         if (build)
-            await runTreeCommand(sandbox.processes, expandCommand(build.command, [], []), (0,external_node_path_.join)(root, settings.tests.workingDirectory), settings.testTimeoutMs, 'The build of a hunk tree');
+            await runTreeCommand(sandbox.processes, expandCommand(build.command, [], []), (0,external_node_path_.join)(root, settings.tests.workingDirectory), settings.testTimeoutMs, 'The build of a hunk tree', ports.log);
     };
     try {
         return await guardHunks(changeSet, tests, { git: ports.git, trees, bench, prepare, deadline: Date.now() + settings.testTimeoutMs, log: ports.log });
@@ -63028,16 +63658,20 @@ async function claimOutFolder(dir, options) {
     createFolder(dir, problem);
     refuseForeignFolder(dir, problem);
     writeMarker(dir, problem);
-    const release = takeLock(dir, problem);
-    const forget = (0,ports_process/* onInterrupt */.nA)(release);
-    clearPreviousResults(dir);
-    return {
-        dir,
-        release() {
-            forget();
-            release();
-        }
+    const unlock = takeLock(dir, problem);
+    const forget = (0,ports_process/* onInterrupt */.nA)(unlock);
+    const release = () => {
+        forget();
+        unlock();
     };
+    try {
+        clearPreviousResults(dir);
+    }
+    catch (error) {
+        release();
+        throw problem(`cannot clear the last run's results (${codeOf(error)})`, 'a folder you can write');
+    }
+    return { dir, release };
 }
 /** Inside the repository, the repository's own test runner would collect `<out>/suite/…`. */
 async function refuseUnignoredInsideRepository(dir, repository, problem) {
@@ -63103,7 +63737,13 @@ function createFolder(dir, problem) {
 }
 /** A folder with entries and no marker is the user's: nothing in it is the tool's to clear. */
 function refuseForeignFolder(dir, problem) {
-    const entries = (0,external_node_fs_.readdirSync)(dir);
+    let entries;
+    try {
+        entries = (0,external_node_fs_.readdirSync)(dir);
+    }
+    catch (error) {
+        throw problem(`cannot read the folder (${codeOf(error)})`, 'a folder you can read and write');
+    }
     if (entries.length === 0 || entries.includes(MARKER_FILE))
         return;
     throw problem(`the folder holds files and was not written by regression-testgen (no ${MARKER_FILE} in it)`, 'an empty or new folder; nothing in this one was removed');
@@ -63439,14 +64079,15 @@ function runWithRealPorts(settings, log, dependencyCache = null) {
     return runPipeline(settings, {
         git: createGit(settings.repoDir),
         sandboxes: createSandboxProvider(),
-        model: settings.model ? createModel(settings.model, ledger) : null,
+        model: settings.model ? createModel(settings.model, ledger, log) : null,
         ledger,
         log,
         dependencyCache
     });
 }
-function createModel(settings, ledger) {
-    const model = createAnthropicModel(settings, ledger);
+function createModel(settings, ledger, log) {
+    // Inside the response cache: a reply it replays is no call to wait for.
+    const model = withCallProgress(createAnthropicModel(settings, ledger), log);
     if (!settings.responseCacheDir)
         return model;
     return withResponseCache(model, { dir: settings.responseCacheDir, modelIdentity: `${settings.model} max_tokens=${settings.maxTokens}`, ledger });
@@ -63456,12 +64097,16 @@ function createModel(settings, ledger) {
 /** The command line: argv → Settings → the pipeline; prints where the report is and exits by verdict. */
 
 
+// Inlined by the bundler: the bundled CLI has no package.json beside it.
 
 
 
 
 
 
+
+
+const cli_VERSION = package_namespaceObject.rE;
 const USAGE = `Usage:
   regression-testgen [generate] --repo DIR --base SHA --head SHA [options]
   regression-testgen verify --repo DIR --base SHA --head SHA [options]
@@ -63473,8 +64118,8 @@ verify needs no model: it runs the change's own test files at head and on the pr
 Options:
   --repo DIR                      the git repository (default: .)
   --base SHA, --head SHA          the commits before and with the fix
-  --out DIR                       where report.json, report.md, run.log and suite/ go (default: a folder per repository
-                                  under $XDG_CACHE_HOME or ~/.cache/regression-testgen); inside the repository only if git-ignored
+  --out DIR                       where report.json, report.md, run.log and suite/ go (default: outside the repository,
+                                  $XDG_CACHE_HOME or ~/.cache, /regression-testgen/<repo>-<hash>); inside it only if git-ignored
   --issue FILE                    the bug report, as markdown (first line is the title)
   --issue-text TEXT               the bug report, inline (default: the commit messages of base..head)
   --model NAME                    Claude model (default: claude-sonnet-5-5)
@@ -63486,7 +64131,7 @@ Options:
   --on-no-fail-to-pass fail|warn  exit 1 (fail, default) or 0 (warn) when no test fails before the fix
   --on-fix-concern warn|fail      exit 1 (fail) when a test confirms an input the fixed code still gets wrong (default: warn)
   --timeout-minutes N             timeout of each test run (default: 5)
-  --reruns N                      runs of the suite at head, at least 2 (default: 3); a test whose result changes is flaky
+  --reruns N                      runs of the suite at head, 2 to ${MAX_RERUNS} (default: 3); a test whose result changes is flaky
   --framework NAME                jest, vitest, mocha, ava, node-test or pytest (default: detected)
   --test-command CMD              the repository's own test command; {files} marks where the test files go
   --build-command CMD             run in each tree before its tests (for tests that import built output)
@@ -63494,9 +64139,21 @@ Options:
   --working-directory DIR         the package whose tests run, inside a monorepo (default: the root)
   --allow-unisolated-tests        run model-written tests as your own user where the sandbox cannot start
   --print                         print report.md to stdout
+  -v, --version                   the version
   -h, --help                      this help
 
-Exit codes: 0 fail-to-pass, 1 no-fail-to-pass, 2 error.`;
+Examples:
+  # Generate and prove a suite for the fix on this branch, from the bug report in a file
+  ANTHROPIC_API_KEY=sk-ant-... regression-testgen --base main --head HEAD --issue bug.md
+  # No model: prove the change's own tests (they pass at head and fail with the fix reverted)
+  regression-testgen verify --repo ../my-lib --base v1.2.0 --head fix-timeout
+  # One package of a monorepo (dependencies installed, as for its own tests)
+  regression-testgen verify --base main --head HEAD --working-directory packages/core
+  # A Python repository: pytest in the repository's .venv (or the python3 on PATH)
+  regression-testgen --base main --head HEAD --issue bug.md --framework pytest
+
+Every flag is checked before any work: a bad one exits 2 at once, naming it.
+Exit codes: 0 fail-to-pass or not-applicable (the change has nothing to prove), 1 no-fail-to-pass, 2 error.`;
 const CLI_OPTIONS = {
     repo: { type: 'string' },
     base: { type: 'string' },
@@ -63521,16 +64178,22 @@ const CLI_OPTIONS = {
     'working-directory': { type: 'string' },
     'allow-unisolated-tests': { type: 'boolean' },
     print: { type: 'boolean' },
+    version: { type: 'boolean', short: 'v' },
     help: { type: 'boolean', short: 'h' }
 };
 async function runCli(argv, env = process.env, log = consoleLogger) {
     try {
-        const { values, positionals } = (0,external_node_util_.parseArgs)({ args: argv, options: CLI_OPTIONS, allowPositionals: true });
+        const { values, positionals } = parseCommandLine(argv);
         if (values.help)
             return (console.log(USAGE), 0);
+        if (values.version)
+            return (console.log(cli_VERSION), 0);
         const [command = 'generate', ...extra] = positionals;
         if (!['generate', 'verify'].includes(command) || extra.length > 0)
             throw new UserFacingError(`Unknown command "${positionals.join(' ')}"`, 'see --help');
+        if (command === 'generate' && !env.ANTHROPIC_API_KEY?.trim()) {
+            throw new UserFacingError('generate mode needs an Anthropic API key: set ANTHROPIC_API_KEY', 'or run `regression-testgen verify …` to prove the change\'s own tests without a model');
+        }
         const settings = buildSettings({
             mode: command,
             repo: values.repo,
@@ -63558,6 +64221,8 @@ async function runCli(argv, env = process.env, log = consoleLogger) {
             allowUnisolatedTests: values['allow-unisolated-tests'],
             secrets: [env.GITHUB_TOKEN, env.GH_TOKEN].filter((token) => Boolean(token))
         });
+        // Before any work (the output folder, the run log, git, the sandbox): a missing or empty issue ends the run now.
+        await givenIssue(settings.bugReport);
         const output = await claimOutput(settings, '--out');
         try {
             const outcome = await runWithRealPorts(settings, redactingLogger(withRunLog(log, settings.outDir), redactor(settings.secrets)));
@@ -63573,15 +64238,38 @@ async function runCli(argv, env = process.env, log = consoleLogger) {
         }
     }
     catch (error) {
-        log.warn(`regression-testgen: ${describeError(error)}`);
+        log.error(`regression-testgen: ${describeForCommandLine(error)}`);
         return 2;
     }
+}
+/** parseArgs, with its errors (unknown flag, missing or unexpected value) said in a line that names the flag. */
+function parseCommandLine(argv) {
+    try {
+        return (0,external_node_util_.parseArgs)({ args: argv, options: CLI_OPTIONS, allowPositionals: true });
+    }
+    catch (error) {
+        const { code, message } = error;
+        // `'--repo <value>'`, `'-h, --help'`: the long form.
+        const flag = /'(?:-\w, )?(-[^' ]*)/.exec(message)?.[1] ?? '';
+        if (code === 'ERR_PARSE_ARGS_UNKNOWN_OPTION')
+            throw new UserFacingError(`Unknown option ${flag}`, 'see --help for the options');
+        if (code === 'ERR_PARSE_ARGS_INVALID_OPTION_VALUE') {
+            throw new UserFacingError(message.includes('does not take an argument') ? `${flag} takes no value` : `${flag} needs a value`, 'see --help');
+        }
+        throw error;
+    }
+}
+/** Settings name the action's inputs; on the command line the same names are flags. */
+function describeForCommandLine(error) {
+    if (error instanceof SettingsError)
+        return `Invalid --${error.input}: ${error.problem} (see --help)`;
+    return describeError(error);
 }
 
 
 /***/ }),
 
-/***/ 1671:
+/***/ 9558:
 /***/ ((__unused_webpack_module, __webpack_exports__, __nccwpck_require__) => {
 
 
@@ -63904,13 +64592,13 @@ module.exports = __WEBPACK_EXTERNAL_createRequire(import.meta.url)("util");
 
 /***/ }),
 
-/***/ 7041:
+/***/ 4352:
 /***/ ((module, __unused_webpack_exports, __nccwpck_require__) => {
 
 
 
-const { normalizeIPv6, removeDotSegments, removeDotSegmentsRelative, recomposeAuthority, normalizePercentEncoding, normalizePathEncoding, serializePathEncoding, normalizeQueryFragmentEncoding, encodeQuery, encodeFragment, reescapeHostDelimiters, isIPv4, nonSimpleDomain } = __nccwpck_require__(563)
-const { SCHEMES, getSchemeHandler } = __nccwpck_require__(4698)
+const { normalizeIPv6, removeDotSegments, removeDotSegmentsRelative, recomposeAuthority, normalizePercentEncoding, normalizePathEncoding, serializePathEncoding, normalizeQueryFragmentEncoding, encodeQuery, encodeFragment, reescapeHostDelimiters, isIPv4, nonSimpleDomain } = __nccwpck_require__(5077)
+const { SCHEMES, getSchemeHandler } = __nccwpck_require__(5300)
 
 const VALID_SCHEME = /^[A-Za-z][A-Za-z0-9+.-]*$/u
 const MALFORMED_SCHEME_ERROR = 'URI scheme is malformed.'
@@ -64622,12 +65310,12 @@ module.exports.fastUri = fastUri
 
 /***/ }),
 
-/***/ 4698:
+/***/ 5300:
 /***/ ((module, __unused_webpack_exports, __nccwpck_require__) => {
 
 
 
-const { isUUID } = __nccwpck_require__(563)
+const { isUUID } = __nccwpck_require__(5077)
 const URN_REG = /^([\da-z][\d\-a-z]{0,31}):((?:[\w!$'()*+,\-./:;=@]|%[\da-f]{2})+)$/iu
 
 const supportedSchemeNames = /** @type {const} */ (['http', 'https', 'ws',
@@ -64901,7 +65589,7 @@ module.exports = {
 
 /***/ }),
 
-/***/ 563:
+/***/ 5077:
 /***/ ((module) => {
 
 
@@ -65707,16 +66395,16 @@ module.exports = {
 
 /***/ }),
 
-/***/ 7985:
+/***/ 5487:
 /***/ ((__unused_webpack_module, exports, __nccwpck_require__) => {
 
 var __webpack_unused_export__;
 
 __webpack_unused_export__ = ({ value: true });
 exports.KD = __webpack_unused_export__ = void 0;
-const base64 = __nccwpck_require__(1263);
-const sha256 = __nccwpck_require__(7425);
-const timing_safe_equal_1 = __nccwpck_require__(3104);
+const base64 = __nccwpck_require__(973);
+const sha256 = __nccwpck_require__(4887);
+const timing_safe_equal_1 = __nccwpck_require__(2514);
 const WEBHOOK_TOLERANCE_IN_SECONDS = 5 * 60;
 class ExtendableError extends Error {
     constructor(message) {
@@ -65831,7 +66519,7 @@ Webhook.prefix = "whsec_";
 
 /***/ }),
 
-/***/ 3104:
+/***/ 2514:
 /***/ ((__unused_webpack_module, exports) => {
 
 
@@ -65866,13 +66554,13 @@ function timingSafeEqual(a, b) {
 
 /***/ }),
 
-/***/ 4046:
+/***/ 9224:
 /***/ ((__unused_webpack_module, exports, __nccwpck_require__) => {
 
 
 Object.defineProperty(exports, "__esModule", ({ value: true }));
 exports.bigint = void 0;
-const util_1 = __nccwpck_require__(5181);
+const util_1 = __nccwpck_require__(383);
 /**
  * `!bigint` BigInt
  *
@@ -65901,13 +66589,13 @@ exports.bigint = {
 
 /***/ }),
 
-/***/ 6026:
+/***/ 2867:
 /***/ ((__unused_webpack_module, exports, __nccwpck_require__) => {
 
 
 Object.defineProperty(exports, "__esModule", ({ value: true }));
 exports.classTag = void 0;
-const util_1 = __nccwpck_require__(5181);
+const util_1 = __nccwpck_require__(383);
 const options = {
     defaultType: 'BLOCK_LITERAL'
 };
@@ -65959,13 +66647,13 @@ exports.classTag = {
 
 /***/ }),
 
-/***/ 8795:
+/***/ 2141:
 /***/ ((__unused_webpack_module, exports, __nccwpck_require__) => {
 
 
 Object.defineProperty(exports, "__esModule", ({ value: true }));
 exports.error = void 0;
-const yaml_1 = __nccwpck_require__(3645);
+const yaml_1 = __nccwpck_require__(8815);
 const tag = '!error';
 // If the user cared to provide a custom inspect, then use
 // that as the source of extra properties.
@@ -66054,13 +66742,13 @@ exports.error = {
 
 /***/ }),
 
-/***/ 8009:
+/***/ 8163:
 /***/ ((__unused_webpack_module, exports, __nccwpck_require__) => {
 
 
 Object.defineProperty(exports, "__esModule", ({ value: true }));
 exports.functionTag = void 0;
-const util_1 = __nccwpck_require__(5181);
+const util_1 = __nccwpck_require__(383);
 const options = {
     defaultType: 'BLOCK_LITERAL'
 };
@@ -66104,29 +66792,29 @@ exports.functionTag = {
 
 /***/ }),
 
-/***/ 8409:
+/***/ 9087:
 /***/ ((__unused_webpack_module, exports, __nccwpck_require__) => {
 
 var __webpack_unused_export__;
 
 __webpack_unused_export__ = ({ value: true });
 __webpack_unused_export__ = __webpack_unused_export__ = __webpack_unused_export__ = __webpack_unused_export__ = __webpack_unused_export__ = exports.HR = exports.mo = exports.WS = exports.ns = exports.tx = exports.z3 = exports.xS = exports.o = void 0;
-var bigint_js_1 = __nccwpck_require__(4046);
+var bigint_js_1 = __nccwpck_require__(9224);
 Object.defineProperty(exports, "o", ({ enumerable: true, get: function () { return bigint_js_1.bigint; } }));
-var class_js_1 = __nccwpck_require__(6026);
+var class_js_1 = __nccwpck_require__(2867);
 Object.defineProperty(exports, "xS", ({ enumerable: true, get: function () { return class_js_1.classTag; } }));
-var error_js_1 = __nccwpck_require__(8795);
+var error_js_1 = __nccwpck_require__(2141);
 Object.defineProperty(exports, "z3", ({ enumerable: true, get: function () { return error_js_1.error; } }));
-var function_js_1 = __nccwpck_require__(8009);
+var function_js_1 = __nccwpck_require__(8163);
 Object.defineProperty(exports, "tx", ({ enumerable: true, get: function () { return function_js_1.functionTag; } }));
-var null_object_js_1 = __nccwpck_require__(7722);
+var null_object_js_1 = __nccwpck_require__(944);
 Object.defineProperty(exports, "ns", ({ enumerable: true, get: function () { return null_object_js_1.nullobject; } }));
-var regexp_js_1 = __nccwpck_require__(9940);
+var regexp_js_1 = __nccwpck_require__(2650);
 Object.defineProperty(exports, "WS", ({ enumerable: true, get: function () { return regexp_js_1.regexp; } }));
-var symbol_js_1 = __nccwpck_require__(9909);
+var symbol_js_1 = __nccwpck_require__(1463);
 Object.defineProperty(exports, "mo", ({ enumerable: true, get: function () { return symbol_js_1.sharedSymbol; } }));
 Object.defineProperty(exports, "HR", ({ enumerable: true, get: function () { return symbol_js_1.symbol; } }));
-var yaml11_js_1 = __nccwpck_require__(320);
+var yaml11_js_1 = __nccwpck_require__(5190);
 __webpack_unused_export__ = ({ enumerable: true, get: function () { return yaml11_js_1.binary; } });
 __webpack_unused_export__ = ({ enumerable: true, get: function () { return yaml11_js_1.omap; } });
 __webpack_unused_export__ = ({ enumerable: true, get: function () { return yaml11_js_1.pairs; } });
@@ -66136,13 +66824,13 @@ __webpack_unused_export__ = ({ enumerable: true, get: function () { return yaml1
 
 /***/ }),
 
-/***/ 7722:
+/***/ 944:
 /***/ ((__unused_webpack_module, exports, __nccwpck_require__) => {
 
 
 Object.defineProperty(exports, "__esModule", ({ value: true }));
 exports.nullobject = void 0;
-const yaml_1 = __nccwpck_require__(3645);
+const yaml_1 = __nccwpck_require__(8815);
 const tag = '!nullobject';
 class YAMLNullObject extends yaml_1.YAMLMap {
     constructor() {
@@ -66167,7 +66855,7 @@ exports.nullobject = {
 
 /***/ }),
 
-/***/ 9940:
+/***/ 2650:
 /***/ ((__unused_webpack_module, exports) => {
 
 
@@ -66193,13 +66881,13 @@ exports.regexp = {
 
 /***/ }),
 
-/***/ 9909:
+/***/ 1463:
 /***/ ((__unused_webpack_module, exports, __nccwpck_require__) => {
 
 
 Object.defineProperty(exports, "__esModule", ({ value: true }));
 exports.symbol = exports.sharedSymbol = void 0;
-const util_1 = __nccwpck_require__(5181);
+const util_1 = __nccwpck_require__(383);
 exports.sharedSymbol = {
     identify: value => value?.constructor === Symbol && typeof Symbol.keyFor(value) === 'string',
     tag: '!symbol/shared',
@@ -66228,13 +66916,13 @@ exports.symbol = {
 
 /***/ }),
 
-/***/ 320:
+/***/ 5190:
 /***/ ((__unused_webpack_module, exports, __nccwpck_require__) => {
 
 
 Object.defineProperty(exports, "__esModule", ({ value: true }));
 exports.timestamp = exports.set = exports.pairs = exports.omap = exports.binary = void 0;
-const yaml_1 = __nccwpck_require__(3645);
+const yaml_1 = __nccwpck_require__(8815);
 const tags = new yaml_1.Schema({ resolveKnownTags: true }).knownTags;
 exports.binary = tags["tag:yaml.org,2002:binary"], exports.omap = tags["tag:yaml.org,2002:omap"], exports.pairs = tags["tag:yaml.org,2002:pairs"], exports.set = tags["tag:yaml.org,2002:set"];
 exports.timestamp = {
@@ -66245,18 +66933,18 @@ exports.timestamp = {
 
 /***/ }),
 
-/***/ 2387:
+/***/ 7349:
 /***/ ((__unused_webpack_module, exports, __nccwpck_require__) => {
 
 
 
-var identity = __nccwpck_require__(2617);
-var Scalar = __nccwpck_require__(9271);
-var YAMLMap = __nccwpck_require__(2448);
-var YAMLSeq = __nccwpck_require__(5125);
-var resolveBlockMap = __nccwpck_require__(1653);
-var resolveBlockSeq = __nccwpck_require__(2624);
-var resolveFlowCollection = __nccwpck_require__(692);
+var identity = __nccwpck_require__(1127);
+var Scalar = __nccwpck_require__(3301);
+var YAMLMap = __nccwpck_require__(4454);
+var YAMLSeq = __nccwpck_require__(2223);
+var resolveBlockMap = __nccwpck_require__(7103);
+var resolveBlockSeq = __nccwpck_require__(334);
+var resolveFlowCollection = __nccwpck_require__(3142);
 
 function resolveCollection(CN, ctx, token, onError, tagName, tag) {
     const coll = token.type === 'block-map'
@@ -66342,15 +67030,15 @@ exports.composeCollection = composeCollection;
 
 /***/ }),
 
-/***/ 2873:
+/***/ 3683:
 /***/ ((__unused_webpack_module, exports, __nccwpck_require__) => {
 
 
 
-var Document = __nccwpck_require__(5755);
-var composeNode = __nccwpck_require__(3755);
-var resolveEnd = __nccwpck_require__(1462);
-var resolveProps = __nccwpck_require__(8017);
+var Document = __nccwpck_require__(5402);
+var composeNode = __nccwpck_require__(5937);
+var resolveEnd = __nccwpck_require__(5407);
+var resolveProps = __nccwpck_require__(4631);
 
 function composeDoc(options, directives, { offset, start, value, end }, onError) {
     const opts = Object.assign({ _directives: directives }, options);
@@ -66394,17 +67082,17 @@ exports.composeDoc = composeDoc;
 
 /***/ }),
 
-/***/ 3755:
+/***/ 5937:
 /***/ ((__unused_webpack_module, exports, __nccwpck_require__) => {
 
 
 
-var Alias = __nccwpck_require__(9671);
-var identity = __nccwpck_require__(2617);
-var composeCollection = __nccwpck_require__(2387);
-var composeScalar = __nccwpck_require__(4995);
-var resolveEnd = __nccwpck_require__(1462);
-var utilEmptyScalarPosition = __nccwpck_require__(9933);
+var Alias = __nccwpck_require__(4065);
+var identity = __nccwpck_require__(1127);
+var composeCollection = __nccwpck_require__(7349);
+var composeScalar = __nccwpck_require__(5413);
+var resolveEnd = __nccwpck_require__(5407);
+var utilEmptyScalarPosition = __nccwpck_require__(2599);
 
 const CN = { composeNode, composeEmptyNode };
 function composeNode(ctx, token, props, onError) {
@@ -66513,15 +67201,15 @@ exports.composeNode = composeNode;
 
 /***/ }),
 
-/***/ 4995:
+/***/ 5413:
 /***/ ((__unused_webpack_module, exports, __nccwpck_require__) => {
 
 
 
-var identity = __nccwpck_require__(2617);
-var Scalar = __nccwpck_require__(9271);
-var resolveBlockScalar = __nccwpck_require__(599);
-var resolveFlowScalar = __nccwpck_require__(7120);
+var identity = __nccwpck_require__(1127);
+var Scalar = __nccwpck_require__(3301);
+var resolveBlockScalar = __nccwpck_require__(8913);
+var resolveFlowScalar = __nccwpck_require__(6842);
 
 function composeScalar(ctx, token, tagToken, onError) {
     const { value, type, comment, range } = token.type === 'block-scalar'
@@ -66608,18 +67296,18 @@ exports.composeScalar = composeScalar;
 
 /***/ }),
 
-/***/ 2750:
+/***/ 9984:
 /***/ ((__unused_webpack_module, exports, __nccwpck_require__) => {
 
 
 
 var node_process = __nccwpck_require__(932);
-var directives = __nccwpck_require__(8144);
-var Document = __nccwpck_require__(5755);
-var errors = __nccwpck_require__(2130);
-var identity = __nccwpck_require__(2617);
-var composeDoc = __nccwpck_require__(2873);
-var resolveEnd = __nccwpck_require__(1462);
+var directives = __nccwpck_require__(1342);
+var Document = __nccwpck_require__(5402);
+var errors = __nccwpck_require__(1464);
+var identity = __nccwpck_require__(1127);
+var composeDoc = __nccwpck_require__(3683);
+var resolveEnd = __nccwpck_require__(5407);
 
 function getErrorPos(src) {
     if (typeof src === 'number')
@@ -66839,17 +67527,17 @@ exports.Composer = Composer;
 
 /***/ }),
 
-/***/ 1653:
+/***/ 7103:
 /***/ ((__unused_webpack_module, exports, __nccwpck_require__) => {
 
 
 
-var Pair = __nccwpck_require__(2815);
-var YAMLMap = __nccwpck_require__(2448);
-var resolveProps = __nccwpck_require__(8017);
-var utilContainsNewline = __nccwpck_require__(6761);
-var utilFlowIndentCheck = __nccwpck_require__(4437);
-var utilMapIncludes = __nccwpck_require__(3485);
+var Pair = __nccwpck_require__(7165);
+var YAMLMap = __nccwpck_require__(4454);
+var resolveProps = __nccwpck_require__(4631);
+var utilContainsNewline = __nccwpck_require__(9499);
+var utilFlowIndentCheck = __nccwpck_require__(4051);
+var utilMapIncludes = __nccwpck_require__(1187);
 
 const startColMsg = 'All mapping items must start at the same column';
 function resolveBlockMap({ composeNode, composeEmptyNode }, ctx, bm, onError, tag) {
@@ -66963,12 +67651,12 @@ exports.resolveBlockMap = resolveBlockMap;
 
 /***/ }),
 
-/***/ 599:
+/***/ 8913:
 /***/ ((__unused_webpack_module, exports, __nccwpck_require__) => {
 
 
 
-var Scalar = __nccwpck_require__(9271);
+var Scalar = __nccwpck_require__(3301);
 
 function resolveBlockScalar(ctx, scalar, onError) {
     const start = scalar.offset;
@@ -67170,14 +67858,14 @@ exports.resolveBlockScalar = resolveBlockScalar;
 
 /***/ }),
 
-/***/ 2624:
+/***/ 334:
 /***/ ((__unused_webpack_module, exports, __nccwpck_require__) => {
 
 
 
-var YAMLSeq = __nccwpck_require__(5125);
-var resolveProps = __nccwpck_require__(8017);
-var utilFlowIndentCheck = __nccwpck_require__(4437);
+var YAMLSeq = __nccwpck_require__(2223);
+var resolveProps = __nccwpck_require__(4631);
+var utilFlowIndentCheck = __nccwpck_require__(4051);
 
 function resolveBlockSeq({ composeNode, composeEmptyNode }, ctx, bs, onError, tag) {
     const NodeClass = tag?.nodeClass ?? YAMLSeq.YAMLSeq;
@@ -67228,7 +67916,7 @@ exports.resolveBlockSeq = resolveBlockSeq;
 
 /***/ }),
 
-/***/ 1462:
+/***/ 5407:
 /***/ ((__unused_webpack_module, exports) => {
 
 
@@ -67274,19 +67962,19 @@ exports.resolveEnd = resolveEnd;
 
 /***/ }),
 
-/***/ 692:
+/***/ 3142:
 /***/ ((__unused_webpack_module, exports, __nccwpck_require__) => {
 
 
 
-var identity = __nccwpck_require__(2617);
-var Pair = __nccwpck_require__(2815);
-var YAMLMap = __nccwpck_require__(2448);
-var YAMLSeq = __nccwpck_require__(5125);
-var resolveEnd = __nccwpck_require__(1462);
-var resolveProps = __nccwpck_require__(8017);
-var utilContainsNewline = __nccwpck_require__(6761);
-var utilMapIncludes = __nccwpck_require__(3485);
+var identity = __nccwpck_require__(1127);
+var Pair = __nccwpck_require__(7165);
+var YAMLMap = __nccwpck_require__(4454);
+var YAMLSeq = __nccwpck_require__(2223);
+var resolveEnd = __nccwpck_require__(5407);
+var resolveProps = __nccwpck_require__(4631);
+var utilContainsNewline = __nccwpck_require__(9499);
+var utilMapIncludes = __nccwpck_require__(1187);
 
 const blockMsg = 'Block collections are not allowed within flow collections';
 const isBlock = (token) => token && (token.type === 'block-map' || token.type === 'block-seq');
@@ -67490,13 +68178,13 @@ exports.resolveFlowCollection = resolveFlowCollection;
 
 /***/ }),
 
-/***/ 7120:
+/***/ 6842:
 /***/ ((__unused_webpack_module, exports, __nccwpck_require__) => {
 
 
 
-var Scalar = __nccwpck_require__(9271);
-var resolveEnd = __nccwpck_require__(1462);
+var Scalar = __nccwpck_require__(3301);
+var resolveEnd = __nccwpck_require__(5407);
 
 function resolveFlowScalar(scalar, strict, onError) {
     const { offset, type, source, end } = scalar;
@@ -67725,7 +68413,7 @@ exports.resolveFlowScalar = resolveFlowScalar;
 
 /***/ }),
 
-/***/ 8017:
+/***/ 4631:
 /***/ ((__unused_webpack_module, exports) => {
 
 
@@ -67880,7 +68568,7 @@ exports.resolveProps = resolveProps;
 
 /***/ }),
 
-/***/ 6761:
+/***/ 9499:
 /***/ ((__unused_webpack_module, exports) => {
 
 
@@ -67923,7 +68611,7 @@ exports.containsNewline = containsNewline;
 
 /***/ }),
 
-/***/ 9933:
+/***/ 2599:
 /***/ ((__unused_webpack_module, exports) => {
 
 
@@ -67958,12 +68646,12 @@ exports.emptyScalarPosition = emptyScalarPosition;
 
 /***/ }),
 
-/***/ 4437:
+/***/ 4051:
 /***/ ((__unused_webpack_module, exports, __nccwpck_require__) => {
 
 
 
-var utilContainsNewline = __nccwpck_require__(6761);
+var utilContainsNewline = __nccwpck_require__(9499);
 
 function flowIndentCheck(indent, fc, onError) {
     if (fc?.type === 'flow-collection') {
@@ -67982,12 +68670,12 @@ exports.flowIndentCheck = flowIndentCheck;
 
 /***/ }),
 
-/***/ 3485:
+/***/ 1187:
 /***/ ((__unused_webpack_module, exports, __nccwpck_require__) => {
 
 
 
-var identity = __nccwpck_require__(2617);
+var identity = __nccwpck_require__(1127);
 
 function mapIncludes(ctx, items, search) {
     const { uniqueKeys } = ctx.options;
@@ -68004,22 +68692,22 @@ exports.mapIncludes = mapIncludes;
 
 /***/ }),
 
-/***/ 5755:
+/***/ 5402:
 /***/ ((__unused_webpack_module, exports, __nccwpck_require__) => {
 
 
 
-var Alias = __nccwpck_require__(9671);
-var Collection = __nccwpck_require__(6039);
-var identity = __nccwpck_require__(2617);
-var Pair = __nccwpck_require__(2815);
-var toJS = __nccwpck_require__(3709);
-var Schema = __nccwpck_require__(4902);
-var stringifyDocument = __nccwpck_require__(5719);
-var anchors = __nccwpck_require__(5702);
-var applyReviver = __nccwpck_require__(2703);
-var createNode = __nccwpck_require__(9462);
-var directives = __nccwpck_require__(8144);
+var Alias = __nccwpck_require__(4065);
+var Collection = __nccwpck_require__(101);
+var identity = __nccwpck_require__(1127);
+var Pair = __nccwpck_require__(7165);
+var toJS = __nccwpck_require__(4043);
+var Schema = __nccwpck_require__(5840);
+var stringifyDocument = __nccwpck_require__(9210);
+var anchors = __nccwpck_require__(1596);
+var applyReviver = __nccwpck_require__(3661);
+var createNode = __nccwpck_require__(2404);
+var directives = __nccwpck_require__(1342);
 
 class Document {
     constructor(value, replacer, options) {
@@ -68348,13 +69036,13 @@ exports.Document = Document;
 
 /***/ }),
 
-/***/ 5702:
+/***/ 1596:
 /***/ ((__unused_webpack_module, exports, __nccwpck_require__) => {
 
 
 
-var identity = __nccwpck_require__(2617);
-var visit = __nccwpck_require__(7182);
+var identity = __nccwpck_require__(1127);
+var visit = __nccwpck_require__(204);
 
 /**
  * Verify that the input string is a valid anchor.
@@ -68431,7 +69119,7 @@ exports.findNewAnchor = findNewAnchor;
 
 /***/ }),
 
-/***/ 2703:
+/***/ 3661:
 /***/ ((__unused_webpack_module, exports) => {
 
 
@@ -68495,14 +69183,14 @@ exports.applyReviver = applyReviver;
 
 /***/ }),
 
-/***/ 9462:
+/***/ 2404:
 /***/ ((__unused_webpack_module, exports, __nccwpck_require__) => {
 
 
 
-var Alias = __nccwpck_require__(9671);
-var identity = __nccwpck_require__(2617);
-var Scalar = __nccwpck_require__(9271);
+var Alias = __nccwpck_require__(4065);
+var identity = __nccwpck_require__(1127);
+var Scalar = __nccwpck_require__(3301);
 
 const defaultTagPrefix = 'tag:yaml.org,2002:';
 function findTagObject(value, tagName, tags) {
@@ -68592,13 +69280,13 @@ exports.createNode = createNode;
 
 /***/ }),
 
-/***/ 8144:
+/***/ 1342:
 /***/ ((__unused_webpack_module, exports, __nccwpck_require__) => {
 
 
 
-var identity = __nccwpck_require__(2617);
-var visit = __nccwpck_require__(7182);
+var identity = __nccwpck_require__(1127);
+var visit = __nccwpck_require__(204);
 
 const escapeChars = {
     '!': '%21',
@@ -68777,7 +69465,7 @@ exports.Directives = Directives;
 
 /***/ }),
 
-/***/ 2130:
+/***/ 1464:
 /***/ ((__unused_webpack_module, exports) => {
 
 
@@ -68846,27 +69534,27 @@ exports.prettifyError = prettifyError;
 
 /***/ }),
 
-/***/ 3645:
+/***/ 8815:
 /***/ ((__unused_webpack_module, exports, __nccwpck_require__) => {
 
 
 
-var composer = __nccwpck_require__(2750);
-var Document = __nccwpck_require__(5755);
-var Schema = __nccwpck_require__(4902);
-var errors = __nccwpck_require__(2130);
-var Alias = __nccwpck_require__(9671);
-var identity = __nccwpck_require__(2617);
-var Pair = __nccwpck_require__(2815);
-var Scalar = __nccwpck_require__(9271);
-var YAMLMap = __nccwpck_require__(2448);
-var YAMLSeq = __nccwpck_require__(5125);
-var cst = __nccwpck_require__(3427);
-var lexer = __nccwpck_require__(795);
-var lineCounter = __nccwpck_require__(9706);
-var parser = __nccwpck_require__(7374);
-var publicApi = __nccwpck_require__(6205);
-var visit = __nccwpck_require__(7182);
+var composer = __nccwpck_require__(9984);
+var Document = __nccwpck_require__(5402);
+var Schema = __nccwpck_require__(5840);
+var errors = __nccwpck_require__(1464);
+var Alias = __nccwpck_require__(4065);
+var identity = __nccwpck_require__(1127);
+var Pair = __nccwpck_require__(7165);
+var Scalar = __nccwpck_require__(3301);
+var YAMLMap = __nccwpck_require__(4454);
+var YAMLSeq = __nccwpck_require__(2223);
+var cst = __nccwpck_require__(3461);
+var lexer = __nccwpck_require__(361);
+var lineCounter = __nccwpck_require__(6628);
+var parser = __nccwpck_require__(3456);
+var publicApi = __nccwpck_require__(4047);
+var visit = __nccwpck_require__(204);
 
 
 
@@ -68903,7 +69591,7 @@ exports.visitAsync = visit.visitAsync;
 
 /***/ }),
 
-/***/ 9923:
+/***/ 7249:
 /***/ ((__unused_webpack_module, exports, __nccwpck_require__) => {
 
 
@@ -68929,16 +69617,16 @@ exports.warn = warn;
 
 /***/ }),
 
-/***/ 9671:
+/***/ 4065:
 /***/ ((__unused_webpack_module, exports, __nccwpck_require__) => {
 
 
 
-var anchors = __nccwpck_require__(5702);
-var visit = __nccwpck_require__(7182);
-var identity = __nccwpck_require__(2617);
-var Node = __nccwpck_require__(4615);
-var toJS = __nccwpck_require__(3709);
+var anchors = __nccwpck_require__(1596);
+var visit = __nccwpck_require__(204);
+var identity = __nccwpck_require__(1127);
+var Node = __nccwpck_require__(6673);
+var toJS = __nccwpck_require__(4043);
 
 class Alias extends Node.NodeBase {
     constructor(source) {
@@ -69056,14 +69744,14 @@ exports.Alias = Alias;
 
 /***/ }),
 
-/***/ 6039:
+/***/ 101:
 /***/ ((__unused_webpack_module, exports, __nccwpck_require__) => {
 
 
 
-var createNode = __nccwpck_require__(9462);
-var identity = __nccwpck_require__(2617);
-var Node = __nccwpck_require__(4615);
+var createNode = __nccwpck_require__(2404);
+var identity = __nccwpck_require__(1127);
+var Node = __nccwpck_require__(6673);
 
 function collectionFromPath(schema, path, value) {
     let v = value;
@@ -69214,14 +69902,14 @@ exports.isEmptyPath = isEmptyPath;
 
 /***/ }),
 
-/***/ 4615:
+/***/ 6673:
 /***/ ((__unused_webpack_module, exports, __nccwpck_require__) => {
 
 
 
-var applyReviver = __nccwpck_require__(2703);
-var identity = __nccwpck_require__(2617);
-var toJS = __nccwpck_require__(3709);
+var applyReviver = __nccwpck_require__(3661);
+var identity = __nccwpck_require__(1127);
+var toJS = __nccwpck_require__(4043);
 
 class NodeBase {
     constructor(type) {
@@ -69261,15 +69949,15 @@ exports.NodeBase = NodeBase;
 
 /***/ }),
 
-/***/ 2815:
+/***/ 7165:
 /***/ ((__unused_webpack_module, exports, __nccwpck_require__) => {
 
 
 
-var createNode = __nccwpck_require__(9462);
-var stringifyPair = __nccwpck_require__(1174);
-var addPairToJSMap = __nccwpck_require__(614);
-var identity = __nccwpck_require__(2617);
+var createNode = __nccwpck_require__(2404);
+var stringifyPair = __nccwpck_require__(9748);
+var addPairToJSMap = __nccwpck_require__(7104);
+var identity = __nccwpck_require__(1127);
 
 function createPair(key, value, ctx) {
     const k = createNode.createNode(key, undefined, ctx);
@@ -69307,14 +69995,14 @@ exports.createPair = createPair;
 
 /***/ }),
 
-/***/ 9271:
+/***/ 3301:
 /***/ ((__unused_webpack_module, exports, __nccwpck_require__) => {
 
 
 
-var identity = __nccwpck_require__(2617);
-var Node = __nccwpck_require__(4615);
-var toJS = __nccwpck_require__(3709);
+var identity = __nccwpck_require__(1127);
+var Node = __nccwpck_require__(6673);
+var toJS = __nccwpck_require__(4043);
 
 const isScalarValue = (value) => !value || (typeof value !== 'function' && typeof value !== 'object');
 class Scalar extends Node.NodeBase {
@@ -69341,17 +70029,17 @@ exports.isScalarValue = isScalarValue;
 
 /***/ }),
 
-/***/ 2448:
+/***/ 4454:
 /***/ ((__unused_webpack_module, exports, __nccwpck_require__) => {
 
 
 
-var stringifyCollection = __nccwpck_require__(8454);
-var addPairToJSMap = __nccwpck_require__(614);
-var Collection = __nccwpck_require__(6039);
-var identity = __nccwpck_require__(2617);
-var Pair = __nccwpck_require__(2815);
-var Scalar = __nccwpck_require__(9271);
+var stringifyCollection = __nccwpck_require__(1212);
+var addPairToJSMap = __nccwpck_require__(7104);
+var Collection = __nccwpck_require__(101);
+var identity = __nccwpck_require__(1127);
+var Pair = __nccwpck_require__(7165);
+var Scalar = __nccwpck_require__(3301);
 
 function findPair(items, key) {
     const k = identity.isScalar(key) ? key.value : key;
@@ -69495,17 +70183,17 @@ exports.findPair = findPair;
 
 /***/ }),
 
-/***/ 5125:
+/***/ 2223:
 /***/ ((__unused_webpack_module, exports, __nccwpck_require__) => {
 
 
 
-var createNode = __nccwpck_require__(9462);
-var stringifyCollection = __nccwpck_require__(8454);
-var Collection = __nccwpck_require__(6039);
-var identity = __nccwpck_require__(2617);
-var Scalar = __nccwpck_require__(9271);
-var toJS = __nccwpck_require__(3709);
+var createNode = __nccwpck_require__(2404);
+var stringifyCollection = __nccwpck_require__(1212);
+var Collection = __nccwpck_require__(101);
+var identity = __nccwpck_require__(1127);
+var Scalar = __nccwpck_require__(3301);
+var toJS = __nccwpck_require__(4043);
 
 class YAMLSeq extends Collection.Collection {
     static get tagName() {
@@ -69617,16 +70305,16 @@ exports.YAMLSeq = YAMLSeq;
 
 /***/ }),
 
-/***/ 614:
+/***/ 7104:
 /***/ ((__unused_webpack_module, exports, __nccwpck_require__) => {
 
 
 
-var log = __nccwpck_require__(9923);
-var merge = __nccwpck_require__(2610);
-var stringify = __nccwpck_require__(9666);
-var identity = __nccwpck_require__(2617);
-var toJS = __nccwpck_require__(3709);
+var log = __nccwpck_require__(7249);
+var merge = __nccwpck_require__(452);
+var stringify = __nccwpck_require__(2148);
+var identity = __nccwpck_require__(1127);
+var toJS = __nccwpck_require__(4043);
 
 function addPairToJSMap(ctx, map, { key, value }) {
     if (identity.isNode(key) && key.addToJSMap)
@@ -69689,7 +70377,7 @@ exports.addPairToJSMap = addPairToJSMap;
 
 /***/ }),
 
-/***/ 2617:
+/***/ 1127:
 /***/ ((__unused_webpack_module, exports) => {
 
 
@@ -69749,12 +70437,12 @@ exports.isSeq = isSeq;
 
 /***/ }),
 
-/***/ 3709:
+/***/ 4043:
 /***/ ((__unused_webpack_module, exports, __nccwpck_require__) => {
 
 
 
-var identity = __nccwpck_require__(2617);
+var identity = __nccwpck_require__(1127);
 
 /**
  * Recursively convert any node or its contents to native JavaScript
@@ -69795,15 +70483,15 @@ exports.toJS = toJS;
 
 /***/ }),
 
-/***/ 8564:
+/***/ 110:
 /***/ ((__unused_webpack_module, exports, __nccwpck_require__) => {
 
 
 
-var resolveBlockScalar = __nccwpck_require__(599);
-var resolveFlowScalar = __nccwpck_require__(7120);
-var errors = __nccwpck_require__(2130);
-var stringifyString = __nccwpck_require__(6179);
+var resolveBlockScalar = __nccwpck_require__(8913);
+var resolveFlowScalar = __nccwpck_require__(6842);
+var errors = __nccwpck_require__(1464);
+var stringifyString = __nccwpck_require__(3069);
 
 function resolveAsScalar(token, strict = true, onError) {
     if (token) {
@@ -70020,7 +70708,7 @@ exports.setScalarValue = setScalarValue;
 
 /***/ }),
 
-/***/ 7455:
+/***/ 1733:
 /***/ ((__unused_webpack_module, exports) => {
 
 
@@ -70090,7 +70778,7 @@ exports.stringify = stringify;
 
 /***/ }),
 
-/***/ 4257:
+/***/ 7715:
 /***/ ((__unused_webpack_module, exports) => {
 
 
@@ -70196,14 +70884,14 @@ exports.visit = visit;
 
 /***/ }),
 
-/***/ 3427:
+/***/ 3461:
 /***/ ((__unused_webpack_module, exports, __nccwpck_require__) => {
 
 
 
-var cstScalar = __nccwpck_require__(8564);
-var cstStringify = __nccwpck_require__(7455);
-var cstVisit = __nccwpck_require__(4257);
+var cstScalar = __nccwpck_require__(110);
+var cstStringify = __nccwpck_require__(1733);
+var cstVisit = __nccwpck_require__(7715);
 
 /** The byte order mark */
 const BOM = '\u{FEFF}';
@@ -70315,12 +71003,12 @@ exports.tokenType = tokenType;
 
 /***/ }),
 
-/***/ 795:
+/***/ 361:
 /***/ ((__unused_webpack_module, exports, __nccwpck_require__) => {
 
 
 
-var cst = __nccwpck_require__(3427);
+var cst = __nccwpck_require__(3461);
 
 /*
 START -> stream
@@ -71045,7 +71733,7 @@ exports.Lexer = Lexer;
 
 /***/ }),
 
-/***/ 9706:
+/***/ 6628:
 /***/ ((__unused_webpack_module, exports) => {
 
 
@@ -71093,14 +71781,14 @@ exports.LineCounter = LineCounter;
 
 /***/ }),
 
-/***/ 7374:
+/***/ 3456:
 /***/ ((__unused_webpack_module, exports, __nccwpck_require__) => {
 
 
 
 var node_process = __nccwpck_require__(932);
-var cst = __nccwpck_require__(3427);
-var lexer = __nccwpck_require__(795);
+var cst = __nccwpck_require__(3461);
+var lexer = __nccwpck_require__(361);
 
 function includesToken(list, type) {
     for (let i = 0; i < list.length; ++i)
@@ -72080,18 +72768,18 @@ exports.Parser = Parser;
 
 /***/ }),
 
-/***/ 6205:
+/***/ 4047:
 /***/ ((__unused_webpack_module, exports, __nccwpck_require__) => {
 
 
 
-var composer = __nccwpck_require__(2750);
-var Document = __nccwpck_require__(5755);
-var errors = __nccwpck_require__(2130);
-var log = __nccwpck_require__(9923);
-var identity = __nccwpck_require__(2617);
-var lineCounter = __nccwpck_require__(9706);
-var parser = __nccwpck_require__(7374);
+var composer = __nccwpck_require__(9984);
+var Document = __nccwpck_require__(5402);
+var errors = __nccwpck_require__(1464);
+var log = __nccwpck_require__(7249);
+var identity = __nccwpck_require__(1127);
+var lineCounter = __nccwpck_require__(6628);
+var parser = __nccwpck_require__(3456);
 
 function parseOptions(options) {
     const prettyErrors = options.prettyErrors !== false;
@@ -72194,16 +72882,16 @@ exports.stringify = stringify;
 
 /***/ }),
 
-/***/ 4902:
+/***/ 5840:
 /***/ ((__unused_webpack_module, exports, __nccwpck_require__) => {
 
 
 
-var identity = __nccwpck_require__(2617);
-var map = __nccwpck_require__(8229);
-var seq = __nccwpck_require__(2400);
-var string = __nccwpck_require__(2374);
-var tags = __nccwpck_require__(1656);
+var identity = __nccwpck_require__(1127);
+var map = __nccwpck_require__(7451);
+var seq = __nccwpck_require__(1706);
+var string = __nccwpck_require__(6464);
+var tags = __nccwpck_require__(18);
 
 const sortMapEntriesByKey = (a, b) => a.key < b.key ? -1 : a.key > b.key ? 1 : 0;
 class Schema {
@@ -72240,13 +72928,13 @@ exports.Schema = Schema;
 
 /***/ }),
 
-/***/ 8229:
+/***/ 7451:
 /***/ ((__unused_webpack_module, exports, __nccwpck_require__) => {
 
 
 
-var identity = __nccwpck_require__(2617);
-var YAMLMap = __nccwpck_require__(2448);
+var identity = __nccwpck_require__(1127);
+var YAMLMap = __nccwpck_require__(4454);
 
 const map = {
     collection: 'map',
@@ -72266,12 +72954,12 @@ exports.map = map;
 
 /***/ }),
 
-/***/ 7890:
+/***/ 3632:
 /***/ ((__unused_webpack_module, exports, __nccwpck_require__) => {
 
 
 
-var Scalar = __nccwpck_require__(9271);
+var Scalar = __nccwpck_require__(3301);
 
 const nullTag = {
     identify: value => value == null,
@@ -72290,13 +72978,13 @@ exports.nullTag = nullTag;
 
 /***/ }),
 
-/***/ 2400:
+/***/ 1706:
 /***/ ((__unused_webpack_module, exports, __nccwpck_require__) => {
 
 
 
-var identity = __nccwpck_require__(2617);
-var YAMLSeq = __nccwpck_require__(5125);
+var identity = __nccwpck_require__(1127);
+var YAMLSeq = __nccwpck_require__(2223);
 
 const seq = {
     collection: 'seq',
@@ -72316,12 +73004,12 @@ exports.seq = seq;
 
 /***/ }),
 
-/***/ 2374:
+/***/ 6464:
 /***/ ((__unused_webpack_module, exports, __nccwpck_require__) => {
 
 
 
-var stringifyString = __nccwpck_require__(6179);
+var stringifyString = __nccwpck_require__(3069);
 
 const string = {
     identify: value => typeof value === 'string',
@@ -72339,12 +73027,12 @@ exports.string = string;
 
 /***/ }),
 
-/***/ 1477:
+/***/ 3959:
 /***/ ((__unused_webpack_module, exports, __nccwpck_require__) => {
 
 
 
-var Scalar = __nccwpck_require__(9271);
+var Scalar = __nccwpck_require__(3301);
 
 const boolTag = {
     identify: value => typeof value === 'boolean',
@@ -72367,13 +73055,13 @@ exports.boolTag = boolTag;
 
 /***/ }),
 
-/***/ 8251:
+/***/ 8405:
 /***/ ((__unused_webpack_module, exports, __nccwpck_require__) => {
 
 
 
-var Scalar = __nccwpck_require__(9271);
-var stringifyNumber = __nccwpck_require__(2491);
+var Scalar = __nccwpck_require__(3301);
+var stringifyNumber = __nccwpck_require__(8689);
 
 const floatNaN = {
     identify: value => typeof value === 'number',
@@ -72421,12 +73109,12 @@ exports.floatNaN = floatNaN;
 
 /***/ }),
 
-/***/ 7052:
+/***/ 9874:
 /***/ ((__unused_webpack_module, exports, __nccwpck_require__) => {
 
 
 
-var stringifyNumber = __nccwpck_require__(2491);
+var stringifyNumber = __nccwpck_require__(8689);
 
 const intIdentify = (value) => typeof value === 'bigint' || Number.isInteger(value);
 const intResolve = (str, offset, radix, { intAsBigInt }) => (intAsBigInt ? BigInt(str) : parseInt(str.substring(offset), radix));
@@ -72470,18 +73158,18 @@ exports.intOct = intOct;
 
 /***/ }),
 
-/***/ 4810:
+/***/ 896:
 /***/ ((__unused_webpack_module, exports, __nccwpck_require__) => {
 
 
 
-var map = __nccwpck_require__(8229);
-var _null = __nccwpck_require__(7890);
-var seq = __nccwpck_require__(2400);
-var string = __nccwpck_require__(2374);
-var bool = __nccwpck_require__(1477);
-var float = __nccwpck_require__(8251);
-var int = __nccwpck_require__(7052);
+var map = __nccwpck_require__(7451);
+var _null = __nccwpck_require__(3632);
+var seq = __nccwpck_require__(1706);
+var string = __nccwpck_require__(6464);
+var bool = __nccwpck_require__(3959);
+var float = __nccwpck_require__(8405);
+var int = __nccwpck_require__(9874);
 
 const schema = [
     map.map,
@@ -72502,14 +73190,14 @@ exports.schema = schema;
 
 /***/ }),
 
-/***/ 7925:
+/***/ 3559:
 /***/ ((__unused_webpack_module, exports, __nccwpck_require__) => {
 
 
 
-var Scalar = __nccwpck_require__(9271);
-var map = __nccwpck_require__(8229);
-var seq = __nccwpck_require__(2400);
+var Scalar = __nccwpck_require__(3301);
+var map = __nccwpck_require__(7451);
+var seq = __nccwpck_require__(1706);
 
 function intIdentify(value) {
     return typeof value === 'bigint' || Number.isInteger(value);
@@ -72573,27 +73261,27 @@ exports.schema = schema;
 
 /***/ }),
 
-/***/ 1656:
+/***/ 18:
 /***/ ((__unused_webpack_module, exports, __nccwpck_require__) => {
 
 
 
-var map = __nccwpck_require__(8229);
-var _null = __nccwpck_require__(7890);
-var seq = __nccwpck_require__(2400);
-var string = __nccwpck_require__(2374);
-var bool = __nccwpck_require__(1477);
-var float = __nccwpck_require__(8251);
-var int = __nccwpck_require__(7052);
-var schema = __nccwpck_require__(4810);
-var schema$1 = __nccwpck_require__(7925);
-var binary = __nccwpck_require__(6817);
-var merge = __nccwpck_require__(2610);
-var omap = __nccwpck_require__(61);
-var pairs = __nccwpck_require__(7815);
-var schema$2 = __nccwpck_require__(7755);
-var set = __nccwpck_require__(9138);
-var timestamp = __nccwpck_require__(6282);
+var map = __nccwpck_require__(7451);
+var _null = __nccwpck_require__(3632);
+var seq = __nccwpck_require__(1706);
+var string = __nccwpck_require__(6464);
+var bool = __nccwpck_require__(3959);
+var float = __nccwpck_require__(8405);
+var int = __nccwpck_require__(9874);
+var schema = __nccwpck_require__(896);
+var schema$1 = __nccwpck_require__(3559);
+var binary = __nccwpck_require__(6083);
+var merge = __nccwpck_require__(452);
+var omap = __nccwpck_require__(303);
+var pairs = __nccwpck_require__(8385);
+var schema$2 = __nccwpck_require__(5913);
+var set = __nccwpck_require__(1528);
+var timestamp = __nccwpck_require__(6752);
 
 const schemas = new Map([
     ['core', schema.schema],
@@ -72679,14 +73367,14 @@ exports.getTags = getTags;
 
 /***/ }),
 
-/***/ 6817:
+/***/ 6083:
 /***/ ((__unused_webpack_module, exports, __nccwpck_require__) => {
 
 
 
 var node_buffer = __nccwpck_require__(181);
-var Scalar = __nccwpck_require__(9271);
-var stringifyString = __nccwpck_require__(6179);
+var Scalar = __nccwpck_require__(3301);
+var stringifyString = __nccwpck_require__(3069);
 
 const binary = {
     identify: value => value instanceof Uint8Array, // Buffer inherits from Uint8Array
@@ -72756,12 +73444,12 @@ exports.binary = binary;
 
 /***/ }),
 
-/***/ 3260:
+/***/ 8398:
 /***/ ((__unused_webpack_module, exports, __nccwpck_require__) => {
 
 
 
-var Scalar = __nccwpck_require__(9271);
+var Scalar = __nccwpck_require__(3301);
 
 function boolStringify({ value, source }, ctx) {
     const boolObj = value ? trueTag : falseTag;
@@ -72792,13 +73480,13 @@ exports.trueTag = trueTag;
 
 /***/ }),
 
-/***/ 396:
+/***/ 5782:
 /***/ ((__unused_webpack_module, exports, __nccwpck_require__) => {
 
 
 
-var Scalar = __nccwpck_require__(9271);
-var stringifyNumber = __nccwpck_require__(2491);
+var Scalar = __nccwpck_require__(3301);
+var stringifyNumber = __nccwpck_require__(8689);
 
 const floatNaN = {
     identify: value => typeof value === 'number',
@@ -72849,12 +73537,12 @@ exports.floatNaN = floatNaN;
 
 /***/ }),
 
-/***/ 5883:
+/***/ 873:
 /***/ ((__unused_webpack_module, exports, __nccwpck_require__) => {
 
 
 
-var stringifyNumber = __nccwpck_require__(2491);
+var stringifyNumber = __nccwpck_require__(8689);
 
 const intIdentify = (value) => typeof value === 'bigint' || Number.isInteger(value);
 function intResolve(str, offset, radix, { intAsBigInt }) {
@@ -72932,13 +73620,13 @@ exports.intOct = intOct;
 
 /***/ }),
 
-/***/ 2610:
+/***/ 452:
 /***/ ((__unused_webpack_module, exports, __nccwpck_require__) => {
 
 
 
-var identity = __nccwpck_require__(2617);
-var Scalar = __nccwpck_require__(9271);
+var identity = __nccwpck_require__(1127);
+var Scalar = __nccwpck_require__(3301);
 
 // If the value associated with a merge key is a single mapping node, each of
 // its key/value pairs is inserted into the current mapping, unless the key
@@ -73010,16 +73698,16 @@ exports.merge = merge;
 
 /***/ }),
 
-/***/ 61:
+/***/ 303:
 /***/ ((__unused_webpack_module, exports, __nccwpck_require__) => {
 
 
 
-var identity = __nccwpck_require__(2617);
-var toJS = __nccwpck_require__(3709);
-var YAMLMap = __nccwpck_require__(2448);
-var YAMLSeq = __nccwpck_require__(5125);
-var pairs = __nccwpck_require__(7815);
+var identity = __nccwpck_require__(1127);
+var toJS = __nccwpck_require__(4043);
+var YAMLMap = __nccwpck_require__(4454);
+var YAMLSeq = __nccwpck_require__(2223);
+var pairs = __nccwpck_require__(8385);
 
 class YAMLOMap extends YAMLSeq.YAMLSeq {
     constructor() {
@@ -73094,15 +73782,15 @@ exports.omap = omap;
 
 /***/ }),
 
-/***/ 7815:
+/***/ 8385:
 /***/ ((__unused_webpack_module, exports, __nccwpck_require__) => {
 
 
 
-var identity = __nccwpck_require__(2617);
-var Pair = __nccwpck_require__(2815);
-var Scalar = __nccwpck_require__(9271);
-var YAMLSeq = __nccwpck_require__(5125);
+var identity = __nccwpck_require__(1127);
+var Pair = __nccwpck_require__(7165);
+var Scalar = __nccwpck_require__(3301);
+var YAMLSeq = __nccwpck_require__(2223);
 
 function resolvePairs(seq, onError) {
     if (identity.isSeq(seq)) {
@@ -73183,24 +73871,24 @@ exports.resolvePairs = resolvePairs;
 
 /***/ }),
 
-/***/ 7755:
+/***/ 5913:
 /***/ ((__unused_webpack_module, exports, __nccwpck_require__) => {
 
 
 
-var map = __nccwpck_require__(8229);
-var _null = __nccwpck_require__(7890);
-var seq = __nccwpck_require__(2400);
-var string = __nccwpck_require__(2374);
-var binary = __nccwpck_require__(6817);
-var bool = __nccwpck_require__(3260);
-var float = __nccwpck_require__(396);
-var int = __nccwpck_require__(5883);
-var merge = __nccwpck_require__(2610);
-var omap = __nccwpck_require__(61);
-var pairs = __nccwpck_require__(7815);
-var set = __nccwpck_require__(9138);
-var timestamp = __nccwpck_require__(6282);
+var map = __nccwpck_require__(7451);
+var _null = __nccwpck_require__(3632);
+var seq = __nccwpck_require__(1706);
+var string = __nccwpck_require__(6464);
+var binary = __nccwpck_require__(6083);
+var bool = __nccwpck_require__(8398);
+var float = __nccwpck_require__(5782);
+var int = __nccwpck_require__(873);
+var merge = __nccwpck_require__(452);
+var omap = __nccwpck_require__(303);
+var pairs = __nccwpck_require__(8385);
+var set = __nccwpck_require__(1528);
+var timestamp = __nccwpck_require__(6752);
 
 const schema = [
     map.map,
@@ -73231,14 +73919,14 @@ exports.schema = schema;
 
 /***/ }),
 
-/***/ 9138:
+/***/ 1528:
 /***/ ((__unused_webpack_module, exports, __nccwpck_require__) => {
 
 
 
-var identity = __nccwpck_require__(2617);
-var Pair = __nccwpck_require__(2815);
-var YAMLMap = __nccwpck_require__(2448);
+var identity = __nccwpck_require__(1127);
+var Pair = __nccwpck_require__(7165);
+var YAMLMap = __nccwpck_require__(4454);
 
 class YAMLSet extends YAMLMap.YAMLMap {
     constructor(schema) {
@@ -73334,12 +74022,12 @@ exports.set = set;
 
 /***/ }),
 
-/***/ 6282:
+/***/ 6752:
 /***/ ((__unused_webpack_module, exports, __nccwpck_require__) => {
 
 
 
-var stringifyNumber = __nccwpck_require__(2491);
+var stringifyNumber = __nccwpck_require__(8689);
 
 /** Internal types handle bigint as number, because TS can't figure it out. */
 function parseSexagesimal(str, asBigInt) {
@@ -73446,7 +74134,7 @@ exports.timestamp = timestamp;
 
 /***/ }),
 
-/***/ 7089:
+/***/ 4475:
 /***/ ((__unused_webpack_module, exports) => {
 
 
@@ -73604,15 +74292,15 @@ exports.foldFlowLines = foldFlowLines;
 
 /***/ }),
 
-/***/ 9666:
+/***/ 2148:
 /***/ ((__unused_webpack_module, exports, __nccwpck_require__) => {
 
 
 
-var anchors = __nccwpck_require__(5702);
-var identity = __nccwpck_require__(2617);
-var stringifyComment = __nccwpck_require__(6949);
-var stringifyString = __nccwpck_require__(6179);
+var anchors = __nccwpck_require__(1596);
+var identity = __nccwpck_require__(1127);
+var stringifyComment = __nccwpck_require__(9799);
+var stringifyString = __nccwpck_require__(3069);
 
 function createStringifyContext(doc, options) {
     const opt = Object.assign({
@@ -73743,14 +74431,14 @@ exports.stringify = stringify;
 
 /***/ }),
 
-/***/ 8454:
+/***/ 1212:
 /***/ ((__unused_webpack_module, exports, __nccwpck_require__) => {
 
 
 
-var identity = __nccwpck_require__(2617);
-var stringify = __nccwpck_require__(9666);
-var stringifyComment = __nccwpck_require__(6949);
+var identity = __nccwpck_require__(1127);
+var stringify = __nccwpck_require__(2148);
+var stringifyComment = __nccwpck_require__(9799);
 
 function stringifyCollection(collection, ctx, options) {
     const flow = ctx.inFlow ?? collection.flow;
@@ -73905,7 +74593,7 @@ exports.stringifyCollection = stringifyCollection;
 
 /***/ }),
 
-/***/ 6949:
+/***/ 9799:
 /***/ ((__unused_webpack_module, exports) => {
 
 
@@ -73936,14 +74624,14 @@ exports.stringifyComment = stringifyComment;
 
 /***/ }),
 
-/***/ 5719:
+/***/ 9210:
 /***/ ((__unused_webpack_module, exports, __nccwpck_require__) => {
 
 
 
-var identity = __nccwpck_require__(2617);
-var stringify = __nccwpck_require__(9666);
-var stringifyComment = __nccwpck_require__(6949);
+var identity = __nccwpck_require__(1127);
+var stringify = __nccwpck_require__(2148);
+var stringifyComment = __nccwpck_require__(9799);
 
 function stringifyDocument(doc, options) {
     const lines = [];
@@ -74030,7 +74718,7 @@ exports.stringifyDocument = stringifyDocument;
 
 /***/ }),
 
-/***/ 2491:
+/***/ 8689:
 /***/ ((__unused_webpack_module, exports) => {
 
 
@@ -74064,15 +74752,15 @@ exports.stringifyNumber = stringifyNumber;
 
 /***/ }),
 
-/***/ 1174:
+/***/ 9748:
 /***/ ((__unused_webpack_module, exports, __nccwpck_require__) => {
 
 
 
-var identity = __nccwpck_require__(2617);
-var Scalar = __nccwpck_require__(9271);
-var stringify = __nccwpck_require__(9666);
-var stringifyComment = __nccwpck_require__(6949);
+var identity = __nccwpck_require__(1127);
+var Scalar = __nccwpck_require__(3301);
+var stringify = __nccwpck_require__(2148);
+var stringifyComment = __nccwpck_require__(9799);
 
 function stringifyPair({ key, value }, ctx, onComment, onChompKeep) {
     const { allNullValues, doc, indent, indentStep, options: { commentString, indentSeq, simpleKeys } } = ctx;
@@ -74223,13 +74911,13 @@ exports.stringifyPair = stringifyPair;
 
 /***/ }),
 
-/***/ 6179:
+/***/ 3069:
 /***/ ((__unused_webpack_module, exports, __nccwpck_require__) => {
 
 
 
-var Scalar = __nccwpck_require__(9271);
-var foldFlowLines = __nccwpck_require__(7089);
+var Scalar = __nccwpck_require__(3301);
+var foldFlowLines = __nccwpck_require__(4475);
 
 const getFoldOptions = (ctx, isBlock) => ({
     indentAtStart: isBlock ? ctx.indent.length : ctx.indentAtStart,
@@ -74568,22 +75256,22 @@ exports.stringifyString = stringifyString;
 
 /***/ }),
 
-/***/ 5181:
+/***/ 383:
 /***/ ((__unused_webpack_module, exports, __nccwpck_require__) => {
 
 
 
-var createNode = __nccwpck_require__(9462);
-var log = __nccwpck_require__(9923);
-var Pair = __nccwpck_require__(2815);
-var toJS = __nccwpck_require__(3709);
-var YAMLMap = __nccwpck_require__(2448);
-var map = __nccwpck_require__(8229);
-var seq = __nccwpck_require__(2400);
-var string = __nccwpck_require__(2374);
-var foldFlowLines = __nccwpck_require__(7089);
-var stringifyNumber = __nccwpck_require__(2491);
-var stringifyString = __nccwpck_require__(6179);
+var createNode = __nccwpck_require__(2404);
+var log = __nccwpck_require__(7249);
+var Pair = __nccwpck_require__(7165);
+var toJS = __nccwpck_require__(4043);
+var YAMLMap = __nccwpck_require__(4454);
+var map = __nccwpck_require__(7451);
+var seq = __nccwpck_require__(1706);
+var string = __nccwpck_require__(6464);
+var foldFlowLines = __nccwpck_require__(4475);
+var stringifyNumber = __nccwpck_require__(8689);
+var stringifyString = __nccwpck_require__(3069);
 
 
 
@@ -74603,12 +75291,12 @@ exports.stringifyString = stringifyString.stringifyString;
 
 /***/ }),
 
-/***/ 7182:
+/***/ 204:
 /***/ ((__unused_webpack_module, exports, __nccwpck_require__) => {
 
 
 
-var identity = __nccwpck_require__(2617);
+var identity = __nccwpck_require__(1127);
 
 const BREAK = Symbol('break visit');
 const SKIP = Symbol('skip children');
@@ -74846,7 +75534,7 @@ exports.visitAsync = visitAsync;
 
 /***/ }),
 
-/***/ 8974:
+/***/ 5064:
 /***/ ((__unused_webpack___webpack_module__, __webpack_exports__, __nccwpck_require__) => {
 
 /* harmony export */ __nccwpck_require__.d(__webpack_exports__, {
@@ -74875,7 +75563,7 @@ exports.visitAsync = visitAsync;
 /* harmony export */   xX: () => (/* binding */ APIConnectionError),
 /* harmony export */   yP: () => (/* binding */ PaymentRequiredError)
 /* harmony export */ });
-/* harmony import */ var _internal_errors_mjs__WEBPACK_IMPORTED_MODULE_0__ = __nccwpck_require__(883);
+/* harmony import */ var _internal_errors_mjs__WEBPACK_IMPORTED_MODULE_0__ = __nccwpck_require__(2533);
 
 var AnthropicError = /* @__PURE__ */ (() => {
     class AnthropicError extends Error {
@@ -75151,7 +75839,7 @@ const STATUS_ERROR_CLASSES = /* @__PURE__ */ new Map([
 
 /***/ }),
 
-/***/ 883:
+/***/ 2533:
 /***/ ((__unused_webpack___webpack_module__, __webpack_exports__, __nccwpck_require__) => {
 
 /* harmony export */ __nccwpck_require__.d(__webpack_exports__, {
@@ -75198,7 +75886,7 @@ const castToError = (err) => {
 
 /***/ }),
 
-/***/ 4274:
+/***/ 3364:
 /***/ ((__unused_webpack___webpack_module__, __webpack_exports__, __nccwpck_require__) => {
 
 /* harmony export */ __nccwpck_require__.d(__webpack_exports__, {
@@ -75226,7 +75914,7 @@ function __classPrivateFieldGet(receiver, state, kind, f) {
 
 /***/ }),
 
-/***/ 5510:
+/***/ 9612:
 /***/ ((__unused_webpack___webpack_module__, __webpack_exports__, __nccwpck_require__) => {
 
 /* harmony export */ __nccwpck_require__.d(__webpack_exports__, {
@@ -75258,13 +75946,13 @@ function linkAbort(external, controller) {
 
 /***/ }),
 
-/***/ 3758:
+/***/ 8100:
 /***/ ((__unused_webpack___webpack_module__, __webpack_exports__, __nccwpck_require__) => {
 
 /* harmony export */ __nccwpck_require__.d(__webpack_exports__, {
 /* harmony export */   O: () => (/* binding */ AsyncQueue)
 /* harmony export */ });
-/* harmony import */ var _tslib_mjs__WEBPACK_IMPORTED_MODULE_0__ = __nccwpck_require__(4274);
+/* harmony import */ var _tslib_mjs__WEBPACK_IMPORTED_MODULE_0__ = __nccwpck_require__(3364);
 var _AsyncQueue_items, _AsyncQueue_waiters, _AsyncQueue_closed;
 
 /**
@@ -75349,7 +76037,7 @@ var AsyncQueue = /* @__PURE__ */ (() => {
 
 /***/ }),
 
-/***/ 7376:
+/***/ 7594:
 /***/ ((__unused_webpack___webpack_module__, __webpack_exports__, __nccwpck_require__) => {
 
 /* harmony export */ __nccwpck_require__.d(__webpack_exports__, {
@@ -75360,7 +76048,7 @@ var AsyncQueue = /* @__PURE__ */ (() => {
 /* harmony export */   zM: () => (/* binding */ isStatus)
 /* harmony export */ });
 /* unused harmony export is4xx */
-/* harmony import */ var _core_error_mjs__WEBPACK_IMPORTED_MODULE_0__ = __nccwpck_require__(8974);
+/* harmony import */ var _core_error_mjs__WEBPACK_IMPORTED_MODULE_0__ = __nccwpck_require__(5064);
 
 /** True when `e` is an {@link APIError} whose HTTP status equals `code`. */
 function isStatus(e, code) {
@@ -75400,7 +76088,7 @@ function applyJitter(ms) {
 
 /***/ }),
 
-/***/ 8369:
+/***/ 9083:
 /***/ ((__unused_webpack___webpack_module__, __webpack_exports__, __nccwpck_require__) => {
 
 /* harmony export */ __nccwpck_require__.d(__webpack_exports__, {
@@ -75437,7 +76125,7 @@ function decodeUTF8(bytes) {
 
 /***/ }),
 
-/***/ 7989:
+/***/ 111:
 /***/ ((__unused_webpack___webpack_module__, __webpack_exports__, __nccwpck_require__) => {
 
 /* harmony export */ __nccwpck_require__.d(__webpack_exports__, {
@@ -75463,7 +76151,7 @@ const readEnv = (env) => {
 
 /***/ }),
 
-/***/ 3178:
+/***/ 7412:
 /***/ ((__unused_webpack___webpack_module__, __webpack_exports__, __nccwpck_require__) => {
 
 /* harmony export */ __nccwpck_require__.d(__webpack_exports__, {
@@ -75474,8 +76162,8 @@ const readEnv = (env) => {
 /* harmony export */   dF: () => (/* binding */ debugLogRequestDetails)
 /* harmony export */ });
 /* unused harmony export formatRequestDetails */
-/* harmony import */ var _values_mjs__WEBPACK_IMPORTED_MODULE_0__ = __nccwpck_require__(1034);
-/* harmony import */ var _env_mjs__WEBPACK_IMPORTED_MODULE_1__ = __nccwpck_require__(7989);
+/* harmony import */ var _values_mjs__WEBPACK_IMPORTED_MODULE_0__ = __nccwpck_require__(9296);
+/* harmony import */ var _env_mjs__WEBPACK_IMPORTED_MODULE_1__ = __nccwpck_require__(111);
 
 
 const defaultLogLevel = 'warn';
@@ -75597,7 +76285,7 @@ const formatRequestDetails = (details) => {
 
 /***/ }),
 
-/***/ 8411:
+/***/ 7793:
 /***/ ((__unused_webpack___webpack_module__, __webpack_exports__, __nccwpck_require__) => {
 
 /* harmony export */ __nccwpck_require__.d(__webpack_exports__, {
@@ -75621,7 +76309,7 @@ function promiseWithResolvers() {
 
 /***/ }),
 
-/***/ 1034:
+/***/ 9296:
 /***/ ((__unused_webpack___webpack_module__, __webpack_exports__, __nccwpck_require__) => {
 
 /* harmony export */ __nccwpck_require__.d(__webpack_exports__, {
@@ -75638,7 +76326,7 @@ function promiseWithResolvers() {
 /* harmony export */   ze: () => (/* binding */ isEmptyObj)
 /* harmony export */ });
 /* unused harmony exports ensurePresent, rejectUnsupportedCredentials, coerceInteger, coerceFloat, coerceBoolean, maybeCoerceInteger, maybeCoerceFloat, maybeCoerceBoolean, pop */
-/* harmony import */ var _core_error_mjs__WEBPACK_IMPORTED_MODULE_0__ = __nccwpck_require__(8974);
+/* harmony import */ var _core_error_mjs__WEBPACK_IMPORTED_MODULE_0__ = __nccwpck_require__(5064);
 
 // https://url.spec.whatwg.org/#url-scheme-string
 const startsWithSchemeRegexp = /^[a-z][a-z0-9+.-]*:/i;
@@ -75761,7 +76449,7 @@ function checkNever(_value) { }
 
 /***/ }),
 
-/***/ 5756:
+/***/ 7618:
 /***/ ((__unused_webpack___webpack_module__, __webpack_exports__, __nccwpck_require__) => {
 
 /* harmony export */ __nccwpck_require__.d(__webpack_exports__, {
@@ -75834,7 +76522,7 @@ var ToolError = /* @__PURE__ */ (() => {
 
 /***/ }),
 
-/***/ 797:
+/***/ 8264:
 /***/ ((__unused_webpack___webpack_module__, __webpack_exports__, __nccwpck_require__) => {
 
 /* harmony export */ __nccwpck_require__.d(__webpack_exports__, {
@@ -75842,7 +76530,7 @@ var ToolError = /* @__PURE__ */ (() => {
 /* harmony export */   hL: () => (/* binding */ DEFAULT_MEMORY_SYNC_INTERVAL_MS),
 /* harmony export */   iT: () => (/* binding */ checkMemorySyncInterval)
 /* harmony export */ });
-/* harmony import */ var _core_error_mjs__WEBPACK_IMPORTED_MODULE_0__ = __nccwpck_require__(8974);
+/* harmony import */ var _core_error_mjs__WEBPACK_IMPORTED_MODULE_0__ = __nccwpck_require__(5064);
 /**
  * The memory sync cadence, split out of `memories.ts` so runtime-agnostic
  * callers (the environment worker) can validate an interval up front without
@@ -75871,21 +76559,21 @@ function checkMemorySyncInterval(ms, option) {
 
 /***/ }),
 
-/***/ 9422:
+/***/ 3837:
 /***/ ((module) => {
 
 module.exports = /*#__PURE__*/JSON.parse('{"$id":"https://raw.githubusercontent.com/ajv-validator/ajv/master/lib/refs/data.json#","description":"Meta-schema for $data reference (JSON AnySchema extension proposal)","type":"object","required":["$data"],"properties":{"$data":{"type":"string","anyOf":[{"format":"relative-json-pointer"},{"format":"json-pointer"}]}},"additionalProperties":false}');
 
 /***/ }),
 
-/***/ 372:
+/***/ 2079:
 /***/ ((module) => {
 
 module.exports = /*#__PURE__*/JSON.parse('{"$schema":"http://json-schema.org/draft-07/schema#","$id":"http://json-schema.org/draft-07/schema#","title":"Core schema meta-schema","definitions":{"schemaArray":{"type":"array","minItems":1,"items":{"$ref":"#"}},"nonNegativeInteger":{"type":"integer","minimum":0},"nonNegativeIntegerDefault0":{"allOf":[{"$ref":"#/definitions/nonNegativeInteger"},{"default":0}]},"simpleTypes":{"enum":["array","boolean","integer","null","number","object","string"]},"stringArray":{"type":"array","items":{"type":"string"},"uniqueItems":true,"default":[]}},"type":["object","boolean"],"properties":{"$id":{"type":"string","format":"uri-reference"},"$schema":{"type":"string","format":"uri"},"$ref":{"type":"string","format":"uri-reference"},"$comment":{"type":"string"},"title":{"type":"string"},"description":{"type":"string"},"default":true,"readOnly":{"type":"boolean","default":false},"examples":{"type":"array","items":true},"multipleOf":{"type":"number","exclusiveMinimum":0},"maximum":{"type":"number"},"exclusiveMaximum":{"type":"number"},"minimum":{"type":"number"},"exclusiveMinimum":{"type":"number"},"maxLength":{"$ref":"#/definitions/nonNegativeInteger"},"minLength":{"$ref":"#/definitions/nonNegativeIntegerDefault0"},"pattern":{"type":"string","format":"regex"},"additionalItems":{"$ref":"#"},"items":{"anyOf":[{"$ref":"#"},{"$ref":"#/definitions/schemaArray"}],"default":true},"maxItems":{"$ref":"#/definitions/nonNegativeInteger"},"minItems":{"$ref":"#/definitions/nonNegativeIntegerDefault0"},"uniqueItems":{"type":"boolean","default":false},"contains":{"$ref":"#"},"maxProperties":{"$ref":"#/definitions/nonNegativeInteger"},"minProperties":{"$ref":"#/definitions/nonNegativeIntegerDefault0"},"required":{"$ref":"#/definitions/stringArray"},"additionalProperties":{"$ref":"#"},"definitions":{"type":"object","additionalProperties":{"$ref":"#"},"default":{}},"properties":{"type":"object","additionalProperties":{"$ref":"#"},"default":{}},"patternProperties":{"type":"object","additionalProperties":{"$ref":"#"},"propertyNames":{"format":"regex"},"default":{}},"dependencies":{"type":"object","additionalProperties":{"anyOf":[{"$ref":"#"},{"$ref":"#/definitions/stringArray"}]}},"propertyNames":{"$ref":"#"},"const":true,"enum":{"type":"array","items":true,"minItems":1,"uniqueItems":true},"type":{"anyOf":[{"$ref":"#/definitions/simpleTypes"},{"type":"array","items":{"$ref":"#/definitions/simpleTypes"},"minItems":1,"uniqueItems":true}]},"format":{"type":"string"},"contentMediaType":{"type":"string"},"contentEncoding":{"type":"string"},"if":{"$ref":"#"},"then":{"$ref":"#"},"else":{"$ref":"#"},"allOf":{"$ref":"#/definitions/schemaArray"},"anyOf":{"$ref":"#/definitions/schemaArray"},"oneOf":{"$ref":"#/definitions/schemaArray"},"not":{"$ref":"#"}},"default":true}');
 
 /***/ }),
 
-/***/ 1892:
+/***/ 559:
 /***/ ((module) => {
 
 module.exports = /*#__PURE__*/JSON.parse('{"sP":{"r":">=10.12.0"}}');
@@ -76172,6 +76860,6 @@ module.exports = /*#__PURE__*/JSON.parse('{"sP":{"r":">=10.12.0"}}');
 /******/ // startup
 /******/ // Load entry module and return exports
 /******/ // This entry module used 'module' so it can't be inlined
-/******/ var __webpack_exports__ = __nccwpck_require__(9051);
+/******/ var __webpack_exports__ = __nccwpck_require__(8084);
 /******/ __webpack_exports__ = await __webpack_exports__;
 /******/ 
