@@ -7,6 +7,7 @@ import { givenIssue } from './bug-report/bug-report.js'
 import { describeError, SettingsError, UserFacingError } from './errors.js'
 import type { Logger } from './ports/logger.js'
 import { consoleLogger, forTerminal } from './ports/console-log.js'
+import { ensureWritableFolder } from './ports/out-folder.js'
 import { withRunLog } from './ports/run-log.js'
 import { redactingLogger, redactor } from './report/redact.js'
 import { claimOutput, runWithRealPorts } from './run.js'
@@ -129,6 +130,7 @@ export async function runCli(argv: string[], env: NodeJS.ProcessEnv = process.en
     })
     // Before any work (the output folder, the run log, git, the sandbox): a missing or empty issue ends the run now.
     await givenIssue(settings.bugReport)
+    if (settings.model?.responseCacheDir) ensureWritableFolder(settings.model.responseCacheDir, '--response-cache')
     const output = await claimOutput(settings, '--out')
     try {
       const outcome = await runWithRealPorts(settings, redactingLogger(withRunLog(log, settings.outDir), redactor(settings.secrets)))

@@ -11629,10 +11629,244 @@ const consoleLogger = {
 
 // EXTERNAL MODULE: external "node:fs"
 var external_node_fs_ = __nccwpck_require__(3024);
+// EXTERNAL MODULE: external "node:os"
+var external_node_os_ = __nccwpck_require__(8161);
 // EXTERNAL MODULE: external "node:path"
 var external_node_path_ = __nccwpck_require__(6760);
 // EXTERNAL MODULE: ./src/ports/process.ts + 1 modules
 var ports_process = __nccwpck_require__(9558);
+;// CONCATENATED MODULE: ./src/ports/out-folder.ts
+/**
+ * The run's output folder, claimed before any work: checked (creatable, writable, outside the repository
+ * or git-ignored there), marked as the tool's, locked against a second run, and cleared of the previous
+ * run's results. The tool only ever removes its own entries, and only in a folder that carries its marker.
+ */
+
+
+
+
+
+/** Says the folder is the tool's: without it, a non-empty folder is the user's and is never cleared. */
+const MARKER_FILE = '.regression-testgen-output';
+/** Held by the run writing the folder: its pid and host. */
+const LOCK_FILE = '.regression-testgen.lock';
+/** What a run writes here, and so what the next run clears first (nothing else is ever removed). */
+const OWN_ENTRIES = ['report.json', 'report.md', 'run.log', 'suite', 'concerns'];
+const MARKER_TEXT = `regression-testgen writes its results here. Each run first clears its own entries (${OWN_ENTRIES.join(', ')}) and nothing else.\n`;
+async function claimOutFolder(dir, options) {
+    // `fix`: what to pass the flag instead, so the message names the flag the user typed.
+    const problem = (what, fix) => new UserFacingError(`${options.input} ${dir}: ${what}`, `pass ${options.input} ${fix}`);
+    await refuseUnignoredInsideRepository(dir, options.repository, problem);
+    createFolder(dir, problem);
+    refuseForeignFolder(dir, problem);
+    writeMarker(dir, problem);
+    const unlock = takeLock(dir, problem);
+    const forget = (0,ports_process/* onInterrupt */.nA)(unlock);
+    const release = () => {
+        forget();
+        unlock();
+    };
+    try {
+        clearPreviousResults(dir);
+    }
+    catch (error) {
+        release();
+        throw problem(`cannot clear the last run's results (${codeOf(error)})`, 'a folder you can write');
+    }
+    return { dir, release };
+}
+/**
+ * Another folder the run writes to (the response cache), made and checked before any work the same way:
+ * one level at a time, writable, or a message naming `input`.
+ */
+function ensureWritableFolder(dir, input) {
+    createFolder(dir, (what, fix) => new UserFacingError(`${input} ${dir}: ${what}`, `pass ${input} ${fix}`));
+}
+/** Inside the repository, the repository's own test runner would collect `<out>/suite/…`. */
+async function refuseUnignoredInsideRepository(dir, repository, problem) {
+    const root = await repository.workTreeRoot();
+    if (root === null)
+        return;
+    const folder = realLocation(dir);
+    if (!isWithin(folder, realLocation(root)))
+        return;
+    if (folder !== realLocation(root) && (await repository.isIgnored(folder)))
+        return;
+    throw problem('is inside the repository under test, and git does not ignore it: its tests would collect the generated suite', 'a folder outside the repository (or leave it out for the default), or add the folder to .gitignore');
+}
+/** The path with its existing part resolved through links, as git (and a test runner) sees it. */
+function realLocation(path) {
+    let existing = (0,external_node_path_.resolve)(path);
+    const missing = [];
+    while (!(0,external_node_fs_.existsSync)(existing) && (0,external_node_path_.dirname)(existing) !== existing) {
+        missing.unshift((0,external_node_path_.basename)(existing));
+        existing = (0,external_node_path_.dirname)(existing);
+    }
+    try {
+        return (0,external_node_path_.join)((0,external_node_fs_.realpathSync)(existing), ...missing);
+    }
+    catch {
+        return (0,external_node_path_.resolve)(path);
+    }
+}
+function isWithin(path, folder) {
+    const fromFolder = (0,external_node_path_.relative)(folder, path);
+    return fromFolder === '' || (!fromFolder.startsWith('..') && !(0,external_node_path_.isAbsolute)(fromFolder));
+}
+/**
+ * One level at a time, never `mkdir -p`: Node's recursive mkdir loops for ever (at full CPU, deaf to
+ * signals) where a parent exists but refuses a child with ENOENT, as /proc does.
+ */
+function createFolder(dir, problem) {
+    const missing = [];
+    let existing = (0,external_node_path_.resolve)(dir);
+    while (!pathExists(existing)) {
+        missing.unshift(existing);
+        existing = (0,external_node_path_.dirname)(existing);
+    }
+    for (const folder of [existing, ...missing]) {
+        if (folder !== existing) {
+            try {
+                (0,external_node_fs_.mkdirSync)(folder);
+            }
+            catch (error) {
+                throw problem(`cannot create ${folder} (${codeOf(error)})`, 'a folder you can create and write');
+            }
+        }
+        const stats = statSafe(folder);
+        if (!stats?.isDirectory())
+            throw problem(`${folder} is in the way and is not a folder`, 'a folder, not a file or a special path');
+    }
+    try {
+        (0,external_node_fs_.accessSync)(dir, external_node_fs_.constants.W_OK | external_node_fs_.constants.X_OK);
+    }
+    catch (error) {
+        throw problem(`the folder is not writable (${codeOf(error)})`, 'a folder you can write');
+    }
+}
+/** A folder with entries and no marker is the user's: nothing in it is the tool's to clear. */
+function refuseForeignFolder(dir, problem) {
+    let entries;
+    try {
+        entries = (0,external_node_fs_.readdirSync)(dir);
+    }
+    catch (error) {
+        throw problem(`cannot read the folder (${codeOf(error)})`, 'a folder you can read and write');
+    }
+    if (entries.length === 0 || entries.includes(MARKER_FILE))
+        return;
+    throw problem(`the folder holds files and was not written by regression-testgen (no ${MARKER_FILE} in it)`, 'an empty or new folder; nothing in this one was removed');
+}
+function writeMarker(dir, problem) {
+    const marker = (0,external_node_path_.join)(dir, MARKER_FILE);
+    // A link in its place would have the write land elsewhere.
+    if (lstatSafe(marker)?.isFile())
+        return;
+    try {
+        (0,external_node_fs_.writeFileSync)(marker, MARKER_TEXT, { flag: 'wx' });
+    }
+    catch (error) {
+        throw problem(`cannot write ${MARKER_FILE} there (${codeOf(error)})`, 'a folder you can write');
+    }
+}
+/** The lock file, created exclusively; a stale one (its run's process is gone, on this host) is taken over. */
+function takeLock(dir, problem) {
+    const lock = (0,external_node_path_.join)(dir, LOCK_FILE);
+    const mine = JSON.stringify({ pid: process.pid, host: (0,external_node_os_.hostname)() });
+    for (let attempt = 0; attempt < 3; attempt++) {
+        try {
+            createWhole(lock, mine);
+            return () => {
+                // Only our own lock: a run that took over a lock it judged stale keeps its own.
+                if (readSafe(lock) === mine)
+                    (0,external_node_fs_.rmSync)(lock, { force: true });
+            };
+        }
+        catch (error) {
+            if (codeOf(error) !== 'EEXIST')
+                throw problem(`cannot create its lock (${codeOf(error)})`, 'a folder you can write');
+        }
+        const held = readSafe(lock);
+        const owner = parseOwner(held);
+        if (owner && isRunning(owner)) {
+            throw problem(`another run (pid ${owner.pid} on ${owner.host}) is writing to this folder`, `another folder, or wait for that run to end (if no run is going, delete ${lock})`);
+        }
+        // Stale: removed only if it is still the one read (another run may have taken it over just now).
+        if (readSafe(lock) === held)
+            (0,external_node_fs_.rmSync)(lock, { force: true });
+    }
+    throw problem('its lock keeps changing hands', 'another folder: another run is starting on this one');
+}
+/** The file appears with its content or not at all (a link is exclusive): a reader never sees it half-written. */
+function createWhole(path, content) {
+    const draft = `${path}.${process.pid}`;
+    (0,external_node_fs_.writeFileSync)(draft, content);
+    try {
+        (0,external_node_fs_.linkSync)(draft, path);
+    }
+    finally {
+        (0,external_node_fs_.rmSync)(draft, { force: true });
+    }
+}
+function parseOwner(text) {
+    try {
+        const owner = JSON.parse(text ?? '');
+        return Number.isInteger(owner.pid) && typeof owner.host === 'string' ? owner : null;
+    }
+    catch {
+        // Not a lock this tool wrote (it writes its locks whole).
+        return null;
+    }
+}
+/** On another host its process cannot be seen: it counts as running. */
+function isRunning(owner) {
+    if (owner.host !== (0,external_node_os_.hostname)())
+        return true;
+    try {
+        process.kill(owner.pid, 0);
+        return true;
+    }
+    catch (error) {
+        return codeOf(error) === 'EPERM';
+    }
+}
+/** The previous run's results go before anything is written: nothing stale survives beside the new run.log. */
+function clearPreviousResults(dir) {
+    // rm removes a link itself, never what it points to.
+    for (const entry of OWN_ENTRIES)
+        (0,external_node_fs_.rmSync)((0,external_node_path_.join)(dir, entry), { recursive: true, force: true });
+}
+function pathExists(path) {
+    return lstatSafe(path) !== null || (0,external_node_path_.dirname)(path) === path;
+}
+function statSafe(path) {
+    try {
+        return (0,external_node_fs_.statSync)(path);
+    }
+    catch {
+        return null;
+    }
+}
+function lstatSafe(path) {
+    try {
+        return (0,external_node_fs_.lstatSync)(path);
+    }
+    catch {
+        return null;
+    }
+}
+function readSafe(path) {
+    try {
+        return (0,external_node_fs_.readFileSync)(path, 'utf8');
+    }
+    catch {
+        return null;
+    }
+}
+function codeOf(error) {
+    return error.code ?? error.message;
+}
+
 ;// CONCATENATED MODULE: ./src/ports/run-log.ts
 /** Every log line of a run also goes to `<outDir>/run.log`, so the artifact keeps what the job log showed. */
 
@@ -42643,8 +42877,6 @@ async function storeReply(file, reply) {
     await (0,promises_.rename)(partial, file);
 }
 
-// EXTERNAL MODULE: external "node:os"
-var external_node_os_ = __nccwpck_require__(8161);
 ;// CONCATENATED MODULE: ./src/frameworks/command.ts
 /**
  * A repository's own test command (the `test-command` setting), run without a shell: split into argv here,
@@ -62170,20 +62402,29 @@ function mergeBaseLine(report) {
         return null;
     return `ℹ️ The fix is the change from the merge-base \`${mergeBase.slice(0, 7)}\` of base and head (\`git diff base...head\`), not from base \`${base.slice(0, 7)}\`: what the base branch got after the fork is not part of it.`;
 }
-/** A test's name, with its line or its place among its twins where its file has another test of that name. */
-function nameOf(test, all) {
-    const twins = all.filter((other) => other.file === test.file && other.name === test.name).length > 1;
-    if (!twins)
-        return test.name;
-    const which = [test.line !== undefined && `line ${test.line}`, test.occurrence && `#${test.occurrence}`].filter(Boolean);
-    return `${test.name} (${which.join(', ')})`;
+/**
+ * Names the tests, each with its line or its place among its twins where its file has another test of
+ * that name. Counted once: a report may hold 100,000 tests.
+ */
+function testNamer(all) {
+    const key = (test) => `${test.file}\0${test.name}`;
+    const counts = new Map();
+    for (const test of all)
+        counts.set(key(test), (counts.get(key(test)) ?? 0) + 1);
+    return (test) => {
+        if ((counts.get(key(test)) ?? 0) < 2)
+            return test.name;
+        const which = [test.line !== undefined && `line ${test.line}`, test.occurrence && `#${test.occurrence}`].filter(Boolean);
+        return `${test.name} (${which.join(', ')})`;
+    };
 }
 function tests(report) {
     if (report.tests.length === 0)
         return '## Tests\n\nNo test ran.';
     // The proof first: the fail-to-pass tests, then the others, each group in run order.
     const failToPassFirst = [...report.tests.filter((t) => t.kind === 'fail-to-pass'), ...report.tests.filter((t) => t.kind !== 'fail-to-pass')];
-    const rows = failToPassFirst.map((t) => `| ${cell(t.file)} | ${cell(nameOf(t, report.tests))} | ${t.head} | ${t.preFix} | **${t.kind}** | ${beforeTheFix(t)} |`);
+    const nameOf = testNamer(report.tests);
+    const rows = failToPassFirst.map((t) => `| ${cell(t.file)} | ${cell(nameOf(t))} | ${t.head} | ${t.preFix} | **${t.kind}** | ${beforeTheFix(t)} |`);
     return ['## Tests', '| File | Test | At head | Pre-fix | Kind | Before the fix |', '|---|---|---|---|---|---|', ...rows].join('\n');
 }
 /** How a fail-to-pass test failed before the fix (`load`: a weak proof), or why a test passing at head did not run there. */
@@ -63633,231 +63874,6 @@ async function headLines(git, changeSet) {
     return (file) => contents.get(file) ?? [];
 }
 
-;// CONCATENATED MODULE: ./src/ports/out-folder.ts
-/**
- * The run's output folder, claimed before any work: checked (creatable, writable, outside the repository
- * or git-ignored there), marked as the tool's, locked against a second run, and cleared of the previous
- * run's results. The tool only ever removes its own entries, and only in a folder that carries its marker.
- */
-
-
-
-
-
-/** Says the folder is the tool's: without it, a non-empty folder is the user's and is never cleared. */
-const MARKER_FILE = '.regression-testgen-output';
-/** Held by the run writing the folder: its pid and host. */
-const LOCK_FILE = '.regression-testgen.lock';
-/** What a run writes here, and so what the next run clears first (nothing else is ever removed). */
-const OWN_ENTRIES = ['report.json', 'report.md', 'run.log', 'suite', 'concerns'];
-const MARKER_TEXT = `regression-testgen writes its results here. Each run first clears its own entries (${OWN_ENTRIES.join(', ')}) and nothing else.\n`;
-async function claimOutFolder(dir, options) {
-    // `fix`: what to pass the flag instead, so the message names the flag the user typed.
-    const problem = (what, fix) => new UserFacingError(`${options.input} ${dir}: ${what}`, `pass ${options.input} ${fix}`);
-    await refuseUnignoredInsideRepository(dir, options.repository, problem);
-    createFolder(dir, problem);
-    refuseForeignFolder(dir, problem);
-    writeMarker(dir, problem);
-    const unlock = takeLock(dir, problem);
-    const forget = (0,ports_process/* onInterrupt */.nA)(unlock);
-    const release = () => {
-        forget();
-        unlock();
-    };
-    try {
-        clearPreviousResults(dir);
-    }
-    catch (error) {
-        release();
-        throw problem(`cannot clear the last run's results (${codeOf(error)})`, 'a folder you can write');
-    }
-    return { dir, release };
-}
-/** Inside the repository, the repository's own test runner would collect `<out>/suite/…`. */
-async function refuseUnignoredInsideRepository(dir, repository, problem) {
-    const root = await repository.workTreeRoot();
-    if (root === null)
-        return;
-    const folder = realLocation(dir);
-    if (!isWithin(folder, realLocation(root)))
-        return;
-    if (folder !== realLocation(root) && (await repository.isIgnored(folder)))
-        return;
-    throw problem('is inside the repository under test, and git does not ignore it: its tests would collect the generated suite', 'a folder outside the repository (or leave it out for the default), or add the folder to .gitignore');
-}
-/** The path with its existing part resolved through links, as git (and a test runner) sees it. */
-function realLocation(path) {
-    let existing = (0,external_node_path_.resolve)(path);
-    const missing = [];
-    while (!(0,external_node_fs_.existsSync)(existing) && (0,external_node_path_.dirname)(existing) !== existing) {
-        missing.unshift((0,external_node_path_.basename)(existing));
-        existing = (0,external_node_path_.dirname)(existing);
-    }
-    try {
-        return (0,external_node_path_.join)((0,external_node_fs_.realpathSync)(existing), ...missing);
-    }
-    catch {
-        return (0,external_node_path_.resolve)(path);
-    }
-}
-function isWithin(path, folder) {
-    const fromFolder = (0,external_node_path_.relative)(folder, path);
-    return fromFolder === '' || (!fromFolder.startsWith('..') && !(0,external_node_path_.isAbsolute)(fromFolder));
-}
-/**
- * One level at a time, never `mkdir -p`: Node's recursive mkdir loops for ever (at full CPU, deaf to
- * signals) where a parent exists but refuses a child with ENOENT, as /proc does.
- */
-function createFolder(dir, problem) {
-    const missing = [];
-    let existing = (0,external_node_path_.resolve)(dir);
-    while (!pathExists(existing)) {
-        missing.unshift(existing);
-        existing = (0,external_node_path_.dirname)(existing);
-    }
-    for (const folder of [existing, ...missing]) {
-        if (folder !== existing) {
-            try {
-                (0,external_node_fs_.mkdirSync)(folder);
-            }
-            catch (error) {
-                throw problem(`cannot create ${folder} (${codeOf(error)})`, 'a folder you can create and write');
-            }
-        }
-        const stats = statSafe(folder);
-        if (!stats?.isDirectory())
-            throw problem(`${folder} is in the way and is not a folder`, 'a folder, not a file or a special path');
-    }
-    try {
-        (0,external_node_fs_.accessSync)(dir, external_node_fs_.constants.W_OK | external_node_fs_.constants.X_OK);
-    }
-    catch (error) {
-        throw problem(`the folder is not writable (${codeOf(error)})`, 'a folder you can write');
-    }
-}
-/** A folder with entries and no marker is the user's: nothing in it is the tool's to clear. */
-function refuseForeignFolder(dir, problem) {
-    let entries;
-    try {
-        entries = (0,external_node_fs_.readdirSync)(dir);
-    }
-    catch (error) {
-        throw problem(`cannot read the folder (${codeOf(error)})`, 'a folder you can read and write');
-    }
-    if (entries.length === 0 || entries.includes(MARKER_FILE))
-        return;
-    throw problem(`the folder holds files and was not written by regression-testgen (no ${MARKER_FILE} in it)`, 'an empty or new folder; nothing in this one was removed');
-}
-function writeMarker(dir, problem) {
-    const marker = (0,external_node_path_.join)(dir, MARKER_FILE);
-    // A link in its place would have the write land elsewhere.
-    if (lstatSafe(marker)?.isFile())
-        return;
-    try {
-        (0,external_node_fs_.writeFileSync)(marker, MARKER_TEXT, { flag: 'wx' });
-    }
-    catch (error) {
-        throw problem(`cannot write ${MARKER_FILE} there (${codeOf(error)})`, 'a folder you can write');
-    }
-}
-/** The lock file, created exclusively; a stale one (its run's process is gone, on this host) is taken over. */
-function takeLock(dir, problem) {
-    const lock = (0,external_node_path_.join)(dir, LOCK_FILE);
-    const mine = JSON.stringify({ pid: process.pid, host: (0,external_node_os_.hostname)() });
-    for (let attempt = 0; attempt < 3; attempt++) {
-        try {
-            createWhole(lock, mine);
-            return () => {
-                // Only our own lock: a run that took over a lock it judged stale keeps its own.
-                if (readSafe(lock) === mine)
-                    (0,external_node_fs_.rmSync)(lock, { force: true });
-            };
-        }
-        catch (error) {
-            if (codeOf(error) !== 'EEXIST')
-                throw problem(`cannot create its lock (${codeOf(error)})`, 'a folder you can write');
-        }
-        const held = readSafe(lock);
-        const owner = parseOwner(held);
-        if (owner && isRunning(owner)) {
-            throw problem(`another run (pid ${owner.pid} on ${owner.host}) is writing to this folder`, `another folder, or wait for that run to end (if no run is going, delete ${lock})`);
-        }
-        // Stale: removed only if it is still the one read (another run may have taken it over just now).
-        if (readSafe(lock) === held)
-            (0,external_node_fs_.rmSync)(lock, { force: true });
-    }
-    throw problem('its lock keeps changing hands', 'another folder: another run is starting on this one');
-}
-/** The file appears with its content or not at all (a link is exclusive): a reader never sees it half-written. */
-function createWhole(path, content) {
-    const draft = `${path}.${process.pid}`;
-    (0,external_node_fs_.writeFileSync)(draft, content);
-    try {
-        (0,external_node_fs_.linkSync)(draft, path);
-    }
-    finally {
-        (0,external_node_fs_.rmSync)(draft, { force: true });
-    }
-}
-function parseOwner(text) {
-    try {
-        const owner = JSON.parse(text ?? '');
-        return Number.isInteger(owner.pid) && typeof owner.host === 'string' ? owner : null;
-    }
-    catch {
-        // Not a lock this tool wrote (it writes its locks whole).
-        return null;
-    }
-}
-/** On another host its process cannot be seen: it counts as running. */
-function isRunning(owner) {
-    if (owner.host !== (0,external_node_os_.hostname)())
-        return true;
-    try {
-        process.kill(owner.pid, 0);
-        return true;
-    }
-    catch (error) {
-        return codeOf(error) === 'EPERM';
-    }
-}
-/** The previous run's results go before anything is written: nothing stale survives beside the new run.log. */
-function clearPreviousResults(dir) {
-    // rm removes a link itself, never what it points to.
-    for (const entry of OWN_ENTRIES)
-        (0,external_node_fs_.rmSync)((0,external_node_path_.join)(dir, entry), { recursive: true, force: true });
-}
-function pathExists(path) {
-    return lstatSafe(path) !== null || (0,external_node_path_.dirname)(path) === path;
-}
-function statSafe(path) {
-    try {
-        return (0,external_node_fs_.statSync)(path);
-    }
-    catch {
-        return null;
-    }
-}
-function lstatSafe(path) {
-    try {
-        return (0,external_node_fs_.lstatSync)(path);
-    }
-    catch {
-        return null;
-    }
-}
-function readSafe(path) {
-    try {
-        return (0,external_node_fs_.readFileSync)(path, 'utf8');
-    }
-    catch {
-        return null;
-    }
-}
-function codeOf(error) {
-    return error.code ?? error.message;
-}
-
 ;// CONCATENATED MODULE: ./src/ports/sandbox.ts
 /**
  * The sandbox for everything the repository runs — its tests, builds and installs, which are the pull
@@ -64106,6 +64122,7 @@ function createModel(settings, ledger, log) {
 
 
 
+
 const cli_VERSION = package_namespaceObject.rE;
 const USAGE = `Usage:
   regression-testgen [generate] --repo DIR --base SHA --head SHA [options]
@@ -64223,6 +64240,8 @@ async function runCli(argv, env = process.env, log = consoleLogger) {
         });
         // Before any work (the output folder, the run log, git, the sandbox): a missing or empty issue ends the run now.
         await givenIssue(settings.bugReport);
+        if (settings.model?.responseCacheDir)
+            ensureWritableFolder(settings.model.responseCacheDir, '--response-cache');
         const output = await claimOutput(settings, '--out');
         try {
             const outcome = await runWithRealPorts(settings, redactingLogger(withRunLog(log, settings.outDir), redactor(settings.secrets)));

@@ -62,6 +62,14 @@ export async function claimOutFolder(dir: string, options: OutFolderOptions): Pr
 
 type Problem = (what: string, fix: string) => UserFacingError
 
+/**
+ * Another folder the run writes to (the response cache), made and checked before any work the same way:
+ * one level at a time, writable, or a message naming `input`.
+ */
+export function ensureWritableFolder(dir: string, input: string): void {
+  createFolder(dir, (what, fix) => new UserFacingError(`${input} ${dir}: ${what}`, `pass ${input} ${fix}`))
+}
+
 /** Inside the repository, the repository's own test runner would collect `<out>/suite/…`. */
 async function refuseUnignoredInsideRepository(dir: string, repository: RepositoryIgnores, problem: Problem): Promise<void> {
   const root = await repository.workTreeRoot()

@@ -104,19 +104,27 @@ function mergeBaseLine(report: Report): string | null {
   return `ℹ️ The fix is the change from the merge-base \`${mergeBase.slice(0, 7)}\` of base and head (\`git diff base...head\`), not from base \`${base.slice(0, 7)}\`: what the base branch got after the fork is not part of it.`
 }
 
-/** A test's name, with its line or its place among its twins where its file has another test of that name. */
-function nameOf(test: Report['tests'][number], all: Report['tests']): string {
-  const twins = all.filter((other) => other.file === test.file && other.name === test.name).length > 1
-  if (!twins) return test.name
-  const which = [test.line !== undefined && `line ${test.line}`, test.occurrence && `#${test.occurrence}`].filter(Boolean)
-  return `${test.name} (${which.join(', ')})`
+/**
+ * Names the tests, each with its line or its place among its twins where its file has another test of
+ * that name. Counted once: a report may hold 100,000 tests.
+ */
+function testNamer(all: Report['tests']): (test: Report['tests'][number]) => string {
+  const key = (test: Report['tests'][number]) => `${test.file}\0${test.name}`
+  const counts = new Map<string, number>()
+  for (const test of all) counts.set(key(test), (counts.get(key(test)) ?? 0) + 1)
+  return (test) => {
+    if ((counts.get(key(test)) ?? 0) < 2) return test.name
+    const which = [test.line !== undefined && `line ${test.line}`, test.occurrence && `#${test.occurrence}`].filter(Boolean)
+    return `${test.name} (${which.join(', ')})`
+  }
 }
 
 function tests(report: Report): string {
   if (report.tests.length === 0) return '## Tests\n\nNo test ran.'
   // The proof first: the fail-to-pass tests, then the others, each group in run order.
   const failToPassFirst = [...report.tests.filter((t) => t.kind === 'fail-to-pass'), ...report.tests.filter((t) => t.kind !== 'fail-to-pass')]
-  const rows = failToPassFirst.map((t) => `| ${cell(t.file)} | ${cell(nameOf(t, report.tests))} | ${t.head} | ${t.preFix} | **${t.kind}** | ${beforeTheFix(t)} |`)
+  const nameOf = testNamer(report.tests)
+  const rows = failToPassFirst.map((t) => `| ${cell(t.file)} | ${cell(nameOf(t))} | ${t.head} | ${t.preFix} | **${t.kind}** | ${beforeTheFix(t)} |`)
   return ['## Tests', '| File | Test | At head | Pre-fix | Kind | Before the fix |', '|---|---|---|---|---|---|', ...rows].join('\n')
 }
 

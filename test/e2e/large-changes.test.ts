@@ -117,11 +117,14 @@ function expectBoundedReport(markdown: string, report: Report) {
   expect(markdown).toContain('✅ **fail-to-pass**')
   expect(markdown).toMatch(/^# Regression tests for this fix\n\n> ✂️ \*\*Cut to stay under 1 MiB, GitHub's limit for a job summary:\*\* [\d,]+ table or list row\(s\)[^\n]* The whole report is report\.json/)
   const section = /\n## Tests\n\| File \| Test \|[^\n]*\n\|---[^\n]*\n([^]*?)\n\n/.exec(markdown)![1].split('\n')
-  const rows = report.tests.map((test) => `| ${test.file} | ${test.name} | ${test.head} | ${test.preFix} | **${test.kind}** |`)
+  // The proof first (report.md lists the fail-to-pass tests before the others), so a cut never drops it.
+  const inTableOrder = [...report.tests.filter((test) => test.kind === 'fail-to-pass'), ...report.tests.filter((test) => test.kind !== 'fail-to-pass')]
+  const rows = inTableOrder.map((test) => `| ${test.file} | ${test.name} | ${test.head} | ${test.preFix} | **${test.kind}** |`)
   const kept = section.filter((line) => !line.startsWith('| … '))
   const cut = Number(/^\| … ([\d,]+) more left out \(see report\.json\) \|$/.exec(section.at(-1)!)?.[1].replace(/,/g, '') ?? 0)
   // Whole rows, the first ones in order, and a count of the rest.
   kept.forEach((line, index) => expect(line.startsWith(rows[index])).toBe(true))
   expect(kept.length + cut).toBe(report.tests.length)
+  expect(kept[0]).toContain('**fail-to-pass**')
   expect((markdown.match(/<details>/g) ?? []).length).toBe((markdown.match(/<\/details>/g) ?? []).length)
 }

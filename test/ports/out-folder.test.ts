@@ -6,7 +6,7 @@ import { hostname, tmpdir } from 'node:os'
 import { join } from 'node:path'
 import { UserFacingError } from '../../src/errors.js'
 import { createGit } from '../../src/ports/git.js'
-import { claimOutFolder, LOCK_FILE, MARKER_FILE, type ClaimedOutFolder } from '../../src/ports/out-folder.js'
+import { claimOutFolder, ensureWritableFolder, LOCK_FILE, MARKER_FILE, type ClaimedOutFolder } from '../../src/ports/out-folder.js'
 import { scratchRepo } from '../support/scratch-repo.js'
 
 const repo = scratchRepo('rtg-out-folder-repo-')
@@ -148,4 +148,11 @@ test('odd paths fail at once with what is wrong: /proc (where a recursive mkdir 
 test('a folder that cannot be made there is refused, naming --out and the reason', async () => {
   // sysfs takes no new folder from anyone, root included.
   expect(await refusal('/sys/regression-testgen-out')).toBe('--out /sys/regression-testgen-out: cannot create /sys/regression-testgen-out (EPERM) (pass --out a folder you can create and write)')
+})
+
+test('another folder the run writes (the response cache) is made a level at a time, or refused naming its flag', async () => {
+  const dir = join(outside, 'cache', 'replies')
+  ensureWritableFolder(dir, '--response-cache')
+  expect(existsSync(dir)).toBe(true)
+  expect(() => ensureWritableFolder('/proc/x/y', '--response-cache')).toThrow('--response-cache /proc/x/y: cannot create /proc/x (ENOENT)')
 })
