@@ -38,9 +38,17 @@ describe('the git port finds the extraheaders of the repository\'s own config', 
   })
 
   test('none in a plain clone; the user\'s own (global) config is not the checkout\'s', async () => {
-    repo.git('init', '-q')
-    repo.git('config', '--local', 'http.sslVerify', 'true')
-    expect(await createGit(repo.dir).persistedCredentials()).toEqual([])
+    const home = await mkdtemp(join(tmpdir(), 'rtg-home-'))
+    try {
+      await writeFile(join(home, '.gitconfig'), `[http "https://github.com/"]\n\textraheader = ${CHECKOUT_HEADER}\n`)
+      repo.git('init', '-q')
+      repo.git('config', '--local', 'http.sslVerify', 'true')
+      const git = createGit(repo.dir, { parentEnv: { ...process.env, HOME: home } })
+      expect(await git.inTree(repo.dir, ['config', '--global', '--get', 'http.https://github.com/.extraheader'])).toContain('basic')
+      expect(await git.persistedCredentials()).toEqual([])
+    } finally {
+      await rm(home, { recursive: true, force: true })
+    }
   })
 })
 
