@@ -10,7 +10,7 @@ import { consoleLogger, forTerminal } from './ports/console-log.js'
 import { ensureWritableFolder } from './ports/out-folder.js'
 import { withRunLog } from './ports/run-log.js'
 import { redactingLogger, redactor } from './report/redact.js'
-import { claimOutput, runWithRealPorts } from './run.js'
+import { claimOutput, learnPersistedCredentials, runWithRealPorts } from './run.js'
 import { buildSettings, MAX_RERUNS } from './settings.js'
 
 export const VERSION: string = packageJson.version
@@ -101,7 +101,7 @@ export async function runCli(argv: string[], env: NodeJS.ProcessEnv = process.en
     if (command === 'generate' && !env.ANTHROPIC_API_KEY?.trim()) {
       throw new UserFacingError('generate mode needs an Anthropic API key: set ANTHROPIC_API_KEY', 'or run `regression-testgen verify …` to prove the change\'s own tests without a model')
     }
-    const settings = buildSettings({
+    const settings = await learnPersistedCredentials(buildSettings({
       mode: command,
       repo: values.repo,
       base: values.base,
@@ -127,7 +127,7 @@ export async function runCli(argv: string[], env: NodeJS.ProcessEnv = process.en
       workingDirectory: values['working-directory'],
       allowUnisolatedTests: values['allow-unisolated-tests'],
       secrets: [env.GITHUB_TOKEN, env.GH_TOKEN].filter((token): token is string => Boolean(token))
-    })
+    }))
     // Before any work (the output folder, the run log, git, the sandbox): a missing or empty issue ends the run now.
     await givenIssue(settings.bugReport)
     if (settings.model?.responseCacheDir) ensureWritableFolder(settings.model.responseCacheDir, '--response-cache')

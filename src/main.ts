@@ -21,11 +21,12 @@ import { withRunLog } from './ports/run-log.js'
 import { boundedMarkdown, SUMMARY_LIMIT, WHOLE_REPORT } from './report/bounded.js'
 import { redactingLogger, redactor } from './report/redact.js'
 import { failToPassCount } from './report/report.js'
-import { claimOutput, runWithRealPorts } from './run.js'
+import { claimOutput, learnPersistedCredentials, runWithRealPorts } from './run.js'
 
 export async function run(): Promise<void> {
   try {
-    const settings = await getSettings()
+    const given = await getSettings()
+    const settings = { ...given, pipeline: await learnPersistedCredentials(given.pipeline) }
     const output = await claimOutput(settings.pipeline, Inputs.OutputDir)
     try {
       const log = redactingLogger(withRunLog(actionsLogger, settings.pipeline.outDir), redactor(settings.pipeline.secrets))

@@ -41,6 +41,7 @@ import { describeWrapper } from './frameworks/wrapper.js'
 import { readCollection, UNKNOWN_COLLECTION, type Collection, type HeadTree } from './context/collection.js'
 import { describeChangeSet, emptyReport, modelUsage, suiteFileEntry, type Report } from './report/report.js'
 import { redactDeep, redactor } from './report/redact.js'
+import { persistedCredentialsWarning } from './persisted-credentials.js'
 import { writeReport, type ReportPaths } from './report/write.js'
 import { generateSuite, type GeneratedSuite } from './suite/generate.js'
 import { pullRequestTests } from './suite/pull-request-tests.js'
@@ -74,6 +75,9 @@ export async function runPipeline(settings: Settings, ports: Ports): Promise<Out
   const started = performance.now()
   const report = emptyReport(settings.mode, settings.repoDir, settings.base, settings.head)
   const timings = new Timings(report.timings)
+  report.persistedCredentials = settings.persistedCredentials ?? []
+  const credentialsWarning = persistedCredentialsWarning(report.persistedCredentials)
+  if (credentialsWarning) ports.log.warn(credentialsWarning)
   const workDir = await makeWorkDir(settings.workDir)
   let sandbox: Sandbox | undefined
   const removeWorkDir = () => (sandbox ? sandbox.remove(workDir) : rmSync(workDir, { recursive: true, force: true }))

@@ -9,6 +9,7 @@ import { createGit } from './ports/git.js'
 import { claimOutFolder, type ClaimedOutFolder } from './ports/out-folder.js'
 import { createSandboxProvider } from './ports/sandbox.js'
 import type { ModelSettings, Settings } from './settings.js'
+import { withCredentialsLearned } from './persisted-credentials.js'
 
 /**
  * The output folder, claimed before any work (checked, marked, locked, cleared of the last run's results):
@@ -16,6 +17,15 @@ import type { ModelSettings, Settings } from './settings.js'
  */
 export function claimOutput(settings: Settings, input: string): Promise<ClaimedOutFolder> {
   return claimOutFolder(settings.outDir, { input, repository: createGit(settings.repoDir) })
+}
+
+/**
+ * Before the log starts: credentials the checkout left in the repository's config become secrets. Not a
+ * repository (the run says so later): none.
+ */
+export async function learnPersistedCredentials(settings: Settings): Promise<Settings> {
+  const found = await createGit(settings.repoDir).persistedCredentials().catch(() => [])
+  return withCredentialsLearned(settings, found)
 }
 
 export function runWithRealPorts(settings: Settings, log: Logger, dependencyCache: DependencyCache | null = null): Promise<Outcome> {

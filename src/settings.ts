@@ -64,6 +64,8 @@ export interface Settings {
   allowUnisolatedTests: boolean
   /** Values never to be written or posted anywhere (the API key, tokens): replaced in every output. */
   secrets: string[]
+  /** Where the repository's git config holds credentials a checkout left (see persisted-credentials.ts). */
+  persistedCredentials?: string[]
 }
 
 export interface TestSettings {
@@ -200,7 +202,7 @@ export function defaultOutDir(repoDir: string, env: NodeJS.ProcessEnv): string {
 }
 
 // Shorter values would be replaced all over the report by chance; no real key or token is this short.
-const MIN_SECRET_LENGTH = 8
+export const MIN_SECRET_LENGTH = 8
 
 function optionalCommand(input: string, value: string | undefined): string[] | null {
   return value?.trim() ? splitCommandLine(value, input) : null

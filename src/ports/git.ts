@@ -50,6 +50,11 @@ export interface GitCommands {
   inTree(dir: string, args: string[]): Promise<string>
   /** The work tree's root folder; null when repoDir is not in one. */
   workTreeRoot(): Promise<string | null>
+  /**
+   * The `http.<url>.extraheader` values the repository's own config holds (its .git/config, config.worktree
+   * and the files they include, as actions/checkout's git-credentials file): credentials a checkout left.
+   */
+  persistedCredentials(): Promise<PersistedCredential[]>
   /** Whether git ignores the folder at this path (inside the work tree): nothing in it is ever tracked. */
   isIgnored(folder: string): Promise<boolean>
   /**
@@ -57,6 +62,13 @@ export interface GitCommands {
    * locked). Synchronous, for an interrupt.
    */
   forgetWorktreesUnderSync(folder: string): void
+}
+
+export interface PersistedCredential {
+  /** The config file that holds it, as git names it (`.git/config`, or the included file's path). */
+  file: string
+  key: string
+  value: string
 }
 
 export interface TreeEntry {
@@ -202,6 +214,7 @@ export function createGit(repoDir: string, options: GitOptions = {}): GitCommand
     inTree: (dir, args) => git(args, { cwd: dir }),
     workTreeRoot: () => git(['rev-parse', '--show-toplevel']).then((root) => root.replace(/\n$/, ''), () => null),
     // The trailing slash: a pattern such as `out/` matches a folder, and a folder not yet made is not known as one.
+    persistedCredentials: async () => parseRepositoryHeaders(await git(['config', '--list', '--show-scope', '--show-origin', '-z'])),
     isIgnored: async (folder) => (await git(['check-ignore', '--', `${folder.replace(/\/+$/, '')}/`], { noMatchExit: true })) !== '',
     forgetWorktreesUnderSync(folder) {
       const gitSync = (args: string[]) => runGitSync(args, { cwd: repoDir, env: { ...env, ...configEnvironment(overrides.lastRead(repoDir)), GIT_ALLOW_PROTOCOL: '' }, timeoutMs: timeouts.local })
@@ -346,6 +359,21 @@ export function parseConfigList(output: string): ConfigEntry[] {
     entries.push({ scope: fields[index], key, value: value.join('\n') })
   }
   return entries
+}
+
+/**
+ * `git config --list --show-scope --show-origin -z` (records of scope, origin, then `key\nvalue`): the
+ * extraheaders of the repository's scopes. Keys come lower-cased but for the URL between the dots.
+ */
+export function parseRepositoryHeaders(output: string): PersistedCredential[] {
+  const fields = output.split('\0')
+  const found: PersistedCredential[] = []
+  for (let index = 0; index + 2 < fields.length; index += 3) {
+    const [key, ...value] = fields[index + 2].split('\n')
+    if (!['local', 'worktree'].includes(fields[index]) || !/^http\.(.+\.)?extraheader$/.test(key)) continue
+    found.push({ file: fields[index + 1].replace(/^file:/, ''), key, value: value.join('\n') })
+  }
+  return found
 }
 
 /** Overrides go in GIT_CONFIG_COUNT/KEY/VALUE: a key may hold `=` (a filter's name), which `-c` cannot. */

@@ -3,6 +3,7 @@ import { briefList } from '../diff/generated.js'
 import type { Report } from './report.js'
 import { failToPassCount, inputTokens } from './report.js'
 import { describeRanges } from '../verdict/line-ranges.js'
+import { persistedCredentialsWarning } from '../persisted-credentials.js'
 
 const VERDICT_LINE: Record<Report['verdict'], string> = {
   'fail-to-pass': '✅ **fail-to-pass** — the suite proves the fix: it passes on the fix and fails without it.',
@@ -29,6 +30,7 @@ export function renderMarkdown(report: Report): string {
     `${failToPassCount(report)} fail-to-pass of ${report.tests.length} test(s) · mode \`${report.mode}\` · framework ${report.framework ?? 'unknown'}${report.runnerWrapper ? ` (through ${inlineCode(report.runnerWrapper)})` : ''} · \`${report.repository.base.slice(0, 7)}...${report.repository.head.slice(0, 7)}\``,
     mergeBaseLine(report),
     isolation(report),
+    credentialsWarning(report),
     report.build && `🔨 Built in each tree before its tests: ${inlineCode(report.build.command)} (${cell(report.build.why)}).`,
     report.bugReport && `**Bug report** (${report.bugReport.source}): ${cell(report.bugReport.title)}`,
     rootCauseLine(report),
@@ -218,6 +220,11 @@ function isolation(report: Report): string {
     : `⚠️ **No isolation**: the repository's code ran as this job's own user — ${report.isolationDetail}.`
 }
 
+function credentialsWarning(report: Report): string | null {
+  const warning = persistedCredentialsWarning(report.persistedCredentials)
+  return warning && `⚠️ **Credentials in the checkout**: ${warning}.`
+}
+
 function model(report: Report): string | null {
   const usage = report.model
   if (usage.calls + usage.cachedCalls === 0) return null
@@ -246,6 +253,7 @@ function notApplicable(report: Report): string {
   return [
     '# Regression tests for this fix',
     `${VERDICT_LINE[report.verdict]}\n\nReason: ${report.reason}`,
-    `mode \`${report.mode}\` · \`${base.slice(0, 7)}...${head.slice(0, 7)}\` · ${report.changedFiles.length} changed file(s)`
-  ].join('\n\n').concat('\n')
+    `mode \`${report.mode}\` · \`${base.slice(0, 7)}...${head.slice(0, 7)}\` · ${report.changedFiles.length} changed file(s)`,
+    credentialsWarning(report)
+  ].filter(Boolean).join('\n\n').concat('\n')
 }

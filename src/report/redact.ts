@@ -2,6 +2,11 @@
  * Secrets never leave the process: every value the run treats as secret (the API key, the tokens) is
  * replaced in everything the tool writes or posts — the report files, the suite, run.log, the job log, the
  * summary, the comment, the annotations. The sandbox keeps tests from reading them; this is the second line.
+ *
+ * A secret is also masked in the forms a test could print it in without knowing it: as git's credentials
+ * (`x-access-token:<token>`), base64-encoded (as actions/checkout writes `AUTHORIZATION: basic <base64>`
+ * into .git/config), bare or inside a longer encoded text. And the value of any `Authorization:` header or
+ * `extraheader =` line is masked whatever it holds: it may carry a token the tool was never told about.
  */
 import type { Logger } from '../ports/logger.js'
 
@@ -9,10 +14,35 @@ export const REDACTED = '***'
 
 export type Redact = (text: string) => string
 
+/** The user name actions/checkout (and GitHub's git over https) pairs a token with. */
+const TOKEN_USER = 'x-access-token'
+
+/** `Authorization: <value>` (any case, `:` or `=`, quoted key too) and `extraheader = <value>`: the value to the line's end. */
+const HEADER_VALUE = /((?:authorization|extraheader)["']?[ \t]*[:=][ \t]*)[^\r\n]+/gi
+
 export function redactor(secrets: string[]): Redact {
-  // Longest first, so a secret that contains another is replaced whole.
-  const values = [...new Set(secrets.filter(Boolean))].sort((a, b) => b.length - a.length)
-  return (text) => values.reduce((result, secret) => (result.includes(secret) ? result.split(secret).join(REDACTED) : result), text)
+  // Longest first, so a secret that contains another (or its encoding) is replaced whole.
+  const values = [...new Set(secrets.filter(Boolean).flatMap(secretForms))].sort((a, b) => b.length - a.length)
+  return (text) => values.reduce((result, secret) => (result.includes(secret) ? result.split(secret).join(REDACTED) : result), text).replace(HEADER_VALUE, `$1${REDACTED}`)
+}
+
+/** The secret, as git's credentials, and each of them base64-encoded at every alignment. */
+export function secretForms(secret: string): string[] {
+  const plain = [secret, `${TOKEN_USER}:${secret}`]
+  return [...plain, ...plain.flatMap((text) => [Buffer.from(text).toString('base64'), ...base64Alignments(text)])]
+}
+
+/**
+ * What base64 of any longer text holding `text` holds of it, whatever text comes before and after: base64
+ * writes 6 bits a character, so the text starts at one of 3 offsets within a 3-byte group. For each, only
+ * the characters made of the text's bits alone are kept (those that share bits with its neighbours differ).
+ */
+export function base64Alignments(text: string): string[] {
+  const bytes = Buffer.from(text)
+  return [0, 1, 2].map((offset) => {
+    const encoded = Buffer.concat([Buffer.alloc(offset), bytes]).toString('base64')
+    return encoded.slice(Math.ceil((offset * 8) / 6), Math.floor(((offset + bytes.length) * 8) / 6))
+  })
 }
 
 /** The same value with every string in it redacted (keys included). */
