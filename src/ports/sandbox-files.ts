@@ -34,7 +34,7 @@ export class SandboxFileRefused extends UserFacingError {
     readonly path: string,
     readonly reason: string
   ) {
-    super(`Refused to read ${path}, written by the repository's tests: ${reason}`, 'a test replaced or bloated the runner\'s report; the run cannot trust its results')
+    super(`Refused to read ${printable(path)}, written by the repository's tests: ${reason}`, 'a test replaced or bloated the runner\'s report; the run cannot trust its results')
     this.name = 'SandboxFileRefused'
   }
 }
@@ -134,6 +134,11 @@ function maxNesting(text: string): number {
     else if (char === 0x5d || char === 0x7d) depth--
   }
   return deepest
+}
+
+/** A file name the test chose (a V8 coverage file's) may hold control characters: shown escaped, on one line. */
+function printable(path: string): string {
+  return path.replace(/[\u0000-\u001f\u007f]/g, (char) => `\\x${char.charCodeAt(0).toString(16).padStart(2, '0')}`)
 }
 
 function kindOf(stats: Stats): string {

@@ -70,6 +70,12 @@ describe('readSandboxFile', () => {
     expect((await readSandboxFile(scratch, report, 'results'))?.length).toBe(SANDBOX_FILE_LIMITS.results)
   })
 
+  it('names a refused file on one line, its control characters escaped', async () => {
+    const report = join(scratch, 'coverage-1.json\n::error::forged')
+    await symlink(secret, report)
+    expect(await refusal(report)).toContain('coverage-1.json\\x0a::error::forged, written by')
+  })
+
   it('refuses a path outside the scratch folder', async () => {
     expect(await refusal(secret)).toContain("not inside the runner's folder")
   })
