@@ -1,12 +1,13 @@
 /** ava: found by its dependency, config file or test script; run by path, read from its TAP report. */
 import { existsSync } from 'node:fs'
-import { readFile, rm, writeFile } from 'node:fs/promises'
+import { rm, writeFile } from 'node:fs/promises'
 import { join } from 'node:path'
 import type { RunResult } from '../domain.js'
 import type { FrameworkAdapter, RunRequest } from './adapter.js'
 import { parseTap, readAvaResults } from './ava-report.js'
 import { expandCommand, type CommandLine } from './command.js'
 import { readIstanbulCoverage } from './istanbul.js'
+import { readSandboxFile } from '../ports/sandbox-files.js'
 import { findC8 } from './mocha-install.js'
 import { stripAnsi, trimTail } from './output.js'
 import { assignments, scriptCommands } from './package-scripts.js'
@@ -72,7 +73,8 @@ export const avaAdapter: FrameworkAdapter = {
     const v8 = request.coverage && !c8 ? await v8CoverageEnv(request.scratchDir) : null
     const command = c8 ? withCoverage(wrapped, c8, request.scratchDir) : v8 ? { ...wrapped, env: { ...wrapped.env, ...v8 } } : wrapped
     const ran = await processes.run({ ...command, cwd: request.treeDir, timeoutMs: request.timeoutMs })
-    const tap = await readFile(reportFile, 'utf8').catch(() => '')
+    // A missing report reads as no TAP; a link, FIFO or oversized one ends the run (sandbox-files.ts).
+    const tap = (await readSandboxFile(request.scratchDir, reportFile, 'results')) ?? ''
     const output = trimTail(stripAnsi(`${ran.output}\n${tap}`))
     const base = { exitCode: ran.exitCode, timedOut: ran.timedOut, durationMs: ran.durationMs, output }
     const points = parseTap(tap)
@@ -80,7 +82,7 @@ export const avaAdapter: FrameworkAdapter = {
     const results = readAvaResults(points, request.files)
     const roots = await treeRoots(request.treeDir)
     const testFile = (file: string) => request.files.includes(file) || avaAdapter.isTestFile(file)
-    const coverage = c8 ? await readIstanbulCoverage(join(request.scratchDir, 'coverage', 'coverage-final.json'), roots) : v8 ? await readV8Coverage(v8CoverageDir(request.scratchDir), roots, { exclude: testFile }) : null
+    const coverage = c8 ? await readIstanbulCoverage(join(request.scratchDir, 'coverage', 'coverage-final.json'), roots, request.scratchDir) : v8 ? await readV8Coverage(v8CoverageDir(request.scratchDir), roots, { exclude: testFile }) : null
     return { ...base, ...withTimeout(results, ran.timedOut, request), ...(coverage && { coverage }) }
   }
 }

@@ -1,6 +1,6 @@
 /** Istanbul's `coverage-final.json` (jest, vitest, c8) → per-file executable and covered lines. */
-import { readFile } from 'node:fs/promises'
 import type { FileCoverage } from '../domain.js'
+import { parseSandboxJson, readSandboxFile, SandboxFileRefused } from '../ports/sandbox-files.js'
 import { repoRelative } from './paths.js'
 
 /** What an istanbul file entry says about its statements: where each starts, how often it ran. */
@@ -13,15 +13,25 @@ interface IstanbulFile extends IstanbulStatements {
   path?: string
 }
 
-/** Null when there is no report (coverage was off, or the run crashed before writing it). */
-export async function readIstanbulCoverage(reportPath: string, treeRoots: string[]): Promise<FileCoverage[] | null> {
+/** Null when there is no report (coverage was off, or the run crashed before writing it); `scratchRoot` is the runner's folder it is in. */
+export async function readIstanbulCoverage(reportPath: string, treeRoots: string[], scratchRoot: string): Promise<FileCoverage[] | null> {
   let report: Record<string, IstanbulFile>
   try {
-    report = JSON.parse(await readFile(reportPath, 'utf8'))
-  } catch {
+    const text = await readSandboxFile(scratchRoot, reportPath, 'coverage')
+    if (text === null) return null
+    report = parseSandboxJson(reportPath, text) as Record<string, IstanbulFile>
+  } catch (error) {
+    if (error instanceof SandboxFileRefused) throw error
     return null
   }
+  if (!isIstanbulReport(report)) return null
   return Object.entries(report).map(([path, data]) => toFileCoverage(repoRelative(data.path ?? path, treeRoots), data))
+}
+
+/** The shape the walk below relies on: every file entry has a statementMap of {start: {line}} and counts. */
+function isIstanbulReport(report: unknown): report is Record<string, IstanbulFile> {
+  if (typeof report !== 'object' || report === null || Array.isArray(report)) return false
+  return Object.values(report).every((data: IstanbulFile) => typeof data === 'object' && data !== null && typeof data.statementMap === 'object' && data.statementMap !== null && typeof data.s === 'object' && data.s !== null && Object.values(data.statementMap).every((statement) => typeof statement?.start?.line === 'number'))
 }
 
 /** Istanbul's statements as lines: each statement counts on its first line. */

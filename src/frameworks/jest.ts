@@ -1,12 +1,13 @@
 /** Jest: found by its dependency, test script or config file; run by path, read from its JSON report. */
 import { existsSync } from 'node:fs'
-import { readFile, rm } from 'node:fs/promises'
+import { rm } from 'node:fs/promises'
 import { isAbsolute, join, relative, sep } from 'node:path'
 import type { RunResult, TestResult, TestStatus } from '../domain.js'
 import type { FrameworkAdapter, RunRequest } from './adapter.js'
 import { expandCommand, type CommandLine } from './command.js'
 import { atLeastVersion, declares, installedBin, installedVersion, readPackageJson, type PackageJson } from './packages.js'
 import { readIstanbulCoverage } from './istanbul.js'
+import { parseSandboxJson, readSandboxFile, SandboxFileRefused } from '../ports/sandbox-files.js'
 import { stripAnsi, trimMessage, trimTail } from './output.js'
 import { repoRelative, treeRoots } from './paths.js'
 import { makeRunnerFolder } from './runner-folder.js'
@@ -81,13 +82,13 @@ export const jestAdapter: FrameworkAdapter = {
     const result = await processes.run({ ...invocation, cwd: request.treeDir, timeoutMs: request.timeoutMs })
     const output = trimTail(stripAnsi(result.output))
     const base = { exitCode: result.exitCode, timedOut: result.timedOut, durationMs: result.durationMs, output }
-    const report = await readReport(reportFile)
+    const report = await readReport(request.scratchDir, reportFile)
     if (!report) {
       const reason = result.timedOut ? `jest timed out after ${request.timeoutMs} ms` : `jest wrote no report (exit ${result.exitCode})`
       const message = `${reason}\n${trimTail(output, 2000)}`
       return { ...base, tests: [], fileErrors: request.files.map((file) => ({ file, message })) }
     }
-    const coverage = request.coverage ? await readIstanbulCoverage(join(request.scratchDir, 'coverage', 'coverage-final.json'), await treeRoots(request.treeDir)) : null
+    const coverage = request.coverage ? await readIstanbulCoverage(join(request.scratchDir, 'coverage', 'coverage-final.json'), await treeRoots(request.treeDir), request.scratchDir) : null
     return { ...base, ...(await readResults(report, request)), ...(coverage && { coverage }), ...(shuffled && { shuffled }) }
   },
 
@@ -151,11 +152,13 @@ function notInstalled(request: RunRequest): RunResult {
   return { tests: [], fileErrors: request.files.map((file) => ({ file, message })), exitCode: null, timedOut: false, durationMs: 0, output: message }
 }
 
-async function readReport(reportFile: string): Promise<JestFileResult[] | null> {
+async function readReport(scratchRoot: string, reportFile: string): Promise<JestFileResult[] | null> {
   try {
-    const report = JSON.parse(await readFile(reportFile, 'utf8')) as { testResults?: JestFileResult[] }
-    return Array.isArray(report.testResults) ? report.testResults : null
-  } catch {
+    const text = await readSandboxFile(scratchRoot, reportFile, 'results')
+    const report = text === null ? null : (parseSandboxJson(reportFile, text) as { testResults?: JestFileResult[] } | null)
+    return Array.isArray(report?.testResults) ? report.testResults : null
+  } catch (error) {
+    if (error instanceof SandboxFileRefused) throw error
     return null
   }
 }

@@ -1,5 +1,5 @@
 /** Mocha's JSON reporter output (`--reporter json`) → per-test results and file errors. */
-import { readFile } from 'node:fs/promises'
+import { parseSandboxJson, readSandboxFile, SandboxFileRefused } from '../ports/sandbox-files.js'
 import type { RunResult, TestResult, TestStatus } from '../domain.js'
 import { stripAnsi, trimMessage } from './output.js'
 import { repoRelative } from './paths.js'
@@ -29,10 +29,12 @@ const INTERNAL_FRAME = /^\s*at .*(?:[\\/]node_modules[\\/]|node:internal|\(<anon
 // Where the JSON reporter's object starts when it prints to stdout (its `stats` come first).
 const REPORT_START = /(?:^|\n)\{\s*\n\s*"stats"\s*:/g
 
-export async function readReportFile(path: string): Promise<MochaReport | null> {
+export async function readReportFile(scratchRoot: string, path: string): Promise<MochaReport | null> {
   try {
-    return asReport(JSON.parse(await readFile(path, 'utf8')))
-  } catch {
+    const text = await readSandboxFile(scratchRoot, path, 'results')
+    return text === null ? null : asReport(parseSandboxJson(path, text))
+  } catch (error) {
+    if (error instanceof SandboxFileRefused) throw error
     return null
   }
 }

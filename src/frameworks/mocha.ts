@@ -99,7 +99,7 @@ async function isolate(request: RunRequest, processes: ProcessRunner, mocha: Moc
 
 /** Coverage of the first run: c8's istanbul JSON, else node's own V8 coverage (see runMocha). */
 async function readCoverage(request: RunRequest, roots: string[]): Promise<FileCoverage[] | null> {
-  if (findC8(request.treeDir)) return readIstanbulCoverage(join(request.scratchDir, 'coverage', 'coverage-final.json'), roots)
+  if (findC8(request.treeDir)) return readIstanbulCoverage(join(request.scratchDir, 'coverage', 'coverage-final.json'), roots, request.scratchDir)
   const testFiles = new Set(request.files)
   return readV8Coverage(v8CoverageDir(request.scratchDir), roots, { exclude: (file) => testFiles.has(file) || mochaAdapter.isTestFile(file) })
 }
@@ -120,7 +120,7 @@ async function runMocha(request: RunRequest, processes: ProcessRunner, mocha: Mo
   const command = c8 ? withCoverage(invocation, c8, scratchDir) : v8 ? { ...invocation, env: { ...invocation.env, ...v8 } } : invocation
   const ran = await processes.run({ ...command, cwd: request.treeDir, timeoutMs: request.timeoutMs })
   const output = stripAnsi(ran.output)
-  const fromFile = await readReportFile(reportFile)
+  const fromFile = await readReportFile(scratchDir, reportFile)
   if (fromFile) return { process: ran, output: trimTail(output), report: fromFile }
   // A mocha older than 9.2 (or one that could not write the file) prints the JSON report to stdout.
   const printed = extractReport(output)

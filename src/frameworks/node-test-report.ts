@@ -1,5 +1,6 @@
 /** node:test's machine-readable output: its JUnit XML report (`--test-reporter=junit`) and its lcov report. */
 import { readFile } from 'node:fs/promises'
+import { readSandboxFile, SandboxFileRefused } from '../ports/sandbox-files.js'
 import { isAbsolute, resolve } from 'node:path'
 import { XMLParser } from 'fast-xml-parser'
 import { isFailure, type FileCoverage, type TestResult, type TestStatus } from '../domain.js'
@@ -42,14 +43,15 @@ const DID_NOT_RUN = new Set(['hookFailed', 'cancelledByParent'])
 const INTERNAL_FRAME = /^\s*at (?:.*\()?(?:node:|.*[\\/]node_modules[\\/]|index \d+\)|<anonymous>\)?$)/
 
 /** Every <testcase> of the report in document order, or null when there is no readable report. */
-export async function readJunitReport(reportPath: string): Promise<JunitCase[] | null> {
+export async function readJunitReport(scratchRoot: string, reportPath: string): Promise<JunitCase[] | null> {
   let nodes: XmlNode[]
   try {
-    const xml = await readFile(reportPath, 'utf8')
+    const xml = await readSandboxFile(scratchRoot, reportPath, 'results')
     // A report cut short (the process was killed, or exited before the reporter finished) is no report.
-    if (!xml.includes('</testsuites>')) return null
+    if (xml === null || !xml.includes('</testsuites>')) return null
     nodes = parser.parse(xml) as XmlNode[]
-  } catch {
+  } catch (error) {
+    if (error instanceof SandboxFileRefused) throw error
     return null
   }
   const root = nodes.find((node) => 'testsuites' in node)
@@ -143,13 +145,9 @@ export function fileUrlsToPaths(text: string): string {
 }
 
 /** node:test's lcov report → per-file lines; null when there is none. */
-export async function readLcov(reportPath: string, treeDir: string, roots: string[]): Promise<FileCoverage[] | null> {
-  let text: string
-  try {
-    text = await readFile(reportPath, 'utf8')
-  } catch {
-    return null
-  }
+export async function readLcov(scratchRoot: string, reportPath: string, treeDir: string, roots: string[]): Promise<FileCoverage[] | null> {
+  const text = await readSandboxFile(scratchRoot, reportPath, 'coverage')
+  if (text === null) return null
   const coverage: FileCoverage[] = []
   for (const record of text.split('end_of_record')) {
     const source = /^SF:(.+)$/m.exec(record)?.[1]?.trim()

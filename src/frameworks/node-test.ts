@@ -98,7 +98,7 @@ async function runFile(plan: Plan, file: string, dir: string): Promise<FileRun> 
   const command = c8 ? withC8(invocation, c8, dir, plan.node.path) : v8 ? { ...invocation, env: { ...invocation.env, ...v8 } } : invocation
   const ran = await plan.processes.run({ ...command, cwd: request.treeDir, timeoutMs: remaining })
   const output = trimTail(fileUrlsToPaths(stripAnsi(ran.output)))
-  const cases = await readJunitReport(junit)
+  const cases = await readJunitReport(dir, junit)
   const excerpt = messageExcerpt(output)
   if (!cases) {
     const forceExit = command.args.includes('--test-force-exit') ? ' (--test-force-exit cuts the report short on some Node versions: nodejs/node#54327)' : ''
@@ -114,9 +114,9 @@ async function runFile(plan: Plan, file: string, dir: string): Promise<FileRun> 
 
 async function readCoverage(plan: Plan, file: string, dir: string, lcov: string): Promise<FileCoverage[] | null> {
   if (!plan.coverage) return null
-  if (plan.coverage === 'lcov') return readLcov(lcov, plan.request.treeDir, plan.roots)
+  if (plan.coverage === 'lcov') return readLcov(dir, lcov, plan.request.treeDir, plan.roots)
   if (plan.coverage === 'v8') return readV8Coverage(v8CoverageDir(dir), plan.roots, { exclude: (path) => path === file || isNodeTestFile(path) })
-  return readIstanbulCoverage(join(dir, 'coverage', 'coverage-final.json'), plan.roots)
+  return readIstanbulCoverage(join(dir, 'coverage', 'coverage-final.json'), plan.roots, dir)
 }
 
 /** What the JUnit report alone does not say about the file: that it did not load, ran no test, or failed outside its tests. */

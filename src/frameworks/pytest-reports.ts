@@ -1,5 +1,5 @@
 /** pytest's machine-readable output: the JUnit XML report (`--junitxml`) and coverage.py's JSON report. */
-import { readFile } from 'node:fs/promises'
+import { parseSandboxJson, readSandboxFile, SandboxFileRefused } from '../ports/sandbox-files.js'
 import { isAbsolute } from 'node:path'
 import { XMLParser } from 'fast-xml-parser'
 import type { FileCoverage, RunResult, TestResult, TestStatus } from '../domain.js'
@@ -32,13 +32,16 @@ const parser = new XMLParser({
 })
 
 /** Every <testcase> of the report, or null when there is no readable report. */
-export async function readJunitCases(reportPath: string): Promise<Case[] | null> {
+export async function readJunitCases(scratchRoot: string, reportPath: string): Promise<Case[] | null> {
   try {
-    const xml = parser.parse(await readFile(reportPath, 'utf8')) as { testsuites?: { testsuite?: Suite[] }; testsuite?: Suite[] }
+    const text = await readSandboxFile(scratchRoot, reportPath, 'results')
+    if (text === null) return null
+    const xml = parser.parse(text) as { testsuites?: { testsuite?: Suite[] }; testsuite?: Suite[] }
     const suites = xml.testsuites?.testsuite ?? xml.testsuite
     if (!Array.isArray(suites)) return null
     return suites.flatMap((suite) => suite.testcase ?? [])
-  } catch {
+  } catch (error) {
+    if (error instanceof SandboxFileRefused) throw error
     return null
   }
 }
@@ -133,11 +136,14 @@ interface CoverageJson {
 }
 
 /** coverage.py's `coverage json` report → the tree's files (executable = executed ∪ missing); null when absent. */
-export async function readCoverageJson(reportPath: string, treeRoots: string[], keep: (file: string) => boolean): Promise<FileCoverage[] | null> {
+export async function readCoverageJson(scratchRoot: string, reportPath: string, treeRoots: string[], keep: (file: string) => boolean): Promise<FileCoverage[] | null> {
   let report: CoverageJson
   try {
-    report = JSON.parse(await readFile(reportPath, 'utf8')) as CoverageJson
-  } catch {
+    const text = await readSandboxFile(scratchRoot, reportPath, 'coverage')
+    if (text === null) return null
+    report = parseSandboxJson(reportPath, text) as CoverageJson
+  } catch (error) {
+    if (error instanceof SandboxFileRefused) throw error
     return null
   }
   const coverage: FileCoverage[] = []

@@ -92,7 +92,7 @@ async function runPytest(request: RunRequest, processes: ProcessRunner, systemPy
   // The interpreter goes first in the output, which the run log keeps: which Python ran is the first question.
   const output = note + trimTail(stripAnsi(result.output))
   const base = { exitCode: result.exitCode, timedOut: result.timedOut, durationMs: result.durationMs, output }
-  const cases = await readJunitCases(reportFile)
+  const cases = await readJunitCases(request.scratchDir, reportFile)
   if (!cases) {
     const reason = result.timedOut ? `pytest timed out after ${request.timeoutMs} ms` : `pytest wrote no report (exit ${result.exitCode})`
     const message = `${reason}\n${trimTail(output, 2000)}`
@@ -147,7 +147,7 @@ async function collectCoverage(python: PythonInterpreter, request: RunRequest, e
   // The exit code is not the answer: a configured fail_under fails the command, after writing the report.
   await coverage('json', '-o', reportFile)
   const keep = (file: string) => !isTestFile(file) && !file.endsWith('conftest.py') && !OUTSIDE_PROJECT.test(file)
-  return readCoverageJson(reportFile, await treeRoots(request.treeDir), keep)
+  return readCoverageJson(request.scratchDir, reportFile, await treeRoots(request.treeDir), keep)
 }
 
 function unreportedMessage(exitCode: number | null, output: string): string {

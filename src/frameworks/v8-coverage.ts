@@ -4,12 +4,13 @@
  * exits, and v8-to-istanbul (the converter c8 uses) turns it into per-line coverage of the repository's
  * files, through the source maps Node recorded (ts-node, tsx) or the files' own.
  */
-import { readdir, readFile, rm } from 'node:fs/promises'
+import { readdir, rm } from 'node:fs/promises'
 import type { Profiler } from 'node:inspector'
-import { isAbsolute, join } from 'node:path'
+import { dirname, isAbsolute, join } from 'node:path'
 import { fileURLToPath } from 'node:url'
 import v8ToIstanbul from 'v8-to-istanbul'
 import type { FileCoverage } from '../domain.js'
+import { parseSandboxJson, readSandboxFile, SandboxFileRefused } from '../ports/sandbox-files.js'
 import { codeLinesOnly, mergeCoverage } from './node-test-report.js'
 import { repoRelative } from './paths.js'
 import { toFileCoverage, type IstanbulStatements } from './istanbul.js'
@@ -68,7 +69,8 @@ export async function readV8Coverage(dir: string, roots: string[], options: V8Co
   const runs: FileCoverage[][] = []
   let reports = 0
   for (const name of names) {
-    const report = await readReport(join(dir, name))
+    // The coverage folder sits in the runner's scratch folder (v8CoverageDir): no link from there down.
+    const report = await readReport(dirname(dir), join(dir, name))
     if (!report) continue
     reports += 1
     const sourceMaps = normalizeSourceMaps(report['source-map-cache'])
@@ -84,14 +86,43 @@ export async function readV8Coverage(dir: string, roots: string[], options: V8Co
   return codeLinesOnly(mergeCoverage(runs), roots[0])
 }
 
-async function readReport(path: string): Promise<ProcessCoverage | null> {
+async function readReport(scratchRoot: string, path: string): Promise<ProcessCoverage | null> {
   try {
-    const report = JSON.parse(await readFile(path, 'utf8')) as ProcessCoverage
-    return Array.isArray(report?.result) ? report : null
-  } catch {
+    const text = await readSandboxFile(scratchRoot, path, 'coverage')
+    const report = text === null ? null : parseSandboxJson(path, text)
+    return isProcessCoverage(report) ? report : null
+  } catch (error) {
+    if (error instanceof SandboxFileRefused) throw error
     // A process killed while writing leaves a partial file: the other processes' coverage still counts.
     return null
   }
+}
+
+/** The shape the conversion relies on (a test can write anything there): else the file counts as no coverage. */
+function isProcessCoverage(report: unknown): report is ProcessCoverage {
+  const candidate = report as Partial<ProcessCoverage> | null
+  if (typeof candidate !== 'object' || candidate === null || !Array.isArray(candidate.result)) return false
+  const cache = candidate['source-map-cache']
+  const cacheOk = cache === undefined || (typeof cache === 'object' && cache !== null && Object.values(cache).every(isSourceMapEntry))
+  return cacheOk && candidate.result.every(isScriptCoverage)
+}
+
+function isScriptCoverage(script: unknown): script is ScriptCoverage {
+  const candidate = script as Partial<ScriptCoverage> | null
+  return typeof candidate === 'object' && candidate !== null && typeof candidate.url === 'string' && Array.isArray(candidate.functions) && candidate.functions.every(isFunctionCoverage)
+}
+
+function isFunctionCoverage(coverage: unknown): boolean {
+  const candidate = coverage as Partial<Profiler.FunctionCoverage> | null
+  const isRange = (range: Partial<Profiler.CoverageRange> | null) => typeof range === 'object' && range !== null && [range.startOffset, range.endOffset, range.count].every((value) => typeof value === 'number')
+  return typeof candidate === 'object' && candidate !== null && Array.isArray(candidate.ranges) && candidate.ranges.every(isRange)
+}
+
+function isSourceMapEntry(entry: unknown): boolean {
+  const candidate = entry as { lineLengths?: unknown; data?: unknown } | null
+  if (typeof candidate !== 'object' || candidate === null) return false
+  const lengths = candidate.lineLengths
+  return lengths === undefined || lengths === null || (Array.isArray(lengths) && lengths.every((length) => Number.isInteger(length) && length >= 0 && length < 1_000_000))
 }
 
 /** The script's path: a file URL (ESM, and CommonJS on newer Nodes) or an absolute path; null for node's own. */

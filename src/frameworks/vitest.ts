@@ -8,6 +8,7 @@ import type { FrameworkAdapter, RunRequest } from './adapter.js'
 import { atLeastVersion, declares, installedBin, installedVersion, packageDir, readPackageJson } from './packages.js'
 import { expandCommand, type CommandLine } from './command.js'
 import { readIstanbulCoverage } from './istanbul.js'
+import { parseSandboxJson, readSandboxFile, SandboxFileRefused } from '../ports/sandbox-files.js'
 import { stripAnsi, trimMessage, trimTail } from './output.js'
 import { repoRelative, treeRoots } from './paths.js'
 import { wrapperBin } from './wrapper.js'
@@ -97,14 +98,14 @@ export const vitestAdapter: FrameworkAdapter = {
     const result = await processes.run({ ...invocation, cwd: request.treeDir, timeoutMs: request.timeoutMs })
     const output = trimTail(stripAnsi(result.output))
     const base = { exitCode: result.exitCode, timedOut: result.timedOut, durationMs: result.durationMs, output }
-    const report = await readReport(reportFile)
+    const report = await readReport(request.scratchDir, reportFile)
     if (!report) {
       const reason = result.timedOut ? `vitest timed out after ${request.timeoutMs} ms` : `vitest wrote no report (exit ${result.exitCode})`
       const message = `${reason}\n${trimTail(output, 2000)}`
       return { ...base, tests: [], fileErrors: request.files.map((file) => ({ file, message })) }
     }
     const roots = await treeRoots(request.treeDir)
-    const coverage = provider ? await readIstanbulCoverage(coverageFile, roots) : null
+    const coverage = provider ? await readIstanbulCoverage(coverageFile, roots, request.scratchDir) : null
     return { ...base, ...readResults(report, request.files, roots), ...(coverage && { coverage }), ...(shuffled && { shuffled }) }
   }
 }
@@ -140,11 +141,13 @@ function notInstalled(request: RunRequest): RunResult {
   return { tests: [], fileErrors: request.files.map((file) => ({ file, message })), exitCode: null, timedOut: false, durationMs: 0, output: message }
 }
 
-async function readReport(reportFile: string): Promise<VitestFileResult[] | null> {
+async function readReport(scratchRoot: string, reportFile: string): Promise<VitestFileResult[] | null> {
   try {
-    const report = JSON.parse(await readFile(reportFile, 'utf8')) as { testResults?: VitestFileResult[] }
-    return Array.isArray(report.testResults) ? report.testResults : null
-  } catch {
+    const text = await readSandboxFile(scratchRoot, reportFile, 'results')
+    const report = text === null ? null : (parseSandboxJson(reportFile, text) as { testResults?: VitestFileResult[] } | null)
+    return Array.isArray(report?.testResults) ? report.testResults : null
+  } catch (error) {
+    if (error instanceof SandboxFileRefused) throw error
     return null
   }
 }

@@ -20,6 +20,7 @@ import { chmod, mkdir, stat } from 'node:fs/promises'
 import { delimiter, dirname, join } from 'node:path'
 import { promisify } from 'node:util'
 import { createProcessRunner, testEnvironment, type ProcessRequest, type ProcessRunner } from './process.js'
+import { acceptSandboxOwner } from './sandbox-files.js'
 
 export type IsolationMode = 'sandbox' | 'none'
 
@@ -119,6 +120,8 @@ async function openSandbox(launcher: Launcher, workDir: string, readable: string
   // Others may pass through the run's folder to the trees, but not list it.
   await chmod(workDir, 0o711)
   const notes = await makeTraversable([workDir, ...readable])
+  // What the sandbox's commands write is owned by its user: the tool reads those files (sandbox-files.ts).
+  acceptSandboxOwner(launcher.user.uid)
   const env = { ...testEnvironment(parentEnv), HOME: home, TMPDIR: tmp, TMP: tmp, TEMP: tmp, USER: launcher.user.name, LOGNAME: launcher.user.name, ...TRUST_THE_TREES }
   // The chain itself starts with nothing of the tool's environment; the command gets `env` (see wrap).
   const inner = createProcessRunner({})
