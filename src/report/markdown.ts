@@ -213,6 +213,8 @@ function collectionNote(collected: boolean | null | undefined): string {
 }
 
 function isolation(report: Report): string {
+  // The trees are where the repository's code first runs (its install): a run that ended before them ran none.
+  if (report.timings['prepare-trees'] === undefined) return `Nothing of the repository's code ran${report.isolation === 'none' ? ` (no sandbox: ${report.isolationDetail})` : ''}.`
   return report.isolation === 'sandbox'
     ? `🔒 The repository's code ran in the sandbox: ${report.isolationDetail}.`
     : `⚠️ **No isolation**: the repository's code ran as this job's own user — ${report.isolationDetail}.`
