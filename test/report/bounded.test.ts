@@ -111,7 +111,7 @@ test('a report of 100,000 tests renders under 1 MiB, its verdict and first rows 
   const cut = boundedMarkdown(markdown, REPORT_LIMIT, WHOLE_REPORT)
   expect(utf8Bytes(cut)).toBeLessThanOrEqual(REPORT_LIMIT.max)
   expect(cut).toContain('**fail-to-pass**')
-  expect(cut).toContain('| test/generated-0.test.ts | case 0 of the generated table | passed | failed | **fail-to-pass** |')
+  expect(cut).toContain('| `test/generated-0.test.ts` | `case 0 of the generated table` | passed | failed | **fail-to-pass** |')
   expect(cut).toMatch(/Cut to stay under 1 MiB, GitHub's limit for a job summary:\*\* [\d,]+ table or list row\(s\) left out\. The whole report is report\.json: beside report\.md, and in the action's artifact\./)
   // The folded timings after the table still fit: rows go before sections.
   expect(cut).toContain('<summary><b>Timings</b></summary>')
