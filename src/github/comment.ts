@@ -55,11 +55,15 @@ async function findStickyComment(octokit: Octokit, { owner, repo, number }: Comm
   return null
 }
 
+/** The account GitHub's own job token (GITHUB_TOKEN) writes as. */
+export const GITHUB_TOKEN_AUTHOR = 'github-actions[bot]'
+
 /**
  * Who writes with this token. A personal token's user can be asked for; an app's token (GITHUB_TOKEN) may not
- * ask, and writes as a bot account, which no person commenting on the pull request can be.
+ * ask, and writes as exactly github-actions[bot]: any other bot's comment, even one starting with our marker,
+ * is not ours to edit.
  */
 async function ourAuthor(octokit: Octokit): Promise<(user: { login: string; type: string }) => boolean> {
   const login = await octokit.rest.users.getAuthenticated().then(({ data }) => data.login, () => null)
-  return login ? (user) => user.login === login : (user) => user.type === 'Bot'
+  return login ? (user) => user.login === login : (user) => user.type === 'Bot' && user.login === GITHUB_TOKEN_AUTHOR
 }

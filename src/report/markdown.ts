@@ -4,6 +4,7 @@ import type { Report } from './report.js'
 import { failToPassCount, inputTokens } from './report.js'
 import { describeRanges } from '../verdict/line-ranges.js'
 import { persistedCredentialsWarning } from '../persisted-credentials.js'
+import { cell, inertText, inlineCode } from './markdown-text.js'
 
 const VERDICT_LINE: Record<Report['verdict'], string> = {
   'fail-to-pass': '✅ **fail-to-pass** — the suite proves the fix: it passes on the fix and fails without it.',
@@ -12,27 +13,17 @@ const VERDICT_LINE: Record<Report['verdict'], string> = {
   error: '⚠️ **error** — the pipeline could not finish.'
 }
 
-const cell = (text: string) => text.replace(/\|/g, '\\|').replace(/\n+/g, ' ')
-
-/** Repository text as inline code: a fence longer than any run of backticks in it, so it cannot close early. */
-function inlineCode(text: string): string {
-  const longestRun = (text.match(/`+/g) ?? []).reduce((longest, run) => Math.max(longest, run.length), 0)
-  const fence = '`'.repeat(longestRun + 1)
-  const pad = longestRun > 0 ? ' ' : ''
-  return `${fence}${pad}${text.replace(/\n+/g, ' ')}${pad}${fence}`
-}
-
 export function renderMarkdown(report: Report): string {
   if (report.verdict === 'not-applicable') return notApplicable(report)
   return [
     '# Regression tests for this fix',
-    VERDICT_LINE[report.verdict] + (report.reason ? `\n\nReason: ${report.reason}` : ''),
+    VERDICT_LINE[report.verdict] + (report.reason ? `\n\nReason: ${inertText(report.reason)}` : ''),
     `${failToPassCount(report)} fail-to-pass of ${report.tests.length} test(s) · mode \`${report.mode}\` · framework ${report.framework ?? 'unknown'}${report.runnerWrapper ? ` (through ${inlineCode(report.runnerWrapper)})` : ''} · \`${report.repository.base.slice(0, 7)}...${report.repository.head.slice(0, 7)}\``,
     mergeBaseLine(report),
     isolation(report),
     credentialsWarning(report),
-    report.build && `🔨 Built in each tree before its tests: ${inlineCode(report.build.command)} (${cell(report.build.why)}).`,
-    report.bugReport && `**Bug report** (${report.bugReport.source}): ${cell(report.bugReport.title)}`,
+    report.build && `🔨 Built in each tree before its tests: ${inlineCode(report.build.command)} (${inertText(report.build.why)}).`,
+    report.bugReport && `**Bug report** (${report.bugReport.source}): ${inertText(report.bugReport.title)}`,
     rootCauseLine(report),
     // What a reviewer reads at a glance first; the long analysis and the accounting folded away below.
     scenarios(report),
@@ -56,7 +47,7 @@ function rootCauseLine(report: Report): string | null {
   if (!report.analysis) return null
   const summary = report.analysis.summary.replace(/\s+/g, ' ').trim()
   const firstSentence = /^.+?[.!?](?=\s|$)/.exec(summary)?.[0] ?? summary
-  return `**Root cause:** ${firstSentence.length > 400 ? `${firstSentence.slice(0, 399)}…` : firstSentence}`
+  return `**Root cause:** ${inertText(firstSentence.length > 400 ? `${firstSentence.slice(0, 399)}…` : firstSentence)}`
 }
 
 /** A section folded into a `<details>` block, its heading as the summary. */
@@ -70,14 +61,14 @@ function rootCause(report: Report): string | null {
   if (!report.analysis) return null
   const defects = report.analysis.defects.map((defect, index) =>
     [
-      `### Defect ${index + 1}: ${defect.bugClass}`,
-      `- **Observed failure:** ${defect.observedFailure}`,
-      `- **Root cause:** ${defect.rootCause}`,
-      `- **Fix:** ${defect.fixMechanism}`,
-      `- **Blast radius:** ${defect.blastRadius.join('; ')}`
+      `### Defect ${index + 1}: ${inertText(defect.bugClass)}`,
+      `- **Observed failure:** ${inertText(defect.observedFailure)}`,
+      `- **Root cause:** ${inertText(defect.rootCause)}`,
+      `- **Fix:** ${inertText(defect.fixMechanism)}`,
+      `- **Blast radius:** ${inertText(defect.blastRadius.join('; '))}`
     ].join('\n')
   )
-  return ['## Root cause', report.analysis.summary, ...defects].join('\n\n')
+  return ['## Root cause', inertText(report.analysis.summary), ...defects].join('\n\n')
 }
 
 /** Each scenario with how its tests ran: the proof, scenario by scenario. */
@@ -86,7 +77,7 @@ function scenarios(report: Report): string | null {
   const rows = report.scenarios.map((s) => {
     const tests = report.tests.filter((test) => test.scenario === s.name)
     const results = tests.length ? `${tally(tests.map((test) => test.head))} | ${tally(tests.map((test) => test.preFix))}` : `${s.priority === 'P2' ? 'not written (P2)' : 'no test'} | `
-    return `| ${s.priority} | ${cell(s.name)} | ${s.kind} | ${s.failsBeforeFix ? 'yes' : 'no'} | ${results} | ${cell(s.verifies)} |`
+    return `| ${s.priority} | ${cell(inertText(s.name))} | ${cell(inertText(s.kind))} | ${s.failsBeforeFix ? 'yes' : 'no'} | ${results} | ${cell(inertText(s.verifies))} |`
   })
   return ['## Scenarios', '| Priority | Scenario | Type | Must fail before fix | At head | Pre-fix | Verifies |', '|---|---|---|---|---|---|---|', ...rows].join('\n')
 }
@@ -115,9 +106,9 @@ function testNamer(all: Report['tests']): (test: Report['tests'][number]) => str
   const counts = new Map<string, number>()
   for (const test of all) counts.set(key(test), (counts.get(key(test)) ?? 0) + 1)
   return (test) => {
-    if ((counts.get(key(test)) ?? 0) < 2) return test.name
+    if ((counts.get(key(test)) ?? 0) < 2) return inlineCode(test.name)
     const which = [test.line !== undefined && `line ${test.line}`, test.occurrence && `#${test.occurrence}`].filter(Boolean)
-    return `${test.name} (${which.join(', ')})`
+    return `${inlineCode(test.name)} (${which.join(', ')})`
   }
 }
 
@@ -126,7 +117,7 @@ function tests(report: Report): string {
   // The proof first: the fail-to-pass tests, then the others, each group in run order.
   const failToPassFirst = [...report.tests.filter((t) => t.kind === 'fail-to-pass'), ...report.tests.filter((t) => t.kind !== 'fail-to-pass')]
   const nameOf = testNamer(report.tests)
-  const rows = failToPassFirst.map((t) => `| ${cell(t.file)} | ${cell(nameOf(t))} | ${t.head} | ${t.preFix} | **${t.kind}** | ${beforeTheFix(t)} |`)
+  const rows = failToPassFirst.map((t) => `| ${cell(inlineCode(t.file))} | ${cell(nameOf(t))} | ${t.head} | ${t.preFix} | **${t.kind}** | ${beforeTheFix(t)} |`)
   return ['## Tests', '| File | Test | At head | Pre-fix | Kind | Before the fix |', '|---|---|---|---|---|---|', ...rows].join('\n')
 }
 
@@ -142,15 +133,15 @@ function beforeTheFix(test: Report['tests'][number]): string {
 function hunkGuards(report: Report): string | null {
   if (!report.hunks) return null
   const tests = [...new Set(report.hunks.flatMap((hunk) => hunk.guardedBy ?? []))]
-  const name = (hunk: NonNullable<Report['hunks']>[number]) => `${cell(hunk.file)}:${hunk.startLine}–${hunk.endLine}${hunk.onlyRemoves ? ' (removal)' : ''}`
+  const name = (hunk: NonNullable<Report['hunks']>[number]) => `${cell(inlineCode(hunk.file))}:${hunk.startLine}–${hunk.endLine}${hunk.onlyRemoves ? ' (removal)' : ''}`
   const intro = '## Which test guards which hunk\n\nEach source hunk of the fix taken out alone, in a tree of its own: the tests that pass at head and fail there need it.'
   if (tests.length > 0 && tests.length <= 6) {
-    const header = `| Hunk | ${tests.map(cell).join(' | ')} |\n|---|${tests.map(() => '---').join('|')}|`
+    const header = `| Hunk | ${tests.map((test) => cell(inlineCode(test))).join(' | ')} |\n|---|${tests.map(() => '---').join('|')}|`
     const rows = report.hunks.map((hunk) => `| ${name(hunk)} | ${tests.map((test) => (hunk.guardedBy === null ? '—' : hunk.guardedBy.includes(test) ? '✓' : '')).join(' | ')} |`)
     return [intro, [header, ...rows].join('\n'), unguardedNote(report)].filter(Boolean).join('\n\n')
   }
   const failToPass = report.tests.filter((test) => test.kind === 'fail-to-pass').length
-  const guards = (guardedBy: string[]) => (guardedBy.length > 1 && guardedBy.length === failToPass ? `all ${failToPass} fail-to-pass tests` : guardedBy.map(cell).join('; '))
+  const guards = (guardedBy: string[]) => (guardedBy.length > 1 && guardedBy.length === failToPass ? `all ${failToPass} fail-to-pass tests` : guardedBy.map((test) => cell(inlineCode(test))).join('; '))
   const rows = report.hunks.map((hunk) => `| ${name(hunk)} | ${hunk.guardedBy === null ? 'not checked' : guards(hunk.guardedBy) || '⚠️ none'} |`)
   return [intro, ['| Hunk | Fails without it |', '|---|---|', ...rows].join('\n'), unguardedNote(report)].filter(Boolean).join('\n\n')
 }
@@ -160,7 +151,7 @@ function fixConcerns(report: Report): string | null {
   if (!report.fixConcerns?.length) return null
   const intro = "## The fix may be incomplete\n\nThe model traced input(s) the fixed code still gets wrong, and a test asserting the correct behaviour fails at head for each; one that passed before the fix is an input the fix broke. They are not part of the suite and do not change the verdict; the tests are under `concerns/` in the output folder."
   const rows = report.fixConcerns.map((concern) =>
-    `| ${cell(inlineCode(concern.input))} | ${cell(concern.expected)} | ${cell(concern.actual)} | ${cell(`${concern.where.file} · ${concern.where.function}`)} | ${cell(concern.test.name)} | **${concern.failure}**: ${cell(inlineCode(concern.failureLine))} | ${BEFORE_THE_FIX[concern.preFixResult ?? 'unknown']} |`
+    `| ${cell(inlineCode(concern.input))} | ${cell(inertText(concern.expected))} | ${cell(inertText(concern.actual))} | ${cell(`${inlineCode(concern.where.file)} · ${inlineCode(concern.where.function)}`)} | ${cell(inlineCode(concern.test.name))} | **${concern.failure}**: ${cell(inlineCode(concern.failureLine))} | ${BEFORE_THE_FIX[concern.preFixResult ?? 'unknown']} |`
   )
   return [intro, ['| Input | Expected | The fixed code | Where | Test | At head | Before the fix |', '|---|---|---|---|---|---|---|', ...rows].join('\n')].join('\n\n')
 }
@@ -179,10 +170,10 @@ function unguardedNote(report: Report): string | null {
 
 function diffCoverage(report: Report): string | null {
   const coverage = report.diffCoverage
-  const note = report.diffCoverageNote && `Diff coverage ${cell(report.diffCoverageNote)}.`
+  const note = report.diffCoverageNote && `Diff coverage ${inertText(report.diffCoverageNote)}.`
   if (!coverage) return note && `## Diff coverage\n\n${note}`
   const percent = coverage.total === 0 ? 'no executable changed lines' : `${Math.round((100 * coverage.covered) / coverage.total)}%`
-  const rows = coverage.files.map((f) => `| ${cell(f.file)} | ${f.covered}/${f.total} | ${describeRanges(f.uncoveredLines) || '—'} |`)
+  const rows = coverage.files.map((f) => `| ${cell(inlineCode(f.file))} | ${f.covered}/${f.total} | ${describeRanges(f.uncoveredLines) || '—'} |`)
   const summary = `${coverage.covered} of ${coverage.total} changed executable lines run by the suite at head (${percent}).${note ? ` ${note}` : ''}`
   return [`## Diff coverage\n\n${summary}`, '| File | Covered | Uncovered changed lines |\n|---|---|---|\n' + rows.join('\n')].join('\n\n')
 }
@@ -194,9 +185,9 @@ function generated(report: Report): string | null {
 }
 
 function suite(report: Report): string | null {
-  const lines = report.suite.files.map((file) => `- \`${file.path}\`${collectionNote(file.collectedByRepoTests)}${unconfirmedNote(file.unconfirmed)}`)
-  const refused = [...report.suite.refused, ...report.suite.dropped].map((file) => `- \`${file.path}\` left out: ${file.reason}`)
-  const reverted = report.preFixTree ? [`Pre-fix tree: reverted ${report.preFixTree.reverted.map((p) => `\`${p}\``).join(', ') || 'nothing'}; dependencies ${report.preFixTree.dependencies}.`] : []
+  const lines = report.suite.files.map((file) => `- ${inlineCode(file.path)}${collectionNote(file.collectedByRepoTests)}${unconfirmedNote(file.unconfirmed)}`)
+  const refused = [...report.suite.refused, ...report.suite.dropped].map((file) => `- ${inlineCode(file.path)} left out: ${inertText(file.reason)}`)
+  const reverted = report.preFixTree ? [`Pre-fix tree: reverted ${report.preFixTree.reverted.map((p) => inlineCode(p)).join(', ') || 'nothing'}; dependencies ${report.preFixTree.dependencies}.`] : []
   if (lines.length + refused.length + reverted.length === 0) return null
   return ['## Suite', ...lines, ...refused, '', ...reverted].join('\n')
 }
@@ -215,6 +206,8 @@ function collectionNote(collected: boolean | null | undefined): string {
 }
 
 function isolation(report: Report): string {
+  // The trees are where the repository's code first runs (its install): a run that ended before them ran none.
+  if (report.timings['prepare-trees'] === undefined) return `Nothing of the repository's code ran${report.isolation === 'none' ? ` (no sandbox: ${report.isolationDetail})` : ''}.`
   return report.isolation === 'sandbox'
     ? `🔒 The repository's code ran in the sandbox: ${report.isolationDetail}.`
     : `⚠️ **No isolation**: the repository's code ran as this job's own user — ${report.isolationDetail}.`
@@ -252,7 +245,7 @@ function notApplicable(report: Report): string {
   const { base, head } = report.repository
   return [
     '# Regression tests for this fix',
-    `${VERDICT_LINE[report.verdict]}\n\nReason: ${report.reason}`,
+    `${VERDICT_LINE[report.verdict]}\n\nReason: ${inertText(report.reason ?? '')}`,
     `mode \`${report.mode}\` · \`${base.slice(0, 7)}...${head.slice(0, 7)}\` · ${report.changedFiles.length} changed file(s)`,
     credentialsWarning(report)
   ].filter(Boolean).join('\n\n').concat('\n')

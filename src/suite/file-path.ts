@@ -14,6 +14,18 @@ export function unsafePathProblem(path: string): string | null {
   if (path.includes('\\')) return 'the path has a backslash'
   if (posix.isAbsolute(path) || /^[a-zA-Z]:/.test(path)) return 'the path is absolute'
   if (path.split('/').includes('..')) return 'the path contains ".."'
+  return overLongProblem(path)
+}
+
+// Linux's NAME_MAX and PATH_MAX, in bytes: a longer name fails every file operation with ENAMETOOLONG.
+const MAX_NAME_BYTES = 255
+const MAX_PATH_BYTES = 4096
+
+function overLongProblem(path: string): string | null {
+  const bytes = Buffer.byteLength(path, 'utf8')
+  if (bytes > MAX_PATH_BYTES) return `the path is too long (${bytes} bytes; at most ${MAX_PATH_BYTES})`
+  const longest = Math.max(...path.split('/').map((name) => Buffer.byteLength(name, 'utf8')))
+  if (longest > MAX_NAME_BYTES) return `a name in the path is too long (${longest} bytes; at most ${MAX_NAME_BYTES})`
   return null
 }
 

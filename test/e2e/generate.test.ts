@@ -49,7 +49,7 @@ test('(a) the scripted model gives a fail-to-pass suite, and the report says so'
   expect(run.markdown).toContain('| P2 | plain send() still retries up to maxAttempts | neighbour | no | not written (P2) |  |')
   // At a glance: the verdict, a one-line root cause, the scenarios, then the tests; the analysis folded away.
   const at = (text: string) => run.markdown.indexOf(text)
-  expect(run.markdown).toContain('**Root cause:** StreamingTransport._open shared the transport')
+  expect(run.markdown).toContain('**Root cause:** StreamingTransport.\\_open shared the transport')
   expect(at('✅ **fail-to-pass**')).toBeLessThan(at('**Root cause:**'))
   expect(at('**Root cause:**')).toBeLessThan(at('## Scenarios'))
   expect(at('## Scenarios')).toBeLessThan(at('## Tests'))

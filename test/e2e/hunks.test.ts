@@ -28,7 +28,7 @@ test('verify: a hunk that only removes lines no test needs is told apart (dead c
   expect(run.report.verdict).toBe('fail-to-pass')
   expect(run.report.hunks?.[0]).toEqual({ file: 'src/constants.js', startLine: 1, endLine: 1, onlyRemoves: true, guardedBy: [] })
   expect(run.log).toContain('warning: No test fails with 2 hunk(s) of the fix taken out alone: src/constants.js:1-1 (only removes lines), src/range.js:18-18')
-  expect(run.markdown).toContain('src/constants.js:1–1 (removal)')
+  expect(run.markdown).toContain('`src/constants.js`:1–1 (removal)')
   expect(run.markdown).toContain('⚠️ 1 hunk(s) no test fails without: the suite does not show the fix needs them. 1 removal(s) no test fails without')
 })
 

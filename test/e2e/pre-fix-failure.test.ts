@@ -76,7 +76,7 @@ it('gives each streaming call the whole budget (#4471)', () => {
 
     // report.md: a "Before the fix" column with the kind and the line, as code in a table cell.
     expect(run.markdown).toContain('| File | Test | At head | Pre-fix | Kind | Before the fix |')
-    expect(run.markdown).toContain('| test/streaming-transport.test.ts | a streaming retry, before and after the fix (#4471) › leaves the transport budget whole | passed | failed | **fail-to-pass** | **assertion**: `expect(received).toBe(expected) // Object.is equality Expected: 1000 Received: 571` |')
+    expect(run.markdown).toContain('| `test/streaming-transport.test.ts` | `a streaming retry, before and after the fix (#4471) › leaves the transport budget whole` | passed | failed | **fail-to-pass** | **assertion**: `expect(received).toBe(expected) // Object.is equality Expected: 1000 Received: 571` |')
     expect(run.markdown).toContain("| **fail-to-pass** | **load** (weak proof): `Cannot find module '../src/stream-budget' from 'test/stream-budget.test.ts'` |")
   })
 

@@ -36,7 +36,7 @@ describe('StreamingTransport.stream', () => {
   ])
   // jest gives each test's line (--testLocationInResults): the twins keep theirs through the shuffled runs.
   expect(run.report.tests.filter((test) => test.name === JEST_NAME).map((test) => test.line)).toEqual([9, 16])
-  expect(run.markdown).toContain(`| ${JEST_TEST} | ${JEST_NAME} (line 16) |`)
+  expect(run.markdown).toContain(`| \`${JEST_TEST}\` | \`${JEST_NAME}\` (line 16) |`)
 })
 
 test('jest in a monorepo package (--working-directory): the same, at the package\'s paths', async () => {
@@ -121,7 +121,7 @@ describe('parse', () => {
     { head: 'passed', preFix: 'passed', kind: 'pass-to-pass' }
   ])
   expect(run.report.tests.filter((test) => test.name === name).map((test) => test.occurrence)).toEqual([1, 2])
-  expect(run.markdown).toContain(`| ${path} | ${name} (#2) |`)
+  expect(run.markdown).toContain(`| \`${path}\` | \`${name}\` (#2) |`)
 })
 
 test('node:test: the same', async () => {

@@ -135,7 +135,7 @@ test('report.md has a section for confirmed concerns right after the hunk table;
   const report = { ...emptyReport('generate', '/repo', 'b', 'h'), verdict: 'fail-to-pass' as const, reason: null, fixConcerns: [confirmed], hunks: [{ file: 'src/range.js', startLine: 5, endLine: 5, onlyRemoves: false, guardedBy: [] }] }
   const markdown = renderMarkdown(report)
   expect(markdown).toContain('## The fix may be incomplete')
-  expect(markdown).toContain('| `range(0, 5, NaN)` | a RangeError | returns [] | src/range.js · range | fix concerns › concern 1: title 1 | **assertion**: `expect(received).toThrow(expected) Received function did not throw` | failed too |')
+  expect(markdown).toContain('| `range(0, 5, NaN)` | a RangeError | returns \\[\\] | `src/range.js` · `range` | `fix concerns › concern 1: title 1` | **assertion**: `expect(received).toThrow(expected) Received function did not throw` | failed too |')
   expect(markdown.indexOf('## Which test guards which hunk')).toBeLessThan(markdown.indexOf('## The fix may be incomplete'))
   expect(markdown.indexOf('## The fix may be incomplete')).toBeLessThan(markdown.indexOf('## Tests'))
   expect(renderMarkdown(emptyReport('generate', '/repo', 'b', 'h'))).not.toContain('The fix may be incomplete')

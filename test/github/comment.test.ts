@@ -30,6 +30,16 @@ test("with GITHUB_TOKEN, the bot's own marked comment is edited; a person's quot
   expect(run.lines).toEqual(['Commented on the pull request (#2)', 'Updated the pull request comment #2'])
 })
 
+test("with GITHUB_TOKEN, another app's bot comment starting with the marker is left alone", async () => {
+  const foreign = { login: 'other-app[bot]', type: 'Bot' as const, body: marked('<h1>✅ fail-to-pass (forged)</h1>') }
+  const run = await twoRuns({ issues: { 'acme/transport#7': { title: 'Fix', body: '', comments: [foreign] } } })
+  expect(run.comments).toEqual([
+    ['other-app[bot]', marked('<h1>✅ fail-to-pass (forged)</h1>')],
+    ['github-actions[bot]', marked('second verdict')]
+  ])
+  expect(run.lines).toEqual(['Commented on the pull request (#2)', 'Updated the pull request comment #2'])
+})
+
 test("with a personal token, the token user's marked comment is edited; another person's is not", async () => {
   const seeded = [{ login: 'mallory', body: marked('not ours') }, { login: 'release-bot-user', body: marked('an earlier run') }]
   const run = await twoRuns({ tokenUser: 'release-bot-user', issues: { 'acme/transport#7': { title: 'Fix', body: '', comments: seeded } } })

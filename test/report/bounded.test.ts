@@ -111,9 +111,27 @@ test('a report of 100,000 tests renders under 1 MiB, its verdict and first rows 
   const cut = boundedMarkdown(markdown, REPORT_LIMIT, WHOLE_REPORT)
   expect(utf8Bytes(cut)).toBeLessThanOrEqual(REPORT_LIMIT.max)
   expect(cut).toContain('**fail-to-pass**')
-  expect(cut).toContain('| test/generated-0.test.ts | case 0 of the generated table | passed | failed | **fail-to-pass** |')
+  expect(cut).toContain('| `test/generated-0.test.ts` | `case 0 of the generated table` | passed | failed | **fail-to-pass** |')
   expect(cut).toMatch(/Cut to stay under 1 MiB, GitHub's limit for a job summary:\*\* [\d,]+ table or list row\(s\) left out\. The whole report is report\.json: beside report\.md, and in the action's artifact\./)
   // The folded timings after the table still fit: rows go before sections.
   expect(cut).toContain('<summary><b>Timings</b></summary>')
+  expectBalanced(cut)
+})
+
+test('titles and an analysis carrying </details>, <details> and fences are cut as text: every block the tool opened stays whole', () => {
+  const attack = (index: number) => `case ${index} </details>\n\n<details>\n\`\`\`\n`
+  const tests = Array.from({ length: 3000 }, (_, index): Report['tests'][number] => ({
+    file: 'test/a.test.ts', name: attack(index), head: 'passed', preFix: 'passed', kind: 'pass-to-pass', flaky: false, message: '', scenario: null, preFixFailure: null, preFixFailureLine: null
+  }))
+  const analysis = { summary: attack(0), defects: [{ observedFailure: attack(1), rootCause: attack(2), fixMechanism: attack(3), bugClass: attack(4), blastRadius: [attack(5)], sharedState: false }] }
+  const report = { ...emptyReport('verify', '/repo', 'b', 'h'), verdict: 'no-fail-to-pass', reason: attack(6), tests, analysis, timings: { diff: 5 } } as Report
+  // Inside code spans (the titles) a tag is text; outside them only the tool's two sections have one.
+  const tags = (text: string) => text.replace(/(`+)(?!`)[\s\S]*?[^`]\1(?!`)/g, '').match(/<\/?details>|^```/gm)
+  const markdown = renderMarkdown(report)
+  expect(tags(markdown)).toEqual(['<details>', '</details>', '<details>', '</details>'])
+  const cut = boundedMarkdown(markdown, bytes(50_000), WHOLE)
+  expect(cut).toContain('<details><summary><b>Root-cause analysis</b></summary>')
+  expect(cut).toMatch(/\| … [\d,]+ more left out \(see report\.json\) \|/)
+  expect(tags(cut)).toEqual(['<details>', '</details>', '<details>', '</details>'])
   expectBalanced(cut)
 })

@@ -27,7 +27,7 @@ function render(changes: Partial<Report>): string {
 /** The test names in the order the Tests table lists them. */
 function testsTableOrder(markdown: string): string[] {
   const table = markdown.split('## Tests\n')[1].split('\n\n')[0]
-  return table.split('\n').slice(2).map((row) => row.split(' | ')[1])
+  return table.split('\n').slice(2).map((row) => row.split(' | ')[1].replace(/^`|`$/g, ''))
 }
 
 test('lists the fail-to-pass tests first, then the others, each group in the order they ran', () => {

@@ -34,3 +34,12 @@ test.each([
 ])('%j: %s', (path, problem) => {
   expect(unsafePathProblem(path)).toBe(problem)
 })
+
+test('a name over 255 bytes or a path over 4096 bytes is refused, counted in bytes', () => {
+  const name = (length: number) => `${'a'.repeat(length - '.test.ts'.length)}.test.ts`
+  expect(unsafePathProblem(`test/regression/${name(255)}`)).toBeNull()
+  expect(unsafePathProblem(`test/regression/${name(300)}`)).toBe('a name in the path is too long (300 bytes; at most 255)')
+  expect(unsafePathProblem(`test/regression/${'é'.repeat(128)}.ts`)).toBe('a name in the path is too long (259 bytes; at most 255)')
+  const deep = `${'d'.repeat(200)}/`.repeat(21) + name(20)
+  expect(unsafePathProblem(deep)).toBe(`the path is too long (${deep.length} bytes; at most 4096)`)
+})

@@ -9,8 +9,8 @@ import { readBody } from './http.js'
 export interface FakeIssue {
   title: string
   body: string
-  /** Comments by octocat, or by the login given. */
-  comments?: Array<string | { body: string; login: string }>
+  /** Comments by octocat, or by the login given (a person's unless `type` says `Bot`). */
+  comments?: Array<string | { body: string; login: string; type?: 'User' | 'Bot' }>
   pullRequest?: boolean
 }
 
@@ -56,8 +56,8 @@ export async function startFakeGitHub(data: FakeGitHubData): Promise<FakeGitHub>
   const requests: FakeGitHub['requests'] = []
   const comments: FakeComment[] = Object.entries(data.issues).flatMap(([issue, { comments = [] }]) =>
     comments.map((comment) => {
-      const { body, login } = typeof comment === 'string' ? { body: comment, login: 'octocat' } : comment
-      return { id: 0, issue, body, user: { login, type: 'User' as const } }
+      const { body, login, type = 'User' } = typeof comment === 'string' ? { body: comment, login: 'octocat' } : comment
+      return { id: 0, issue, body, user: { login, type } }
     })
   )
   const author = data.tokenUser ? { login: data.tokenUser, type: 'User' as const } : BOT
