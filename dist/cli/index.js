@@ -11384,7 +11384,7 @@ function parsePath (scriptPath) {
 /***/ ((module, __unused_webpack___webpack_exports__, __nccwpck_require__) => {
 
 __nccwpck_require__.a(module, async (__webpack_handle_async_dependencies__, __webpack_async_result__) => { try {
-/* harmony import */ var _cli_js__WEBPACK_IMPORTED_MODULE_0__ = __nccwpck_require__(7601);
+/* harmony import */ var _cli_js__WEBPACK_IMPORTED_MODULE_0__ = __nccwpck_require__(3886);
 /* harmony import */ var _ports_process_js__WEBPACK_IMPORTED_MODULE_1__ = __nccwpck_require__(9558);
 
 
@@ -11396,7 +11396,7 @@ __webpack_async_result__();
 
 /***/ }),
 
-/***/ 7601:
+/***/ 3886:
 /***/ ((__unused_webpack_module, __webpack_exports__, __nccwpck_require__) => {
 
 
@@ -11890,10 +11890,31 @@ function withRunLog(log, outDir) {
 
 ;// CONCATENATED MODULE: ./src/report/redact.ts
 const REDACTED = '***';
+/** The user name actions/checkout (and GitHub's git over https) pairs a token with. */
+const TOKEN_USER = 'x-access-token';
+/** `Authorization: <value>` (any case, `:` or `=`, quoted key too) and `extraheader = <value>`: the value to the line's end. */
+const HEADER_VALUE = /((?:authorization|extraheader)["']?[ \t]*[:=][ \t]*)[^\r\n]+/gi;
 function redactor(secrets) {
-    // Longest first, so a secret that contains another is replaced whole.
-    const values = [...new Set(secrets.filter(Boolean))].sort((a, b) => b.length - a.length);
-    return (text) => values.reduce((result, secret) => (result.includes(secret) ? result.split(secret).join(REDACTED) : result), text);
+    // Longest first, so a secret that contains another (or its encoding) is replaced whole.
+    const values = [...new Set(secrets.filter(Boolean).flatMap(secretForms))].sort((a, b) => b.length - a.length);
+    return (text) => values.reduce((result, secret) => (result.includes(secret) ? result.split(secret).join(REDACTED) : result), text).replace(HEADER_VALUE, `$1${REDACTED}`);
+}
+/** The secret, as git's credentials, and each of them base64-encoded at every alignment. */
+function secretForms(secret) {
+    const plain = [secret, `${TOKEN_USER}:${secret}`];
+    return [...plain, ...plain.flatMap((text) => [Buffer.from(text).toString('base64'), ...base64Alignments(text)])];
+}
+/**
+ * What base64 of any longer text holding `text` holds of it, whatever text comes before and after: base64
+ * writes 6 bits a character, so the text starts at one of 3 offsets within a 3-byte group. For each, only
+ * the characters made of the text's bits alone are kept (those that share bits with its neighbours differ).
+ */
+function base64Alignments(text) {
+    const bytes = Buffer.from(text);
+    return [0, 1, 2].map((offset) => {
+        const encoded = Buffer.concat([Buffer.alloc(offset), bytes]).toString('base64');
+        return encoded.slice(Math.ceil((offset * 8) / 6), Math.floor(((offset + bytes.length) * 8) / 6));
+    });
 }
 /** The same value with every string in it redacted (keys included). */
 function redactDeep(value, redact) {
@@ -43216,6 +43237,7 @@ function createGit(repoDir, options = {}) {
         inTree: (dir, args) => git(args, { cwd: dir }),
         workTreeRoot: () => git(['rev-parse', '--show-toplevel']).then((root) => root.replace(/\n$/, ''), () => null),
         // The trailing slash: a pattern such as `out/` matches a folder, and a folder not yet made is not known as one.
+        persistedCredentials: async () => parseRepositoryHeaders(await git(['config', '--list', '--show-scope', '--show-origin', '-z'])),
         isIgnored: async (folder) => (await git(['check-ignore', '--', `${folder.replace(/\/+$/, '')}/`], { noMatchExit: true })) !== '',
         forgetWorktreesUnderSync(folder) {
             const gitSync = (args) => runGitSync(args, { cwd: repoDir, env: { ...env, ...configEnvironment(overrides.lastRead(repoDir)), GIT_ALLOW_PROTOCOL: '' }, timeoutMs: timeouts.local });
@@ -43334,6 +43356,21 @@ function parseConfigList(output) {
         entries.push({ scope: fields[index], key, value: value.join('\n') });
     }
     return entries;
+}
+/**
+ * `git config --list --show-scope --show-origin -z` (records of scope, origin, then `key\nvalue`): the
+ * extraheaders of the repository's scopes. Keys come lower-cased but for the URL between the dots.
+ */
+function parseRepositoryHeaders(output) {
+    const fields = output.split('\0');
+    const found = [];
+    for (let index = 0; index + 2 < fields.length; index += 3) {
+        const [key, ...value] = fields[index + 2].split('\n');
+        if (!['local', 'worktree'].includes(fields[index]) || !/^http\.(.+\.)?extraheader$/.test(key))
+            continue;
+        found.push({ file: fields[index + 1].replace(/^file:/, ''), key, value: value.join('\n') });
+    }
+    return found;
 }
 /** Overrides go in GIT_CONFIG_COUNT/KEY/VALUE: a key may hold `=` (a filter's name), which `-c` cannot. */
 function configEnvironment(overrides) {
@@ -48364,6 +48401,170 @@ class Parser extends external_events_.EventEmitter {
     }
 }
 //# sourceMappingURL=index.js.map
+;// CONCATENATED MODULE: ./src/ports/sandbox-files.ts
+/**
+ * Reading files the sandbox could have written (a runner's reports and coverage in a scratch folder): the
+ * one place that opens them. A test can replace its report with a link to a file only the tool may read, a
+ * FIFO that would block a read forever, or a file far too big to load; none of these is followed or read.
+ *
+ * The rule: no link anywhere between the scratch folder and the file (lstat every component, and open the
+ * file itself with O_NOFOLLOW), O_NONBLOCK so a FIFO opens without a writer, then `fstat` the open file —
+ * only a regular file, owned by a uid that may write runner output (the tool's own, when it ran the runner
+ * unisolated, or the sandbox's), no bigger than its kind's limit — and read from that same descriptor.
+ */
+
+
+
+
+const MB = 1024 * 1024;
+/** How much of each kind of runner output the tool reads at most. */
+const SANDBOX_FILE_LIMITS = {
+    /** Test results: jest/vitest/mocha JSON, JUnit XML, TAP. */
+    results: 32 * MB,
+    /** Coverage: V8 coverage, istanbul JSON, lcov, coverage.py JSON. */
+    coverage: 64 * MB
+};
+/** Deeper JSON than any runner writes (V8 coverage and jest reports nest under 10): refused before walking it. */
+const MAX_JSON_DEPTH = 64;
+/** A file the sandbox wrote that the tool will not read: says which and why. Ends the run. */
+class SandboxFileRefused extends UserFacingError {
+    path;
+    reason;
+    constructor(path, reason) {
+        super(`Refused to read ${sandbox_files_printable(path)}, written by the repository's tests: ${reason}`, 'a test replaced or bloated the runner\'s report; the run cannot trust its results');
+        this.path = path;
+        this.reason = reason;
+        this.name = 'SandboxFileRefused';
+    }
+}
+/** Owners besides the tool's own uid whose files count as runner output: the sandbox's user(s). */
+const sandboxOwners = new Set();
+/** The sandbox says which uid its commands run as, so their files are accepted. */
+function acceptSandboxOwner(uid) {
+    sandboxOwners.add(uid);
+}
+function ownerAccepted(uid) {
+    return uid === process.getuid?.() || sandboxOwners.has(uid);
+}
+/**
+ * The text of `path` (inside `scratchRoot`, the folder the tool made for the runner), or null when there
+ * is no such file. Anything but a plain, bounded file of an accepted owner throws SandboxFileRefused.
+ */
+async function readSandboxFile(scratchRoot, path, kind) {
+    const limit = SANDBOX_FILE_LIMITS[kind];
+    if (!(await parentsAreFolders(scratchRoot, path)))
+        return null;
+    let handle;
+    try {
+        handle = await (0,promises_.open)(path, external_node_fs_.constants.O_RDONLY | external_node_fs_.constants.O_NOFOLLOW | external_node_fs_.constants.O_NONBLOCK);
+    }
+    catch (error) {
+        const code = error.code;
+        if (code === 'ENOENT' || code === 'ENOTDIR')
+            return null;
+        if (code === 'ELOOP')
+            throw new SandboxFileRefused(path, 'it is a symbolic link');
+        throw new SandboxFileRefused(path, `it could not be opened (${code ?? String(error)})`);
+    }
+    try {
+        refuseUnlessPlain(path, await handle.stat(), limit);
+        return await readAtMost(handle, path, limit);
+    }
+    finally {
+        await handle.close();
+    }
+}
+/** JSON from the sandbox, refused when nested deeper than any runner writes (later code walks it). */
+function parseSandboxJson(path, text) {
+    const depth = maxNesting(text);
+    if (depth > MAX_JSON_DEPTH)
+        throw new SandboxFileRefused(path, `its JSON nests ${depth} levels deep (the limit is ${MAX_JSON_DEPTH})`);
+    return JSON.parse(text);
+}
+/** False when a folder between the root and the file is missing; throws when one is a link or not a folder. */
+async function parentsAreFolders(scratchRoot, path) {
+    const inside = (0,external_node_path_.relative)(scratchRoot, path);
+    if (inside === '' || inside.startsWith('..') || (0,external_node_path_.isAbsolute)(inside))
+        throw new SandboxFileRefused(path, `it is not inside the runner's folder ${scratchRoot}`);
+    const folders = inside.split(external_node_path_.sep).slice(0, -1);
+    let current = scratchRoot;
+    for (const name of folders) {
+        current = (0,external_node_path_.join)(current, name);
+        const stats = await (0,promises_.lstat)(current).catch(() => null);
+        if (!stats)
+            return false;
+        if (stats.isSymbolicLink())
+            throw new SandboxFileRefused(path, `its folder ${current} is a symbolic link`);
+        if (!stats.isDirectory())
+            throw new SandboxFileRefused(path, `its folder ${current} is not a folder`);
+    }
+    return true;
+}
+function refuseUnlessPlain(path, stats, limit) {
+    if (!stats.isFile())
+        throw new SandboxFileRefused(path, `it is not a regular file (${sandbox_files_kindOf(stats)})`);
+    if (!ownerAccepted(stats.uid))
+        throw new SandboxFileRefused(path, `it is owned by uid ${stats.uid}, neither the sandbox's user nor the tool's`);
+    if (stats.size > limit)
+        throw new SandboxFileRefused(path, `it is ${megabytes(stats.size)}, over the ${megabytes(limit)} limit for this kind of report`);
+}
+/** Reads from the descriptor, never more than the limit, even if the file grew after fstat. */
+async function readAtMost(handle, path, limit) {
+    const buffer = Buffer.alloc(Math.min(limit + 1, 1 * MB));
+    const chunks = [];
+    let total = 0;
+    for (;;) {
+        const { bytesRead } = await handle.read(buffer, 0, buffer.length, null);
+        if (bytesRead === 0)
+            break;
+        total += bytesRead;
+        if (total > limit)
+            throw new SandboxFileRefused(path, `it grew over the ${megabytes(limit)} limit for this kind of report`);
+        chunks.push(Buffer.from(buffer.subarray(0, bytesRead)));
+    }
+    return Buffer.concat(chunks, total).toString('utf8');
+}
+/** The deepest nesting of arrays and objects, outside strings: one pass, no recursion. */
+function maxNesting(text) {
+    let depth = 0;
+    let deepest = 0;
+    let inString = false;
+    for (let i = 0; i < text.length; i++) {
+        const char = text.charCodeAt(i);
+        if (inString) {
+            if (char === 0x5c)
+                i++; // a backslash escapes the next character
+            else if (char === 0x22)
+                inString = false;
+        }
+        else if (char === 0x22)
+            inString = true;
+        else if (char === 0x5b || char === 0x7b)
+            deepest = Math.max(deepest, ++depth);
+        else if (char === 0x5d || char === 0x7d)
+            depth--;
+    }
+    return deepest;
+}
+/** A file name the test chose (a V8 coverage file's) may hold control characters: shown escaped, on one line. */
+function sandbox_files_printable(path) {
+    return path.replace(/[\u0000-\u001f\u007f]/g, (char) => `\\x${char.charCodeAt(0).toString(16).padStart(2, '0')}`);
+}
+function sandbox_files_kindOf(stats) {
+    if (stats.isFIFO())
+        return 'a FIFO';
+    if (stats.isDirectory())
+        return 'a folder';
+    if (stats.isSocket())
+        return 'a socket';
+    if (stats.isCharacterDevice() || stats.isBlockDevice())
+        return 'a device';
+    return 'not a plain file';
+}
+function megabytes(bytes) {
+    return `${(bytes / MB).toFixed(bytes < MB ? 2 : 0)} MB`;
+}
+
 ;// CONCATENATED MODULE: ./node_modules/fast-xml-parser/src/util.js
 
 
@@ -55674,6 +55875,7 @@ function repoRelative(path, roots) {
 
 
 
+
 const parser = new XMLParser({
     // Document order: a suite's tests and nested suites are reported as they ran.
     preserveOrder: true,
@@ -55690,16 +55892,18 @@ const DID_NOT_RUN = new Set(['hookFailed', 'cancelledByParent']);
 // Frames of node itself and of installed packages: noise in a failure message (the test's own frames stay).
 const INTERNAL_FRAME = /^\s*at (?:.*\()?(?:node:|.*[\\/]node_modules[\\/]|index \d+\)|<anonymous>\)?$)/;
 /** Every <testcase> of the report in document order, or null when there is no readable report. */
-async function readJunitReport(reportPath) {
+async function readJunitReport(scratchRoot, reportPath) {
     let nodes;
     try {
-        const xml = await (0,promises_.readFile)(reportPath, 'utf8');
+        const xml = await readSandboxFile(scratchRoot, reportPath, 'results');
         // A report cut short (the process was killed, or exited before the reporter finished) is no report.
-        if (!xml.includes('</testsuites>'))
+        if (xml === null || !xml.includes('</testsuites>'))
             return null;
         nodes = parser.parse(xml);
     }
-    catch {
+    catch (error) {
+        if (error instanceof SandboxFileRefused)
+            throw error;
         return null;
     }
     const root = nodes.find((node) => 'testsuites' in node);
@@ -55791,14 +55995,10 @@ function fileUrlsToPaths(text) {
     });
 }
 /** node:test's lcov report → per-file lines; null when there is none. */
-async function readLcov(reportPath, treeDir, roots) {
-    let text;
-    try {
-        text = await (0,promises_.readFile)(reportPath, 'utf8');
-    }
-    catch {
+async function readLcov(scratchRoot, reportPath, treeDir, roots) {
+    const text = await readSandboxFile(scratchRoot, reportPath, 'coverage');
+    if (text === null)
         return null;
-    }
     const coverage = [];
     for (const record of text.split('end_of_record')) {
         const source = /^SF:(.+)$/m.exec(record)?.[1]?.trim();
@@ -56000,19 +56200,31 @@ function ava_report_failureMessage(point) {
 }
 
 ;// CONCATENATED MODULE: ./src/frameworks/istanbul.ts
-/** Istanbul's `coverage-final.json` (jest, vitest, c8) → per-file executable and covered lines. */
 
 
-/** Null when there is no report (coverage was off, or the run crashed before writing it). */
-async function readIstanbulCoverage(reportPath, treeRoots) {
+/** Null when there is no report (coverage was off, or the run crashed before writing it); `scratchRoot` is the runner's folder it is in. */
+async function readIstanbulCoverage(reportPath, treeRoots, scratchRoot) {
     let report;
     try {
-        report = JSON.parse(await (0,promises_.readFile)(reportPath, 'utf8'));
+        const text = await readSandboxFile(scratchRoot, reportPath, 'coverage');
+        if (text === null)
+            return null;
+        report = parseSandboxJson(reportPath, text);
     }
-    catch {
+    catch (error) {
+        if (error instanceof SandboxFileRefused)
+            throw error;
         return null;
     }
+    if (!isIstanbulReport(report))
+        return null;
     return Object.entries(report).map(([path, data]) => toFileCoverage(repoRelative(data.path ?? path, treeRoots), data));
+}
+/** The shape the walk below relies on: every file entry has a statementMap of {start: {line}} and counts. */
+function isIstanbulReport(report) {
+    if (typeof report !== 'object' || report === null || Array.isArray(report))
+        return false;
+    return Object.values(report).every((data) => typeof data === 'object' && data !== null && typeof data.statementMap === 'object' && data.statementMap !== null && typeof data.s === 'object' && data.s !== null && Object.values(data.statementMap).every((statement) => typeof statement?.start?.line === 'number'));
 }
 /** Istanbul's statements as lines: each statement counts on its first line. */
 function toFileCoverage(file, data) {
@@ -56219,6 +56431,7 @@ var v8_to_istanbul_default = /*#__PURE__*/__nccwpck_require__.n(v8_to_istanbul);
 
 
 
+
 const FOLDER = 'v8-coverage';
 /** The folder under a run's scratch folder that node writes its coverage into. */
 function v8CoverageDir(scratchDir) {
@@ -56246,7 +56459,8 @@ async function readV8Coverage(dir, roots, options = {}) {
     const runs = [];
     let reports = 0;
     for (const name of names) {
-        const report = await readReport((0,external_node_path_.join)(dir, name));
+        // The coverage folder sits in the runner's scratch folder (v8CoverageDir): no link from there down.
+        const report = await readReport((0,external_node_path_.dirname)(dir), (0,external_node_path_.join)(dir, name));
         if (!report)
             continue;
         reports += 1;
@@ -56264,15 +56478,43 @@ async function readV8Coverage(dir, roots, options = {}) {
         return null;
     return codeLinesOnly(mergeCoverage(runs), roots[0]);
 }
-async function readReport(path) {
+async function readReport(scratchRoot, path) {
     try {
-        const report = JSON.parse(await (0,promises_.readFile)(path, 'utf8'));
-        return Array.isArray(report?.result) ? report : null;
+        const text = await readSandboxFile(scratchRoot, path, 'coverage');
+        const report = text === null ? null : parseSandboxJson(path, text);
+        return isProcessCoverage(report) ? report : null;
     }
-    catch {
+    catch (error) {
+        if (error instanceof SandboxFileRefused)
+            throw error;
         // A process killed while writing leaves a partial file: the other processes' coverage still counts.
         return null;
     }
+}
+/** The shape the conversion relies on (a test can write anything there): else the file counts as no coverage. */
+function isProcessCoverage(report) {
+    const candidate = report;
+    if (typeof candidate !== 'object' || candidate === null || !Array.isArray(candidate.result))
+        return false;
+    const cache = candidate['source-map-cache'];
+    const cacheOk = cache === undefined || (typeof cache === 'object' && cache !== null && Object.values(cache).every(isSourceMapEntry));
+    return cacheOk && candidate.result.every(isScriptCoverage);
+}
+function isScriptCoverage(script) {
+    const candidate = script;
+    return typeof candidate === 'object' && candidate !== null && typeof candidate.url === 'string' && Array.isArray(candidate.functions) && candidate.functions.every(isFunctionCoverage);
+}
+function isFunctionCoverage(coverage) {
+    const candidate = coverage;
+    const isRange = (range) => typeof range === 'object' && range !== null && [range.startOffset, range.endOffset, range.count].every((value) => typeof value === 'number');
+    return typeof candidate === 'object' && candidate !== null && Array.isArray(candidate.ranges) && candidate.ranges.every(isRange);
+}
+function isSourceMapEntry(entry) {
+    const candidate = entry;
+    if (typeof candidate !== 'object' || candidate === null)
+        return false;
+    const lengths = candidate.lineLengths;
+    return lengths === undefined || lengths === null || (Array.isArray(lengths) && lengths.every((length) => Number.isInteger(length) && length >= 0 && length < 1_000_000));
 }
 /** The script's path: a file URL (ESM, and CommonJS on newer Nodes) or an absolute path; null for node's own. */
 function scriptPath(url) {
@@ -56341,6 +56583,7 @@ function isOwn(file) {
 
 
 
+
 const CONFIG_FILES = ['js', 'cjs', 'mjs', 'ts', 'cts', 'mts'].map((ext) => `ava.config.${ext}`);
 const ava_SCRIPT_FILE = /\.[cm]?[jt]sx?$/;
 // ava's default test files: by name anywhere, or anything under a test folder.
@@ -56396,7 +56639,8 @@ const avaAdapter = {
         const v8 = request.coverage && !c8 ? await v8CoverageEnv(request.scratchDir) : null;
         const command = c8 ? withCoverage(wrapped, c8, request.scratchDir) : v8 ? { ...wrapped, env: { ...wrapped.env, ...v8 } } : wrapped;
         const ran = await processes.run({ ...command, cwd: request.treeDir, timeoutMs: request.timeoutMs });
-        const tap = await (0,promises_.readFile)(reportFile, 'utf8').catch(() => '');
+        // A missing report reads as no TAP; a link, FIFO or oversized one ends the run (sandbox-files.ts).
+        const tap = (await readSandboxFile(request.scratchDir, reportFile, 'results')) ?? '';
         const output = trimTail(stripAnsi(`${ran.output}\n${tap}`));
         const base = { exitCode: ran.exitCode, timedOut: ran.timedOut, durationMs: ran.durationMs, output };
         const points = parseTap(tap);
@@ -56405,7 +56649,7 @@ const avaAdapter = {
         const results = readAvaResults(points, request.files);
         const roots = await treeRoots(request.treeDir);
         const testFile = (file) => request.files.includes(file) || avaAdapter.isTestFile(file);
-        const coverage = c8 ? await readIstanbulCoverage((0,external_node_path_.join)(request.scratchDir, 'coverage', 'coverage-final.json'), roots) : v8 ? await readV8Coverage(v8CoverageDir(request.scratchDir), roots, { exclude: testFile }) : null;
+        const coverage = c8 ? await readIstanbulCoverage((0,external_node_path_.join)(request.scratchDir, 'coverage', 'coverage-final.json'), roots, request.scratchDir) : v8 ? await readV8Coverage(v8CoverageDir(request.scratchDir), roots, { exclude: testFile }) : null;
         return { ...base, ...ava_withTimeout(results, ran.timedOut, request), ...(coverage && { coverage }) };
     }
 };
@@ -56580,6 +56824,7 @@ const describeWrapper = (wrapper) => [wrapper.binName, ...wrapper.args].join(' '
 
 
 
+
 const jest_CONFIG_FILES = ['js', 'cjs', 'mjs', 'ts', 'json'].map((ext) => `jest.config.${ext}`);
 const TEST_EXTENSION = /\.[mc]?[jt]sx?$/;
 const jest_REPORT_FILE = 'jest-results.json';
@@ -56629,13 +56874,13 @@ const jestAdapter = {
         const result = await processes.run({ ...invocation, cwd: request.treeDir, timeoutMs: request.timeoutMs });
         const output = trimTail(stripAnsi(result.output));
         const base = { exitCode: result.exitCode, timedOut: result.timedOut, durationMs: result.durationMs, output };
-        const report = await jest_readReport(reportFile);
+        const report = await jest_readReport(request.scratchDir, reportFile);
         if (!report) {
             const reason = result.timedOut ? `jest timed out after ${request.timeoutMs} ms` : `jest wrote no report (exit ${result.exitCode})`;
             const message = `${reason}\n${trimTail(output, 2000)}`;
             return { ...base, tests: [], fileErrors: request.files.map((file) => ({ file, message })) };
         }
-        const coverage = request.coverage ? await readIstanbulCoverage((0,external_node_path_.join)(request.scratchDir, 'coverage', 'coverage-final.json'), await treeRoots(request.treeDir)) : null;
+        const coverage = request.coverage ? await readIstanbulCoverage((0,external_node_path_.join)(request.scratchDir, 'coverage', 'coverage-final.json'), await treeRoots(request.treeDir), request.scratchDir) : null;
         return { ...base, ...(await readResults(report, request)), ...(coverage && { coverage }), ...(shuffled && { shuffled }) };
     },
     async resolveConfig(request, processes) {
@@ -56694,12 +56939,15 @@ function jest_notInstalled(request) {
     const message = `jest is not installed in ${request.treeDir} (cannot resolve jest/package.json from it)`;
     return { tests: [], fileErrors: request.files.map((file) => ({ file, message })), exitCode: null, timedOut: false, durationMs: 0, output: message };
 }
-async function jest_readReport(reportFile) {
+async function jest_readReport(scratchRoot, reportFile) {
     try {
-        const report = JSON.parse(await (0,promises_.readFile)(reportFile, 'utf8'));
-        return Array.isArray(report.testResults) ? report.testResults : null;
+        const text = await readSandboxFile(scratchRoot, reportFile, 'results');
+        const report = text === null ? null : parseSandboxJson(reportFile, text);
+        return Array.isArray(report?.testResults) ? report.testResults : null;
     }
-    catch {
+    catch (error) {
+        if (error instanceof SandboxFileRefused)
+            throw error;
         return null;
     }
 }
@@ -56757,11 +57005,14 @@ function toStatus(status) {
 const mocha_report_INTERNAL_FRAME = /^\s*at .*(?:[\\/]node_modules[\\/]|node:internal|\(<anonymous>\))/;
 // Where the JSON reporter's object starts when it prints to stdout (its `stats` come first).
 const REPORT_START = /(?:^|\n)\{\s*\n\s*"stats"\s*:/g;
-async function readReportFile(path) {
+async function readReportFile(scratchRoot, path) {
     try {
-        return asReport(JSON.parse(await (0,promises_.readFile)(path, 'utf8')));
+        const text = await readSandboxFile(scratchRoot, path, 'results');
+        return text === null ? null : asReport(parseSandboxJson(path, text));
     }
-    catch {
+    catch (error) {
+        if (error instanceof SandboxFileRefused)
+            throw error;
         return null;
     }
 }
@@ -56989,7 +57240,7 @@ async function isolate(request, processes, mocha, base, roots) {
 /** Coverage of the first run: c8's istanbul JSON, else node's own V8 coverage (see runMocha). */
 async function readCoverage(request, roots) {
     if (findC8(request.treeDir))
-        return readIstanbulCoverage((0,external_node_path_.join)(request.scratchDir, 'coverage', 'coverage-final.json'), roots);
+        return readIstanbulCoverage((0,external_node_path_.join)(request.scratchDir, 'coverage', 'coverage-final.json'), roots, request.scratchDir);
     const testFiles = new Set(request.files);
     return readV8Coverage(v8CoverageDir(request.scratchDir), roots, { exclude: (file) => testFiles.has(file) || mochaAdapter.isTestFile(file) });
 }
@@ -57009,7 +57260,7 @@ async function runMocha(request, processes, mocha, files, scratchDir) {
     const command = c8 ? mocha_withCoverage(invocation, c8, scratchDir) : v8 ? { ...invocation, env: { ...invocation.env, ...v8 } } : invocation;
     const ran = await processes.run({ ...command, cwd: request.treeDir, timeoutMs: request.timeoutMs });
     const output = stripAnsi(ran.output);
-    const fromFile = await readReportFile(reportFile);
+    const fromFile = await readReportFile(scratchDir, reportFile);
     if (fromFile)
         return { process: ran, output: trimTail(output), report: fromFile };
     // A mocha older than 9.2 (or one that could not write the file) prints the JSON report to stdout.
@@ -57355,7 +57606,7 @@ async function runFile(plan, file, dir) {
     const command = c8 ? withC8(invocation, c8, dir, plan.node.path) : v8 ? { ...invocation, env: { ...invocation.env, ...v8 } } : invocation;
     const ran = await plan.processes.run({ ...command, cwd: request.treeDir, timeoutMs: remaining });
     const output = trimTail(fileUrlsToPaths(stripAnsi(ran.output)));
-    const cases = await readJunitReport(junit);
+    const cases = await readJunitReport(dir, junit);
     const excerpt = messageExcerpt(output);
     if (!cases) {
         const forceExit = command.args.includes('--test-force-exit') ? ' (--test-force-exit cuts the report short on some Node versions: nodejs/node#54327)' : '';
@@ -57372,10 +57623,10 @@ async function node_test_readCoverage(plan, file, dir, lcov) {
     if (!plan.coverage)
         return null;
     if (plan.coverage === 'lcov')
-        return readLcov(lcov, plan.request.treeDir, plan.roots);
+        return readLcov(dir, lcov, plan.request.treeDir, plan.roots);
     if (plan.coverage === 'v8')
         return readV8Coverage(v8CoverageDir(dir), plan.roots, { exclude: (path) => path === file || isNodeTestFile(path) });
-    return readIstanbulCoverage((0,external_node_path_.join)(dir, 'coverage', 'coverage-final.json'), plan.roots);
+    return readIstanbulCoverage((0,external_node_path_.join)(dir, 'coverage', 'coverage-final.json'), plan.roots, dir);
 }
 /** What the JUnit report alone does not say about the file: that it did not load, ran no test, or failed outside its tests. */
 function fileErrorsOf(file, ran, tests, fileFailed, excerpt) {
@@ -57663,15 +57914,20 @@ const pytest_reports_parser = new XMLParser({
     isArray: (name) => ['testsuite', 'testcase', 'failure', 'error', 'skipped'].includes(name)
 });
 /** Every <testcase> of the report, or null when there is no readable report. */
-async function readJunitCases(reportPath) {
+async function readJunitCases(scratchRoot, reportPath) {
     try {
-        const xml = pytest_reports_parser.parse(await (0,promises_.readFile)(reportPath, 'utf8'));
+        const text = await readSandboxFile(scratchRoot, reportPath, 'results');
+        if (text === null)
+            return null;
+        const xml = pytest_reports_parser.parse(text);
         const suites = xml.testsuites?.testsuite ?? xml.testsuite;
         if (!Array.isArray(suites))
             return null;
         return suites.flatMap((suite) => suite.testcase ?? []);
     }
-    catch {
+    catch (error) {
+        if (error instanceof SandboxFileRefused)
+            throw error;
         return null;
     }
 }
@@ -57756,12 +58012,17 @@ function durationOf(time) {
     return time !== undefined && Number.isFinite(seconds) ? Math.round(seconds * 1000) : null;
 }
 /** coverage.py's `coverage json` report → the tree's files (executable = executed ∪ missing); null when absent. */
-async function readCoverageJson(reportPath, treeRoots, keep) {
+async function readCoverageJson(scratchRoot, reportPath, treeRoots, keep) {
     let report;
     try {
-        report = JSON.parse(await (0,promises_.readFile)(reportPath, 'utf8'));
+        const text = await readSandboxFile(scratchRoot, reportPath, 'coverage');
+        if (text === null)
+            return null;
+        report = parseSandboxJson(reportPath, text);
     }
-    catch {
+    catch (error) {
+        if (error instanceof SandboxFileRefused)
+            throw error;
         return null;
     }
     const coverage = [];
@@ -57852,7 +58113,7 @@ async function runPytest(request, processes, systemPythons) {
     // The interpreter goes first in the output, which the run log keeps: which Python ran is the first question.
     const output = note + trimTail(stripAnsi(result.output));
     const base = { exitCode: result.exitCode, timedOut: result.timedOut, durationMs: result.durationMs, output };
-    const cases = await readJunitCases(reportFile);
+    const cases = await readJunitCases(request.scratchDir, reportFile);
     if (!cases) {
         const reason = result.timedOut ? `pytest timed out after ${request.timeoutMs} ms` : `pytest wrote no report (exit ${result.exitCode})`;
         const message = `${reason}\n${trimTail(output, 2000)}`;
@@ -57907,7 +58168,7 @@ async function collectCoverage(python, request, env, processes) {
     // The exit code is not the answer: a configured fail_under fails the command, after writing the report.
     await coverage('json', '-o', reportFile);
     const keep = (file) => !isTestFile(file) && !file.endsWith('conftest.py') && !OUTSIDE_PROJECT.test(file);
-    return readCoverageJson(reportFile, await treeRoots(request.treeDir), keep);
+    return readCoverageJson(request.scratchDir, reportFile, await treeRoots(request.treeDir), keep);
 }
 function unreportedMessage(exitCode, output) {
     if (exitCode !== null && STOPPED_EARLY.has(exitCode))
@@ -57941,6 +58202,7 @@ function hasTestFile(dir, depth) {
 
 ;// CONCATENATED MODULE: ./src/frameworks/vitest.ts
 /** vitest: found by its dependency, test script or config file; run by path, read from its JSON report. */
+
 
 
 
@@ -58018,14 +58280,14 @@ const vitestAdapter = {
         const result = await processes.run({ ...invocation, cwd: request.treeDir, timeoutMs: request.timeoutMs });
         const output = trimTail(stripAnsi(result.output));
         const base = { exitCode: result.exitCode, timedOut: result.timedOut, durationMs: result.durationMs, output };
-        const report = await vitest_readReport(reportFile);
+        const report = await vitest_readReport(request.scratchDir, reportFile);
         if (!report) {
             const reason = result.timedOut ? `vitest timed out after ${request.timeoutMs} ms` : `vitest wrote no report (exit ${result.exitCode})`;
             const message = `${reason}\n${trimTail(output, 2000)}`;
             return { ...base, tests: [], fileErrors: request.files.map((file) => ({ file, message })) };
         }
         const roots = await treeRoots(request.treeDir);
-        const coverage = provider ? await readIstanbulCoverage(coverageFile, roots) : null;
+        const coverage = provider ? await readIstanbulCoverage(coverageFile, roots, request.scratchDir) : null;
         return { ...base, ...vitest_readResults(report, request.files, roots), ...(coverage && { coverage }), ...(shuffled && { shuffled }) };
     }
 };
@@ -58058,12 +58320,15 @@ function vitest_notInstalled(request) {
     const message = `vitest is not installed in ${request.treeDir} (no node_modules/vitest/package.json from it)`;
     return { tests: [], fileErrors: request.files.map((file) => ({ file, message })), exitCode: null, timedOut: false, durationMs: 0, output: message };
 }
-async function vitest_readReport(reportFile) {
+async function vitest_readReport(scratchRoot, reportFile) {
     try {
-        const report = JSON.parse(await (0,promises_.readFile)(reportFile, 'utf8'));
-        return Array.isArray(report.testResults) ? report.testResults : null;
+        const text = await readSandboxFile(scratchRoot, reportFile, 'results');
+        const report = text === null ? null : parseSandboxJson(reportFile, text);
+        return Array.isArray(report?.testResults) ? report.testResults : null;
     }
-    catch {
+    catch (error) {
+        if (error instanceof SandboxFileRefused)
+            throw error;
         return null;
     }
 }
@@ -62135,6 +62400,7 @@ function emptyReport(mode, repoDir, base, head) {
         context: null,
         isolation: 'none',
         isolationDetail: 'nothing ran yet',
+        persistedCredentials: [],
         rounds: { repair: 0, strengthen: 0 },
         runs: { head: 0, preFix: 0 },
         model: modelUsage(null, new UsageLedger()),
@@ -62152,6 +62418,41 @@ function modelUsage(name, ledger) {
 }
 /** All input tokens, however billed. */
 const report_inputTokens = (usage) => usage.inputTokens + usage.cacheWriteTokens + usage.cacheReadTokens;
+
+;// CONCATENATED MODULE: ./src/persisted-credentials.ts
+
+/** The settings with the credentials found learned as secrets, and where they are for the warning. */
+function withCredentialsLearned(settings, found) {
+    if (found.length === 0)
+        return settings;
+    const learned = found.flatMap((credential) => headerSecrets(credential.value)).filter((secret) => secret.length >= MIN_SECRET_LENGTH);
+    return { ...settings, secrets: [...settings.secrets, ...learned], persistedCredentials: found.map((credential) => `${credential.file}: ${credential.key}`) };
+}
+/**
+ * What an extraheader value holds that is secret: the whole value, its credentials (the part after the
+ * scheme), and for `basic` the decoded `user:password` and the password (the token, after x-access-token:).
+ */
+function headerSecrets(value) {
+    const secrets = [value.trim()];
+    const header = /^(?:[\w-]+[ \t]*:[ \t]*)?([\w-]+)[ \t]+(\S+)$/.exec(value.trim());
+    if (!header)
+        return secrets;
+    const [, scheme, credentials] = header;
+    secrets.push(credentials);
+    const decoded = scheme.toLowerCase() === 'basic' ? Buffer.from(credentials, 'base64').toString('utf8') : '';
+    // Only what really was base64 of `user:password`.
+    const colon = decoded.indexOf(':');
+    if (colon >= 0 && Buffer.from(decoded).toString('base64').replace(/=+$/, '') === credentials.replace(/=+$/, ''))
+        secrets.push(decoded, decoded.slice(colon + 1));
+    return secrets;
+}
+/** The warning, in the log and the report: where the credentials are, and what keeps them out. */
+function persistedCredentialsWarning(places) {
+    if (places.length === 0)
+        return null;
+    return (`The checkout left credentials in the repository's git config, readable by the code the run executes: ${places.join('; ')}. ` +
+        'They are masked in everything this run writes, but a test could still send them out: check out with `persist-credentials: false` (actions/checkout)');
+}
 
 ;// CONCATENATED MODULE: ./src/report/bounded.ts
 /**
@@ -62301,8 +62602,55 @@ const inRanges = (ranges, line) => ranges.some(([first, last]) => line >= first 
 /** `3–7, 12` for people. */
 const describeRanges = (ranges) => ranges.map(([first, last]) => (first === last ? `${first}` : `${first}–${last}`)).join(', ');
 
+;// CONCATENATED MODULE: ./src/report/markdown-text.ts
+/**
+ * Untrusted text (test titles, file names, failure lines, the issue, the model's analysis, reasons quoting
+ * them) placed in GitHub markdown as text: it cannot open or close HTML (`</details>`, `<!--`, `<h1>`),
+ * mention anyone, link, show an image, start a block or break out of a table cell. The tool's own fixed
+ * text is not passed through here.
+ */
+/** Zero-width space: splits `@name`, `#123` and `http://` for GitHub's autolinkers, shows nothing. */
+const ZERO_WIDTH = '\u200B';
+const HTML = { '&': '&amp;', '<': '&lt;', '>': '&gt;' };
+/**
+ * Prose: one line (nothing can start a block below it), HTML-escaped, markdown punctuation backslash-escaped,
+ * mentions, references and bare links split. Safe in a paragraph and a list item; in a table, through cell.
+ */
+function inertText(text) {
+    return text
+        .replace(/\s+/g, ' ')
+        .trim()
+        .replace(/[&<>]/g, (character) => HTML[character])
+        .replace(/[\\`[\]~*]/g, '\\$&')
+        .replace(/(?<![\p{L}\p{N}])_|_(?![\p{L}\p{N}])/gu, '\\_')
+        .replace(/([@#])(?=[\p{L}\p{N}_-])/gu, `$1${ZERO_WIDTH}`)
+        .replace(/:\/\//g, `:${ZERO_WIDTH}//`)
+        .replace(/\bwww\./gi, (www) => `${www.slice(0, 3)}${ZERO_WIDTH}.`)
+        // What would start a list, a heading or a thematic break at the start of a line.
+        .replace(/^(?=[-+=#])/, '\\')
+        .replace(/^(\d+)([.)])/, '$1\\$2');
+}
+/**
+ * A title or a path as inline code: a fence longer than any run of backticks in it, so it cannot close early;
+ * inside it nothing is markup. One line; pipes are the table cell's to escape (cell).
+ */
+function inlineCode(text) {
+    const longestRun = (text.match(/`+/g) ?? []).reduce((longest, run) => Math.max(longest, run.length), 0);
+    const fence = '`'.repeat(longestRun + 1);
+    const oneLine = text.replace(/\s+/g, ' ');
+    if (oneLine === '')
+        return '` `';
+    // A space each side where the text starts or ends with a backtick or a space, which CommonMark strips again.
+    const pad = longestRun > 0 || /^ | $/.test(oneLine) ? ' ' : '';
+    return `${fence}${pad}${oneLine}${pad}${fence}`;
+}
+/** Markdown (inert or the tool's own) in a table cell: a pipe would end the cell, a line break the row. */
+const cell = (markdown) => markdown.replace(/\|/g, '\\|').replace(/\n+/g, ' ');
+
 ;// CONCATENATED MODULE: ./src/report/markdown.ts
 /** report.md: what a reviewer reads — verdict first, then why, then the numbers. */
+
+
 
 
 
@@ -62312,25 +62660,18 @@ const VERDICT_LINE = {
     'not-applicable': '➖ **not-applicable** — the change has nothing to prove, so nothing ran.',
     error: '⚠️ **error** — the pipeline could not finish.'
 };
-const cell = (text) => text.replace(/\|/g, '\\|').replace(/\n+/g, ' ');
-/** Repository text as inline code: a fence longer than any run of backticks in it, so it cannot close early. */
-function inlineCode(text) {
-    const longestRun = (text.match(/`+/g) ?? []).reduce((longest, run) => Math.max(longest, run.length), 0);
-    const fence = '`'.repeat(longestRun + 1);
-    const pad = longestRun > 0 ? ' ' : '';
-    return `${fence}${pad}${text.replace(/\n+/g, ' ')}${pad}${fence}`;
-}
 function renderMarkdown(report) {
     if (report.verdict === 'not-applicable')
         return notApplicable(report);
     return [
         '# Regression tests for this fix',
-        VERDICT_LINE[report.verdict] + (report.reason ? `\n\nReason: ${report.reason}` : ''),
+        VERDICT_LINE[report.verdict] + (report.reason ? `\n\nReason: ${inertText(report.reason)}` : ''),
         `${failToPassCount(report)} fail-to-pass of ${report.tests.length} test(s) · mode \`${report.mode}\` · framework ${report.framework ?? 'unknown'}${report.runnerWrapper ? ` (through ${inlineCode(report.runnerWrapper)})` : ''} · \`${report.repository.base.slice(0, 7)}...${report.repository.head.slice(0, 7)}\``,
         mergeBaseLine(report),
         isolation(report),
-        report.build && `🔨 Built in each tree before its tests: ${inlineCode(report.build.command)} (${cell(report.build.why)}).`,
-        report.bugReport && `**Bug report** (${report.bugReport.source}): ${cell(report.bugReport.title)}`,
+        credentialsWarning(report),
+        report.build && `🔨 Built in each tree before its tests: ${inlineCode(report.build.command)} (${inertText(report.build.why)}).`,
+        report.bugReport && `**Bug report** (${report.bugReport.source}): ${inertText(report.bugReport.title)}`,
         rootCauseLine(report),
         // What a reviewer reads at a glance first; the long analysis and the accounting folded away below.
         scenarios(report),
@@ -62354,7 +62695,7 @@ function rootCauseLine(report) {
         return null;
     const summary = report.analysis.summary.replace(/\s+/g, ' ').trim();
     const firstSentence = /^.+?[.!?](?=\s|$)/.exec(summary)?.[0] ?? summary;
-    return `**Root cause:** ${firstSentence.length > 400 ? `${firstSentence.slice(0, 399)}…` : firstSentence}`;
+    return `**Root cause:** ${inertText(firstSentence.length > 400 ? `${firstSentence.slice(0, 399)}…` : firstSentence)}`;
 }
 /** A section folded into a `<details>` block, its heading as the summary. */
 function collapsed(title, section) {
@@ -62367,13 +62708,13 @@ function rootCause(report) {
     if (!report.analysis)
         return null;
     const defects = report.analysis.defects.map((defect, index) => [
-        `### Defect ${index + 1}: ${defect.bugClass}`,
-        `- **Observed failure:** ${defect.observedFailure}`,
-        `- **Root cause:** ${defect.rootCause}`,
-        `- **Fix:** ${defect.fixMechanism}`,
-        `- **Blast radius:** ${defect.blastRadius.join('; ')}`
+        `### Defect ${index + 1}: ${inertText(defect.bugClass)}`,
+        `- **Observed failure:** ${inertText(defect.observedFailure)}`,
+        `- **Root cause:** ${inertText(defect.rootCause)}`,
+        `- **Fix:** ${inertText(defect.fixMechanism)}`,
+        `- **Blast radius:** ${inertText(defect.blastRadius.join('; '))}`
     ].join('\n'));
-    return ['## Root cause', report.analysis.summary, ...defects].join('\n\n');
+    return ['## Root cause', inertText(report.analysis.summary), ...defects].join('\n\n');
 }
 /** Each scenario with how its tests ran: the proof, scenario by scenario. */
 function scenarios(report) {
@@ -62382,7 +62723,7 @@ function scenarios(report) {
     const rows = report.scenarios.map((s) => {
         const tests = report.tests.filter((test) => test.scenario === s.name);
         const results = tests.length ? `${tally(tests.map((test) => test.head))} | ${tally(tests.map((test) => test.preFix))}` : `${s.priority === 'P2' ? 'not written (P2)' : 'no test'} | `;
-        return `| ${s.priority} | ${cell(s.name)} | ${s.kind} | ${s.failsBeforeFix ? 'yes' : 'no'} | ${results} | ${cell(s.verifies)} |`;
+        return `| ${s.priority} | ${cell(inertText(s.name))} | ${cell(inertText(s.kind))} | ${s.failsBeforeFix ? 'yes' : 'no'} | ${results} | ${cell(inertText(s.verifies))} |`;
     });
     return ['## Scenarios', '| Priority | Scenario | Type | Must fail before fix | At head | Pre-fix | Verifies |', '|---|---|---|---|---|---|---|', ...rows].join('\n');
 }
@@ -62413,9 +62754,9 @@ function testNamer(all) {
         counts.set(key(test), (counts.get(key(test)) ?? 0) + 1);
     return (test) => {
         if ((counts.get(key(test)) ?? 0) < 2)
-            return test.name;
+            return inlineCode(test.name);
         const which = [test.line !== undefined && `line ${test.line}`, test.occurrence && `#${test.occurrence}`].filter(Boolean);
-        return `${test.name} (${which.join(', ')})`;
+        return `${inlineCode(test.name)} (${which.join(', ')})`;
     };
 }
 function tests(report) {
@@ -62424,7 +62765,7 @@ function tests(report) {
     // The proof first: the fail-to-pass tests, then the others, each group in run order.
     const failToPassFirst = [...report.tests.filter((t) => t.kind === 'fail-to-pass'), ...report.tests.filter((t) => t.kind !== 'fail-to-pass')];
     const nameOf = testNamer(report.tests);
-    const rows = failToPassFirst.map((t) => `| ${cell(t.file)} | ${cell(nameOf(t))} | ${t.head} | ${t.preFix} | **${t.kind}** | ${beforeTheFix(t)} |`);
+    const rows = failToPassFirst.map((t) => `| ${cell(inlineCode(t.file))} | ${cell(nameOf(t))} | ${t.head} | ${t.preFix} | **${t.kind}** | ${beforeTheFix(t)} |`);
     return ['## Tests', '| File | Test | At head | Pre-fix | Kind | Before the fix |', '|---|---|---|---|---|---|', ...rows].join('\n');
 }
 /** How a fail-to-pass test failed before the fix (`load`: a weak proof), or why a test passing at head did not run there. */
@@ -62441,15 +62782,15 @@ function hunkGuards(report) {
     if (!report.hunks)
         return null;
     const tests = [...new Set(report.hunks.flatMap((hunk) => hunk.guardedBy ?? []))];
-    const name = (hunk) => `${cell(hunk.file)}:${hunk.startLine}–${hunk.endLine}${hunk.onlyRemoves ? ' (removal)' : ''}`;
+    const name = (hunk) => `${cell(inlineCode(hunk.file))}:${hunk.startLine}–${hunk.endLine}${hunk.onlyRemoves ? ' (removal)' : ''}`;
     const intro = '## Which test guards which hunk\n\nEach source hunk of the fix taken out alone, in a tree of its own: the tests that pass at head and fail there need it.';
     if (tests.length > 0 && tests.length <= 6) {
-        const header = `| Hunk | ${tests.map(cell).join(' | ')} |\n|---|${tests.map(() => '---').join('|')}|`;
+        const header = `| Hunk | ${tests.map((test) => cell(inlineCode(test))).join(' | ')} |\n|---|${tests.map(() => '---').join('|')}|`;
         const rows = report.hunks.map((hunk) => `| ${name(hunk)} | ${tests.map((test) => (hunk.guardedBy === null ? '—' : hunk.guardedBy.includes(test) ? '✓' : '')).join(' | ')} |`);
         return [intro, [header, ...rows].join('\n'), unguardedNote(report)].filter(Boolean).join('\n\n');
     }
     const failToPass = report.tests.filter((test) => test.kind === 'fail-to-pass').length;
-    const guards = (guardedBy) => (guardedBy.length > 1 && guardedBy.length === failToPass ? `all ${failToPass} fail-to-pass tests` : guardedBy.map(cell).join('; '));
+    const guards = (guardedBy) => (guardedBy.length > 1 && guardedBy.length === failToPass ? `all ${failToPass} fail-to-pass tests` : guardedBy.map((test) => cell(inlineCode(test))).join('; '));
     const rows = report.hunks.map((hunk) => `| ${name(hunk)} | ${hunk.guardedBy === null ? 'not checked' : guards(hunk.guardedBy) || '⚠️ none'} |`);
     return [intro, ['| Hunk | Fails without it |', '|---|---|', ...rows].join('\n'), unguardedNote(report)].filter(Boolean).join('\n\n');
 }
@@ -62458,7 +62799,7 @@ function fixConcerns(report) {
     if (!report.fixConcerns?.length)
         return null;
     const intro = "## The fix may be incomplete\n\nThe model traced input(s) the fixed code still gets wrong, and a test asserting the correct behaviour fails at head for each; one that passed before the fix is an input the fix broke. They are not part of the suite and do not change the verdict; the tests are under `concerns/` in the output folder.";
-    const rows = report.fixConcerns.map((concern) => `| ${cell(inlineCode(concern.input))} | ${cell(concern.expected)} | ${cell(concern.actual)} | ${cell(`${concern.where.file} · ${concern.where.function}`)} | ${cell(concern.test.name)} | **${concern.failure}**: ${cell(inlineCode(concern.failureLine))} | ${BEFORE_THE_FIX[concern.preFixResult ?? 'unknown']} |`);
+    const rows = report.fixConcerns.map((concern) => `| ${cell(inlineCode(concern.input))} | ${cell(inertText(concern.expected))} | ${cell(inertText(concern.actual))} | ${cell(`${inlineCode(concern.where.file)} · ${inlineCode(concern.where.function)}`)} | ${cell(inlineCode(concern.test.name))} | **${concern.failure}**: ${cell(inlineCode(concern.failureLine))} | ${BEFORE_THE_FIX[concern.preFixResult ?? 'unknown']} |`);
     return [intro, ['| Input | Expected | The fixed code | Where | Test | At head | Before the fix |', '|---|---|---|---|---|---|---|', ...rows].join('\n')].join('\n\n');
 }
 const BEFORE_THE_FIX = { passed: '**passed**: the fix broke this', failed: 'failed too', unknown: 'did not run' };
@@ -62473,11 +62814,11 @@ function unguardedNote(report) {
 }
 function diffCoverage(report) {
     const coverage = report.diffCoverage;
-    const note = report.diffCoverageNote && `Diff coverage ${cell(report.diffCoverageNote)}.`;
+    const note = report.diffCoverageNote && `Diff coverage ${inertText(report.diffCoverageNote)}.`;
     if (!coverage)
         return note && `## Diff coverage\n\n${note}`;
     const percent = coverage.total === 0 ? 'no executable changed lines' : `${Math.round((100 * coverage.covered) / coverage.total)}%`;
-    const rows = coverage.files.map((f) => `| ${cell(f.file)} | ${f.covered}/${f.total} | ${describeRanges(f.uncoveredLines) || '—'} |`);
+    const rows = coverage.files.map((f) => `| ${cell(inlineCode(f.file))} | ${f.covered}/${f.total} | ${describeRanges(f.uncoveredLines) || '—'} |`);
     const summary = `${coverage.covered} of ${coverage.total} changed executable lines run by the suite at head (${percent}).${note ? ` ${note}` : ''}`;
     return [`## Diff coverage\n\n${summary}`, '| File | Covered | Uncovered changed lines |\n|---|---|---|\n' + rows.join('\n')].join('\n\n');
 }
@@ -62488,9 +62829,9 @@ function generated(report) {
     return `🏭 Generated, by the repository's .gitattributes (\`linguist-generated\` or \`-diff\`), so not part of the fix: kept as at head in the pre-fix tree, left out of diff coverage, the hunks and what the model is shown — ${briefList(report.generatedFiles, inlineCode)}.`;
 }
 function suite(report) {
-    const lines = report.suite.files.map((file) => `- \`${file.path}\`${collectionNote(file.collectedByRepoTests)}${unconfirmedNote(file.unconfirmed)}`);
-    const refused = [...report.suite.refused, ...report.suite.dropped].map((file) => `- \`${file.path}\` left out: ${file.reason}`);
-    const reverted = report.preFixTree ? [`Pre-fix tree: reverted ${report.preFixTree.reverted.map((p) => `\`${p}\``).join(', ') || 'nothing'}; dependencies ${report.preFixTree.dependencies}.`] : [];
+    const lines = report.suite.files.map((file) => `- ${inlineCode(file.path)}${collectionNote(file.collectedByRepoTests)}${unconfirmedNote(file.unconfirmed)}`);
+    const refused = [...report.suite.refused, ...report.suite.dropped].map((file) => `- ${inlineCode(file.path)} left out: ${inertText(file.reason)}`);
+    const reverted = report.preFixTree ? [`Pre-fix tree: reverted ${report.preFixTree.reverted.map((p) => inlineCode(p)).join(', ') || 'nothing'}; dependencies ${report.preFixTree.dependencies}.`] : [];
     if (lines.length + refused.length + reverted.length === 0)
         return null;
     return ['## Suite', ...lines, ...refused, '', ...reverted].join('\n');
@@ -62510,9 +62851,16 @@ function collectionNote(collected) {
     return collected === null ? " — whether the repository's own test command runs it is unknown (its configuration could not be read)" : '';
 }
 function isolation(report) {
+    // The trees are where the repository's code first runs (its install): a run that ended before them ran none.
+    if (report.timings['prepare-trees'] === undefined)
+        return `Nothing of the repository's code ran${report.isolation === 'none' ? ` (no sandbox: ${report.isolationDetail})` : ''}.`;
     return report.isolation === 'sandbox'
         ? `🔒 The repository's code ran in the sandbox: ${report.isolationDetail}.`
         : `⚠️ **No isolation**: the repository's code ran as this job's own user — ${report.isolationDetail}.`;
+}
+function credentialsWarning(report) {
+    const warning = persistedCredentialsWarning(report.persistedCredentials);
+    return warning && `⚠️ **Credentials in the checkout**: ${warning}.`;
 }
 function model(report) {
     const usage = report.model;
@@ -62540,9 +62888,10 @@ function notApplicable(report) {
     const { base, head } = report.repository;
     return [
         '# Regression tests for this fix',
-        `${VERDICT_LINE[report.verdict]}\n\nReason: ${report.reason}`,
-        `mode \`${report.mode}\` · \`${base.slice(0, 7)}...${head.slice(0, 7)}\` · ${report.changedFiles.length} changed file(s)`
-    ].join('\n\n').concat('\n');
+        `${VERDICT_LINE[report.verdict]}\n\nReason: ${inertText(report.reason ?? '')}`,
+        `mode \`${report.mode}\` · \`${base.slice(0, 7)}...${head.slice(0, 7)}\` · ${report.changedFiles.length} changed file(s)`,
+        credentialsWarning(report)
+    ].filter(Boolean).join('\n\n').concat('\n');
 }
 
 ;// CONCATENATED MODULE: ./src/report/write.ts
@@ -63087,6 +63436,18 @@ function unsafePathProblem(path) {
         return 'the path is absolute';
     if (path.split('/').includes('..'))
         return 'the path contains ".."';
+    return overLongProblem(path);
+}
+// Linux's NAME_MAX and PATH_MAX, in bytes: a longer name fails every file operation with ENAMETOOLONG.
+const MAX_NAME_BYTES = 255;
+const MAX_PATH_BYTES = 4096;
+function overLongProblem(path) {
+    const bytes = Buffer.byteLength(path, 'utf8');
+    if (bytes > MAX_PATH_BYTES)
+        return `the path is too long (${bytes} bytes; at most ${MAX_PATH_BYTES})`;
+    const longest = Math.max(...path.split('/').map((name) => Buffer.byteLength(name, 'utf8')));
+    if (longest > MAX_NAME_BYTES)
+        return `a name in the path is too long (${longest} bytes; at most ${MAX_NAME_BYTES})`;
     return null;
 }
 const codePoint = (character) => `U+${character.codePointAt(0).toString(16).toUpperCase().padStart(4, '0')}`;
@@ -63571,10 +63932,15 @@ function scenarioOf(name, intents) {
 
 
 
+
 async function runPipeline(settings, ports) {
     const started = performance.now();
     const report = emptyReport(settings.mode, settings.repoDir, settings.base, settings.head);
     const timings = new Timings(report.timings);
+    report.persistedCredentials = settings.persistedCredentials ?? [];
+    const credentialsWarning = persistedCredentialsWarning(report.persistedCredentials);
+    if (credentialsWarning)
+        ports.log.warn(credentialsWarning);
     const workDir = await makeWorkDir(settings.workDir);
     let sandbox;
     const removeWorkDir = () => (sandbox ? sandbox.remove(workDir) : (0,external_node_fs_.rmSync)(workDir, { recursive: true, force: true }));
@@ -63897,6 +64263,7 @@ async function headLines(git, changeSet) {
 
 
 
+
 /** The unprivileged user the sandbox runs as. */
 const SANDBOX_USER = 'nobody';
 const FALLBACK_ID = 65534;
@@ -63963,6 +64330,8 @@ async function sandbox_openSandbox(launcher, workDir, readable, parentEnv) {
     // Others may pass through the run's folder to the trees, but not list it.
     await (0,promises_.chmod)(workDir, 0o711);
     const notes = await makeTraversable([workDir, ...readable]);
+    // What the sandbox's commands write is owned by its user: the tool reads those files (sandbox-files.ts).
+    acceptSandboxOwner(launcher.user.uid);
     const env = { ...(0,ports_process/* testEnvironment */.iH)(parentEnv), HOME: home, TMPDIR: tmp, TMP: tmp, TEMP: tmp, USER: launcher.user.name, LOGNAME: launcher.user.name, ...TRUST_THE_TREES };
     // The chain itself starts with nothing of the tool's environment; the command gets `env` (see wrap).
     const inner = (0,ports_process/* createProcessRunner */.Ej)({});
@@ -64083,12 +64452,21 @@ function succeeds(command, args) {
 
 
 
+
 /**
  * The output folder, claimed before any work (checked, marked, locked, cleared of the last run's results):
  * `input` is the flag or input that names it, for the messages.
  */
 function claimOutput(settings, input) {
     return claimOutFolder(settings.outDir, { input, repository: createGit(settings.repoDir) });
+}
+/**
+ * Before the log starts: credentials the checkout left in the repository's config become secrets. Not a
+ * repository (the run says so later): none.
+ */
+async function learnPersistedCredentials(settings) {
+    const found = await createGit(settings.repoDir).persistedCredentials().catch(() => []);
+    return withCredentialsLearned(settings, found);
 }
 function runWithRealPorts(settings, log, dependencyCache = null) {
     const ledger = new UsageLedger();
@@ -64211,7 +64589,7 @@ async function runCli(argv, env = process.env, log = consoleLogger) {
         if (command === 'generate' && !env.ANTHROPIC_API_KEY?.trim()) {
             throw new UserFacingError('generate mode needs an Anthropic API key: set ANTHROPIC_API_KEY', 'or run `regression-testgen verify …` to prove the change\'s own tests without a model');
         }
-        const settings = buildSettings({
+        const settings = await learnPersistedCredentials(buildSettings({
             mode: command,
             repo: values.repo,
             base: values.base,
@@ -64237,7 +64615,7 @@ async function runCli(argv, env = process.env, log = consoleLogger) {
             workingDirectory: values['working-directory'],
             allowUnisolatedTests: values['allow-unisolated-tests'],
             secrets: [env.GITHUB_TOKEN, env.GH_TOKEN].filter((token) => Boolean(token))
-        });
+        }));
         // Before any work (the output folder, the run log, git, the sandbox): a missing or empty issue ends the run now.
         await givenIssue(settings.bugReport);
         if (settings.model?.responseCacheDir)
