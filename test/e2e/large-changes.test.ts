@@ -9,6 +9,7 @@ import { runCliOnFixture } from '../support/cli-run.js'
 import { buildFixtureRepo } from '../support/fixture-repo.js'
 import { fixtureAnswers } from '../support/scripted-model.js'
 import type { Report } from '../../src/report/report.js'
+import { inlineCode } from '../../src/report/markdown-text.js'
 
 const MiB = 1024 * 1024
 const TABLE = 'src/lookup-table.js'
@@ -119,7 +120,7 @@ function expectBoundedReport(markdown: string, report: Report) {
   const section = /\n## Tests\n\| File \| Test \|[^\n]*\n\|---[^\n]*\n([^]*?)\n\n/.exec(markdown)![1].split('\n')
   // The proof first (report.md lists the fail-to-pass tests before the others), so a cut never drops it.
   const inTableOrder = [...report.tests.filter((test) => test.kind === 'fail-to-pass'), ...report.tests.filter((test) => test.kind !== 'fail-to-pass')]
-  const rows = inTableOrder.map((test) => `| ${test.file} | ${test.name} | ${test.head} | ${test.preFix} | **${test.kind}** |`)
+  const rows = inTableOrder.map((test) => `| ${inlineCode(test.file)} | ${inlineCode(test.name)} | ${test.head} | ${test.preFix} | **${test.kind}** |`)
   const kept = section.filter((line) => !line.startsWith('| … '))
   const cut = Number(/^\| … ([\d,]+) more left out \(see report\.json\) \|$/.exec(section.at(-1)!)?.[1].replace(/,/g, '') ?? 0)
   // Whole rows, the first ones in order, and a count of the rest.
