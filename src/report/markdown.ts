@@ -29,6 +29,7 @@ export function renderMarkdown(report: Report): string {
     `${failToPassCount(report)} fail-to-pass of ${report.tests.length} test(s) · mode \`${report.mode}\` · framework ${report.framework ?? 'unknown'}${report.runnerWrapper ? ` (through ${inlineCode(report.runnerWrapper)})` : ''} · \`${report.repository.base.slice(0, 7)}...${report.repository.head.slice(0, 7)}\``,
     mergeBaseLine(report),
     isolation(report),
+    testNetwork(report),
     report.build && `🔨 Built in each tree before its tests: ${inlineCode(report.build.command)} (${cell(report.build.why)}).`,
     report.bugReport && `**Bug report** (${report.bugReport.source}): ${cell(report.bugReport.title)}`,
     rootCauseLine(report),
@@ -216,6 +217,10 @@ function isolation(report: Report): string {
   return report.isolation === 'sandbox'
     ? `🔒 The repository's code ran in the sandbox: ${report.isolationDetail}.`
     : `⚠️ **No isolation**: the repository's code ran as this job's own user — ${report.isolationDetail}.`
+}
+
+function testNetwork(report: Report): string {
+  return report.network.tests === 'loopback-only' ? `🔌 The tests reached only loopback: ${report.network.why}.` : `🌐 The tests had the network: ${report.network.why}.`
 }
 
 function model(report: Report): string | null {

@@ -50,6 +50,8 @@ export interface Report {
   /** How the repository's commands ran: in the sandbox, or (with why in isolationDetail) as the tool's user. */
   isolation: IsolationMode
   isolationDetail: string
+  /** What the tests could reach: loopback only (their own network namespace), or the machine's network, and why. */
+  network: { tests: 'loopback-only' | 'open'; why: string }
   rounds: { repair: number; strengthen: number }
   /** How many times the delivered suite ran in each tree (the determinism gate). */
   runs: { head: number; preFix: number }
@@ -130,6 +132,7 @@ export function emptyReport(mode: Mode, repoDir: string, base: string, head: str
     context: null,
     isolation: 'none',
     isolationDetail: 'nothing ran yet',
+    network: { tests: 'open', why: 'nothing ran yet' },
     rounds: { repair: 0, strengthen: 0 },
     runs: { head: 0, preFix: 0 },
     model: modelUsage(null, new UsageLedger()),
