@@ -3,6 +3,7 @@
  * sandbox (here one this test file runs on 127.0.0.1, the nearest "outside" there is) while its own local
  * server on loopback must keep working — run through the bundled CLI in verify mode. By default the tests
  * have their own network namespace with only loopback up; `--network` gives them the machine's network.
+ * The bundled action's `network` input does the same.
  */
 import { Ajv } from 'ajv'
 import { execFile } from 'node:child_process'
@@ -13,6 +14,8 @@ import { createServer, type AddressInfo, type Server } from 'node:net'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import { promisify } from 'node:util'
+import { runBundledAction } from '../support/action-run.js'
+import { actionsEnv, startFakeActionsServices } from '../support/fake-actions-services.js'
 import { buildFixtureRepo, type FixtureRepo } from '../support/fixture-repo.js'
 import { describeWhereSandboxed } from '../support/sandbox-probe.js'
 import type { Report } from '../../src/report/report.js'
@@ -91,6 +94,23 @@ async function runBundledCliVerify(extraArgs: string[]): Promise<{ report: Repor
   }
 }
 
+/** The bundled action on the pull request, in verify mode (no key), with the given inputs. */
+async function runBundledActionVerify(inputs: Record<string, string>): Promise<{ report: Report | null; summary: string; received: string[] }> {
+  const listener = await startListener()
+  const { repo, head } = await pullRequestWithNetworkTest(listener.port)
+  const services = await startFakeActionsServices()
+  try {
+    const pullRequest = { number: 7, title: 'Keep the empty last field', body: '', base: { sha: repo.base }, head: { sha: head } }
+    const run = await runBundledAction({ event: 'pull_request', payload: { action: 'synchronize', number: 7, pull_request: pullRequest }, workspace: repo.dir, inputs, env: actionsEnv(services) })
+    await rm(run.runnerTemp, { recursive: true, force: true })
+    return { report: run.report, summary: run.summary, received: listener.received }
+  } finally {
+    listener.server.close()
+    await services.close()
+    await repo.cleanup()
+  }
+}
+
 const headResultOf = (report: Report, prefix: string) => report.tests.filter((test) => test.name.startsWith(prefix)).map((test) => `${test.name}: ${test.head}`)
 
 describeWhereSandboxed('the tests have nowhere to send anything', () => {
@@ -115,5 +135,18 @@ describeWhereSandboxed('the tests have nowhere to send anything', () => {
     expect(headResultOf(report, LOCAL_TEST)).toEqual([`${LOCAL_TEST}: passed`])
     expect(report.network).toEqual({ tests: 'open', why: 'network: true (--network) lets them reach it' })
     expect(markdown).toContain('🌐 The tests had the network: network: true (--network)')
+  })
+
+  test('the action: by default the tests reach only loopback; with the network input set they reach the listener', async () => {
+    const closed = await runBundledActionVerify({})
+    expect(closed.report).toMatchObject({ isolation: 'sandbox', network: { tests: 'loopback-only' } })
+    expect(closed.received).toEqual([])
+    expect(closed.summary).toContain('🔌 The tests reached only loopback')
+
+    const open = await runBundledActionVerify({ network: 'true' })
+    expect(open.report).toMatchObject({ isolation: 'sandbox', network: { tests: 'open', why: 'network: true (--network) lets them reach it' } })
+    expect(headResultOf(open.report!, SENDER_PREFIX)).toEqual([`${SENDER_PREFIX} delivered: passed`])
+    expect(open.received.length).toBeGreaterThan(0)
+    expect(open.summary).toContain('🌐 The tests had the network')
   })
 })
