@@ -239,7 +239,6 @@ async function openSandbox(settings: Settings, ports: Ports, workDir: string, re
   const dependencies = await installedDependencyFolders(settings.repoDir, settings.tests.workingDirectory)
   const sandbox = await ports.sandboxes.open(workDir, [settings.repoDir, ...dependencies])
   Object.assign(report, { isolation: sandbox.isolation, isolationDetail: sandbox.detail, network: testNetwork(settings, sandbox) })
-  ports.log.info(`Network: the tests ${report.network.tests === 'loopback-only' ? 'reach only loopback' : 'have the network'} (${report.network.why})`)
   for (const note of sandbox.notes) ports.log.info(`Sandbox: ${note}`)
   if (sandbox.isolation === 'sandbox') {
     ports.log.info(`Sandbox: the repository's code runs as ${sandbox.detail}`)
@@ -251,6 +250,7 @@ async function openSandbox(settings: Settings, ports: Ports, workDir: string, re
   } else {
     ports.log.warn(`No sandbox: the repository's code runs as this user (${sandbox.detail})`)
   }
+  ports.log.info(`Network: the tests ${report.network.tests === 'loopback-only' ? 'reach only loopback' : 'have the network'} (${report.network.why})`)
   return sandbox
 }
 
