@@ -128,7 +128,10 @@ async function preFixTreeSpeedUp(): Promise<void> {
   console.log(`Pre-fix tree speed-up: ${(cloneTime / worktree).toFixed(1)}x faster by worktree + dependency reuse`)
 }
 
-/** What the sandbox adds to each test run: the chain's start-up (sudo/unshare/setpriv), on a bare process and on jest. */
+/**
+ * What the sandbox adds to each test run: the chain's start-up (sudo/unshare/setpriv), on a bare process and
+ * on jest; then what the tests' network namespace (and bringing its loopback up) adds to each command.
+ */
 async function sandboxCost(): Promise<void> {
   const work = await mkdtemp(join(tmpdir(), 'rtg-bench-sandbox-'))
   try {
@@ -136,10 +139,10 @@ async function sandboxCost(): Promise<void> {
     if (sandbox.isolation === 'none') return console.log(`Sandbox: none on this machine (${sandbox.detail})`)
     const plain = unisolated('the baseline')
     const jest = [join(repo.dir, 'node_modules', 'jest', 'bin', 'jest.js'), '--ci', '--silent', 'test/retry-budget.test.ts']
-    const timed = async (box: Sandbox, args: string[]) => {
+    const timed = async (box: Sandbox, args: string[], network = false) => {
       const times: number[] = []
       for (let i = 0; i < Math.max(RUNS, 5); i++) {
-        const result = await box.processes.run({ command: process.execPath, args, cwd: repo.dir, timeoutMs: 120_000 })
+        const result = await box.processes.run({ command: process.execPath, args, cwd: repo.dir, timeoutMs: 120_000, network })
         if (result.exitCode !== 0) throw new Error(`bench run failed: ${result.output.slice(-500)}`)
         times.push(result.durationMs)
       }
@@ -150,6 +153,9 @@ async function sandboxCost(): Promise<void> {
       const [bare, boxed] = [await timed(plain, [...args]), await timed(sandbox, [...args])]
       console.log(`  ${name.padEnd(16)}${ms(bare)} unisolated ${ms(boxed)} sandboxed   (+${Math.round(boxed - bare)} ms)`)
     }
+    if (!sandbox.isolatesNetwork) return console.log('  no network namespace for the tests on this machine (see the detail above)')
+    const [open, loopbackOnly] = [await timed(sandbox, ['-e', '0'], true), await timed(sandbox, ['-e', '0'], false)]
+    console.log(`Network namespace per command (node -e 0): ${ms(open)} with the network ${ms(loopbackOnly)} loopback only   (+${Math.round(loopbackOnly - open)} ms)`)
   } finally {
     await rm(work, { recursive: true, force: true })
   }

@@ -46,6 +46,7 @@ Options:
   --install-command CMD           install in the pre-fix tree when the change touched manifests (default: by lockfile)
   --working-directory DIR         the package whose tests run, inside a monorepo (default: the root)
   --allow-unisolated-tests        run model-written tests as your own user where the sandbox cannot start
+  --network                       let the tests reach the network (in the sandbox they reach only loopback)
   --print                         print report.md to stdout
   -v, --version                   the version
   -h, --help                      this help
@@ -86,6 +87,7 @@ export const CLI_OPTIONS = {
   'install-command': { type: 'string' },
   'working-directory': { type: 'string' },
   'allow-unisolated-tests': { type: 'boolean' },
+  network: { type: 'boolean' },
   print: { type: 'boolean' },
   version: { type: 'boolean', short: 'v' },
   help: { type: 'boolean', short: 'h' }
@@ -126,6 +128,7 @@ export async function runCli(argv: string[], env: NodeJS.ProcessEnv = process.en
       installCommand: values['install-command'],
       workingDirectory: values['working-directory'],
       allowUnisolatedTests: values['allow-unisolated-tests'],
+      network: values.network,
       secrets: [env.GITHUB_TOKEN, env.GH_TOKEN].filter((token): token is string => Boolean(token))
     }))
     // Before any work (the output folder, the run log, git, the sandbox): a missing or empty issue ends the run now.

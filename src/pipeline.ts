@@ -136,6 +136,7 @@ export async function runPipeline(settings: Settings, ports: Ports): Promise<Out
       packageDir: tests.workingDirectory,
       command: tests.command,
       wrapper,
+      network: settings.network,
       log: ports.log
     })
     // Before any model call: a repository whose tests cannot run here ends now, saying why.
@@ -241,7 +242,7 @@ async function makeWorkDir(fixed: string | null): Promise<string> {
 async function openSandbox(settings: Settings, ports: Ports, workDir: string, report: Report): Promise<Sandbox> {
   const dependencies = await installedDependencyFolders(settings.repoDir, settings.tests.workingDirectory)
   const sandbox = await ports.sandboxes.open(workDir, [settings.repoDir, ...dependencies])
-  Object.assign(report, { isolation: sandbox.isolation, isolationDetail: sandbox.detail })
+  Object.assign(report, { isolation: sandbox.isolation, isolationDetail: sandbox.detail, network: testNetwork(settings, sandbox) })
   for (const note of sandbox.notes) ports.log.info(`Sandbox: ${note}`)
   if (sandbox.isolation === 'sandbox') {
     ports.log.info(`Sandbox: the repository's code runs as ${sandbox.detail}`)
@@ -253,7 +254,16 @@ async function openSandbox(settings: Settings, ports: Ports, workDir: string, re
   } else {
     ports.log.warn(`No sandbox: the repository's code runs as this user (${sandbox.detail})`)
   }
+  ports.log.info(`Network: the tests ${report.network.tests === 'loopback-only' ? 'reach only loopback' : 'have the network'} (${report.network.why})`)
   return sandbox
+}
+
+/** What the tests may reach: only loopback in the sandbox, unless the user let them have the network. */
+function testNetwork(settings: Settings, sandbox: Sandbox): Report['network'] {
+  if (settings.network) return { tests: 'open', why: 'network: true (--network) lets them reach it' }
+  if (sandbox.isolatesNetwork) return { tests: 'loopback-only', why: 'they run in their own network namespace with only loopback up; installs and builds keep the network' }
+  const why = sandbox.isolation === 'sandbox' ? 'this machine cannot give them a network namespace with loopback (see the isolation detail)' : 'there is no sandbox to take it away'
+  return { tests: 'open', why }
 }
 
 async function setUpTrees(settings: Settings, ports: Ports, sandbox: Sandbox, changeSet: ChangeSet, dir: string): Promise<Trees> {

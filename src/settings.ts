@@ -62,6 +62,8 @@ export interface Settings {
   tests: TestSettings
   /** Run model-written tests even where the sandbox cannot start (as the tool's own user). */
   allowUnisolatedTests: boolean
+  /** Let the tests reach the network; otherwise, in the sandbox, they reach only loopback (installs and builds keep it). */
+  network: boolean
   /** Values never to be written or posted anywhere (the API key, tokens): replaced in every output. */
   secrets: string[]
   /** Where the repository's git config holds credentials a checkout left (see persisted-credentials.ts). */
@@ -121,6 +123,7 @@ export interface RawSettings {
   installCommand?: string
   workingDirectory?: string
   allowUnisolatedTests?: boolean
+  network?: boolean
   /** Secrets besides the API key (tokens) that must never reach an output. */
   secrets?: string[]
 }
@@ -170,6 +173,7 @@ export function buildSettings(raw: RawSettings, cwd: string = process.cwd(), env
       workingDirectory: relativeFolder('working-directory', raw.workingDirectory)
     },
     allowUnisolatedTests: raw.allowUnisolatedTests ?? false,
+    network: raw.network ?? false,
     secrets: [apiKey, ...(raw.secrets ?? [])].filter((secret) => secret.length >= MIN_SECRET_LENGTH)
   }
 }

@@ -32,6 +32,8 @@ export interface BenchOptions {
   command: string[] | null
   /** The wrapper CLI the runner goes through (frameworks/wrapper.ts), if any. */
   wrapper: RunnerWrapper | null
+  /** The tests may reach the network (`network: true`); absent: loopback only, where the sandbox can. */
+  network?: boolean
   log: Logger
 }
 
@@ -48,7 +50,9 @@ export class TestBench {
     private readonly options: BenchOptions
   ) {
     // The last command the adapter ran is the runner's own: what a reader needs to run it by hand.
-    this.processes = { run: (request) => ((this.commandLine = describeCommand(request)), sandbox.processes.run(withPackageBins(request))) }
+    // Every command the adapter runs is the tests' (or a probe of their runner): network only if the user opted in.
+    const network = options.network ?? false
+    this.processes = { run: (request) => ((this.commandLine = describeCommand(request)), sandbox.processes.run(withPackageBins({ ...request, network }))) }
   }
 
   /** The wrapper CLI the runs go through; null: the runner itself. */

@@ -10,7 +10,8 @@ import { withProgress } from '../ports/progress.js'
 /** `what` names the step in the log (`The build at head: npm run build…`) and in its failure. */
 export async function runTreeCommand(processes: ProcessRunner, commandLine: CommandLine, cwd: string, timeoutMs: number, what: string, log: Logger): Promise<void> {
   const command = [commandLine.command, ...commandLine.args].join(' ')
-  const request = withPackageBins({ ...commandLine, cwd, timeoutMs, env: { ...installEnvironment(process.env), ...commandLine.env } })
+  // Installs and builds fetch packages: they keep the network the tests do not get.
+  const request = withPackageBins({ ...commandLine, cwd, timeoutMs, env: { ...installEnvironment(process.env), ...commandLine.env }, network: true })
   const result = await withProgress(log, `${what}: ${command}`, () => processes.run(request))
   if (result.exitCode !== 0) {
     const how = result.timedOut ? `timed out after ${timeoutMs} ms` : `exit ${result.exitCode}`

@@ -20,6 +20,7 @@ export const Inputs = {
   PrNumber: 'pr-number',
   AllowPullRequestTarget: 'allow-pull-request-target',
   AllowUnisolatedTests: 'allow-unisolated-tests',
+  Network: 'network',
   ArtifactName: 'artifact-name',
   RetentionDays: 'retention-days',
   Comment: 'comment',

@@ -70,6 +70,7 @@ async function pipelineSettings(): Promise<{ settings: Settings; pullRequest: Pu
     installCommand: core.getInput(Inputs.InstallCommand),
     workingDirectory: core.getInput(Inputs.WorkingDirectory),
     allowUnisolatedTests: booleanInput(Inputs.AllowUnisolatedTests),
+    network: booleanInput(Inputs.Network),
     secrets: runnerSecrets()
   })
   return { settings, pullRequest }

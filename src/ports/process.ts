@@ -9,6 +9,8 @@ export interface ProcessRequest {
   /** Extra variables on top of the allow-listed environment. */
   env?: Record<string, string>
   timeoutMs: number
+  /** May the command reach the network (installs, builds)? Absent or false: in the sandbox, loopback only. */
+  network?: boolean
 }
 
 export interface ProcessResult {

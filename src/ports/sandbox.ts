@@ -8,7 +8,9 @@
  * it does not even see the tool's processes. Being the first process of its own PID namespace, the test
  * command takes every descendant with it when it ends, detached ones included; and each link of the chain
  * dies with its parent, so the sandbox dies with the run. It writes only folders the tool shares with it:
- * the trees, the run's scratch folders, its own home and temp folder.
+ * the trees, the run's scratch folders, its own home and temp folder. Its tests (any command not marked
+ * `network: true`, as installs and builds are) run in their own network namespace with only loopback up:
+ * a test's own local servers work, nothing leaves the machine.
  *
  * Where none of that is possible (not Linux, no root and no passwordless sudo, no namespaces in a
  * container), the repository's commands run as the tool's user, with the allow-listed environment only,
@@ -28,6 +30,8 @@ export interface Sandbox {
   readonly isolation: IsolationMode
   /** How the repository's commands run, or why they are not isolated. */
   readonly detail: string
+  /** Whether a command not marked `network: true` reaches only loopback (false: every command has the network). */
+  readonly isolatesNetwork: boolean
   /** What the sandbox changed on the machine to work (e.g. a folder made traversable), for the log. */
   readonly notes: string[]
   /** Runs the repository's commands: inside the sandbox, or as the tool's user when there is none. */
@@ -62,9 +66,19 @@ interface Launcher {
   env: string
   setpriv: string
   unshare: string
+  /** Brings loopback up in the new network namespace, as root, then runs the rest of the chain; null: no network namespace. */
+  loopbackUp: string[] | null
   user: { name: string; uid: number; gid: number }
   how: string
 }
+
+/**
+ * `sh -c` with the program and the rest of the chain as arguments, never in the script: `ip` (iproute2)
+ * brings `lo` up, then the shell becomes the chain. Without it a new network namespace has no loopback.
+ */
+const LOOPBACK_UP_SCRIPT = '"$1" link set lo up && shift && exec "$@"'
+/** Where iproute2's `ip` lives when the PATH (a non-root user's) leaves out the system folders. */
+const SYSTEM_BINARIES = ['/usr/sbin', '/sbin', '/usr/bin', '/bin']
 
 export function createSandboxProvider(parentEnv: NodeJS.ProcessEnv = process.env): SandboxProvider {
   let launcher: Promise<Launcher | string> | undefined
@@ -83,6 +97,7 @@ export function unisolated(why: string, parentEnv: NodeJS.ProcessEnv = process.e
   return {
     isolation: 'none',
     detail: why,
+    isolatesNetwork: false,
     notes: [],
     processes: createProcessRunner(parentEnv),
     share: async () => undefined,
@@ -107,10 +122,17 @@ async function findLauncher(parentEnv: NodeJS.ProcessEnv): Promise<Launcher | st
     privilege = [sudo, '-n', '--']
   }
   const how = `user ${user.name} (${user.uid}) in its own PID, mount and IPC namespaces (unshare and setpriv${privilege.length ? ', through sudo' : ', as root'})`
-  return { privilege, env: programs.env!, setpriv: programs.setpriv!, unshare: programs.unshare!, user, how }
+  return { privilege, env: programs.env!, setpriv: programs.setpriv!, unshare: programs.unshare!, loopbackUp: loopbackUpChain(path), user, how }
 }
 
-async function openSandbox(launcher: Launcher, workDir: string, readable: string[], parentEnv: NodeJS.ProcessEnv): Promise<Sandbox> {
+/** The chain's link that brings up loopback, or null where `sh` or `ip` is missing (the tests then keep the network). */
+function loopbackUpChain(path: string): string[] | null {
+  const sh = onPath('sh', path) ?? onPath('sh', SYSTEM_BINARIES.join(delimiter))
+  const ip = onPath('ip', path) ?? onPath('ip', SYSTEM_BINARIES.join(delimiter))
+  return sh && ip ? [sh, '-c', LOOPBACK_UP_SCRIPT, 'sh', ip] : null
+}
+
+async function openSandbox(found: Launcher, workDir: string, readable: string[], parentEnv: NodeJS.ProcessEnv): Promise<Sandbox> {
   const home = join(workDir, 'sandbox-home')
   const tmp = join(workDir, 'sandbox-tmp')
   await mkdir(home, { recursive: true })
@@ -121,14 +143,16 @@ async function openSandbox(launcher: Launcher, workDir: string, readable: string
   await chmod(workDir, 0o711)
   const notes = await makeTraversable([workDir, ...readable])
   // What the sandbox's commands write is owned by its user: the tool reads those files (sandbox-files.ts).
-  acceptSandboxOwner(launcher.user.uid)
-  const env = { ...testEnvironment(parentEnv), HOME: home, TMPDIR: tmp, TMP: tmp, TEMP: tmp, USER: launcher.user.name, LOGNAME: launcher.user.name, ...TRUST_THE_TREES }
+  acceptSandboxOwner(found.user.uid)
+  const env = { ...testEnvironment(parentEnv), HOME: home, TMPDIR: tmp, TMP: tmp, TEMP: tmp, USER: found.user.name, LOGNAME: found.user.name, ...TRUST_THE_TREES }
   // The chain itself starts with nothing of the tool's environment; the command gets `env` (see wrap).
   const inner = createProcessRunner({})
+  const launcher = await withWorkingLoopback(found, inner, env, workDir)
   const processes: ProcessRunner = { run: (request) => inner.run(wrap(launcher, env, request)) }
   const sandbox: Sandbox = {
     isolation: 'sandbox',
     detail: launcher.how,
+    isolatesNetwork: launcher.loopbackUp !== null,
     notes,
     processes,
     share: (dir) => shareFolder(dir),
@@ -144,17 +168,32 @@ async function openSandbox(launcher: Launcher, workDir: string, readable: string
 }
 
 /**
+ * A network namespace for the tests, where loopback comes up in it (tried once); else the tests keep the
+ * network and the sandbox's description says why, rather than breaking every test that serves on loopback.
+ */
+async function withWorkingLoopback(launcher: Launcher, inner: ProcessRunner, env: Record<string, string>, workDir: string): Promise<Launcher> {
+  if (!launcher.loopbackUp) return { ...launcher, how: `${launcher.how}; the tests keep the network (no \`ip\` from iproute2 to bring up loopback in a network namespace)` }
+  const tried = await inner.run({ ...sandboxCommand(launcher, env, 'true', [], false), cwd: workDir, timeoutMs: PROBE_TIMEOUT_MS })
+  if (tried.exitCode !== 0) return { ...launcher, loopbackUp: null, how: `${launcher.how}; the tests keep the network (no network namespace with loopback here: ${tried.output.trim() || `exit ${tried.exitCode}`})` }
+  return { ...launcher, how: launcher.how.replace(' and IPC namespaces', ', IPC and — for the tests — network namespaces, loopback only') }
+}
+
+/**
  * The command line that runs `request` in the sandbox. Each link dies with its parent: setpriv's
  * parent-death signal ties unshare to the tool (or sudo); --kill-child ties the namespace's first process
  * to unshare, and `--pdeathsig keep` keeps that tie across the change of user, which would clear it.
+ * Without `network`, where the launcher can, `--net` gives it a network namespace whose loopback the
+ * shell brings up as root (then exec's the rest, so the PID namespace's first process stays the chain).
  */
-export function sandboxCommand(launcher: Pick<Launcher, 'privilege' | 'env' | 'setpriv' | 'unshare' | 'user'>, env: Record<string, string>, command: string, args: string[]): { command: string; args: string[] } {
+export function sandboxCommand(launcher: Pick<Launcher, 'privilege' | 'env' | 'setpriv' | 'unshare' | 'loopbackUp' | 'user'>, env: Record<string, string>, command: string, args: string[], network: boolean): { command: string; args: string[] } {
   const { uid, gid } = launcher.user
+  const offline = !network && launcher.loopbackUp ? { unshare: ['--net'], loopbackUp: launcher.loopbackUp } : { unshare: [], loopbackUp: [] }
   const chain = [
     ...launcher.privilege,
     launcher.env, '-i', ...Object.entries(env).map(([name, value]) => `${name}=${value}`),
     launcher.setpriv, '--pdeathsig', 'SIGKILL', '--',
-    launcher.unshare, '--pid', '--fork', '--kill-child', '--mount-proc', '--ipc', '--',
+    launcher.unshare, '--pid', '--fork', '--kill-child', '--mount-proc', '--ipc', ...offline.unshare, '--',
+    ...offline.loopbackUp,
     launcher.setpriv, `--reuid=${uid}`, `--regid=${gid}`, '--clear-groups', '--inh-caps=-all', '--bounding-set=-all', '--no-new-privs', '--pdeathsig', 'keep', '--',
     command, ...args
   ]
@@ -163,7 +202,7 @@ export function sandboxCommand(launcher: Pick<Launcher, 'privilege' | 'env' | 's
 
 function wrap(launcher: Launcher, env: Record<string, string>, request: ProcessRequest): ProcessRequest {
   // The request's own variables win (a test-command's `TZ=UTC`); nothing else of the tool's gets in.
-  return { ...sandboxCommand(launcher, { ...env, ...request.env }, request.command, request.args), cwd: request.cwd, timeoutMs: request.timeoutMs }
+  return { ...sandboxCommand(launcher, { ...env, ...request.env }, request.command, request.args, request.network === true), cwd: request.cwd, timeoutMs: request.timeoutMs }
 }
 
 /** Everyone may write the folder's files and folders (it sits in the run's folder, which only the tool and the sandbox reach). */
@@ -184,7 +223,7 @@ function removeFolder(dir: string, launcher: Launcher, env: Record<string, strin
   // installs leave) are opened first, which rm -rf does not do.
   chmodSync(dir, 0o755)
   for (const [command, args] of [['chmod', ['-R', 'u+rwX', '--', dir]], ['rm', ['-rf', '--', dir]]] as const) {
-    const asSandbox = sandboxCommand(launcher, env, command, [...args])
+    const asSandbox = sandboxCommand(launcher, env, command, [...args], true)
     spawnSync(asSandbox.command, asSandbox.args, { cwd: dirname(dir), env: {}, stdio: 'ignore', timeout: SETUP_TIMEOUT_MS })
   }
   rmSync(dir, { recursive: true, force: true })

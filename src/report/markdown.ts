@@ -22,6 +22,7 @@ export function renderMarkdown(report: Report): string {
     mergeBaseLine(report),
     isolation(report),
     credentialsWarning(report),
+    testNetwork(report),
     report.build && `🔨 Built in each tree before its tests: ${inlineCode(report.build.command)} (${inertText(report.build.why)}).`,
     report.bugReport && `**Bug report** (${report.bugReport.source}): ${inertText(report.bugReport.title)}`,
     rootCauseLine(report),
@@ -205,9 +206,11 @@ function collectionNote(collected: boolean | null | undefined): string {
   return collected === null ? " — whether the repository's own test command runs it is unknown (its configuration could not be read)" : ''
 }
 
+/** The trees are where the repository's code first runs (its install): a run that ended before them ran none. */
+const nothingRan = (report: Report) => report.timings['prepare-trees'] === undefined
+
 function isolation(report: Report): string {
-  // The trees are where the repository's code first runs (its install): a run that ended before them ran none.
-  if (report.timings['prepare-trees'] === undefined) return `Nothing of the repository's code ran${report.isolation === 'none' ? ` (no sandbox: ${report.isolationDetail})` : ''}.`
+  if (nothingRan(report)) return `Nothing of the repository's code ran${report.isolation === 'none' ? ` (no sandbox: ${report.isolationDetail})` : ''}.`
   return report.isolation === 'sandbox'
     ? `🔒 The repository's code ran in the sandbox: ${report.isolationDetail}.`
     : `⚠️ **No isolation**: the repository's code ran as this job's own user — ${report.isolationDetail}.`
@@ -216,6 +219,11 @@ function isolation(report: Report): string {
 function credentialsWarning(report: Report): string | null {
   const warning = persistedCredentialsWarning(report.persistedCredentials)
   return warning && `⚠️ **Credentials in the checkout**: ${warning}.`
+}
+
+function testNetwork(report: Report): string | null {
+  if (nothingRan(report)) return null
+  return report.network.tests === 'loopback-only' ? `🔌 The tests reached only loopback: ${report.network.why}.` : `🌐 The tests had the network: ${report.network.why}.`
 }
 
 function model(report: Report): string | null {

@@ -52,6 +52,8 @@ export interface Report {
   isolationDetail: string
   /** Where the repository's git config holds credentials a checkout left (`persist-credentials: true`): masked, but readable by its code. */
   persistedCredentials: string[]
+  /** What the tests could reach: loopback only (their own network namespace), or the machine's network, and why. */
+  network: { tests: 'loopback-only' | 'open'; why: string }
   rounds: { repair: number; strengthen: number }
   /** How many times the delivered suite ran in each tree (the determinism gate). */
   runs: { head: number; preFix: number }
@@ -133,6 +135,7 @@ export function emptyReport(mode: Mode, repoDir: string, base: string, head: str
     isolation: 'none',
     isolationDetail: 'nothing ran yet',
     persistedCredentials: [],
+    network: { tests: 'open', why: 'nothing ran yet' },
     rounds: { repair: 0, strengthen: 0 },
     runs: { head: 0, preFix: 0 },
     model: modelUsage(null, new UsageLedger()),
