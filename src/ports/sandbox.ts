@@ -20,6 +20,7 @@ import { chmod, mkdir, stat } from 'node:fs/promises'
 import { delimiter, dirname, join } from 'node:path'
 import { promisify } from 'node:util'
 import { createProcessRunner, testEnvironment, type ProcessRequest, type ProcessRunner } from './process.js'
+import { DEFAULT_LIMITS, limitsText, prlimitOptions, type ResourceLimits } from '../sandbox-limits.js'
 
 export type IsolationMode = 'sandbox' | 'none'
 
@@ -61,6 +62,9 @@ interface Launcher {
   env: string
   setpriv: string
   unshare: string
+  prlimit: string
+  /** What each command may use (memory, processes, file size). */
+  limits: ResourceLimits
   user: { name: string; uid: number; gid: number }
   how: string
 }
@@ -93,7 +97,7 @@ export function unisolated(why: string, parentEnv: NodeJS.ProcessEnv = process.e
 async function findLauncher(parentEnv: NodeJS.ProcessEnv): Promise<Launcher | string> {
   if (process.platform !== 'linux') return `isolation needs Linux namespaces; this is ${process.platform}`
   const path = parentEnv.PATH ?? ''
-  const programs = { env: onPath('env', path), setpriv: onPath('setpriv', path), unshare: onPath('unshare', path) }
+  const programs = { env: onPath('env', path), setpriv: onPath('setpriv', path), unshare: onPath('unshare', path), prlimit: onPath('prlimit', path) }
   const missing = Object.entries(programs).filter(([, found]) => !found).map(([name]) => name)
   if (missing.length) return `${missing.join(' and ')} not found (util-linux and coreutils provide them)`
   const user = sandboxUser()
@@ -106,7 +110,7 @@ async function findLauncher(parentEnv: NodeJS.ProcessEnv): Promise<Launcher | st
     privilege = [sudo, '-n', '--']
   }
   const how = `user ${user.name} (${user.uid}) in its own PID, mount and IPC namespaces (unshare and setpriv${privilege.length ? ', through sudo' : ', as root'})`
-  return { privilege, env: programs.env!, setpriv: programs.setpriv!, unshare: programs.unshare!, user, how }
+  return { privilege, env: programs.env!, setpriv: programs.setpriv!, unshare: programs.unshare!, prlimit: programs.prlimit!, limits: DEFAULT_LIMITS, user, how: `${how}, ${limitsText(DEFAULT_LIMITS)}` }
 }
 
 async function openSandbox(launcher: Launcher, workDir: string, readable: string[], parentEnv: NodeJS.ProcessEnv): Promise<Sandbox> {
@@ -145,13 +149,15 @@ async function openSandbox(launcher: Launcher, workDir: string, readable: string
  * parent-death signal ties unshare to the tool (or sudo); --kill-child ties the namespace's first process
  * to unshare, and `--pdeathsig keep` keeps that tie across the change of user, which would clear it.
  */
-export function sandboxCommand(launcher: Pick<Launcher, 'privilege' | 'env' | 'setpriv' | 'unshare' | 'user'>, env: Record<string, string>, command: string, args: string[]): { command: string; args: string[] } {
+export function sandboxCommand(launcher: Pick<Launcher, 'privilege' | 'env' | 'setpriv' | 'unshare' | 'prlimit' | 'limits' | 'user'>, env: Record<string, string>, command: string, args: string[]): { command: string; args: string[] } {
   const { uid, gid } = launcher.user
   const chain = [
     ...launcher.privilege,
     launcher.env, '-i', ...Object.entries(env).map(([name, value]) => `${name}=${value}`),
     launcher.setpriv, '--pdeathsig', 'SIGKILL', '--',
     launcher.unshare, '--pid', '--fork', '--kill-child', '--mount-proc', '--ipc', '--',
+    // Limits set while still root, so the sandbox's user can lower them but never raise them.
+    launcher.prlimit, ...prlimitOptions(launcher.limits), '--',
     launcher.setpriv, `--reuid=${uid}`, `--regid=${gid}`, '--clear-groups', '--inh-caps=-all', '--bounding-set=-all', '--no-new-privs', '--pdeathsig', 'keep', '--',
     command, ...args
   ]
