@@ -4,7 +4,7 @@
  * process count, which the kernel counts per user (threads too) across the machine.
  */
 export interface ResourceLimits {
-  /** Processes and threads of the sandbox's user: a fork bomb meets EAGAIN. Jest on 64 cores needs ~700. */
+  /** Processes and threads of the sandbox's user: a fork bomb meets EAGAIN. The fixtures' jest, vitest and mocha runs used at most 54 (2 cores). */
   processes: number
   /** Largest file one process may write (MB): a bigger write meets EFBIG (or SIGXFSZ). */
   fileSizeMb: number
