@@ -9,6 +9,7 @@ import { mkdtemp, readFile, rm } from 'node:fs/promises'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import { promisify } from 'node:util'
+import { runCliOnFixture } from '../support/cli-run.js'
 import { buildFixtureRepo } from '../support/fixture-repo.js'
 import { describeWhereSandboxed } from '../support/sandbox-probe.js'
 import type { Report } from '../../src/report/report.js'
@@ -124,3 +125,35 @@ describeWhereSandboxed('through the bundled CLI', () => {
     }
   })
 })
+
+// The same bug in a loop that waits: no limit stops it, only the test run's timeout (a minute, the least).
+const WAITING = `/** Waits \`step\` ticks at a time until \`count\` have passed; returns how many it waited. */
+async function waitTicks(count, step) {
+  let ticks = 0
+  for (let waited = 0; waited !== count; waited += step) {
+    for (let i = 0; i < step; i++, ticks++) await new Promise((resolve) => setTimeout(resolve, 50))
+  }
+  return ticks
+}
+
+module.exports = { waitTicks }
+`
+const WAITING_TEST = `const { waitTicks } = require('../src/waiting')
+
+// Longer than the tool's own timeout: the run, not jest, ends it.
+test('waits two ticks at a time', async () => {
+  expect(await waitTicks(3, 2)).toBe(4)
+}, 600000)
+`
+
+test('verify: a hunk tree whose run timed out is not checked, never counted as a guard', async () => {
+  const run = await runCliOnFixture({
+    fixtureOptions: { baseChanges: { 'src/waiting.js': WAITING }, headChanges: { 'src/waiting.js': WAITING.replace(' !== count; ', ' < count; '), 'test/waiting.test.js': WAITING_TEST } },
+    args: ['--timeout-minutes', '1']
+  })
+  expect(run.report.tests.find((test) => test.name === 'waits two ticks at a time')).toMatchObject({ head: 'passed', kind: 'fail-to-pass', preFixFailure: 'timeout' })
+  expect(run.report.hunks?.find((hunk) => hunk.file === 'src/waiting.js')).toMatchObject({ guardedBy: null })
+  expect(run.log).toContainEqual(expect.stringMatching(/^warning: Hunk \d of \d \(src\/waiting\.js:\d+-\d+\) not checked: its run timed out after \d+ ms$/))
+  // The fixture's own hunks are still checked: its fix's test guards them.
+  expect(run.report.hunks?.filter((hunk) => hunk.file !== 'src/waiting.js').some((hunk) => hunk.guardedBy?.length)).toBe(true)
+}, 600_000)
