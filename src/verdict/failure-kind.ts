@@ -2,8 +2,9 @@
  * Why a test failed on the pre-fix tree: an expectation did not hold (`assertion`), the code under test threw
  * (`exception`), the file could not load (`load`: it imports what the fix added), it ran out of time
  * (`timeout`), it met one of the sandbox's limits (`resource`: memory, processes, file size) — or it never
- * ran there (`not-run`: a hook or a test before it failed, so its own code proved nothing). Read from the structure the adapters give first (the status, a file error in place of the
- * test's result), then from the first lines of the runner's message.
+ * ran there (`not-run`: a hook or a test before it failed, so its own code proved nothing). Read from the
+ * structure the adapters give first (the status, a file error in place of the test's result), then from the
+ * first lines of the runner's message.
  */
 import type { ClassifiedTest, PreFixFailureKind, RunResult, TestResult } from '../domain.js'
 import { describeLimit, type LimitName } from '../sandbox-limits.js'
