@@ -6,7 +6,7 @@
  * Then context building on a fix beside a rewritten table of 1k to 100k lines: its time and the context's size.
  * Last, what the model's repository reads cost on a repository of 2,000 files.
  */
-import { execFile } from 'node:child_process'
+import { execFile, spawnSync } from 'node:child_process'
 import { mkdir, mkdtemp, rm, writeFile } from 'node:fs/promises'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
@@ -19,7 +19,8 @@ import { addPreFixTree, revertFix } from '../src/execute/trees.js'
 import { frameworkFor } from '../src/frameworks/detect.js'
 import { renderContext, renderConventions } from '../src/model/render.js'
 import { createGit } from '../src/ports/git.js'
-import { createSandboxProvider, unisolated, type Sandbox } from '../src/ports/sandbox.js'
+import { createSandboxProvider, sandboxCommand, unisolated, type Sandbox } from '../src/ports/sandbox.js'
+import { DEFAULT_LIMITS, prlimitOptions } from '../src/sandbox-limits.js'
 import type { Report } from '../src/report/report.js'
 import { runWithRealPorts } from '../src/run.js'
 import { buildSettings } from '../src/settings.js'
@@ -43,6 +44,7 @@ try {
   await gateAndHunkTrees()
   await preFixTreeSpeedUp()
   await sandboxCost()
+  await limitsCost()
 } finally {
   await repo.cleanup()
 }
@@ -159,6 +161,29 @@ async function sandboxCost(): Promise<void> {
   } finally {
     await rm(work, { recursive: true, force: true })
   }
+}
+
+/** What the limits add to each command the sandbox runs: the chain with and without its prlimit group, on `true`. */
+async function limitsCost(): Promise<void> {
+  if (process.getuid?.() !== 0) return console.log('Limits: timed as root only (the chain without sudo)')
+  const where = async (name: string) => (await run('sh', ['-c', `command -v ${name}`])).stdout.trim()
+  const launcher = { privilege: [], env: await where('env'), setpriv: await where('setpriv'), unshare: await where('unshare'), prlimit: await where('prlimit'), limits: DEFAULT_LIMITS, loopbackUp: null, user: { name: 'nobody', uid: 65534, gid: 65534 } }
+  const limited = sandboxCommand(launcher, {}, '/bin/true', [], true)
+  const chain = [limited.command, ...limited.args]
+  const at = chain.indexOf(launcher.prlimit)
+  const unlimited = [...chain.slice(0, at), ...chain.slice(at + prlimitOptions(DEFAULT_LIMITS).length + 2)]
+  const timed = (words: string[]) => {
+    const times: number[] = []
+    for (let i = 0; i < 50; i++) {
+      const started = performance.now()
+      spawnSync(words[0], words.slice(1), { cwd: tmpdir(), stdio: 'ignore' })
+      times.push(performance.now() - started)
+    }
+    return median(times)
+  }
+  const [without, withLimits] = [timed(unlimited), timed(chain)]
+  console.log(`Limits (prlimit ${prlimitOptions(DEFAULT_LIMITS).join(' ')}), per command (median of 50, on true):`)
+  console.log(`  ${without.toFixed(1)} ms without, ${withLimits.toFixed(1)} ms with   (+${(withLimits - without).toFixed(1)} ms)`)
 }
 
 /** Context building on ever larger changed files: it must stay near-linear in time and within the budget in size. */

@@ -291,7 +291,7 @@ export interface ClassifiedTest {
 }
 
 /** How a fail-to-pass test failed on the pre-fix tree. */
-export type PreFixFailureKind = 'assertion' | 'exception' | 'load' | 'timeout'
+export type PreFixFailureKind = 'assertion' | 'exception' | 'load' | 'timeout' | 'resource'
 
 /** not-applicable: the change has nothing to prove (no source change, verify mode without tests, an empty range). */
 export type VerdictName = 'fail-to-pass' | 'no-fail-to-pass' | 'not-applicable' | 'error'

@@ -8,13 +8,15 @@
 import { mkdir, rm, writeFile } from 'node:fs/promises'
 import { dirname, join } from 'node:path'
 import { extent } from '../arrays.js'
-import { isFailure, type ChangeSet, type ChangedFile, type ClassifiedTest, type Hunk } from '../domain.js'
+import { isFailure, type ChangeSet, type ChangedFile, type ClassifiedTest, type Hunk, type RunResult } from '../domain.js'
 import { sourceFiles } from '../diff/change-set.js'
 import type { GitCommands } from '../ports/git.js'
 import type { Logger } from '../ports/logger.js'
 import type { TestBench } from './test-bench.js'
 import type { Trees } from './trees.js'
 import { identityKey, withOccurrences } from '../test-identity.js'
+import { describeLimit } from '../sandbox-limits.js'
+import { limitHit } from '../verdict/failure-kind.js'
 
 export const MAX_HUNKS = 8
 
@@ -67,6 +69,13 @@ export async function guardHunks(changeSet: ChangeSet, tests: ClassifiedTest[], 
     await options.bench.installInto(root)
     await options.prepare(root)
     const run = await options.bench.run({ root, where }, files)
+    const inconclusive = whyInconclusive(run)
+    if (inconclusive) {
+      // A test that ran out of time or met a limit says nothing of the hunk: not a guard, and said so.
+      options.log.warn(`Hunk ${index + 1} of ${hunks.length} (${lines.file}:${lines.startLine}-${lines.endLine}) not checked: its run ${inconclusive}`)
+      guards.push({ ...lines, guardedBy: null })
+      continue
+    }
     const results = new Map(withOccurrences(run.tests).map((result) => [identityKey(result), result]))
     const unloadable = new Set(run.fileErrors.map((error) => error.file))
     // A file that cannot load in the mixed tree says nothing of its pass-to-pass tests one by one.
@@ -78,6 +87,14 @@ export async function guardHunks(changeSet: ChangeSet, tests: ClassifiedTest[], 
   const named = (guard: HunkGuard) => `${guard.file}:${guard.startLine}-${guard.endLine}${guard.onlyRemoves ? ' (only removes lines)' : ''}`
   if (unguarded.length) options.log.warn(`No test fails with ${unguarded.length} hunk(s) of the fix taken out alone: ${unguarded.map(named).join(', ')}`)
   return guards
+}
+
+/** Why a hunk tree's run proves nothing either way: it timed out, or a test met one of the sandbox's limits. */
+function whyInconclusive(run: RunResult): string | null {
+  if (run.timedOut) return `timed out after ${run.durationMs} ms`
+  const messages = [...run.tests.map((test) => test.message ?? ''), ...run.fileErrors.map((error) => error.message)]
+  const limit = messages.map(limitHit).find((hit) => hit !== null)
+  return limit ? `met the sandbox's ${describeLimit(limit)}` : null
 }
 
 function linesOf({ file, hunk }: FixHunk): Omit<HunkGuard, 'guardedBy'> {

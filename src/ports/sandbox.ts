@@ -23,6 +23,7 @@ import { delimiter, dirname, join } from 'node:path'
 import { promisify } from 'node:util'
 import { createProcessRunner, testEnvironment, type ProcessRequest, type ProcessRunner } from './process.js'
 import { acceptSandboxOwner } from './sandbox-files.js'
+import { DEFAULT_LIMITS, limitsText, prlimitOptions, type ResourceLimits } from '../sandbox-limits.js'
 
 export type IsolationMode = 'sandbox' | 'none'
 
@@ -68,6 +69,9 @@ interface Launcher {
   unshare: string
   /** Brings loopback up in the new network namespace, as root, then runs the rest of the chain; null: no network namespace. */
   loopbackUp: string[] | null
+  prlimit: string
+  /** What each command may use (memory, processes, file size). */
+  limits: ResourceLimits
   user: { name: string; uid: number; gid: number }
   how: string
 }
@@ -109,7 +113,7 @@ export function unisolated(why: string, parentEnv: NodeJS.ProcessEnv = process.e
 async function findLauncher(parentEnv: NodeJS.ProcessEnv): Promise<Launcher | string> {
   if (process.platform !== 'linux') return `isolation needs Linux namespaces; this is ${process.platform}`
   const path = parentEnv.PATH ?? ''
-  const programs = { env: onPath('env', path), setpriv: onPath('setpriv', path), unshare: onPath('unshare', path) }
+  const programs = { env: onPath('env', path), setpriv: onPath('setpriv', path), unshare: onPath('unshare', path), prlimit: onPath('prlimit', path) }
   const missing = Object.entries(programs).filter(([, found]) => !found).map(([name]) => name)
   if (missing.length) return `${missing.join(' and ')} not found (util-linux and coreutils provide them)`
   const user = sandboxUser()
@@ -122,7 +126,7 @@ async function findLauncher(parentEnv: NodeJS.ProcessEnv): Promise<Launcher | st
     privilege = [sudo, '-n', '--']
   }
   const how = `user ${user.name} (${user.uid}) in its own PID, mount and IPC namespaces (unshare and setpriv${privilege.length ? ', through sudo' : ', as root'})`
-  return { privilege, env: programs.env!, setpriv: programs.setpriv!, unshare: programs.unshare!, loopbackUp: loopbackUpChain(path), user, how }
+  return { privilege, env: programs.env!, setpriv: programs.setpriv!, unshare: programs.unshare!, prlimit: programs.prlimit!, limits: DEFAULT_LIMITS, loopbackUp: loopbackUpChain(path), user, how: `${how}, ${limitsText(DEFAULT_LIMITS)}` }
 }
 
 /** The chain's link that brings up loopback, or null where `sh` or `ip` is missing (the tests then keep the network). */
@@ -185,7 +189,7 @@ async function withWorkingLoopback(launcher: Launcher, inner: ProcessRunner, env
  * Without `network`, where the launcher can, `--net` gives it a network namespace whose loopback the
  * shell brings up as root (then exec's the rest, so the PID namespace's first process stays the chain).
  */
-export function sandboxCommand(launcher: Pick<Launcher, 'privilege' | 'env' | 'setpriv' | 'unshare' | 'loopbackUp' | 'user'>, env: Record<string, string>, command: string, args: string[], network: boolean): { command: string; args: string[] } {
+export function sandboxCommand(launcher: Pick<Launcher, 'privilege' | 'env' | 'setpriv' | 'unshare' | 'prlimit' | 'limits' | 'loopbackUp' | 'user'>, env: Record<string, string>, command: string, args: string[], network: boolean): { command: string; args: string[] } {
   const { uid, gid } = launcher.user
   const offline = !network && launcher.loopbackUp ? { unshare: ['--net'], loopbackUp: launcher.loopbackUp } : { unshare: [], loopbackUp: [] }
   const chain = [
@@ -194,6 +198,8 @@ export function sandboxCommand(launcher: Pick<Launcher, 'privilege' | 'env' | 's
     launcher.setpriv, '--pdeathsig', 'SIGKILL', '--',
     launcher.unshare, '--pid', '--fork', '--kill-child', '--mount-proc', '--ipc', ...offline.unshare, '--',
     ...offline.loopbackUp,
+    // Limits set while still root, so the sandbox's user can lower them but never raise them.
+    launcher.prlimit, ...prlimitOptions(launcher.limits), '--',
     launcher.setpriv, `--reuid=${uid}`, `--regid=${gid}`, '--clear-groups', '--inh-caps=-all', '--bounding-set=-all', '--no-new-privs', '--pdeathsig', 'keep', '--',
     command, ...args
   ]

@@ -1,11 +1,13 @@
 /**
  * Why a test failed on the pre-fix tree: an expectation did not hold (`assertion`), the code under test threw
  * (`exception`), the file could not load (`load`: it imports what the fix added), it ran out of time
- * (`timeout`) — or it never ran there (`not-run`: a hook or a test before it failed, so its own code proved
- * nothing). Read from the structure the adapters give first (the status, a file error in place of the
- * test's result), then from the first lines of the runner's message.
+ * (`timeout`), it met one of the sandbox's limits (`resource`: memory, processes, file size) — or it never
+ * ran there (`not-run`: a hook or a test before it failed, so its own code proved nothing). Read from the
+ * structure the adapters give first (the status, a file error in place of the test's result), then from the
+ * first lines of the runner's message.
  */
 import type { ClassifiedTest, PreFixFailureKind, RunResult, TestResult } from '../domain.js'
+import { describeLimit, type LimitName } from '../sandbox-limits.js'
 
 export type PreFixOutcome = PreFixFailureKind | 'not-run'
 
@@ -63,6 +65,18 @@ const TIMEOUT = [
   /Timed out while running tests/, // ava's --timeout
   /^Failed: Timeout >[\d.]+s/m // pytest-timeout
 ]
+
+// What a process says when it meets one of the sandbox's limits (see sandbox-limits.ts).
+const RESOURCE: Array<[LimitName, RegExp[]]> = [
+  ['memory', [/Array buffer allocation failed/, /JavaScript heap out of memory/, /\bENOMEM\b/, /Cannot allocate memory/, /std::bad_alloc/, /^(?:E\s+)?MemoryError\b/m]],
+  ['processes', [/\b(?:spawn|fork)\b.*\bEAGAIN\b/, /\bfork: (?:retry: )?Resource temporarily unavailable/, /\bBlockingIOError: \[Errno 11\]/, /\buv_thread_create\b/]],
+  ['file size', [/\bEFBIG\b/, /File too large/, /\bSIGXFSZ\b/]]
+]
+
+/** Which of the sandbox's limits a failure's message says the process met, if any. */
+export function limitHit(message: string): LimitName | null {
+  return RESOURCE.find(([, patterns]) => matchesAny(patterns, message))?.[0] ?? null
+}
 
 // An import that failed, or a name the module does not have (yet).
 const LOAD = [
@@ -126,6 +140,7 @@ const matchesAny = (patterns: RegExp[], text: string) => patterns.some((pattern)
 /** A test that ran and failed. */
 function failedKind(message: string): PreFixOutcome {
   const head = messageHead(message)
+  if (limitHit(head)) return 'resource'
   if (thrownInJestHook(message) || matchesAny(HOOK_IN_TEST, head)) return 'not-run'
   if (matchesAny(TIMEOUT, head)) return 'timeout'
   if (matchesAny(LOAD, head)) return 'load'
@@ -137,6 +152,7 @@ function failedKind(message: string): PreFixOutcome {
 
 /** A test the runner meant to run and did not (adapters report `errored`): a hook or its file's setup failed. */
 function erroredKind(message: string): PreFixOutcome {
+  if (limitHit(messageHead(message))) return 'resource'
   return matchesAny(LOAD, messageHead(message)) ? 'load' : 'not-run'
 }
 
@@ -145,6 +161,7 @@ function fileErrorKind(message: string): PreFixOutcome {
   // The adapters put what happened first; the rest is detail (and may be a run's output).
   const first = message.trim().split('\n')[0]
   if (matchesAny(HOOK_FAILED, first)) return 'not-run'
+  if (limitHit(messageHead(message))) return 'resource'
   if (/\btimed out\b/i.test(first) || matchesAny(TIMEOUT, first)) return 'timeout'
   return 'load'
 }
@@ -214,8 +231,16 @@ export function failureLine(message: string, kind: PreFixOutcome, testName?: str
   if (kind === 'load') line = lines.find((l) => ERROR_HEADER.test(l) && matchesAny(LOAD, l)) ?? lines.find((l) => matchesAny(LOAD, l)) ?? withDetails(lines, 0)
   else if (kind === 'timeout') line = timeoutLine(lines)
   else if (kind === 'not-run') line = hookLine(message, lines)
+  else if (kind === 'resource') line = resourceLine(message, lines)
   else line = thrownLine(message) ?? withDetails(lines, 0)
   return clip(line || message.trim().split('\n')[0] || 'failed without an error message')
+}
+
+/** The limit named first (the runner's own words say only what failed), then the line that says it. */
+function resourceLine(message: string, lines: string[]): string {
+  const limit = limitHit(message) ?? 'memory'
+  const said = lines.find((line) => limitHit(line) === limit) ?? lines[0] ?? ''
+  return `hit the sandbox's ${describeLimit(limit)}: ${said}`
 }
 
 function timeoutLine(lines: string[]): string {

@@ -12,6 +12,7 @@ import { runTreeCommand } from '../../src/execute/tree-command.js'
 import { createSandboxProvider, sandboxCommand } from '../../src/ports/sandbox.js'
 import { linesLogger } from '../support/cli-run.js'
 import { describeWhereSandboxed } from '../support/sandbox-probe.js'
+import { DEFAULT_LIMITS, prlimitOptions } from '../../src/sandbox-limits.js'
 
 const dirs: string[] = []
 afterAll(() => dirs.forEach((dir) => rmSync(dir, { recursive: true, force: true })))
@@ -38,10 +39,10 @@ async function withListener<T>(use: (port: number, received: () => number) => Pr
 }
 
 test('the chain gets --net and the loopback link only for a command without the network, and only where the launcher has that link', () => {
-  const launcher = { privilege: [], env: '/usr/bin/env', setpriv: '/usr/bin/setpriv', unshare: '/usr/bin/unshare', loopbackUp: ['/bin/sh', '-c', 'script', 'sh', '/usr/sbin/ip'], user: { name: 'nobody', uid: 65534, gid: 65534 } }
+  const launcher = { privilege: [], env: '/usr/bin/env', setpriv: '/usr/bin/setpriv', unshare: '/usr/bin/unshare', prlimit: '/usr/bin/prlimit', limits: DEFAULT_LIMITS, loopbackUp: ['/bin/sh', '-c', 'script', 'sh', '/usr/sbin/ip'], user: { name: 'nobody', uid: 65534, gid: 65534 } }
   const offline = sandboxCommand(launcher, {}, 'node', ['x.js'], false)
   const words = [offline.command, ...offline.args]
-  expect(words.slice(words.indexOf('/usr/bin/unshare'), words.indexOf('--reuid=65534'))).toEqual(['/usr/bin/unshare', '--pid', '--fork', '--kill-child', '--mount-proc', '--ipc', '--net', '--', '/bin/sh', '-c', 'script', 'sh', '/usr/sbin/ip', '/usr/bin/setpriv'])
+  expect(words.slice(words.indexOf('/usr/bin/unshare'), words.indexOf('--reuid=65534'))).toEqual(['/usr/bin/unshare', '--pid', '--fork', '--kill-child', '--mount-proc', '--ipc', '--net', '--', '/bin/sh', '-c', 'script', 'sh', '/usr/sbin/ip', '/usr/bin/prlimit', ...prlimitOptions(DEFAULT_LIMITS), '--', '/usr/bin/setpriv'])
   expect(words.slice(-2)).toEqual(['node', 'x.js'])
   for (const chain of [sandboxCommand(launcher, {}, 'node', [], true), sandboxCommand({ ...launcher, loopbackUp: null }, {}, 'node', [], false)]) {
     expect(chain.args).not.toContain('--net')
