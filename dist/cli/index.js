@@ -11384,7 +11384,7 @@ function parsePath (scriptPath) {
 /***/ ((module, __unused_webpack___webpack_exports__, __nccwpck_require__) => {
 
 __nccwpck_require__.a(module, async (__webpack_handle_async_dependencies__, __webpack_async_result__) => { try {
-/* harmony import */ var _cli_js__WEBPACK_IMPORTED_MODULE_0__ = __nccwpck_require__(3886);
+/* harmony import */ var _cli_js__WEBPACK_IMPORTED_MODULE_0__ = __nccwpck_require__(5250);
 /* harmony import */ var _ports_process_js__WEBPACK_IMPORTED_MODULE_1__ = __nccwpck_require__(9558);
 
 
@@ -11396,7 +11396,7 @@ __webpack_async_result__();
 
 /***/ }),
 
-/***/ 3886:
+/***/ 5250:
 /***/ ((__unused_webpack_module, __webpack_exports__, __nccwpck_require__) => {
 
 
@@ -42970,7 +42970,8 @@ function expandCommand(template, files, reporterArgs) {
 /** `what` names the step in the log (`The build at head: npm run build…`) and in its failure. */
 async function runTreeCommand(processes, commandLine, cwd, timeoutMs, what, log) {
     const command = [commandLine.command, ...commandLine.args].join(' ');
-    const request = withPackageBins({ ...commandLine, cwd, timeoutMs, env: { ...installEnvironment(process.env), ...commandLine.env } });
+    // Installs and builds fetch packages: they keep the network the tests do not get.
+    const request = withPackageBins({ ...commandLine, cwd, timeoutMs, env: { ...installEnvironment(process.env), ...commandLine.env }, network: true });
     const result = await withProgress(log, `${what}: ${command}`, () => processes.run(request));
     if (result.exitCode !== 0) {
         const how = result.timedOut ? `timed out after ${timeoutMs} ms` : `exit ${result.exitCode}`;
@@ -46188,7 +46189,28 @@ function base(stage, input) {
     return { stage, system, context: sharedContext(input), ...(input.reader && { reader: input.reader }), ...(earlierReads && { earlierReads }) };
 }
 
+;// CONCATENATED MODULE: ./src/sandbox-limits.ts
+const DEFAULT_LIMITS = { processes: 2048, fileSizeMb: 1024, memoryMb: 4096 };
+/** `prlimit`'s options for these limits (soft and hard alike, so the command cannot raise them). */
+function prlimitOptions(limits) {
+    const mb = (value) => String(value * 1024 * 1024);
+    return [`--nproc=${limits.processes}`, `--fsize=${mb(limits.fileSizeMb)}`, `--data=${mb(limits.memoryMb)}`];
+}
+/** The limit and its value, as the report and the log name it. */
+function describeLimit(name, limits = DEFAULT_LIMITS) {
+    if (name === 'memory')
+        return `memory limit (${limits.memoryMb} MB per process)`;
+    if (name === 'processes')
+        return `process limit (${limits.processes} processes and threads)`;
+    return `file size limit (${limits.fileSizeMb} MB per file)`;
+}
+/** The limits in a few words, for the sandbox's description in the log and the report. */
+function limitsText(limits) {
+    return `limited to ${limits.memoryMb} MB of memory per process, ${limits.processes} processes and ${limits.fileSizeMb} MB per file (prlimit)`;
+}
+
 ;// CONCATENATED MODULE: ./src/verdict/failure-kind.ts
+
 /** The longest line kept; longer ones end with `…`. */
 const MAX_LINE_CHARS = 200;
 /**
@@ -46235,6 +46257,16 @@ const TIMEOUT = [
     /Timed out while running tests/, // ava's --timeout
     /^Failed: Timeout >[\d.]+s/m // pytest-timeout
 ];
+// What a process says when it meets one of the sandbox's limits (see sandbox-limits.ts).
+const RESOURCE = [
+    ['memory', [/Array buffer allocation failed/, /JavaScript heap out of memory/, /\bENOMEM\b/, /Cannot allocate memory/, /std::bad_alloc/, /^(?:E\s+)?MemoryError\b/m]],
+    ['processes', [/\b(?:spawn|fork)\b.*\bEAGAIN\b/, /\bfork: (?:retry: )?Resource temporarily unavailable/, /\bBlockingIOError: \[Errno 11\]/, /\buv_thread_create\b/]],
+    ['file size', [/\bEFBIG\b/, /File too large/, /\bSIGXFSZ\b/]]
+];
+/** Which of the sandbox's limits a failure's message says the process met, if any. */
+function limitHit(message) {
+    return RESOURCE.find(([, patterns]) => matchesAny(patterns, message))?.[0] ?? null;
+}
 // An import that failed, or a name the module does not have (yet).
 const LOAD = [
     /Cannot find module\b/,
@@ -46293,6 +46325,8 @@ const matchesAny = (patterns, text) => patterns.some((pattern) => pattern.test(t
 /** A test that ran and failed. */
 function failedKind(message) {
     const head = messageHead(message);
+    if (limitHit(head))
+        return 'resource';
     if (thrownInJestHook(message) || matchesAny(HOOK_IN_TEST, head))
         return 'not-run';
     if (matchesAny(TIMEOUT, head))
@@ -46308,6 +46342,8 @@ function failedKind(message) {
 }
 /** A test the runner meant to run and did not (adapters report `errored`): a hook or its file's setup failed. */
 function erroredKind(message) {
+    if (limitHit(messageHead(message)))
+        return 'resource';
     return matchesAny(LOAD, messageHead(message)) ? 'load' : 'not-run';
 }
 /** No result, but a file error: the file did not load, the run ran out of time, or a hook kept the tests from running. */
@@ -46316,6 +46352,8 @@ function fileErrorKind(message) {
     const first = message.trim().split('\n')[0];
     if (matchesAny(HOOK_FAILED, first))
         return 'not-run';
+    if (limitHit(messageHead(message)))
+        return 'resource';
     if (/\btimed out\b/i.test(first) || matchesAny(TIMEOUT, first))
         return 'timeout';
     return 'load';
@@ -46388,9 +46426,17 @@ function failureLine(message, kind, testName) {
         line = timeoutLine(lines);
     else if (kind === 'not-run')
         line = hookLine(message, lines);
+    else if (kind === 'resource')
+        line = resourceLine(message, lines);
     else
         line = thrownLine(message) ?? withDetails(lines, 0);
     return clip(line || message.trim().split('\n')[0] || 'failed without an error message');
+}
+/** The limit named first (the runner's own words say only what failed), then the line that says it. */
+function resourceLine(message, lines) {
+    const limit = limitHit(message) ?? 'memory';
+    const said = lines.find((line) => limitHit(line) === limit) ?? lines[0] ?? '';
+    return `hit the sandbox's ${describeLimit(limit)}: ${said}`;
 }
 function timeoutLine(lines) {
     const line = lines.find((l) => matchesAny(TIMEOUT, l) || /\btimed out\b/i.test(l)) ?? lines[0] ?? '';
@@ -46675,6 +46721,8 @@ function extent(numbers) {
 
 
 
+
+
 const MAX_HUNKS = 8;
 /** Null when there is nothing to tell apart: fewer than two source hunks, or no fail-to-pass test. */
 async function guardHunks(changeSet, tests, options) {
@@ -46696,6 +46744,13 @@ async function guardHunks(changeSet, tests, options) {
         await options.bench.installInto(root);
         await options.prepare(root);
         const run = await options.bench.run({ root, where }, files);
+        const inconclusive = whyInconclusive(run);
+        if (inconclusive) {
+            // A test that ran out of time or met a limit says nothing of the hunk: not a guard, and said so.
+            options.log.warn(`Hunk ${index + 1} of ${hunks.length} (${lines.file}:${lines.startLine}-${lines.endLine}) not checked: its run ${inconclusive}`);
+            guards.push({ ...lines, guardedBy: null });
+            continue;
+        }
         const results = new Map(withOccurrences(run.tests).map((result) => [identityKey(result), result]));
         const unloadable = new Set(run.fileErrors.map((error) => error.file));
         // A file that cannot load in the mixed tree says nothing of its pass-to-pass tests one by one.
@@ -46708,6 +46763,14 @@ async function guardHunks(changeSet, tests, options) {
     if (unguarded.length)
         options.log.warn(`No test fails with ${unguarded.length} hunk(s) of the fix taken out alone: ${unguarded.map(named).join(', ')}`);
     return guards;
+}
+/** Why a hunk tree's run proves nothing either way: it timed out, or a test met one of the sandbox's limits. */
+function whyInconclusive(run) {
+    if (run.timedOut)
+        return `timed out after ${run.durationMs} ms`;
+    const messages = [...run.tests.map((test) => test.message ?? ''), ...run.fileErrors.map((error) => error.message)];
+    const limit = messages.map(limitHit).find((hit) => hit !== null);
+    return limit ? `met the sandbox's ${describeLimit(limit)}` : null;
 }
 function linesOf({ file, hunk }) {
     const range = file.status === 'deleted' ? hunk.base : hunk.head;
@@ -58537,6 +58600,7 @@ function buildSettings(raw, cwd = process.cwd(), env = process.env) {
             workingDirectory: relativeFolder('working-directory', raw.workingDirectory)
         },
         allowUnisolatedTests: raw.allowUnisolatedTests ?? false,
+        network: raw.network ?? false,
         secrets: [apiKey, ...(raw.secrets ?? [])].filter((secret) => secret.length >= MIN_SECRET_LENGTH)
     };
 }
@@ -58752,7 +58816,9 @@ class TestBench {
         this.framework = framework;
         this.options = options;
         // The last command the adapter ran is the runner's own: what a reader needs to run it by hand.
-        this.processes = { run: (request) => ((this.commandLine = describeCommand(request)), sandbox.processes.run(withPackageBins(request))) };
+        // Every command the adapter runs is the tests' (or a probe of their runner): network only if the user opted in.
+        const network = options.network ?? false;
+        this.processes = { run: (request) => ((this.commandLine = describeCommand(request)), sandbox.processes.run(withPackageBins({ ...request, network }))) };
     }
     /** The wrapper CLI the runs go through; null: the runner itself. */
     get wrapper() {
@@ -62401,6 +62467,7 @@ function emptyReport(mode, repoDir, base, head) {
         isolation: 'none',
         isolationDetail: 'nothing ran yet',
         persistedCredentials: [],
+        network: { tests: 'open', why: 'nothing ran yet' },
         rounds: { repair: 0, strengthen: 0 },
         runs: { head: 0, preFix: 0 },
         model: modelUsage(null, new UsageLedger()),
@@ -62670,6 +62737,7 @@ function renderMarkdown(report) {
         mergeBaseLine(report),
         isolation(report),
         credentialsWarning(report),
+        testNetwork(report),
         report.build && `🔨 Built in each tree before its tests: ${inlineCode(report.build.command)} (${inertText(report.build.why)}).`,
         report.bugReport && `**Bug report** (${report.bugReport.source}): ${inertText(report.bugReport.title)}`,
         rootCauseLine(report),
@@ -62850,9 +62918,10 @@ function collectionNote(collected) {
         return " — ⚠️ **not collected** by the repository's own test command: move it where its configuration looks";
     return collected === null ? " — whether the repository's own test command runs it is unknown (its configuration could not be read)" : '';
 }
+/** The trees are where the repository's code first runs (its install): a run that ended before them ran none. */
+const nothingRan = (report) => report.timings['prepare-trees'] === undefined;
 function isolation(report) {
-    // The trees are where the repository's code first runs (its install): a run that ended before them ran none.
-    if (report.timings['prepare-trees'] === undefined)
+    if (nothingRan(report))
         return `Nothing of the repository's code ran${report.isolation === 'none' ? ` (no sandbox: ${report.isolationDetail})` : ''}.`;
     return report.isolation === 'sandbox'
         ? `🔒 The repository's code ran in the sandbox: ${report.isolationDetail}.`
@@ -62861,6 +62930,11 @@ function isolation(report) {
 function credentialsWarning(report) {
     const warning = persistedCredentialsWarning(report.persistedCredentials);
     return warning && `⚠️ **Credentials in the checkout**: ${warning}.`;
+}
+function testNetwork(report) {
+    if (nothingRan(report))
+        return null;
+    return report.network.tests === 'loopback-only' ? `🔌 The tests reached only loopback: ${report.network.why}.` : `🌐 The tests had the network: ${report.network.why}.`;
 }
 function model(report) {
     const usage = report.model;
@@ -64003,6 +64077,7 @@ async function runPipeline(settings, ports) {
             packageDir: tests.workingDirectory,
             command: tests.command,
             wrapper,
+            network: settings.network,
             log: ports.log
         });
         // Before any model call: a repository whose tests cannot run here ends now, saying why.
@@ -64113,7 +64188,7 @@ async function makeWorkDir(fixed) {
 async function openSandbox(settings, ports, workDir, report) {
     const dependencies = await installedDependencyFolders(settings.repoDir, settings.tests.workingDirectory);
     const sandbox = await ports.sandboxes.open(workDir, [settings.repoDir, ...dependencies]);
-    Object.assign(report, { isolation: sandbox.isolation, isolationDetail: sandbox.detail });
+    Object.assign(report, { isolation: sandbox.isolation, isolationDetail: sandbox.detail, network: pipeline_testNetwork(settings, sandbox) });
     for (const note of sandbox.notes)
         ports.log.info(`Sandbox: ${note}`);
     if (sandbox.isolation === 'sandbox') {
@@ -64125,7 +64200,17 @@ async function openSandbox(settings, ports, workDir, report) {
     else {
         ports.log.warn(`No sandbox: the repository's code runs as this user (${sandbox.detail})`);
     }
+    ports.log.info(`Network: the tests ${report.network.tests === 'loopback-only' ? 'reach only loopback' : 'have the network'} (${report.network.why})`);
     return sandbox;
+}
+/** What the tests may reach: only loopback in the sandbox, unless the user let them have the network. */
+function pipeline_testNetwork(settings, sandbox) {
+    if (settings.network)
+        return { tests: 'open', why: 'network: true (--network) lets them reach it' };
+    if (sandbox.isolatesNetwork)
+        return { tests: 'loopback-only', why: 'they run in their own network namespace with only loopback up; installs and builds keep the network' };
+    const why = sandbox.isolation === 'sandbox' ? 'this machine cannot give them a network namespace with loopback (see the isolation detail)' : 'there is no sandbox to take it away';
+    return { tests: 'open', why };
 }
 async function setUpTrees(settings, ports, sandbox, changeSet, dir) {
     const { installCommand, workingDirectory } = settings.tests;
@@ -64251,12 +64336,15 @@ async function headLines(git, changeSet) {
  * it does not even see the tool's processes. Being the first process of its own PID namespace, the test
  * command takes every descendant with it when it ends, detached ones included; and each link of the chain
  * dies with its parent, so the sandbox dies with the run. It writes only folders the tool shares with it:
- * the trees, the run's scratch folders, its own home and temp folder.
+ * the trees, the run's scratch folders, its own home and temp folder. Its tests (any command not marked
+ * `network: true`, as installs and builds are) run in their own network namespace with only loopback up:
+ * a test's own local servers work, nothing leaves the machine.
  *
  * Where none of that is possible (not Linux, no root and no passwordless sudo, no namespaces in a
  * container), the repository's commands run as the tool's user, with the allow-listed environment only,
  * and the run says so.
  */
+
 
 
 
@@ -64274,6 +64362,13 @@ const SETUP_TIMEOUT_MS = 120_000;
  * ("dubious ownership"); for the sandbox's own git only, every repository is trusted — it can write none.
  */
 const TRUST_THE_TREES = { GIT_CONFIG_COUNT: '1', GIT_CONFIG_KEY_0: 'safe.directory', GIT_CONFIG_VALUE_0: '*' };
+/**
+ * `sh -c` with the program and the rest of the chain as arguments, never in the script: `ip` (iproute2)
+ * brings `lo` up, then the shell becomes the chain. Without it a new network namespace has no loopback.
+ */
+const LOOPBACK_UP_SCRIPT = '"$1" link set lo up && shift && exec "$@"';
+/** Where iproute2's `ip` lives when the PATH (a non-root user's) leaves out the system folders. */
+const SYSTEM_BINARIES = ['/usr/sbin', '/sbin', '/usr/bin', '/bin'];
 function createSandboxProvider(parentEnv = process.env) {
     let launcher;
     return {
@@ -64291,6 +64386,7 @@ function unisolated(why, parentEnv = process.env) {
     return {
         isolation: 'none',
         detail: why,
+        isolatesNetwork: false,
         notes: [],
         processes: (0,ports_process/* createProcessRunner */.Ej)(parentEnv),
         share: async () => undefined,
@@ -64302,7 +64398,7 @@ async function findLauncher(parentEnv) {
     if (process.platform !== 'linux')
         return `isolation needs Linux namespaces; this is ${process.platform}`;
     const path = parentEnv.PATH ?? '';
-    const programs = { env: onPath('env', path), setpriv: onPath('setpriv', path), unshare: onPath('unshare', path) };
+    const programs = { env: onPath('env', path), setpriv: onPath('setpriv', path), unshare: onPath('unshare', path), prlimit: onPath('prlimit', path) };
     const missing = Object.entries(programs).filter(([, found]) => !found).map(([name]) => name);
     if (missing.length)
         return `${missing.join(' and ')} not found (util-linux and coreutils provide them)`;
@@ -64318,9 +64414,15 @@ async function findLauncher(parentEnv) {
         privilege = [sudo, '-n', '--'];
     }
     const how = `user ${user.name} (${user.uid}) in its own PID, mount and IPC namespaces (unshare and setpriv${privilege.length ? ', through sudo' : ', as root'})`;
-    return { privilege, env: programs.env, setpriv: programs.setpriv, unshare: programs.unshare, user, how };
+    return { privilege, env: programs.env, setpriv: programs.setpriv, unshare: programs.unshare, prlimit: programs.prlimit, limits: DEFAULT_LIMITS, loopbackUp: loopbackUpChain(path), user, how: `${how}, ${limitsText(DEFAULT_LIMITS)}` };
 }
-async function sandbox_openSandbox(launcher, workDir, readable, parentEnv) {
+/** The chain's link that brings up loopback, or null where `sh` or `ip` is missing (the tests then keep the network). */
+function loopbackUpChain(path) {
+    const sh = onPath('sh', path) ?? onPath('sh', SYSTEM_BINARIES.join(external_node_path_.delimiter));
+    const ip = onPath('ip', path) ?? onPath('ip', SYSTEM_BINARIES.join(external_node_path_.delimiter));
+    return sh && ip ? [sh, '-c', LOOPBACK_UP_SCRIPT, 'sh', ip] : null;
+}
+async function sandbox_openSandbox(found, workDir, readable, parentEnv) {
     const home = (0,external_node_path_.join)(workDir, 'sandbox-home');
     const tmp = (0,external_node_path_.join)(workDir, 'sandbox-tmp');
     await (0,promises_.mkdir)(home, { recursive: true });
@@ -64331,14 +64433,16 @@ async function sandbox_openSandbox(launcher, workDir, readable, parentEnv) {
     await (0,promises_.chmod)(workDir, 0o711);
     const notes = await makeTraversable([workDir, ...readable]);
     // What the sandbox's commands write is owned by its user: the tool reads those files (sandbox-files.ts).
-    acceptSandboxOwner(launcher.user.uid);
-    const env = { ...(0,ports_process/* testEnvironment */.iH)(parentEnv), HOME: home, TMPDIR: tmp, TMP: tmp, TEMP: tmp, USER: launcher.user.name, LOGNAME: launcher.user.name, ...TRUST_THE_TREES };
+    acceptSandboxOwner(found.user.uid);
+    const env = { ...(0,ports_process/* testEnvironment */.iH)(parentEnv), HOME: home, TMPDIR: tmp, TMP: tmp, TEMP: tmp, USER: found.user.name, LOGNAME: found.user.name, ...TRUST_THE_TREES };
     // The chain itself starts with nothing of the tool's environment; the command gets `env` (see wrap).
     const inner = (0,ports_process/* createProcessRunner */.Ej)({});
+    const launcher = await withWorkingLoopback(found, inner, env, workDir);
     const processes = { run: (request) => inner.run(sandbox_wrap(launcher, env, request)) };
     const sandbox = {
         isolation: 'sandbox',
         detail: launcher.how,
+        isolatesNetwork: launcher.loopbackUp !== null,
         notes,
         processes,
         share: (dir) => shareFolder(dir),
@@ -64353,17 +64457,35 @@ async function sandbox_openSandbox(launcher, workDir, readable, parentEnv) {
     return sandbox;
 }
 /**
+ * A network namespace for the tests, where loopback comes up in it (tried once); else the tests keep the
+ * network and the sandbox's description says why, rather than breaking every test that serves on loopback.
+ */
+async function withWorkingLoopback(launcher, inner, env, workDir) {
+    if (!launcher.loopbackUp)
+        return { ...launcher, how: `${launcher.how}; the tests keep the network (no \`ip\` from iproute2 to bring up loopback in a network namespace)` };
+    const tried = await inner.run({ ...sandboxCommand(launcher, env, 'true', [], false), cwd: workDir, timeoutMs: sandbox_PROBE_TIMEOUT_MS });
+    if (tried.exitCode !== 0)
+        return { ...launcher, loopbackUp: null, how: `${launcher.how}; the tests keep the network (no network namespace with loopback here: ${tried.output.trim() || `exit ${tried.exitCode}`})` };
+    return { ...launcher, how: launcher.how.replace(' and IPC namespaces', ', IPC and — for the tests — network namespaces, loopback only') };
+}
+/**
  * The command line that runs `request` in the sandbox. Each link dies with its parent: setpriv's
  * parent-death signal ties unshare to the tool (or sudo); --kill-child ties the namespace's first process
  * to unshare, and `--pdeathsig keep` keeps that tie across the change of user, which would clear it.
+ * Without `network`, where the launcher can, `--net` gives it a network namespace whose loopback the
+ * shell brings up as root (then exec's the rest, so the PID namespace's first process stays the chain).
  */
-function sandboxCommand(launcher, env, command, args) {
+function sandboxCommand(launcher, env, command, args, network) {
     const { uid, gid } = launcher.user;
+    const offline = !network && launcher.loopbackUp ? { unshare: ['--net'], loopbackUp: launcher.loopbackUp } : { unshare: [], loopbackUp: [] };
     const chain = [
         ...launcher.privilege,
         launcher.env, '-i', ...Object.entries(env).map(([name, value]) => `${name}=${value}`),
         launcher.setpriv, '--pdeathsig', 'SIGKILL', '--',
-        launcher.unshare, '--pid', '--fork', '--kill-child', '--mount-proc', '--ipc', '--',
+        launcher.unshare, '--pid', '--fork', '--kill-child', '--mount-proc', '--ipc', ...offline.unshare, '--',
+        ...offline.loopbackUp,
+        // Limits set while still root, so the sandbox's user can lower them but never raise them.
+        launcher.prlimit, ...prlimitOptions(launcher.limits), '--',
         launcher.setpriv, `--reuid=${uid}`, `--regid=${gid}`, '--clear-groups', '--inh-caps=-all', '--bounding-set=-all', '--no-new-privs', '--pdeathsig', 'keep', '--',
         command, ...args
     ];
@@ -64371,7 +64493,7 @@ function sandboxCommand(launcher, env, command, args) {
 }
 function sandbox_wrap(launcher, env, request) {
     // The request's own variables win (a test-command's `TZ=UTC`); nothing else of the tool's gets in.
-    return { ...sandboxCommand(launcher, { ...env, ...request.env }, request.command, request.args), cwd: request.cwd, timeoutMs: request.timeoutMs };
+    return { ...sandboxCommand(launcher, { ...env, ...request.env }, request.command, request.args, request.network === true), cwd: request.cwd, timeoutMs: request.timeoutMs };
 }
 /** Everyone may write the folder's files and folders (it sits in the run's folder, which only the tool and the sandbox reach). */
 async function shareFolder(dir) {
@@ -64391,7 +64513,7 @@ function removeFolder(dir, launcher, env) {
     // installs leave) are opened first, which rm -rf does not do.
     (0,external_node_fs_.chmodSync)(dir, 0o755);
     for (const [command, args] of [['chmod', ['-R', 'u+rwX', '--', dir]], ['rm', ['-rf', '--', dir]]]) {
-        const asSandbox = sandboxCommand(launcher, env, command, [...args]);
+        const asSandbox = sandboxCommand(launcher, env, command, [...args], true);
         (0,external_node_child_process_.spawnSync)(asSandbox.command, asSandbox.args, { cwd: (0,external_node_path_.dirname)(dir), env: {}, stdio: 'ignore', timeout: SETUP_TIMEOUT_MS });
     }
     (0,external_node_fs_.rmSync)(dir, { recursive: true, force: true });
@@ -64533,6 +64655,7 @@ Options:
   --install-command CMD           install in the pre-fix tree when the change touched manifests (default: by lockfile)
   --working-directory DIR         the package whose tests run, inside a monorepo (default: the root)
   --allow-unisolated-tests        run model-written tests as your own user where the sandbox cannot start
+  --network                       let the tests reach the network (in the sandbox they reach only loopback)
   --print                         print report.md to stdout
   -v, --version                   the version
   -h, --help                      this help
@@ -64572,6 +64695,7 @@ const CLI_OPTIONS = {
     'install-command': { type: 'string' },
     'working-directory': { type: 'string' },
     'allow-unisolated-tests': { type: 'boolean' },
+    network: { type: 'boolean' },
     print: { type: 'boolean' },
     version: { type: 'boolean', short: 'v' },
     help: { type: 'boolean', short: 'h' }
@@ -64614,6 +64738,7 @@ async function runCli(argv, env = process.env, log = consoleLogger) {
             installCommand: values['install-command'],
             workingDirectory: values['working-directory'],
             allowUnisolatedTests: values['allow-unisolated-tests'],
+            network: values.network,
             secrets: [env.GITHUB_TOKEN, env.GH_TOKEN].filter((token) => Boolean(token))
         }));
         // Before any work (the output folder, the run log, git, the sandbox): a missing or empty issue ends the run now.
