@@ -11892,12 +11892,17 @@ function withRunLog(log, outDir) {
 const REDACTED = '***';
 /** The user name actions/checkout (and GitHub's git over https) pairs a token with. */
 const TOKEN_USER = 'x-access-token';
-/** `Authorization: <value>` (any case, `:` or `=`, quoted key too) and `extraheader = <value>`: the value to the line's end. */
-const HEADER_VALUE = /((?:authorization|extraheader)["']?[ \t]*[:=][ \t]*)[^\r\n]+/gi;
+/** `extraheader = <value>` (git's config, any case, `:` or `=`): the value to the line's end, whatever header it holds. */
+const EXTRAHEADER_VALUE = /(extraheader["']?[ \t]*[:=][ \t]*)[^\r\n]+/gi;
+/**
+ * `Authorization: <scheme> <credentials>` (any case, `:` or `=`, quoted key too): the credentials. Only with
+ * a scheme, so code and prose that merely name the header (`{ authorization: 'user:pw' }` in a test) stay.
+ */
+const AUTHORIZATION_CREDENTIALS = /(authorization["']?[ \t]*[:=][ \t]*["']?[A-Za-z][\w.~+/-]*[ \t]+)[^\s"'`]{8,}/gi;
 function redactor(secrets) {
     // Longest first, so a secret that contains another (or its encoding) is replaced whole.
     const values = [...new Set(secrets.filter(Boolean).flatMap(secretForms))].sort((a, b) => b.length - a.length);
-    return (text) => values.reduce((result, secret) => (result.includes(secret) ? result.split(secret).join(REDACTED) : result), text).replace(HEADER_VALUE, `$1${REDACTED}`);
+    return (text) => values.reduce((result, secret) => (result.includes(secret) ? result.split(secret).join(REDACTED) : result), text).replace(EXTRAHEADER_VALUE, `$1${REDACTED}`).replace(AUTHORIZATION_CREDENTIALS, `$1${REDACTED}`);
 }
 /** The secret, as git's credentials, and each of them base64-encoded at every alignment. */
 function secretForms(secret) {
@@ -62676,6 +62681,7 @@ const describeRanges = (ranges) => ranges.map(([first, last]) => (first === last
  * mention anyone, link, show an image, start a block or break out of a table cell. The tool's own fixed
  * text is not passed through here.
  */
+
 /** Zero-width space: splits `@name`, `#123` and `http://` for GitHub's autolinkers, shows nothing. */
 const ZERO_WIDTH = '\u200B';
 const HTML = { '&': '&amp;', '<': '&lt;', '>': '&gt;' };
@@ -62684,7 +62690,8 @@ const HTML = { '&': '&amp;', '<': '&lt;', '>': '&gt;' };
  * mentions, references and bare links split. Safe in a paragraph and a list item; in a table, through cell.
  */
 function inertText(text) {
-    return text
+    // Terminal escape sequences and control characters first, whole: nothing to show on GitHub or a terminal.
+    return forTerminal(text)
         .replace(/\s+/g, ' ')
         .trim()
         .replace(/[&<>]/g, (character) => HTML[character])

@@ -4,6 +4,7 @@
  * mention anyone, link, show an image, start a block or break out of a table cell. The tool's own fixed
  * text is not passed through here.
  */
+import { forTerminal } from '../ports/console-log.js'
 
 /** Zero-width space: splits `@name`, `#123` and `http://` for GitHub's autolinkers, shows nothing. */
 const ZERO_WIDTH = '\u200B'
@@ -15,7 +16,8 @@ const HTML: Record<string, string> = { '&': '&amp;', '<': '&lt;', '>': '&gt;' }
  * mentions, references and bare links split. Safe in a paragraph and a list item; in a table, through cell.
  */
 export function inertText(text: string): string {
-  return text
+  // Terminal escape sequences and control characters first, whole: nothing to show on GitHub or a terminal.
+  return forTerminal(text)
     .replace(/\s+/g, ' ')
     .trim()
     .replace(/[&<>]/g, (character) => HTML[character])

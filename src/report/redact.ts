@@ -5,8 +5,9 @@
  *
  * A secret is also masked in the forms a test could print it in without knowing it: as git's credentials
  * (`x-access-token:<token>`), base64-encoded (as actions/checkout writes `AUTHORIZATION: basic <base64>`
- * into .git/config), bare or inside a longer encoded text. And the value of any `Authorization:` header or
- * `extraheader =` line is masked whatever it holds: it may carry a token the tool was never told about.
+ * into .git/config), bare or inside a longer encoded text. And the credentials of any `Authorization:` header
+ * and the value of any `extraheader =` line are masked whatever they hold: they may carry a token the tool
+ * was never told about.
  */
 import type { Logger } from '../ports/logger.js'
 
@@ -17,13 +18,18 @@ export type Redact = (text: string) => string
 /** The user name actions/checkout (and GitHub's git over https) pairs a token with. */
 const TOKEN_USER = 'x-access-token'
 
-/** `Authorization: <value>` (any case, `:` or `=`, quoted key too) and `extraheader = <value>`: the value to the line's end. */
-const HEADER_VALUE = /((?:authorization|extraheader)["']?[ \t]*[:=][ \t]*)[^\r\n]+/gi
+/** `extraheader = <value>` (git's config, any case, `:` or `=`): the value to the line's end, whatever header it holds. */
+const EXTRAHEADER_VALUE = /(extraheader["']?[ \t]*[:=][ \t]*)[^\r\n]+/gi
+/**
+ * `Authorization: <scheme> <credentials>` (any case, `:` or `=`, quoted key too): the credentials. Only with
+ * a scheme, so code and prose that merely name the header (`{ authorization: 'user:pw' }` in a test) stay.
+ */
+const AUTHORIZATION_CREDENTIALS = /(authorization["']?[ \t]*[:=][ \t]*["']?[A-Za-z][\w.~+/-]*[ \t]+)[^\s"'`]{8,}/gi
 
 export function redactor(secrets: string[]): Redact {
   // Longest first, so a secret that contains another (or its encoding) is replaced whole.
   const values = [...new Set(secrets.filter(Boolean).flatMap(secretForms))].sort((a, b) => b.length - a.length)
-  return (text) => values.reduce((result, secret) => (result.includes(secret) ? result.split(secret).join(REDACTED) : result), text).replace(HEADER_VALUE, `$1${REDACTED}`)
+  return (text) => values.reduce((result, secret) => (result.includes(secret) ? result.split(secret).join(REDACTED) : result), text).replace(EXTRAHEADER_VALUE, `$1${REDACTED}`).replace(AUTHORIZATION_CREDENTIALS, `$1${REDACTED}`)
 }
 
 /** The secret, as git's credentials, and each of them base64-encoded at every alignment. */

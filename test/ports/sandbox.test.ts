@@ -86,5 +86,5 @@ test('without isolation the commands run as the tool, and the sandbox says why',
 test('a machine with neither root nor sudo nor the programs gets no sandbox, and why', async () => {
   const { sandbox } = await open({ ...process.env, PATH: tempDir('empty-path') })
   expect(sandbox.isolation).toBe('none')
-  expect(sandbox.detail).toMatch(/env and setpriv and unshare not found/)
+  expect(sandbox.detail).toMatch(/env and setpriv and unshare and prlimit not found/)
 })

@@ -71,11 +71,18 @@ describe('a secret in the forms a test could print it in', () => {
     expect(redactor([])(`http.https://github.com/.extraheader=AUTHORIZATION: basic ${unknown}`)).toBe(`http.https://github.com/.extraheader=${REDACTED}`)
   })
 
-  test('an Authorization header is masked whatever it holds, in any case and as a JSON or environment key', () => {
+  test("an Authorization header's credentials are masked whatever they are, in any case and as a JSON or environment key", () => {
     const hide = redactor([])
-    expect(hide('> GET /repos\n> Authorization: Bearer ghp_unknown0123456789\n> Accept: */*')).toBe(`> GET /repos\n> Authorization: ${REDACTED}\n> Accept: */*`)
-    expect(hide('authorization: token abc.def.ghi')).toBe(`authorization: ${REDACTED}`)
-    expect(hide('{"authorization": "Basic dXNlcjpwYXNz"}')).toBe(`{"authorization": ${REDACTED}`)
-    expect(hide('HTTP_AUTHORIZATION=Basic dXNlcjpwYXNz')).toBe(`HTTP_AUTHORIZATION=${REDACTED}`)
+    expect(hide('> GET /repos\n> Authorization: Bearer ghp_unknown0123456789\n> Accept: */*')).toBe(`> GET /repos\n> Authorization: Bearer ${REDACTED}\n> Accept: */*`)
+    expect(hide('authorization: token abc.def.ghi')).toBe(`authorization: token ${REDACTED}`)
+    expect(hide('{"authorization": "Basic dXNlcjpwYXNz"}')).toBe(`{"authorization": "Basic ${REDACTED}"}`)
+    expect(hide('HTTP_AUTHORIZATION=Basic dXNlcjpwYXNz')).toBe(`HTTP_AUTHORIZATION=Basic ${REDACTED}`)
+  })
+
+  test('code and prose that only name the header stay as they are (a generated test is not corrupted)', () => {
+    const hide = redactor([])
+    const code = "assert.deepEqual(parse(['--auth=user:pa=ss'], options), { _: [], authorization: 'user:pa=ss' })"
+    expect(hide(code)).toBe(code)
+    expect(hide('it sends the Authorization: header')).toBe('it sends the Authorization: header')
   })
 })
