@@ -100,10 +100,7 @@ export async function runCli(argv: string[], env: NodeJS.ProcessEnv = process.en
     if (values.version) return (console.log(VERSION), 0)
     const [command = 'generate', ...extra] = positionals
     if (!['generate', 'verify'].includes(command) || extra.length > 0) throw new UserFacingError(`Unknown command "${positionals.join(' ')}"`, 'see --help')
-    if (command === 'generate' && !env.ANTHROPIC_API_KEY?.trim()) {
-      throw new UserFacingError('generate mode needs an Anthropic API key: set ANTHROPIC_API_KEY', 'or run `regression-testgen verify …` to prove the change\'s own tests without a model')
-    }
-    const settings = await learnPersistedCredentials(buildSettings({
+    const given = buildSettings({
       mode: command,
       repo: values.repo,
       base: values.base,
@@ -112,6 +109,7 @@ export async function runCli(argv: string[], env: NodeJS.ProcessEnv = process.en
       issueFile: values.issue,
       issueText: values['issue-text'],
       apiKey: env.ANTHROPIC_API_KEY,
+      apiKeyNames: { key: 'ANTHROPIC_API_KEY', verifyMode: 'run `regression-testgen verify …`' },
       model: values.model,
       maxTokens: values['max-tokens'],
       maxModelCalls: values['max-model-calls'],
@@ -130,12 +128,13 @@ export async function runCli(argv: string[], env: NodeJS.ProcessEnv = process.en
       allowUnisolatedTests: values['allow-unisolated-tests'],
       network: values.network,
       secrets: [env.GITHUB_TOKEN, env.GH_TOKEN].filter((token): token is string => Boolean(token))
-    }))
-    // Before any work (the output folder, the run log, git, the sandbox): a missing or empty issue ends the run now.
-    await givenIssue(settings.bugReport)
-    if (settings.model?.responseCacheDir) ensureWritableFolder(settings.model.responseCacheDir, '--response-cache')
-    const output = await claimOutput(settings, '--out')
+    })
+    // Before any work (git, the run log, the sandbox): a missing or empty issue, or an unusable folder, ends the run now.
+    await givenIssue(given.bugReport)
+    if (given.model?.responseCacheDir) ensureWritableFolder(given.model.responseCacheDir, '--response-cache')
+    const output = await claimOutput(given, '--out')
     try {
+      const settings = await learnPersistedCredentials(given)
       const outcome = await runWithRealPorts(settings, redactingLogger(withRunLog(log, settings.outDir), redactor(settings.secrets)))
       if (values.print) console.log(forTerminal(await readFile(outcome.paths.markdown, 'utf8')))
       log.info(`report: ${outcome.paths.json}`)
@@ -169,6 +168,5 @@ function parseCommandLine(argv: string[]) {
 
 /** Settings name the action's inputs; on the command line the same names are flags. */
 function describeForCommandLine(error: unknown): string {
-  if (error instanceof SettingsError) return `Invalid --${error.input}: ${error.problem} (see --help)`
-  return describeError(error)
+  return describeError(error instanceof SettingsError ? error.namedAs(`--${error.input}`, 'see --help') : error)
 }

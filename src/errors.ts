@@ -13,10 +13,16 @@ export class UserFacingError extends Error {
 export class SettingsError extends UserFacingError {
   constructor(
     readonly input: string,
-    readonly problem: string
+    readonly problem: string,
+    hint = ''
   ) {
-    super(`Invalid ${input}: ${problem}`)
+    super(`Invalid ${input}: ${problem}`, hint)
     this.name = 'SettingsError'
+  }
+
+  /** The same refusal, naming the input as the user wrote it (on the command line, `--reruns` for `reruns`). */
+  namedAs(input: string, hint: string): SettingsError {
+    return new SettingsError(input, this.problem, hint)
   }
 }
 
