@@ -2,7 +2,7 @@
 import { createHash } from 'node:crypto'
 import { tmpdir } from 'node:os'
 import { basename, isAbsolute, join, posix, resolve } from 'node:path'
-import { SettingsError } from './errors.js'
+import { SettingsError, UserFacingError } from './errors.js'
 import { splitCommandLine } from './frameworks/command.js'
 import { ADAPTERS } from './frameworks/detect.js'
 
@@ -126,16 +126,23 @@ export interface RawSettings {
   network?: boolean
   /** Secrets besides the API key (tokens) that must never reach an output. */
   secrets?: string[]
+  /** How the entry names the API key and verify mode, for the refusal of generate mode without a key. */
+  apiKeyNames?: ApiKeyNames
+}
+
+/** The CLI names an environment variable and a command; the action, its input. */
+export interface ApiKeyNames {
+  /** What to set: `ANTHROPIC_API_KEY`. */
+  key: string
+  /** What to do instead, without a model: run `regression-testgen verify …`. */
+  verifyMode: string
 }
 
 /** Validates raw strings (from argv or action inputs) into Settings; throws SettingsError naming the input. */
 export function buildSettings(raw: RawSettings, cwd: string = process.cwd(), env: NodeJS.ProcessEnv = process.env): Settings {
   const mode = oneOf('mode', raw.mode ?? 'generate', ['generate', 'verify'] as const)
   const apiKey = raw.apiKey?.trim() ?? ''
-  if (mode === 'generate' && !apiKey) {
-    // The CLI names ANTHROPIC_API_KEY itself before it gets here: this is the action's input.
-    throw new SettingsError('anthropic-api-key', 'generate mode needs an Anthropic API key: set the input from a secret (without one, the action runs verify mode)')
-  }
+  if (mode === 'generate' && !apiKey) throw missingApiKey(raw.apiKeyNames ?? { key: 'anthropic-api-key', verifyMode: 'run verify mode' })
   const repoDir = absolute(raw.repo ?? '.', cwd)
   return {
     mode,
@@ -176,6 +183,10 @@ export function buildSettings(raw: RawSettings, cwd: string = process.cwd(), env
     network: raw.network ?? false,
     secrets: [apiKey, ...(raw.secrets ?? [])].filter((secret) => secret.length >= MIN_SECRET_LENGTH)
   }
+}
+
+function missingApiKey(names: ApiKeyNames): UserFacingError {
+  return new UserFacingError(`generate mode needs an Anthropic API key: set ${names.key}`, `or ${names.verifyMode} to prove the change's own tests without a model`)
 }
 
 /**

@@ -1,7 +1,8 @@
-import { SettingsError } from '../src/errors.js'
+import { describeError, SettingsError } from '../src/errors.js'
+import { ACTION_API_KEY_NAMES } from '../src/github/input-helper.js'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
-import { buildSettings, DEFAULT_MODEL, defaultOutDir } from '../src/settings.js'
+import { buildSettings, DEFAULT_MODEL, defaultOutDir, type RawSettings } from '../src/settings.js'
 
 const base = { base: 'a1', head: 'b2', repo: '/repo' }
 
@@ -24,7 +25,6 @@ test('reruns from 2 to 20 are taken as given', () => {
 })
 
 test.each([
-  [{ ...base }, 'Invalid anthropic-api-key: generate mode needs an Anthropic API key'],
   [{ ...base, apiKey: 'k', onNoFailToPass: 'maybe' }, 'Invalid on-no-fail-to-pass: "maybe" is not one of fail, warn'],
   [{ ...base, apiKey: 'k', onFixConcern: 'error' }, 'Invalid on-fix-concern: "error" is not one of warn, fail'],
   [{ ...base, apiKey: 'k', maxTokens: '-3' }, 'Invalid max-tokens: "-3" is not a positive whole number'],
@@ -50,6 +50,24 @@ test.each([
 ])('invalid settings name the input: %j', (raw, message) => {
   expect(() => buildSettings(raw)).toThrow(SettingsError)
   expect(() => buildSettings(raw)).toThrow(message)
+})
+
+test('generate mode without a key is refused in the entry\'s own words: what to set, and verify mode instead', () => {
+  const refusal = (raw: RawSettings) => {
+    try {
+      buildSettings(raw)
+      return 'accepted'
+    } catch (error) {
+      return describeError(error)
+    }
+  }
+  const cli = { key: 'ANTHROPIC_API_KEY', verifyMode: 'run `regression-testgen verify …`' }
+  expect(refusal({ ...base, apiKeyNames: cli })).toBe("generate mode needs an Anthropic API key: set ANTHROPIC_API_KEY (or run `regression-testgen verify …` to prove the change's own tests without a model)")
+  // Blank is no key.
+  expect(refusal({ ...base, apiKey: ' \n', apiKeyNames: ACTION_API_KEY_NAMES })).toBe(
+    "generate mode needs an Anthropic API key: set the anthropic-api-key input from a secret (or leave it empty, and the action runs verify mode to prove the change's own tests without a model)"
+  )
+  expect(refusal({ ...base, mode: 'verify', apiKeyNames: cli })).toBe('accepted')
 })
 
 test('a commit SHA or ref is kept as given, trimmed: revision syntax included', () => {

@@ -4,7 +4,7 @@ import * as github from '@actions/github'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import { SettingsError } from '../errors.js'
-import { buildSettings, type LinkedIssue, type Settings } from '../settings.js'
+import { buildSettings, type ApiKeyNames, type LinkedIssue, type Settings } from '../settings.js'
 import { Inputs, RESPONSE_CACHE_FOLDER } from './constants.js'
 import { fetchLinkedIssues } from './fetch-linked-issues.js'
 import { pullRequestOfEvent, type PullRequestInfo } from './pull-request.js'
@@ -19,6 +19,9 @@ export interface ActionSettings {
 }
 
 export const DEFAULT_ARTIFACT_NAME = 'regression-testgen'
+
+/** How the refusal of generate mode without a key names them (the action itself runs verify mode when the input is empty). */
+export const ACTION_API_KEY_NAMES: ApiKeyNames = { key: `the ${Inputs.AnthropicApiKey} input from a secret`, verifyMode: 'leave it empty, and the action runs verify mode' }
 
 export async function getSettings(): Promise<ActionSettings> {
   const comment = booleanInput(Inputs.Comment)
@@ -53,6 +56,7 @@ async function pipelineSettings(): Promise<{ settings: Settings; pullRequest: Pu
     // Only generate mode reads the bug report: verify mode makes no API call for it.
     linkedIssues: apiKey ? await linkedIssues(pullRequest.number, pullRequest.body) : [],
     apiKey,
+    apiKeyNames: ACTION_API_KEY_NAMES,
     model: core.getInput(Inputs.Model),
     maxTokens: core.getInput(Inputs.MaxTokens),
     maxModelCalls: core.getInput(Inputs.MaxModelCalls),
