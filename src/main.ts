@@ -26,9 +26,10 @@ import { claimOutput, learnPersistedCredentials, runWithRealPorts } from './run.
 export async function run(): Promise<void> {
   try {
     const given = await getSettings()
-    const settings = { ...given, pipeline: await learnPersistedCredentials(given.pipeline) }
-    const output = await claimOutput(settings.pipeline, Inputs.OutputDir)
+    // Every refusal of an input (output-dir's too) before any work.
+    const output = await claimOutput(given.pipeline, Inputs.OutputDir)
     try {
+      const settings = { ...given, pipeline: await learnPersistedCredentials(given.pipeline) }
       const log = redactingLogger(withRunLog(actionsLogger, settings.pipeline.outDir), redactor(settings.pipeline.secrets))
       const outcome = await generateAndProve(settings, log)
       // Before anything that could fail: whatever the verdict, the files reach the artifact.

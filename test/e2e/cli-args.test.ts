@@ -1,5 +1,5 @@
 import { execFileSync } from 'node:child_process'
-import { existsSync, mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs'
+import { existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import { CLI_OPTIONS, runCli, USAGE } from '../../src/cli.js'
@@ -69,6 +69,29 @@ describe('every bad input is refused before any work, with the flag or variable 
     expect((await run(['--issue', blank])).lines).toEqual([
       `error: regression-testgen: The issue file ${blank} is empty: an empty issue is not a bug report (pass --issue a markdown file whose first line is the title)`
     ])
+  })
+
+  test("a bad issue file is refused before git runs at all: not even to read the checkout's credentials", async () => {
+    // git on PATH is a wrapper that notes each call: the tool's git finds it through the PATH it passes on.
+    const calls = join(scratch, 'git-calls')
+    const bin = join(scratch, 'bin')
+    mkdirSync(bin)
+    const realGit = execFileSync('sh', ['-c', 'command -v git'], { encoding: 'utf8' }).trim()
+    writeFileSync(join(bin, 'git'), `#!/bin/sh\necho "$*" >> '${calls}'\nexec '${realGit}' "$@"\n`, { mode: 0o755 })
+    execFileSync('git', ['init', '--quiet', repo])
+    const path = process.env.PATH
+    process.env.PATH = `${bin}:${path}`
+    try {
+      expect((await run(['--issue', join(scratch, 'bug.md')])).lines).toEqual([expect.stringMatching(/^error: regression-testgen: Cannot read the issue file .*bug\.md: it does not exist/)])
+      expect(existsSync(calls)).toBe(false)
+      // The wrapper does see the tool's git: a refusal that needs git (an --out inside the repository) goes through it.
+      const insideRepository = quiet()
+      expect(await runCli(['verify', '--repo', repo, '--base', 'main', '--head', 'fix', '--out', join(repo, 'out')], {}, insideRepository.log)).toBe(2)
+      expect(insideRepository.lines).toEqual([expect.stringContaining('is inside the repository under test')])
+      expect(readFileSync(calls, 'utf8')).toMatch(/rev-parse/)
+    } finally {
+      process.env.PATH = path
+    }
   })
 
   test('an empty --issue-text, or both --issue and --issue-text, is refused', async () => {
