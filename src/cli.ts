@@ -6,12 +6,13 @@ import packageJson from '../package.json' with { type: 'json' }
 import { givenIssue } from './bug-report/bug-report.js'
 import { describeError, SettingsError, UserFacingError } from './errors.js'
 import type { Logger } from './ports/logger.js'
-import { consoleLogger, forTerminal } from './ports/console-log.js'
+import { consoleLogger } from './ports/console-log.js'
 import { ensureWritableFolder } from './ports/out-folder.js'
 import { withRunLog } from './ports/run-log.js'
 import { redactingLogger, redactor } from './report/redact.js'
 import { claimOutput, learnPersistedCredentials, runWithRealPorts } from './run.js'
 import { buildSettings, MAX_RERUNS } from './settings.js'
+import { forTerminal } from './text.js'
 
 export const VERSION: string = packageJson.version
 

@@ -4,7 +4,7 @@
  * mention anyone, link, show an image, start a block or break out of a table cell. The tool's own fixed
  * text is not passed through here.
  */
-import { forTerminal } from '../ports/console-log.js'
+import { forTerminal } from '../text.js'
 
 /** Zero-width space: splits `@name`, `#123` and `http://` for GitHub's autolinkers, shows nothing. */
 const ZERO_WIDTH = '\u200B'
