@@ -9,10 +9,12 @@ import { mkdtemp, readFile, rm } from 'node:fs/promises'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import { promisify } from 'node:util'
-import { runCliOnFixture } from '../support/cli-run.js'
+import { linesLogger } from '../support/cli-run.js'
 import { buildFixtureRepo } from '../support/fixture-repo.js'
 import { describeWhereSandboxed } from '../support/sandbox-probe.js'
 import type { Report } from '../../src/report/report.js'
+import { runWithRealPorts } from '../../src/run.js'
+import { buildSettings } from '../../src/settings.js'
 
 const root = join(import.meta.dirname ?? new URL('.', import.meta.url).pathname, '..', '..')
 
@@ -126,7 +128,7 @@ describeWhereSandboxed('through the bundled CLI', () => {
   })
 })
 
-// The same bug in a loop that waits: no limit stops it, only the test run's timeout (a minute, the least).
+// The same bug in a loop that waits: no limit stops it, only the test run's timeout.
 const WAITING = `/** Waits \`step\` ticks at a time until \`count\` have passed; returns how many it waited. */
 async function waitTicks(count, step) {
   let ticks = 0
@@ -146,14 +148,24 @@ test('waits two ticks at a time', async () => {
 }, 600000)
 `
 
+// The CLI's least timeout is a minute, met three times here (two pre-fix runs, one hunk tree): the settings
+// take any. Five times the slowest run at head (3 s with coverage, on 2 busy cores).
+const TEST_TIMEOUT_MS = 15_000
+
 test('verify: a hunk tree whose run timed out is not checked, never counted as a guard', async () => {
-  const run = await runCliOnFixture({
-    fixtureOptions: { baseChanges: { 'src/waiting.js': WAITING }, headChanges: { 'src/waiting.js': WAITING.replace(' !== count; ', ' < count; '), 'test/waiting.test.js': WAITING_TEST } },
-    args: ['--timeout-minutes', '1']
-  })
-  expect(run.report.tests.find((test) => test.name === 'waits two ticks at a time')).toMatchObject({ head: 'passed', kind: 'fail-to-pass', preFixFailure: 'timeout' })
-  expect(run.report.hunks?.find((hunk) => hunk.file === 'src/waiting.js')).toMatchObject({ guardedBy: null })
-  expect(run.log).toContainEqual(expect.stringMatching(/^warning: Hunk \d of \d \(src\/waiting\.js:\d+-\d+\) not checked: its run timed out after \d+ ms$/))
-  // The fixture's own hunks are still checked: its fix's test guards them.
-  expect(run.report.hunks?.filter((hunk) => hunk.file !== 'src/waiting.js').some((hunk) => hunk.guardedBy?.length)).toBe(true)
+  const repo = await buildFixtureRepo('retry-budget', { baseChanges: { 'src/waiting.js': WAITING }, headChanges: { 'src/waiting.js': WAITING.replace(' !== count; ', ' < count; '), 'test/waiting.test.js': WAITING_TEST } })
+  const out = await mkdtemp(join(tmpdir(), 'rtg-timeout-out-'))
+  const log: string[] = []
+  try {
+    const settings = { ...buildSettings({ mode: 'verify', repo: repo.dir, base: repo.base, head: repo.head, out }), testTimeoutMs: TEST_TIMEOUT_MS }
+    const { report } = await runWithRealPorts(settings, linesLogger(log))
+    expect(report.tests.find((test) => test.name === 'waits two ticks at a time')).toMatchObject({ head: 'passed', kind: 'fail-to-pass', preFixFailure: 'timeout' })
+    expect(report.hunks?.find((hunk) => hunk.file === 'src/waiting.js')).toMatchObject({ guardedBy: null })
+    expect(log).toContainEqual(expect.stringMatching(/^warning: Hunk \d of \d \(src\/waiting\.js:\d+-\d+\) not checked: its run timed out after \d+ ms$/))
+    // The fixture's own hunks are still checked: its fix's test guards them.
+    expect(report.hunks?.filter((hunk) => hunk.file !== 'src/waiting.js').some((hunk) => hunk.guardedBy?.length)).toBe(true)
+  } finally {
+    await rm(out, { recursive: true, force: true })
+    await repo.cleanup()
+  }
 }, 600_000)
