@@ -318,6 +318,8 @@ const TRUSTED_SCOPES = new Set(['system', 'global', 'command'])
 
 interface ConfigEntry {
   scope: string
+  /** With --show-origin: where it is set (`file:.git/config`). */
+  origin?: string
   key: string
   value: string
 }
@@ -350,30 +352,26 @@ export function repositoryOverrides(entries: ConfigEntry[]): ConfigOverride[] {
   return overrides
 }
 
-/** `git config --list --show-scope -z`: records of scope, then `key\nvalue` (a bare key for a valueless boolean). */
-export function parseConfigList(output: string): ConfigEntry[] {
+/**
+ * `git config --list --show-scope -z`: records of scope, then `key\nvalue` (a bare key for a valueless
+ * boolean); with `--show-origin`, the origin between them.
+ */
+export function parseConfigList(output: string, { withOrigin = false } = {}): ConfigEntry[] {
   const fields = output.split('\0')
+  const width = withOrigin ? 3 : 2
   const entries: ConfigEntry[] = []
-  for (let index = 0; index + 1 < fields.length; index += 2) {
-    const [key, ...value] = fields[index + 1].split('\n')
-    entries.push({ scope: fields[index], key, value: value.join('\n') })
+  for (let index = 0; index + width - 1 < fields.length; index += width) {
+    const [key, ...value] = fields[index + width - 1].split('\n')
+    entries.push({ scope: fields[index], ...(withOrigin && { origin: fields[index + 1] }), key, value: value.join('\n') })
   }
   return entries
 }
 
-/**
- * `git config --list --show-scope --show-origin -z` (records of scope, origin, then `key\nvalue`): the
- * extraheaders of the repository's scopes. Keys come lower-cased but for the URL between the dots.
- */
+/** The extraheaders of the repository's scopes. Keys come lower-cased but for the URL between the dots. */
 export function parseRepositoryHeaders(output: string): PersistedCredential[] {
-  const fields = output.split('\0')
-  const found: PersistedCredential[] = []
-  for (let index = 0; index + 2 < fields.length; index += 3) {
-    const [key, ...value] = fields[index + 2].split('\n')
-    if (!['local', 'worktree'].includes(fields[index]) || !/^http\.(.+\.)?extraheader$/.test(key)) continue
-    found.push({ file: fields[index + 1].replace(/^file:/, ''), key, value: value.join('\n') })
-  }
-  return found
+  return parseConfigList(output, { withOrigin: true })
+    .filter(({ scope, key }) => ['local', 'worktree'].includes(scope) && /^http\.(.+\.)?extraheader$/.test(key))
+    .map(({ origin = '', key, value }) => ({ file: origin.replace(/^file:/, ''), key, value }))
 }
 
 /** Overrides go in GIT_CONFIG_COUNT/KEY/VALUE: a key may hold `=` (a filter's name), which `-c` cannot. */
