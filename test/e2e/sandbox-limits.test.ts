@@ -125,7 +125,8 @@ describeWhereSandboxed('through the bundled CLI', () => {
       await rm(out, { recursive: true, force: true })
       await repo.cleanup()
     }
-  })
+    // Over jest's default (2 minutes): starting 2,048 processes three times takes one on 2 busy cores; the bound above decides.
+  }, 300_000)
 })
 
 // The same bug in a loop that waits: no limit stops it, only the test run's timeout.
