@@ -31,6 +31,8 @@ export class RunDeadline {
   readonly reached: Promise<never>
   private readonly timer: NodeJS.Timeout
   private readonly running = new Set<Promise<unknown>>()
+  /** Aborts the model requests still waiting at the deadline. */
+  private readonly aborter = new AbortController()
 
   constructor(
     private readonly minutes: number,
@@ -41,7 +43,10 @@ export class RunDeadline {
     this.reached = new Promise<never>((_, fail) => (reject = fail))
     // Nobody may be racing it when it passes; that is no unhandled rejection.
     this.reached.catch(() => undefined)
-    this.timer = setTimeout(() => reject(this.error()), Math.max(0, this.at - now()))
+    this.timer = setTimeout(() => {
+      reject(this.error())
+      this.aborter.abort()
+    }, Math.max(0, this.at - now()))
     // The deadline alone keeps no process alive.
     this.timer.unref()
   }
@@ -71,12 +76,12 @@ export class RunDeadline {
     }
   }
 
-  /** Model calls: none after the deadline; one still waiting at the deadline is given up. */
+  /** Model calls: none after the deadline; one still waiting at the deadline is given up, its request aborted. */
   boundModel(model: ModelPort): ModelPort {
     return {
       send: (request) => {
         if (this.passed()) return Promise.reject(this.error())
-        return Promise.race([model.send(request), this.reached])
+        return Promise.race([model.send({ ...request, signal: this.aborter.signal }), this.reached])
       }
     }
   }

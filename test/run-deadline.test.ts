@@ -80,11 +80,14 @@ describe('RunDeadline', () => {
     expect(sent).toEqual(['analyse'])
   })
 
-  test('a model call still waiting at the deadline is given up then', async () => {
+  test('a model call still waiting at the deadline is given up then, its request aborted', async () => {
     // 30 ms: the deadline passes while the call waits for an answer that never comes.
     deadline = new RunDeadline(0.0005)
-    const model: ModelPort = { send: () => new Promise<ModelReply>(() => undefined) }
+    const signals: (AbortSignal | undefined)[] = []
+    const model: ModelPort = { send: (asked) => (signals.push(asked.signal), new Promise<ModelReply>(() => undefined)) }
     await expect(deadline.boundModel(model).send({ stage: 'analyse', system: '', messages: [], tool: { name: 'answer', input_schema: { type: 'object' } } })).rejects.toThrow(DeadlineReached)
+    // Its request is aborted too: nothing of it outlives the run.
+    expect(signals.map((signal) => signal?.aborted)).toEqual([true])
   })
 
   test('a real command running at the deadline is killed then, with its child, and settled() waits for it', async () => {

@@ -6,6 +6,9 @@
  * outputs and the artifact hold what was learned.
  */
 import { execFile, spawnSync } from 'node:child_process'
+import { once } from 'node:events'
+import { createServer, type Server } from 'node:http'
+import type { AddressInfo } from 'node:net'
 import { randomBytes } from 'node:crypto'
 import { mkdtemp, readFile, rm } from 'node:fs/promises'
 import { tmpdir } from 'node:os'
@@ -39,8 +42,17 @@ function processesNamed(marker: string): string[] {
   return found.stdout.split('\n').filter((line) => line.trim() && !line.includes('pgrep'))
 }
 
-async function runBundledCli(args: string[]) {
-  return promisify(execFile)(process.execPath, [join(root, 'dist/cli/index.js'), ...args], { env: { PATH: process.env.PATH, HOME: process.env.HOME } }).then(
+/** A Messages API on loopback that takes each request and never answers it. */
+async function startSilentModel(): Promise<{ server: Server; baseURL: string; requests: string[] }> {
+  const requests: string[] = []
+  const server = createServer((request) => void requests.push(`${request.method} ${request.url}`))
+  server.listen(0, '127.0.0.1')
+  await once(server, 'listening')
+  return { server, baseURL: `http://127.0.0.1:${(server.address() as AddressInfo).port}`, requests }
+}
+
+async function runBundledCli(args: string[], env: NodeJS.ProcessEnv = {}) {
+  return promisify(execFile)(process.execPath, [join(root, 'dist/cli/index.js'), ...args], { env: { PATH: process.env.PATH, HOME: process.env.HOME, ...env } }).then(
     (result) => ({ code: 0, ...result }),
     (error: { code: number; stdout: string; stderr: string }) => ({ code: error.code, stdout: error.stdout, stderr: error.stderr })
   )
@@ -71,6 +83,33 @@ describeWhereSandboxed('through the bundled CLI', () => {
       expect(seconds).toBeLessThan(90)
       expect(left).toEqual([])
     } finally {
+      await rm(out, { recursive: true, force: true })
+      await repo.cleanup()
+    }
+  }, 300_000)
+})
+
+describeWhereSandboxed('through the bundled CLI, generate mode', () => {
+  test('a model call still waiting at the deadline is given up and its request aborted: the CLI exits with the report written', async () => {
+    const repo = await buildFixtureRepo('retry-budget')
+    const model = await startSilentModel()
+    const out = await mkdtemp(join(tmpdir(), 'rtg-deadline-out-'))
+    try {
+      const started = Date.now()
+      const result = await runBundledCli(['--repo', repo.dir, '--base', repo.base, '--head', repo.head, '--issue', repo.issuePath, '--out', out, '--run-timeout-minutes', DEADLINE_MINUTES], { ANTHROPIC_API_KEY: 'test-key', ANTHROPIC_BASE_URL: model.baseURL })
+      const seconds = (Date.now() - started) / 1000
+      const report = JSON.parse(await readFile(join(out, 'report.json'), 'utf8')) as Report
+      expect(report.verdict).toBe('error')
+      expect(report.reason).toMatch(/^The run reached its deadline \(run-timeout-minutes: 0\.5\)/)
+      // One request, the first stage's, aborted at the deadline: no retry, nothing after it.
+      expect(model.requests).toEqual(['POST /v1/messages'])
+      expect(result.code).toBe(2)
+      // Without the abort, the request would keep the CLI alive until the SDK's own timeout (10 minutes).
+      expect(seconds).toBeGreaterThanOrEqual(30)
+      expect(seconds).toBeLessThan(90)
+    } finally {
+      model.server.closeAllConnections()
+      model.server.close()
       await rm(out, { recursive: true, force: true })
       await repo.cleanup()
     }
