@@ -40,6 +40,8 @@ Options:
   --on-no-fail-to-pass fail|warn  exit 1 (fail, default) or 0 (warn) when no test fails before the fix
   --on-fix-concern warn|fail      exit 1 (fail) when a test confirms an input the fixed code still gets wrong (default: warn)
   --timeout-minutes N             timeout of each test run (default: 5)
+  --run-timeout-minutes N         the whole run's deadline (default: 60; fractions allowed): running commands are
+                                  killed, nothing more starts, the report is written with what was learned (error)
   --reruns N                      runs of the suite at head, 2 to ${MAX_RERUNS} (default: 3); a test whose result changes is flaky
   --framework NAME                jest, vitest, mocha, ava, node-test or pytest (default: detected)
   --test-command CMD              the repository's own test command; {files} marks where the test files go
@@ -82,6 +84,7 @@ export const CLI_OPTIONS = {
   'on-no-fail-to-pass': { type: 'string' },
   'on-fix-concern': { type: 'string' },
   'timeout-minutes': { type: 'string' },
+  'run-timeout-minutes': { type: 'string' },
   framework: { type: 'string' },
   'test-command': { type: 'string' },
   'build-command': { type: 'string' },
@@ -121,6 +124,7 @@ export async function runCli(argv: string[], env: NodeJS.ProcessEnv = process.en
       onNoFailToPass: values['on-no-fail-to-pass'],
       onFixConcern: values['on-fix-concern'],
       testTimeoutMinutes: values['timeout-minutes'],
+      runTimeoutMinutes: values['run-timeout-minutes'],
       framework: values.framework,
       testCommand: values['test-command'],
       buildCommand: values['build-command'],

@@ -42,6 +42,7 @@ import { readCollection, UNKNOWN_COLLECTION, type Collection, type HeadTree } fr
 import { describeChangeSet, emptyReport, modelUsage, suiteFileEntry, type Report } from './report/report.js'
 import { redactDeep, redactor } from './report/redact.js'
 import { persistedCredentialsWarning } from './persisted-credentials.js'
+import { RunDeadline } from './run-deadline.js'
 import { writeReport, type ReportPaths } from './report/write.js'
 import { generateSuite, type GeneratedSuite } from './suite/generate.js'
 import { pullRequestTests } from './suite/pull-request-tests.js'
@@ -73,6 +74,9 @@ export interface Outcome {
 
 export async function runPipeline(settings: Settings, ports: Ports): Promise<Outcome> {
   const started = performance.now()
+  // The run ends by its deadline: every sandboxed command and model call is bound by it.
+  const deadline = new RunDeadline(settings.runTimeoutMinutes)
+  ports = { ...ports, sandboxes: deadline.boundSandboxes(ports.sandboxes), model: ports.model && deadline.boundModel(ports.model) }
   const report = emptyReport(settings.mode, settings.repoDir, settings.base, settings.head)
   const timings = new Timings(report.timings)
   report.persistedCredentials = settings.persistedCredentials ?? []
@@ -167,6 +171,8 @@ export async function runPipeline(settings: Settings, ports: Ports): Promise<Out
     })
     delivered = proof.kept
     report.suite.dropped = proof.dropped
+    // A run killed at the deadline proves nothing: no verdict comes from it.
+    deadline.check()
     throwIfPreFixRunnerFailed(proof.preFixRun)
     const verdict = decideVerdict(classifyTests(proof.headRun, proof.preFixRun), proof.headRun.fileErrors)
     Object.assign(report, { verdict: verdict.verdict, reason: verdict.reason, tests: withScenarios(verdict.tests, delivered) })
@@ -186,11 +192,14 @@ export async function runPipeline(settings: Settings, ports: Ports): Promise<Out
     if (error instanceof NotApplicable) {
       Object.assign(report, { verdict: 'not-applicable', reason: error.reason })
     } else {
-      Object.assign(report, { verdict: 'error', reason: describeError(error) })
+      // Whatever failed once the deadline had passed, failed because of it.
+      Object.assign(report, { verdict: 'error', reason: describeError(deadline.passed() ? deadline.error() : error) })
       ports.log.error(`regression-testgen could not finish: ${report.reason}`)
     }
   } finally {
-    // Whatever is left behind, the report is still written.
+    // Whatever is left behind, the report is still written; the commands killed at the deadline end first.
+    if (deadline.passed()) await deadline.settled()
+    deadline.dispose()
     await Promise.resolve(trees?.dispose())
       .then(removeWorkDir)
       .catch((error) => ports.log.warn(`Could not remove the run's folder ${workDir}: ${describeError(error)}`))

@@ -58,6 +58,8 @@ export interface Settings {
   /** How many times the suite runs at head (the second with coverage); a test whose result changes is flaky. */
   reruns: number
   testTimeoutMs: number
+  /** The whole run's deadline, in minutes (fractions allowed): see run-deadline.ts. */
+  runTimeoutMinutes: number
   /** How this repository runs its tests, where detection is not enough. */
   tests: TestSettings
   /** Run model-written tests even where the sandbox cannot start (as the tool's own user). */
@@ -94,6 +96,10 @@ export const MAX_RERUNS = 20
 /** The pre-fix tree runs the suite this many times: a test must fail there every time to prove the fix. */
 export const PRE_FIX_RUNS = 2
 export const DEFAULT_TEST_TIMEOUT_MS = 5 * 60_000
+/** Ends well inside a GitHub job (360 minutes unless the workflow says less), so the report is written. */
+export const DEFAULT_RUN_TIMEOUT_MINUTES = 60
+/** A week: longer than any runner lets a job last (and within what a timer can wait). */
+export const MAX_RUN_TIMEOUT_MINUTES = 7 * 24 * 60
 
 export interface RawSettings {
   mode?: string
@@ -116,6 +122,7 @@ export interface RawSettings {
   onNoFailToPass?: string
   onFixConcern?: string
   testTimeoutMinutes?: string
+  runTimeoutMinutes?: string
   reruns?: string
   framework?: string
   testCommand?: string
@@ -172,6 +179,7 @@ export function buildSettings(raw: RawSettings, cwd: string = process.cwd(), env
     testTimeoutMs: raw.testTimeoutMinutes
       ? positiveInt('timeout-minutes', raw.testTimeoutMinutes, 5) * 60_000
       : DEFAULT_TEST_TIMEOUT_MS,
+    runTimeoutMinutes: runTimeoutMinutes(raw.runTimeoutMinutes),
     tests: {
       framework: raw.framework?.trim() ? oneOf('framework', raw.framework, ADAPTERS.map((adapter) => adapter.name)) : null,
       command: optionalCommand('test-command', raw.testCommand),
@@ -249,6 +257,15 @@ function positiveInt(input: string, value: string | undefined, fallback: number)
   if (value === undefined || value.trim() === '') return fallback
   const parsed = Number(value)
   if (!Number.isInteger(parsed) || parsed <= 0) throw new SettingsError(input, `"${value}" is not a positive whole number`)
+  return parsed
+}
+
+/** Minutes above 0, fractions allowed (`0.5`: half a minute), up to a week. */
+function runTimeoutMinutes(value: string | undefined): number {
+  if (value === undefined || value.trim() === '') return DEFAULT_RUN_TIMEOUT_MINUTES
+  const parsed = Number(value)
+  if (!Number.isFinite(parsed) || parsed <= 0) throw new SettingsError('run-timeout-minutes', `"${value}" is not a number of minutes above 0`)
+  if (parsed > MAX_RUN_TIMEOUT_MINUTES) throw new SettingsError('run-timeout-minutes', `"${value}" is above ${MAX_RUN_TIMEOUT_MINUTES} (a week): no runner lets a job last that long`)
   return parsed
 }
 

@@ -10,6 +10,7 @@ export const Inputs = {
   OnNoFailToPass: 'on-no-fail-to-pass',
   OnFixConcern: 'on-fix-concern',
   TimeoutMinutes: 'timeout-minutes',
+  RunTimeoutMinutes: 'run-timeout-minutes',
   OutputDir: 'output-dir',
   Framework: 'framework',
   TestCommand: 'test-command',

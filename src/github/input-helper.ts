@@ -68,6 +68,7 @@ async function pipelineSettings(): Promise<{ settings: Settings; pullRequest: Pu
     onNoFailToPass: core.getInput(Inputs.OnNoFailToPass) || 'fail',
     onFixConcern: core.getInput(Inputs.OnFixConcern) || 'warn',
     testTimeoutMinutes: core.getInput(Inputs.TimeoutMinutes),
+    runTimeoutMinutes: core.getInput(Inputs.RunTimeoutMinutes),
     framework: core.getInput(Inputs.Framework),
     testCommand: core.getInput(Inputs.TestCommand),
     buildCommand: core.getInput(Inputs.BuildCommand),

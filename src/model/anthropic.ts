@@ -31,7 +31,7 @@ export function createAnthropicModel(settings: ModelSettings, ledger: UsageLedge
           ...(thinking
             ? { thinking: { type: 'adaptive' as const }, tool_choice: { type: 'auto' as const } }
             : { temperature: 0, tool_choice: request.readTools?.length ? { type: 'any' as const } : { type: 'tool' as const, name: request.tool.name } })
-        })
+        }, { signal: request.signal })
         .finalMessage()
         .catch((error: unknown) => {
           throw apiFailure(error, { model: settings.model, baseURL: client.baseURL, apiKey: settings.apiKey, retries: settings.maxRetries })

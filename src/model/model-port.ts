@@ -15,6 +15,8 @@ export interface ModelRequest {
   tool: ToolDefinition
   /** Read-only tools the model may call before it answers (the repository's files); none: it answers at once. */
   readTools?: ToolDefinition[]
+  /** Ends the call when aborted (at the run's deadline), so no request outlives the run. */
+  signal?: AbortSignal
 }
 
 export interface ModelReply {
