@@ -25,7 +25,7 @@ export class SandboxPathRefused extends UserFacingError {
     readonly path: string,
     readonly reason: string
   ) {
-    super(`Refused to ${action} ${printable(path)}: ${reason}`, 'a test replaced part of a folder the tool writes (with a link, or a file where a folder should be); nothing was written through it')
+    super(`Refused to ${action} ${printable(path)}: ${reason}`, 'a test (or a commit) put a link, or a file where a folder should be, in a folder the tool writes; nothing was written through it')
     this.name = 'SandboxPathRefused'
   }
 }
