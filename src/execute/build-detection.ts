@@ -7,11 +7,11 @@
  * name or root, whose `main`/`module`/`exports` point there). A repository with none of these gets null.
  */
 import { existsSync } from 'node:fs'
-import { readFile } from 'node:fs/promises'
 import { join, posix } from 'node:path'
 import { classifyFile } from '../diff/classify.js'
 import { scriptCommands, scriptTarget } from '../frameworks/package-scripts.js'
 import { readPackageJson, type PackageJson } from '../frameworks/packages.js'
+import { readSandboxFile } from '../ports/sandbox-files.js'
 
 export interface DetectedBuild {
   /** Words, run without a shell in the package folder of each tree. */
@@ -182,7 +182,8 @@ async function fromImports(repo: Repo, trackedFiles: string[]): Promise<Detected
   const inPackage = repo.packageDir ? `${repo.packageDir}/` : ''
   const tests = trackedFiles.filter((path) => path.startsWith(inPackage) && SCRIPT_FILE.test(path) && classifyFile(path) === 'test').slice(0, MAX_TEST_FILES)
   for (const file of tests) {
-    const source = await readFile(join(repo.headDir, file), 'utf8').catch(() => '')
+    // Not through a link: the pre-fix tree's install (in the sandbox) could have written the head tree too.
+    const source = (await readSandboxFile(repo.headDir, join(repo.headDir, file), 'config').catch(() => null)) ?? ''
     for (const match of source.matchAll(IMPORT)) {
       const missing = buildOutputImported(repo, file, match[1])
       if (missing) return { command: [repo.runner, 'run', script], why: `${file} imports '${match[1]}', which leads into ${missing}/, a folder git does not track; the ${script} script makes it` }

@@ -4,12 +4,13 @@
  */
 import { createHash } from 'node:crypto'
 import { existsSync } from 'node:fs'
-import { mkdir, readdir, readFile, realpath, symlink } from 'node:fs/promises'
+import { readdir, readFile, realpath, symlink } from 'node:fs/promises'
 import { join } from 'node:path'
 import { UserFacingError } from '../errors.js'
 import { expandCommand, type CommandLine } from '../frameworks/command.js'
 import type { Logger } from '../ports/logger.js'
 import type { ProcessRunner } from '../ports/process.js'
+import { makeFolderInside } from '../ports/sandbox-writes.js'
 import { runTreeCommand } from './tree-command.js'
 
 /** 'reused-after-failed-install': the pre-fix tree's own install failed; it runs on the head's dependencies. */
@@ -56,7 +57,7 @@ export async function reuseDependencies(repoDir: string, treeDir: string, packag
   for (const folder of new Set(['', packageDir])) {
     const installed = join(repoDir, folder, 'node_modules')
     if (!existsSync(installed)) continue
-    await linkEntries(installed, join(treeDir, folder, 'node_modules'))
+    await linkEntries(installed, treeDir, join(folder, 'node_modules'))
     linked = true
   }
   if (linked) return 'reused'
@@ -72,8 +73,9 @@ export async function installedDependencyFolders(repoDir: string, packageDir: st
   return Promise.all(folders.map((dir) => realpath(dir)))
 }
 
-async function linkEntries(installed: string, target: string): Promise<void> {
-  await mkdir(target, { recursive: true })
+/** Into the tree through the checked walk: after a failed install in the sandbox, its folders may be links. */
+async function linkEntries(installed: string, treeDir: string, folder: string): Promise<void> {
+  const target = await makeFolderInside(treeDir, folder, 0o755)
   // Straight to the real folder: a linked node_modules may pass through folders the sandbox cannot enter.
   const source = await realpath(installed)
   const entries = (await readdir(source)).filter((entry) => !WRITTEN_BY_TOOLS.has(entry))

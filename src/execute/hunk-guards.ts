@@ -5,8 +5,7 @@
  * the rest of the fix cannot do without (a guard the new code needs) — and a hunk no test fails without
  * is one the suite does not show the fix needs.
  */
-import { mkdir, rm, writeFile } from 'node:fs/promises'
-import { dirname, join } from 'node:path'
+import { removeInside, writeInside } from '../ports/sandbox-writes.js'
 import { extent } from '../arrays.js'
 import { isFailure, type ChangeSet, type ChangedFile, type ClassifiedTest, type Hunk, type RunResult } from '../domain.js'
 import { sourceFiles } from '../diff/change-set.js'
@@ -110,10 +109,8 @@ async function takeOut(git: GitCommands, changeSet: ChangeSet, { file, hunk }: F
   const head = file.status === 'deleted' ? '' : ((await git.fileAt(changeSet.head, file.path)) ?? '')
   const text = withHunkReverted(head, base, hunk.header)
   // A deleted file comes back; an added one whose only hunk goes out is gone; a renamed one keeps its name.
-  const target = join(treeDir, file.path)
-  if (file.status === 'added' && text === '') return rm(target, { force: true })
-  await mkdir(dirname(target), { recursive: true })
-  await writeFile(target, text)
+  if (file.status === 'added' && text === '') return removeInside(treeDir, file.path)
+  await writeInside(treeDir, file.path, text)
 }
 
 /**

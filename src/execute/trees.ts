@@ -2,8 +2,7 @@
  * The two trees the suite runs in, both git worktrees outside the user's checkout: the head, and the
  * pre-fix tree — the head with the PR's non-test source changes (and manifests) reverted.
  */
-import { mkdir, rm, writeFile } from 'node:fs/promises'
-import { dirname, join } from 'node:path'
+import { join } from 'node:path'
 import type { ChangeSet, ChangedFile } from '../domain.js'
 import { isManifest } from '../diff/classify.js'
 import type { GitCommands } from '../ports/git.js'
@@ -11,6 +10,7 @@ import type { Logger } from '../ports/logger.js'
 import { expandCommand } from '../frameworks/command.js'
 import type { Sandbox } from '../ports/sandbox.js'
 import { UserFacingError } from '../errors.js'
+import { removeInside, writeInside } from '../ports/sandbox-writes.js'
 import { changesInstall } from './dependency-change.js'
 import { firstErrorLines } from '../frameworks/output.js'
 import { runTreeCommand } from './tree-command.js'
@@ -124,13 +124,12 @@ export async function revertFix(git: GitCommands, changeSet: ChangeSet, treeDir:
 }
 
 async function revert(git: GitCommands, mergeBase: string, treeDir: string, file: ChangedFile): Promise<void> {
-  if (file.status !== 'deleted') await rm(join(treeDir, file.path), { force: true })
+  // Through the checked walk: a link committed in the tree is never written through.
+  if (file.status !== 'deleted') await removeInside(treeDir, file.path)
   if (file.basePath === null) return
   const baseContent = await git.fileAt(mergeBase, file.basePath)
   if (baseContent === null) return
-  const target = join(treeDir, file.basePath)
-  await mkdir(dirname(target), { recursive: true })
-  await writeFile(target, baseContent)
+  await writeInside(treeDir, file.basePath, baseContent)
 }
 
 /** The build-command, in the package folder of each tree, so the tests import this tree's own output. */

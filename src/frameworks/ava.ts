@@ -1,6 +1,5 @@
 /** ava: found by its dependency, config file or test script; run by path, read from its TAP report. */
 import { existsSync } from 'node:fs'
-import { rm, writeFile } from 'node:fs/promises'
 import { join } from 'node:path'
 import type { RunResult } from '../domain.js'
 import type { FrameworkAdapter, RunRequest } from './adapter.js'
@@ -8,12 +7,13 @@ import { parseTap, readAvaResults } from './ava-report.js'
 import { expandCommand, type CommandLine } from './command.js'
 import { readIstanbulCoverage } from './istanbul.js'
 import { readSandboxFile } from '../ports/sandbox-files.js'
+import { removeInside, writeInside } from '../ports/sandbox-writes.js'
 import { findC8 } from './mocha-install.js'
 import { stripAnsi, trimTail } from './output.js'
 import { assignments, scriptCommands } from './package-scripts.js'
 import { declares, installedBin, readPackageJson, type PackageJson } from './packages.js'
 import { treeRoots } from './paths.js'
-import { makeRunnerFolder } from './runner-folder.js'
+import { makeRunnerConfigFolder, makeRunnerFolder } from './runner-folder.js'
 import { readV8Coverage, v8CoverageDir, v8CoverageEnv } from './v8-coverage.js'
 
 const CONFIG_FILES = ['js', 'cjs', 'mjs', 'ts', 'cts', 'mts'].map((ext) => `ava.config.${ext}`)
@@ -65,7 +65,8 @@ export const avaAdapter: FrameworkAdapter = {
     if (!ava && !request.command) return notInstalled(request)
     const reportFile = join(request.scratchDir, REPORT_FILE)
     // A report left by an earlier run must not pass for this one's.
-    await Promise.all([rm(reportFile, { force: true }), rm(join(request.scratchDir, 'coverage'), { recursive: true, force: true })])
+    await removeInside(request.scratchDir, REPORT_FILE)
+    await removeInside(request.scratchDir, 'coverage', { recursive: true })
     const invocation = request.command ? expandCommand(request.command, request.files, ['--tap']) : await defaultInvocation(request, ava!)
     const c8 = request.coverage ? findC8(request.treeDir) : null
     const wrapped = await toReportFile(invocation, reportFile, request.scratchDir)
@@ -102,9 +103,9 @@ function scriptEnv(script: string | undefined): Record<string, string> {
   return {}
 }
 
+/** The wrapper lives beside the scratch folder, not in it: the tests may write their scratch folder, never what runs them. */
 async function toReportFile(invocation: CommandLine, reportFile: string, scratchDir: string): Promise<CommandLine> {
-  const wrapper = join(scratchDir, TAP_WRAPPER)
-  await writeFile(wrapper, TAP_WRAPPER_SOURCE)
+  const wrapper = await writeInside(await makeRunnerConfigFolder(scratchDir), TAP_WRAPPER, TAP_WRAPPER_SOURCE)
   return { command: process.execPath, args: [wrapper, reportFile, invocation.command, ...invocation.args], env: invocation.env }
 }
 

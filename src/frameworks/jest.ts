@@ -1,6 +1,5 @@
 /** Jest: found by its dependency, test script or config file; run by path, read from its JSON report. */
 import { existsSync } from 'node:fs'
-import { rm } from 'node:fs/promises'
 import { isAbsolute, join, relative, sep } from 'node:path'
 import type { RunResult, TestResult, TestStatus } from '../domain.js'
 import type { FrameworkAdapter, RunRequest } from './adapter.js'
@@ -11,6 +10,7 @@ import { parseSandboxJson, readSandboxFile, SandboxFileRefused } from '../ports/
 import { stripAnsi, trimMessage, trimTail } from './output.js'
 import { repoRelative, treeRoots } from './paths.js'
 import { makeRunnerFolder } from './runner-folder.js'
+import { removeInside } from '../ports/sandbox-writes.js'
 import { describeWrapper, wrapperBin, type RunnerWrapper } from './wrapper.js'
 
 const CONFIG_FILES = ['js', 'cjs', 'mjs', 'ts', 'json'].map((ext) => `jest.config.${ext}`)
@@ -73,7 +73,7 @@ export const jestAdapter: FrameworkAdapter = {
     const reportFile = join(request.scratchDir, REPORT_FILE)
     // A report left by an earlier run must not pass for this one's.
     await makeRunnerFolder(request.scratchDir)
-    await rm(reportFile, { force: true })
+    await removeInside(request.scratchDir, REPORT_FILE)
     // `--randomize` (jest 29.2+) shuffles the tests of each file; older jest rejects the flag.
     const shuffled = request.shuffle === true && atLeastVersion(installedVersion(request.treeDir, 'jest'), 29, 2)
     const reporterArgs = [...JEST_FLAGS, ...coverageFlags(request), ...(shuffled ? ['--randomize'] : []), `--outputFile=${reportFile}`]

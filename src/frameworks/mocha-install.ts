@@ -3,10 +3,10 @@
  * tree's code never runs in this process).
  */
 import { readFileSync } from 'node:fs'
-import { mkdir, writeFile } from 'node:fs/promises'
 import { join } from 'node:path'
 import { DROPPED_OPTIONS } from './mocha-args.js'
 import { installedBin, packageDir, readPackageJsonSync } from './packages.js'
+import { writeInside } from '../ports/sandbox-writes.js'
 
 export interface MochaInstall {
   dir: string
@@ -72,8 +72,7 @@ export interface ConfigSources {
  * go too. Written as `.js` beside a CommonJS package.json, which every mocha since 6 loads by `require`.
  */
 export async function writeConfigWrapper(mocha: MochaInstall, sources: ConfigSources, folder: string): Promise<string> {
-  await mkdir(folder, { recursive: true })
-  await writeFile(join(folder, 'package.json'), '{ "type": "commonjs" }\n')
+  await writeInside(folder, 'package.json', '{ "type": "commonjs" }\n')
   const camel = (name: string) => name.replace(/-([a-z])/g, (_match, letter: string) => letter.toUpperCase())
   const dropped = [...DROPPED_OPTIONS, 'reporter-options', '_'].flatMap((name) => [name, camel(name)])
   const source = `'use strict'
@@ -95,7 +94,5 @@ for (const key of Object.keys(rc)) {
 for (const key of ${JSON.stringify(dropped)}) delete merged[key]
 module.exports = merged
 `
-  const path = join(folder, '.mocharc.js')
-  await writeFile(path, source)
-  return path
+  return writeInside(folder, '.mocharc.js', source)
 }

@@ -1,7 +1,6 @@
 /** mocha: found by its dependency, config file or test script; run by path, read from its JSON reporter. */
 import { existsSync } from 'node:fs'
-import { mkdir, readFile, rm, writeFile } from 'node:fs/promises'
-import { join, resolve } from 'node:path'
+import { join, resolve, sep } from 'node:path'
 import { appendAll } from '../arrays.js'
 import type { FileCoverage, RunResult } from '../domain.js'
 import type { ProcessResult, ProcessRunner } from '../ports/process.js'
@@ -14,7 +13,9 @@ import { findC8, findMocha, writeConfigWrapper, type MochaInstall } from './moch
 import { extractReport, namesFiles, readReportFile, readResults, withoutInternalFrames, type MochaReport } from './mocha-report.js'
 import { stripAnsi, trimTail } from './output.js'
 import { treeRoots } from './paths.js'
-import { makeRunnerFolder } from './runner-folder.js'
+import { makeRunnerConfigFolder, makeRunnerFolder } from './runner-folder.js'
+import { removeInside, writeInside } from '../ports/sandbox-writes.js'
+import { readSandboxFile, SandboxFileRefused } from '../ports/sandbox-files.js'
 import { readV8Coverage, v8CoverageDir, v8CoverageEnv } from './v8-coverage.js'
 
 const CONFIG_FILES = ['js', 'cjs', 'mjs', 'json', 'jsonc', 'yml', 'yaml'].map((ext) => `.mocharc.${ext}`)
@@ -112,9 +113,10 @@ async function runMocha(request: RunRequest, processes: ProcessRunner, mocha: Mo
   const reportFile = join(scratchDir, REPORT_FILE)
   // Reports left by an earlier run must not pass for this one's.
   await makeRunnerFolder(scratchDir)
-  await Promise.all([rm(reportFile, { force: true }), rm(join(scratchDir, 'coverage'), { recursive: true, force: true })])
+  await removeInside(scratchDir, REPORT_FILE)
+  await removeInside(scratchDir, 'coverage', { recursive: true })
   const reporterArgs = mochaReporterArgs(mocha, reportFile)
-  const invocation = request.command ? expandCommand(request.command, files, reporterArgs) : await defaultInvocation(request, mocha!, files, reporterArgs, scratchDir)
+  const invocation = request.command ? expandCommand(request.command, files, reporterArgs) : await defaultInvocation(request, mocha!, files, reporterArgs)
   const c8 = request.coverage ? findC8(request.treeDir) : null
   const v8 = request.coverage && !c8 ? await v8CoverageEnv(scratchDir) : null
   const command = c8 ? withCoverage(invocation, c8, scratchDir) : v8 ? { ...invocation, env: { ...invocation.env, ...v8 } } : invocation
@@ -143,11 +145,12 @@ export function mochaReporterArgs(mocha: MochaInstall | null, reportFile: string
  * The tree's mocha, run by node directly (no npx, no shell), with the flags of the repository's test script,
  * its `mocha.opts` (mocha ≤ 7) and its configuration through a wrapper (mocha ≥ 6), without their spec paths.
  */
-async function defaultInvocation(request: RunRequest, mocha: MochaInstall, files: string[], reporterArgs: string[], scratchDir: string): Promise<CommandLine> {
+async function defaultInvocation(request: RunRequest, mocha: MochaInstall, files: string[], reporterArgs: string[]): Promise<CommandLine> {
   const manifest = await readPackageJson(request.treeDir)
   const script = scriptFlags(manifest?.scripts)
   const flags = [...script.flags]
-  const configDir = join(scratchDir, 'mocha-config')
+  // Beside the scratch folder, not in it: the tests may write their scratch folder, never what mocha loads.
+  const configDir = await makeRunnerConfigFolder(request.scratchDir)
   if (mocha.readsOpts) {
     // Its flags on the command line instead, without its spec paths; mocha ≤ 5 gets an empty opts file.
     flags.unshift(...(await optsFileFlags(request.treeDir, script.opts)))
@@ -163,17 +166,22 @@ async function defaultInvocation(request: RunRequest, mocha: MochaInstall, files
   return { command: process.execPath, args: [mocha.bin, ...flags, ...reporterArgs, ...files], env: script.env }
 }
 
-/** The flags of a `mocha.opts` (mocha ≤ 7), its spec paths dropped. */
+/**
+ * The flags of a `mocha.opts` (mocha ≤ 7), its spec paths dropped. Read as runner output is: the tests may
+ * have replaced it with a link to a file only the tool may read; a file outside the tree is not read.
+ */
 async function optsFileFlags(treeDir: string, opts: string | false | undefined): Promise<string[]> {
   if (opts === false) return []
-  const text = await readFile(resolve(treeDir, opts ?? 'test/mocha.opts'), 'utf8').catch(() => '')
-  return parseOptsFile(text).flags
+  const path = resolve(treeDir, opts ?? 'test/mocha.opts')
+  const text = await readSandboxFile(treeDir, path, 'config').catch((error: unknown) => {
+    if (error instanceof SandboxFileRefused && !path.startsWith(treeDir + sep)) return ''
+    throw error
+  })
+  return parseOptsFile(text ?? '').flags
 }
 
 async function emptyOptsFile(dir: string): Promise<string> {
-  await mkdir(dir, { recursive: true })
-  await writeFile(join(dir, 'mocha.opts'), '')
-  return join(dir, 'mocha.opts')
+  return writeInside(dir, 'mocha.opts', '')
 }
 
 /** c8 around the command: istanbul JSON in the scratch folder, and no coverage threshold failing the run. */

@@ -1,5 +1,4 @@
 /** node:test's machine-readable output: its JUnit XML report (`--test-reporter=junit`) and its lcov report. */
-import { readFile } from 'node:fs/promises'
 import { readSandboxFile, SandboxFileRefused } from '../ports/sandbox-files.js'
 import { isAbsolute, resolve } from 'node:path'
 import { XMLParser } from 'fast-xml-parser'
@@ -167,7 +166,9 @@ export async function codeLinesOnly(coverage: FileCoverage[], treeDir: string): 
   const inTree = coverage.filter(({ file }) => !isAbsolute(file) && !file.startsWith('../') && !file.split('/').includes('node_modules'))
   return Promise.all(
     inTree.map(async (entry) => {
-      const lines = (await readFile(resolve(treeDir, entry.file), 'utf8').catch(() => '')).split('\n')
+      // The tests ran in this tree: a file of it may now be a link, never followed (a missing or refused file has no code lines).
+      const path = resolve(treeDir, entry.file)
+      const lines = ((await readSandboxFile(treeDir, path, 'config').catch(() => null)) ?? '').split('\n')
       const code = (line: number) => isCode(lines[line - 1] ?? '')
       return { file: entry.file, executableLines: entry.executableLines.filter(code), coveredLines: entry.coveredLines.filter(code) }
     })

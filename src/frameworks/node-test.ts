@@ -2,8 +2,7 @@
  * node:test, Node's built-in runner: found by a `node --test` test script, or by test files that import
  * `node:test` where no other runner is declared; run one file at a time, read from its JUnit reporter.
  */
-import { rm } from 'node:fs/promises'
-import { join } from 'node:path'
+import { basename, join } from 'node:path'
 import { isFailure, type FileCoverage, type RunResult, type TestResult } from '../domain.js'
 import type { ProcessResult, ProcessRunner } from '../ports/process.js'
 import type { FrameworkAdapter, RunRequest } from './adapter.js'
@@ -17,6 +16,7 @@ import { declares, installedBin, readPackageJson } from './packages.js'
 import { stripAnsi, trimTail } from './output.js'
 import { treeRoots } from './paths.js'
 import { makeRunnerFolder } from './runner-folder.js'
+import { removeInside } from '../ports/sandbox-writes.js'
 import { readV8Coverage, v8CoverageDir, v8CoverageEnv } from './v8-coverage.js'
 
 // Runners whose projects may import `node:test` helpers without running their tests with it.
@@ -86,7 +86,7 @@ async function runFile(plan: Plan, file: string, dir: string): Promise<FileRun> 
   const junit = join(dir, 'junit.xml')
   const lcov = join(dir, 'lcov.info')
   // Reports left by an earlier run must not pass for this one's.
-  await rm(dir, { recursive: true, force: true })
+  await removeInside(request.scratchDir, basename(dir), { recursive: true })
   await makeRunnerFolder(dir)
   const remaining = plan.deadline - Date.now()
   if (remaining <= 0) return { file, process: null, output: '', tests: [], fileErrors: [{ file, message: `not run: the files before it used up the ${request.timeoutMs} ms time limit` }], coverage: [] }

@@ -1,8 +1,8 @@
 /** The repository's package.json and the packages installed in a tree, as the JavaScript adapters read them. */
 import { existsSync, readFileSync } from 'node:fs'
-import { readFile } from 'node:fs/promises'
 import { createRequire } from 'node:module'
 import { join } from 'node:path'
+import { readSandboxFile } from '../ports/sandbox-files.js'
 
 export interface PackageJson {
   version?: string
@@ -14,9 +14,10 @@ export interface PackageJson {
   [key: string]: unknown
 }
 
+/** Read without following a link: the tests may have replaced a tree's package.json with one to a file only the tool may read. */
 export async function readPackageJson(dir: string): Promise<PackageJson | null> {
   try {
-    return JSON.parse(await readFile(join(dir, 'package.json'), 'utf8')) as PackageJson
+    return JSON.parse((await readSandboxFile(dir, join(dir, 'package.json'), 'config')) ?? '') as PackageJson
   } catch {
     return null
   }

@@ -1,7 +1,9 @@
 /** pytest: found by its config or its test files; run by path with `python -m pytest`, read from JUnit XML. */
 import { existsSync, readdirSync } from 'node:fs'
-import { mkdir, readFile, readdir, rm } from 'node:fs/promises'
+import { readFile, readdir } from 'node:fs/promises'
 import { join } from 'node:path'
+import { removeInside } from '../ports/sandbox-writes.js'
+import { makeRunnerFolder } from './runner-folder.js'
 import { appendAll } from '../arrays.js'
 import type { RunResult } from '../domain.js'
 import type { ProcessRunner } from '../ports/process.js'
@@ -121,9 +123,9 @@ function interpreterNote(python: PythonInterpreter, tried: string[]): string {
 
 /** Reports (and coverage data) left by an earlier run must not pass for this one's. */
 async function clearReports(scratchDir: string): Promise<void> {
-  await mkdir(scratchDir, { recursive: true })
+  await makeRunnerFolder(scratchDir)
   const stale = (await readdir(scratchDir)).filter((file) => [REPORT_FILE, COVERAGE_REPORT].includes(file) || file.startsWith(COVERAGE_DATA))
-  await Promise.all(stale.map((file) => rm(join(scratchDir, file), { force: true })))
+  for (const file of stale) await removeInside(scratchDir, file)
 }
 
 /** `python -m pytest` (which puts the tree's root on sys.path, as the usual way to run it does), under coverage when asked. */

@@ -4,13 +4,14 @@
  * exits, and v8-to-istanbul (the converter c8 uses) turns it into per-line coverage of the repository's
  * files, through the source maps Node recorded (ts-node, tsx) or the files' own.
  */
-import { readdir, rm } from 'node:fs/promises'
+import { readdir } from 'node:fs/promises'
 import type { Profiler } from 'node:inspector'
 import { dirname, isAbsolute, join } from 'node:path'
 import { fileURLToPath } from 'node:url'
 import v8ToIstanbul from 'v8-to-istanbul'
 import type { FileCoverage } from '../domain.js'
 import { parseSandboxJson, readSandboxFile, SandboxFileRefused } from '../ports/sandbox-files.js'
+import { removeInside } from '../ports/sandbox-writes.js'
 import { codeLinesOnly, mergeCoverage } from './node-test-report.js'
 import { repoRelative } from './paths.js'
 import { toFileCoverage, type IstanbulStatements } from './istanbul.js'
@@ -52,7 +53,7 @@ export function v8CoverageDir(scratchDir: string): string {
  */
 export async function v8CoverageEnv(scratchDir: string): Promise<Record<string, string>> {
   const dir = v8CoverageDir(scratchDir)
-  await rm(dir, { recursive: true, force: true })
+  await removeInside(scratchDir, FOLDER, { recursive: true })
   await makeRunnerFolder(dir)
   return { NODE_V8_COVERAGE: dir }
 }

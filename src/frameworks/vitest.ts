@@ -1,6 +1,6 @@
 /** vitest: found by its dependency, test script or config file; run by path, read from its JSON report. */
 import { existsSync } from 'node:fs'
-import { mkdir, readFile, rm } from 'node:fs/promises'
+import { readFile } from 'node:fs/promises'
 import { join } from 'node:path'
 import { appendAll } from '../arrays.js'
 import type { RunResult, TestResult, TestStatus } from '../domain.js'
@@ -9,6 +9,8 @@ import { atLeastVersion, declares, installedBin, installedVersion, packageDir, r
 import { expandCommand, type CommandLine } from './command.js'
 import { readIstanbulCoverage } from './istanbul.js'
 import { parseSandboxJson, readSandboxFile, SandboxFileRefused } from '../ports/sandbox-files.js'
+import { removeInside } from '../ports/sandbox-writes.js'
+import { makeRunnerFolder } from './runner-folder.js'
 import { stripAnsi, trimMessage, trimTail } from './output.js'
 import { repoRelative, treeRoots } from './paths.js'
 import { wrapperBin } from './wrapper.js'
@@ -84,8 +86,9 @@ export const vitestAdapter: FrameworkAdapter = {
     const reportFile = join(request.scratchDir, REPORT_FILE)
     const coverageFile = join(request.scratchDir, 'coverage', 'coverage-final.json')
     // Reports left by an earlier run must not pass for this one's.
-    await mkdir(request.scratchDir, { recursive: true })
-    await Promise.all([rm(reportFile, { force: true }), rm(coverageFile, { force: true })])
+    await makeRunnerFolder(request.scratchDir)
+    await removeInside(request.scratchDir, REPORT_FILE)
+    await removeInside(request.scratchDir, 'coverage/coverage-final.json')
     const provider = request.coverage ? coverageProvider(request.treeDir) : null
     // `--sequence.shuffle`: files and tests in a random order (vitest 0.30 and later know it).
     const version = installedVersion(request.treeDir, 'vitest')

@@ -20,7 +20,9 @@ export const SANDBOX_FILE_LIMITS = {
   /** Test results: jest/vitest/mocha JSON, JUnit XML, TAP. */
   results: 32 * MB,
   /** Coverage: V8 coverage, istanbul JSON, lcov, coverage.py JSON. */
-  coverage: 64 * MB
+  coverage: 64 * MB,
+  /** The repository's own configuration, read from a tree the tests ran in (package.json, mocha.opts): any owner. */
+  config: 4 * MB
 } as const
 
 export type SandboxFileKind = keyof typeof SANDBOX_FILE_LIMITS
@@ -68,7 +70,7 @@ export async function readSandboxFile(scratchRoot: string, path: string, kind: S
     throw new SandboxFileRefused(path, `it could not be opened (${code ?? String(error)})`)
   }
   try {
-    refuseUnlessPlain(path, await handle.stat(), limit)
+    refuseUnlessPlain(path, await handle.stat(), kind)
     return await readAtMost(handle, path, limit)
   } finally {
     await handle.close()
@@ -98,9 +100,11 @@ async function parentsAreFolders(scratchRoot: string, path: string): Promise<boo
   return true
 }
 
-function refuseUnlessPlain(path: string, stats: Stats, limit: number): void {
+function refuseUnlessPlain(path: string, stats: Stats, kind: SandboxFileKind): void {
+  const limit = SANDBOX_FILE_LIMITS[kind]
   if (!stats.isFile()) throw new SandboxFileRefused(path, `it is not a regular file (${kindOf(stats)})`)
-  if (!ownerAccepted(stats.uid)) throw new SandboxFileRefused(path, `it is owned by uid ${stats.uid}, neither the sandbox's user nor the tool's`)
+  // The repository's files belong to whoever checked it out; a link, not an owner, is what betrays a swap there.
+  if (kind !== 'config' && !ownerAccepted(stats.uid)) throw new SandboxFileRefused(path, `it is owned by uid ${stats.uid}, neither the sandbox's user nor the tool's`)
   if (stats.size > limit) throw new SandboxFileRefused(path, `it is ${megabytes(stats.size)}, over the ${megabytes(limit)} limit for this kind of report`)
 }
 

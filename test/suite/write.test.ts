@@ -1,10 +1,10 @@
-/** writeSuiteFiles against real folders and real symlinks: nothing is written or created outside the tree. */
+/** writeSuiteFiles and removeSuiteFiles against real folders and real symlinks: nothing is written, created or removed outside the tree. */
 import { existsSync } from 'node:fs'
 import { mkdir, mkdtemp, readFile, readdir, rm, symlink, writeFile } from 'node:fs/promises'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import { UserFacingError } from '../../src/errors.js'
-import { writeSuiteFiles } from '../../src/suite/write.js'
+import { removeSuiteFiles, writeSuiteFiles } from '../../src/suite/write.js'
 
 let scratch = ''
 let tree = ''
@@ -28,22 +28,22 @@ test('files go to their paths in the tree, folders created on the way', async ()
 
 test('a symlinked folder out of the tree is refused before any folder is created through it', async () => {
   await symlink(outside, join(tree, 'test'))
-  await expect(writeSuiteFiles(tree, [file('test/regression/new/a.test.ts')])).rejects.toThrow('Refusing to write test/regression/new/a.test.ts: test is a symlink out of')
+  await expect(writeSuiteFiles(tree, [file('test/regression/new/a.test.ts')])).rejects.toThrow(`${join(tree, 'test')} is a symbolic link`)
   expect(await listOutside()).toEqual([])
 })
 
 test('a symlink deeper down is caught too, after the real folders above it', async () => {
   await mkdir(join(tree, 'test'))
   await symlink(outside, join(tree, 'test', 'regression'))
-  await expect(writeSuiteFiles(tree, [file('test/regression/new/a.test.ts')])).rejects.toThrow('test/regression is a symlink out of')
+  await expect(writeSuiteFiles(tree, [file('test/regression/new/a.test.ts')])).rejects.toThrow(`${join(tree, 'test', 'regression')} is a symbolic link`)
   expect(await listOutside()).toEqual([])
 })
 
-test('a symlink that stays inside the tree is followed', async () => {
+test('a symlink that stays inside the tree is not followed either: the tests may have swapped it in', async () => {
   await mkdir(join(tree, 'real'))
   await symlink(join(tree, 'real'), join(tree, 'test'))
-  await writeSuiteFiles(tree, [file('test/regression/a.test.ts', 'inside')])
-  expect(await readFile(join(tree, 'real/regression/a.test.ts'), 'utf8')).toBe('inside')
+  await expect(writeSuiteFiles(tree, [file('test/regression/a.test.ts', 'inside')])).rejects.toThrow('is a symbolic link')
+  expect(await readdir(join(tree, 'real'))).toEqual([])
 })
 
 test('a file that is a symlink out of the tree, or to nothing, is not written through', async () => {
@@ -51,8 +51,8 @@ test('a file that is a symlink out of the tree, or to nothing, is not written th
   await mkdir(join(tree, 'test'))
   await symlink(join(outside, 'secret'), join(tree, 'test', 'a.test.ts'))
   await symlink(join(outside, 'created'), join(tree, 'test', 'b.test.ts'))
-  await expect(writeSuiteFiles(tree, [file('test/a.test.ts')])).rejects.toThrow('test/a.test.ts is a symlink out of')
-  await expect(writeSuiteFiles(tree, [file('test/b.test.ts')])).rejects.toThrow('test/b.test.ts is a symlink to nothing')
+  await expect(writeSuiteFiles(tree, [file('test/a.test.ts')])).rejects.toThrow('test/a.test.ts: it is a symbolic link')
+  await expect(writeSuiteFiles(tree, [file('test/b.test.ts')])).rejects.toThrow('test/b.test.ts: it is a symbolic link')
   expect(await readFile(join(outside, 'secret'), 'utf8')).toBe('untouched')
   expect(await listOutside()).toEqual(['secret'])
 })
@@ -68,4 +68,15 @@ test.each(['../outside/a.test.ts', 'test/../../outside/a.test.ts', '/tmp/a.test.
 test('a file where a folder should be is refused', async () => {
   await writeFile(join(tree, 'test'), 'a file')
   await expect(writeSuiteFiles(tree, [file('test/a.test.ts')])).rejects.toThrow('test is not a folder')
+})
+
+test('the old suite is removed from its folder, never through a link that replaced the folder', async () => {
+  await writeSuiteFiles(tree, [file('test/regression/a.test.ts')])
+  await removeSuiteFiles(tree, [file('test/regression/a.test.ts')])
+  expect(await readdir(join(tree, 'test', 'regression'))).toEqual([])
+  await writeFile(join(outside, 'a.test.ts'), 'canary')
+  await rm(join(tree, 'test', 'regression'), { recursive: true })
+  await symlink(outside, join(tree, 'test', 'regression'))
+  await expect(removeSuiteFiles(tree, [file('test/regression/a.test.ts')])).rejects.toThrow(`${join(tree, 'test', 'regression')} is a symbolic link`)
+  expect(await readFile(join(outside, 'a.test.ts'), 'utf8')).toBe('canary')
 })
