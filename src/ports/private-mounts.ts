@@ -79,25 +79,28 @@ export function privateMountsLink(tools: MountTools, kept: string[], masks: File
     { dir: '/dev/shm', options: SHARED_MEMORY },
     ...(runnerTemp ? [{ dir: runnerTemp, options: RUNNER_TEMP }] : [])
   ]
-  return [tools.sh, '-c', PRIVATE_MOUNTS_SCRIPT, 'sh', tools.mount, tools.mkdir, ...mountDirectives(hidden, kept.map(realFolder), masks), '--']
+  return [tools.sh, '-c', PRIVATE_MOUNTS_SCRIPT, 'sh', tools.mount, tools.mkdir, ...mountDirectives(hidden, [...new Set(kept.map(realFolder))], masks), '--']
 }
 
 function mountDirectives(hidden: Hidden[], kept: string[], masks: FileMask[]): string[] {
-  const keptFolders = outermost(kept)
-  const visible = (path: string) => keptFolders.some((folder) => path === folder || isWithin(path, folder))
   const directives: string[] = []
-  const hiddenSoFar: string[] = []
-  const outOfSight = (path: string) => hiddenSoFar.some((earlier) => path === earlier || isWithin(path, earlier)) && !visible(path)
+  const mounted: string[] = []
+  const holds = (folder: string, path: string) => path === folder || isWithin(path, folder)
+  // Under the innermost tmpfs that covers it, a path is seen only through a kept folder bound back in there.
+  const visible = (path: string) => {
+    const cover = mounted.filter((dir) => holds(dir, path)).sort((a, b) => b.length - a.length)[0]
+    return cover === undefined || kept.some((folder) => holds(folder, path) && isWithin(folder, cover))
+  }
   for (const { dir, options } of hidden) {
     const real = realFolder(dir)
-    // Missing, already out of sight under an earlier tmpfs, or itself a folder the sandbox needs.
-    if (!isFolder(real) || outOfSight(real) || keptFolders.includes(real)) continue
-    hiddenSoFar.push(real)
+    // Missing, out of sight already (under an earlier tmpfs, or that tmpfs itself), or a folder the sandbox needs.
+    if (!isFolder(real) || !visible(real) || mounted.includes(real) || kept.includes(real)) continue
+    mounted.push(real)
     directives.push('tmpfs', real, options)
-    for (const folder of keptFolders.filter((candidate) => isWithin(candidate, real))) directives.push('keep', relative(real, folder))
+    for (const folder of outermost(kept.filter((candidate) => isWithin(candidate, real)))) directives.push('keep', relative(real, folder))
   }
-  // A masked file the tmpfs already hides needs no mask (nor could it have one: its place is gone).
-  for (const mask of masks) if (!outOfSight(mask.target)) directives.push('mask', mask.replacement, mask.target)
+  // A masked file a tmpfs hides needs no mask (nor could it have one: its place is gone).
+  for (const mask of masks) if (visible(mask.target)) directives.push('mask', mask.replacement, mask.target)
   return directives
 }
 

@@ -75,7 +75,8 @@ describeWhereSandboxed('the sandbox has its own /tmp and /dev/shm', () => {
     try {
       const report = await runBundledCliVerify(paths)
       expect(report.isolation).toBe('sandbox')
-      expect(report.isolationDetail).toContain('a private /tmp, /var/tmp and /dev/shm')
+      // Written (the titles below say so), yet not on the machine after the run.
+      expect(paths.written.filter((file) => existsSync(file))).toEqual([])
       const head = Object.fromEntries(report.tests.filter((test) => test.file === 'test/shared-space.test.js').map((test) => [test.name, test.head]))
       expect(head).toEqual({
         'writes the shared folders: ok ok': 'passed',
@@ -84,7 +85,7 @@ describeWhereSandboxed('the sandbox has its own /tmp and /dev/shm', () => {
       })
       // The fixture's own test still proves the fix.
       expect(report.verdict).toBe('fail-to-pass')
-      expect(paths.written.filter((file) => existsSync(file))).toEqual([])
+      expect(report.isolationDetail).toContain('a private /tmp, /var/tmp and /dev/shm')
     } finally {
       await Promise.all([...paths.written, paths.machines].map((file) => rm(file, { force: true })))
     }
