@@ -10,7 +10,8 @@
  * dies with its parent, so the sandbox dies with the run. It writes only folders the tool shares with it:
  * the trees, the run's scratch folders, its own home and temp folder. Its tests (any command not marked
  * `network: true`, as installs and builds are) run in their own network namespace with only loopback up:
- * a test's own local servers work, nothing leaves the machine.
+ * a test's own local servers work, nothing leaves the machine. Its /tmp, /var/tmp and /dev/shm are its own,
+ * RUNNER_TEMP and the checkout's credentials out of sight (private-mounts.ts).
  *
  * Where none of that is possible (not Linux, no root and no passwordless sudo, no namespaces in a
  * container), the repository's commands run as the tool's user, with the allow-listed environment only,
