@@ -70,16 +70,19 @@ export function findMountTools(path: string): MountTools | null {
 
 /**
  * The chain's link that makes the private mounts, keeping the `kept` folders (the run's folder, the
- * checkout, its dependencies) where they are; `runnerTemp` is hidden too where it is set.
+ * checkout, its dependencies) where they are, and of the `programs` folders (PATH's, node's own) those a
+ * tmpfs would hide; `runnerTemp` is hidden too where it is set.
  */
-export function privateMountsLink(tools: MountTools, kept: string[], masks: FileMask[], runnerTemp: string | undefined): string[] {
+export function privateMountsLink(tools: MountTools, kept: string[], masks: FileMask[], runnerTemp: string | undefined, programs: string[] = []): string[] {
   const hidden: Hidden[] = [
     { dir: '/tmp', options: SHARED_TMP },
     { dir: '/var/tmp', options: SHARED_TMP },
     { dir: '/dev/shm', options: SHARED_MEMORY },
     ...(runnerTemp ? [{ dir: runnerTemp, options: RUNNER_TEMP }] : [])
   ]
-  return [tools.sh, '-c', PRIVATE_MOUNTS_SCRIPT, 'sh', tools.mount, tools.mkdir, ...mountDirectives(hidden, [...new Set(kept.map(realFolder))], masks), '--']
+  // A program the tool runs there (a tool cache, a stand-in on PATH) stays where the sandbox can run it.
+  const hiddenPrograms = programs.filter((dir) => dir && isFolder(dir)).map(realFolder).filter((dir) => hidden.some((root) => isWithin(dir, realFolder(root.dir))))
+  return [tools.sh, '-c', PRIVATE_MOUNTS_SCRIPT, 'sh', tools.mount, tools.mkdir, ...mountDirectives(hidden, [...new Set([...kept, ...hiddenPrograms].map(realFolder))], masks), '--']
 }
 
 function mountDirectives(hidden: Hidden[], kept: string[], masks: FileMask[]): string[] {

@@ -198,7 +198,8 @@ async function withWorkingLoopback(launcher: Launcher, inner: ProcessRunner, env
 async function withPrivateMounts(launcher: Launcher, inner: ProcessRunner, env: Record<string, string>, workDir: string, readable: string[], masks: FileMask[], parentEnv: NodeJS.ProcessEnv): Promise<Launcher> {
   const shared = (why: string) => ({ ...launcher, how: `${launcher.how}; the commands share this machine's /tmp and /dev/shm and can read RUNNER_TEMP and the checkout's git config (${why})` })
   if (!launcher.mountTools) return shared('no `mount` from util-linux')
-  const link = privateMountsLink(launcher.mountTools, [workDir, ...readable], masks, parentEnv.RUNNER_TEMP)
+  const programs = [dirname(process.execPath), ...(parentEnv.PATH ?? '').split(delimiter)]
+  const link = privateMountsLink(launcher.mountTools, [workDir, ...readable], masks, parentEnv.RUNNER_TEMP, programs)
   const mounted = { ...launcher, privateMounts: link }
   const tried = await inner.run({ ...sandboxCommand(mounted, env, 'true', [], true), cwd: workDir, timeoutMs: PROBE_TIMEOUT_MS })
   if (tried.exitCode !== 0) return shared(`no private mounts here: ${tried.output.trim() || `exit ${tried.exitCode}`}`)
