@@ -20,6 +20,7 @@ import { frameworkFor } from '../src/frameworks/detect.js'
 import { renderContext, renderConventions } from '../src/model/render.js'
 import { createGit } from '../src/ports/git.js'
 import { createSandboxProvider, sandboxCommand, unisolated, type Sandbox } from '../src/ports/sandbox.js'
+import { findMountTools, privateMountsLink } from '../src/ports/private-mounts.js'
 import { DEFAULT_LIMITS, prlimitOptions } from '../src/sandbox-limits.js'
 import type { Report } from '../src/report/report.js'
 import { runWithRealPorts } from '../src/run.js'
@@ -44,7 +45,7 @@ try {
   await gateAndHunkTrees()
   await preFixTreeSpeedUp()
   await sandboxCost()
-  await limitsCost()
+  await chainGroupsCost()
 } finally {
   await repo.cleanup()
 }
@@ -163,27 +164,60 @@ async function sandboxCost(): Promise<void> {
   }
 }
 
-/** What the limits add to each command the sandbox runs: the chain with and without its prlimit group, on `true`. */
-async function limitsCost(): Promise<void> {
-  if (process.getuid?.() !== 0) return console.log('Limits: timed as root only (the chain without sudo)')
+/**
+ * What each group of the sandbox's chain adds to every command it runs, on `true` (median of 50): the
+ * network namespace with loopback brought up, the private mounts (tmpfs on /tmp, /var/tmp, /dev/shm, the
+ * run's folders bound back in, the git config masked) and the limits (prlimit); each timed as the whole
+ * chain against the chain without that group.
+ */
+async function chainGroupsCost(): Promise<void> {
+  if (process.getuid?.() !== 0) return console.log('Sandbox chain groups: timed as root only (the chain without sudo)')
   const where = async (name: string) => (await run('sh', ['-c', `command -v ${name}`])).stdout.trim()
-  const launcher = { privilege: [], env: await where('env'), setpriv: await where('setpriv'), unshare: await where('unshare'), prlimit: await where('prlimit'), limits: DEFAULT_LIMITS, loopbackUp: null, user: { name: 'nobody', uid: 65534, gid: 65534 } }
-  const limited = sandboxCommand(launcher, {}, '/bin/true', [], true)
-  const chain = [limited.command, ...limited.args]
-  const at = chain.indexOf(launcher.prlimit)
-  const unlimited = [...chain.slice(0, at), ...chain.slice(at + prlimitOptions(DEFAULT_LIMITS).length + 2)]
-  const timed = (words: string[]) => {
-    const times: number[] = []
-    for (let i = 0; i < 50; i++) {
-      const started = performance.now()
-      spawnSync(words[0], words.slice(1), { cwd: tmpdir(), stdio: 'ignore' })
-      times.push(performance.now() - started)
+  const path = process.env.PATH ?? ''
+  const tools = findMountTools(path)
+  const [sh, ip] = [await where('sh'), await where('ip').catch(() => '')]
+  const work = await mkdtemp(join(tmpdir(), 'rtg-bench-chain-'))
+  try {
+    const masks = await createGit(repo.dir).credentialFreeConfig(work)
+    const launcher = {
+      privilege: [], env: await where('env'), setpriv: await where('setpriv'), unshare: await where('unshare'), prlimit: await where('prlimit'), limits: DEFAULT_LIMITS,
+      loopbackUp: ip ? [sh, '-c', '"$1" link set lo up && shift && exec "$@"', 'sh', ip] : null,
+      privateMounts: tools ? privateMountsLink(tools, [work, repo.dir], masks, undefined) : undefined,
+      user: { name: 'nobody', uid: 65534, gid: 65534 }
     }
-    return median(times)
+    const words = (chain: { command: string; args: string[] }) => [chain.command, ...chain.args]
+    const full = words(sandboxCommand(launcher, {}, '/bin/true', [], false))
+    const at = full.indexOf(launcher.prlimit)
+    const variants: Array<[string, string[] | null]> = [
+      ['the network namespace', launcher.loopbackUp ? words(sandboxCommand(launcher, {}, '/bin/true', [], true)) : null],
+      ['the private mounts', launcher.privateMounts ? words(sandboxCommand({ ...launcher, privateMounts: undefined }, {}, '/bin/true', [], false)) : null],
+      [`the limits (prlimit ${prlimitOptions(DEFAULT_LIMITS).join(' ')})`, [...full.slice(0, at), ...full.slice(at + prlimitOptions(DEFAULT_LIMITS).length + 2)]]
+    ]
+    // Interleaved, so that the machine's load drifts alike over every variant.
+    const chains = [full, ...variants.flatMap(([, without]) => (without ? [without] : []))]
+    const times = chains.map(() => [] as number[])
+    for (let i = 0; i < 50; i++) {
+      chains.forEach((chain, index) => {
+        const started = performance.now()
+        const result = spawnSync(chain[0], chain.slice(1), { cwd: work, stdio: 'ignore' })
+        if (result.status !== 0) throw new Error(`bench chain failed (exit ${result.status}): ${chain.join(' ')}`)
+        times[index].push(performance.now() - started)
+      })
+    }
+    const timed = (chain: string[]) => median(times[chains.indexOf(chain)])
+    const whole = timed(full)
+    console.log(`Sandbox chain per command (median of 50, on true): ${whole.toFixed(1)} ms with every group; each group adds:`)
+    for (const [name, without] of variants) {
+      if (!without) {
+        console.log(`  ${name} — not on this machine`)
+        continue
+      }
+      const rest = timed(without)
+      console.log(`  ${name}: +${(whole - rest).toFixed(1)} ms   (${rest.toFixed(1)} ms without it)`)
+    }
+  } finally {
+    await rm(work, { recursive: true, force: true })
   }
-  const [without, withLimits] = [timed(unlimited), timed(chain)]
-  console.log(`Limits (prlimit ${prlimitOptions(DEFAULT_LIMITS).join(' ')}), per command (median of 50, on true):`)
-  console.log(`  ${without.toFixed(1)} ms without, ${withLimits.toFixed(1)} ms with   (+${(withLimits - without).toFixed(1)} ms)`)
 }
 
 /** Context building on ever larger changed files: it must stay near-linear in time and within the budget in size. */

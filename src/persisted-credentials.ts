@@ -1,9 +1,9 @@
 /**
  * Credentials a checkout left in the repository's config: actions/checkout's default
  * (`persist-credentials: true`) writes the job's token into .git/config (v5) or into a
- * `$RUNNER_TEMP/git-credentials-*.config` file .git/config includes (v6), readable by any user, the
- * sandbox's too. The run cannot unwrite them: it learns each as a secret, so the redactor masks it in
- * everything written or posted, and warns where they are.
+ * `$RUNNER_TEMP/git-credentials-*.config` file .git/config includes (v6), readable by any user. The
+ * sandbox hides them (private-mounts.ts), where it can; the run cannot unwrite them: it learns each as a
+ * secret, so the redactor masks it in everything written or posted, and warns where they are.
  */
 import type { PersistedCredential } from './ports/git.js'
 import { MIN_SECRET_LENGTH, type Settings } from './settings.js'
@@ -36,7 +36,7 @@ export function headerSecrets(value: string): string[] {
 export function persistedCredentialsWarning(places: string[]): string | null {
   if (places.length === 0) return null
   return (
-    `The checkout left credentials in the repository's git config, readable by the code the run executes: ${places.join('; ')}. ` +
-    'They are masked in everything this run writes, but a test could still send them out: check out with `persist-credentials: false` (actions/checkout)'
+    `The checkout left credentials in the repository's git config, readable by any user of this machine: ${places.join('; ')}. ` +
+    "The sandbox hides them from the repository's code where it can mount (see the isolation detail) and they are masked in everything this run writes, but other steps of the job can still read them: check out with `persist-credentials: false` (actions/checkout)"
   )
 }

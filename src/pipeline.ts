@@ -250,7 +250,9 @@ async function makeWorkDir(fixed: string | null): Promise<string> {
  */
 async function openSandbox(settings: Settings, ports: Ports, workDir: string, report: Report): Promise<Sandbox> {
   const dependencies = await installedDependencyFolders(settings.repoDir, settings.tests.workingDirectory)
-  const sandbox = await ports.sandboxes.open(workDir, [settings.repoDir, ...dependencies])
+  // The checkout's git config as the sandbox's commands see it: without the credentials a checkout left.
+  const gitConfig = await ports.git.credentialFreeConfig(workDir)
+  const sandbox = await ports.sandboxes.open(workDir, [settings.repoDir, ...dependencies], gitConfig)
   Object.assign(report, { isolation: sandbox.isolation, isolationDetail: sandbox.detail, network: testNetwork(settings, sandbox) })
   for (const note of sandbox.notes) ports.log.info(`Sandbox: ${note}`)
   if (sandbox.isolation === 'sandbox') {

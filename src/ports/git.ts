@@ -13,7 +13,8 @@
  * - is killed, with everything it started, after a timeout.
  */
 import { spawn, spawnSync } from 'node:child_process'
-import { mkdtemp, rm } from 'node:fs/promises'
+import { realpathSync } from 'node:fs'
+import { chmod, lstat, mkdtemp, readFile, rm, writeFile } from 'node:fs/promises'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import { UserFacingError } from '../errors.js'
@@ -55,6 +56,12 @@ export interface GitCommands {
    * and the files they include, as actions/checkout's git-credentials file): credentials a checkout left.
    */
   persistedCredentials(): Promise<PersistedCredential[]>
+  /**
+   * Copies of the repository's own config files (its common .git/config, and config.worktree where there
+   * is one) without what holds or fetches credentials — `http.*.extraheader`, `credential.*`, `url.*`
+   * rewrites, `include`/`includeIf` — written into `dir` readable by everyone, each with the file it stands for.
+   */
+  credentialFreeConfig(dir: string): Promise<Array<{ target: string; replacement: string }>>
   /** Whether git ignores the folder at this path (inside the work tree): nothing in it is ever tracked. */
   isIgnored(folder: string): Promise<boolean>
   /**
@@ -215,6 +222,23 @@ export function createGit(repoDir: string, options: GitOptions = {}): GitCommand
     workTreeRoot: () => git(['rev-parse', '--show-toplevel']).then((root) => root.replace(/\n$/, ''), () => null),
     // The trailing slash: a pattern such as `out/` matches a folder, and a folder not yet made is not known as one.
     persistedCredentials: async () => parseRepositoryHeaders(await git(['config', '--list', '--show-scope', '--show-origin', '-z'])),
+    async credentialFreeConfig(dir) {
+      const commonDir = realpathSync((await git(['rev-parse', '--path-format=absolute', '--git-common-dir'])).replace(/\n$/, ''))
+      const copies: Array<{ target: string; replacement: string }> = []
+      for (const name of ['config', 'config.worktree']) {
+        const target = join(commonDir, name)
+        if (!(await lstat(target).then((found) => found.isFile(), () => false))) continue
+        const replacement = join(dir, `git-${name}`)
+        // Private until it holds no credentials.
+        await rm(replacement, { force: true })
+        await writeFile(replacement, await readFile(target), { mode: 0o600, flag: 'wx' })
+        const names = (await git(['config', '--file', replacement, '--no-includes', '--name-only', '--list', '-z'])).split('\0')
+        for (const key of new Set(names.filter(holdsCredentials))) await git(['config', '--file', replacement, '--unset-all', key])
+        await chmod(replacement, 0o644)
+        copies.push({ target, replacement })
+      }
+      return copies
+    },
     isIgnored: async (folder) => (await git(['check-ignore', '--', `${folder.replace(/\/+$/, '')}/`], { noMatchExit: true })) !== '',
     forgetWorktreesUnderSync(folder) {
       const gitSync = (args: string[]) => runGitSync(args, { cwd: repoDir, env: { ...env, ...configEnvironment(overrides.lastRead(repoDir)), GIT_ALLOW_PROTOCOL: '' }, timeoutMs: timeouts.local })
@@ -228,6 +252,11 @@ export function createGit(repoDir: string, options: GitOptions = {}): GitCommand
       if (ours.length) gitSync(['worktree', 'prune'])
     }
   }
+}
+
+/** Config keys (as git lists them: section and name lower case) that hold credentials or say where git finds them. */
+function holdsCredentials(key: string): boolean {
+  return /^http\.(.+\.)?extraheader$/.test(key) || /^(credential|url|include|includeif)\./.test(key)
 }
 
 /** Paths per `check-attr` call: well within the length of a command line. */

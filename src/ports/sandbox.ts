@@ -10,7 +10,8 @@
  * dies with its parent, so the sandbox dies with the run. It writes only folders the tool shares with it:
  * the trees, the run's scratch folders, its own home and temp folder. Its tests (any command not marked
  * `network: true`, as installs and builds are) run in their own network namespace with only loopback up:
- * a test's own local servers work, nothing leaves the machine.
+ * a test's own local servers work, nothing leaves the machine. Its /tmp, /var/tmp and /dev/shm are its own,
+ * RUNNER_TEMP and the checkout's credentials out of sight (private-mounts.ts).
  *
  * Where none of that is possible (not Linux, no root and no passwordless sudo, no namespaces in a
  * container), the repository's commands run as the tool's user, with the allow-listed environment only,
@@ -24,6 +25,7 @@ import { promisify } from 'node:util'
 import { createProcessRunner, testEnvironment, type ProcessRequest, type ProcessRunner } from './process.js'
 import { acceptSandboxOwner } from './sandbox-files.js'
 import { DEFAULT_LIMITS, limitsText, prlimitOptions, type ResourceLimits } from '../sandbox-limits.js'
+import { findMountTools, privateMountsLink, type FileMask, type MountTools } from './private-mounts.js'
 
 export type IsolationMode = 'sandbox' | 'none'
 
@@ -44,8 +46,11 @@ export interface Sandbox {
 }
 
 export interface SandboxProvider {
-  /** A sandbox whose home and temp folder live in `workDir`, able to read the `readable` folders (the checkout). */
-  open(workDir: string, readable: string[]): Promise<Sandbox>
+  /**
+   * A sandbox whose home and temp folder live in `workDir`, able to read the `readable` folders (the
+   * checkout); each mask's file is what its commands see in place of the target (a git config without credentials).
+   */
+  open(workDir: string, readable: string[], masks?: FileMask[]): Promise<Sandbox>
 }
 
 /** The unprivileged user the sandbox runs as. */
@@ -72,6 +77,10 @@ interface Launcher {
   prlimit: string
   /** What each command may use (memory, processes, file size). */
   limits: ResourceLimits
+  /** `mount` and `mkdir`, for the private mounts (private-mounts.ts); null: none on this machine. */
+  mountTools: MountTools | null
+  /** Mounts the sandbox's own /tmp, /var/tmp, /dev/shm (and hides RUNNER_TEMP, the credentials in git config), as root, then runs the rest of the chain; absent: shared ones. */
+  privateMounts?: string[]
   user: { name: string; uid: number; gid: number }
   how: string
 }
@@ -87,11 +96,11 @@ const SYSTEM_BINARIES = ['/usr/sbin', '/sbin', '/usr/bin', '/bin']
 export function createSandboxProvider(parentEnv: NodeJS.ProcessEnv = process.env): SandboxProvider {
   let launcher: Promise<Launcher | string> | undefined
   return {
-    async open(workDir, readable) {
+    async open(workDir, readable, masks = []) {
       launcher ??= findLauncher(parentEnv)
       const found = await launcher
       if (typeof found === 'string') return unisolated(found, parentEnv)
-      return openSandbox(found, workDir, readable, parentEnv)
+      return openSandbox(found, workDir, readable, masks, parentEnv)
     }
   }
 }
@@ -126,7 +135,7 @@ async function findLauncher(parentEnv: NodeJS.ProcessEnv): Promise<Launcher | st
     privilege = [sudo, '-n', '--']
   }
   const how = `user ${user.name} (${user.uid}) in its own PID, mount and IPC namespaces (unshare and setpriv${privilege.length ? ', through sudo' : ', as root'})`
-  return { privilege, env: programs.env!, setpriv: programs.setpriv!, unshare: programs.unshare!, prlimit: programs.prlimit!, limits: DEFAULT_LIMITS, loopbackUp: loopbackUpChain(path), user, how: `${how}, ${limitsText(DEFAULT_LIMITS)}` }
+  return { privilege, env: programs.env!, setpriv: programs.setpriv!, unshare: programs.unshare!, prlimit: programs.prlimit!, limits: DEFAULT_LIMITS, loopbackUp: loopbackUpChain(path), mountTools: findMountTools(path), user, how: `${how}, ${limitsText(DEFAULT_LIMITS)}` }
 }
 
 /** The chain's link that brings up loopback, or null where `sh` or `ip` is missing (the tests then keep the network). */
@@ -136,7 +145,7 @@ function loopbackUpChain(path: string): string[] | null {
   return sh && ip ? [sh, '-c', LOOPBACK_UP_SCRIPT, 'sh', ip] : null
 }
 
-async function openSandbox(found: Launcher, workDir: string, readable: string[], parentEnv: NodeJS.ProcessEnv): Promise<Sandbox> {
+async function openSandbox(found: Launcher, workDir: string, readable: string[], masks: FileMask[], parentEnv: NodeJS.ProcessEnv): Promise<Sandbox> {
   const home = join(workDir, 'sandbox-home')
   const tmp = join(workDir, 'sandbox-tmp')
   await mkdir(home, { recursive: true })
@@ -151,7 +160,7 @@ async function openSandbox(found: Launcher, workDir: string, readable: string[],
   const env = { ...testEnvironment(parentEnv), HOME: home, TMPDIR: tmp, TMP: tmp, TEMP: tmp, USER: found.user.name, LOGNAME: found.user.name, ...TRUST_THE_TREES }
   // The chain itself starts with nothing of the tool's environment; the command gets `env` (see wrap).
   const inner = createProcessRunner({})
-  const launcher = await withWorkingLoopback(found, inner, env, workDir)
+  const launcher = await withPrivateMounts(await withWorkingLoopback(found, inner, env, workDir), inner, env, workDir, readable, masks, parentEnv)
   const processes: ProcessRunner = { run: (request) => inner.run(wrap(launcher, env, request)) }
   const sandbox: Sandbox = {
     isolation: 'sandbox',
@@ -183,13 +192,28 @@ async function withWorkingLoopback(launcher: Launcher, inner: ProcessRunner, env
 }
 
 /**
+ * Private /tmp, /var/tmp and /dev/shm (the run's own folders re-bound into them), RUNNER_TEMP hidden and the
+ * masked files, where the mounts work here (tried once); else the shared ones, and the description says why.
+ */
+async function withPrivateMounts(launcher: Launcher, inner: ProcessRunner, env: Record<string, string>, workDir: string, readable: string[], masks: FileMask[], parentEnv: NodeJS.ProcessEnv): Promise<Launcher> {
+  const shared = (why: string) => ({ ...launcher, how: `${launcher.how}; the commands share this machine's /tmp and /dev/shm and can read RUNNER_TEMP and the checkout's git config (${why})` })
+  if (!launcher.mountTools) return shared('no `mount` from util-linux')
+  const programs = [dirname(process.execPath), ...(parentEnv.PATH ?? '').split(delimiter)]
+  const link = privateMountsLink(launcher.mountTools, [workDir, ...readable], masks, parentEnv.RUNNER_TEMP, programs)
+  const mounted = { ...launcher, privateMounts: link }
+  const tried = await inner.run({ ...sandboxCommand(mounted, env, 'true', [], true), cwd: workDir, timeoutMs: PROBE_TIMEOUT_MS })
+  if (tried.exitCode !== 0) return shared(`no private mounts here: ${tried.output.trim() || `exit ${tried.exitCode}`}`)
+  return { ...mounted, how: `${launcher.how}; a private /tmp, /var/tmp and /dev/shm, RUNNER_TEMP hidden${masks.length ? ', the git config without credentials' : ''}` }
+}
+
+/**
  * The command line that runs `request` in the sandbox. Each link dies with its parent: setpriv's
  * parent-death signal ties unshare to the tool (or sudo); --kill-child ties the namespace's first process
  * to unshare, and `--pdeathsig keep` keeps that tie across the change of user, which would clear it.
  * Without `network`, where the launcher can, `--net` gives it a network namespace whose loopback the
  * shell brings up as root (then exec's the rest, so the PID namespace's first process stays the chain).
  */
-export function sandboxCommand(launcher: Pick<Launcher, 'privilege' | 'env' | 'setpriv' | 'unshare' | 'prlimit' | 'limits' | 'loopbackUp' | 'user'>, env: Record<string, string>, command: string, args: string[], network: boolean): { command: string; args: string[] } {
+export function sandboxCommand(launcher: Pick<Launcher, 'privilege' | 'env' | 'setpriv' | 'unshare' | 'prlimit' | 'limits' | 'loopbackUp' | 'privateMounts' | 'user'>, env: Record<string, string>, command: string, args: string[], network: boolean): { command: string; args: string[] } {
   const { uid, gid } = launcher.user
   const offline = !network && launcher.loopbackUp ? { unshare: ['--net'], loopbackUp: launcher.loopbackUp } : { unshare: [], loopbackUp: [] }
   const chain = [
@@ -198,6 +222,8 @@ export function sandboxCommand(launcher: Pick<Launcher, 'privilege' | 'env' | 's
     launcher.setpriv, '--pdeathsig', 'SIGKILL', '--',
     launcher.unshare, '--pid', '--fork', '--kill-child', '--mount-proc', '--ipc', ...offline.unshare, '--',
     ...offline.loopbackUp,
+    // Root's last links in the new mount namespace: its own tmp folders, RUNNER_TEMP and the credentials out of sight.
+    ...(launcher.privateMounts ?? []),
     // Limits set while still root, so the sandbox's user can lower them but never raise them.
     launcher.prlimit, ...prlimitOptions(launcher.limits), '--',
     launcher.setpriv, `--reuid=${uid}`, `--regid=${gid}`, '--clear-groups', '--inh-caps=-all', '--bounding-set=-all', '--no-new-privs', '--pdeathsig', 'keep', '--',

@@ -192,12 +192,13 @@ test('every file refused is an error, not an empty suite', async () => {
 })
 
 test('a test that passes once and fails on a second run at head is flaky: left out, reported', async () => {
-  const marker = join(tmpdir(), `rtg-flaky-${process.pid}-${Date.now()}`)
+  // In the run's temp folder (the test's os.tmpdir()), which lasts the whole run: the sandbox's /tmp lasts one command.
   const flaky = testFile(`  // Scenario: depends on leftover state — bug #4471.
   it('passes only the first time', () => {
     const fs = require('fs')
-    const seen = fs.existsSync(${JSON.stringify(marker)})
-    fs.writeFileSync(${JSON.stringify(marker)}, 'x')
+    const marker = require('path').join(require('os').tmpdir(), 'rtg-flaky-marker')
+    const seen = fs.existsSync(marker)
+    fs.writeFileSync(marker, 'x')
     expect(seen).toBe(false)
   })`)
   const run = await runCliOnFixture({ script: { ...answers, 'write-tests': suite({ content: flaky }, { path: 'test/regression/issue-4471-stable.test.ts', content: scriptedSuite }) } })

@@ -1,7 +1,7 @@
 /** Ctrl-C or a cancelled job: the run takes its test processes and its temporary worktrees with it. */
 import { spawn } from 'node:child_process'
 import { existsSync, readdirSync, readFileSync } from 'node:fs'
-import { chmod, mkdtemp, rm, writeFile } from 'node:fs/promises'
+import { chmod, mkdir, mkdtemp, rm, writeFile } from 'node:fs/promises'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import { setTimeout as sleep } from 'node:timers/promises'
@@ -27,11 +27,14 @@ test('SIGINT during a test run ends the runner, removes the worktrees and git\'s
   const tmp = await mkdtemp(join(tmpdir(), 'rtg-interrupt-tmp-'))
   const tools = await mkdtemp(join(tmpdir(), 'rtg-interrupt-tools-'))
   try {
-    // A "test runner" that hangs, beating; it may run as the sandbox's user, so the folder is open to it.
-    await chmod(tools, 0o777)
-    const heartbeat = join(tools, 'heartbeat')
-    await writeFile(join(tools, 'hang.mjs'), `import { writeFileSync } from 'node:fs'\nsetInterval(() => writeFileSync(${JSON.stringify(heartbeat)}, String(Date.now())), 50)\n`)
-    const args = ['verify', '--repo', repo.dir, '--base', repo.base, '--head', repo.head, '--out', join(tools, 'out'), '--test-command', `node ${join(tools, 'hang.mjs')} {files}`]
+    // A "test runner" that hangs, beating; it may run as the sandbox's user, so the folder is open to it. In
+    // the checkout: the sandbox sees its own /tmp, not this test's folders there.
+    const runner = join(repo.dir, '.hanging-runner')
+    await mkdir(runner, { mode: 0o777 })
+    await chmod(runner, 0o777)
+    const heartbeat = join(runner, 'heartbeat')
+    await writeFile(join(runner, 'hang.mjs'), `import { writeFileSync } from 'node:fs'\nsetInterval(() => writeFileSync(${JSON.stringify(heartbeat)}, String(Date.now())), 50)\n`)
+    const args = ['verify', '--repo', repo.dir, '--base', repo.base, '--head', repo.head, '--out', join(tools, 'out'), '--test-command', `node ${join(runner, 'hang.mjs')} {files}`]
     const child = spawn(process.execPath, [cli, ...args], { env: { PATH: process.env.PATH, HOME: process.env.HOME, TMPDIR: tmp }, stdio: 'ignore' })
     const exited = new Promise<number | null>((resolve) => child.once('exit', (code) => resolve(code)))
 

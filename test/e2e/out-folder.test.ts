@@ -116,12 +116,14 @@ test.each([
 })
 
 test('a second run on the same --out is refused while the first holds it', async () => {
-  // The first run hangs in its test command until it is stopped; the folder is open to the sandbox's user.
-  await chmod(scratch, 0o777)
-  const started = join(scratch, 'started')
-  await writeFile(join(scratch, 'hang.mjs'), `import { writeFileSync } from 'node:fs'\nwriteFileSync(${JSON.stringify(started)}, '')\nsetInterval(() => {}, 1000)\n`)
+  // The first run hangs in its test command until it is stopped; the folder is open to the sandbox's user. In
+  // the checkout: the sandbox sees its own /tmp, not this test's folders there.
+  const runner = await mkdtemp(join(repo.dir, '.hanging-runner-'))
+  await chmod(runner, 0o777)
+  const started = join(runner, 'started')
+  await writeFile(join(runner, 'hang.mjs'), `import { writeFileSync } from 'node:fs'\nwriteFileSync(${JSON.stringify(started)}, '')\nsetInterval(() => {}, 1000)\n`)
   const out = join(scratch, 'out')
-  const args = ['verify', '--repo', repo.dir, '--base', repo.base, '--head', repo.head, '--out', out, '--test-command', `node ${join(scratch, 'hang.mjs')} {files}`]
+  const args = ['verify', '--repo', repo.dir, '--base', repo.base, '--head', repo.head, '--out', out, '--test-command', `node ${join(runner, 'hang.mjs')} {files}`]
   const first = spawn(process.execPath, [cli, ...args], { env: { PATH: process.env.PATH, HOME: scratch }, stdio: 'ignore' })
   const exited = new Promise<number | null>((resolve) => first.once('exit', (code) => resolve(code)))
   try {
@@ -133,6 +135,7 @@ test('a second run on the same --out is refused while the first holds it', async
   } finally {
     first.kill('SIGTERM')
     expect(await exited).toBe(143)
+    await rm(runner, { recursive: true, force: true })
   }
   // The interrupted run gave its lock back: the next one goes ahead.
   expect(existsSync(join(out, LOCK_FILE))).toBe(false)

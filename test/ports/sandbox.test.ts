@@ -63,7 +63,9 @@ describeWhereSandboxed('where this machine can isolate', () => {
 
   test('a detached child does not outlive the command, nor a timed-out command its children', async () => {
     const { sandbox, work } = await open()
-    const markers = tempDir('markers')
+    // In the run's folder: the sandbox's own /tmp would swallow a marker written anywhere else there.
+    const markers = join(work, 'markers')
+    mkdirSync(markers)
     execFileSync('chmod', ['777', markers])
     // The child writes once the command is long over: after its exit, or after the timeout's kill (2 s of grace).
     const escape = (marker: string, seconds: number) =>
