@@ -4,7 +4,7 @@
  * suite; what it steals goes into its own title and output, which is how it would leave the run.
  */
 import { execFileSync } from 'node:child_process'
-import { existsSync, readFileSync, rmSync } from 'node:fs'
+import { chmodSync, existsSync, mkdirSync, readFileSync, rmSync } from 'node:fs'
 import { randomBytes } from 'node:crypto'
 import { join } from 'node:path'
 
@@ -21,10 +21,15 @@ export const PROBE_TITLE_PREFIX = 'probe stole'
 
 export function probeTargets(options: { checkout: string; appends?: string[]; actionDir: string; home: string }): ProbeTargets {
   const tag = randomBytes(4).toString('hex')
+  // Where an escapee could write and the test would see it: not /tmp (the sandbox has its own), but a
+  // folder in the checkout, which the sandbox sees as the host does, open to every user.
+  const drop = join(options.checkout, `escapee-drop-${tag}`)
+  mkdirSync(drop)
+  chmodSync(drop, 0o777)
   return {
     appends: [join(options.checkout, '.git', 'config'), ...(options.appends ?? [])],
     creates: [join(options.checkout, `pwned-${tag}`), join(options.checkout, '.git', `pwned-${tag}`), join(options.home, `rtg-pwned-${tag}`), join(options.actionDir, 'prompts', `pwned-${tag}.md`)],
-    escapeeMarker: join('/tmp', `rtg-escapee-${tag}`)
+    escapeeMarker: join(drop, 'escapee')
   }
 }
 
