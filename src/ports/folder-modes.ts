@@ -7,8 +7,9 @@
  *
  * Two runs on one machine may need the same folder: the second finds it already open, and the first must
  * not close it under the second. So each run holds the folders it needs with a file named after its pid
- * (and a tag of its own) in a registry only the tool's user can write (beside each folder's original mode); the last run to let
- * go restores the mode. A run killed outright leaves its hold, which counts no more once its pid is gone.
+ * (and a tag of its own) in a registry only the tool's user can write, beside each folder's original
+ * mode; the last run to let go restores the mode. A run killed outright leaves its hold, which counts no
+ * more once its pid is gone.
  */
 import { createHash, randomBytes } from 'node:crypto'
 import { chmodSync, lstatSync, mkdirSync, readdirSync, readFileSync, rmSync, statSync, writeFileSync } from 'node:fs'
@@ -29,7 +30,9 @@ interface Held {
 }
 
 /** Lets the sandbox's user through every folder above `dirs` (and the dirs themselves). */
-export function makeTraversable(dirs: string[], registry: string | null = modesRegistry()): TraversableFolders {
+export function makeTraversable(dirs: string[], registryParent = tmpdir()): TraversableFolders {
+  // Made the first time a folder needs opening; until then no folder can have a record.
+  const registry = modesRegistry(registryParent, dirs.some((dir) => pathNeedsOpening(dir)))
   const notes: string[] = []
   const held: Held[] = []
   const seen = new Set<string>()
@@ -56,11 +59,11 @@ export function makeTraversable(dirs: string[], registry: string | null = modesR
   }
 }
 
-/** The tool's own registry of held folders (0700, owned by the tool's user), or null where it cannot be trusted. */
-export function modesRegistry(parent = tmpdir()): string | null {
-  const dir = join(parent, `regression-testgen-modes-${process.getuid?.() ?? 0}`)
+/** The tool's own registry of held folders (0700, owned by the tool's user), or null where it is not there or cannot be trusted. */
+function modesRegistry(parent: string, create: boolean): string | null {
+  const dir = join(parent, `.regression-testgen-folder-modes-${process.getuid?.() ?? 0}`)
   try {
-    mkdirSync(dir, { mode: 0o700 })
+    if (create) mkdirSync(dir, { mode: 0o700 })
   } catch {
     // There already: checked below.
   }
@@ -140,6 +143,13 @@ function isAlive(pid: number): boolean {
   } catch (error) {
     // EPERM: alive, another user's.
     return (error as NodeJS.ErrnoException).code === 'EPERM'
+  }
+}
+
+function pathNeedsOpening(dir: string): boolean {
+  for (let folder = dir; ; folder = dirname(folder)) {
+    if (!traversable(folder)) return true
+    if (dirname(folder) === folder) return false
   }
 }
 
