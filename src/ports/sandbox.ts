@@ -19,7 +19,7 @@
  * and the run says so.
  */
 import { execFile, spawnSync } from 'node:child_process'
-import { chmodSync, existsSync, lstatSync, rmSync } from 'node:fs'
+import { chmodSync, existsSync, lstatSync, readFileSync, rmSync, statSync, writeFileSync } from 'node:fs'
 import { mkdir } from 'node:fs/promises'
 import { delimiter, dirname, join } from 'node:path'
 import { promisify } from 'node:util'
@@ -74,6 +74,8 @@ interface Launcher {
   unshare: string
   /** Brings loopback up in the new network namespace, as root, then runs the rest of the chain; null: no network namespace. */
   loopbackUp: string[] | null
+  /** Binds the run's passwd and group files (its uid named) over the system's in the mount namespace, as root; null/absent: not named. */
+  identityUp?: string[] | null
   prlimit: string
   /** What each command may use (memory, processes, file size). */
   limits: ResourceLimits
@@ -90,6 +92,8 @@ interface Launcher {
  * brings `lo` up, then the shell becomes the chain. Without it a new network namespace has no loopback.
  */
 const LOOPBACK_UP_SCRIPT = '"$1" link set lo up && shift && exec "$@"'
+/** The same way, `mount` binds the run's passwd and group files over the system's, in the sandbox's own mount namespace only. */
+const IDENTITY_UP_SCRIPT = '"$1" --bind "$2" /etc/passwd && "$1" --bind "$3" /etc/group && shift 3 && exec "$@"'
 /** Where iproute2's `ip` lives when the PATH (a non-root user's) leaves out the system folders. */
 const SYSTEM_BINARIES = ['/usr/sbin', '/sbin', '/usr/bin', '/bin']
 
@@ -169,7 +173,8 @@ async function openSandbox(machine: Omit<Launcher, 'user'>, workDir: string, rea
   const env = { ...testEnvironment(parentEnv), HOME: home, TMPDIR: tmp, TMP: tmp, TEMP: tmp, USER: found.user.name, LOGNAME: found.user.name, ...TRUST_THE_TREES }
   // The chain itself starts with nothing of the tool's environment; the command gets `env` (see wrap).
   const inner = createProcessRunner({})
-  const launcher = await withWorkingLoopback(found, inner, env, workDir)
+  const named = await withIdentity(found, inner, env, workDir, home)
+  const launcher = await withWorkingLoopback(named, inner, env, workDir)
   const processes: ProcessRunner = { run: (request) => inner.run(wrap(launcher, env, request)) }
   const sandbox: Sandbox = {
     isolation: 'sandbox',
@@ -191,6 +196,38 @@ async function openSandbox(machine: Omit<Launcher, 'user'>, workDir: string, rea
 }
 
 /**
+ * Copies of the system's passwd and group files naming the run's uid and gid (`regression-testgen`), the
+ * tool's (the sandbox reads them, cannot write them), bound over the system's in each command's mount
+ * namespace — where that works (tried once); else the uid stays nameless, as the description says.
+ */
+async function withIdentity(launcher: Launcher, inner: ProcessRunner, env: Record<string, string>, workDir: string, home: string): Promise<Launcher> {
+  const mount = systemProgram('mount', env.PATH ?? '')
+  const sh = systemProgram('sh', env.PATH ?? '')
+  const nameless = (why: string) => ({ ...launcher, how: launcher.how.replace(', no passwd entry)', `, no passwd entry: ${why})`) })
+  if (!mount || !sh || !isFile('/etc/passwd') || !isFile('/etc/group')) return nameless('no `mount`, or no /etc/passwd and /etc/group to name it in')
+  const { name, uid, gid } = launcher.user
+  const passwd = join(workDir, 'passwd')
+  const group = join(workDir, 'group')
+  writeFileSync(passwd, `${withFinalNewline(readFileSync('/etc/passwd', 'utf8'))}${name}:x:${uid}:${gid}:the run's sandbox:${home}:/bin/sh\n`, { mode: 0o644, flag: 'wx' })
+  writeFileSync(group, `${withFinalNewline(readFileSync('/etc/group', 'utf8'))}${name}:x:${gid}:\n`, { mode: 0o644, flag: 'wx' })
+  const named = { ...launcher, identityUp: [sh, '-c', IDENTITY_UP_SCRIPT, 'sh', mount, passwd, group], how: launcher.how.replace(', no passwd entry)', `, named ${name} in its own mount namespace)`) }
+  const tried = await inner.run({ ...sandboxCommand(named, env, 'true', [], true), cwd: workDir, timeoutMs: PROBE_TIMEOUT_MS })
+  return tried.exitCode === 0 ? named : nameless(`binding a passwd file failed: ${tried.output.trim() || `exit ${tried.exitCode}`}`)
+}
+
+function isFile(path: string): boolean {
+  try {
+    return statSync(path).isFile()
+  } catch {
+    return false
+  }
+}
+
+function withFinalNewline(text: string): string {
+  return text === '' || text.endsWith('\n') ? text : `${text}\n`
+}
+
+/**
  * A network namespace for the tests, where loopback comes up in it (tried once); else the tests keep the
  * network and the sandbox's description says why, rather than breaking every test that serves on loopback.
  */
@@ -208,7 +245,7 @@ async function withWorkingLoopback(launcher: Launcher, inner: ProcessRunner, env
  * Without `network`, where the launcher can, `--net` gives it a network namespace whose loopback the
  * shell brings up as root (then exec's the rest, so the PID namespace's first process stays the chain).
  */
-export function sandboxCommand(launcher: Pick<Launcher, 'privilege' | 'env' | 'setpriv' | 'unshare' | 'prlimit' | 'limits' | 'loopbackUp' | 'user'>, env: Record<string, string>, command: string, args: string[], network: boolean): { command: string; args: string[] } {
+export function sandboxCommand(launcher: Pick<Launcher, 'privilege' | 'env' | 'setpriv' | 'unshare' | 'prlimit' | 'limits' | 'loopbackUp' | 'identityUp' | 'user'>, env: Record<string, string>, command: string, args: string[], network: boolean): { command: string; args: string[] } {
   const { uid, gid } = launcher.user
   const offline = !network && launcher.loopbackUp ? { unshare: ['--net'], loopbackUp: launcher.loopbackUp } : { unshare: [], loopbackUp: [] }
   const chain = [
@@ -216,6 +253,8 @@ export function sandboxCommand(launcher: Pick<Launcher, 'privilege' | 'env' | 's
     launcher.env, '-i', ...Object.entries(env).map(([name, value]) => `${name}=${value}`),
     launcher.setpriv, '--pdeathsig', 'SIGKILL', '--',
     launcher.unshare, '--pid', '--fork', '--kill-child', '--mount-proc', '--ipc', ...offline.unshare, '--',
+    // The run's uid has a name (getpwuid, os.userInfo(), whoami) in its own mount namespace only.
+    ...(launcher.identityUp ?? []),
     ...offline.loopbackUp,
     // Limits set while still root, so the sandbox's user can lower them but never raise them.
     launcher.prlimit, ...prlimitOptions(launcher.limits), '--',

@@ -68,6 +68,21 @@ describeWhereSandboxed('where this machine can isolate', () => {
     }
   })
 
+  test('its uid has a name inside the sandbox only: os.userInfo() and the passwd file find it, the machine\'s passwd file stays as it was', async () => {
+    const passwdBefore = readFileSync('/etc/passwd', 'utf8')
+    const { sandbox, work } = await openRun(tempDir('checkout'))
+    const uid = sandboxUid(sandbox)
+    expect(sandbox.detail).toContain(`gid ${uid}, this run's own, named regression-testgen in its own mount namespace`)
+    const seen = await attempt(sandbox, work, `const { username, uid, homedir } = require('os').userInfo(); console.log(JSON.stringify({ username, uid, homedir }))`)
+    expect(JSON.parse(seen)).toEqual({ username: 'regression-testgen', uid, homedir: join(work, 'sandbox-home') })
+    // Neither file can the sandbox change.
+    const writes = await attempt(sandbox, work, `for (const f of ['/etc/passwd', ${JSON.stringify(join(work, 'passwd'))}]) { try { require('fs').appendFileSync(f, 'evil::0:0::/:/bin/sh') ; console.log('wrote ' + f) } catch (e) { console.log(e.code) } }`)
+    expect(writes.split('\n')).toEqual([expect.stringMatching(/^E(ACCES|ROFS|PERM)$/), 'EACCES'])
+    expect(readFileSync('/etc/passwd', 'utf8')).toBe(passwdBefore)
+    sandbox.remove(work)
+    sandbox.close()
+  })
+
   test('a folder closed to others above the checkout is closed again when the run ends, and not before the last run needing it ends', async () => {
     const closed = tempDir('closed')
     const checkout = join(closed, 'repo')
