@@ -10,9 +10,9 @@
  * command takes every descendant with it when it ends, detached ones included; and each link of the chain
  * dies with its parent, so the sandbox dies with the run. It writes only folders the tool shares with it:
  * the trees, the run's scratch folders, its own home and temp folder — by group: the run's folder belongs
- * to the run's gid (0710), so no other uid, another run's sandbox included, even passes through it. Its tests (any command not marked
- * `network: true`, as installs and builds are) run in their own network namespace with only loopback up:
- * a test's own local servers work, nothing leaves the machine.
+ * to the run's gid (0710), so no other uid, another run's sandbox included, even passes through it. Its
+ * tests (any command not marked `network: true`, as installs and builds are) run in their own network
+ * namespace with only loopback up: a test's own local servers work, nothing leaves the machine.
  *
  * Where none of that is possible (not Linux, no root and no passwordless sudo, no namespaces in a
  * container), the repository's commands run as the tool's user, with the allow-listed environment only,
@@ -54,7 +54,7 @@ export interface SandboxProvider {
   open(workDir: string, readable: string[]): Promise<Sandbox>
 }
 
-/** USER and LOGNAME in the sandbox: its uid has no passwd entry, and some tools look for a name. */
+/** The run's uid's name inside the sandbox (USER, LOGNAME, its passwd line there): the machine has no entry for it. */
 const SANDBOX_USER_NAME = 'regression-testgen'
 const PROBE_TIMEOUT_MS = 30_000
 const SETUP_TIMEOUT_MS = 120_000
