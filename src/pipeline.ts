@@ -90,6 +90,7 @@ export async function runPipeline(settings: Settings, ports: Ports): Promise<Out
     try {
       removeWorkDir()
     } finally {
+      sandbox?.close()
       ports.git.forgetWorktreesUnderSync(workDir)
     }
   })
@@ -203,6 +204,8 @@ export async function runPipeline(settings: Settings, ports: Ports): Promise<Out
     await Promise.resolve(trees?.dispose())
       .then(removeWorkDir)
       .catch((error) => ports.log.warn(`Could not remove the run's folder ${workDir}: ${describeError(error)}`))
+    // The folders the sandbox opened above the checkout get their modes back.
+    for (const note of sandbox?.close() ?? []) ports.log.info(`Sandbox: ${note}`)
     forgetWorkDir()
   }
   report.suite.files = delivered.map((file) => suiteFileEntry(file, collection, settings.mode === 'generate'))

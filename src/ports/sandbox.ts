@@ -1,29 +1,33 @@
 /**
  * The sandbox for everything the repository runs — its tests, builds and installs, which are the pull
- * request's code: an unprivileged user (`nobody`) in its own PID, mount and IPC namespaces, made with
- * util-linux's `unshare` and `setpriv`, as root or through passwordless `sudo` (GitHub-hosted runners).
+ * request's code: an unprivileged user of its own — a uid picked for the run (sandbox-ids.ts) — in its own
+ * PID, mount and IPC namespaces, made with util-linux's `unshare` and `setpriv`, as root or through
+ * passwordless `sudo` (GitHub-hosted runners).
  *
  * Being another user, it cannot read the tool's environment or memory, nor write what the tool's user
  * owns: the checkout and its `.git`, the action's folder, the runner's command files. With its own /proc
  * it does not even see the tool's processes. Being the first process of its own PID namespace, the test
  * command takes every descendant with it when it ends, detached ones included; and each link of the chain
  * dies with its parent, so the sandbox dies with the run. It writes only folders the tool shares with it:
- * the trees, the run's scratch folders, its own home and temp folder. Its tests (any command not marked
- * `network: true`, as installs and builds are) run in their own network namespace with only loopback up:
- * a test's own local servers work, nothing leaves the machine. Its /tmp, /var/tmp and /dev/shm are its own,
- * RUNNER_TEMP and the checkout's credentials out of sight (private-mounts.ts).
+ * the trees, the run's scratch folders, its own home and temp folder — by group: the run's folder belongs
+ * to the run's gid (0710), so no other uid, another run's sandbox included, even passes through it. Its
+ * tests (any command not marked `network: true`, as installs and builds are) run in their own network
+ * namespace with only loopback up: a test's own local servers work, nothing leaves the machine. Its /tmp, /var/tmp
+ * and /dev/shm are its own, RUNNER_TEMP and the checkout's credentials out of sight (private-mounts.ts).
  *
  * Where none of that is possible (not Linux, no root and no passwordless sudo, no namespaces in a
  * container), the repository's commands run as the tool's user, with the allow-listed environment only,
  * and the run says so.
  */
 import { execFile, spawnSync } from 'node:child_process'
-import { chmodSync, existsSync, readFileSync, rmSync } from 'node:fs'
-import { chmod, mkdir, stat } from 'node:fs/promises'
+import { chmodSync, existsSync, lstatSync, readFileSync, rmSync, statSync, writeFileSync } from 'node:fs'
+import { mkdir } from 'node:fs/promises'
 import { delimiter, dirname, join } from 'node:path'
 import { promisify } from 'node:util'
 import { createProcessRunner, testEnvironment, type ProcessRequest, type ProcessRunner } from './process.js'
 import { acceptSandboxOwner } from './sandbox-files.js'
+import { makeTraversable } from './folder-modes.js'
+import { pickSandboxIds } from './sandbox-ids.js'
 import { DEFAULT_LIMITS, limitsText, prlimitOptions, type ResourceLimits } from '../sandbox-limits.js'
 import { findMountTools, privateMountsLink, type FileMask, type MountTools } from './private-mounts.js'
 
@@ -43,6 +47,8 @@ export interface Sandbox {
   share(dir: string): Promise<void>
   /** Removes a folder the sandboxed commands wrote into (their files are not the tool's to delete). Synchronous, for interrupts too; throws what it could not remove. */
   remove(dir: string): void
+  /** At the run's end (interrupts too, so synchronous): gives back what the sandbox changed (folder modes); what it did, for the log. */
+  close(): string[]
 }
 
 export interface SandboxProvider {
@@ -53,9 +59,8 @@ export interface SandboxProvider {
   open(workDir: string, readable: string[], masks?: FileMask[]): Promise<Sandbox>
 }
 
-/** The unprivileged user the sandbox runs as. */
-const SANDBOX_USER = 'nobody'
-const FALLBACK_ID = 65534
+/** The run's uid's name inside the sandbox (USER, LOGNAME, its passwd line there): the machine has no entry for it. */
+const SANDBOX_USER_NAME = 'regression-testgen'
 const PROBE_TIMEOUT_MS = 30_000
 const SETUP_TIMEOUT_MS = 120_000
 
@@ -81,8 +86,12 @@ interface Launcher {
   mountTools: MountTools | null
   /** Mounts the sandbox's own /tmp, /var/tmp, /dev/shm (and hides RUNNER_TEMP, the credentials in git config), as root, then runs the rest of the chain; absent: shared ones. */
   privateMounts?: string[]
+  /** The run's own user (see sandbox-ids.ts). */
   user: { name: string; uid: number; gid: number }
   how: string
+  /** Absolute paths of the coreutils that share a folder with the run's group. */
+  chgrp: string
+  chmod: string
 }
 
 /**
@@ -94,7 +103,7 @@ const LOOPBACK_UP_SCRIPT = '"$1" link set lo up && shift && exec "$@"'
 const SYSTEM_BINARIES = ['/usr/sbin', '/sbin', '/usr/bin', '/bin']
 
 export function createSandboxProvider(parentEnv: NodeJS.ProcessEnv = process.env): SandboxProvider {
-  let launcher: Promise<Launcher | string> | undefined
+  let launcher: Promise<Omit<Launcher, 'user'> | string> | undefined
   return {
     async open(workDir, readable, masks = []) {
       launcher ??= findLauncher(parentEnv)
@@ -114,53 +123,63 @@ export function unisolated(why: string, parentEnv: NodeJS.ProcessEnv = process.e
     notes: [],
     processes: createProcessRunner(parentEnv),
     share: async () => undefined,
-    remove: (dir) => rmSync(dir, { recursive: true, force: true })
+    remove: (dir) => rmSync(dir, { recursive: true, force: true }),
+    close: () => []
   }
 }
 
-/** Whether this machine can isolate at all, and with what: the programs, the privilege, the user. */
-async function findLauncher(parentEnv: NodeJS.ProcessEnv): Promise<Launcher | string> {
+/** Whether this machine can isolate at all, and with what: the programs, the privilege (each run gets its own user). */
+async function findLauncher(parentEnv: NodeJS.ProcessEnv): Promise<Omit<Launcher, 'user'> | string> {
   if (process.platform !== 'linux') return `isolation needs Linux namespaces; this is ${process.platform}`
   const path = parentEnv.PATH ?? ''
   const programs = { env: onPath('env', path), setpriv: onPath('setpriv', path), unshare: onPath('unshare', path), prlimit: onPath('prlimit', path) }
   const missing = Object.entries(programs).filter(([, found]) => !found).map(([name]) => name)
   if (missing.length) return `${missing.join(' and ')} not found (util-linux and coreutils provide them)`
-  const user = sandboxUser()
+  const coreutils = { chgrp: systemProgram('chgrp', path), chmod: systemProgram('chmod', path) }
+  if (!coreutils.chgrp || !coreutils.chmod) return 'chgrp or chmod not found (coreutils provides them)'
   const uid = process.getuid?.() ?? -1
-  if (uid === user.uid) return `the tool itself runs as ${user.name}, the sandbox's user`
   let privilege: string[] = []
   if (uid !== 0) {
     const sudo = onPath('sudo', path)
     if (!sudo || !(await succeeds(sudo, ['-n', 'true']))) return 'not root, and no passwordless sudo to start the sandbox with'
     privilege = [sudo, '-n', '--']
   }
-  const how = `user ${user.name} (${user.uid}) in its own PID, mount and IPC namespaces (unshare and setpriv${privilege.length ? ', through sudo' : ', as root'})`
-  return { privilege, env: programs.env!, setpriv: programs.setpriv!, unshare: programs.unshare!, prlimit: programs.prlimit!, limits: DEFAULT_LIMITS, loopbackUp: loopbackUpChain(path), mountTools: findMountTools(path), user, how: `${how}, ${limitsText(DEFAULT_LIMITS)}` }
+  const how = `in its own PID, mount and IPC namespaces (unshare and setpriv${privilege.length ? ', through sudo' : ', as root'})`
+  return { privilege, env: programs.env!, setpriv: programs.setpriv!, unshare: programs.unshare!, prlimit: programs.prlimit!, chgrp: coreutils.chgrp, chmod: coreutils.chmod, limits: DEFAULT_LIMITS, loopbackUp: loopbackUpChain(path), mountTools: findMountTools(path), how: `${how}, ${limitsText(DEFAULT_LIMITS)}` }
 }
 
 /** The chain's link that brings up loopback, or null where `sh` or `ip` is missing (the tests then keep the network). */
 function loopbackUpChain(path: string): string[] | null {
-  const sh = onPath('sh', path) ?? onPath('sh', SYSTEM_BINARIES.join(delimiter))
-  const ip = onPath('ip', path) ?? onPath('ip', SYSTEM_BINARIES.join(delimiter))
+  const sh = systemProgram('sh', path)
+  const ip = systemProgram('ip', path)
   return sh && ip ? [sh, '-c', LOOPBACK_UP_SCRIPT, 'sh', ip] : null
 }
 
-async function openSandbox(found: Launcher, workDir: string, readable: string[], masks: FileMask[], parentEnv: NodeJS.ProcessEnv): Promise<Sandbox> {
+function systemProgram(program: string, path: string): string | null {
+  return onPath(program, path) ?? onPath(program, SYSTEM_BINARIES.join(delimiter))
+}
+
+async function openSandbox(machine: Omit<Launcher, 'user'>, workDir: string, readable: string[], masks: FileMask[], parentEnv: NodeJS.ProcessEnv): Promise<Sandbox> {
+  const ids = pickSandboxIds()
+  if (typeof ids === 'string') return unisolated(`the sandbox could not start: ${ids}`, parentEnv)
+  const found: Launcher = { ...machine, user: { name: SANDBOX_USER_NAME, ...ids }, how: `uid ${ids.uid} (gid ${ids.gid}, this run's own, no passwd entry) ${machine.how}` }
   const home = join(workDir, 'sandbox-home')
   const tmp = join(workDir, 'sandbox-tmp')
   await mkdir(home, { recursive: true })
   await mkdir(tmp, { recursive: true })
-  await chmod(home, 0o777)
-  await chmod(tmp, 0o1777)
-  // Others may pass through the run's folder to the trees, but not list it.
-  await chmod(workDir, 0o711)
-  const notes = await makeTraversable([workDir, ...readable])
+  // Only the tool and this run's uid reach the run's folder: it belongs to the tool and the run's group,
+  // which may pass through (0710) but not list it; others, another run's sandbox among them, not even pass.
+  await shareWithGroup(found, workDir)
+  await privileged(found, found.chmod, ['0710', '--', workDir])
+  const folders = makeTraversable(readable)
+  const notes = folders.notes
   // What the sandbox's commands write is owned by its user: the tool reads those files (sandbox-files.ts).
   acceptSandboxOwner(found.user.uid)
   const env = { ...testEnvironment(parentEnv), HOME: home, TMPDIR: tmp, TMP: tmp, TEMP: tmp, USER: found.user.name, LOGNAME: found.user.name, ...TRUST_THE_TREES }
   // The chain itself starts with nothing of the tool's environment; the command gets `env` (see wrap).
   const inner = createProcessRunner({})
-  const launcher = await withPrivateMounts(await withWorkingLoopback(found, inner, env, workDir), inner, env, workDir, readable, masks, parentEnv)
+  const identity = identityMasks(found.user, workDir, home)
+  const launcher = await withPrivateMounts(await withWorkingLoopback(found, inner, env, workDir), inner, env, workDir, readable, { credentials: masks, identity }, parentEnv)
   const processes: ProcessRunner = { run: (request) => inner.run(wrap(launcher, env, request)) }
   const sandbox: Sandbox = {
     isolation: 'sandbox',
@@ -168,16 +187,47 @@ async function openSandbox(found: Launcher, workDir: string, readable: string[],
     isolatesNetwork: launcher.loopbackUp !== null,
     notes,
     processes,
-    share: (dir) => shareFolder(dir),
-    remove: (dir) => removeFolder(dir, launcher, env)
+    share: (dir) => shareWithGroup(launcher, dir),
+    remove: (dir) => removeFolder(dir, launcher, env),
+    close: () => folders.restore()
   }
   // Starts the whole chain once, and checks that the sandbox's user can reach the folders it needs.
   const probe = await processes.run({ command: 'test', args: ['-x', workDir, ...readable.flatMap((dir) => ['-a', '-x', dir])], cwd: workDir, timeoutMs: PROBE_TIMEOUT_MS })
   if (probe.exitCode !== 0) {
-    const why = probe.output.trim() || `${launcher.user.name} cannot read ${readable.join(', ')}`
-    return { ...unisolated(`the sandbox could not start: ${why}`, parentEnv), notes }
+    const why = probe.output.trim() || `uid ${launcher.user.uid} cannot read ${readable.join(', ')}`
+    return { ...unisolated(`the sandbox could not start: ${why}`, parentEnv), notes: [...notes, ...folders.restore()] }
   }
   return sandbox
+}
+
+/**
+ * Copies of the system's passwd and group files naming the run's uid and gid (`regression-testgen`), the
+ * tool's (the sandbox reads them, cannot write them), to be bound over the system's with the private
+ * mounts, so `whoami` and node's `os.userInfo()` work; none where the machine has no such files.
+ */
+function identityMasks(user: Launcher['user'], workDir: string, home: string): FileMask[] {
+  if (!isFile('/etc/passwd') || !isFile('/etc/group')) return []
+  const { name, uid, gid } = user
+  const passwd = join(workDir, 'passwd')
+  const group = join(workDir, 'group')
+  writeFileSync(passwd, `${withFinalNewline(readFileSync('/etc/passwd', 'utf8'))}${name}:x:${uid}:${gid}:the run's sandbox:${home}:/bin/sh\n`, { mode: 0o644, flag: 'wx' })
+  writeFileSync(group, `${withFinalNewline(readFileSync('/etc/group', 'utf8'))}${name}:x:${gid}:\n`, { mode: 0o644, flag: 'wx' })
+  return [
+    { target: '/etc/passwd', replacement: passwd },
+    { target: '/etc/group', replacement: group }
+  ]
+}
+
+function isFile(path: string): boolean {
+  try {
+    return statSync(path).isFile()
+  } catch {
+    return false
+  }
+}
+
+function withFinalNewline(text: string): string {
+  return text === '' || text.endsWith('\n') ? text : `${text}\n`
 }
 
 /**
@@ -193,17 +243,19 @@ async function withWorkingLoopback(launcher: Launcher, inner: ProcessRunner, env
 
 /**
  * Private /tmp, /var/tmp and /dev/shm (the run's own folders re-bound into them), RUNNER_TEMP hidden and the
- * masked files, where the mounts work here (tried once); else the shared ones, and the description says why.
+ * masked files (the git config without credentials; passwd and group naming the run's uid), where the
+ * mounts work here (tried once); else the shared ones, a nameless uid, and the description says why.
  */
-async function withPrivateMounts(launcher: Launcher, inner: ProcessRunner, env: Record<string, string>, workDir: string, readable: string[], masks: FileMask[], parentEnv: NodeJS.ProcessEnv): Promise<Launcher> {
+async function withPrivateMounts(launcher: Launcher, inner: ProcessRunner, env: Record<string, string>, workDir: string, readable: string[], masks: { credentials: FileMask[]; identity: FileMask[] }, parentEnv: NodeJS.ProcessEnv): Promise<Launcher> {
   const shared = (why: string) => ({ ...launcher, how: `${launcher.how}; the commands share this machine's /tmp and /dev/shm and can read RUNNER_TEMP and the checkout's git config (${why})` })
   if (!launcher.mountTools) return shared('no `mount` from util-linux')
   const programs = [dirname(process.execPath), ...(parentEnv.PATH ?? '').split(delimiter)]
-  const link = privateMountsLink(launcher.mountTools, [workDir, ...readable], masks, parentEnv.RUNNER_TEMP, programs)
+  const link = privateMountsLink(launcher.mountTools, [workDir, ...readable], [...masks.credentials, ...masks.identity], parentEnv.RUNNER_TEMP, programs)
   const mounted = { ...launcher, privateMounts: link }
   const tried = await inner.run({ ...sandboxCommand(mounted, env, 'true', [], true), cwd: workDir, timeoutMs: PROBE_TIMEOUT_MS })
   if (tried.exitCode !== 0) return shared(`no private mounts here: ${tried.output.trim() || `exit ${tried.exitCode}`}`)
-  return { ...mounted, how: `${launcher.how}; a private /tmp, /var/tmp and /dev/shm, RUNNER_TEMP hidden${masks.length ? ', the git config without credentials' : ''}` }
+  const how = masks.identity.length ? launcher.how.replace(', no passwd entry)', `, named ${launcher.user.name} in its own mount namespace)`) : launcher.how
+  return { ...mounted, how: `${how}; a private /tmp, /var/tmp and /dev/shm, RUNNER_TEMP hidden${masks.credentials.length ? ', the git config without credentials' : ''}` }
 }
 
 /**
@@ -222,7 +274,8 @@ export function sandboxCommand(launcher: Pick<Launcher, 'privilege' | 'env' | 's
     launcher.setpriv, '--pdeathsig', 'SIGKILL', '--',
     launcher.unshare, '--pid', '--fork', '--kill-child', '--mount-proc', '--ipc', ...offline.unshare, '--',
     ...offline.loopbackUp,
-    // Root's last links in the new mount namespace: its own tmp folders, RUNNER_TEMP and the credentials out of sight.
+    // Root's last links in the new mount namespace: its own tmp folders, RUNNER_TEMP and the credentials out
+    // of sight, the run's uid named (getpwuid, os.userInfo(), whoami).
     ...(launcher.privateMounts ?? []),
     // Limits set while still root, so the sandbox's user can lower them but never raise them.
     launcher.prlimit, ...prlimitOptions(launcher.limits), '--',
@@ -237,10 +290,21 @@ function wrap(launcher: Launcher, env: Record<string, string>, request: ProcessR
   return { ...sandboxCommand(launcher, { ...env, ...request.env }, request.command, request.args, request.network === true), cwd: request.cwd, timeoutMs: request.timeoutMs }
 }
 
-/** Everyone may write the folder's files and folders (it sits in the run's folder, which only the tool and the sandbox reach). */
-async function shareFolder(dir: string): Promise<void> {
-  // chmod -R never follows the symlinks it meets (such as node_modules pointing into the checkout).
-  await promisify(execFile)('chmod', ['-R', 'a+rwX', '--', dir], { env: { PATH: process.env.PATH ?? '' }, timeout: SETUP_TIMEOUT_MS })
+/**
+ * The run's group may write the folder's files and folders, others nothing: the tool keeps owning them
+ * (its user may go on writing them without sudo), the run's uid writes them through its group.
+ * `chgrp -R` and `chmod -R` never follow the links they meet (such as node_modules pointing into the
+ * checkout). Changing the group to one the tool's user is not in takes root: through the same privilege
+ * as the sandbox itself.
+ */
+async function shareWithGroup(launcher: Launcher, dir: string): Promise<void> {
+  await privileged(launcher, launcher.chgrp, ['-R', String(launcher.user.gid), '--', dir])
+  await privileged(launcher, launcher.chmod, ['-R', 'g+rwX,o-rwx', '--', dir])
+}
+
+function privileged(launcher: Pick<Launcher, 'privilege'>, program: string, args: string[]): Promise<unknown> {
+  const [command, ...rest] = [...launcher.privilege, program, ...args]
+  return promisify(execFile)(command, rest, { env: { PATH: process.env.PATH ?? '' }, timeout: SETUP_TIMEOUT_MS })
 }
 
 /** What the tool cannot delete (the sandbox's files in the sandbox's folders), the sandbox deletes; then the tool the rest. */
@@ -251,9 +315,10 @@ function removeFolder(dir: string, launcher: Launcher, env: Record<string, strin
   } catch {
     // Not the tool's to delete: hand it to the sandbox's user.
   }
-  // The sandbox may pass through the run's folder but not list it; its own read-only folders (as some
-  // installs leave) are opened first, which rm -rf does not do.
-  chmodSync(dir, 0o755)
+  // The sandbox may pass through the run's folder but not list it: its group now may (the folder's group
+  // is the run's wherever the tool shared it); its own read-only folders (as some installs leave) are
+  // opened first, which rm -rf does not do.
+  openToGroup(dir)
   for (const [command, args] of [['chmod', ['-R', 'u+rwX', '--', dir]], ['rm', ['-rf', '--', dir]]] as const) {
     const asSandbox = sandboxCommand(launcher, env, command, [...args], true)
     spawnSync(asSandbox.command, asSandbox.args, { cwd: dirname(dir), env: {}, stdio: 'ignore', timeout: SETUP_TIMEOUT_MS })
@@ -261,38 +326,13 @@ function removeFolder(dir: string, launcher: Launcher, env: Record<string, strin
   rmSync(dir, { recursive: true, force: true })
 }
 
-/**
- * The sandbox's user reaches a folder only if every folder above it lets others through (o+x). A home
- * folder is often 0750 (GitHub's runner: the workspace is under /home/runner): those the tool owns get
- * o+x — passing through, not listing — and the change is noted.
- */
-async function makeTraversable(dirs: string[]): Promise<string[]> {
-  const notes: string[] = []
-  const seen = new Set<string>()
-  for (const dir of dirs) {
-    for (let folder = dir; !seen.has(folder); folder = dirname(folder)) {
-      seen.add(folder)
-      const { mode } = await stat(folder)
-      if ((mode & 0o001) === 0) {
-        // A folder the tool may not change: the probe then says the sandbox cannot reach it.
-        const changed = await chmod(folder, (mode & 0o7777) | 0o001).then(() => true, () => false)
-        if (changed) notes.push(`made ${folder} traversable by other users (o+x), so the sandbox's user can reach ${dir}`)
-      }
-      if (dirname(folder) === folder) break
-    }
-  }
-  return notes
-}
-
-function sandboxUser(): { name: string; uid: number; gid: number } {
+/** Lets the run's group list and empty a folder of the tool's (a folder the sandbox made is its own to open). */
+function openToGroup(dir: string): void {
   try {
-    const entry = readFileSync('/etc/passwd', 'utf8').split('\n').find((line) => line.startsWith(`${SANDBOX_USER}:`))
-    const [, , uid, gid] = entry?.split(':') ?? []
-    if (uid && gid) return { name: SANDBOX_USER, uid: Number(uid), gid: Number(gid) }
+    if (lstatSync(dir).isDirectory()) chmodSync(dir, 0o770)
   } catch {
-    // No passwd file to read: the conventional id.
+    // Not the tool's: the sandbox's own, which it may open itself.
   }
-  return { name: SANDBOX_USER, uid: FALLBACK_ID, gid: FALLBACK_ID }
 }
 
 function onPath(program: string, path: string): string | null {

@@ -88,7 +88,7 @@ describeWhereSandboxed('through the bundled CLI', () => {
       expect(await probeDamage(targets, before)).toEqual([])
       const report = JSON.parse(await readFile(join(out, 'report.json'), 'utf8')) as Report
       expectProbeRanAndGotNothing(report, (await outputsOf(out)) + result.stdout + result.stderr)
-      expect(result.stderr).toContain('Sandbox: the repository\'s code runs as user nobody')
+      expect(result.stderr).toMatch(/Sandbox: the repository's code runs as uid \d+ \(gid \d+, this run's own, named regression-testgen in its own mount namespace\)/)
       expect(result.code).toBe(0)
     } finally {
       await repo.cleanup()

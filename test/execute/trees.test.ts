@@ -90,8 +90,9 @@ test('the pre-fix tree takes the fix out of every kind of source change and keep
   expect(preFixDependencies).toBe('reused')
   for (const tree of [head, preFix]) {
     expect(isLink(join(tree, 'node_modules'))).toBe(false)
-    // Shared with the sandbox's user, links and all, like the rest of the tree.
-    if (machineCanSandbox()) expect(statSync(join(tree, 'node_modules')).mode & 0o777).toBe(0o777)
+    // Shared with the run's group (the sandbox's own), links and all, like the rest of the tree; closed to others.
+    if (machineCanSandbox()) expect(statSync(join(tree, 'node_modules')).mode & 0o777).toBe(0o770)
+    if (machineCanSandbox()) expect(statSync(join(tree, 'node_modules')).gid).toBe(statSync(join(tree, '..', '..')).gid)
     expect(isLink(join(tree, 'node_modules', 'dep'))).toBe(true)
     expect(existsSync(join(tree, 'node_modules', '.cache'))).toBe(false)
   }

@@ -22,19 +22,23 @@ async function open(env: NodeJS.ProcessEnv = process.env): Promise<{ sandbox: Sa
   return { sandbox: await createSandboxProvider(env).open(work, [checkout]), work, checkout }
 }
 
+/** The uid the sandbox says its commands run as. */
+const sandboxUid = (sandbox: Sandbox) => Number(/^uid (\d+) /.exec(sandbox.detail)?.[1])
+
 const node = (sandbox: Sandbox, cwd: string, script: string, timeoutMs = 30_000) =>
   sandbox.processes.run({ command: process.execPath, args: ['-e', script], cwd, timeoutMs })
 
 describeWhereSandboxed('where this machine can isolate', () => {
-  test('its processes run as nobody, alone in their PID namespace, with their own home and temp folder', async () => {
+  test('its processes run as the run\'s own uid, alone in their PID namespace, with their own home and temp folder', async () => {
     const { sandbox, work } = await open({ ...process.env, ANTHROPIC_API_KEY: 'sk-never-seen-123' })
     expect(sandbox.isolation).toBe('sandbox')
     const result = await node(sandbox, work, `
       const fs = require('fs')
       const pids = fs.readdirSync('/proc').filter((name) => /^\\d+$/.test(name))
-      console.log(JSON.stringify({ uid: process.getuid(), pid: process.pid, ppid: process.ppid, pids, home: process.env.HOME, tmp: require('os').tmpdir(), env: Object.keys(process.env) }))`)
+      console.log(JSON.stringify({ uid: process.getuid(), gid: process.getgid(), groups: process.getgroups(), pid: process.pid, ppid: process.ppid, pids, home: process.env.HOME, tmp: require('os').tmpdir(), user: process.env.USER, env: Object.keys(process.env) }))`)
     const seen = JSON.parse(result.output.trim())
-    expect(seen).toMatchObject({ uid: 65534, pid: 1, ppid: 0, pids: ['1'], home: join(work, 'sandbox-home'), tmp: join(work, 'sandbox-tmp') })
+    const uid = sandboxUid(sandbox)
+    expect(seen).toMatchObject({ uid, gid: uid, groups: [uid], user: 'regression-testgen', pid: 1, ppid: 0, pids: ['1'], home: join(work, 'sandbox-home'), tmp: join(work, 'sandbox-tmp') })
     expect(seen.env).not.toContain('ANTHROPIC_API_KEY')
   })
 
@@ -56,7 +60,7 @@ describeWhereSandboxed('where this machine can isolate', () => {
       ].join('\\n'))`)
     expect(result.output.trim().split('\n')).toEqual(['read checkout: ok', 'write checkout: EACCES', 'write tree: ok', 'mkdir tree: ok'])
     expect(readFileSync(join(tree, 'src', 'a.js'), 'utf8')).toBe('changed')
-    expect(statSync(join(tree, 'cache')).uid).toBe(65534)
+    expect(statSync(join(tree, 'cache')).uid).toBe(sandboxUid(sandbox))
     sandbox.remove(tree)
     expect(existsSync(tree)).toBe(false)
   })

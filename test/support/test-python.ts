@@ -2,8 +2,8 @@
  * The Python this repository's Python tests need, found or provisioned once before the run (jest's
  * globalSetup), so that `npm test` passes on a fresh machine with nothing run before.
  *
- * The tests need the system's `/usr/bin/python3` with pytest and coverage.py: the sandbox's user (`nobody`)
- * can run it, the tool falls back to it, and the tests make stand-in virtualenvs from it. A version
+ * The tests need the system's `/usr/bin/python3` with pytest and coverage.py: the sandbox's user (any other
+ * user) can run it, the tool falls back to it, and the tests make stand-in virtualenvs from it. A version
  * manager's `python3` in a home folder (pyenv's in root's) is of no use: the sandbox cannot reach it.
  * Where it lacks them, the setup installs Debian's packages when it may (root or passwordless sudo, and
  * apt-get); else the Python tests are skipped, and the run says why and what to install.
