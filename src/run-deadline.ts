@@ -89,8 +89,8 @@ export class RunDeadline {
   /** Sandboxes whose commands are bound by the deadline. */
   boundSandboxes(sandboxes: SandboxProvider): SandboxProvider {
     return {
-      open: async (workDir, readable) => {
-        const sandbox = await sandboxes.open(workDir, readable)
+      open: async (workDir, readable, masks) => {
+        const sandbox = await sandboxes.open(workDir, readable, masks)
         return { ...sandbox, processes: this.bound(sandbox.processes) }
       }
     }

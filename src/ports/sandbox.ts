@@ -169,7 +169,10 @@ async function openSandbox(machine: Omit<Launcher, 'user'>, workDir: string, rea
   await mkdir(tmp, { recursive: true })
   // Only the tool and this run's uid reach the run's folder: it belongs to the tool and the run's group,
   // which may pass through (0710) but not list it; others, another run's sandbox among them, not even pass.
-  await shareWithGroup(found, workDir)
+  // Only its home and temp folder are the sandbox's to write; what the tool keeps there (the git config
+  // copy, passwd and group) stays the tool's alone.
+  for (const dir of [home, tmp]) await shareWithGroup(found, dir)
+  await privileged(found, found.chgrp, [String(found.user.gid), '--', workDir])
   await privileged(found, found.chmod, ['0710', '--', workDir])
   const folders = makeTraversable(readable)
   const notes = folders.notes

@@ -5,7 +5,7 @@
  */
 import { execFile, spawn } from 'node:child_process'
 import { existsSync, statSync } from 'node:fs'
-import { chmod, mkdtemp, readFile, rm, writeFile } from 'node:fs/promises'
+import { chmod, mkdir, mkdtemp, readFile, rm, writeFile } from 'node:fs/promises'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import { setTimeout as sleep } from 'node:timers/promises'
@@ -43,13 +43,16 @@ describeWhereSandboxed('a folder closed to others above the checkout', () => {
 
   test('and closed again when the run is interrupted', async () => {
     const { closed, repo, cleanup } = await repoInClosedFolder()
-    const tools = await mkdtemp(join(tmpdir(), 'rtg-closed-tools-'))
+    // In the checkout, which the sandbox sees as the host does (its /tmp is its own).
+    const tools = join(repo.dir, 'tools')
+    const out = await mkdtemp(join(tmpdir(), 'rtg-closed-out-'))
     try {
       // A "test runner" that says it started, then hangs; it runs as the sandbox's user, so its folder is open to it.
+      await mkdir(tools)
       await chmod(tools, 0o777)
       const started = join(tools, 'started')
       await writeFile(join(tools, 'hang.mjs'), `import { writeFileSync } from 'node:fs'\nwriteFileSync(${JSON.stringify(started)}, '')\nsetInterval(() => {}, 1000)\n`)
-      const args = ['verify', '--repo', repo.dir, '--base', repo.base, '--head', repo.head, '--out', join(tools, 'out'), '--test-command', `node ${join(tools, 'hang.mjs')} {files}`]
+      const args = ['verify', '--repo', repo.dir, '--base', repo.base, '--head', repo.head, '--out', out, '--test-command', `node ${join(tools, 'hang.mjs')} {files}`]
       const child = spawn(process.execPath, [cli, ...args], { env: { PATH: process.env.PATH, HOME: process.env.HOME }, stdio: 'ignore' })
       const exited = new Promise<number | null>((resolve) => child.once('exit', (code) => resolve(code)))
       for (let waited = 0; !existsSync(started) && waited < 60_000; waited += 50) await sleep(50)
@@ -59,7 +62,7 @@ describeWhereSandboxed('a folder closed to others above the checkout', () => {
       expect(await exited).toBe(130)
       expect(modeOf(closed)).toBe(0o700)
     } finally {
-      await Promise.all([cleanup(), rm(tools, { recursive: true, force: true })])
+      await Promise.all([cleanup(), rm(out, { recursive: true, force: true })])
     }
   }, 90_000)
 })

@@ -16,10 +16,14 @@ const tempDir = (name: string) => {
 
 const sandboxUid = (sandbox: Sandbox) => Number(/^uid (\d+) /.exec(sandbox.detail)?.[1])
 
-/** A run's folder with a tree in it shared with its sandbox, as the pipeline makes them. */
-async function openRun(checkout: string): Promise<{ sandbox: Sandbox; work: string; tree: string }> {
-  const work = tempDir('work')
-  const sandbox = await createSandboxProvider().open(work, [checkout])
+/**
+ * A run's folder with a tree in it shared with its sandbox, as the pipeline makes them. `alsoSeen`: folders
+ * its sandbox sees besides the checkout (with its own /tmp, it would not otherwise see another run's folder
+ * there; another runner's temp folder elsewhere on the machine it would).
+ */
+async function openRun(checkout: string, work: string, alsoSeen: string[] = []): Promise<{ sandbox: Sandbox; work: string; tree: string }> {
+  mkdirSync(work)
+  const sandbox = await createSandboxProvider().open(work, [checkout, ...alsoSeen])
   const tree = join(work, 'trees', 'pre-fix')
   mkdirSync(join(tree, 'src'), { recursive: true })
   writeFileSync(join(tree, 'src', 'fix.js'), 'module.exports = "pre-fix"\n')
@@ -33,7 +37,10 @@ const attempt = (sandbox: Sandbox, cwd: string, script: string) =>
 describeWhereSandboxed('where this machine can isolate', () => {
   test('two sandboxes are two uids, neither in the passwd file, and one cannot reach the other\'s folder', async () => {
     const checkout = tempDir('checkout')
-    const [a, b] = await Promise.all([openRun(checkout), openRun(checkout)])
+    const machine = tempDir('machine')
+    chmodSync(machine, 0o755)
+    // A sees the folder where B's run folder lives: only the permissions keep it out.
+    const [a, b] = await Promise.all([openRun(checkout, join(machine, 'a'), [machine]), openRun(checkout, join(machine, 'b'))])
     const [uidA, uidB] = [sandboxUid(a.sandbox), sandboxUid(b.sandbox)]
     expect(uidA).not.toBe(uidB)
     const passwd = readFileSync('/etc/passwd', 'utf8').split('\n').map((line) => Number(line.split(':')[2]))
@@ -70,7 +77,7 @@ describeWhereSandboxed('where this machine can isolate', () => {
 
   test('its uid has a name inside the sandbox only: os.userInfo() and the passwd file find it, the machine\'s passwd file stays as it was', async () => {
     const passwdBefore = readFileSync('/etc/passwd', 'utf8')
-    const { sandbox, work } = await openRun(tempDir('checkout'))
+    const { sandbox, work } = await openRun(tempDir('checkout'), join(tempDir('machine'), 'run'))
     const uid = sandboxUid(sandbox)
     expect(sandbox.detail).toContain(`gid ${uid}, this run's own, named regression-testgen in its own mount namespace`)
     const seen = await attempt(sandbox, work, `const { username, uid, homedir } = require('os').userInfo(); console.log(JSON.stringify({ username, uid, homedir }))`)
