@@ -11384,7 +11384,7 @@ function parsePath (scriptPath) {
 /***/ ((module, __unused_webpack___webpack_exports__, __nccwpck_require__) => {
 
 __nccwpck_require__.a(module, async (__webpack_handle_async_dependencies__, __webpack_async_result__) => { try {
-/* harmony import */ var _cli_js__WEBPACK_IMPORTED_MODULE_0__ = __nccwpck_require__(5250);
+/* harmony import */ var _cli_js__WEBPACK_IMPORTED_MODULE_0__ = __nccwpck_require__(3577);
 /* harmony import */ var _ports_process_js__WEBPACK_IMPORTED_MODULE_1__ = __nccwpck_require__(9558);
 
 
@@ -11396,7 +11396,7 @@ __webpack_async_result__();
 
 /***/ }),
 
-/***/ 5250:
+/***/ 3577:
 /***/ ((__unused_webpack_module, __webpack_exports__, __nccwpck_require__) => {
 
 
@@ -11427,11 +11427,15 @@ class UserFacingError extends Error {
 class SettingsError extends UserFacingError {
     input;
     problem;
-    constructor(input, problem) {
-        super(`Invalid ${input}: ${problem}`);
+    constructor(input, problem, hint = '') {
+        super(`Invalid ${input}: ${problem}`, hint);
         this.input = input;
         this.problem = problem;
         this.name = 'SettingsError';
+    }
+    /** The same refusal, naming the input as the user wrote it (on the command line, `--reruns` for `reruns`). */
+    namedAs(input, hint) {
+        return new SettingsError(input, this.problem, hint);
     }
 }
 /** The model's answer could not be used, even after the retry with the validation errors. */
@@ -11602,7 +11606,8 @@ function fromLinkedIssues(issues) {
     return build(issues[0].title, sections.join('\n\n'), 'linked-issues', Number(issues[0].reference.split('#')[1]));
 }
 
-;// CONCATENATED MODULE: ./src/ports/console-log.ts
+;// CONCATENATED MODULE: ./src/text.ts
+/** Pure text functions shared by every output: what untrusted text may keep on its way to a reader. */
 // Terminal escape sequences, in their 7-bit (ESC …) and 8-bit (C1) forms: OSC, DCS, SOS, PM and APC strings
 // up to their terminator (OSC 52 writes the clipboard, OSC 8 hides a link), CSI sequences (cursor moves,
 // screen clears, colours), then any other two-character escape.
@@ -11610,14 +11615,17 @@ const STRING_SEQUENCE = /(?:\u001b[\]PX^_]|[\u0090\u0098\u009d\u009e\u009f])[\s\
 const CSI_SEQUENCE = /(?:\u001b\[|\u009b)[\u0030-\u003f]*[\u0020-\u002f]*[\u0040-\u007e]/g;
 const SHORT_ESCAPE = /\u001b[\u0020-\u002f]*[\u0030-\u007e]/g;
 // What is left of C0 and C1 (a lone ESC, a carriage return that would overwrite the line, a bell), but \t and \n.
-const console_log_CONTROL = /[\u0000-\u0008\u000b-\u001f\u007f-\u009f]/g;
+const text_CONTROL = /[\u0000-\u0008\u000b-\u001f\u007f-\u009f]/g;
 /**
  * Text for a terminal, from untrusted sources (the model, issues, file names, test output): no escape
  * sequence and no control character but tab and newline reaches it, so it can only print what it says.
  */
 function forTerminal(text) {
-    return text.replace(/\r\n/g, '\n').replace(STRING_SEQUENCE, '').replace(CSI_SEQUENCE, '').replace(SHORT_ESCAPE, '').replace(console_log_CONTROL, '');
+    return text.replace(/\r\n/g, '\n').replace(STRING_SEQUENCE, '').replace(CSI_SEQUENCE, '').replace(SHORT_ESCAPE, '').replace(text_CONTROL, '');
 }
+
+;// CONCATENATED MODULE: ./src/ports/console-log.ts
+
 /** Progress for a terminal: on stderr, so stdout stays the report. */
 const consoleLogger = {
     info: (message) => console.error(forTerminal(message)),
@@ -42716,7 +42724,7 @@ function createAnthropicModel(settings, ledger) {
                 ...(thinking
                     ? { thinking: { type: 'adaptive' }, tool_choice: { type: 'auto' } }
                     : { temperature: 0, tool_choice: request.readTools?.length ? { type: 'any' } : { type: 'tool', name: request.tool.name } })
-            })
+            }, { signal: request.signal })
                 .finalMessage()
                 .catch((error) => {
                 throw apiFailure(error, { model: settings.model, baseURL: client.baseURL, apiKey: settings.apiKey, retries: settings.maxRetries });
@@ -42966,6 +42974,191 @@ function expandCommand(template, files, reporterArgs) {
     return { command, args, env };
 }
 
+;// CONCATENATED MODULE: ./src/ports/sandbox-writes.ts
+/**
+ * Writing, removing and making folders where the sandbox could have written (the trees, the runners'
+ * scratch folders): the one place that does it. A test can replace any folder or file it may write with a
+ * symbolic link (to a folder of root's, to /etc); the tool, root or a sudo-capable user, must never follow it.
+ *
+ * The rule, the checked walk: from `root` (a folder the sandbox cannot replace: the tool's own, or one in a
+ * folder of the tool's) down, lstat every component and refuse a link or a non-folder on the way; create
+ * missing folders one level at a time; open the final file with O_NOFOLLOW and O_CREAT|O_EXCL (an existing
+ * plain file is unlinked first, so not even a hard link to another file is written through); change a
+ * folder's mode through a descriptor opened with O_NOFOLLOW, never by path. No sandboxed process outlives its
+ * command (its PID namespace ends with it), so nothing changes a path between the walk and its use.
+ */
+
+
+
+
+/** Longer names than Linux allows (255 bytes) are refused before the system refuses them with a raw error. */
+const MAX_NAME_BYTES = 255;
+/** A path the tool will not write, remove or make a folder at: says which and why. Ends the run. */
+class SandboxPathRefused extends UserFacingError {
+    action;
+    path;
+    reason;
+    constructor(action, path, reason) {
+        super(`Refused to ${action} ${printable(path)}: ${reason}`, 'a test (or a commit) put a link, or a file where a folder should be, in a folder the tool writes; nothing was written through it');
+        this.action = action;
+        this.path = path;
+        this.reason = reason;
+        this.name = 'SandboxPathRefused';
+    }
+}
+/** Writes `content` at `relativePath` under `root` as a new regular file, making missing folders on the way. */
+async function writeInside(root, relativePath, content, mode = 0o666) {
+    const { path, parent } = await walk(root, relativePath, 'write', 'create');
+    const existing = await lstatOrNull(path);
+    if (existing?.isSymbolicLink())
+        throw new SandboxPathRefused('write', path, 'it is a symbolic link');
+    if (existing && !existing.isFile())
+        throw new SandboxPathRefused('write', path, `it is ${kindOf(existing)}`);
+    if (existing)
+        await (0,promises_.unlink)(path);
+    let handle;
+    try {
+        handle = await (0,promises_.open)(path, external_node_fs_.constants.O_WRONLY | external_node_fs_.constants.O_CREAT | external_node_fs_.constants.O_EXCL | external_node_fs_.constants.O_NOFOLLOW, mode);
+    }
+    catch (error) {
+        throw new SandboxPathRefused('write', path, `it could not be created in ${parent} (${sandbox_writes_codeOf(error)})`);
+    }
+    try {
+        await handle.writeFile(content);
+    }
+    finally {
+        await handle.close();
+    }
+    return path;
+}
+/**
+ * Removes the file (or link: unlinking one never touches its target) at `relativePath` under `root`; a
+ * folder only when `recursive` (node's rm unlinks the links it meets inside, never follows them). Nothing
+ * there, or a folder on the way missing: nothing to do.
+ */
+async function removeInside(root, relativePath, options = {}) {
+    const walked = await walk(root, relativePath, 'remove', 'stop').catch((error) => {
+        if (error instanceof MissingFolder)
+            return null;
+        throw error;
+    });
+    if (!walked)
+        return;
+    const existing = await lstatOrNull(walked.path);
+    if (!existing)
+        return;
+    if (!existing.isDirectory())
+        return (0,promises_.unlink)(walked.path);
+    if (!options.recursive)
+        throw new SandboxPathRefused('remove', walked.path, 'it is a folder');
+    await (0,promises_.rm)(walked.path, { recursive: true, force: true });
+}
+/**
+ * Makes the folder at `relativePath` under `root` (and the missing ones on the way, mode 0755), or checks an
+ * existing one, then gives it `mode` through a descriptor of the folder itself.
+ */
+async function makeFolderInside(root, relativePath, mode) {
+    const { path } = await walk(root, `${relativePath}/.`, 'make the folder', 'create');
+    let handle;
+    try {
+        handle = await (0,promises_.open)(path, external_node_fs_.constants.O_RDONLY | external_node_fs_.constants.O_DIRECTORY | external_node_fs_.constants.O_NOFOLLOW);
+    }
+    catch (error) {
+        throw new SandboxPathRefused('make the folder', path, `it could not be opened as a folder (${sandbox_writes_codeOf(error)})`);
+    }
+    try {
+        await handle.chmod(mode);
+    }
+    finally {
+        await handle.close();
+    }
+    return path;
+}
+/** A folder on the way is missing, and the walk was not to create it. */
+class MissingFolder extends Error {
+}
+/**
+ * Checks (or makes) every folder from `root` to the last component's folder; returns the last component's
+ * path. A trailing `.` (makeFolderInside) walks the whole path as folders.
+ */
+async function walk(root, relativePath, action, missing) {
+    const names = relativePath.split('/').filter((name) => name !== '' && name !== '.');
+    const endsInFolder = relativePath.endsWith('/.');
+    const shown = (0,external_node_path_.join)(root, relativePath);
+    if ((0,external_node_path_.isAbsolute)(relativePath) || names.includes('..') || names.length === 0)
+        throw new SandboxPathRefused(action, shown, `it is not a relative path inside ${root}`);
+    const tooLong = names.find((name) => Buffer.byteLength(name) > MAX_NAME_BYTES);
+    if (tooLong)
+        throw new SandboxPathRefused(action, shown, `the name ${printable(tooLong.slice(0, 40))}… is longer than ${MAX_NAME_BYTES} bytes`);
+    const rootStats = await lstatOrNull(root);
+    if (!rootStats && missing === 'stop')
+        throw new MissingFolder(root);
+    checkFolder(root, shown, action, rootStats);
+    const folders = endsInFolder ? names : names.slice(0, -1);
+    let current = root;
+    for (const name of folders) {
+        current = (0,external_node_path_.join)(current, name);
+        const stats = await lstatOrNull(current);
+        if (stats)
+            checkFolder(current, shown, action, stats);
+        else if (missing === 'stop')
+            throw new MissingFolder(current);
+        else
+            await makeOneFolder(current, shown, action);
+    }
+    return endsInFolder ? { path: current, parent: (0,external_node_path_.join)(current, '..') } : { path: (0,external_node_path_.join)(current, names[names.length - 1]), parent: current };
+}
+function checkFolder(folder, shown, action, stats) {
+    if (!stats)
+        throw new SandboxPathRefused(action, shown, `its folder ${folder} does not exist`);
+    if (stats.isSymbolicLink())
+        throw new SandboxPathRefused(action, shown, `${folder} is a symbolic link`);
+    if (!stats.isDirectory())
+        throw new SandboxPathRefused(action, shown, `${folder} is not a folder (${kindOf(stats)})`);
+}
+/** One level, never `recursive` (which would follow a link it met on the way). */
+async function makeOneFolder(folder, shown, action) {
+    try {
+        await (0,promises_.mkdir)(folder, 0o755);
+    }
+    catch (error) {
+        throw new SandboxPathRefused(action, shown, `${folder} could not be made (${sandbox_writes_codeOf(error)})`);
+    }
+}
+async function lstatOrNull(path) {
+    try {
+        return await (0,promises_.lstat)(path);
+    }
+    catch (error) {
+        const code = error.code;
+        if (code === 'ENOENT')
+            return null;
+        throw error;
+    }
+}
+function kindOf(stats) {
+    if (stats.isSymbolicLink())
+        return 'a symbolic link';
+    if (stats.isFIFO())
+        return 'a FIFO';
+    if (stats.isDirectory())
+        return 'a folder';
+    if (stats.isSocket())
+        return 'a socket';
+    if (stats.isCharacterDevice() || stats.isBlockDevice())
+        return 'a device';
+    if (stats.isFile())
+        return 'a file';
+    return 'not a plain file';
+}
+function sandbox_writes_codeOf(error) {
+    return error.code ?? String(error);
+}
+/** A path the test chose may hold control characters: shown escaped, on one line. */
+function printable(path) {
+    return path.replace(/[\u0000-\u001f\u007f]/g, (char) => `\\x${char.charCodeAt(0).toString(16).padStart(2, '0')}`);
+}
+
 ;// CONCATENATED MODULE: ./src/execute/tree-command.ts
 /** Commands the trees need besides the tests (install, build): run without a shell, failing loudly. */
 
@@ -43016,6 +43209,7 @@ function installEnvironment(parent) {
 
 
 
+
 const INSTALLS = [
     { lockfile: 'pnpm-lock.yaml', command: 'pnpm', args: ['install', '--frozen-lockfile'], env: {} },
     { lockfile: 'yarn.lock', command: 'yarn', args: ['install', '--frozen-lockfile'], env: {} },
@@ -43037,7 +43231,7 @@ async function reuseDependencies(repoDir, treeDir, packageDir) {
         const installed = (0,external_node_path_.join)(repoDir, folder, 'node_modules');
         if (!(0,external_node_fs_.existsSync)(installed))
             continue;
-        await linkEntries(installed, (0,external_node_path_.join)(treeDir, folder, 'node_modules'));
+        await linkEntries(installed, treeDir, (0,external_node_path_.join)(folder, 'node_modules'));
         linked = true;
     }
     if (linked)
@@ -43052,8 +43246,9 @@ async function installedDependencyFolders(repoDir, packageDir) {
     const folders = [...new Set(['', packageDir])].map((folder) => (0,external_node_path_.join)(repoDir, folder, 'node_modules')).filter((dir) => (0,external_node_fs_.existsSync)(dir));
     return Promise.all(folders.map((dir) => (0,promises_.realpath)(dir)));
 }
-async function linkEntries(installed, target) {
-    await (0,promises_.mkdir)(target, { recursive: true });
+/** Into the tree through the checked walk: after a failed install in the sandbox, its folders may be links. */
+async function linkEntries(installed, treeDir, folder) {
+    const target = await makeFolderInside(treeDir, folder, 0o755);
     // Straight to the real folder: a linked node_modules may pass through folders the sandbox cannot enter.
     const source = await (0,promises_.realpath)(installed);
     const entries = (await (0,promises_.readdir)(source)).filter((entry) => !WRITTEN_BY_TOOLS.has(entry));
@@ -43124,6 +43319,7 @@ var external_node_child_process_ = __nccwpck_require__(1421);
  * - passes `--end-of-options` before refs, so a ref such as `--upload-pack=…` is never read as an option;
  * - is killed, with everything it started, after a timeout.
  */
+
 
 
 
@@ -43244,6 +43440,25 @@ function createGit(repoDir, options = {}) {
         workTreeRoot: () => git(['rev-parse', '--show-toplevel']).then((root) => root.replace(/\n$/, ''), () => null),
         // The trailing slash: a pattern such as `out/` matches a folder, and a folder not yet made is not known as one.
         persistedCredentials: async () => parseRepositoryHeaders(await git(['config', '--list', '--show-scope', '--show-origin', '-z'])),
+        async credentialFreeConfig(dir) {
+            const commonDir = (0,external_node_fs_.realpathSync)((await git(['rev-parse', '--path-format=absolute', '--git-common-dir'])).replace(/\n$/, ''));
+            const copies = [];
+            for (const name of ['config', 'config.worktree']) {
+                const target = (0,external_node_path_.join)(commonDir, name);
+                if (!(await (0,promises_.lstat)(target).then((found) => found.isFile(), () => false)))
+                    continue;
+                const replacement = (0,external_node_path_.join)(dir, `git-${name}`);
+                // Private until it holds no credentials.
+                await (0,promises_.rm)(replacement, { force: true });
+                await (0,promises_.writeFile)(replacement, await (0,promises_.readFile)(target), { mode: 0o600, flag: 'wx' });
+                const names = (await git(['config', '--file', replacement, '--no-includes', '--name-only', '--list', '-z'])).split('\0');
+                for (const key of new Set(names.filter(holdsCredentials)))
+                    await git(['config', '--file', replacement, '--unset-all', key]);
+                await (0,promises_.chmod)(replacement, 0o644);
+                copies.push({ target, replacement });
+            }
+            return copies;
+        },
         isIgnored: async (folder) => (await git(['check-ignore', '--', `${folder.replace(/\/+$/, '')}/`], { noMatchExit: true })) !== '',
         forgetWorktreesUnderSync(folder) {
             const gitSync = (args) => runGitSync(args, { cwd: repoDir, env: { ...env, ...configEnvironment(overrides.lastRead(repoDir)), GIT_ALLOW_PROTOCOL: '' }, timeoutMs: timeouts.local });
@@ -43260,6 +43475,10 @@ function createGit(repoDir, options = {}) {
                 gitSync(['worktree', 'prune']);
         }
     };
+}
+/** Config keys (as git lists them: section and name lower case) that hold credentials or say where git finds them. */
+function holdsCredentials(key) {
+    return /^http\.(.+\.)?extraheader$/.test(key) || /^(credential|url|include|includeif)\./.test(key);
 }
 /** Paths per `check-attr` call: well within the length of a command line. */
 const PATHS_PER_CALL = 500;
@@ -43353,30 +43572,25 @@ function repositoryOverrides(entries) {
     }
     return overrides;
 }
-/** `git config --list --show-scope -z`: records of scope, then `key\nvalue` (a bare key for a valueless boolean). */
-function parseConfigList(output) {
+/**
+ * `git config --list --show-scope -z`: records of scope, then `key\nvalue` (a bare key for a valueless
+ * boolean); with `--show-origin`, the origin between them.
+ */
+function parseConfigList(output, { withOrigin = false } = {}) {
     const fields = output.split('\0');
+    const width = withOrigin ? 3 : 2;
     const entries = [];
-    for (let index = 0; index + 1 < fields.length; index += 2) {
-        const [key, ...value] = fields[index + 1].split('\n');
-        entries.push({ scope: fields[index], key, value: value.join('\n') });
+    for (let index = 0; index + width - 1 < fields.length; index += width) {
+        const [key, ...value] = fields[index + width - 1].split('\n');
+        entries.push({ scope: fields[index], ...(withOrigin && { origin: fields[index + 1] }), key, value: value.join('\n') });
     }
     return entries;
 }
-/**
- * `git config --list --show-scope --show-origin -z` (records of scope, origin, then `key\nvalue`): the
- * extraheaders of the repository's scopes. Keys come lower-cased but for the URL between the dots.
- */
+/** The extraheaders of the repository's scopes. Keys come lower-cased but for the URL between the dots. */
 function parseRepositoryHeaders(output) {
-    const fields = output.split('\0');
-    const found = [];
-    for (let index = 0; index + 2 < fields.length; index += 3) {
-        const [key, ...value] = fields[index + 2].split('\n');
-        if (!['local', 'worktree'].includes(fields[index]) || !/^http\.(.+\.)?extraheader$/.test(key))
-            continue;
-        found.push({ file: fields[index + 1].replace(/^file:/, ''), key, value: value.join('\n') });
-    }
-    return found;
+    return parseConfigList(output, { withOrigin: true })
+        .filter(({ scope, key }) => ['local', 'worktree'].includes(scope) && /^http\.(.+\.)?extraheader$/.test(key))
+        .map(({ origin = '', key, value }) => ({ file: origin.replace(/^file:/, ''), key, value }));
 }
 /** Overrides go in GIT_CONFIG_COUNT/KEY/VALUE: a key may hold `=` (a filter's name), which `-c` cannot. */
 function configEnvironment(overrides) {
@@ -43716,14 +43930,14 @@ function pageOf(path, where, text, request) {
     const total = lines.length;
     const start = Math.max(1, request.startLine ?? 1);
     if (total === 0)
-        return { text: wrap(`${printable(path)} (${where}) is empty.`), isError: false, summary: `read ${path} ${where}: empty` };
+        return { text: wrap(`${repository_view_printable(path)} (${where}) is empty.`), isError: false, summary: `read ${path} ${where}: empty` };
     if (start > total)
         return refused(`read ${path} ${where}`, `${path} has ${total} lines: startLine ${start} is past its end`);
     const last = Math.min(total, request.endLine ?? total, start + LIMITS.linesPerRead - 1);
     const shown = numberedLines(lines, start, last);
     const end = start + shown.length - 1;
     const more = end < Math.min(total, request.endLine ?? total) ? `\n(lines ${start}-${end} of ${total} shown: ask for startLine ${end + 1} for more)` : '';
-    const title = `${printable(path)} (${where}), lines ${start}-${end} of ${total}:`;
+    const title = `${repository_view_printable(path)} (${where}), lines ${start}-${end} of ${total}:`;
     return { text: wrap(`${title}\n${shown.join('\n')}${more}`), isError: false, summary: `read ${path} lines ${start}-${end} of ${total} ${where}` };
 }
 /** `n| text` for lines start..last (1-based), numbers right-aligned, stopping before charsPerRead. */
@@ -43763,7 +43977,7 @@ async function search(git, { head, installed }, { pattern, regex = false, path }
     const found = matches.filter((match) => !isSecretLooking(match.path) && !hasGitSegment(match.path));
     if (found.length === 0)
         return { text: `No matches for ${JSON.stringify(pattern)}${folder ? ` under ${folder}` : ''}.`, isError: false, summary: `${action}: no matches` };
-    const lines = found.slice(0, LIMITS.matches).map((match) => `${printable(match.path)}:${match.line}: ${cut(match.text, LIMITS.charsPerMatch)}`);
+    const lines = found.slice(0, LIMITS.matches).map((match) => `${repository_view_printable(match.path)}:${match.line}: ${cut(match.text, LIMITS.charsPerMatch)}`);
     const notes = cutNotes(found);
     return { text: wrap([...lines, ...notes].join('\n')), isError: false, summary: `${action}: ${found.length} match(es)` };
 }
@@ -43830,12 +44044,12 @@ function childrenOf(folder, tree) {
     return [...[...folders].map(([name, files]) => ({ name, files })).sort(byName), ...files.sort(byName)];
 }
 async function describeChild(git, head, child) {
-    const name = printable(child.name);
+    const name = repository_view_printable(child.name);
     if ('files' in child)
         return `${name}/ (${child.files} files)`;
     const { entry } = child;
     if (entry.mode === SYMLINK)
-        return `${name} -> ${printable(cut((await git.fileAt(head, entry.path)) ?? '?', LIMITS.charsPerLinkTarget))} (symbolic link, not followed)`;
+        return `${name} -> ${repository_view_printable(cut((await git.fileAt(head, entry.path)) ?? '?', LIMITS.charsPerLinkTarget))} (symbolic link, not followed)`;
     if (entry.mode === SUBMODULE)
         return `${name} (submodule)`;
     if (isSecretLooking(entry.path))
@@ -43845,7 +44059,7 @@ async function describeChild(git, head, child) {
 // --- Output --------------------------------------------------------------------------------------------
 const cut = (text, max) => (text.length > max ? `${text.slice(0, max - 1)}…` : text);
 /** A name as one line: control characters (a newline in a file name) escaped, so no line can pass for a marker. */
-const printable = (name) => (/[\u0000-\u001f\u007f]/.test(name) ? JSON.stringify(name).slice(1, -1) : name);
+const repository_view_printable = (name) => (/[\u0000-\u001f\u007f]/.test(name) ? JSON.stringify(name).slice(1, -1) : name);
 /**
  * The content between markers, after a line saying it is data. No line inside can be the end marker: file
  * lines start with their number, matches with their path, entries are names (which hold no `/`).
@@ -43983,7 +44197,7 @@ async function listInstalled(repoDir, root, path) {
     for (const name of shown.slice(0, LIMITS.entriesPerList))
         lines.push(await describeEntry(located.real, located.rootReal, name));
     const note = shown.length > LIMITS.entriesPerList ? [`(${shown.length - LIMITS.entriesPerList} more entries not shown: list a package folder)`] : [];
-    return { text: wrap([`${printable(path)} (installed packages):`, ...lines, ...note].join('\n')), isError: false, summary: `${action}: ${shown.length} entries` };
+    return { text: wrap([`${repository_view_printable(path)} (installed packages):`, ...lines, ...note].join('\n')), isError: false, summary: `${action}: ${shown.length} entries` };
 }
 /** The real path of an installed file or folder, or why the model may not have it. */
 async function locate(repoDir, root, path) {
@@ -44006,7 +44220,7 @@ async function locate(repoDir, root, path) {
     return { real, rootReal };
 }
 async function describeEntry(folder, rootReal, name) {
-    const shown = printable(name);
+    const shown = repository_view_printable(name);
     try {
         const real = await (0,promises_.realpath)((0,external_node_path_.join)(folder, name));
         if (real !== rootReal && !real.startsWith(rootReal + external_node_path_.sep))
@@ -44236,15 +44450,184 @@ function splitWords(text, operators = false) {
 
 ;// CONCATENATED MODULE: external "node:module"
 const external_node_module_namespaceObject = __WEBPACK_EXTERNAL_createRequire(import.meta.url)("node:module");
+;// CONCATENATED MODULE: ./src/ports/sandbox-files.ts
+/**
+ * Reading files the sandbox could have written (a runner's reports and coverage in a scratch folder): the
+ * one place that opens them. A test can replace its report with a link to a file only the tool may read, a
+ * FIFO that would block a read forever, or a file far too big to load; none of these is followed or read.
+ *
+ * The rule: no link anywhere between the scratch folder and the file (lstat every component, and open the
+ * file itself with O_NOFOLLOW), O_NONBLOCK so a FIFO opens without a writer, then `fstat` the open file —
+ * only a regular file, owned by a uid that may write runner output (the tool's own, when it ran the runner
+ * unisolated, or the sandbox's), no bigger than its kind's limit — and read from that same descriptor.
+ */
+
+
+
+
+const MB = 1024 * 1024;
+/** How much of each kind of runner output the tool reads at most. */
+const SANDBOX_FILE_LIMITS = {
+    /** Test results: jest/vitest/mocha JSON, JUnit XML, TAP. */
+    results: 32 * MB,
+    /** Coverage: V8 coverage, istanbul JSON, lcov, coverage.py JSON. */
+    coverage: 64 * MB,
+    /** The repository's own configuration, read from a tree the tests ran in (package.json, mocha.opts): any owner. */
+    config: 4 * MB
+};
+/** Deeper JSON than any runner writes (V8 coverage and jest reports nest under 10): refused before walking it. */
+const MAX_JSON_DEPTH = 64;
+/** A file the sandbox wrote that the tool will not read: says which and why. Ends the run. */
+class SandboxFileRefused extends UserFacingError {
+    path;
+    reason;
+    constructor(path, reason) {
+        super(`Refused to read ${sandbox_files_printable(path)}, written by the repository's tests: ${reason}`, 'a test replaced or bloated the runner\'s report; the run cannot trust its results');
+        this.path = path;
+        this.reason = reason;
+        this.name = 'SandboxFileRefused';
+    }
+}
+/** Owners besides the tool's own uid whose files count as runner output: the sandbox's user(s). */
+const sandboxOwners = new Set();
+/** The sandbox says which uid its commands run as, so their files are accepted. */
+function acceptSandboxOwner(uid) {
+    sandboxOwners.add(uid);
+}
+function ownerAccepted(uid) {
+    return uid === process.getuid?.() || sandboxOwners.has(uid);
+}
+/**
+ * The text of `path` (inside `scratchRoot`, the folder the tool made for the runner), or null when there
+ * is no such file. Anything but a plain, bounded file of an accepted owner throws SandboxFileRefused.
+ */
+async function readSandboxFile(scratchRoot, path, kind) {
+    const limit = SANDBOX_FILE_LIMITS[kind];
+    if (!(await parentsAreFolders(scratchRoot, path)))
+        return null;
+    let handle;
+    try {
+        handle = await (0,promises_.open)(path, external_node_fs_.constants.O_RDONLY | external_node_fs_.constants.O_NOFOLLOW | external_node_fs_.constants.O_NONBLOCK);
+    }
+    catch (error) {
+        const code = error.code;
+        if (code === 'ENOENT' || code === 'ENOTDIR')
+            return null;
+        if (code === 'ELOOP')
+            throw new SandboxFileRefused(path, 'it is a symbolic link');
+        throw new SandboxFileRefused(path, `it could not be opened (${code ?? String(error)})`);
+    }
+    try {
+        refuseUnlessPlain(path, await handle.stat(), kind);
+        return await readAtMost(handle, path, limit);
+    }
+    finally {
+        await handle.close();
+    }
+}
+/** JSON from the sandbox, refused when nested deeper than any runner writes (later code walks it). */
+function parseSandboxJson(path, text) {
+    const depth = maxNesting(text);
+    if (depth > MAX_JSON_DEPTH)
+        throw new SandboxFileRefused(path, `its JSON nests ${depth} levels deep (the limit is ${MAX_JSON_DEPTH})`);
+    return JSON.parse(text);
+}
+/** False when a folder between the root and the file is missing; throws when one is a link or not a folder. */
+async function parentsAreFolders(scratchRoot, path) {
+    const inside = (0,external_node_path_.relative)(scratchRoot, path);
+    if (inside === '' || inside.startsWith('..') || (0,external_node_path_.isAbsolute)(inside))
+        throw new SandboxFileRefused(path, `it is not inside the runner's folder ${scratchRoot}`);
+    const folders = inside.split(external_node_path_.sep).slice(0, -1);
+    let current = scratchRoot;
+    for (const name of folders) {
+        current = (0,external_node_path_.join)(current, name);
+        const stats = await (0,promises_.lstat)(current).catch(() => null);
+        if (!stats)
+            return false;
+        if (stats.isSymbolicLink())
+            throw new SandboxFileRefused(path, `its folder ${current} is a symbolic link`);
+        if (!stats.isDirectory())
+            throw new SandboxFileRefused(path, `its folder ${current} is not a folder`);
+    }
+    return true;
+}
+function refuseUnlessPlain(path, stats, kind) {
+    const limit = SANDBOX_FILE_LIMITS[kind];
+    if (!stats.isFile())
+        throw new SandboxFileRefused(path, `it is not a regular file (${sandbox_files_kindOf(stats)})`);
+    // The repository's files belong to whoever checked it out; a link, not an owner, is what betrays a swap there.
+    if (kind !== 'config' && !ownerAccepted(stats.uid))
+        throw new SandboxFileRefused(path, `it is owned by uid ${stats.uid}, neither the sandbox's user nor the tool's`);
+    if (stats.size > limit)
+        throw new SandboxFileRefused(path, `it is ${megabytes(stats.size)}, over the ${megabytes(limit)} limit for this kind of report`);
+}
+/** Reads from the descriptor, never more than the limit, even if the file grew after fstat. */
+async function readAtMost(handle, path, limit) {
+    const buffer = Buffer.alloc(Math.min(limit + 1, 1 * MB));
+    const chunks = [];
+    let total = 0;
+    for (;;) {
+        const { bytesRead } = await handle.read(buffer, 0, buffer.length, null);
+        if (bytesRead === 0)
+            break;
+        total += bytesRead;
+        if (total > limit)
+            throw new SandboxFileRefused(path, `it grew over the ${megabytes(limit)} limit for this kind of report`);
+        chunks.push(Buffer.from(buffer.subarray(0, bytesRead)));
+    }
+    return Buffer.concat(chunks, total).toString('utf8');
+}
+/** The deepest nesting of arrays and objects, outside strings: one pass, no recursion. */
+function maxNesting(text) {
+    let depth = 0;
+    let deepest = 0;
+    let inString = false;
+    for (let i = 0; i < text.length; i++) {
+        const char = text.charCodeAt(i);
+        if (inString) {
+            if (char === 0x5c)
+                i++; // a backslash escapes the next character
+            else if (char === 0x22)
+                inString = false;
+        }
+        else if (char === 0x22)
+            inString = true;
+        else if (char === 0x5b || char === 0x7b)
+            deepest = Math.max(deepest, ++depth);
+        else if (char === 0x5d || char === 0x7d)
+            depth--;
+    }
+    return deepest;
+}
+/** A file name the test chose (a V8 coverage file's) may hold control characters: shown escaped, on one line. */
+function sandbox_files_printable(path) {
+    return path.replace(/[\u0000-\u001f\u007f]/g, (char) => `\\x${char.charCodeAt(0).toString(16).padStart(2, '0')}`);
+}
+function sandbox_files_kindOf(stats) {
+    if (stats.isFIFO())
+        return 'a FIFO';
+    if (stats.isDirectory())
+        return 'a folder';
+    if (stats.isSocket())
+        return 'a socket';
+    if (stats.isCharacterDevice() || stats.isBlockDevice())
+        return 'a device';
+    return 'not a plain file';
+}
+function megabytes(bytes) {
+    return `${(bytes / MB).toFixed(bytes < MB ? 2 : 0)} MB`;
+}
+
 ;// CONCATENATED MODULE: ./src/frameworks/packages.ts
 /** The repository's package.json and the packages installed in a tree, as the JavaScript adapters read them. */
 
 
 
 
+/** Read without following a link: the tests may have replaced a tree's package.json with one to a file only the tool may read. */
 async function readPackageJson(dir) {
     try {
-        return JSON.parse(await (0,promises_.readFile)((0,external_node_path_.join)(dir, 'package.json'), 'utf8'));
+        return JSON.parse((await readSandboxFile(dir, (0,external_node_path_.join)(dir, 'package.json'), 'config')) ?? '');
     }
     catch {
         return null;
@@ -44444,7 +44827,8 @@ async function fromImports(repo, trackedFiles) {
     const inPackage = repo.packageDir ? `${repo.packageDir}/` : '';
     const tests = trackedFiles.filter((path) => path.startsWith(inPackage) && SCRIPT_FILE.test(path) && classifyFile(path) === 'test').slice(0, MAX_TEST_FILES);
     for (const file of tests) {
-        const source = await (0,promises_.readFile)((0,external_node_path_.join)(repo.headDir, file), 'utf8').catch(() => '');
+        // Not through a link: the pre-fix tree's install (in the sandbox) could have written the head tree too.
+        const source = (await readSandboxFile(repo.headDir, (0,external_node_path_.join)(repo.headDir, file), 'config').catch(() => null)) ?? '';
         for (const match of source.matchAll(IMPORT)) {
             const missing = buildOutputImported(repo, file, match[1]);
             if (missing)
@@ -46727,7 +47111,6 @@ function extent(numbers) {
 
 
 
-
 const MAX_HUNKS = 8;
 /** Null when there is nothing to tell apart: fewer than two source hunks, or no fail-to-pass test. */
 async function guardHunks(changeSet, tests, options) {
@@ -46789,11 +47172,9 @@ async function takeOut(git, changeSet, { file, hunk }, treeDir) {
     const head = file.status === 'deleted' ? '' : ((await git.fileAt(changeSet.head, file.path)) ?? '');
     const text = withHunkReverted(head, base, hunk.header);
     // A deleted file comes back; an added one whose only hunk goes out is gone; a renamed one keeps its name.
-    const target = (0,external_node_path_.join)(treeDir, file.path);
     if (file.status === 'added' && text === '')
-        return (0,promises_.rm)(target, { force: true });
-    await (0,promises_.mkdir)((0,external_node_path_.dirname)(target), { recursive: true });
-    await (0,promises_.writeFile)(target, text);
+        return removeInside(treeDir, file.path);
+    await writeInside(treeDir, file.path, text);
 }
 /**
  * `@@ -a,b +c,d @@`: lines c..c+d-1 of the head replaced by lines a..a+b-1 of the base. A count of 0 puts
@@ -47066,7 +47447,7 @@ function classifyTests(headRun, preFixRun) {
         // How it failed there: a test a hook kept from running proves nothing (kindOf).
         const failure = preFixFailureOf(before, preFixFileErrors.get(test.file));
         const flaky = test.runs !== undefined || before?.runs !== undefined;
-        const kind = flaky ? 'flaky' : kindOf(test, preFixStatus, failure);
+        const kind = flaky ? 'flaky' : classify_kindOf(test, preFixStatus, failure);
         const explained = kind === 'fail-to-pass' || (kind === 'missing-at-pre-fix' && failure?.kind === 'not-run');
         const preFixFailure = kind === 'fail-to-pass' && failure && failure.kind !== 'not-run' ? failure.kind : null;
         const shown = flaky && before?.runs ? before.message : message;
@@ -47074,7 +47455,7 @@ function classifyTests(headRun, preFixRun) {
         return { file: test.file, name: test.name, ...identity, head: test.status, preFix: preFixStatus, kind, flaky, message: shown, scenario: null, preFixFailure, preFixFailureLine: explained ? (failure?.line ?? null) : null };
     });
 }
-function kindOf(head, preFix, failure) {
+function classify_kindOf(head, preFix, failure) {
     if (head.status === 'skipped')
         return 'skipped';
     if (head.status !== 'passed')
@@ -48469,170 +48850,6 @@ class Parser extends external_events_.EventEmitter {
     }
 }
 //# sourceMappingURL=index.js.map
-;// CONCATENATED MODULE: ./src/ports/sandbox-files.ts
-/**
- * Reading files the sandbox could have written (a runner's reports and coverage in a scratch folder): the
- * one place that opens them. A test can replace its report with a link to a file only the tool may read, a
- * FIFO that would block a read forever, or a file far too big to load; none of these is followed or read.
- *
- * The rule: no link anywhere between the scratch folder and the file (lstat every component, and open the
- * file itself with O_NOFOLLOW), O_NONBLOCK so a FIFO opens without a writer, then `fstat` the open file —
- * only a regular file, owned by a uid that may write runner output (the tool's own, when it ran the runner
- * unisolated, or the sandbox's), no bigger than its kind's limit — and read from that same descriptor.
- */
-
-
-
-
-const MB = 1024 * 1024;
-/** How much of each kind of runner output the tool reads at most. */
-const SANDBOX_FILE_LIMITS = {
-    /** Test results: jest/vitest/mocha JSON, JUnit XML, TAP. */
-    results: 32 * MB,
-    /** Coverage: V8 coverage, istanbul JSON, lcov, coverage.py JSON. */
-    coverage: 64 * MB
-};
-/** Deeper JSON than any runner writes (V8 coverage and jest reports nest under 10): refused before walking it. */
-const MAX_JSON_DEPTH = 64;
-/** A file the sandbox wrote that the tool will not read: says which and why. Ends the run. */
-class SandboxFileRefused extends UserFacingError {
-    path;
-    reason;
-    constructor(path, reason) {
-        super(`Refused to read ${sandbox_files_printable(path)}, written by the repository's tests: ${reason}`, 'a test replaced or bloated the runner\'s report; the run cannot trust its results');
-        this.path = path;
-        this.reason = reason;
-        this.name = 'SandboxFileRefused';
-    }
-}
-/** Owners besides the tool's own uid whose files count as runner output: the sandbox's user(s). */
-const sandboxOwners = new Set();
-/** The sandbox says which uid its commands run as, so their files are accepted. */
-function acceptSandboxOwner(uid) {
-    sandboxOwners.add(uid);
-}
-function ownerAccepted(uid) {
-    return uid === process.getuid?.() || sandboxOwners.has(uid);
-}
-/**
- * The text of `path` (inside `scratchRoot`, the folder the tool made for the runner), or null when there
- * is no such file. Anything but a plain, bounded file of an accepted owner throws SandboxFileRefused.
- */
-async function readSandboxFile(scratchRoot, path, kind) {
-    const limit = SANDBOX_FILE_LIMITS[kind];
-    if (!(await parentsAreFolders(scratchRoot, path)))
-        return null;
-    let handle;
-    try {
-        handle = await (0,promises_.open)(path, external_node_fs_.constants.O_RDONLY | external_node_fs_.constants.O_NOFOLLOW | external_node_fs_.constants.O_NONBLOCK);
-    }
-    catch (error) {
-        const code = error.code;
-        if (code === 'ENOENT' || code === 'ENOTDIR')
-            return null;
-        if (code === 'ELOOP')
-            throw new SandboxFileRefused(path, 'it is a symbolic link');
-        throw new SandboxFileRefused(path, `it could not be opened (${code ?? String(error)})`);
-    }
-    try {
-        refuseUnlessPlain(path, await handle.stat(), limit);
-        return await readAtMost(handle, path, limit);
-    }
-    finally {
-        await handle.close();
-    }
-}
-/** JSON from the sandbox, refused when nested deeper than any runner writes (later code walks it). */
-function parseSandboxJson(path, text) {
-    const depth = maxNesting(text);
-    if (depth > MAX_JSON_DEPTH)
-        throw new SandboxFileRefused(path, `its JSON nests ${depth} levels deep (the limit is ${MAX_JSON_DEPTH})`);
-    return JSON.parse(text);
-}
-/** False when a folder between the root and the file is missing; throws when one is a link or not a folder. */
-async function parentsAreFolders(scratchRoot, path) {
-    const inside = (0,external_node_path_.relative)(scratchRoot, path);
-    if (inside === '' || inside.startsWith('..') || (0,external_node_path_.isAbsolute)(inside))
-        throw new SandboxFileRefused(path, `it is not inside the runner's folder ${scratchRoot}`);
-    const folders = inside.split(external_node_path_.sep).slice(0, -1);
-    let current = scratchRoot;
-    for (const name of folders) {
-        current = (0,external_node_path_.join)(current, name);
-        const stats = await (0,promises_.lstat)(current).catch(() => null);
-        if (!stats)
-            return false;
-        if (stats.isSymbolicLink())
-            throw new SandboxFileRefused(path, `its folder ${current} is a symbolic link`);
-        if (!stats.isDirectory())
-            throw new SandboxFileRefused(path, `its folder ${current} is not a folder`);
-    }
-    return true;
-}
-function refuseUnlessPlain(path, stats, limit) {
-    if (!stats.isFile())
-        throw new SandboxFileRefused(path, `it is not a regular file (${sandbox_files_kindOf(stats)})`);
-    if (!ownerAccepted(stats.uid))
-        throw new SandboxFileRefused(path, `it is owned by uid ${stats.uid}, neither the sandbox's user nor the tool's`);
-    if (stats.size > limit)
-        throw new SandboxFileRefused(path, `it is ${megabytes(stats.size)}, over the ${megabytes(limit)} limit for this kind of report`);
-}
-/** Reads from the descriptor, never more than the limit, even if the file grew after fstat. */
-async function readAtMost(handle, path, limit) {
-    const buffer = Buffer.alloc(Math.min(limit + 1, 1 * MB));
-    const chunks = [];
-    let total = 0;
-    for (;;) {
-        const { bytesRead } = await handle.read(buffer, 0, buffer.length, null);
-        if (bytesRead === 0)
-            break;
-        total += bytesRead;
-        if (total > limit)
-            throw new SandboxFileRefused(path, `it grew over the ${megabytes(limit)} limit for this kind of report`);
-        chunks.push(Buffer.from(buffer.subarray(0, bytesRead)));
-    }
-    return Buffer.concat(chunks, total).toString('utf8');
-}
-/** The deepest nesting of arrays and objects, outside strings: one pass, no recursion. */
-function maxNesting(text) {
-    let depth = 0;
-    let deepest = 0;
-    let inString = false;
-    for (let i = 0; i < text.length; i++) {
-        const char = text.charCodeAt(i);
-        if (inString) {
-            if (char === 0x5c)
-                i++; // a backslash escapes the next character
-            else if (char === 0x22)
-                inString = false;
-        }
-        else if (char === 0x22)
-            inString = true;
-        else if (char === 0x5b || char === 0x7b)
-            deepest = Math.max(deepest, ++depth);
-        else if (char === 0x5d || char === 0x7d)
-            depth--;
-    }
-    return deepest;
-}
-/** A file name the test chose (a V8 coverage file's) may hold control characters: shown escaped, on one line. */
-function sandbox_files_printable(path) {
-    return path.replace(/[\u0000-\u001f\u007f]/g, (char) => `\\x${char.charCodeAt(0).toString(16).padStart(2, '0')}`);
-}
-function sandbox_files_kindOf(stats) {
-    if (stats.isFIFO())
-        return 'a FIFO';
-    if (stats.isDirectory())
-        return 'a folder';
-    if (stats.isSocket())
-        return 'a socket';
-    if (stats.isCharacterDevice() || stats.isBlockDevice())
-        return 'a device';
-    return 'not a plain file';
-}
-function megabytes(bytes) {
-    return `${(bytes / MB).toFixed(bytes < MB ? 2 : 0)} MB`;
-}
-
 ;// CONCATENATED MODULE: ./node_modules/fast-xml-parser/src/util.js
 
 
@@ -55943,7 +56160,6 @@ function repoRelative(path, roots) {
 
 
 
-
 const parser = new XMLParser({
     // Document order: a suite's tests and nested suites are reported as they ran.
     preserveOrder: true,
@@ -56085,7 +56301,9 @@ async function readLcov(scratchRoot, reportPath, treeDir, roots) {
 async function codeLinesOnly(coverage, treeDir) {
     const inTree = coverage.filter(({ file }) => !(0,external_node_path_.isAbsolute)(file) && !file.startsWith('../') && !file.split('/').includes('node_modules'));
     return Promise.all(inTree.map(async (entry) => {
-        const lines = (await (0,promises_.readFile)((0,external_node_path_.resolve)(treeDir, entry.file), 'utf8').catch(() => '')).split('\n');
+        // The tests ran in this tree: a file of it may now be a link, never followed (a missing or refused file has no code lines).
+        const path = (0,external_node_path_.resolve)(treeDir, entry.file);
+        const lines = ((await readSandboxFile(treeDir, path, 'config').catch(() => null)) ?? '').split('\n');
         const code = (line) => isCode(lines[line - 1] ?? '');
         return { file: entry.file, executableLines: entry.executableLines.filter(code), coveredLines: entry.coveredLines.filter(code) };
     }));
@@ -56440,8 +56658,7 @@ function findC8(treeDir) {
  * go too. Written as `.js` beside a CommonJS package.json, which every mocha since 6 loads by `require`.
  */
 async function writeConfigWrapper(mocha, sources, folder) {
-    await (0,promises_.mkdir)(folder, { recursive: true });
-    await (0,promises_.writeFile)((0,external_node_path_.join)(folder, 'package.json'), '{ "type": "commonjs" }\n');
+    await writeInside(folder, 'package.json', '{ "type": "commonjs" }\n');
     const camel = (name) => name.replace(/-([a-z])/g, (_match, letter) => letter.toUpperCase());
     const dropped = [...DROPPED_OPTIONS, 'reporter-options', '_'].flatMap((name) => [name, camel(name)]);
     const source = `'use strict'
@@ -56463,22 +56680,36 @@ for (const key of Object.keys(rc)) {
 for (const key of ${JSON.stringify(dropped)}) delete merged[key]
 module.exports = merged
 `;
-    const path = (0,external_node_path_.join)(folder, '.mocharc.js');
-    await (0,promises_.writeFile)(path, source);
-    return path;
+    return writeInside(folder, '.mocharc.js', source);
 }
 
 ;// CONCATENATED MODULE: ./src/frameworks/runner-folder.ts
-/** Folders a test runner writes its reports into. */
+/** Folders a test runner writes its reports into, and the folder of files the tool hands it. */
+
+
 
 /**
  * Makes a folder the runner's processes can write, whoever they run as: in the sandbox they are another
  * user than the tool that makes the folder. It sits in the run's own folder, which only the tool and the
- * sandbox can reach.
+ * sandbox can reach. `dir`'s parent is a folder the sandbox cannot replace (the tool's, made if missing);
+ * `dir` itself may be one an earlier run could write into, so it is checked, not followed (a planted link
+ * would have the tool open its target to everyone).
  */
 async function makeRunnerFolder(dir) {
+    await madeByTheTool((0,external_node_path_.dirname)(dir));
+    await makeFolderInside((0,external_node_path_.dirname)(dir), (0,external_node_path_.basename)(dir), 0o777);
+}
+/**
+ * A folder for files the tool hands the runner (config wrappers): the sandbox may read them but not
+ * write them, so a test cannot change what the next run loads. Next to the scratch folder, never in it.
+ */
+async function makeRunnerConfigFolder(scratchDir) {
+    await madeByTheTool((0,external_node_path_.dirname)(scratchDir));
+    return makeFolderInside((0,external_node_path_.dirname)(scratchDir), `${(0,external_node_path_.basename)(scratchDir)}.config`, 0o755);
+}
+/** The tool's own folder above the runner's (the run's `runs` folder): made if missing. */
+async function madeByTheTool(dir) {
     await (0,promises_.mkdir)(dir, { recursive: true });
-    await (0,promises_.chmod)(dir, 0o777);
 }
 
 // EXTERNAL MODULE: ./node_modules/v8-to-istanbul/index.js
@@ -56500,6 +56731,7 @@ var v8_to_istanbul_default = /*#__PURE__*/__nccwpck_require__.n(v8_to_istanbul);
 
 
 
+
 const FOLDER = 'v8-coverage';
 /** The folder under a run's scratch folder that node writes its coverage into. */
 function v8CoverageDir(scratchDir) {
@@ -56511,7 +56743,7 @@ function v8CoverageDir(scratchDir) {
  */
 async function v8CoverageEnv(scratchDir) {
     const dir = v8CoverageDir(scratchDir);
-    await (0,promises_.rm)(dir, { recursive: true, force: true });
+    await removeInside(scratchDir, FOLDER, { recursive: true });
     await makeRunnerFolder(dir);
     return { NODE_V8_COVERAGE: dir };
 }
@@ -56699,7 +56931,8 @@ const avaAdapter = {
             return notInstalled(request);
         const reportFile = (0,external_node_path_.join)(request.scratchDir, REPORT_FILE);
         // A report left by an earlier run must not pass for this one's.
-        await Promise.all([(0,promises_.rm)(reportFile, { force: true }), (0,promises_.rm)((0,external_node_path_.join)(request.scratchDir, 'coverage'), { recursive: true, force: true })]);
+        await removeInside(request.scratchDir, REPORT_FILE);
+        await removeInside(request.scratchDir, 'coverage', { recursive: true });
         const invocation = request.command ? expandCommand(request.command, request.files, ['--tap']) : await defaultInvocation(request, ava);
         const c8 = request.coverage ? findC8(request.treeDir) : null;
         const wrapped = await toReportFile(invocation, reportFile, request.scratchDir);
@@ -56735,9 +56968,9 @@ function scriptEnv(script) {
     }
     return {};
 }
+/** The wrapper lives beside the scratch folder, not in it: the tests may write their scratch folder, never what runs them. */
 async function toReportFile(invocation, reportFile, scratchDir) {
-    const wrapper = (0,external_node_path_.join)(scratchDir, TAP_WRAPPER);
-    await (0,promises_.writeFile)(wrapper, TAP_WRAPPER_SOURCE);
+    const wrapper = await writeInside(await makeRunnerConfigFolder(scratchDir), TAP_WRAPPER, TAP_WRAPPER_SOURCE);
     return { command: process.execPath, args: [wrapper, reportFile, invocation.command, ...invocation.args], env: invocation.env };
 }
 /** c8 around the command: istanbul JSON in the scratch folder, and no coverage threshold failing the run. */
@@ -56932,7 +57165,7 @@ const jestAdapter = {
         const reportFile = (0,external_node_path_.join)(request.scratchDir, jest_REPORT_FILE);
         // A report left by an earlier run must not pass for this one's.
         await makeRunnerFolder(request.scratchDir);
-        await (0,promises_.rm)(reportFile, { force: true });
+        await removeInside(request.scratchDir, jest_REPORT_FILE);
         // `--randomize` (jest 29.2+) shuffles the tests of each file; older jest rejects the flag.
         const shuffled = request.shuffle === true && atLeastVersion(installedVersion(request.treeDir, 'jest'), 29, 2);
         const reporterArgs = [...JEST_FLAGS, ...coverageFlags(request), ...(shuffled ? ['--randomize'] : []), `--outputFile=${reportFile}`];
@@ -57232,6 +57465,7 @@ function take(counts, key) {
 
 
 
+
 const mocha_CONFIG_FILES = ['js', 'cjs', 'mjs', 'json', 'jsonc', 'yml', 'yaml'].map((ext) => `.mocharc.${ext}`);
 const mocha_SCRIPT_FILE = /\.[cm]?[jt]s$/;
 const SPEC_NAME = /\.(?:spec|test)\.[cm]?[jt]s$/;
@@ -57320,9 +57554,10 @@ async function runMocha(request, processes, mocha, files, scratchDir) {
     const reportFile = (0,external_node_path_.join)(scratchDir, mocha_REPORT_FILE);
     // Reports left by an earlier run must not pass for this one's.
     await makeRunnerFolder(scratchDir);
-    await Promise.all([(0,promises_.rm)(reportFile, { force: true }), (0,promises_.rm)((0,external_node_path_.join)(scratchDir, 'coverage'), { recursive: true, force: true })]);
+    await removeInside(scratchDir, mocha_REPORT_FILE);
+    await removeInside(scratchDir, 'coverage', { recursive: true });
     const reporterArgs = mochaReporterArgs(mocha, reportFile);
-    const invocation = request.command ? expandCommand(request.command, files, reporterArgs) : await mocha_defaultInvocation(request, mocha, files, reporterArgs, scratchDir);
+    const invocation = request.command ? expandCommand(request.command, files, reporterArgs) : await mocha_defaultInvocation(request, mocha, files, reporterArgs);
     const c8 = request.coverage ? findC8(request.treeDir) : null;
     const v8 = request.coverage && !c8 ? await v8CoverageEnv(scratchDir) : null;
     const command = c8 ? mocha_withCoverage(invocation, c8, scratchDir) : v8 ? { ...invocation, env: { ...invocation.env, ...v8 } } : invocation;
@@ -57350,11 +57585,12 @@ function mochaReporterArgs(mocha, reportFile) {
  * The tree's mocha, run by node directly (no npx, no shell), with the flags of the repository's test script,
  * its `mocha.opts` (mocha ≤ 7) and its configuration through a wrapper (mocha ≥ 6), without their spec paths.
  */
-async function mocha_defaultInvocation(request, mocha, files, reporterArgs, scratchDir) {
+async function mocha_defaultInvocation(request, mocha, files, reporterArgs) {
     const manifest = await readPackageJson(request.treeDir);
     const script = scriptFlags(manifest?.scripts);
     const flags = [...script.flags];
-    const configDir = (0,external_node_path_.join)(scratchDir, 'mocha-config');
+    // Beside the scratch folder, not in it: the tests may write their scratch folder, never what mocha loads.
+    const configDir = await makeRunnerConfigFolder(request.scratchDir);
     if (mocha.readsOpts) {
         // Its flags on the command line instead, without its spec paths; mocha ≤ 5 gets an empty opts file.
         flags.unshift(...(await optsFileFlags(request.treeDir, script.opts)));
@@ -57369,17 +57605,23 @@ async function mocha_defaultInvocation(request, mocha, files, reporterArgs, scra
     }
     return { command: process.execPath, args: [mocha.bin, ...flags, ...reporterArgs, ...files], env: script.env };
 }
-/** The flags of a `mocha.opts` (mocha ≤ 7), its spec paths dropped. */
+/**
+ * The flags of a `mocha.opts` (mocha ≤ 7), its spec paths dropped. Read as runner output is: the tests may
+ * have replaced it with a link to a file only the tool may read; a file outside the tree is not read.
+ */
 async function optsFileFlags(treeDir, opts) {
     if (opts === false)
         return [];
-    const text = await (0,promises_.readFile)((0,external_node_path_.resolve)(treeDir, opts ?? 'test/mocha.opts'), 'utf8').catch(() => '');
-    return parseOptsFile(text).flags;
+    const path = (0,external_node_path_.resolve)(treeDir, opts ?? 'test/mocha.opts');
+    const text = await readSandboxFile(treeDir, path, 'config').catch((error) => {
+        if (error instanceof SandboxFileRefused && !path.startsWith(treeDir + external_node_path_.sep))
+            return '';
+        throw error;
+    });
+    return parseOptsFile(text ?? '').flags;
 }
 async function emptyOptsFile(dir) {
-    await (0,promises_.mkdir)(dir, { recursive: true });
-    await (0,promises_.writeFile)((0,external_node_path_.join)(dir, 'mocha.opts'), '');
-    return (0,external_node_path_.join)(dir, 'mocha.opts');
+    return writeInside(dir, 'mocha.opts', '');
 }
 /** c8 around the command: istanbul JSON in the scratch folder, and no coverage threshold failing the run. */
 function mocha_withCoverage(invocation, c8Bin, scratchDir) {
@@ -57660,7 +57902,7 @@ async function runFile(plan, file, dir) {
     const junit = (0,external_node_path_.join)(dir, 'junit.xml');
     const lcov = (0,external_node_path_.join)(dir, 'lcov.info');
     // Reports left by an earlier run must not pass for this one's.
-    await (0,promises_.rm)(dir, { recursive: true, force: true });
+    await removeInside(request.scratchDir, (0,external_node_path_.basename)(dir), { recursive: true });
     await makeRunnerFolder(dir);
     const remaining = plan.deadline - Date.now();
     if (remaining <= 0)
@@ -58118,6 +58360,8 @@ async function readCoverageJson(scratchRoot, reportPath, treeRoots, keep) {
 
 
 
+
+
 const pytest_REPORT_FILE = 'junit.xml';
 const COVERAGE_DATA = '.coverage';
 const COVERAGE_REPORT = 'coverage.json';
@@ -58209,9 +58453,10 @@ function interpreterNote(python, tried) {
 }
 /** Reports (and coverage data) left by an earlier run must not pass for this one's. */
 async function clearReports(scratchDir) {
-    await (0,promises_.mkdir)(scratchDir, { recursive: true });
+    await makeRunnerFolder(scratchDir);
     const stale = (await (0,promises_.readdir)(scratchDir)).filter((file) => [pytest_REPORT_FILE, COVERAGE_REPORT].includes(file) || file.startsWith(COVERAGE_DATA));
-    await Promise.all(stale.map((file) => (0,promises_.rm)((0,external_node_path_.join)(scratchDir, file), { force: true })));
+    for (const file of stale)
+        await removeInside(scratchDir, file);
 }
 /** `python -m pytest` (which puts the tree's root on sys.path, as the usual way to run it does), under coverage when asked. */
 function pytest_defaultInvocation(python, request, reporterArgs) {
@@ -58281,6 +58526,8 @@ function hasTestFile(dir, depth) {
 
 
 
+
+
 const CONFIG_EXTENSIONS = ['ts', 'mts', 'cts', 'js', 'mjs', 'cjs'];
 const VITEST_CONFIGS = CONFIG_EXTENSIONS.flatMap((ext) => [`vitest.config.${ext}`, `vitest.workspace.${ext}`]).concat('vitest.workspace.json');
 const VITE_CONFIGS = CONFIG_EXTENSIONS.map((ext) => `vite.config.${ext}`);
@@ -58333,8 +58580,9 @@ const vitestAdapter = {
         const reportFile = (0,external_node_path_.join)(request.scratchDir, vitest_REPORT_FILE);
         const coverageFile = (0,external_node_path_.join)(request.scratchDir, 'coverage', 'coverage-final.json');
         // Reports left by an earlier run must not pass for this one's.
-        await (0,promises_.mkdir)(request.scratchDir, { recursive: true });
-        await Promise.all([(0,promises_.rm)(reportFile, { force: true }), (0,promises_.rm)(coverageFile, { force: true })]);
+        await makeRunnerFolder(request.scratchDir);
+        await removeInside(request.scratchDir, vitest_REPORT_FILE);
+        await removeInside(request.scratchDir, 'coverage/coverage-final.json');
         const provider = request.coverage ? coverageProvider(request.treeDir) : null;
         // `--sequence.shuffle`: files and tests in a random order (vitest 0.30 and later know it).
         const version = installedVersion(request.treeDir, 'vitest');
@@ -58561,14 +58809,16 @@ const MAX_RERUNS = 20;
 /** The pre-fix tree runs the suite this many times: a test must fail there every time to prove the fix. */
 const PRE_FIX_RUNS = 2;
 const DEFAULT_TEST_TIMEOUT_MS = 5 * 60_000;
+/** Ends well inside a GitHub job (360 minutes unless the workflow says less), so the report is written. */
+const DEFAULT_RUN_TIMEOUT_MINUTES = 60;
+/** A week: longer than any runner lets a job last (and within what a timer can wait). */
+const MAX_RUN_TIMEOUT_MINUTES = 7 * 24 * 60;
 /** Validates raw strings (from argv or action inputs) into Settings; throws SettingsError naming the input. */
 function buildSettings(raw, cwd = process.cwd(), env = process.env) {
     const mode = oneOf('mode', raw.mode ?? 'generate', ['generate', 'verify']);
     const apiKey = raw.apiKey?.trim() ?? '';
-    if (mode === 'generate' && !apiKey) {
-        // The CLI names ANTHROPIC_API_KEY itself before it gets here: this is the action's input.
-        throw new SettingsError('anthropic-api-key', 'generate mode needs an Anthropic API key: set the input from a secret (without one, the action runs verify mode)');
-    }
+    if (mode === 'generate' && !apiKey)
+        throw missingApiKey(raw.apiKeyNames ?? { key: 'anthropic-api-key', verifyMode: 'run verify mode' });
     const repoDir = absolute(raw.repo ?? '.', cwd);
     return {
         mode,
@@ -58597,6 +58847,7 @@ function buildSettings(raw, cwd = process.cwd(), env = process.env) {
         testTimeoutMs: raw.testTimeoutMinutes
             ? positiveInt('timeout-minutes', raw.testTimeoutMinutes, 5) * 60_000
             : DEFAULT_TEST_TIMEOUT_MS,
+        runTimeoutMinutes: runTimeoutMinutes(raw.runTimeoutMinutes),
         tests: {
             framework: raw.framework?.trim() ? oneOf('framework', raw.framework, ADAPTERS.map((adapter) => adapter.name)) : null,
             command: optionalCommand('test-command', raw.testCommand),
@@ -58608,6 +58859,9 @@ function buildSettings(raw, cwd = process.cwd(), env = process.env) {
         network: raw.network ?? false,
         secrets: [apiKey, ...(raw.secrets ?? [])].filter((secret) => secret.length >= MIN_SECRET_LENGTH)
     };
+}
+function missingApiKey(names) {
+    return new UserFacingError(`generate mode needs an Anthropic API key: set ${names.key}`, `or ${names.verifyMode} to prove the change's own tests without a model`);
 }
 /**
  * The bug report the user gave. Only generate mode reads one: verify mode runs the change's own tests
@@ -58675,6 +58929,17 @@ function positiveInt(input, value, fallback) {
         throw new SettingsError(input, `"${value}" is not a positive whole number`);
     return parsed;
 }
+/** Minutes above 0, fractions allowed (`0.5`: half a minute), up to a week. */
+function runTimeoutMinutes(value) {
+    if (value === undefined || value.trim() === '')
+        return DEFAULT_RUN_TIMEOUT_MINUTES;
+    const parsed = Number(value);
+    if (!Number.isFinite(parsed) || parsed <= 0)
+        throw new SettingsError('run-timeout-minutes', `"${value}" is not a number of minutes above 0`);
+    if (parsed > MAX_RUN_TIMEOUT_MINUTES)
+        throw new SettingsError('run-timeout-minutes', `"${value}" is above ${MAX_RUN_TIMEOUT_MINUTES} (a week): no runner lets a job last that long`);
+    return parsed;
+}
 /** 0 or more: 0 turns the thing off. */
 function wholeNumber(input, value, fallback) {
     if (value === undefined || value.trim() === '')
@@ -58708,64 +58973,15 @@ function absolute(path, cwd) {
 }
 
 ;// CONCATENATED MODULE: ./src/suite/write.ts
-/**
- * Writes suite files into a tree, never outside it: no absolute path, no `..`, and no symlink (a folder on
- * the way or the file itself) that resolves out of the tree. Every folder that already exists is checked
- * before anything is created, so not even an empty folder appears outside.
- */
-
-
 
 async function writeSuiteFiles(rootDir, files) {
-    const tree = { dir: rootDir, root: await (0,promises_.realpath)(rootDir) };
     for (const file of files)
-        await (0,promises_.writeFile)(await safeTarget(tree, file.path), file.content, { flag: 'w' });
+        await writeInside(rootDir, file.path, file.content);
 }
+/** A folder of the suite's replaced by a link ends the run (SandboxPathRefused) before anything is removed through it. */
 async function removeSuiteFiles(rootDir, files) {
-    await Promise.all(files.map((file) => (0,promises_.rm)((0,external_node_path_.join)(rootDir, file.path), { force: true })));
-}
-/** Walks the path down from the root, checking each existing folder before creating the next missing one. */
-async function safeTarget(tree, path) {
-    const refuse = (why) => new UserFacingError(`Refusing to write ${path}: ${why}`);
-    const segments = path.split('/').filter((segment) => segment !== '' && segment !== '.');
-    if ((0,external_node_path_.isAbsolute)(path) || segments.length === 0 || segments.includes('..'))
-        throw refuse(`it is not a relative path inside ${tree.dir}`);
-    let dir = tree.root;
-    for (const segment of segments.slice(0, -1)) {
-        dir = (0,external_node_path_.join)(dir, segment);
-        const entry = await lstatOrNull(dir);
-        if (!entry)
-            await (0,promises_.mkdir)(dir);
-        else if (!entry.isSymbolicLink() && !entry.isDirectory())
-            throw refuse(`${(0,external_node_path_.relative)(tree.root, dir)} is not a folder`);
-        const escape = entry?.isSymbolicLink() && (await symlinkEscape(tree, dir));
-        if (escape)
-            throw refuse(escape);
-    }
-    const target = (0,external_node_path_.join)(dir, segments[segments.length - 1]);
-    const escape = (await lstatOrNull(target))?.isSymbolicLink() && (await symlinkEscape(tree, target));
-    if (escape)
-        throw refuse(escape);
-    return target;
-}
-/** A symlink in the tree may lead elsewhere in the tree, never out of it (nor nowhere, where a write would create its target). */
-async function symlinkEscape(tree, link) {
-    const resolved = await (0,promises_.realpath)(link).catch(() => null);
-    if (resolved === null)
-        return `${(0,external_node_path_.relative)(tree.root, link)} is a symlink to nothing`;
-    if (resolved !== tree.root && !resolved.startsWith(tree.root + external_node_path_.sep))
-        return `${(0,external_node_path_.relative)(tree.root, link)} is a symlink out of ${tree.dir}`;
-    return null;
-}
-async function lstatOrNull(path) {
-    try {
-        return await (0,promises_.lstat)(path);
-    }
-    catch (error) {
-        if (error.code === 'ENOENT')
-            return null;
-        throw error;
-    }
+    for (const file of files)
+        await removeInside(rootDir, file.path);
 }
 
 ;// CONCATENATED MODULE: ./src/execute/tree-paths.ts
@@ -59227,16 +59443,15 @@ async function revertFix(git, changeSet, treeDir) {
     return files.map((file) => file.path);
 }
 async function revert(git, mergeBase, treeDir, file) {
+    // Through the checked walk: a link committed in the tree is never written through.
     if (file.status !== 'deleted')
-        await (0,promises_.rm)((0,external_node_path_.join)(treeDir, file.path), { force: true });
+        await removeInside(treeDir, file.path);
     if (file.basePath === null)
         return;
     const baseContent = await git.fileAt(mergeBase, file.basePath);
     if (baseContent === null)
         return;
-    const target = (0,external_node_path_.join)(treeDir, file.basePath);
-    await (0,promises_.mkdir)((0,external_node_path_.dirname)(target), { recursive: true });
-    await (0,promises_.writeFile)(target, baseContent);
+    await writeInside(treeDir, file.basePath, baseContent);
 }
 /** The build-command, in the package folder of each tree, so the tests import this tree's own output. */
 async function buildTrees(trees, buildCommand, packageDir, processes, timeoutMs, log) {
@@ -62522,8 +62737,105 @@ function headerSecrets(value) {
 function persistedCredentialsWarning(places) {
     if (places.length === 0)
         return null;
-    return (`The checkout left credentials in the repository's git config, readable by the code the run executes: ${places.join('; ')}. ` +
-        'They are masked in everything this run writes, but a test could still send them out: check out with `persist-credentials: false` (actions/checkout)');
+    return (`The checkout left credentials in the repository's git config, readable by any user of this machine: ${places.join('; ')}. ` +
+        "The sandbox hides them from the repository's code where it can mount (see the isolation detail) and they are masked in everything this run writes, but other steps of the job can still read them: check out with `persist-credentials: false` (actions/checkout)");
+}
+
+;// CONCATENATED MODULE: ./src/run-deadline.ts
+/**
+ * The run's deadline (run-timeout-minutes): the run ends by it, whatever the repository's code does, so
+ * the report is written before the job's own timeout kills the tool. Each sandboxed command's timeout is
+ * cut to the time left, so the commands running at the deadline are killed then (their whole tree, as
+ * any timed-out command); after it, no sandboxed command and no model call starts.
+ */
+
+/** What ended the run: the deadline passed before it finished. */
+class DeadlineReached extends UserFacingError {
+    minutes;
+    constructor(minutes) {
+        super(`The run reached its deadline (run-timeout-minutes: ${minutes}): the commands running then were killed and nothing further started; the report holds what was learned before it`, 'raise run-timeout-minutes (CLI: --run-timeout-minutes), keeping it below the job\'s own timeout-minutes');
+        this.minutes = minutes;
+        this.name = 'DeadlineReached';
+    }
+}
+/** A command's own timeout, cut to the time left before the deadline (never below 0). */
+function commandTimeoutMs(ownTimeoutMs, deadlineAt, now) {
+    return Math.max(0, Math.min(ownTimeoutMs, deadlineAt - now));
+}
+class RunDeadline {
+    minutes;
+    now;
+    at;
+    /** Rejects with DeadlineReached at the deadline: a wait raced with it ends then. */
+    reached;
+    timer;
+    running = new Set();
+    /** Aborts the model requests still waiting at the deadline. */
+    aborter = new AbortController();
+    constructor(minutes, now = Date.now) {
+        this.minutes = minutes;
+        this.now = now;
+        this.at = now() + minutes * 60_000;
+        let reject = () => undefined;
+        this.reached = new Promise((_, fail) => (reject = fail));
+        // Nobody may be racing it when it passes; that is no unhandled rejection.
+        this.reached.catch(() => undefined);
+        this.timer = setTimeout(() => {
+            reject(this.error());
+            this.aborter.abort();
+        }, Math.max(0, this.at - now()));
+        // The deadline alone keeps no process alive.
+        this.timer.unref();
+    }
+    passed() {
+        return this.now() >= this.at;
+    }
+    error() {
+        return new DeadlineReached(this.minutes);
+    }
+    /** Throws DeadlineReached once the deadline has passed: nothing more may start. */
+    check() {
+        if (this.passed())
+            throw this.error();
+    }
+    /** Runs sandboxed commands: none after the deadline, each within the time left. */
+    bound(processes) {
+        return {
+            run: (request) => {
+                if (this.passed())
+                    return Promise.reject(this.error());
+                const run = processes.run({ ...request, timeoutMs: commandTimeoutMs(request.timeoutMs, this.at, this.now()) });
+                this.running.add(run);
+                return run.finally(() => this.running.delete(run));
+            }
+        };
+    }
+    /** Model calls: none after the deadline; one still waiting at the deadline is given up, its request aborted. */
+    boundModel(model) {
+        return {
+            send: (request) => {
+                if (this.passed())
+                    return Promise.reject(this.error());
+                return Promise.race([model.send({ ...request, signal: this.aborter.signal }), this.reached]);
+            }
+        };
+    }
+    /** Sandboxes whose commands are bound by the deadline. */
+    boundSandboxes(sandboxes) {
+        return {
+            open: async (workDir, readable, masks) => {
+                const sandbox = await sandboxes.open(workDir, readable, masks);
+                return { ...sandbox, processes: this.bound(sandbox.processes) };
+            }
+        };
+    }
+    /** Resolves once every command started through `bound` has ended (killed at the deadline, they end within the kill grace). */
+    async settled() {
+        await Promise.allSettled([...this.running]);
+    }
+    dispose() {
+        clearTimeout(this.timer);
+    }
 }
 
 ;// CONCATENATED MODULE: ./src/report/bounded.ts
@@ -63520,15 +63832,15 @@ function unsafePathProblem(path) {
     return overLongProblem(path);
 }
 // Linux's NAME_MAX and PATH_MAX, in bytes: a longer name fails every file operation with ENAMETOOLONG.
-const MAX_NAME_BYTES = 255;
+const file_path_MAX_NAME_BYTES = 255;
 const MAX_PATH_BYTES = 4096;
 function overLongProblem(path) {
     const bytes = Buffer.byteLength(path, 'utf8');
     if (bytes > MAX_PATH_BYTES)
         return `the path is too long (${bytes} bytes; at most ${MAX_PATH_BYTES})`;
     const longest = Math.max(...path.split('/').map((name) => Buffer.byteLength(name, 'utf8')));
-    if (longest > MAX_NAME_BYTES)
-        return `a name in the path is too long (${longest} bytes; at most ${MAX_NAME_BYTES})`;
+    if (longest > file_path_MAX_NAME_BYTES)
+        return `a name in the path is too long (${longest} bytes; at most ${file_path_MAX_NAME_BYTES})`;
     return null;
 }
 const codePoint = (character) => `U+${character.codePointAt(0).toString(16).toUpperCase().padStart(4, '0')}`;
@@ -64014,8 +64326,12 @@ function scenarioOf(name, intents) {
 
 
 
+
 async function runPipeline(settings, ports) {
     const started = performance.now();
+    // The run ends by its deadline: every sandboxed command and model call is bound by it.
+    const deadline = new RunDeadline(settings.runTimeoutMinutes);
+    ports = { ...ports, sandboxes: deadline.boundSandboxes(ports.sandboxes), model: ports.model && deadline.boundModel(ports.model) };
     const report = emptyReport(settings.mode, settings.repoDir, settings.base, settings.head);
     const timings = new Timings(report.timings);
     report.persistedCredentials = settings.persistedCredentials ?? [];
@@ -64031,6 +64347,7 @@ async function runPipeline(settings, ports) {
             removeWorkDir();
         }
         finally {
+            sandbox?.close();
             ports.git.forgetWorktreesUnderSync(workDir);
         }
     });
@@ -64114,6 +64431,8 @@ async function runPipeline(settings, ports) {
         });
         delivered = proof.kept;
         report.suite.dropped = proof.dropped;
+        // A run killed at the deadline proves nothing: no verdict comes from it.
+        deadline.check();
         throwIfPreFixRunnerFailed(proof.preFixRun);
         const verdict = decideVerdict(classifyTests(proof.headRun, proof.preFixRun), proof.headRun.fileErrors);
         Object.assign(report, { verdict: verdict.verdict, reason: verdict.reason, tests: withScenarios(verdict.tests, delivered) });
@@ -64136,15 +64455,22 @@ async function runPipeline(settings, ports) {
             Object.assign(report, { verdict: 'not-applicable', reason: error.reason });
         }
         else {
-            Object.assign(report, { verdict: 'error', reason: describeError(error) });
+            // Whatever failed once the deadline had passed, failed because of it.
+            Object.assign(report, { verdict: 'error', reason: describeError(deadline.passed() ? deadline.error() : error) });
             ports.log.error(`regression-testgen could not finish: ${report.reason}`);
         }
     }
     finally {
-        // Whatever is left behind, the report is still written.
+        // Whatever is left behind, the report is still written; the commands killed at the deadline end first.
+        if (deadline.passed())
+            await deadline.settled();
+        deadline.dispose();
         await Promise.resolve(trees?.dispose())
             .then(removeWorkDir)
             .catch((error) => ports.log.warn(`Could not remove the run's folder ${workDir}: ${describeError(error)}`));
+        // The folders the sandbox opened above the checkout get their modes back.
+        for (const note of sandbox?.close() ?? [])
+            ports.log.info(`Sandbox: ${note}`);
         forgetWorkDir();
     }
     report.suite.files = delivered.map((file) => suiteFileEntry(file, collection, settings.mode === 'generate'));
@@ -64194,7 +64520,9 @@ async function makeWorkDir(fixed) {
  */
 async function openSandbox(settings, ports, workDir, report) {
     const dependencies = await installedDependencyFolders(settings.repoDir, settings.tests.workingDirectory);
-    const sandbox = await ports.sandboxes.open(workDir, [settings.repoDir, ...dependencies]);
+    // The checkout's git config as the sandbox's commands see it: without the credentials a checkout left.
+    const gitConfig = await ports.git.credentialFreeConfig(workDir);
+    const sandbox = await ports.sandboxes.open(workDir, [settings.repoDir, ...dependencies], gitConfig);
     Object.assign(report, { isolation: sandbox.isolation, isolationDetail: sandbox.detail, network: pipeline_testNetwork(settings, sandbox) });
     for (const note of sandbox.notes)
         ports.log.info(`Sandbox: ${note}`);
@@ -64332,20 +64660,402 @@ async function headLines(git, changeSet) {
     return (file) => contents.get(file) ?? [];
 }
 
+;// CONCATENATED MODULE: ./src/ports/folder-modes.ts
+/**
+ * The folders above the checkout that the sandbox's user must pass through, and giving them back.
+ *
+ * The sandbox's uid is in no group but its own, so a folder closed to others (a 0700 or 0750 home) lets
+ * it through only with `o+x` — passing through, not listing. The run gives that to the folders the tool
+ * owns on the way, and takes it back when the run ends (normally, on an error, on SIGINT/SIGTERM).
+ *
+ * Two runs on one machine may need the same folder: the second finds it already open, and the first must
+ * not close it under the second. So each run holds the folders it needs with a file named after its pid
+ * (and a tag of its own) in a registry only the tool's user can write, beside each folder's original
+ * mode; the last run to let go restores the mode. A run killed outright leaves its hold, which counts no
+ * more once its pid is gone.
+ */
+
+
+
+
+/** Lets the sandbox's user through every folder above `dirs` (and the dirs themselves). */
+function makeTraversable(dirs, registryParent = (0,external_node_os_.tmpdir)()) {
+    // Made the first time a folder needs opening; until then no folder can have a record.
+    const registry = modesRegistry(registryParent, dirs.some((dir) => pathNeedsOpening(dir)));
+    const notes = [];
+    const held = [];
+    const seen = new Set();
+    const holder = `${process.pid}.${(0,external_node_crypto_.randomBytes)(4).toString('hex')}`;
+    for (const dir of dirs) {
+        for (let folder = dir; !seen.has(folder); folder = (0,external_node_path_.dirname)(folder)) {
+            seen.add(folder);
+            const hold = holdFolder(folder, registry, holder);
+            if (hold) {
+                held.push(hold.held);
+                if (hold.opened)
+                    notes.push(`made ${folder} traversable by other users (o+x) for this run, so the sandbox's user can reach ${dir}`);
+            }
+            if ((0,external_node_path_.dirname)(folder) === folder)
+                break;
+        }
+    }
+    let restored = false;
+    return {
+        notes,
+        restore() {
+            if (restored)
+                return [];
+            restored = true;
+            return held.flatMap((entry) => (release(entry, registry, holder) ? [`gave ${entry.folder} its mode back`] : []));
+        }
+    };
+}
+/** The tool's own registry of held folders (0700, owned by the tool's user), or null where it is not there or cannot be trusted. */
+function modesRegistry(parent, create) {
+    const dir = (0,external_node_path_.join)(parent, `.regression-testgen-folder-modes-${process.getuid?.() ?? 0}`);
+    try {
+        if (create)
+            (0,external_node_fs_.mkdirSync)(dir, { mode: 0o700 });
+    }
+    catch {
+        // There already: checked below.
+    }
+    try {
+        const stats = (0,external_node_fs_.lstatSync)(dir);
+        return stats.isDirectory() && stats.uid === process.getuid?.() && (stats.mode & 0o077) === 0 ? dir : null;
+    }
+    catch {
+        return null;
+    }
+}
+/** Holds a folder this run needs open; opens it when closed. Null: nothing to hold (open for good, or not the tool's). */
+function holdFolder(folder, registry, holder) {
+    const record = registry && (0,external_node_path_.join)(registry, recordName(folder));
+    const known = record !== null && exists(record);
+    if (traversable(folder) && !known)
+        return null;
+    // Held before it is opened, so a run letting go at this moment sees the hold once it has closed it.
+    if (record)
+        (0,external_node_fs_.writeFileSync)(`${record}.${holder}`, '');
+    const mode = (0,external_node_fs_.statSync)(folder).mode & 0o7777;
+    if ((mode & 0o001) !== 0)
+        return { held: { folder, original: null }, opened: false };
+    try {
+        (0,external_node_fs_.chmodSync)(folder, mode | 0o001);
+    }
+    catch {
+        // A folder the tool may not change: the sandbox's probe then says it cannot reach the checkout.
+        if (record)
+            (0,external_node_fs_.rmSync)(`${record}.${holder}`, { force: true });
+        return null;
+    }
+    if (record)
+        (0,external_node_fs_.writeFileSync)(record, JSON.stringify({ folder, mode }));
+    return { held: { folder, original: record ? null : mode }, opened: true };
+}
+/** Lets go of a folder; the last live holder closes it again. True when this call restored the mode. */
+function release(entry, registry, holder) {
+    if (!registry)
+        return entry.original !== null && closeAgain(entry.folder, entry.original);
+    const record = (0,external_node_path_.join)(registry, recordName(entry.folder));
+    (0,external_node_fs_.rmSync)(`${record}.${holder}`, { force: true });
+    if (liveHolders(registry, record).length)
+        return false;
+    const original = recordedMode(record);
+    if (original === null || !closeAgain(entry.folder, original))
+        return false;
+    // A run that took hold meanwhile saw the folder still open: it gets it back.
+    if (liveHolders(registry, record).length)
+        (0,external_node_fs_.chmodSync)(entry.folder, original | 0o001);
+    return true;
+}
+/** Restores `original` only where the folder is as the run left it (a mode changed since is the user's). */
+function closeAgain(folder, original) {
+    try {
+        if (((0,external_node_fs_.statSync)(folder).mode & 0o7777) !== (original | 0o001))
+            return false;
+        (0,external_node_fs_.chmodSync)(folder, original);
+        return true;
+    }
+    catch {
+        return false;
+    }
+}
+function liveHolders(registry, record) {
+    const prefix = `${record.slice(registry.length + 1)}.`;
+    return (0,external_node_fs_.readdirSync)(registry)
+        .filter((name) => name.startsWith(prefix))
+        .map((name) => Number(name.slice(prefix.length).split('.')[0]))
+        .filter((pid) => Number.isInteger(pid) && isAlive(pid));
+}
+function recordedMode(record) {
+    try {
+        const { mode } = JSON.parse((0,external_node_fs_.readFileSync)(record, 'utf8'));
+        return typeof mode === 'number' && (mode & 0o001) === 0 ? mode : null;
+    }
+    catch {
+        return null;
+    }
+}
+function isAlive(pid) {
+    try {
+        process.kill(pid, 0);
+        return true;
+    }
+    catch (error) {
+        // EPERM: alive, another user's.
+        return error.code === 'EPERM';
+    }
+}
+function pathNeedsOpening(dir) {
+    for (let folder = dir;; folder = (0,external_node_path_.dirname)(folder)) {
+        if (!traversable(folder))
+            return true;
+        if ((0,external_node_path_.dirname)(folder) === folder)
+            return false;
+    }
+}
+function traversable(folder) {
+    return ((0,external_node_fs_.statSync)(folder).mode & 0o001) !== 0;
+}
+function exists(path) {
+    try {
+        (0,external_node_fs_.lstatSync)(path);
+        return true;
+    }
+    catch {
+        return false;
+    }
+}
+function recordName(folder) {
+    return (0,external_node_crypto_.createHash)('sha256').update(folder).digest('hex').slice(0, 32);
+}
+
+;// CONCATENATED MODULE: ./src/ports/sandbox-ids.ts
+/**
+ * Each run's sandbox is its own user: a uid (and a gid of the same number) picked at random for the run,
+ * with no passwd entry — `setpriv` takes numeric ids. Two runs on one machine are then two users, and
+ * neither can write (nor, with the run folder's modes, reach) the other's trees.
+ *
+ * The ids come from 1879048192–2147352575 (0x70000000–0x7FFDFFFF), which systemd's allocation scheme
+ * leaves unused: above the container ranges (524288–1879048191), below its "foreign" range and below 2^31
+ * (ids from 2^31 up trip tools that read them as signed). Where the machine's user namespace does not map
+ * that range (a container that maps only 0–65535), the next ranges that systemd leaves unused are tried:
+ * 65536–524287, then 65520–65533 (a small range: two runs may meet there). Ids that /etc/passwd or
+ * /etc/group name, and the tool's own, are never picked.
+ */
+
+
+/** In order of preference; each inclusive. */
+const SANDBOX_ID_RANGES = [
+    { first: 0x70000000, last: 0x7ffdffff },
+    { first: 65536, last: 524287 },
+    { first: 65520, last: 65533 }
+];
+/** This machine's ids for a new run, or why there are none. */
+function pickSandboxIds() {
+    const mapped = intersect(mappedRanges('/proc/self/uid_map'), mappedRanges('/proc/self/gid_map'));
+    const taken = new Set([...idsIn('/etc/passwd', 2), ...idsIn('/etc/group', 2), process.getuid?.() ?? 0, process.getgid?.() ?? 0]);
+    const id = pickId(SANDBOX_ID_RANGES, mapped, taken);
+    return id === null ? 'no free uid in the ranges a sandbox takes its ids from (see the README)' : { uid: id, gid: id };
+}
+/** A random id from the first preferred range that the mapped ranges cover, not taken; null: none. */
+function pickId(preferred, mapped, taken, random = external_node_crypto_.randomInt) {
+    for (const range of preferred) {
+        const usable = intersect([range], mapped);
+        const size = usable.reduce((sum, part) => sum + part.last - part.first + 1, 0);
+        // A few draws find a free id in a large range; a small one may be mostly taken, so it is walked.
+        for (let attempt = 0; attempt < 32 && size > 0; attempt++) {
+            const id = nth(usable, random(size));
+            if (!taken.has(id))
+                return id;
+        }
+        const free = usable.flatMap((part) => (part.last - part.first < 64 ? ids(part) : [])).find((id) => !taken.has(id));
+        if (free !== undefined)
+            return free;
+    }
+    return null;
+}
+/** The ids a user namespace's map makes valid (all of them, where there is no map to read). */
+function mappedRanges(file) {
+    try {
+        return (0,external_node_fs_.readFileSync)(file, 'utf8')
+            .split('\n')
+            .map((line) => line.trim().split(/\s+/).map(Number))
+            .filter((fields) => fields.length === 3 && fields.every(Number.isInteger) && fields[2] > 0)
+            .map(([inside, , count]) => ({ first: inside, last: inside + count - 1 }));
+    }
+    catch {
+        return [{ first: 0, last: 0xfffffffe }];
+    }
+}
+function idsIn(file, field) {
+    try {
+        return (0,external_node_fs_.readFileSync)(file, 'utf8')
+            .split('\n')
+            .map((line) => Number(line.split(':')[field]))
+            .filter(Number.isInteger);
+    }
+    catch {
+        return [];
+    }
+}
+function intersect(left, right) {
+    return left.flatMap((a) => right.map((b) => ({ first: Math.max(a.first, b.first), last: Math.min(a.last, b.last) }))).filter((range) => range.first <= range.last);
+}
+function nth(ranges, index) {
+    for (const range of ranges) {
+        const size = range.last - range.first + 1;
+        if (index < size)
+            return range.first + index;
+        index -= size;
+    }
+    throw new RangeError(`index ${index} is past the ranges`);
+}
+function ids(range) {
+    return Array.from({ length: range.last - range.first + 1 }, (_, offset) => range.first + offset);
+}
+
+;// CONCATENATED MODULE: ./src/ports/private-mounts.ts
+/**
+ * The sandbox's own view of the machine's shared folders, made as root in its new mount namespace (one
+ * link of the sandbox's chain, see sandbox.ts): a fresh, size-capped tmpfs on /tmp, /var/tmp and /dev/shm,
+ * so nothing a command leaves there outlives it and nothing another process left there is seen; a tmpfs
+ * over RUNNER_TEMP, where actions/checkout v6 keeps the job token's git-credentials file; the run's own
+ * folders that live under any of them bound back in; and each masked file (the checkout's git config)
+ * replaced, read-only, by the tool's copy without credentials.
+ *
+ * The mounts are made by `sh -c` with every path an argument, never in the script. A folder hidden by a
+ * new tmpfs is bound back from the shell's working folder, which still is the hidden one (`cd` to it
+ * before mounting over it); `--no-canonicalize` keeps mount from resolving the relative path by name,
+ * which would find the new tmpfs instead.
+ */
+
+
+/** Big enough for a test suite's temporary files, small enough not to fill the machine's memory. */
+const SHARED_TMP = 'size=1g,mode=1777,nosuid,nodev';
+const SHARED_MEMORY = 'size=256m,mode=1777,nosuid,nodev';
+/** Nothing of the runner's for the sandbox there, only the run's own folder bound back in. */
+const RUNNER_TEMP = 'size=16m,mode=755,nosuid,nodev';
+/**
+ * `$1` mount, `$2` mkdir, then directives up to `--`: `tmpfs DIR OPTIONS` (cd DIR, then a tmpfs over it),
+ * `keep REL` (REL, under the last DIR, bound back in from the hidden folder), `mask FILE TARGET`; then
+ * back to the command's folder (through the new mounts) and the rest of the chain. A command whose folder
+ * the mounts hid starts in `/`, never in the hidden tree.
+ */
+const PRIVATE_MOUNTS_SCRIPT = `mount=$1 mkdir=$2 here=$PWD root=/
+shift 2
+"$mount" --make-rprivate / || exit
+while [ "$1" != -- ]; do
+  case $1 in
+    tmpfs) cd "$2" && "$mount" -t tmpfs -o "$3" tmpfs "$2" || exit; root=$2; shift 3 ;;
+    keep) "$mkdir" -p "$root/$2" && "$mount" --no-canonicalize --bind "./$2" "$root/$2" || exit; shift 2 ;;
+    mask) "$mount" --bind -o ro "$2" "$3" || exit; shift 3 ;;
+    *) echo "private mounts: unknown directive $1" >&2; exit 2 ;;
+  esac
+done
+shift
+cd "$here" || cd / || exit
+exec "$@"`;
+/** Where util-linux's `mount` lives when the PATH (a non-root user's) leaves out the system folders. */
+const SYSTEM_BINARIES = ['/usr/sbin', '/sbin', '/usr/bin', '/bin'];
+function findMountTools(path) {
+    const find = (program) => onPath(program, path) ?? onPath(program, SYSTEM_BINARIES.join(external_node_path_.delimiter));
+    const [sh, mount, mkdir] = [find('sh'), find('mount'), find('mkdir')];
+    return sh && mount && mkdir ? { sh, mount, mkdir } : null;
+}
+/**
+ * The chain's link that makes the private mounts, keeping the `kept` folders (the run's folder, the
+ * checkout, its dependencies) where they are, and of the `programs` folders (PATH's, node's own) those a
+ * tmpfs would hide; `runnerTemp` is hidden too where it is set.
+ */
+function privateMountsLink(tools, kept, masks, runnerTemp, programs = []) {
+    const hidden = [
+        { dir: '/tmp', options: SHARED_TMP },
+        { dir: '/var/tmp', options: SHARED_TMP },
+        { dir: '/dev/shm', options: SHARED_MEMORY },
+        ...(runnerTemp ? [{ dir: runnerTemp, options: RUNNER_TEMP }] : [])
+    ];
+    // A program the tool runs there (a tool cache, a stand-in on PATH) stays where the sandbox can run it.
+    const hiddenPrograms = programs.filter((dir) => dir && isFolder(dir)).map(realFolder).filter((dir) => hidden.some((root) => private_mounts_isWithin(dir, realFolder(root.dir))));
+    return [tools.sh, '-c', PRIVATE_MOUNTS_SCRIPT, 'sh', tools.mount, tools.mkdir, ...mountDirectives(hidden, [...new Set([...kept, ...hiddenPrograms].map(realFolder))], masks), '--'];
+}
+function mountDirectives(hidden, kept, masks) {
+    const directives = [];
+    const mounted = [];
+    const holds = (folder, path) => path === folder || private_mounts_isWithin(path, folder);
+    // Under the innermost tmpfs that covers it, a path is seen only through a kept folder bound back in there.
+    const visible = (path) => {
+        const cover = mounted.filter((dir) => holds(dir, path)).sort((a, b) => b.length - a.length)[0];
+        return cover === undefined || kept.some((folder) => holds(folder, path) && private_mounts_isWithin(folder, cover));
+    };
+    for (const { dir, options } of hidden) {
+        const real = realFolder(dir);
+        // Missing, out of sight already (under an earlier tmpfs, or that tmpfs itself), or a folder the sandbox needs.
+        if (!isFolder(real) || !visible(real) || mounted.includes(real) || kept.includes(real))
+            continue;
+        mounted.push(real);
+        directives.push('tmpfs', real, options);
+        for (const folder of private_mounts_outermost(kept.filter((candidate) => private_mounts_isWithin(candidate, real))))
+            directives.push('keep', (0,external_node_path_.relative)(real, folder));
+    }
+    // A masked file a tmpfs hides needs no mask (nor could it have one: its place is gone).
+    for (const mask of masks)
+        if (visible(mask.target))
+            directives.push('mask', mask.replacement, mask.target);
+    return directives;
+}
+/** The folders not inside another of them: binding one binds what it holds. */
+function private_mounts_outermost(folders) {
+    const unique = [...new Set(folders)];
+    return unique.filter((folder) => !unique.some((other) => private_mounts_isWithin(folder, other)));
+}
+/** Whether `path` is strictly inside `folder`. */
+function private_mounts_isWithin(path, folder) {
+    return path.startsWith(folder.endsWith(external_node_path_.sep) ? folder : `${folder}${external_node_path_.sep}`);
+}
+function realFolder(dir) {
+    try {
+        return (0,external_node_fs_.realpathSync)(dir);
+    }
+    catch {
+        return dir;
+    }
+}
+function isFolder(dir) {
+    try {
+        return (0,external_node_fs_.statSync)(dir).isDirectory();
+    }
+    catch {
+        return false;
+    }
+}
+function onPath(program, path) {
+    for (const folder of path.split(external_node_path_.delimiter)) {
+        const candidate = (0,external_node_path_.join)(folder, program);
+        if (folder && (0,external_node_fs_.existsSync)(candidate))
+            return candidate;
+    }
+    return null;
+}
+
 ;// CONCATENATED MODULE: ./src/ports/sandbox.ts
 /**
  * The sandbox for everything the repository runs — its tests, builds and installs, which are the pull
- * request's code: an unprivileged user (`nobody`) in its own PID, mount and IPC namespaces, made with
- * util-linux's `unshare` and `setpriv`, as root or through passwordless `sudo` (GitHub-hosted runners).
+ * request's code: an unprivileged user of its own — a uid picked for the run (sandbox-ids.ts) — in its own
+ * PID, mount and IPC namespaces, made with util-linux's `unshare` and `setpriv`, as root or through
+ * passwordless `sudo` (GitHub-hosted runners).
  *
  * Being another user, it cannot read the tool's environment or memory, nor write what the tool's user
  * owns: the checkout and its `.git`, the action's folder, the runner's command files. With its own /proc
  * it does not even see the tool's processes. Being the first process of its own PID namespace, the test
  * command takes every descendant with it when it ends, detached ones included; and each link of the chain
  * dies with its parent, so the sandbox dies with the run. It writes only folders the tool shares with it:
- * the trees, the run's scratch folders, its own home and temp folder. Its tests (any command not marked
- * `network: true`, as installs and builds are) run in their own network namespace with only loopback up:
- * a test's own local servers work, nothing leaves the machine.
+ * the trees, the run's scratch folders, its own home and temp folder — by group: the run's folder belongs
+ * to the run's gid (0710), so no other uid, another run's sandbox included, even passes through it. Its
+ * tests (any command not marked `network: true`, as installs and builds are) run in their own network
+ * namespace with only loopback up: a test's own local servers work, nothing leaves the machine. Its /tmp, /var/tmp
+ * and /dev/shm are its own, RUNNER_TEMP and the checkout's credentials out of sight (private-mounts.ts).
  *
  * Where none of that is possible (not Linux, no root and no passwordless sudo, no namespaces in a
  * container), the repository's commands run as the tool's user, with the allow-listed environment only,
@@ -64359,9 +65069,11 @@ async function headLines(git, changeSet) {
 
 
 
-/** The unprivileged user the sandbox runs as. */
-const SANDBOX_USER = 'nobody';
-const FALLBACK_ID = 65534;
+
+
+
+/** The run's uid's name inside the sandbox (USER, LOGNAME, its passwd line there): the machine has no entry for it. */
+const SANDBOX_USER_NAME = 'regression-testgen';
 const sandbox_PROBE_TIMEOUT_MS = 30_000;
 const SETUP_TIMEOUT_MS = 120_000;
 /**
@@ -64375,16 +65087,16 @@ const TRUST_THE_TREES = { GIT_CONFIG_COUNT: '1', GIT_CONFIG_KEY_0: 'safe.directo
  */
 const LOOPBACK_UP_SCRIPT = '"$1" link set lo up && shift && exec "$@"';
 /** Where iproute2's `ip` lives when the PATH (a non-root user's) leaves out the system folders. */
-const SYSTEM_BINARIES = ['/usr/sbin', '/sbin', '/usr/bin', '/bin'];
+const sandbox_SYSTEM_BINARIES = ['/usr/sbin', '/sbin', '/usr/bin', '/bin'];
 function createSandboxProvider(parentEnv = process.env) {
     let launcher;
     return {
-        async open(workDir, readable) {
+        async open(workDir, readable, masks = []) {
             launcher ??= findLauncher(parentEnv);
             const found = await launcher;
             if (typeof found === 'string')
                 return unisolated(found, parentEnv);
-            return sandbox_openSandbox(found, workDir, readable, parentEnv);
+            return sandbox_openSandbox(found, workDir, readable, masks, parentEnv);
         }
     };
 }
@@ -64397,54 +65109,68 @@ function unisolated(why, parentEnv = process.env) {
         notes: [],
         processes: (0,ports_process/* createProcessRunner */.Ej)(parentEnv),
         share: async () => undefined,
-        remove: (dir) => (0,external_node_fs_.rmSync)(dir, { recursive: true, force: true })
+        remove: (dir) => (0,external_node_fs_.rmSync)(dir, { recursive: true, force: true }),
+        close: () => []
     };
 }
-/** Whether this machine can isolate at all, and with what: the programs, the privilege, the user. */
+/** Whether this machine can isolate at all, and with what: the programs, the privilege (each run gets its own user). */
 async function findLauncher(parentEnv) {
     if (process.platform !== 'linux')
         return `isolation needs Linux namespaces; this is ${process.platform}`;
     const path = parentEnv.PATH ?? '';
-    const programs = { env: onPath('env', path), setpriv: onPath('setpriv', path), unshare: onPath('unshare', path), prlimit: onPath('prlimit', path) };
+    const programs = { env: sandbox_onPath('env', path), setpriv: sandbox_onPath('setpriv', path), unshare: sandbox_onPath('unshare', path), prlimit: sandbox_onPath('prlimit', path) };
     const missing = Object.entries(programs).filter(([, found]) => !found).map(([name]) => name);
     if (missing.length)
         return `${missing.join(' and ')} not found (util-linux and coreutils provide them)`;
-    const user = sandboxUser();
+    const coreutils = { chgrp: systemProgram('chgrp', path), chmod: systemProgram('chmod', path) };
+    if (!coreutils.chgrp || !coreutils.chmod)
+        return 'chgrp or chmod not found (coreutils provides them)';
     const uid = process.getuid?.() ?? -1;
-    if (uid === user.uid)
-        return `the tool itself runs as ${user.name}, the sandbox's user`;
     let privilege = [];
     if (uid !== 0) {
-        const sudo = onPath('sudo', path);
+        const sudo = sandbox_onPath('sudo', path);
         if (!sudo || !(await succeeds(sudo, ['-n', 'true'])))
             return 'not root, and no passwordless sudo to start the sandbox with';
         privilege = [sudo, '-n', '--'];
     }
-    const how = `user ${user.name} (${user.uid}) in its own PID, mount and IPC namespaces (unshare and setpriv${privilege.length ? ', through sudo' : ', as root'})`;
-    return { privilege, env: programs.env, setpriv: programs.setpriv, unshare: programs.unshare, prlimit: programs.prlimit, limits: DEFAULT_LIMITS, loopbackUp: loopbackUpChain(path), user, how: `${how}, ${limitsText(DEFAULT_LIMITS)}` };
+    const how = `in its own PID, mount and IPC namespaces (unshare and setpriv${privilege.length ? ', through sudo' : ', as root'})`;
+    return { privilege, env: programs.env, setpriv: programs.setpriv, unshare: programs.unshare, prlimit: programs.prlimit, chgrp: coreutils.chgrp, chmod: coreutils.chmod, limits: DEFAULT_LIMITS, loopbackUp: loopbackUpChain(path), mountTools: findMountTools(path), how: `${how}, ${limitsText(DEFAULT_LIMITS)}` };
 }
 /** The chain's link that brings up loopback, or null where `sh` or `ip` is missing (the tests then keep the network). */
 function loopbackUpChain(path) {
-    const sh = onPath('sh', path) ?? onPath('sh', SYSTEM_BINARIES.join(external_node_path_.delimiter));
-    const ip = onPath('ip', path) ?? onPath('ip', SYSTEM_BINARIES.join(external_node_path_.delimiter));
+    const sh = systemProgram('sh', path);
+    const ip = systemProgram('ip', path);
     return sh && ip ? [sh, '-c', LOOPBACK_UP_SCRIPT, 'sh', ip] : null;
 }
-async function sandbox_openSandbox(found, workDir, readable, parentEnv) {
+function systemProgram(program, path) {
+    return sandbox_onPath(program, path) ?? sandbox_onPath(program, sandbox_SYSTEM_BINARIES.join(external_node_path_.delimiter));
+}
+async function sandbox_openSandbox(machine, workDir, readable, masks, parentEnv) {
+    const ids = pickSandboxIds();
+    if (typeof ids === 'string')
+        return unisolated(`the sandbox could not start: ${ids}`, parentEnv);
+    const found = { ...machine, user: { name: SANDBOX_USER_NAME, ...ids }, how: `uid ${ids.uid} (gid ${ids.gid}, this run's own, no passwd entry) ${machine.how}` };
     const home = (0,external_node_path_.join)(workDir, 'sandbox-home');
     const tmp = (0,external_node_path_.join)(workDir, 'sandbox-tmp');
     await (0,promises_.mkdir)(home, { recursive: true });
     await (0,promises_.mkdir)(tmp, { recursive: true });
-    await (0,promises_.chmod)(home, 0o777);
-    await (0,promises_.chmod)(tmp, 0o1777);
-    // Others may pass through the run's folder to the trees, but not list it.
-    await (0,promises_.chmod)(workDir, 0o711);
-    const notes = await makeTraversable([workDir, ...readable]);
+    // Only the tool and this run's uid reach the run's folder: it belongs to the tool and the run's group,
+    // which may pass through (0710) but not list it; others, another run's sandbox among them, not even pass.
+    // Only its home and temp folder are the sandbox's to write; what the tool keeps there (the git config
+    // copy, passwd and group) stays the tool's alone.
+    for (const dir of [home, tmp])
+        await shareWithGroup(found, dir);
+    await privileged(found, found.chgrp, [String(found.user.gid), '--', workDir]);
+    await privileged(found, found.chmod, ['0710', '--', workDir]);
+    const folders = makeTraversable(readable);
+    const notes = folders.notes;
     // What the sandbox's commands write is owned by its user: the tool reads those files (sandbox-files.ts).
     acceptSandboxOwner(found.user.uid);
     const env = { ...(0,ports_process/* testEnvironment */.iH)(parentEnv), HOME: home, TMPDIR: tmp, TMP: tmp, TEMP: tmp, USER: found.user.name, LOGNAME: found.user.name, ...TRUST_THE_TREES };
     // The chain itself starts with nothing of the tool's environment; the command gets `env` (see wrap).
     const inner = (0,ports_process/* createProcessRunner */.Ej)({});
-    const launcher = await withWorkingLoopback(found, inner, env, workDir);
+    const identity = identityMasks(found.user, workDir, home);
+    const launcher = await withPrivateMounts(await withWorkingLoopback(found, inner, env, workDir), inner, env, workDir, readable, { credentials: masks, identity }, parentEnv);
     const processes = { run: (request) => inner.run(sandbox_wrap(launcher, env, request)) };
     const sandbox = {
         isolation: 'sandbox',
@@ -64452,16 +65178,46 @@ async function sandbox_openSandbox(found, workDir, readable, parentEnv) {
         isolatesNetwork: launcher.loopbackUp !== null,
         notes,
         processes,
-        share: (dir) => shareFolder(dir),
-        remove: (dir) => removeFolder(dir, launcher, env)
+        share: (dir) => shareWithGroup(launcher, dir),
+        remove: (dir) => removeFolder(dir, launcher, env),
+        close: () => folders.restore()
     };
     // Starts the whole chain once, and checks that the sandbox's user can reach the folders it needs.
     const probe = await processes.run({ command: 'test', args: ['-x', workDir, ...readable.flatMap((dir) => ['-a', '-x', dir])], cwd: workDir, timeoutMs: sandbox_PROBE_TIMEOUT_MS });
     if (probe.exitCode !== 0) {
-        const why = probe.output.trim() || `${launcher.user.name} cannot read ${readable.join(', ')}`;
-        return { ...unisolated(`the sandbox could not start: ${why}`, parentEnv), notes };
+        const why = probe.output.trim() || `uid ${launcher.user.uid} cannot read ${readable.join(', ')}`;
+        return { ...unisolated(`the sandbox could not start: ${why}`, parentEnv), notes: [...notes, ...folders.restore()] };
     }
     return sandbox;
+}
+/**
+ * Copies of the system's passwd and group files naming the run's uid and gid (`regression-testgen`), the
+ * tool's (the sandbox reads them, cannot write them), to be bound over the system's with the private
+ * mounts, so `whoami` and node's `os.userInfo()` work; none where the machine has no such files.
+ */
+function identityMasks(user, workDir, home) {
+    if (!isFile('/etc/passwd') || !isFile('/etc/group'))
+        return [];
+    const { name, uid, gid } = user;
+    const passwd = (0,external_node_path_.join)(workDir, 'passwd');
+    const group = (0,external_node_path_.join)(workDir, 'group');
+    (0,external_node_fs_.writeFileSync)(passwd, `${withFinalNewline((0,external_node_fs_.readFileSync)('/etc/passwd', 'utf8'))}${name}:x:${uid}:${gid}:the run's sandbox:${home}:/bin/sh\n`, { mode: 0o644, flag: 'wx' });
+    (0,external_node_fs_.writeFileSync)(group, `${withFinalNewline((0,external_node_fs_.readFileSync)('/etc/group', 'utf8'))}${name}:x:${gid}:\n`, { mode: 0o644, flag: 'wx' });
+    return [
+        { target: '/etc/passwd', replacement: passwd },
+        { target: '/etc/group', replacement: group }
+    ];
+}
+function isFile(path) {
+    try {
+        return (0,external_node_fs_.statSync)(path).isFile();
+    }
+    catch {
+        return false;
+    }
+}
+function withFinalNewline(text) {
+    return text === '' || text.endsWith('\n') ? text : `${text}\n`;
 }
 /**
  * A network namespace for the tests, where loopback comes up in it (tried once); else the tests keep the
@@ -64474,6 +65230,24 @@ async function withWorkingLoopback(launcher, inner, env, workDir) {
     if (tried.exitCode !== 0)
         return { ...launcher, loopbackUp: null, how: `${launcher.how}; the tests keep the network (no network namespace with loopback here: ${tried.output.trim() || `exit ${tried.exitCode}`})` };
     return { ...launcher, how: launcher.how.replace(' and IPC namespaces', ', IPC and — for the tests — network namespaces, loopback only') };
+}
+/**
+ * Private /tmp, /var/tmp and /dev/shm (the run's own folders re-bound into them), RUNNER_TEMP hidden and the
+ * masked files (the git config without credentials; passwd and group naming the run's uid), where the
+ * mounts work here (tried once); else the shared ones, a nameless uid, and the description says why.
+ */
+async function withPrivateMounts(launcher, inner, env, workDir, readable, masks, parentEnv) {
+    const shared = (why) => ({ ...launcher, how: `${launcher.how}; the commands share this machine's /tmp and /dev/shm and can read RUNNER_TEMP and the checkout's git config (${why})` });
+    if (!launcher.mountTools)
+        return shared('no `mount` from util-linux');
+    const programs = [(0,external_node_path_.dirname)(process.execPath), ...(parentEnv.PATH ?? '').split(external_node_path_.delimiter)];
+    const link = privateMountsLink(launcher.mountTools, [workDir, ...readable], [...masks.credentials, ...masks.identity], parentEnv.RUNNER_TEMP, programs);
+    const mounted = { ...launcher, privateMounts: link };
+    const tried = await inner.run({ ...sandboxCommand(mounted, env, 'true', [], true), cwd: workDir, timeoutMs: sandbox_PROBE_TIMEOUT_MS });
+    if (tried.exitCode !== 0)
+        return shared(`no private mounts here: ${tried.output.trim() || `exit ${tried.exitCode}`}`);
+    const how = masks.identity.length ? launcher.how.replace(', no passwd entry)', `, named ${launcher.user.name} in its own mount namespace)`) : launcher.how;
+    return { ...mounted, how: `${how}; a private /tmp, /var/tmp and /dev/shm, RUNNER_TEMP hidden${masks.credentials.length ? ', the git config without credentials' : ''}` };
 }
 /**
  * The command line that runs `request` in the sandbox. Each link dies with its parent: setpriv's
@@ -64491,6 +65265,9 @@ function sandboxCommand(launcher, env, command, args, network) {
         launcher.setpriv, '--pdeathsig', 'SIGKILL', '--',
         launcher.unshare, '--pid', '--fork', '--kill-child', '--mount-proc', '--ipc', ...offline.unshare, '--',
         ...offline.loopbackUp,
+        // Root's last links in the new mount namespace: its own tmp folders, RUNNER_TEMP and the credentials out
+        // of sight, the run's uid named (getpwuid, os.userInfo(), whoami).
+        ...(launcher.privateMounts ?? []),
         // Limits set while still root, so the sandbox's user can lower them but never raise them.
         launcher.prlimit, ...prlimitOptions(launcher.limits), '--',
         launcher.setpriv, `--reuid=${uid}`, `--regid=${gid}`, '--clear-groups', '--inh-caps=-all', '--bounding-set=-all', '--no-new-privs', '--pdeathsig', 'keep', '--',
@@ -64502,10 +65279,20 @@ function sandbox_wrap(launcher, env, request) {
     // The request's own variables win (a test-command's `TZ=UTC`); nothing else of the tool's gets in.
     return { ...sandboxCommand(launcher, { ...env, ...request.env }, request.command, request.args, request.network === true), cwd: request.cwd, timeoutMs: request.timeoutMs };
 }
-/** Everyone may write the folder's files and folders (it sits in the run's folder, which only the tool and the sandbox reach). */
-async function shareFolder(dir) {
-    // chmod -R never follows the symlinks it meets (such as node_modules pointing into the checkout).
-    await (0,external_node_util_.promisify)(external_node_child_process_.execFile)('chmod', ['-R', 'a+rwX', '--', dir], { env: { PATH: process.env.PATH ?? '' }, timeout: SETUP_TIMEOUT_MS });
+/**
+ * The run's group may write the folder's files and folders, others nothing: the tool keeps owning them
+ * (its user may go on writing them without sudo), the run's uid writes them through its group.
+ * `chgrp -R` and `chmod -R` never follow the links they meet (such as node_modules pointing into the
+ * checkout). Changing the group to one the tool's user is not in takes root: through the same privilege
+ * as the sandbox itself.
+ */
+async function shareWithGroup(launcher, dir) {
+    await privileged(launcher, launcher.chgrp, ['-R', String(launcher.user.gid), '--', dir]);
+    await privileged(launcher, launcher.chmod, ['-R', 'g+rwX,o-rwx', '--', dir]);
+}
+function privileged(launcher, program, args) {
+    const [command, ...rest] = [...launcher.privilege, program, ...args];
+    return (0,external_node_util_.promisify)(external_node_child_process_.execFile)(command, rest, { env: { PATH: process.env.PATH ?? '' }, timeout: SETUP_TIMEOUT_MS });
 }
 /** What the tool cannot delete (the sandbox's files in the sandbox's folders), the sandbox deletes; then the tool the rest. */
 function removeFolder(dir, launcher, env) {
@@ -64516,52 +65303,27 @@ function removeFolder(dir, launcher, env) {
     catch {
         // Not the tool's to delete: hand it to the sandbox's user.
     }
-    // The sandbox may pass through the run's folder but not list it; its own read-only folders (as some
-    // installs leave) are opened first, which rm -rf does not do.
-    (0,external_node_fs_.chmodSync)(dir, 0o755);
+    // The sandbox may pass through the run's folder but not list it: its group now may (the folder's group
+    // is the run's wherever the tool shared it); its own read-only folders (as some installs leave) are
+    // opened first, which rm -rf does not do.
+    openToGroup(dir);
     for (const [command, args] of [['chmod', ['-R', 'u+rwX', '--', dir]], ['rm', ['-rf', '--', dir]]]) {
         const asSandbox = sandboxCommand(launcher, env, command, [...args], true);
         (0,external_node_child_process_.spawnSync)(asSandbox.command, asSandbox.args, { cwd: (0,external_node_path_.dirname)(dir), env: {}, stdio: 'ignore', timeout: SETUP_TIMEOUT_MS });
     }
     (0,external_node_fs_.rmSync)(dir, { recursive: true, force: true });
 }
-/**
- * The sandbox's user reaches a folder only if every folder above it lets others through (o+x). A home
- * folder is often 0750 (GitHub's runner: the workspace is under /home/runner): those the tool owns get
- * o+x — passing through, not listing — and the change is noted.
- */
-async function makeTraversable(dirs) {
-    const notes = [];
-    const seen = new Set();
-    for (const dir of dirs) {
-        for (let folder = dir; !seen.has(folder); folder = (0,external_node_path_.dirname)(folder)) {
-            seen.add(folder);
-            const { mode } = await (0,promises_.stat)(folder);
-            if ((mode & 0o001) === 0) {
-                // A folder the tool may not change: the probe then says the sandbox cannot reach it.
-                const changed = await (0,promises_.chmod)(folder, (mode & 0o7777) | 0o001).then(() => true, () => false);
-                if (changed)
-                    notes.push(`made ${folder} traversable by other users (o+x), so the sandbox's user can reach ${dir}`);
-            }
-            if ((0,external_node_path_.dirname)(folder) === folder)
-                break;
-        }
-    }
-    return notes;
-}
-function sandboxUser() {
+/** Lets the run's group list and empty a folder of the tool's (a folder the sandbox made is its own to open). */
+function openToGroup(dir) {
     try {
-        const entry = (0,external_node_fs_.readFileSync)('/etc/passwd', 'utf8').split('\n').find((line) => line.startsWith(`${SANDBOX_USER}:`));
-        const [, , uid, gid] = entry?.split(':') ?? [];
-        if (uid && gid)
-            return { name: SANDBOX_USER, uid: Number(uid), gid: Number(gid) };
+        if ((0,external_node_fs_.lstatSync)(dir).isDirectory())
+            (0,external_node_fs_.chmodSync)(dir, 0o770);
     }
     catch {
-        // No passwd file to read: the conventional id.
+        // Not the tool's: the sandbox's own, which it may open itself.
     }
-    return { name: SANDBOX_USER, uid: FALLBACK_ID, gid: FALLBACK_ID };
 }
-function onPath(program, path) {
+function sandbox_onPath(program, path) {
     for (const folder of path.split(external_node_path_.delimiter)) {
         const candidate = (0,external_node_path_.join)(folder, program);
         if (folder && (0,external_node_fs_.existsSync)(candidate))
@@ -64630,6 +65392,7 @@ function createModel(settings, ledger, log) {
 
 
 
+
 const cli_VERSION = package_namespaceObject.rE;
 const USAGE = `Usage:
   regression-testgen [generate] --repo DIR --base SHA --head SHA [options]
@@ -64655,6 +65418,8 @@ Options:
   --on-no-fail-to-pass fail|warn  exit 1 (fail, default) or 0 (warn) when no test fails before the fix
   --on-fix-concern warn|fail      exit 1 (fail) when a test confirms an input the fixed code still gets wrong (default: warn)
   --timeout-minutes N             timeout of each test run (default: 5)
+  --run-timeout-minutes N         the whole run's deadline (default: 60; fractions allowed): running commands are
+                                  killed, nothing more starts, the report is written with what was learned (error)
   --reruns N                      runs of the suite at head, 2 to ${MAX_RERUNS} (default: 3); a test whose result changes is flaky
   --framework NAME                jest, vitest, mocha, ava, node-test or pytest (default: detected)
   --test-command CMD              the repository's own test command; {files} marks where the test files go
@@ -64696,6 +65461,7 @@ const CLI_OPTIONS = {
     'on-no-fail-to-pass': { type: 'string' },
     'on-fix-concern': { type: 'string' },
     'timeout-minutes': { type: 'string' },
+    'run-timeout-minutes': { type: 'string' },
     framework: { type: 'string' },
     'test-command': { type: 'string' },
     'build-command': { type: 'string' },
@@ -64717,10 +65483,7 @@ async function runCli(argv, env = process.env, log = consoleLogger) {
         const [command = 'generate', ...extra] = positionals;
         if (!['generate', 'verify'].includes(command) || extra.length > 0)
             throw new UserFacingError(`Unknown command "${positionals.join(' ')}"`, 'see --help');
-        if (command === 'generate' && !env.ANTHROPIC_API_KEY?.trim()) {
-            throw new UserFacingError('generate mode needs an Anthropic API key: set ANTHROPIC_API_KEY', 'or run `regression-testgen verify …` to prove the change\'s own tests without a model');
-        }
-        const settings = await learnPersistedCredentials(buildSettings({
+        const given = buildSettings({
             mode: command,
             repo: values.repo,
             base: values.base,
@@ -64729,6 +65492,7 @@ async function runCli(argv, env = process.env, log = consoleLogger) {
             issueFile: values.issue,
             issueText: values['issue-text'],
             apiKey: env.ANTHROPIC_API_KEY,
+            apiKeyNames: { key: 'ANTHROPIC_API_KEY', verifyMode: 'run `regression-testgen verify …`' },
             model: values.model,
             maxTokens: values['max-tokens'],
             maxModelCalls: values['max-model-calls'],
@@ -64739,6 +65503,7 @@ async function runCli(argv, env = process.env, log = consoleLogger) {
             onNoFailToPass: values['on-no-fail-to-pass'],
             onFixConcern: values['on-fix-concern'],
             testTimeoutMinutes: values['timeout-minutes'],
+            runTimeoutMinutes: values['run-timeout-minutes'],
             framework: values.framework,
             testCommand: values['test-command'],
             buildCommand: values['build-command'],
@@ -64747,13 +65512,14 @@ async function runCli(argv, env = process.env, log = consoleLogger) {
             allowUnisolatedTests: values['allow-unisolated-tests'],
             network: values.network,
             secrets: [env.GITHUB_TOKEN, env.GH_TOKEN].filter((token) => Boolean(token))
-        }));
-        // Before any work (the output folder, the run log, git, the sandbox): a missing or empty issue ends the run now.
-        await givenIssue(settings.bugReport);
-        if (settings.model?.responseCacheDir)
-            ensureWritableFolder(settings.model.responseCacheDir, '--response-cache');
-        const output = await claimOutput(settings, '--out');
+        });
+        // Before any work (git, the run log, the sandbox): a missing or empty issue, or an unusable folder, ends the run now.
+        await givenIssue(given.bugReport);
+        if (given.model?.responseCacheDir)
+            ensureWritableFolder(given.model.responseCacheDir, '--response-cache');
+        const output = await claimOutput(given, '--out');
         try {
+            const settings = await learnPersistedCredentials(given);
             const outcome = await runWithRealPorts(settings, redactingLogger(withRunLog(log, settings.outDir), redactor(settings.secrets)));
             if (values.print)
                 console.log(forTerminal(await (0,promises_.readFile)(outcome.paths.markdown, 'utf8')));
@@ -64790,9 +65556,7 @@ function parseCommandLine(argv) {
 }
 /** Settings name the action's inputs; on the command line the same names are flags. */
 function describeForCommandLine(error) {
-    if (error instanceof SettingsError)
-        return `Invalid --${error.input}: ${error.problem} (see --help)`;
-    return describeError(error);
+    return describeError(error instanceof SettingsError ? error.namedAs(`--${error.input}`, 'see --help') : error);
 }
 
 
