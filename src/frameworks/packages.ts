@@ -1,8 +1,8 @@
 /** The repository's package.json and the packages installed in a tree, as the JavaScript adapters read them. */
-import { existsSync, readFileSync } from 'node:fs'
+import { existsSync } from 'node:fs'
 import { createRequire } from 'node:module'
 import { join } from 'node:path'
-import { readSandboxFile } from '../ports/sandbox-files.js'
+import { readPlainFileSync, readSandboxFile } from '../ports/sandbox-files.js'
 
 export interface PackageJson {
   version?: string
@@ -23,9 +23,10 @@ export async function readPackageJson(dir: string): Promise<PackageJson | null> 
   }
 }
 
+/** An installed package's manifest (or the checkout's): never a FIFO or a huge file the tests left there. */
 export function readPackageJsonSync(dir: string): PackageJson | null {
   try {
-    return JSON.parse(readFileSync(join(dir, 'package.json'), 'utf8')) as PackageJson
+    return JSON.parse(readPlainFileSync(join(dir, 'package.json')) ?? '') as PackageJson
   } catch {
     return null
   }

@@ -8,7 +8,7 @@
  * only a regular file, owned by a uid that may write runner output (the tool's own, when it ran the runner
  * unisolated, or the sandbox's), no bigger than its kind's limit — and read from that same descriptor.
  */
-import { constants, type Stats } from 'node:fs'
+import { closeSync, constants, fstatSync, openSync, readSync, type Stats } from 'node:fs'
 import { lstat, open } from 'node:fs/promises'
 import { isAbsolute, join, relative, sep } from 'node:path'
 import { UserFacingError } from '../errors.js'
@@ -74,6 +74,34 @@ export async function readSandboxFile(scratchRoot: string, path: string, kind: S
     return await readAtMost(handle, path, limit)
   } finally {
     await handle.close()
+  }
+}
+
+/**
+ * A small file read synchronously where the tool follows the tree's own links on purpose (an installed
+ * package's package.json, through the tree's link to the checkout's node_modules): null unless it is a
+ * regular file within the `config` limit. O_NONBLOCK, so a FIFO planted there does not block the tool.
+ */
+export function readPlainFileSync(path: string): string | null {
+  let fd: number
+  try {
+    fd = openSync(path, constants.O_RDONLY | constants.O_NONBLOCK)
+  } catch {
+    return null
+  }
+  try {
+    const stats = fstatSync(fd)
+    if (!stats.isFile() || stats.size > SANDBOX_FILE_LIMITS.config) return null
+    const buffer = Buffer.alloc(stats.size)
+    let filled = 0
+    while (filled < buffer.length) {
+      const read = readSync(fd, buffer, filled, buffer.length - filled, null)
+      if (read === 0) break
+      filled += read
+    }
+    return buffer.subarray(0, filled).toString('utf8')
+  } finally {
+    closeSync(fd)
   }
 }
 

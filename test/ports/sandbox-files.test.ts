@@ -6,7 +6,8 @@ import { execFileSync } from 'node:child_process'
 import { chown, mkdir, mkdtemp, symlink, truncate, writeFile } from 'node:fs/promises'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
-import { acceptSandboxOwner, MAX_JSON_DEPTH, parseSandboxJson, readSandboxFile, SANDBOX_FILE_LIMITS, SandboxFileRefused } from '../../src/ports/sandbox-files.js'
+import { acceptSandboxOwner, MAX_JSON_DEPTH, parseSandboxJson, readPlainFileSync, readSandboxFile, SANDBOX_FILE_LIMITS, SandboxFileRefused } from '../../src/ports/sandbox-files.js'
+import { readPackageJsonSync } from '../../src/frameworks/packages.js'
 
 const asRoot = process.getuid?.() === 0
 const itAsRoot = asRoot ? it : it.skip
@@ -99,5 +100,31 @@ describe('parseSandboxJson', () => {
     const nested = '['.repeat(MAX_JSON_DEPTH + 1) + ']'.repeat(MAX_JSON_DEPTH + 1)
     expect(() => parseSandboxJson('coverage.json', nested)).toThrow(`nests ${MAX_JSON_DEPTH + 1} levels deep (the limit is ${MAX_JSON_DEPTH})`)
     expect(() => parseSandboxJson('coverage.json', '['.repeat(MAX_JSON_DEPTH) + ']'.repeat(MAX_JSON_DEPTH))).not.toThrow()
+  })
+})
+
+describe('readPlainFileSync (an installed package\'s package.json, through the tree\'s own links)', () => {
+  it('reads a plain file, through a link too, and says null for a missing one', async () => {
+    await writeFile(join(scratch, 'package.json'), '{"version":"1.2.3"}')
+    await mkdir(join(scratch, 'linked'))
+    await symlink(join(scratch, 'package.json'), join(scratch, 'linked', 'package.json'))
+    expect(readPackageJsonSync(scratch)).toEqual({ version: '1.2.3' })
+    expect(readPlainFileSync(join(scratch, 'linked', 'package.json'))).toBe('{"version":"1.2.3"}')
+    expect(readPlainFileSync(join(scratch, 'missing.json'))).toBeNull()
+  })
+
+  it('says null at once for a FIFO, where a blocking read would wait for a writer forever', () => {
+    execFileSync('mkfifo', [join(scratch, 'package.json')])
+    expect(readPlainFileSync(join(scratch, 'package.json'))).toBeNull()
+    expect(readPackageJsonSync(scratch)).toBeNull()
+  })
+
+  it('says null for a folder, and for a file over the config limit', async () => {
+    await mkdir(join(scratch, 'package.json'))
+    expect(readPlainFileSync(join(scratch, 'package.json'))).toBeNull()
+    const big = join(scratch, 'big.json')
+    await writeFile(big, '')
+    await truncate(big, SANDBOX_FILE_LIMITS.config + 1)
+    expect(readPlainFileSync(big)).toBeNull()
   })
 })
