@@ -44525,6 +44525,37 @@ async function readSandboxFile(scratchRoot, path, kind) {
         await handle.close();
     }
 }
+/**
+ * A small file read synchronously where the tool follows the tree's own links on purpose (an installed
+ * package's package.json, through the tree's link to the checkout's node_modules): null unless it is a
+ * regular file within the `config` limit. O_NONBLOCK, so a FIFO planted there does not block the tool.
+ */
+function readPlainFileSync(path) {
+    let fd;
+    try {
+        fd = (0,external_node_fs_.openSync)(path, external_node_fs_.constants.O_RDONLY | external_node_fs_.constants.O_NONBLOCK);
+    }
+    catch {
+        return null;
+    }
+    try {
+        const stats = (0,external_node_fs_.fstatSync)(fd);
+        if (!stats.isFile() || stats.size > SANDBOX_FILE_LIMITS.config)
+            return null;
+        const buffer = Buffer.alloc(stats.size);
+        let filled = 0;
+        while (filled < buffer.length) {
+            const read = (0,external_node_fs_.readSync)(fd, buffer, filled, buffer.length - filled, null);
+            if (read === 0)
+                break;
+            filled += read;
+        }
+        return buffer.subarray(0, filled).toString('utf8');
+    }
+    finally {
+        (0,external_node_fs_.closeSync)(fd);
+    }
+}
 /** JSON from the sandbox, refused when nested deeper than any runner writes (later code walks it). */
 function parseSandboxJson(path, text) {
     const depth = maxNesting(text);
@@ -44633,9 +44664,10 @@ async function readPackageJson(dir) {
         return null;
     }
 }
+/** An installed package's manifest (or the checkout's): never a FIFO or a huge file the tests left there. */
 function readPackageJsonSync(dir) {
     try {
-        return JSON.parse((0,external_node_fs_.readFileSync)((0,external_node_path_.join)(dir, 'package.json'), 'utf8'));
+        return JSON.parse(readPlainFileSync((0,external_node_path_.join)(dir, 'package.json')) ?? '');
     }
     catch {
         return null;
