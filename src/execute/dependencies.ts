@@ -5,7 +5,7 @@
 import { createHash } from 'node:crypto'
 import { existsSync } from 'node:fs'
 import { readdir, readFile, realpath, symlink } from 'node:fs/promises'
-import { join } from 'node:path'
+import { join, sep } from 'node:path'
 import { UserFacingError } from '../errors.js'
 import { expandCommand, type CommandLine } from '../frameworks/command.js'
 import type { Logger } from '../ports/logger.js'
@@ -67,10 +67,40 @@ export async function reuseDependencies(repoDir: string, treeDir: string, packag
   return 'none'
 }
 
-/** The real folders of the installed node_modules the trees link to: the sandbox must be able to reach them. */
+/**
+ * The real folders of the installed node_modules the trees link to, and of the packages in them that are
+ * links to elsewhere (`npm link`, a workspace outside the checkout): the sandbox must be able to reach them,
+ * and its private /tmp hides whatever of them lives there unless it is named.
+ */
 export async function installedDependencyFolders(repoDir: string, packageDir: string): Promise<string[]> {
   const folders = [...new Set(['', packageDir])].map((folder) => join(repoDir, folder, 'node_modules')).filter((dir) => existsSync(dir))
-  return Promise.all(folders.map((dir) => realpath(dir)))
+  const installed = await Promise.all(folders.map((dir) => realpath(dir)))
+  const linked = await Promise.all(installed.map((dir) => linkedPackageFolders(dir)))
+  return [...new Set([...installed, ...linked.flat()])]
+}
+
+/**
+ * Where the linked packages of a node_modules live, when outside it: for a package inside another
+ * node_modules, that whole folder (its dependencies sit beside it, and hundreds of links then need one folder).
+ */
+async function linkedPackageFolders(nodeModules: string): Promise<string[]> {
+  const entries = await readdir(nodeModules, { withFileTypes: true }).catch(() => [])
+  const scoped = await Promise.all(entries.filter((entry) => entry.name.startsWith('@') && entry.isDirectory()).map(async (scope) => (await readdir(join(nodeModules, scope.name), { withFileTypes: true }).catch(() => [])).map((entry) => ({ entry, path: join(nodeModules, scope.name, entry.name) }))))
+  const packages = [...entries.map((entry) => ({ entry, path: join(nodeModules, entry.name) })), ...scoped.flat()]
+  const targets = await Promise.all(packages.filter(({ entry }) => entry.isSymbolicLink()).map(({ path }) => realpath(path).catch(() => null)))
+  const outside = targets.filter((target): target is string => target !== null && !isWithin(target, nodeModules))
+  return [...new Set(outside.map(enclosingNodeModules))]
+}
+
+/** The nearest node_modules folder holding `dir`, else `dir` itself. */
+function enclosingNodeModules(dir: string): string {
+  const parts = dir.split(sep)
+  const at = parts.lastIndexOf('node_modules')
+  return at > 0 ? parts.slice(0, at + 1).join(sep) : dir
+}
+
+function isWithin(path: string, folder: string): boolean {
+  return path === folder || path.startsWith(`${folder}${sep}`)
 }
 
 /** Into the tree through the checked walk: after a failed install in the sandbox, its folders may be links. */

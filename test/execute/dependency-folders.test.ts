@@ -1,0 +1,51 @@
+/**
+ * The folders the sandbox must see for the installed dependencies: node_modules, and where its linked
+ * packages really live (`npm link`, a workspace elsewhere) — under /tmp too, which the sandbox's own /tmp
+ * would otherwise hide.
+ */
+import { mkdir, mkdtemp, realpath, rm, symlink, writeFile } from 'node:fs/promises'
+import { tmpdir } from 'node:os'
+import { join } from 'node:path'
+import { installedDependencyFolders } from '../../src/execute/dependencies.js'
+import { createSandboxProvider } from '../../src/ports/sandbox.js'
+import { describeWhereSandboxed } from '../support/sandbox-probe.js'
+
+let dir: string
+let repo: string
+let elsewhere: string
+
+beforeEach(async () => {
+  dir = await realpath(await mkdtemp(join(tmpdir(), 'rtg-dependency-folders-')))
+  repo = join(dir, 'repo')
+  elsewhere = join(dir, 'elsewhere')
+  // A package linked in from outside the checkout, and one that sits in another node_modules with its neighbours.
+  await mkdir(join(elsewhere, 'linked-pkg'), { recursive: true })
+  await writeFile(join(elsewhere, 'linked-pkg', 'index.js'), "module.exports = 'linked'\n")
+  await mkdir(join(elsewhere, 'shared', 'node_modules', '@scope', 'inner'), { recursive: true })
+  await writeFile(join(elsewhere, 'shared', 'node_modules', '@scope', 'inner', 'index.js'), "module.exports = 'inner'\n")
+  await mkdir(join(repo, 'node_modules', '@scope'), { recursive: true })
+  await mkdir(join(repo, 'node_modules', 'plain'))
+  await symlink(join(elsewhere, 'linked-pkg'), join(repo, 'node_modules', 'linked-pkg'))
+  await symlink(join(elsewhere, 'shared', 'node_modules', '@scope', 'inner'), join(repo, 'node_modules', '@scope', 'inner'))
+})
+
+afterEach(() => rm(dir, { recursive: true, force: true }))
+
+test('node_modules, a linked package where it lives, and a package in another node_modules by that whole folder', async () => {
+  expect((await installedDependencyFolders(repo, '')).sort()).toEqual([join(repo, 'node_modules'), join(elsewhere, 'linked-pkg'), join(elsewhere, 'shared', 'node_modules')].sort())
+})
+
+describeWhereSandboxed('in the sandbox', () => {
+  test('the linked packages load, though they live under /tmp outside the checkout', async () => {
+    const work = join(dir, 'work')
+    await mkdir(work)
+    const sandbox = await createSandboxProvider().open(work, [repo, ...(await installedDependencyFolders(repo, ''))])
+    try {
+      const result = await sandbox.processes.run({ command: process.execPath, args: ['-e', "console.log(require('linked-pkg'), require('@scope/inner'))"], cwd: repo, timeoutMs: 30_000 })
+      expect(result.output.trim()).toBe('linked inner')
+    } finally {
+      sandbox.remove(work)
+      sandbox.close()
+    }
+  })
+})
