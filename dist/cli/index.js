@@ -43241,10 +43241,37 @@ async function reuseDependencies(repoDir, treeDir, packageDir) {
     }
     return 'none';
 }
-/** The real folders of the installed node_modules the trees link to: the sandbox must be able to reach them. */
+/**
+ * The real folders of the installed node_modules the trees link to, and of the packages in them that are
+ * links to elsewhere (`npm link`, a workspace outside the checkout): the sandbox must be able to reach them,
+ * and its private /tmp hides whatever of them lives there unless it is named.
+ */
 async function installedDependencyFolders(repoDir, packageDir) {
     const folders = [...new Set(['', packageDir])].map((folder) => (0,external_node_path_.join)(repoDir, folder, 'node_modules')).filter((dir) => (0,external_node_fs_.existsSync)(dir));
-    return Promise.all(folders.map((dir) => (0,promises_.realpath)(dir)));
+    const installed = await Promise.all(folders.map((dir) => (0,promises_.realpath)(dir)));
+    const linked = await Promise.all(installed.map((dir) => linkedPackageFolders(dir)));
+    return [...new Set([...installed, ...linked.flat()])];
+}
+/**
+ * Where the linked packages of a node_modules live, when outside it: for a package inside another
+ * node_modules, that whole folder (its dependencies sit beside it, and hundreds of links then need one folder).
+ */
+async function linkedPackageFolders(nodeModules) {
+    const entries = await (0,promises_.readdir)(nodeModules, { withFileTypes: true }).catch(() => []);
+    const scoped = await Promise.all(entries.filter((entry) => entry.name.startsWith('@') && entry.isDirectory()).map(async (scope) => (await (0,promises_.readdir)((0,external_node_path_.join)(nodeModules, scope.name), { withFileTypes: true }).catch(() => [])).map((entry) => ({ entry, path: (0,external_node_path_.join)(nodeModules, scope.name, entry.name) }))));
+    const packages = [...entries.map((entry) => ({ entry, path: (0,external_node_path_.join)(nodeModules, entry.name) })), ...scoped.flat()];
+    const targets = await Promise.all(packages.filter(({ entry }) => entry.isSymbolicLink()).map(({ path }) => (0,promises_.realpath)(path).catch(() => null)));
+    const outside = targets.filter((target) => target !== null && !dependencies_isWithin(target, nodeModules));
+    return [...new Set(outside.map(enclosingNodeModules))];
+}
+/** The nearest node_modules folder holding `dir`, else `dir` itself. */
+function enclosingNodeModules(dir) {
+    const parts = dir.split(external_node_path_.sep);
+    const at = parts.lastIndexOf('node_modules');
+    return at > 0 ? parts.slice(0, at + 1).join(external_node_path_.sep) : dir;
+}
+function dependencies_isWithin(path, folder) {
+    return path === folder || path.startsWith(`${folder}${external_node_path_.sep}`);
 }
 /** Into the tree through the checked walk: after a failed install in the sandbox, its folders may be links. */
 async function linkEntries(installed, treeDir, folder) {
