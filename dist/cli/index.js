@@ -11384,7 +11384,7 @@ function parsePath (scriptPath) {
 /***/ ((module, __unused_webpack___webpack_exports__, __nccwpck_require__) => {
 
 __nccwpck_require__.a(module, async (__webpack_handle_async_dependencies__, __webpack_async_result__) => { try {
-/* harmony import */ var _cli_js__WEBPACK_IMPORTED_MODULE_0__ = __nccwpck_require__(3577);
+/* harmony import */ var _cli_js__WEBPACK_IMPORTED_MODULE_0__ = __nccwpck_require__(459);
 /* harmony import */ var _ports_process_js__WEBPACK_IMPORTED_MODULE_1__ = __nccwpck_require__(9558);
 
 
@@ -11396,7 +11396,7 @@ __webpack_async_result__();
 
 /***/ }),
 
-/***/ 3577:
+/***/ 459:
 /***/ ((__unused_webpack_module, __webpack_exports__, __nccwpck_require__) => {
 
 
@@ -11643,12 +11643,22 @@ var external_node_os_ = __nccwpck_require__(8161);
 var external_node_path_ = __nccwpck_require__(6760);
 // EXTERNAL MODULE: ./src/ports/process.ts + 1 modules
 var ports_process = __nccwpck_require__(9558);
+;// CONCATENATED MODULE: ./src/paths.ts
+/** Paths as text: where one lies relative to another. */
+
+/** Whether `path` is `folder` or lies inside it. */
+function isWithin(path, folder) {
+    const fromFolder = (0,external_node_path_.relative)(folder, path);
+    return fromFolder === '' || (!fromFolder.startsWith('..') && !(0,external_node_path_.isAbsolute)(fromFolder));
+}
+
 ;// CONCATENATED MODULE: ./src/ports/out-folder.ts
 /**
  * The run's output folder, claimed before any work: checked (creatable, writable, outside the repository
  * or git-ignored there), marked as the tool's, locked against a second run, and cleared of the previous
  * run's results. The tool only ever removes its own entries, and only in a folder that carries its marker.
  */
+
 
 
 
@@ -11716,10 +11726,6 @@ function realLocation(path) {
     catch {
         return (0,external_node_path_.resolve)(path);
     }
-}
-function isWithin(path, folder) {
-    const fromFolder = (0,external_node_path_.relative)(folder, path);
-    return fromFolder === '' || (!fromFolder.startsWith('..') && !(0,external_node_path_.isAbsolute)(fromFolder));
 }
 /**
  * One level at a time, never `mkdir -p`: Node's recursive mkdir loops for ever (at full CPU, deaf to
@@ -43210,6 +43216,7 @@ function installEnvironment(parent) {
 
 
 
+
 const INSTALLS = [
     { lockfile: 'pnpm-lock.yaml', command: 'pnpm', args: ['install', '--frozen-lockfile'], env: {} },
     { lockfile: 'yarn.lock', command: 'yarn', args: ['install', '--frozen-lockfile'], env: {} },
@@ -43261,7 +43268,7 @@ async function linkedPackageFolders(nodeModules) {
     const scoped = await Promise.all(entries.filter((entry) => entry.name.startsWith('@') && entry.isDirectory()).map(async (scope) => (await (0,promises_.readdir)((0,external_node_path_.join)(nodeModules, scope.name), { withFileTypes: true }).catch(() => [])).map((entry) => ({ entry, path: (0,external_node_path_.join)(nodeModules, scope.name, entry.name) }))));
     const packages = [...entries.map((entry) => ({ entry, path: (0,external_node_path_.join)(nodeModules, entry.name) })), ...scoped.flat()];
     const targets = await Promise.all(packages.filter(({ entry }) => entry.isSymbolicLink()).map(({ path }) => (0,promises_.realpath)(path).catch(() => null)));
-    const outside = targets.filter((target) => target !== null && !dependencies_isWithin(target, nodeModules));
+    const outside = targets.filter((target) => target !== null && !isWithin(target, nodeModules));
     return [...new Set(outside.map(enclosingNodeModules))];
 }
 /** The nearest node_modules folder holding `dir`, else `dir` itself. */
@@ -43269,9 +43276,6 @@ function enclosingNodeModules(dir) {
     const parts = dir.split(external_node_path_.sep);
     const at = parts.lastIndexOf('node_modules');
     return at > 0 ? parts.slice(0, at + 1).join(external_node_path_.sep) : dir;
-}
-function dependencies_isWithin(path, folder) {
-    return path === folder || path.startsWith(`${folder}${external_node_path_.sep}`);
 }
 /** Into the tree through the checked walk: after a failed install in the sandbox, its folders may be links. */
 async function linkEntries(installed, treeDir, folder) {
@@ -64719,6 +64723,26 @@ async function headLines(git, changeSet) {
     return (file) => contents.get(file) ?? [];
 }
 
+;// CONCATENATED MODULE: ./src/ports/programs.ts
+/** Finding the machine's programs the sandbox's chain is made of, by absolute path. */
+
+
+/** Where system programs (`ip`, `mount`, `chgrp`) live when the PATH (a non-root user's) leaves those folders out. */
+const SYSTEM_BINARIES = ['/usr/sbin', '/sbin', '/usr/bin', '/bin'];
+/** The program's path in the first folder of `path` that has it, or null. */
+function onPath(program, path) {
+    for (const folder of path.split(external_node_path_.delimiter)) {
+        const candidate = (0,external_node_path_.join)(folder, program);
+        if (folder && (0,external_node_fs_.existsSync)(candidate))
+            return candidate;
+    }
+    return null;
+}
+/** On `path`, else in the system folders. */
+function systemProgram(program, path) {
+    return onPath(program, path) ?? onPath(program, SYSTEM_BINARIES.join(external_node_path_.delimiter));
+}
+
 ;// CONCATENATED MODULE: ./src/ports/folder-modes.ts
 /**
  * The folders above the checkout that the sandbox's user must pass through, and giving them back.
@@ -64991,6 +65015,7 @@ function ids(range) {
  */
 
 
+
 /** Big enough for a test suite's temporary files, small enough not to fill the machine's memory. */
 const SHARED_TMP = 'size=1g,mode=1777,nosuid,nodev';
 const SHARED_MEMORY = 'size=256m,mode=1777,nosuid,nodev';
@@ -65016,11 +65041,8 @@ done
 shift
 cd "$here" || cd / || exit
 exec "$@"`;
-/** Where util-linux's `mount` lives when the PATH (a non-root user's) leaves out the system folders. */
-const SYSTEM_BINARIES = ['/usr/sbin', '/sbin', '/usr/bin', '/bin'];
 function findMountTools(path) {
-    const find = (program) => onPath(program, path) ?? onPath(program, SYSTEM_BINARIES.join(external_node_path_.delimiter));
-    const [sh, mount, mkdir] = [find('sh'), find('mount'), find('mkdir')];
+    const [sh, mount, mkdir] = [systemProgram('sh', path), systemProgram('mount', path), systemProgram('mkdir', path)];
     return sh && mount && mkdir ? { sh, mount, mkdir } : null;
 }
 /**
@@ -65089,14 +65111,6 @@ function isFolder(dir) {
         return false;
     }
 }
-function onPath(program, path) {
-    for (const folder of path.split(external_node_path_.delimiter)) {
-        const candidate = (0,external_node_path_.join)(folder, program);
-        if (folder && (0,external_node_fs_.existsSync)(candidate))
-            return candidate;
-    }
-    return null;
-}
 
 ;// CONCATENATED MODULE: ./src/ports/sandbox.ts
 /**
@@ -65131,6 +65145,7 @@ function onPath(program, path) {
 
 
 
+
 /** The run's uid's name inside the sandbox (USER, LOGNAME, its passwd line there): the machine has no entry for it. */
 const SANDBOX_USER_NAME = 'regression-testgen';
 const sandbox_PROBE_TIMEOUT_MS = 30_000;
@@ -65145,8 +65160,6 @@ const TRUST_THE_TREES = { GIT_CONFIG_COUNT: '1', GIT_CONFIG_KEY_0: 'safe.directo
  * brings `lo` up, then the shell becomes the chain. Without it a new network namespace has no loopback.
  */
 const LOOPBACK_UP_SCRIPT = '"$1" link set lo up && shift && exec "$@"';
-/** Where iproute2's `ip` lives when the PATH (a non-root user's) leaves out the system folders. */
-const sandbox_SYSTEM_BINARIES = ['/usr/sbin', '/sbin', '/usr/bin', '/bin'];
 function createSandboxProvider(parentEnv = process.env) {
     let launcher;
     return {
@@ -65177,7 +65190,7 @@ async function findLauncher(parentEnv) {
     if (process.platform !== 'linux')
         return `isolation needs Linux namespaces; this is ${process.platform}`;
     const path = parentEnv.PATH ?? '';
-    const programs = { env: sandbox_onPath('env', path), setpriv: sandbox_onPath('setpriv', path), unshare: sandbox_onPath('unshare', path), prlimit: sandbox_onPath('prlimit', path) };
+    const programs = { env: onPath('env', path), setpriv: onPath('setpriv', path), unshare: onPath('unshare', path), prlimit: onPath('prlimit', path) };
     const missing = Object.entries(programs).filter(([, found]) => !found).map(([name]) => name);
     if (missing.length)
         return `${missing.join(' and ')} not found (util-linux and coreutils provide them)`;
@@ -65187,7 +65200,7 @@ async function findLauncher(parentEnv) {
     const uid = process.getuid?.() ?? -1;
     let privilege = [];
     if (uid !== 0) {
-        const sudo = sandbox_onPath('sudo', path);
+        const sudo = onPath('sudo', path);
         if (!sudo || !(await succeeds(sudo, ['-n', 'true'])))
             return 'not root, and no passwordless sudo to start the sandbox with';
         privilege = [sudo, '-n', '--'];
@@ -65200,9 +65213,6 @@ function loopbackUpChain(path) {
     const sh = systemProgram('sh', path);
     const ip = systemProgram('ip', path);
     return sh && ip ? [sh, '-c', LOOPBACK_UP_SCRIPT, 'sh', ip] : null;
-}
-function systemProgram(program, path) {
-    return sandbox_onPath(program, path) ?? sandbox_onPath(program, sandbox_SYSTEM_BINARIES.join(external_node_path_.delimiter));
 }
 async function sandbox_openSandbox(machine, workDir, readable, masks, parentEnv) {
     const ids = pickSandboxIds();
@@ -65381,14 +65391,6 @@ function openToGroup(dir) {
     catch {
         // Not the tool's: the sandbox's own, which it may open itself.
     }
-}
-function sandbox_onPath(program, path) {
-    for (const folder of path.split(external_node_path_.delimiter)) {
-        const candidate = (0,external_node_path_.join)(folder, program);
-        if (folder && (0,external_node_fs_.existsSync)(candidate))
-            return candidate;
-    }
-    return null;
 }
 function succeeds(command, args) {
     return (0,external_node_util_.promisify)(external_node_child_process_.execFile)(command, args, { env: { PATH: process.env.PATH ?? '' }, timeout: sandbox_PROBE_TIMEOUT_MS }).then(() => true, () => false);

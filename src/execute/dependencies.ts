@@ -7,6 +7,7 @@ import { existsSync } from 'node:fs'
 import { readdir, readFile, realpath, symlink } from 'node:fs/promises'
 import { join, sep } from 'node:path'
 import { UserFacingError } from '../errors.js'
+import { isWithin } from '../paths.js'
 import { expandCommand, type CommandLine } from '../frameworks/command.js'
 import type { Logger } from '../ports/logger.js'
 import type { ProcessRunner } from '../ports/process.js'
@@ -97,10 +98,6 @@ function enclosingNodeModules(dir: string): string {
   const parts = dir.split(sep)
   const at = parts.lastIndexOf('node_modules')
   return at > 0 ? parts.slice(0, at + 1).join(sep) : dir
-}
-
-function isWithin(path: string, folder: string): boolean {
-  return path === folder || path.startsWith(`${folder}${sep}`)
 }
 
 /** Into the tree through the checked walk: after a failed install in the sandbox, its folders may be links. */

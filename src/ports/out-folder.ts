@@ -5,9 +5,10 @@
  */
 import { accessSync, constants, existsSync, linkSync, lstatSync, mkdirSync, readdirSync, readFileSync, realpathSync, rmSync, statSync, writeFileSync } from 'node:fs'
 import { hostname } from 'node:os'
-import { basename, dirname, isAbsolute, join, relative, resolve } from 'node:path'
+import { basename, dirname, join, resolve } from 'node:path'
 import { UserFacingError } from '../errors.js'
 import { onInterrupt } from './process.js'
+import { isWithin } from '../paths.js'
 
 /** Says the folder is the tool's: without it, a non-empty folder is the user's and is never cleared. */
 export const MARKER_FILE = '.regression-testgen-output'
@@ -95,10 +96,6 @@ function realLocation(path: string): string {
   }
 }
 
-function isWithin(path: string, folder: string): boolean {
-  const fromFolder = relative(folder, path)
-  return fromFolder === '' || (!fromFolder.startsWith('..') && !isAbsolute(fromFolder))
-}
 
 /**
  * One level at a time, never `mkdir -p`: Node's recursive mkdir loops for ever (at full CPU, deaf to

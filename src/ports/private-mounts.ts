@@ -11,8 +11,9 @@
  * before mounting over it); `--no-canonicalize` keeps mount from resolving the relative path by name,
  * which would find the new tmpfs instead.
  */
-import { existsSync, realpathSync, statSync } from 'node:fs'
-import { delimiter, join, relative, sep } from 'node:path'
+import { realpathSync, statSync } from 'node:fs'
+import { relative, sep } from 'node:path'
+import { systemProgram } from './programs.js'
 
 export interface MountTools {
   sh: string
@@ -59,12 +60,8 @@ shift
 cd "$here" || cd / || exit
 exec "$@"`
 
-/** Where util-linux's `mount` lives when the PATH (a non-root user's) leaves out the system folders. */
-const SYSTEM_BINARIES = ['/usr/sbin', '/sbin', '/usr/bin', '/bin']
-
 export function findMountTools(path: string): MountTools | null {
-  const find = (program: string) => onPath(program, path) ?? onPath(program, SYSTEM_BINARIES.join(delimiter))
-  const [sh, mount, mkdir] = [find('sh'), find('mount'), find('mkdir')]
+  const [sh, mount, mkdir] = [systemProgram('sh', path), systemProgram('mount', path), systemProgram('mkdir', path)]
   return sh && mount && mkdir ? { sh, mount, mkdir } : null
 }
 
@@ -134,10 +131,3 @@ function isFolder(dir: string): boolean {
   }
 }
 
-function onPath(program: string, path: string): string | null {
-  for (const folder of path.split(delimiter)) {
-    const candidate = join(folder, program)
-    if (folder && existsSync(candidate)) return candidate
-  }
-  return null
-}

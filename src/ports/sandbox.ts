@@ -20,12 +20,13 @@
  * and the run says so.
  */
 import { execFile, spawnSync } from 'node:child_process'
-import { chmodSync, existsSync, lstatSync, readFileSync, rmSync, statSync, writeFileSync } from 'node:fs'
+import { chmodSync, lstatSync, readFileSync, rmSync, statSync, writeFileSync } from 'node:fs'
 import { mkdir } from 'node:fs/promises'
 import { delimiter, dirname, join } from 'node:path'
 import { promisify } from 'node:util'
 import { createProcessRunner, testEnvironment, type ProcessRequest, type ProcessRunner } from './process.js'
 import { acceptSandboxOwner } from './sandbox-files.js'
+import { onPath, systemProgram } from './programs.js'
 import { makeTraversable } from './folder-modes.js'
 import { pickSandboxIds } from './sandbox-ids.js'
 import { DEFAULT_LIMITS, limitsText, prlimitOptions, type ResourceLimits } from '../sandbox-limits.js'
@@ -99,8 +100,6 @@ interface Launcher {
  * brings `lo` up, then the shell becomes the chain. Without it a new network namespace has no loopback.
  */
 const LOOPBACK_UP_SCRIPT = '"$1" link set lo up && shift && exec "$@"'
-/** Where iproute2's `ip` lives when the PATH (a non-root user's) leaves out the system folders. */
-const SYSTEM_BINARIES = ['/usr/sbin', '/sbin', '/usr/bin', '/bin']
 
 export function createSandboxProvider(parentEnv: NodeJS.ProcessEnv = process.env): SandboxProvider {
   let launcher: Promise<Omit<Launcher, 'user'> | string> | undefined
@@ -153,10 +152,6 @@ function loopbackUpChain(path: string): string[] | null {
   const sh = systemProgram('sh', path)
   const ip = systemProgram('ip', path)
   return sh && ip ? [sh, '-c', LOOPBACK_UP_SCRIPT, 'sh', ip] : null
-}
-
-function systemProgram(program: string, path: string): string | null {
-  return onPath(program, path) ?? onPath(program, SYSTEM_BINARIES.join(delimiter))
 }
 
 async function openSandbox(machine: Omit<Launcher, 'user'>, workDir: string, readable: string[], masks: FileMask[], parentEnv: NodeJS.ProcessEnv): Promise<Sandbox> {
@@ -336,14 +331,6 @@ function openToGroup(dir: string): void {
   } catch {
     // Not the tool's: the sandbox's own, which it may open itself.
   }
-}
-
-function onPath(program: string, path: string): string | null {
-  for (const folder of path.split(delimiter)) {
-    const candidate = join(folder, program)
-    if (folder && existsSync(candidate)) return candidate
-  }
-  return null
 }
 
 function succeeds(command: string, args: string[]): Promise<boolean> {
