@@ -1,0 +1,139 @@
+'use strict'
+/*
+ * The capture preload (src/launch/capture.ts): loaded through NODE_OPTIONS=--require (and the `node` shim
+ * on PATH) into every Node process the repository's test command starts. In a process whose main module
+ * is a known test runner's bin, or that node:test runs (`--test`), it appends one JSON line saying how the
+ * runner was launched to $RTG_CAPTURE_FILE and exits 0 before any test runs. Every other process gets a
+ * start line and an exit line, so the tool can tell what ran before the runner (the build).
+ * Plain CommonJS, no dependencies: it runs in the repository's Node, whatever its version.
+ */
+const fs = require('node:fs')
+const path = require('node:path')
+
+// Package name → runner, for a main module that is one of the package's own bins.
+const RUNNER_PACKAGES = { jest: 'jest', 'jest-cli': 'jest', vitest: 'vitest', mocha: 'mocha', ava: 'ava', tap: 'tap', '@tapjs/run': 'tap' }
+const MARK = '__rtgCapturePreload'
+
+if (process.env.RTG_CAPTURE_FILE && !globalThis[MARK] && isMainThread()) {
+  globalThis[MARK] = true
+  capture(process.env.RTG_CAPTURE_FILE)
+}
+
+function capture(file) {
+  const startEnv = { ...process.env }
+  keepPreloadForChildren()
+  const nodeTest = process.execArgv.includes('--test')
+  // Under --test, argv holds the file patterns as given, not a main module.
+  const main = nodeTest ? null : mainModule()
+  const runner = nodeTest ? 'node-test' : main && runnerOf(main)
+  const common = { pid: process.pid, at: Date.now(), argv0: process.execPath, main, argv: process.argv.slice(main ? 2 : 1), execArgv: process.execArgv, cwd: process.cwd(), ancestors: ancestors() }
+  if (runner) {
+    append(file, { kind: 'runner', runner, ...common, env: startEnv })
+    // Before any test file is loaded: the runner's own code has not run yet (a preload runs before the main).
+    process.exit(0)
+  }
+  append(file, { kind: 'process', ...common })
+  process.on('exit', () => append(file, { kind: 'exit', pid: process.pid, at: Date.now() }))
+}
+
+/** A script that sets its own NODE_OPTIONS (`NODE_OPTIONS=--max-old-space-size=4096 jest`) still passes this preload on. */
+function keepPreloadForChildren() {
+  const own = process.env.RTG_CAPTURE_NODE_OPTIONS
+  const current = process.env.NODE_OPTIONS || ''
+  if (own && !current.includes(own)) process.env.NODE_OPTIONS = current ? `${current} ${own}` : own
+}
+
+function isMainThread() {
+  try {
+    return require('node:worker_threads').isMainThread
+  } catch {
+    return true
+  }
+}
+
+/** The real path of the main module, or null (`node -e`, `node --test` without a file, the REPL). */
+function mainModule() {
+  if (process.execArgv.some((arg) => /^(-e|-p|--eval|--print)(=|$)/.test(arg))) return null
+  const given = process.argv[1]
+  if (!given) return null
+  for (const candidate of [given, `${given}.js`, `${given}.cjs`, `${given}.mjs`]) {
+    try {
+      const real = fs.realpathSync(path.resolve(candidate))
+      if (fs.statSync(real).isFile()) return real
+    } catch {
+      // Not this one.
+    }
+  }
+  return null
+}
+
+/** The runner whose package lists `main` among its bins, or null. */
+function runnerOf(main) {
+  let dir = path.dirname(main)
+  for (let depth = 0; depth < 6; depth++) {
+    const manifest = readJson(path.join(dir, 'package.json'))
+    if (manifest) {
+      const runner = RUNNER_PACKAGES[manifest.name]
+      if (!runner) return null
+      const bins = typeof manifest.bin === 'string' ? [manifest.bin] : Object.values(manifest.bin || {})
+      return bins.some((bin) => path.resolve(dir, String(bin)) === main) ? runner : null
+    }
+    const parent = path.dirname(dir)
+    if (parent === dir) return null
+    dir = parent
+  }
+  return null
+}
+
+function readJson(file) {
+  try {
+    return JSON.parse(fs.readFileSync(file, 'utf8'))
+  } catch {
+    return null
+  }
+}
+
+/**
+ * The processes between the capture's root shell and this one (Linux /proc), outermost first: how the
+ * runner was reached. Empty when this is the root, or the walk never meets it (no /proc, or not ours).
+ */
+function ancestors() {
+  const root = Number(process.env.RTG_CAPTURE_ROOT)
+  const chain = []
+  if (!root || process.pid === root) return chain
+  for (let pid = process.ppid, depth = 0; pid > 1 && depth < 32; depth++, pid = parentOf(pid)) {
+    const argv = commandLine(pid)
+    if (!argv) return []
+    chain.unshift({ pid, argv })
+    if (pid === root) return chain
+  }
+  return []
+}
+
+function commandLine(pid) {
+  try {
+    const parts = fs.readFileSync(`/proc/${pid}/cmdline`, 'utf8').split('\0')
+    if (parts[parts.length - 1] === '') parts.pop()
+    return parts
+  } catch {
+    return null
+  }
+}
+
+function parentOf(pid) {
+  try {
+    const stat = fs.readFileSync(`/proc/${pid}/stat`, 'utf8')
+    // After the command name in parentheses (which may hold spaces): state, then ppid.
+    return Number(stat.slice(stat.lastIndexOf(')') + 2).split(' ')[1])
+  } catch {
+    return 0
+  }
+}
+
+function append(file, record) {
+  try {
+    fs.appendFileSync(file, `${JSON.stringify(record)}\n`)
+  } catch {
+    // The capture must never break the repository's own command.
+  }
+}
