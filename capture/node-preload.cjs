@@ -34,6 +34,51 @@ function capture(file) {
   }
   append(file, { kind: 'process', ...common })
   process.on('exit', () => append(file, { kind: 'exit', pid: process.pid, at: Date.now() }))
+  catchProgrammaticJest(file, common)
+}
+
+/**
+ * A wrapper that runs jest in its own process (`require('jest').run(args)`, as kcd-scripts does) never
+ * starts jest's bin: its `run` is recorded as jest's bin run with those arguments, then the process exits.
+ */
+function catchProgrammaticJest(file, common) {
+  const Module = require('node:module')
+  const load = Module._load
+  Module._load = function (request, parent, isMain) {
+    const exported = load.apply(this, arguments)
+    if ((request === 'jest' || request === 'jest-cli') && exported && typeof exported.run === 'function' && !exported[MARK]) {
+      const bin = jestBin(request, parent)
+      if (bin) return wrapRun(exported, (args) => {
+        // The wrapper itself is the last step on the way to jest.
+        const ancestors = [...common.ancestors, { pid: process.pid, argv: commandLine(process.pid) || process.argv }]
+        append(file, { kind: 'runner', runner: 'jest', ...common, ancestors, at: Date.now(), main: bin, argv: Array.isArray(args) ? args.map(String) : process.argv.slice(2), env: { ...process.env }, programmatic: true })
+        process.exit(0)
+      })
+    }
+    return exported
+  }
+}
+
+function wrapRun(exported, record) {
+  return new Proxy(exported, {
+    get(target, key) {
+      if (key === MARK) return true
+      if (key === 'run') return (args) => record(args)
+      return target[key]
+    }
+  })
+}
+
+/** The real path of the bin of the jest package `request` resolves to from `parent`. */
+function jestBin(request, parent) {
+  try {
+    const manifestPath = require.resolve(`${request}/package.json`, { paths: [parent && parent.filename ? path.dirname(parent.filename) : process.cwd()] })
+    const manifest = readJson(manifestPath)
+    const bin = manifest && (typeof manifest.bin === 'string' ? manifest.bin : manifest.bin && manifest.bin.jest)
+    return bin ? fs.realpathSync(path.resolve(path.dirname(manifestPath), bin)) : null
+  } catch {
+    return null
+  }
 }
 
 /** A script that sets its own NODE_OPTIONS (`NODE_OPTIONS=--max-old-space-size=4096 jest`) still passes this preload on. */

@@ -68,7 +68,7 @@ export async function captureLaunch(treeDir: string, command: string | undefined
     network: options.network ?? false
   })
   const records = parseCaptureRecords((await readSandboxFile(scratchDir, recordsPath, 'results')) ?? '')
-  const startEnv = parseStartEnv(await readSandboxFile(scratchDir, startEnvPath, 'config'))
+  const startEnv = parseStartEnv(await readSandboxFile(scratchDir, startEnvPath, 'results'))
   const [launch, ...later] = launchesFrom(records, { ...footprint, startEnv })
   if (launch) return { launch, later, durationMs: result.durationMs }
   return { launch: null, durationMs: result.durationMs, exitCode: result.exitCode, timedOut: result.timedOut, outputTail: result.output.slice(-OUTPUT_TAIL_CHARS) }

@@ -192,3 +192,19 @@ test('a script that starts no runner: nothing captured, the output kept for the 
     expect(result.exitCode).toBe(1)
   }
 })
+
+test('a wrapper that runs jest in its own process (`require(\'jest\').run(args)`): the arguments it gave jest', async () => {
+  await files({
+    'package.json': packageJson({ test: 'node scripts/test.js' }),
+    'scripts/test.js': "process.env.BABEL_ENV = 'test'\nrequire('jest').run(['--config', require('node:path').join(__dirname, 'jest.js'), '--ci'])\n",
+    'scripts/jest.js': "module.exports = { rootDir: '..' }\n",
+    'a.test.js': `${markerTest('programmatic')}test('a', () => {})\n`
+  })
+  const launch = captured(await capture('programmatic jest.run'))
+  expect(launch.runner).toBe('jest')
+  expect(launch.main).toBe(realpathSync(join(projectRoot, 'node_modules/jest/bin/jest.js')))
+  expect(launch.argv).toEqual(['--config', join(tree, 'scripts/jest.js'), '--ci'])
+  expect(launch.env).toMatchObject({ BABEL_ENV: 'test' })
+  expect(launch.via).toEqual(['npm test', 'node scripts/test.js', `jest --config ${join(tree, 'scripts/jest.js')} --ci`])
+  expectNoTestRan()
+})
