@@ -93,17 +93,16 @@ export function launchesFrom(records: CaptureRecord[], footprint: CaptureFootpri
 }
 
 function launchOf(record: CaptureRecord, records: CaptureRecord[], footprint: CaptureFootprint): Launch {
-  return {
+  const launch = {
     runner: record.runner as RunnerName,
     executable: String(record.argv0 ?? ''),
     main: typeof record.main === 'string' ? record.main : null,
     argv: strings(record.argv),
     execArgv: withoutPreload(strings(record.execArgv), footprint.preloadPath),
     cwd: String(record.cwd ?? ''),
-    env: environmentSet(record.env ?? {}, footprint),
-    via: viaOf(record, footprint.command),
-    beforeRunner: beforeRunner(record, records)
+    env: environmentSet(record.env ?? {}, footprint)
   }
+  return { ...launch, via: viaOf(record, launch, footprint.command), beforeRunner: beforeRunner(record, records) }
 }
 
 function strings(value: unknown): string[] {
@@ -141,19 +140,19 @@ function withoutFootprint(name: string, value: string, footprint: CaptureFootpri
 }
 
 /** The test command, then each process between the root shell and the runner, then the runner itself. */
-function viaOf(record: CaptureRecord, command: string): string[] {
+function viaOf(record: CaptureRecord, launch: Pick<Launch, 'runner' | 'main' | 'argv' | 'execArgv'>, command: string): string[] {
   const chain = [command]
   const ancestors = record.ancestors ?? []
   // The first ancestor is the root shell running the command: already `command`.
   for (const ancestor of ancestors.slice(1)) chain.push(commandText(strings(ancestor.argv)))
-  chain.push(runnerText(record))
+  chain.push(runnerText(launch))
   return chain.filter((text, i) => text !== '' && text !== chain[i - 1])
 }
 
-function runnerText(record: CaptureRecord): string {
-  const name = record.runner === 'node-test' ? 'node' : record.runner === 'pytest' && !record.main ? 'python -m pytest' : String(record.runner)
-  const options = record.runner === 'node-test' ? strings(record.execArgv) : []
-  return [name, ...options, ...strings(record.argv)].join(' ')
+function runnerText(launch: Pick<Launch, 'runner' | 'main' | 'argv' | 'execArgv'>): string {
+  const name = launch.runner === 'node-test' ? 'node' : launch.runner === 'pytest' && !launch.main ? 'python -m pytest' : launch.runner
+  const options = launch.runner === 'node-test' ? launch.execArgv : []
+  return [name, ...options, ...launch.argv].join(' ')
 }
 
 /**

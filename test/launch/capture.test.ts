@@ -208,3 +208,16 @@ test('a wrapper that runs jest in its own process (`require(\'jest\').run(args)`
   expect(launch.via).toEqual(['npm test', 'node scripts/test.js', `jest --config ${join(tree, 'scripts/jest.js')} --ci`])
   expectNoTestRan()
 })
+
+test('ava (an ESM entry): its bin and arguments', async () => {
+  await files({
+    'package.json': packageJson({ test: 'ava --verbose test/*.mjs' }, { type: 'module' }),
+    'test/a.mjs': `import test from 'ava'\n${markerTestEsm}test('a', (t) => t.pass())\n`
+  })
+  const launch = captured(await capture('ava'))
+  expect(launch.runner).toBe('ava')
+  expect(launch.main).toBe(realpathSync(join(projectRoot, 'node_modules/ava/entrypoints/cli.mjs')))
+  // The shell expanded the glob before ava saw it.
+  expect(launch.argv).toEqual(['--verbose', 'test/a.mjs'])
+  expectNoTestRan()
+})
