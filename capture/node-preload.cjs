@@ -158,7 +158,8 @@ function ancestors() {
 function commandLine(pid) {
   try {
     const parts = fs.readFileSync(`/proc/${pid}/cmdline`, 'utf8').split('\0')
-    if (parts[parts.length - 1] === '') parts.pop()
+    // A process that set its title (npm) pads its command line with NULs.
+    while (parts.length > 0 && parts[parts.length - 1] === '') parts.pop()
     return parts
   } catch {
     return null

@@ -20,7 +20,8 @@ def _rtg_capture(path):
     def command_line(pid):
         try:
             with open('/proc/%d/cmdline' % pid, 'rb') as f:
-                return [part.decode('utf-8', 'replace') for part in f.read().split(b'\0')[:-1]]
+                # A process that set its title (npm) pads its command line with NULs.
+                return [part.decode('utf-8', 'replace') for part in f.read().rstrip(b'\0').split(b'\0')]
         except OSError:
             return None
 

@@ -159,7 +159,9 @@ function runnerText(launch: Pick<Launch, 'runner' | 'main' | 'argv' | 'execArgv'
  * A process's command line as a person would write it: a shell's `-c` script as is; `node <script> args`
  * as the script's package (`node …/node_modules/npm/bin/npm-cli.js test` → `npm test`); else the program's name.
  */
-export function commandText(argv: string[]): string {
+export function commandText(rawArgv: string[]): string {
+  // A process may rewrite its command line (npm sets its title: `npm test` padded with NULs, read as empty arguments).
+  const argv = rawArgv.map((arg) => arg.trim()).filter((arg) => arg !== '')
   if (argv.length === 0) return ''
   const program = basename(argv[0])
   if (/^(ba|da|z)?sh$/.test(program) && argv[1] === '-c') return argv[2] ?? ''

@@ -89,7 +89,7 @@ test('a wrapper bin that spawns jest with its own --config: the config the wrapp
       "const { spawnSync } = require('node:child_process')",
       "const path = require('node:path')",
       "if (process.argv.includes('--ci')) process.argv.splice(process.argv.indexOf('--ci'), 1)",
-      "const jest = require.resolve('jest/bin/jest.js')",
+      "const jest = path.join(path.dirname(require.resolve('jest/package.json')), 'bin/jest.js')",
       "const config = path.join(__dirname, 'wrapper-jest.config.js')",
       "const run = spawnSync(process.execPath, [jest, '--config', config, ...process.argv.slice(2)], { stdio: 'inherit' })",
       'process.exit(run.status ?? 1)'

@@ -54,3 +54,7 @@ test('before the runner: the outermost processes off its way, with their duratio
   expect(launch.beforeRunner).toEqual([{ command: 'npm run build', durationMs: 1200 }])
   expect(launch.via).toEqual(['npm test', 'npm run build && mocha', 'mocha --require ts-node/register'])
 })
+
+test('a command line the process rewrote (npm sets its title over its arguments)', () => {
+  expect(commandText(['npm test', '', '', ''])).toBe('npm test')
+})
