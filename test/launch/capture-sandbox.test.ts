@@ -1,0 +1,44 @@
+/**
+ * The capture inside the sandbox, as production runs it: the preloads copied into a shared scratch folder
+ * are readable there, `via` is walked in the sandbox's own PID namespace, and no test runs.
+ */
+import { existsSync, realpathSync } from 'node:fs'
+import { mkdir, mkdtemp, rm, symlink, writeFile } from 'node:fs/promises'
+import { tmpdir } from 'node:os'
+import { dirname, join } from 'node:path'
+import { fileURLToPath } from 'node:url'
+import { captureLaunch } from '../../src/launch/capture.js'
+import { createSandboxProvider } from '../../src/ports/sandbox.js'
+import { describeWhereSandboxed } from '../support/sandbox-probe.js'
+
+const projectRoot = join(dirname(fileURLToPath(import.meta.url)), '..', '..')
+let work = ''
+afterEach(() => rm(work, { recursive: true, force: true }))
+
+describeWhereSandboxed('where this machine can isolate', () => {
+  test('`npm test` running jest with its own --config, captured in the sandbox; the test never runs', async () => {
+    work = await mkdtemp(join(tmpdir(), 'capture-sandbox-'))
+    const tree = join(work, 'tree')
+    const scratch = join(work, 'scratch')
+    await mkdir(join(tree, 'config'), { recursive: true })
+    await mkdir(scratch)
+    await writeFile(join(tree, 'package.json'), JSON.stringify({ name: 'fixture', private: true, scripts: { test: 'NODE_ENV=test jest --config config/jest.config.js' } }))
+    await writeFile(join(tree, 'config/jest.config.js'), "module.exports = { rootDir: '..' }\n")
+    await writeFile(join(tree, 'a.test.js'), "require('node:fs').writeFileSync(__dirname + '/TESTS-RAN', 'x')\ntest('a', () => {})\n")
+    await symlink(join(projectRoot, 'node_modules'), join(tree, 'node_modules'), 'dir')
+    const sandbox = await createSandboxProvider().open(work, [realpathSync(join(projectRoot, 'node_modules'))])
+    try {
+      await sandbox.share(tree)
+      await sandbox.share(scratch)
+      const result = await captureLaunch(tree, undefined, sandbox.processes, { scratchDir: scratch, timeoutMs: 60_000 })
+      if (!result.launch) throw new Error(`nothing captured:\n${result.outputTail}`)
+      expect(sandbox.isolation).toBe('sandbox')
+      expect(result.launch).toMatchObject({ runner: 'jest', argv: ['--config', 'config/jest.config.js'], cwd: tree, env: { NODE_ENV: 'test' } })
+      expect(result.launch.via).toEqual(['npm test', 'jest --config config/jest.config.js'])
+      expect(existsSync(join(tree, 'TESTS-RAN'))).toBe(false)
+      process.stdout.write(`sandboxed capture: ${result.durationMs} ms\n`)
+    } finally {
+      sandbox.close()
+    }
+  })
+})
