@@ -221,3 +221,16 @@ test('ava (an ESM entry): its bin and arguments', async () => {
   expect(launch.argv).toEqual(['--verbose', 'test/a.mjs'])
   expectNoTestRan()
 })
+
+test('two runners in one script (`jest && mocha`): the first is the launch, the next is listed after it', async () => {
+  await files({
+    'package.json': packageJson({ test: 'jest --config jest.config.js && mocha spec/b.test.js' }),
+    'jest.config.js': "module.exports = { testMatch: ['<rootDir>/spec/a.spec.js'] }\n",
+    'spec/a.spec.js': `${markerTest('jest')}test('a', () => {})\n`,
+    'spec/b.test.js': `${markerTest('mocha')}it('b', () => {})\n`
+  })
+  const result = await capture('jest && mocha')
+  expect(captured(result).runner).toBe('jest')
+  expect(result.launch && result.later.map((launch) => [launch.runner, launch.argv])).toEqual([['mocha', ['spec/b.test.js']]])
+  expectNoTestRan()
+})
