@@ -26,8 +26,12 @@ const CAPTURE_FILES: [string, number][] = [
   ['start.sh', 0o644],
   ['node-preload.cjs', 0o644],
   ['bin/node', 0o755],
+  ['bin/python-shim', 0o755],
   ['python/sitecustomize.py', 0o644]
 ]
+
+/** The names the Python shim takes on PATH (a script's own PYTHONPATH would hide the sitecustomize). */
+const PYTHON_SHIM_NAMES = ['python', 'python3', 'pytest', 'py.test']
 
 export interface CaptureOptions {
   /** A fresh folder the tool made and shared with the sandbox (writable by its commands): the capture's files go there. */
@@ -62,6 +66,7 @@ export async function captureLaunch(treeDir: string, command: string | undefined
       RTG_CAPTURE_START_ENV: startEnvPath,
       RTG_CAPTURE_SHIMS: footprint.shimDir,
       RTG_CAPTURE_PRELOAD: preloadPath,
+      RTG_CAPTURE_PYTHON: footprint.pythonDir,
       RTG_CAPTURE_NODE_OPTIONS: nodeOptions
     },
     timeoutMs: options.timeoutMs ?? DEFAULT_CAPTURE_TIMEOUT_MS,
@@ -80,6 +85,8 @@ async function installCaptureFiles(scratchDir: string): Promise<string> {
   await removeInside(scratchDir, 'capture-tools', { recursive: true })
   for (const sub of ['capture-tools', 'capture-tools/bin', 'capture-tools/python']) await makeFolderInside(scratchDir, sub, 0o755)
   for (const [file, mode] of CAPTURE_FILES) await writeInside(scratchDir, `capture-tools/${file}`, await readFile(join(source, file)), mode)
+  const pythonShim = await readFile(join(source, 'bin/python-shim'))
+  for (const name of PYTHON_SHIM_NAMES) await writeInside(scratchDir, `capture-tools/bin/${name}`, pythonShim, 0o755)
   return join(scratchDir, 'capture-tools')
 }
 

@@ -234,3 +234,10 @@ test('two runners in one script (`jest && mocha`): the first is the launch, the 
   expect(result.launch && result.later.map((launch) => [launch.runner, launch.argv])).toEqual([['mocha', ['spec/b.test.js']]])
   expectNoTestRan()
 })
+
+test('pytest from a script that sets its own PYTHONPATH: the shim on PATH keeps the capture loaded', async () => {
+  await files({ 'tests/test_a.py': `import pathlib\n\ndef test_a():\n    pathlib.Path('${MARKER}').write_text('pytest')\n` })
+  const launch = captured(await capture('PYTHONPATH=src python3 -m pytest', 'PYTHONPATH=src python3 -m pytest -q tests'))
+  expect(launch).toMatchObject({ runner: 'pytest', execArgv: ['-m', 'pytest'], argv: ['-q', 'tests'], env: { PYTHONPATH: 'src' } })
+  expectNoTestRan()
+})
