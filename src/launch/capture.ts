@@ -55,6 +55,8 @@ export async function captureLaunch(treeDir: string, command: string | undefined
   const footprint: Omit<CaptureFootprint, 'startEnv'> = { command: testCommand, nodeOptions, preloadPath, shimDir: join(folder, 'bin'), pythonDir: join(folder, 'python') }
   const recordsPath = join(scratchDir, 'capture.jsonl')
   const startEnvPath = join(scratchDir, 'capture-start-env')
+  // A scratch folder used for an earlier capture must not lend it its records.
+  for (const path of ['capture.jsonl', 'capture-start-env']) await removeInside(scratchDir, path)
   const result = await processes.run({
     command: '/bin/sh',
     args: [join(folder, 'start.sh'), testCommand],

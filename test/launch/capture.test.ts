@@ -241,3 +241,10 @@ test('pytest from a script that sets its own PYTHONPATH: the shim on PATH keeps 
   expect(launch).toMatchObject({ runner: 'pytest', execArgv: ['-m', 'pytest'], argv: ['-q', 'tests'], env: { PYTHONPATH: 'src' } })
   expectNoTestRan()
 })
+
+test('a second capture in the same scratch folder reads only its own records', async () => {
+  await files({ 'package.json': packageJson({ test: 'mocha spec/b.test.js' }), 'spec/b.test.js': `${markerTest('mocha')}it('b', () => {})\n` })
+  expect(captured(await capture('mocha')).runner).toBe('mocha')
+  await files({ 'package.json': packageJson({ test: 'echo "no runner now"' }) })
+  expect((await capture('no runner, second')).launch).toBeNull()
+})
