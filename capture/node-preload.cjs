@@ -146,7 +146,8 @@ function ancestors() {
   const root = Number(process.env.RTG_CAPTURE_ROOT)
   const chain = []
   if (!root || process.pid === root) return chain
-  for (let pid = process.ppid, depth = 0; pid > 1 && depth < 32; depth++, pid = parentOf(pid)) {
+  // In the sandbox the root shell is its PID namespace's first process: pid 1.
+  for (let pid = process.ppid, depth = 0; pid > 0 && depth < 32; depth++, pid = parentOf(pid)) {
     const argv = commandLine(pid)
     if (!argv) return []
     chain.unshift({ pid, argv })

@@ -36,7 +36,13 @@ import { preflightFailure, preflightFile, runPreflight, type PreflightRun } from
 import { proveSuite } from './execute/prove.js'
 import { TestBench } from './execute/test-bench.js'
 import { buildTrees, preFixSources, prepareTrees, type Trees } from './execute/trees.js'
-import { frameworkFor, wrapperFor } from './frameworks/detect.js'
+import { ADAPTERS, frameworkFor, wrapperFor } from './frameworks/detect.js'
+import { captureLaunch } from './launch/capture.js'
+import { commandToCapture } from './launch/test-command.js'
+import { captureTrees, type CapturedRunner, type NotCaptured } from './launch/tree-launches.js'
+import { withPackageBins } from './execute/tree-command.js'
+import type { ProcessRunner } from './ports/process.js'
+import { elapsed } from './ports/progress.js'
 import { describeWrapper } from './frameworks/wrapper.js'
 import { readCollection, UNKNOWN_COLLECTION, type Collection, type HeadTree } from './context/collection.js'
 import { describeChangeSet, emptyReport, modelUsage, suiteFileEntry, type Report } from './report/report.js'
@@ -111,15 +117,15 @@ export async function runPipeline(settings: Settings, ports: Ports): Promise<Out
     if (report.generatedFiles.length) ports.log.info(`Generated (.gitattributes), not part of the fix: ${briefList(report.generatedFiles)}`)
     // Before the framework, the sandbox, the trees and any model call: a change with nothing to prove ends here.
     endIfNotApplicable(nothingToProve(diff))
-    const framework = await frameworkFor(join(settings.repoDir, settings.tests.workingDirectory), settings.tests.framework)
+    let framework = await frameworkFor(join(settings.repoDir, settings.tests.workingDirectory), settings.tests.framework)
     const headTree = { read: (path: string) => ports.git.fileAt(diff.head, path), files: await ports.git.listFiles(diff.head) }
-    const collectionFromFiles = await readCollection(framework.name, headTree, { packageDir: settings.tests.workingDirectory })
+    let collectionFromFiles = await readCollection(framework.name, headTree, { packageDir: settings.tests.workingDirectory })
     const { changeSet, moved } = withCollectedTests(diff, (path) => collectionFromFiles.collects(path))
     if (moved.length) ports.log.info(`Tests by the repository's own rules (${collectionFromFiles.source}): ${moved.join(', ')}`)
     parsedDiff = changeSet
     report.changedFiles = describeChangeSet(changeSet)
     report.framework = framework.name
-    const wrapper = wrapperFor(join(settings.repoDir, settings.tests.workingDirectory), framework, settings.tests.command)
+    let wrapper = wrapperFor(join(settings.repoDir, settings.tests.workingDirectory), framework, settings.tests.command)
     report.runnerWrapper = wrapper && describeWrapper(wrapper)
     const through = wrapper ? ` through \`${describeWrapper(wrapper)}\` (its own configuration)` : ''
     ports.log.info(`${changeSet.files.length} changed file(s); framework ${framework.name}${through}; mode ${settings.mode}`)
@@ -128,19 +134,38 @@ export async function runPipeline(settings: Settings, ports: Ports): Promise<Out
     trees = await timings.time('prepare-trees', () => setUpTrees(settings, ports, sandbox!, changeSet, join(workDir, 'trees')))
     report.preFixTree = { reverted: trees.reverted, dependencies: trees.preFixDependencies }
     const { tests } = settings
-    // The setting, else a build the repository shows its tests need (none: no extra process).
-    const build = await buildForTrees(tests.buildCommand, trees.head, tests.workingDirectory, () => ports.git.listFiles(changeSet.head))
-    report.build = build && { command: commandText(build.command), why: build.why, detected: build.detected }
-    if (build) {
+    const scratchDir = join(workDir, 'runs')
+    const buildEachTree = (build: TreeBuild) => {
       ports.log.info(`Build: ${commandText(build.command)} in each tree (${build.why})`)
-      await timings.time('build', () => buildTrees(trees!, build.command, tests.workingDirectory, sandbox!.processes, settings.testTimeoutMs, ports.log))
+      return timings.time('build', () => buildTrees(trees!, build.command, tests.workingDirectory, sandbox!.processes, settings.testTimeoutMs, ports.log))
     }
+    // The build-command setting runs first; then each tree's own test command shows how its tests run.
+    let build: TreeBuild | null = tests.buildCommand && { command: tests.buildCommand, why: 'the build-command setting', detected: false }
+    if (build) await buildEachTree(build)
+    const runner = await timings.time('capture', () => captureRunner(settings, ports, sandbox!, trees!, scratchDir))
+    report.runner = runner && runnerReport(runner, trees.head)
+    const captured = runner && 'head' in runner ? runner : null
+    const launches = captured && { head: captured.head, preFix: captured.preFix }
+    if (launches) {
+      const adapter = ADAPTERS.find((entry) => entry.name === launches.head.launch.runner)!
+      if (adapter !== framework) collectionFromFiles = await readCollection(adapter.name, headTree, { packageDir: tests.workingDirectory })
+      framework = adapter
+      wrapper = null
+      report.framework = framework.name
+    }
+    // A test command that builds before its runner was the build (the capture ran it); else what the repository shows its tests need.
+    if (!build && !launches?.head.launch.beforeRunner.length) {
+      build = await buildForTrees(null, trees.head, tests.workingDirectory, () => ports.git.listFiles(changeSet.head), { onlyImports: launches !== null })
+      if (build) await buildEachTree(build)
+    }
+    report.build = build && { command: commandText(build.command), why: build.why, detected: build.detected }
     const bench = new TestBench(trees, framework, sandbox, {
-      scratchDir: join(workDir, 'runs'),
+      scratchDir,
       timeoutMs: settings.testTimeoutMs,
       packageDir: tests.workingDirectory,
       command: tests.command,
       wrapper,
+      launches,
       network: settings.network,
       log: ports.log
     })
@@ -188,7 +213,7 @@ export async function runPipeline(settings: Settings, ports: Ports): Promise<Out
       report.fixConcerns = checked.confirmed
       concernFiles = checked.files
     }
-    report.hunks = await timings.time('hunks', () => hunkGuards(changeSet, report.tests, { trees: trees!, bench, build, settings, sandbox: sandbox!, ports }))
+    report.hunks = await timings.time('hunks', () => hunkGuards(changeSet, report.tests, { trees: trees!, bench, build, runner: captured, scratchDir, settings, sandbox: sandbox!, ports }))
   } catch (error) {
     if (error instanceof NotApplicable) {
       Object.assign(report, { verdict: 'not-applicable', reason: error.reason })
@@ -338,10 +363,18 @@ function repositoryReader(model: ModelSettings, settings: Settings, ports: Ports
  * Which test guards which hunk of the fix, within one test timeout. It only adds to a verdict already
  * reached: a failure here costs a warning, never the report.
  */
-async function hunkGuards(changeSet: ChangeSet, tests: ClassifiedTest[], context: { trees: Trees; bench: TestBench; build: TreeBuild | null; settings: Settings; sandbox: Sandbox; ports: Ports }): Promise<HunkGuard[] | null> {
-  const { trees, bench, build, settings, sandbox, ports } = context
+async function hunkGuards(
+  changeSet: ChangeSet,
+  tests: ClassifiedTest[],
+  context: { trees: Trees; bench: TestBench; build: TreeBuild | null; runner: CapturedRunner | null; scratchDir: string; settings: Settings; sandbox: Sandbox; ports: Ports }
+): Promise<HunkGuard[] | null> {
+  const { trees, bench, build, runner, settings, sandbox, ports } = context
+  // A hunk tree builds as the others did: the build setting or detected build, and what its test command runs before the runner.
   const prepare = async (root: string) => {
     if (build) await runTreeCommand(sandbox.processes, expandCommand(build.command, [], []), join(root, settings.tests.workingDirectory), settings.testTimeoutMs, 'The build of a hunk tree', ports.log)
+    if (runner?.head.launch.beforeRunner.length) {
+      await captureLaunch(join(root, runner.choice.dir), runner.choice.command, treeProcesses(sandbox), { scratchDir: join(context.scratchDir, 'capture-hunk'), timeoutMs: settings.testTimeoutMs, network: true })
+    }
   }
   try {
     return await guardHunks(changeSet, tests, { git: ports.git, trees, bench, prepare, deadline: Date.now() + settings.testTimeoutMs, log: ports.log })
@@ -349,6 +382,45 @@ async function hunkGuards(changeSet: ChangeSet, tests: ClassifiedTest[], context
     ports.log.warn(`Could not tell which test guards which hunk: ${describeError(error)}`)
     return null
   }
+}
+
+/** How each tree's own test command runs its tests (launch/); null when there is no command to ask. */
+async function captureRunner(settings: Settings, ports: Ports, sandbox: Sandbox, trees: Trees, scratchDir: string): Promise<CapturedRunner | NotCaptured | null> {
+  const { tests } = settings
+  const choice = commandToCapture(settings.repoDir, tests.workingDirectory, tests.command)
+  if (!choice) return null
+  const runner = await captureTrees(trees, choice, treeProcesses(sandbox), { packageDir: tests.workingDirectory, scratchDir, timeoutMs: settings.testTimeoutMs, log: ports.log })
+  if ('reason' in runner) {
+    ports.log.warn(`Runner: \`${choice.command}\` (${choice.source}) ${runner.reason}\nGoing on with the runner detected from the repository's files`)
+    return runner
+  }
+  const { launch, runDir, durationMs } = runner.head
+  if (!ADAPTERS.some((adapter) => adapter.name === launch.runner)) {
+    throw new UserFacingError(`The repository's test command runs ${launch.runner}, which regression-testgen cannot run yet (${launch.via.join(' → ')})`, `supported: ${ADAPTERS.map((adapter) => adapter.name).join(', ')}`)
+  }
+  if (tests.framework && tests.framework !== launch.runner) {
+    const reason = `it runs ${launch.runner}, not the framework setting's ${tests.framework}: the setting wins`
+    ports.log.info(`Runner: \`${choice.command}\` ${reason}`)
+    return { choice, reason, durationMs }
+  }
+  const before = launch.beforeRunner.map((step) => `${step.command}${step.durationMs === null ? '' : ` (${elapsed(step.durationMs)})`}`)
+  ports.log.info(`Runner: ${launch.via.join(' → ')} in ${runDir || 'the root'}, asked in ${elapsed(durationMs)}${before.length ? `; before it ran: ${before.join(', ')}` : ''}`)
+  return runner
+}
+
+/** The repository's commands as its scripts run them: its `node_modules/.bin` on PATH. */
+function treeProcesses(sandbox: Sandbox): ProcessRunner {
+  return { run: (request) => sandbox.processes.run(withPackageBins(request)) }
+}
+
+/** The report's account of the capture: what ran, how the runner was launched, what ran before it. */
+function runnerReport(runner: CapturedRunner | NotCaptured, headRoot: string): NonNullable<Report['runner']> {
+  const { choice } = runner
+  const asked = { command: choice.command, source: choice.source }
+  if ('reason' in runner) return { ...asked, captured: false, runner: null, via: [], argv: [], execArgv: [], cwd: choice.dir, env: {}, beforeRunner: [], durationMs: runner.durationMs, reason: runner.reason }
+  const { launch, runDir, durationMs } = runner.head
+  const inTree = (word: string) => word.split(`${headRoot}/`).join('')
+  return { ...asked, captured: true, runner: launch.runner, via: launch.via, argv: launch.argv.map(inTree), execArgv: launch.execArgv.map(inTree), cwd: runDir, env: launch.env, beforeRunner: launch.beforeRunner, durationMs, reason: null }
 }
 
 /**

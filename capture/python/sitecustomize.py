@@ -40,7 +40,7 @@ def _rtg_capture(path):
         if not root or os.getpid() == root:
             return []
         for _ in range(32):
-            if pid <= 1:
+            if pid <= 0:  # in the sandbox the root shell is pid 1
                 return []
             argv = command_line(pid)
             if argv is None:

@@ -25,9 +25,9 @@ export interface TreeBuild extends DetectedBuild {
 }
 
 /** The explicit build-command always wins; else what the repository at head shows it needs, if anything. */
-export async function buildForTrees(explicit: string[] | null, headDir: string, packageDir: string, trackedFiles: () => Promise<string[]>): Promise<TreeBuild | null> {
+export async function buildForTrees(explicit: string[] | null, headDir: string, packageDir: string, trackedFiles: () => Promise<string[]>, options: DetectOptions = {}): Promise<TreeBuild | null> {
   if (explicit) return { command: explicit, why: 'the build-command setting', detected: false }
-  const detected = await detectBuild(headDir, packageDir, await trackedFiles())
+  const detected = await detectBuild(headDir, packageDir, await trackedFiles(), options)
   return detected && { ...detected, detected: true }
 }
 
@@ -35,10 +35,19 @@ export async function buildForTrees(explicit: string[] | null, headDir: string, 
 export const commandText = (words: string[]) => words.map((word) => (/^[\w@%+=:,./-]+$/.test(word) ? word : JSON.stringify(word))).join(' ')
 
 /** `headDir`: a checkout of the head; `packageDir`: the package in it ('' for the root); `trackedFiles`: repository paths. */
-export async function detectBuild(headDir: string, packageDir: string, trackedFiles: string[]): Promise<DetectedBuild | null> {
+export interface DetectOptions {
+  /**
+   * Only the tests' imports count: the test command was captured (launch/), so its `pretest` and what it
+   * runs before its runner already ran; a script read by eye would also take steps after the runner for a build.
+   */
+  onlyImports?: boolean
+}
+
+export async function detectBuild(headDir: string, packageDir: string, trackedFiles: string[], options: DetectOptions = {}): Promise<DetectedBuild | null> {
   const manifest = await readPackageJson(join(headDir, packageDir))
   if (!manifest) return null
   const repo = { headDir, packageDir, manifest, tracked: new Set(trackedFiles), trackedFolders: foldersOf(trackedFiles), runner: packageManager(headDir, packageDir) }
+  if (options.onlyImports) return fromImports(repo, trackedFiles)
   return fromPretest(repo) ?? fromTestScript(repo) ?? (await fromImports(repo, trackedFiles))
 }
 

@@ -13,6 +13,7 @@ import { removeSuiteFiles, writeSuiteFiles } from '../suite/write.js'
 import { withPackageBins } from './tree-command.js'
 import { withoutTreePaths } from './tree-paths.js'
 import type { Trees } from './trees.js'
+import { launchIn, type TreeLaunch } from '../launch/tree-launches.js'
 
 export type TreeName = 'head' | 'preFix'
 
@@ -32,6 +33,8 @@ export interface BenchOptions {
   command: string[] | null
   /** The wrapper CLI the runner goes through (frameworks/wrapper.ts), if any. */
   wrapper: RunnerWrapper | null
+  /** The runner as each tree's own test command starts it (launch/tree-launches.ts); null: not captured, the adapter's own way. */
+  launches?: { head: TreeLaunch; preFix: TreeLaunch } | null
   /** The tests may reach the network (`network: true`); absent: loopback only, where the sandbox can. */
   network?: boolean
   log: Logger
@@ -98,8 +101,9 @@ export class TestBench {
 
   /** The runner's own account of its configuration at head, when the adapter can ask it (jest). */
   async resolveConfig(): Promise<ResolvedConfig | null> {
-    const { packageDir, command, timeoutMs, wrapper } = this.options
-    const request = { treeDir: join(this.trees.head, packageDir), timeoutMs, command: command ?? undefined, wrapper }
+    const { timeoutMs } = this.options
+    const how = this.howToRun(this.options.launches?.head ?? null)
+    const request = { treeDir: join(this.trees.head, how.runDir), timeoutMs, command: how.command, wrapper: how.wrapper }
     return (await this.framework.resolveConfig?.(request, this.processes).catch(() => null)) ?? null
   }
 
@@ -110,24 +114,38 @@ export class TestBench {
 
   /** Runs files in a tree; `title` names the run in the log (default: `Run N`). */
   async run(tree: TreeName | TreeVariant, files: string[], options: { coverage?: boolean; shuffle?: boolean; title?: string } = {}): Promise<RunResult> {
-    const { packageDir, command, timeoutMs, wrapper } = this.options
+    const { timeoutMs } = this.options
     // A titled run (the preflight) is not one of the numbered runs of the suite.
     const title = options.title ?? `Run ${++this.runs}`
     const root = typeof tree === 'string' ? this.trees[tree] : tree.root
     const scratchDir = join(this.options.scratchDir, `${title.toLowerCase().replace(/\W+/g, '-')}-${typeof tree === 'string' ? tree : 'variant'}`)
     await makeRunnerFolder(scratchDir)
-    const treeDir = join(root, packageDir)
-    const packageFiles = files.map((file) => posix.relative(packageDir, file))
+    const { runDir, command, wrapper } = this.howToRun(await this.launchFor(tree))
+    const treeDir = join(root, runDir)
+    const packageFiles = files.map((file) => posix.relative(runDir, file))
     const where = tree === 'head' ? 'at head' : tree === 'preFix' ? 'on the pre-fix tree' : tree.where
     // Not "Run N …": that line is the run's result, below.
     const starting = `Testing ${files.length} file(s) ${where} (${title.toLowerCase()})`
     const result = await withProgress(this.options.log, starting, () =>
-      this.framework.run({ treeDir, files: packageFiles, scratchDir, timeoutMs, coverage: options.coverage, shuffle: options.shuffle, command: command ?? undefined, wrapper }, this.processes)
+      this.framework.run({ treeDir, files: packageFiles, scratchDir, timeoutMs, coverage: options.coverage, shuffle: options.shuffle, command, wrapper }, this.processes)
     )
-    const run = repoRelativeRun(withoutTreePaths(result, [treeDir, await realpath(treeDir)]), packageDir)
+    const run = repoRelativeRun(withoutTreePaths(result, [treeDir, await realpath(treeDir)]), runDir)
     const coverage = options.coverage ? (run.coverage ? ' (with coverage)' : ' (coverage asked for, none collected)') : ''
     this.logRun(`${title} ${where}${coverage}${run.shuffled ? ' (shuffled)' : ''}`, run)
     return run
+  }
+
+  /** The captured launch of a tree; a variant tree runs the head's, moved there. */
+  private async launchFor(tree: TreeName | TreeVariant): Promise<TreeLaunch | null> {
+    const launches = this.options.launches
+    if (!launches) return null
+    return typeof tree === 'string' ? launches[tree] : launchIn(launches.head, this.trees.head, tree.root)
+  }
+
+  /** Where the runner works and what it runs: the captured launch, else the test-command setting or the adapter's own way. */
+  private howToRun(launch: TreeLaunch | null): { runDir: string; command: string[] | undefined; wrapper: RunnerWrapper | null } {
+    if (launch) return { runDir: launch.runDir, command: launch.command, wrapper: null }
+    return { runDir: this.options.packageDir, command: this.options.command ?? undefined, wrapper: this.options.wrapper }
   }
 
   private logRun(title: string, run: RunResult): void {

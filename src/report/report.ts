@@ -10,7 +10,31 @@ import { estimateCostUsd } from '../model/pricing.js'
 import type { RefusedFile } from '../suite/placement.js'
 import type { IsolationMode } from '../ports/sandbox.js'
 import type { Mode } from '../settings.js'
+import type { BeforeRunner, RunnerName } from '../launch/launch.js'
 import type { DiffCoverage } from '../verdict/diff-coverage.js'
+
+export interface RunnerReport {
+  /** False: the command started no runner the tool knows (reason says what it did); the runner was detected instead. */
+  captured: boolean
+  /** What ran, and where it came from (`the test script: jest --config config/jest.config.js`). */
+  command: string
+  source: string
+  runner: RunnerName | null
+  /** The commands that led to the runner, outermost first: `npm test`, `ts-scripts test`, `jest --ci`. */
+  via: string[]
+  /** The runner's own arguments and its interpreter's options, as the command gave them. */
+  argv: string[]
+  execArgv: string[]
+  /** The runner's working folder, repository-relative ('' for the root). */
+  cwd: string
+  /** What the command set in the runner's environment (NODE_ENV, TZ, NODE_OPTIONS…). */
+  env: Record<string, string>
+  /** What the command ran before the runner (its build), with how long each took (null: unknown). */
+  beforeRunner: BeforeRunner[]
+  /** The capture at head, command start to runner stop. */
+  durationMs: number
+  reason: string | null
+}
 
 export interface Report {
   schemaVersion: 1
@@ -41,6 +65,12 @@ export interface Report {
   /** Why diffCoverage is null although tests ran, and what would measure it. */
   diffCoverageNote: string | null
   preFixTree: { reverted: string[]; dependencies: DependencySource } | null
+  /**
+   * How the repository's own test command (`npm test`, the test-command setting) starts its runner, asked by
+   * running it once per tree with the capture's preloads (the runner stops before any test); null: no
+   * command to ask (then the runner is detected from the repository's files).
+   */
+  runner: RunnerReport | null
   /** The build run in each tree before its tests: the build-command setting, else detected (why says from what); null: none. */
   build: { command: string; why: string; detected: boolean } | null
   /** One existing test run at head before anything else: can this repository's tests run here? Null: none to try. */
@@ -129,6 +159,7 @@ export function emptyReport(mode: Mode, repoDir: string, base: string, head: str
     hunks: null,
     fixConcerns: [],
     preFixTree: null,
+    runner: null,
     build: null,
     preflight: null,
     context: null,

@@ -1,0 +1,99 @@
+/**
+ * The runner as each tree's own test command starts it. The command runs once per tree in the sandbox,
+ * with the capture's preloads: what it runs before the runner (its build, a `pretest`) runs for real there —
+ * that pass is the tree's build — and the runner itself stops before any test. Every test run of the tree
+ * is then that launch with its own files (runner-command.ts).
+ */
+import { join, relative, sep } from 'node:path'
+import { UserFacingError } from '../errors.js'
+import { treeRoots } from '../frameworks/paths.js'
+import { makeRunnerFolder } from '../frameworks/runner-folder.js'
+import type { Logger } from '../ports/logger.js'
+import type { ProcessRunner } from '../ports/process.js'
+import { withProgress } from '../ports/progress.js'
+import { isWithin } from '../paths.js'
+import { captureLaunch } from './capture.js'
+import type { Launch } from './launch.js'
+import { launchTemplate } from './runner-command.js'
+import type { CommandToCapture } from './test-command.js'
+
+export interface TreeLaunch {
+  launch: Launch
+  /** The test-command template the adapters run (RunRequest.command). */
+  command: string[]
+  /** The runner's working folder, tree-relative ('' for the root): a run's files are given relative to it. */
+  runDir: string
+  durationMs: number
+}
+
+export interface CapturedRunner {
+  choice: CommandToCapture
+  head: TreeLaunch
+  preFix: TreeLaunch
+}
+
+/** The capture at head found no runner: why, for the log and the report. */
+export interface NotCaptured {
+  choice: CommandToCapture
+  reason: string
+  durationMs: number
+}
+
+export interface CaptureTreesOptions {
+  /** The package whose tests run, tree-relative. */
+  packageDir: string
+  /** The run's folder for runner scratch folders (the test bench's). */
+  scratchDir: string
+  timeoutMs: number
+  log: Logger
+}
+
+/** Captures at head, then in the pre-fix tree; a pre-fix tree whose command starts no runner fails the run, as its failed build would. */
+export async function captureTrees(trees: { head: string; preFix: string }, choice: CommandToCapture, processes: ProcessRunner, options: CaptureTreesOptions): Promise<CapturedRunner | NotCaptured> {
+  const head = await captureTree(trees.head, 'head', choice, processes, options)
+  if ('reason' in head) return { choice, reason: head.reason, durationMs: head.durationMs }
+  const preFix = await captureTree(trees.preFix, 'pre-fix', choice, processes, options, head)
+  if ('reason' in preFix) throw new UserFacingError(`The pre-fix tree's test command (${choice.command}) started no test runner: ${preFix.reason}`, 'the pre-fix code may not build; set build-command and test-command ({files} marks where the files go) to run it another way')
+  return { choice, head, preFix }
+}
+
+async function captureTree(treeRoot: string, name: string, choice: CommandToCapture, processes: ProcessRunner, options: CaptureTreesOptions, like?: TreeLaunch): Promise<TreeLaunch | { reason: string; durationMs: number }> {
+  const scratchDir = join(options.scratchDir, `capture-${name}`)
+  await makeRunnerFolder(scratchDir)
+  // Builds before the runner may fetch (as the tree's build does): the network is theirs; the tests stop before running.
+  const captured = await withProgress(options.log, `Asking ${name === 'head' ? 'the head' : 'the pre-fix'} tree how it runs its tests: ${choice.command}`, () =>
+    captureLaunch(join(treeRoot, choice.dir), choice.command, processes, { scratchDir, timeoutMs: options.timeoutMs, network: true })
+  )
+  if (!captured.launch) {
+    const how = captured.timedOut ? `timed out after ${options.timeoutMs} ms` : `exit ${captured.exitCode ?? 'none'}`
+    return { reason: `it started no test runner regression-testgen knows (${how}); its output ends:\n${captured.outputTail.slice(-1500)}`, durationMs: captured.durationMs }
+  }
+  const roots = await treeRoots(treeRoot)
+  const launches = [captured.launch, ...captured.later].map((launch) => ({ launch, runDir: treeRelative(launch.cwd, roots) }))
+  const chosen = like ? launches.find((entry) => entry.launch.runner === like.launch.runner && entry.runDir === like.runDir) : packageLaunch(launches, options.packageDir)
+  if (!chosen || chosen.runDir === null) return { reason: `the runner it started (${captured.launch.runner} in ${captured.launch.cwd}) works outside the tree`, durationMs: captured.durationMs }
+  return { launch: chosen.launch, command: launchTemplate(chosen.launch), runDir: chosen.runDir, durationMs: captured.durationMs }
+}
+
+/**
+ * Of the runners one command started (a workspace root's script starts one per package), the package's
+ * own: the one working in the package folder, else in a folder above it (a root configuration that
+ * collects the package's tests), else the first.
+ */
+export function packageLaunch<T extends { runDir: string | null }>(launches: T[], packageDir: string): T | undefined {
+  const inside = (entry: T) => entry.runDir !== null && (entry.runDir === '' || packageDir === entry.runDir || packageDir.startsWith(`${entry.runDir}/`))
+  return launches.find((entry) => entry.runDir === packageDir) ?? launches.find(inside) ?? launches[0]
+}
+
+/** `cwd` as a tree-relative, '/'-separated folder; null outside the tree. */
+function treeRelative(cwd: string, roots: string[]): string | null {
+  const root = roots.find((candidate) => isWithin(cwd, candidate))
+  return root === undefined ? null : relative(root, cwd).split(sep).join('/')
+}
+
+/** The head's launch in another tree (a hunk's variant): the head's paths become the tree's. */
+export async function launchIn(head: TreeLaunch, headRoot: string, treeRoot: string): Promise<TreeLaunch> {
+  const roots = (await treeRoots(headRoot)).sort((a, b) => b.length - a.length)
+  const moved = (word: string) => roots.reduce((text, root) => text.split(`${root}/`).join(`${treeRoot}/`), word)
+  return { ...head, command: head.command.map(moved) }
+}
