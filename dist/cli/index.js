@@ -57255,7 +57255,7 @@ const jestAdapter = {
             return null;
         const result = await processes.run({ ...asked, cwd: request.treeDir, timeoutMs: request.timeoutMs });
         const config = parseShownConfig(result.stdout);
-        const asker = request.command ? request.command.join(' ') : wrapper ? describeWrapper(wrapper) : 'jest';
+        const asker = request.label ?? (request.command ? request.command.join(' ') : wrapper ? describeWrapper(wrapper) : 'jest');
         return config && { source: `jest's resolved configuration, from ${asker} --showConfig`, values: await underRootDir(config, request.treeDir) };
     }
 };
@@ -59490,8 +59490,9 @@ class TestBench {
     /** The runner's own account of its configuration at head, when the adapter can ask it (jest). */
     async resolveConfig() {
         const { timeoutMs } = this.options;
-        const how = this.howToRun(this.options.launches?.head ?? null);
-        const request = { treeDir: (0,external_node_path_.join)(this.trees.head, how.runDir), timeoutMs, command: how.command, wrapper: how.wrapper };
+        const launch = this.options.launches?.head ?? null;
+        const how = this.howToRun(launch);
+        const request = { treeDir: (0,external_node_path_.join)(this.trees.head, how.runDir), timeoutMs, command: how.command, wrapper: how.wrapper, label: launch?.launch.via.at(-1) };
         return (await this.framework.resolveConfig?.(request, this.processes).catch(() => null)) ?? null;
     }
     /** The generated files, written into a variant tree too (the PR's own files are there already). */

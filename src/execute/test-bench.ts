@@ -102,8 +102,9 @@ export class TestBench {
   /** The runner's own account of its configuration at head, when the adapter can ask it (jest). */
   async resolveConfig(): Promise<ResolvedConfig | null> {
     const { timeoutMs } = this.options
-    const how = this.howToRun(this.options.launches?.head ?? null)
-    const request = { treeDir: join(this.trees.head, how.runDir), timeoutMs, command: how.command, wrapper: how.wrapper }
+    const launch = this.options.launches?.head ?? null
+    const how = this.howToRun(launch)
+    const request = { treeDir: join(this.trees.head, how.runDir), timeoutMs, command: how.command, wrapper: how.wrapper, label: launch?.launch.via.at(-1) }
     return (await this.framework.resolveConfig?.(request, this.processes).catch(() => null)) ?? null
   }
 

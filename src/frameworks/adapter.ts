@@ -56,6 +56,8 @@ export interface ConfigRequest {
   timeoutMs: number
   /** As in RunRequest. */
   command?: string[]
+  /** How the log names the command that runs the runner (a captured launch's last step); default: the command. */
+  label?: string
   wrapper?: RunnerWrapper | null
 }
 

@@ -98,7 +98,7 @@ export const jestAdapter: FrameworkAdapter = {
     if (!asked) return null
     const result = await processes.run({ ...asked, cwd: request.treeDir, timeoutMs: request.timeoutMs })
     const config = parseShownConfig(result.stdout)
-    const asker = request.command ? request.command.join(' ') : wrapper ? describeWrapper(wrapper) : 'jest'
+    const asker = request.label ?? (request.command ? request.command.join(' ') : wrapper ? describeWrapper(wrapper) : 'jest')
     return config && { source: `jest's resolved configuration, from ${asker} --showConfig`, values: await underRootDir(config, request.treeDir) }
   }
 }

@@ -34,7 +34,9 @@ describeWhereSandboxed('where this machine can isolate', () => {
       if (!result.launch) throw new Error(`nothing captured:\n${result.outputTail}`)
       expect(sandbox.isolation).toBe('sandbox')
       expect(result.launch).toMatchObject({ runner: 'jest', argv: ['--config', 'config/jest.config.js'], cwd: tree, env: { NODE_ENV: 'test' } })
-      expect(result.launch.via).toEqual(['npm test', 'jest --config config/jest.config.js'])
+      expect(result.launch.via).toEqual(['npm test', 'NODE_ENV=test jest --config config/jest.config.js', 'jest --config config/jest.config.js'])
+      // The walk up /proc meets the root shell, the PID namespace's pid 1: npm is on the way, not before the runner.
+      expect(result.launch.beforeRunner).toEqual([])
       expect(existsSync(join(tree, 'TESTS-RAN'))).toBe(false)
       process.stdout.write(`sandboxed capture: ${result.durationMs} ms\n`)
     } finally {
