@@ -43,7 +43,7 @@ function environmentWords(launch: Launch): string[] {
 function commandWords(launch: Launch): string[] {
   const { runner } = launch
   if (runner === 'node-test') return nodeTestWords(launch)
-  if (runner === 'pytest') return [launch.executable, ...launch.execArgv, ...(launch.main ? [launch.main] : []), FILES_PLACEHOLDER, ...keptOptions(launch.argv, PYTEST, droppedFrom(PYTEST_DROPPED))]
+  if (runner === 'pytest') return [launch.executable, ...launch.execArgv, ...(launch.main ? [launch.main] : []), FILES_PLACEHOLDER, ...pytestOptions(launch.argv)]
   // A Node runner: node, its options (a debugger or watch mode taken out), the runner's bin.
   const head = [launch.executable, ...keptNodeOptions(launch.execArgv), ...(launch.main ? [launch.main] : [])]
   // vitest runs its tests once under `run` (its other commands watch, or run related files); the files go right after it.
@@ -79,6 +79,18 @@ function mochaOptions(argv: string[]): string[] {
     return value === undefined ? [] : value === false ? [`--no-${name}`] : [`--${name}`, value]
   })
   return [...parsed.flags, ...sources]
+}
+
+/**
+ * pytest's options; with an ini named by `-c` in another folder, pytest's rootdir becomes that folder and
+ * its test ids (the JUnit report's classnames, which the adapter maps to files) leave the tree's layout:
+ * `--rootdir=.` keeps them relative to where the run starts.
+ */
+function pytestOptions(argv: string[]): string[] {
+  const options = keptOptions(argv, PYTEST, droppedFrom(PYTEST_DROPPED))
+  const namesConfig = options.some((word) => /^(?:-c|--config-file(?:=|$)|--inifile(?:=|$))/.test(word))
+  const namesRootdir = options.some((word) => /^--rootdir(?:=|$)/.test(word))
+  return namesConfig && !namesRootdir ? [...options, '--rootdir=.'] : options
 }
 
 /** A dropped option, or one of its sub-options (vitest's `--coverage.enabled` is part of `--coverage`). */

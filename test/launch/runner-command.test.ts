@@ -146,7 +146,7 @@ describe('pytest', () => {
     const template = launchTemplate(launch({ runner: 'pytest', executable: PYTHON, execArgv: ['-X', 'dev', '-m', 'pytest'], argv }))
     expect(template).toEqual([
       PYTHON, '-X', 'dev', '-m', 'pytest', '{files}', '-c', 'ci/pytest.ini', '-rA', '-n', '4', '-p', 'no:randomly', '-vv', '--tb', 'line',
-      '--import-mode=importlib', '-W', 'error', '-nauto'
+      '--import-mode=importlib', '-W', 'error', '-nauto', '--rootdir=.'
     ])
   })
 
@@ -156,5 +156,12 @@ describe('pytest', () => {
     expect(template).toEqual(["PYTEST_ADDOPTS=--strict-markers -o 'markers=slow: a slow one'", 'PYTHONPATH=src', PYTHON, '/usr/bin/pytest-3', '{files}'])
     const only = launchTemplate(launch({ runner: 'pytest', executable: PYTHON, main: '/usr/bin/pytest-3', env: { PYTEST_ADDOPTS: '-x' } }))
     expect(only).toEqual([PYTHON, '/usr/bin/pytest-3', '{files}'])
+  })
+
+  test('an ini named with -c keeps the rootdir where the run starts, unless the command names one', () => {
+    const pytest = (argv: string[]) => launchTemplate(launch({ runner: 'pytest', executable: PYTHON, execArgv: ['-m', 'pytest'], argv })).slice(4)
+    expect(pytest(['-cci/pytest.ini'])).toEqual(['-cci/pytest.ini', '--rootdir=.'])
+    expect(pytest(['--config-file=ci/pytest.ini', '--rootdir', 'ci'])).toEqual(['--config-file=ci/pytest.ini', '--rootdir', 'ci'])
+    expect(pytest(['-q'])).toEqual(['-q'])
   })
 })
