@@ -26,6 +26,16 @@ export function launchTemplate(launch: Launch): string[] {
   return [...environmentWords(launch), ...commandWords(launch)]
 }
 
+/**
+ * The template for another tree (the pre-fix tree): the captured tree's paths in its words (PATH's
+ * `node_modules/.bin`, the runner's bin, a `--config` the wrapper gave as an absolute path, a loader's
+ * `file://` URL) moved to the same place in `toTree`. Paths outside the tree stay as they are.
+ */
+export function rebaseTemplate(template: string[], fromTree: string, toTree: string): string[] {
+  const inTree = new RegExp(`${fromTree.replace(/[.*+?^${}()|[\]\\]/g, '\\$&')}(?=/|:|$)`, 'g')
+  return template.map((word) => word.replace(inTree, toTree))
+}
+
 /** `expandCommand` reads leading `NAME=value` words as variables; a name it would not read cannot be passed. */
 const VARIABLE_NAME = /^[A-Za-z_][A-Za-z0-9_]*$/
 

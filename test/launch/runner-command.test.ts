@@ -6,7 +6,7 @@
 import { expandCommand } from '../../src/frameworks/command.js'
 import { userInvocation } from '../../src/frameworks/node-test.js'
 import type { Launch } from '../../src/launch/launch.js'
-import { launchTemplate } from '../../src/launch/runner-command.js'
+import { launchTemplate, rebaseTemplate } from '../../src/launch/runner-command.js'
 
 const NODE = '/usr/local/bin/node'
 const PYTHON = '/usr/bin/python3'
@@ -163,5 +163,18 @@ describe('pytest', () => {
     expect(pytest(['-cci/pytest.ini'])).toEqual(['-cci/pytest.ini', '--rootdir=.'])
     expect(pytest(['--config-file=ci/pytest.ini', '--rootdir', 'ci'])).toEqual(['--config-file=ci/pytest.ini', '--rootdir', 'ci'])
     expect(pytest(['-q'])).toEqual(['-q'])
+  })
+})
+
+describe('rebaseTemplate', () => {
+  test('moves the captured tree’s paths (PATH entries, the bin, absolute options, file URLs) to another tree, and nothing else', () => {
+    const template = [
+      'PATH=/work/head/node_modules/.bin:/work/node_modules/.bin:/usr/bin', NODE, '--import', 'file:///work/head/node_modules/tsx/dist/loader.mjs',
+      '/work/head/node_modules/jest/bin/jest.js', '{files}', '--config', '/work/head/tools/jest.config.js', '--rootDir=/work/head', '--roots', '/work/headless'
+    ]
+    expect(rebaseTemplate(template, '/work/head', '/tmp/pre-fix')).toEqual([
+      'PATH=/tmp/pre-fix/node_modules/.bin:/work/node_modules/.bin:/usr/bin', NODE, '--import', 'file:///tmp/pre-fix/node_modules/tsx/dist/loader.mjs',
+      '/tmp/pre-fix/node_modules/jest/bin/jest.js', '{files}', '--config', '/tmp/pre-fix/tools/jest.config.js', '--rootDir=/tmp/pre-fix', '--roots', '/work/headless'
+    ])
   })
 })
