@@ -21,6 +21,8 @@ import { grammar, keptOptions } from './runner-grammar.js'
  * The captured launch as a test-command template (RunRequest.command): the environment the script set as
  * NAME=value words, then the command line with its own file selection and the flags the adapter sets itself
  * taken out, and `{files}` where this runner takes the files.
+ * It runs where the launch ran (`launch.cwd`; the adapters run it in the tree's root), in the tree it was
+ * captured in (`rebaseTemplate` for another).
  */
 export function launchTemplate(launch: Launch): string[] {
   return [...environmentWords(launch), ...commandWords(launch)]
