@@ -58,6 +58,12 @@ export function scriptFlags(scripts: Record<string, string> | undefined, name = 
   return { flags: [], env: {} }
 }
 
+/** The words after mocha's bin in a command (`node …/mocha/bin/mocha.js --config x {files}`); null when no word is mocha's. */
+export function mochaCommandArgs(words: string[]): string[] | null {
+  const at = words.findIndex((word) => MOCHA_WORD.test(word))
+  return at >= 0 ? words.slice(at + 1) : null
+}
+
 /** Mocha's arguments, minus positionals (spec paths) and the dropped options; config sources apart. */
 export function parseMochaArgs(words: string[]): Omit<ScriptFlags, 'env'> {
   const result: Omit<ScriptFlags, 'env'> = { flags: [] }

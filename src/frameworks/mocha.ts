@@ -8,7 +8,7 @@ import { declares, readPackageJson, type PackageJson } from './packages.js'
 import type { FrameworkAdapter, RunRequest } from './adapter.js'
 import { expandCommand, type CommandLine } from './command.js'
 import { readIstanbulCoverage } from './istanbul.js'
-import { parseOptsFile, scriptFlags } from './mocha-args.js'
+import { mochaCommandArgs, parseMochaArgs, parseOptsFile, scriptFlags, type ScriptFlags } from './mocha-args.js'
 import { findC8, findMocha, writeConfigWrapper, type MochaInstall } from './mocha-install.js'
 import { extractReport, namesFiles, readReportFile, readResults, withoutInternalFrames, type MochaReport } from './mocha-report.js'
 import { stripAnsi, trimTail } from './output.js'
@@ -116,7 +116,7 @@ async function runMocha(request: RunRequest, processes: ProcessRunner, mocha: Mo
   await removeInside(scratchDir, REPORT_FILE)
   await removeInside(scratchDir, 'coverage', { recursive: true })
   const reporterArgs = mochaReporterArgs(mocha, reportFile)
-  const invocation = request.command ? expandCommand(request.command, files, reporterArgs) : await defaultInvocation(request, mocha!, files, reporterArgs)
+  const invocation = request.command ? await commandInvocation(request, request.command, mocha, files, reporterArgs) : await defaultInvocation(request, mocha!, files, reporterArgs)
   const c8 = request.coverage ? findC8(request.treeDir) : null
   const v8 = request.coverage && !c8 ? await v8CoverageEnv(scratchDir) : null
   const command = c8 ? withCoverage(invocation, c8, scratchDir) : v8 ? { ...invocation, env: { ...invocation.env, ...v8 } } : invocation
@@ -156,14 +156,29 @@ async function defaultInvocation(request: RunRequest, mocha: MochaInstall, files
     flags.unshift(...(await optsFileFlags(request.treeDir, script.opts)))
     flags.push(...(mocha.modern ? ['--no-opts'] : ['--opts', await emptyOptsFile(configDir)]))
   }
-  if (mocha.modern) {
-    const packageJson = script.package === false ? false : resolve(request.treeDir, script.package ?? 'package.json')
-    const config = typeof script.config === 'string' ? resolve(request.treeDir, script.config) : script.config
-    const found = packageJson !== false && existsSync(packageJson) ? packageJson : false
-    const wrapper = await writeConfigWrapper(mocha, { config, package: found }, configDir)
-    flags.push('--config', wrapper, '--no-package')
-  }
+  if (mocha.modern) flags.push(...(await configWrapperFlags(request.treeDir, mocha, script, configDir)))
   return { command: process.execPath, args: [mocha.bin, ...flags, ...reporterArgs, ...files], env: script.env }
+}
+
+/**
+ * The repository's own command (test-command, or the captured launch), with mocha's configuration through
+ * the wrapper too where the command runs mocha ≥ 6 itself: a config's `spec` would add the whole suite to
+ * the files given. The wrapper's `--config` comes last, so it is the one mocha reads.
+ */
+async function commandInvocation(request: RunRequest, command: string[], mocha: MochaInstall | null, files: string[], reporterArgs: string[]): Promise<CommandLine> {
+  const args = mochaCommandArgs(command)
+  if (!mocha?.modern || !args) return expandCommand(command, files, reporterArgs)
+  const configFlags = await configWrapperFlags(request.treeDir, mocha, parseMochaArgs(args), await makeRunnerConfigFolder(request.scratchDir))
+  return expandCommand(command, files, [...reporterArgs, ...configFlags])
+}
+
+/** `--config <wrapper> --no-package`: the configuration the command names (or mocha would find), without its spec. */
+async function configWrapperFlags(treeDir: string, mocha: MochaInstall, sources: Pick<ScriptFlags, 'config' | 'package'>, configDir: string): Promise<string[]> {
+  const packageJson = sources.package === false ? false : resolve(treeDir, sources.package ?? 'package.json')
+  const config = typeof sources.config === 'string' ? resolve(treeDir, sources.config) : sources.config
+  const found = packageJson !== false && existsSync(packageJson) ? packageJson : false
+  const wrapper = await writeConfigWrapper(mocha, { config, package: found }, configDir)
+  return ['--config', wrapper, '--no-package']
 }
 
 /**

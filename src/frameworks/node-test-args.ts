@@ -83,6 +83,21 @@ export function keptFlags(words: string[]): string[] {
   return kept
 }
 
+/**
+ * A node process's own options as it got them (`execArgv`: options and their values, no file), without the
+ * dropped ones; `keep` names dropped options to keep (a captured `--test`). Words the tables do not know stay.
+ */
+export function keptNodeOptions(execArgv: string[], keep: string[] = []): string[] {
+  const kept: string[] = []
+  for (let i = 0; i < execArgv.length; i++) {
+    const word = execArgv[i]
+    const value = takesSeparateValue(word) && i + 1 < execArgv.length ? [execArgv[++i]] : []
+    const name = optionName(word)
+    if (!word.startsWith('-') || !DROPPED.has(name) || keep.includes(name)) kept.push(word, ...value)
+  }
+  return kept
+}
+
 function optionName(word: string): string {
   return word.replace(/^--?/, '').split('=')[0]
 }

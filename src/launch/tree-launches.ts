@@ -14,7 +14,7 @@ import { withProgress } from '../ports/progress.js'
 import { isWithin } from '../paths.js'
 import { captureLaunch } from './capture.js'
 import type { Launch } from './launch.js'
-import { launchTemplate } from './runner-command.js'
+import { launchTemplate, rebaseTemplate } from './runner-command.js'
 import type { CommandToCapture } from './test-command.js'
 
 export interface TreeLaunch {
@@ -91,9 +91,8 @@ function treeRelative(cwd: string, roots: string[]): string | null {
   return root === undefined ? null : relative(root, cwd).split(sep).join('/')
 }
 
-/** The head's launch in another tree (a hunk's variant): the head's paths become the tree's. */
+/** The head's launch in another tree (a hunk's variant): the head's paths, as given and as real paths, become the tree's. */
 export async function launchIn(head: TreeLaunch, headRoot: string, treeRoot: string): Promise<TreeLaunch> {
-  const roots = (await treeRoots(headRoot)).sort((a, b) => b.length - a.length)
-  const moved = (word: string) => roots.reduce((text, root) => text.split(`${root}/`).join(`${treeRoot}/`), word)
-  return { ...head, command: head.command.map(moved) }
+  const roots = [...new Set(await treeRoots(headRoot))]
+  return { ...head, command: roots.reduce((command, root) => rebaseTemplate(command, root, treeRoot), head.command) }
 }
