@@ -86,31 +86,33 @@ export interface PreflightSearch {
 }
 
 /**
- * The candidates (at least one), one at a time, until one runs a test. A file that yields nothing sends the search on; a
- * failure of the runner itself ends it at once, since every other file would fail the same way.
+ * The candidates (at least one), one at a time, until one runs a test. A file that yields nothing sends the
+ * search on; a failure of the runner itself ends it at once, since every other file would fail the same way.
  */
 export async function searchPreflight(bench: TestBench, candidates: string[], search: PreflightSearch): Promise<PreflightRun> {
   const tried: PreflightRun[] = []
+  let durationMs = 0
   for (const file of candidates) {
     const first = await runPreflight(bench, file)
     const retried = first.preflight.ok ? null : await search.retry(file)
+    durationMs += first.run.durationMs + (retried?.run.durationMs ?? 0)
     const kept = retried?.preflight.ok ? retried : first
     tried.push(kept)
     if (kept.preflight.ok) break
-    // The wrapper's failure may be its own: the file is only condemned with the runner when every way failed so.
+    const more = file !== candidates[candidates.length - 1]
+    // The wrapper's failure may be its own: the runner is blamed only when every way of running the file blames it.
     if ([first, retried].every((attempt) => !attempt || blame(attempt.run, file) === 'runner')) {
-      if (file !== candidates[candidates.length - 1]) search.log.info(`Preflight: the runner itself failed on ${file} (${kept.preflight.detail}): no other test file is tried`)
+      if (more) search.log.info(`Preflight: the runner itself failed on ${file} (${kept.preflight.detail}): no other test file is tried`)
       break
     }
-    if (file !== candidates[candidates.length - 1]) search.log.info(`Preflight: ${file} yields no test (${kept.preflight.detail}); trying the next test file`)
+    if (more) search.log.info(`Preflight: ${file} yields no test (${kept.preflight.detail}); trying the next test file`)
   }
-  return together(tried)
+  return together(tried, durationMs)
 }
 
-/** The last run tried stands for the preflight; its report lists every file tried and their time together. */
-function together(tried: PreflightRun[]): PreflightRun {
+/** The last run tried stands for the preflight; its report lists every file tried, and the time they all took. */
+function together(tried: PreflightRun[], durationMs: number): PreflightRun {
   const last = tried[tried.length - 1]
-  const durationMs = tried.reduce((sum, attempt) => sum + attempt.preflight.durationMs, 0)
   return { run: last.run, preflight: { ...last.preflight, durationMs, tried: tried.map(({ preflight }) => ({ file: preflight.file, detail: preflight.detail })) } }
 }
 
