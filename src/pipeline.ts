@@ -32,7 +32,7 @@ import { runTreeCommand } from './execute/tree-command.js'
 import { expandCommand } from './frameworks/command.js'
 import { runnerFailure } from './execute/outside-failure.js'
 import { checkImports } from './execute/import-check.js'
-import { preflightFailure, preflightFile, runPreflight, type PreflightRun } from './execute/preflight.js'
+import { preflightCandidates, preflightFailure, runPreflight, searchPreflight, type PreflightRun } from './execute/preflight.js'
 import { proveSuite } from './execute/prove.js'
 import { TestBench } from './execute/test-bench.js'
 import { buildTrees, preFixSources, prepareTrees, type Trees } from './execute/trees.js'
@@ -435,29 +435,31 @@ async function repositoryCollection(bench: TestBench, framework: FrameworkAdapte
 }
 
 async function preflight(bench: TestBench, changeSet: ChangeSet, framework: FrameworkAdapter, mode: Mode, ports: Ports): Promise<PreflightRun | null> {
-  const file = preflightFile(changeSet, await ports.git.listFiles(changeSet.head), framework, mode)
-  if (!file) {
+  const candidates = preflightCandidates(changeSet, await ports.git.listFiles(changeSet.head), framework, mode)
+  if (candidates.length === 0) {
     ports.log.info('Preflight: the repository has no test file to try; going on')
     return null
   }
-  const result = await runPreflight(bench, file)
-  const viaRunner = result.preflight.ok || !bench.wrapper ? null : await withoutWrapper(bench, file, framework, ports)
-  const kept = viaRunner ?? result
-  if (kept.preflight.ok) ports.log.info(`Preflight: ${file} runs here (${kept.preflight.detail}): ${kept.preflight.command}`)
+  const retry = async (file: string) => (bench.wrapper ? withoutWrapper(bench, file, framework, ports) : null)
+  const kept = await searchPreflight(bench, candidates, { retry, log: ports.log })
+  const { file, detail, command, tried } = kept.preflight
+  const after = tried.length > 1 ? `, after ${tried.slice(0, -1).map((attempt) => attempt.file).join(', ')} yielded none` : ''
+  if (kept.preflight.ok) ports.log.info(`Preflight: ${file} runs here (${detail}${after}): ${command}`)
   return kept
 }
 
 /**
  * A wrapper CLI that gave no results for one file may not pass the runner's arguments on (ts-scripts
  * `test` runs its own checks, then the whole suite): the runner itself is tried, and kept if it runs it.
+ * Its run is returned either way (whose failure it was tells the preflight whether to try another file).
  */
-async function withoutWrapper(bench: TestBench, file: string, framework: FrameworkAdapter, ports: Ports): Promise<PreflightRun | null> {
+async function withoutWrapper(bench: TestBench, file: string, framework: FrameworkAdapter, ports: Ports): Promise<PreflightRun> {
   const wrapper = bench.wrapper
   bench.wrapper = null
   const direct = await runPreflight(bench, file)
   if (!direct.preflight.ok) {
     bench.wrapper = wrapper
-    return null
+    return direct
   }
   ports.log.info(`Preflight: \`${describeWrapper(wrapper!)}\` gave no results for ${file}, ${framework.name} itself does: ${framework.name} runs directly`)
   return direct
