@@ -11,7 +11,14 @@ const fs = require('node:fs')
 const path = require('node:path')
 
 // Package name → runner, for a main module that is one of the package's own bins.
-const RUNNER_PACKAGES = { jest: 'jest', 'jest-cli': 'jest', vitest: 'vitest', mocha: 'mocha', ava: 'ava', tap: 'tap', '@tapjs/run': 'tap' }
+const RUNNER_PACKAGES = { jest: 'jest', 'jest-cli': 'jest', vitest: 'vitest', mocha: 'mocha', ava: 'ava', tap: 'tap', '@tapjs/run': 'tap', ...unsupported() }
+
+/** Runners the tool has no adapter for: stopped too (the capture never runs a whole suite), and named. */
+function unsupported() {
+  const names = ['tape', 'jasmine', 'uvu', 'qunit', 'karma', 'cypress', 'zora', 'baretest', 'testem', 'intern', 'lab', 'borp', 'playwright']
+  const packages = { '@hapi/lab': 'lab', '@playwright/test': 'playwright', 'jasmine-core': 'jasmine' }
+  return { ...Object.fromEntries(names.map((name) => [name, name])), ...packages }
+}
 const MARK = '__rtgCapturePreload'
 
 if (process.env.RTG_CAPTURE_FILE && !globalThis[MARK] && isMainThread()) {

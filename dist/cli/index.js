@@ -11384,7 +11384,7 @@ function parsePath (scriptPath) {
 /***/ ((module, __unused_webpack___webpack_exports__, __nccwpck_require__) => {
 
 __nccwpck_require__.a(module, async (__webpack_handle_async_dependencies__, __webpack_async_result__) => { try {
-/* harmony import */ var _cli_js__WEBPACK_IMPORTED_MODULE_0__ = __nccwpck_require__(2519);
+/* harmony import */ var _cli_js__WEBPACK_IMPORTED_MODULE_0__ = __nccwpck_require__(6794);
 /* harmony import */ var _ports_process_js__WEBPACK_IMPORTED_MODULE_1__ = __nccwpck_require__(1671);
 
 
@@ -11396,7 +11396,7 @@ __webpack_async_result__();
 
 /***/ }),
 
-/***/ 2519:
+/***/ 6794:
 /***/ ((__unused_webpack_module, __webpack_exports__, __nccwpck_require__) => {
 
 
@@ -47458,31 +47458,107 @@ function loadResult(run, file) {
 
 
 
+
+/** How many test files the preflight tries before it concludes that no test runs here. */
+const PREFLIGHT_TRIES = 3;
 /**
- * The test to try, or null when the repository has none the framework recognises. Verify mode runs the
- * pull request's own tests, so one of them (its run at head then counts as the suite's first); generate
- * mode the nearest test, as the style example is first looked for.
+ * The test files to try, best first: in verify mode the pull request's own tests (their run at head then
+ * counts as the suite's first), nearest to the changed code first; then, as the style example is looked
+ * for, the tests the fix changed that existed before it, then the untouched tests from the nearest (then,
+ * in generate mode, the tests the fix adds). Only files there at head that the framework runs; at most
+ * PREFLIGHT_TRIES.
  */
-function preflightFile(changeSet, headFiles, framework, mode) {
-    const changedTests = changeSet.files.filter((file) => file.role === 'test');
-    const primary = sourceFiles(changeSet)[0]?.path ?? changeSet.files[0]?.path ?? '';
+function preflightCandidates(changeSet, headFiles, framework, mode) {
     const isTestFile = (path) => framework.isTestFile(path);
-    const ownTests = changedTests.filter((file) => file.status !== 'deleted' && isTestFile(file.path)).map((file) => file.path);
-    return (mode === 'verify' ? nearestTest(ownTests, primary) : null) ?? exampleTest(changedTests, headFiles, isTestFile, primary);
+    const changedTests = changeSet.files.filter((file) => file.role === 'test' && isTestFile(file.path));
+    const primary = sourceFiles(changeSet)[0]?.path ?? changeSet.files[0]?.path ?? '';
+    const ownTests = changedTests.filter((file) => file.status !== 'deleted').map((file) => file.path);
+    // A test the fix deleted is not there at head to run; an added one is not yet the repository's own.
+    const existedBefore = changedTests.filter((file) => file.basePath && file.status !== 'added' && file.status !== 'deleted').map((file) => file.path);
+    const changedPaths = new Set(changedTests.map((file) => file.path));
+    const untouched = headFiles.filter((file) => isTestFile(file) && !changedPaths.has(file));
+    // Generate mode runs the pull request's own tests last: they are not the repository's until it merges.
+    const groups = mode === 'verify' ? [ownTests, existedBefore, untouched] : [existedBefore, untouched, ownTests];
+    const ordered = groups.flatMap((files) => rankedTests(files, primary));
+    return [...new Set(ordered)].slice(0, PREFLIGHT_TRIES);
 }
+/** One file, run at head: it passes when a test of it ran (passed or not; not all skipped). */
 async function runPreflight(bench, file) {
     const run = await bench.run('head', [file], { title: 'Preflight' });
     const command = bench.lastCommand;
-    if (run.tests.length > 0) {
-        return { run, preflight: { file, command, ok: true, durationMs: run.durationMs, detail: `${run.tests.length} test(s) ran at head` } };
-    }
+    const result = (ok, detail) => ({ run, preflight: { file, command, ok, durationMs: run.durationMs, detail, tried: [{ file, detail }] } });
+    const ran = run.tests.filter((test) => test.status !== 'skipped').length;
+    if (ran > 0)
+        return result(true, `${run.tests.length} test(s) ran at head`);
+    if (run.tests.length > 0)
+        return result(false, `no test ran at head: all ${run.tests.length} skipped`);
     const how = run.timedOut ? 'timed out' : `exit ${run.exitCode ?? 'none'}`;
-    const error = run.fileErrors.find((entry) => entry.file === file)?.message ?? run.output;
-    return { run, preflight: { file, command, ok: false, durationMs: run.durationMs, detail: `no test results (${how}): ${firstErrorLines(error)}` } };
+    return result(false, `no test results (${how}): ${firstErrorLines(errorOf(run, file))}`);
+}
+/**
+ * The candidates (at least one), one at a time, until one runs a test. A file that yields nothing sends the
+ * search on; a failure of the runner itself ends it at once, since every other file would fail the same way.
+ */
+async function searchPreflight(bench, candidates, search) {
+    const tried = [];
+    let durationMs = 0;
+    for (const file of candidates) {
+        const first = await runPreflight(bench, file);
+        const retried = first.preflight.ok ? null : await search.retry(file);
+        durationMs += first.run.durationMs + (retried?.run.durationMs ?? 0);
+        const kept = retried?.preflight.ok ? retried : first;
+        tried.push(kept);
+        if (kept.preflight.ok)
+            break;
+        const more = file !== candidates[candidates.length - 1];
+        // The wrapper's failure may be its own: the runner is blamed only when every way of running the file blames it.
+        if ([first, retried].every((attempt) => !attempt || blame(attempt.run, file) === 'runner')) {
+            if (more)
+                search.log.info(`Preflight: the runner itself failed on ${file} (${kept.preflight.detail}): no other test file is tried`);
+            break;
+        }
+        if (more)
+            search.log.info(`Preflight: ${file} yields no test (${kept.preflight.detail}); trying the next test file`);
+    }
+    return together(tried, durationMs);
+}
+/** The last run tried stands for the preflight; its report lists every file tried, and the time they all took. */
+function together(tried, durationMs) {
+    const last = tried[tried.length - 1];
+    return { run: last.run, preflight: { ...last.preflight, durationMs, tried: tried.map(({ preflight }) => ({ file: preflight.file, detail: preflight.detail })) } };
+}
+// What a runner reports about a file it did run: it held no test it could run (the adapters' own words).
+const NO_TEST_IN_THE_FILE = /(?:ran|collected) no tests? from this file|did not run this file/;
+/**
+ * Whose failure a run without a test is. The file's: its tests were all skipped, the runner's report says it
+ * held none, or the error names the file (its syntax, its own imports). The runner's: it timed out, its
+ * configuration or setup files do not load, build output is missing, or the error does not name the file
+ * (no report at all: a missing module of the runner, a command not found) — the same for any file.
+ */
+function blame(run, file) {
+    if (run.tests.length > 0)
+        return 'file';
+    if (run.timedOut)
+        return 'runner';
+    const error = errorOf(run, file);
+    if (NO_TEST_IN_THE_FILE.test(error))
+        return 'file';
+    if (outsideFailure(run))
+        return 'runner';
+    return error.includes(file) ? 'file' : 'runner';
+}
+function errorOf(run, file) {
+    return run.fileErrors.find((entry) => entry.file === file)?.message ?? run.output;
 }
 /** The run stops: what was tried, what it said, and what to change. */
 function preflightFailure(preflight) {
-    return new UserFacingError(`The repository's tests cannot run here: ${preflight.file} gave ${preflight.detail} — command: ${preflight.command}`, settingHint(preflight.detail));
+    const tried = preflight.tried.length > 0 ? preflight.tried : [{ file: preflight.file, detail: preflight.detail }];
+    const hint = settingHint(tried.map((attempt) => attempt.detail).join('\n'));
+    if (tried.length === 1) {
+        return new UserFacingError(`The repository's tests cannot run here: ${preflight.file} gave ${preflight.detail} — command: ${preflight.command}`, hint);
+    }
+    const each = tried.map((attempt) => `${attempt.file} gave ${attempt.detail}`).join('; ');
+    return new UserFacingError(`The repository's tests cannot run here: none of the ${tried.length} test files tried ran a test: ${each} — command: ${preflight.command}`, hint);
 }
 function settingHint(detail) {
     if (/Cannot find module|ERR_MODULE_NOT_FOUND|ModuleNotFoundError|No module named/.test(detail)) {
@@ -56637,6 +56713,11 @@ function scriptFlags(scripts, name = 'test', depth = 0) {
     }
     return { flags: [], env: {} };
 }
+/** The words after mocha's bin in a command (`node …/mocha/bin/mocha.js --config x {files}`); null when no word is mocha's. */
+function mochaCommandArgs(words) {
+    const at = words.findIndex((word) => MOCHA_WORD.test(word));
+    return at >= 0 ? words.slice(at + 1) : null;
+}
 /** Mocha's arguments, minus positionals (spec paths) and the dropped options; config sources apart. */
 function parseMochaArgs(words) {
     const result = { flags: [] };
@@ -57621,7 +57702,7 @@ async function runMocha(request, processes, mocha, files, scratchDir) {
     await removeInside(scratchDir, mocha_REPORT_FILE);
     await removeInside(scratchDir, 'coverage', { recursive: true });
     const reporterArgs = mochaReporterArgs(mocha, reportFile);
-    const invocation = request.command ? expandCommand(request.command, files, reporterArgs) : await mocha_defaultInvocation(request, mocha, files, reporterArgs);
+    const invocation = request.command ? await commandInvocation(request, request.command, mocha, files, reporterArgs) : await mocha_defaultInvocation(request, mocha, files, reporterArgs);
     const c8 = request.coverage ? findC8(request.treeDir) : null;
     const v8 = request.coverage && !c8 ? await v8CoverageEnv(scratchDir) : null;
     const command = c8 ? mocha_withCoverage(invocation, c8, scratchDir) : v8 ? { ...invocation, env: { ...invocation.env, ...v8 } } : invocation;
@@ -57660,14 +57741,29 @@ async function mocha_defaultInvocation(request, mocha, files, reporterArgs) {
         flags.unshift(...(await optsFileFlags(request.treeDir, script.opts)));
         flags.push(...(mocha.modern ? ['--no-opts'] : ['--opts', await emptyOptsFile(configDir)]));
     }
-    if (mocha.modern) {
-        const packageJson = script.package === false ? false : (0,external_node_path_.resolve)(request.treeDir, script.package ?? 'package.json');
-        const config = typeof script.config === 'string' ? (0,external_node_path_.resolve)(request.treeDir, script.config) : script.config;
-        const found = packageJson !== false && (0,external_node_fs_.existsSync)(packageJson) ? packageJson : false;
-        const wrapper = await writeConfigWrapper(mocha, { config, package: found }, configDir);
-        flags.push('--config', wrapper, '--no-package');
-    }
+    if (mocha.modern)
+        flags.push(...(await configWrapperFlags(request.treeDir, mocha, script, configDir)));
     return { command: process.execPath, args: [mocha.bin, ...flags, ...reporterArgs, ...files], env: script.env };
+}
+/**
+ * The repository's own command (test-command, or the captured launch), with mocha's configuration through
+ * the wrapper too where the command runs mocha ≥ 6 itself: a config's `spec` would add the whole suite to
+ * the files given. The wrapper's `--config` comes last, so it is the one mocha reads.
+ */
+async function commandInvocation(request, command, mocha, files, reporterArgs) {
+    const args = mochaCommandArgs(command);
+    if (!mocha?.modern || !args)
+        return expandCommand(command, files, reporterArgs);
+    const configFlags = await configWrapperFlags(request.treeDir, mocha, parseMochaArgs(args), await makeRunnerConfigFolder(request.scratchDir));
+    return expandCommand(command, files, [...reporterArgs, ...configFlags]);
+}
+/** `--config <wrapper> --no-package`: the configuration the command names (or mocha would find), without its spec. */
+async function configWrapperFlags(treeDir, mocha, sources, configDir) {
+    const packageJson = sources.package === false ? false : (0,external_node_path_.resolve)(treeDir, sources.package ?? 'package.json');
+    const config = typeof sources.config === 'string' ? (0,external_node_path_.resolve)(treeDir, sources.config) : sources.config;
+    const found = packageJson !== false && (0,external_node_fs_.existsSync)(packageJson) ? packageJson : false;
+    const wrapper = await writeConfigWrapper(mocha, { config, package: found }, configDir);
+    return ['--config', wrapper, '--no-package'];
 }
 /**
  * The flags of a `mocha.opts` (mocha ≤ 7), its spec paths dropped. Read as runner output is: the tests may
@@ -57778,6 +57874,21 @@ function keptFlags(words) {
         const word = options[i];
         const value = takesSeparateValue(word) ? [options[++i]] : [];
         if (!node_test_args_DROPPED.has(optionName(word)))
+            kept.push(word, ...value);
+    }
+    return kept;
+}
+/**
+ * A node process's own options as it got them (`execArgv`: options and their values, no file), without the
+ * dropped ones; `keep` names dropped options to keep (a captured `--test`). Words the tables do not know stay.
+ */
+function keptNodeOptions(execArgv, keep = []) {
+    const kept = [];
+    for (let i = 0; i < execArgv.length; i++) {
+        const word = execArgv[i];
+        const value = takesSeparateValue(word) && i + 1 < execArgv.length ? [execArgv[++i]] : [];
+        const name = optionName(word);
+        if (!word.startsWith('-') || !node_test_args_DROPPED.has(name) || keep.includes(name))
             kept.push(word, ...value);
     }
     return kept;
@@ -59341,22 +59452,338 @@ function parseStartEnv(text) {
     return env;
 }
 
-;// CONCATENATED MODULE: ./src/launch/runner-command.ts
-// PLACEHOLDER (integrator): replaced by i22-template's launchTemplate at merge.
-
-function launchTemplate(launch) {
-    const env = Object.entries(launch.env).map(([name, value]) => `${name}=${value}`);
-    const valueOptions = new Set(['--config', '-c', '--require', '-r', '--import', '--loader', '--project']);
-    const argv = [];
-    for (let i = 0; i < launch.argv.length; i++) {
-        const word = launch.argv[i];
-        if (valueOptions.has(word))
-            argv.push(word, launch.argv[++i]);
-        else if (word.startsWith('-'))
-            argv.push(word);
+;// CONCATENATED MODULE: ./src/launch/runner-grammar.ts
+/**
+ * How a runner's own command line reads (its option parser's rules, from the runners' option definitions),
+ * to take a captured command line apart: which words are options and which are their values, so that a
+ * file pattern is never mistaken for a value or a value for a file pattern.
+ */
+/**
+ * The options of a runner's command line, in order, without those `dropped` says (with their values), and
+ * without positional words (file patterns): the part of the command line that configures the run.
+ */
+function keptOptions(words, grammar, dropped) {
+    const kept = [];
+    for (let i = 0; i < words.length; i++) {
+        const word = words[i];
+        // Everything after `--` is positional: file patterns.
+        if (word === '--')
+            break;
+        if (!word.startsWith('-') || word === '-')
+            continue;
+        const taken = word.startsWith('--') ? longOption(words, i, grammar) : shortOptions(words, i, grammar, dropped);
+        const consumed = words.slice(i, i + 1 + taken.values);
+        i += taken.values;
+        if (taken.rebuilt !== undefined) {
+            if (taken.rebuilt)
+                kept.push(taken.rebuilt, ...consumed.slice(1));
+        }
+        else if (!dropped(taken.name))
+            kept.push(...consumed);
     }
-    return [...env, launch.executable, ...launch.execArgv, ...(launch.main ? [launch.main] : []), ...argv, FILES_PLACEHOLDER];
+    return kept;
 }
+function longOption(words, at, grammar) {
+    const [written, ...inline] = words[at].slice(2).split('=');
+    if (grammar.negation && written.startsWith('no-') && inline.length === 0)
+        return { name: canonical(written.slice(3), grammar), values: 0 };
+    const name = canonical(written, grammar);
+    if (inline.length > 0)
+        return { name, values: 0 };
+    return { name, values: valueWords(words, at, runner_grammar_kindOf(written, name, grammar), grammar) };
+}
+/**
+ * `-abc`: each letter an option; the first that takes a value takes the rest of the word, or the next word
+ * when it is the last letter. Switches that are dropped are taken out of the group.
+ */
+function shortOptions(words, at, grammar, dropped) {
+    const [group, ...inline] = words[at].slice(1).split('=');
+    let kept = '';
+    for (let j = 0; j < group.length; j++) {
+        const name = canonical(group[j], grammar);
+        const kind = runner_grammar_kindOf(group[j], name, grammar);
+        const rest = group.slice(j + 1);
+        if (kind !== 'switch' && kind !== undefined) {
+            const values = rest || inline.length ? 0 : valueWords(words, at, kind, grammar);
+            const option = `${group[j]}${rest}${inline.length ? `=${inline.join('=')}` : ''}`;
+            if (dropped(name))
+                return { name, values, rebuilt: kept && `-${kept}` };
+            return { name, values, rebuilt: `-${kept}${option}` };
+        }
+        if (!dropped(name))
+            kept += group[j];
+    }
+    const values = inline.length === 0 && grammar.booleanWords && isBooleanWord(words[at + 1]) ? 1 : 0;
+    return { name: canonical(group, grammar), values, rebuilt: kept && `-${kept}${inline.length ? `=${inline.join('=')}` : ''}` };
+}
+function runner_grammar_kindOf(written, name, grammar) {
+    const known = grammar.values[name] ?? (grammar.switches.has(name) ? 'switch' : undefined);
+    // mri matches its boolean list against the name as written: `--pass-with-no-tests` is not the boolean `passWithNoTests`.
+    if (known === 'switch' && grammar.camelCase === 'names' && written !== name && written.length > 1 && !(written in grammar.aliases))
+        return grammar.unknown;
+    return known ?? grammar.unknown;
+}
+function valueWords(words, at, kind, grammar) {
+    const next = words[at + 1];
+    if (next === undefined)
+        return 0;
+    if (kind === 'value')
+        return 1;
+    if (kind === 'optional')
+        return next.startsWith('-') ? 0 : 1;
+    if (kind === 'list') {
+        let count = 0;
+        while (at + 1 + count < words.length && !words[at + 1 + count].startsWith('-'))
+            count++;
+        return count;
+    }
+    return grammar.booleanWords && isBooleanWord(next) ? 1 : 0;
+}
+function isBooleanWord(word) {
+    return word === 'true' || word === 'false';
+}
+function canonical(written, grammar) {
+    const name = grammar.camelCase === 'none' ? written : toCamelCase(written);
+    return grammar.aliases[written] ?? grammar.aliases[name] ?? name;
+}
+function toCamelCase(name) {
+    return name.replace(/-([a-z0-9])/g, (_match, letter) => letter.toUpperCase());
+}
+/** A grammar from option tables: `values` by kind, `switches`, and aliases (short letters, other spellings). */
+function grammar(spec) {
+    const values = {};
+    for (const [kind, names] of Object.entries(spec.values ?? {}))
+        for (const name of names)
+            values[name] = kind;
+    return {
+        aliases: spec.aliases ?? {},
+        values,
+        switches: new Set(spec.switches ?? []),
+        unknown: spec.unknown ?? 'switch',
+        negation: spec.negation ?? true,
+        camelCase: spec.camelCase ?? 'both',
+        booleanWords: spec.booleanWords ?? true
+    };
+}
+
+;// CONCATENATED MODULE: ./src/launch/runner-command.ts
+/**
+ * The captured launch as the command every test run uses (RunRequest.command, see frameworks/command.ts):
+ * the same interpreter, interpreter options, runner entry and runner options, with the launch's own file
+ * selection taken out, `{files}` where the runner takes the files to run, and the options the adapter sets
+ * itself (reporters, coverage, shuffling, `--ci`…) or that would change what runs (watch modes, name
+ * filters, shards, bail) taken out; the variables the test command set go first, as `NAME=value` words.
+ *
+ * The options are read with each runner's own grammar (runner-grammar.ts), from the runners' option
+ * definitions: jest-cli's `options` (yargs), vitest's cac options (mri), mocha's `run-option-metadata.js`
+ * (yargs, mocha-args.ts), ava's `lib/cli.js` (yargs), node's own options (node-test-args.ts), `pytest --help`
+ * (argparse) with the common plugins' options.
+ */
+
+
+
+
+
+/**
+ * The captured launch as a test-command template (RunRequest.command): the environment the script set as
+ * NAME=value words, then the command line with its own file selection and the flags the adapter sets itself
+ * taken out, and `{files}` where this runner takes the files.
+ * It runs where the launch ran (`launch.cwd`; the adapters run it in the tree's root), in the tree it was
+ * captured in (`rebaseTemplate` for another).
+ */
+function launchTemplate(launch) {
+    return [...environmentWords(launch), ...commandWords(launch)];
+}
+/**
+ * The template for another tree (the pre-fix tree): the captured tree's paths in its words (PATH's
+ * `node_modules/.bin`, the runner's bin, a `--config` the wrapper gave as an absolute path, a loader's
+ * `file://` URL) moved to the same place in `toTree`. Paths outside the tree stay as they are.
+ */
+function rebaseTemplate(template, fromTree, toTree) {
+    const inTree = new RegExp(`${fromTree.replace(/[.*+?^${}()|[\]\\]/g, '\\$&')}(?=/|:|$)`, 'g');
+    return template.map((word) => word.replace(inTree, toTree));
+}
+/** `expandCommand` reads leading `NAME=value` words as variables; a name it would not read cannot be passed. */
+const VARIABLE_NAME = /^[A-Za-z_][A-Za-z0-9_]*$/;
+function environmentWords(launch) {
+    const words = [];
+    for (const [name, value] of Object.entries(launch.env)) {
+        if (!VARIABLE_NAME.test(name))
+            continue;
+        // pytest reads its options from PYTEST_ADDOPTS too (`-x`, `-k`): the same options go.
+        const kept = name === 'PYTEST_ADDOPTS' && launch.runner === 'pytest' ? shellJoin(keptOptions(splitWords(value), PYTEST, droppedFrom(PYTEST_DROPPED))) : value;
+        if (kept !== '')
+            words.push(`${name}=${kept}`);
+    }
+    return words;
+}
+function commandWords(launch) {
+    const { runner } = launch;
+    if (runner === 'node-test')
+        return nodeTestWords(launch);
+    if (runner === 'pytest')
+        return [launch.executable, ...launch.execArgv, ...(launch.main ? [launch.main] : []), FILES_PLACEHOLDER, ...pytestOptions(launch.argv)];
+    // A Node runner: node, its options (a debugger or watch mode taken out), the runner's bin.
+    const head = [launch.executable, ...keptNodeOptions(launch.execArgv), ...(launch.main ? [launch.main] : [])];
+    // vitest runs its tests once under `run` (its other commands watch, or run related files); the files go right after it.
+    if (runner === 'vitest')
+        return [...head, 'run', FILES_PLACEHOLDER, ...keptOptions(launch.argv, VITEST, droppedFrom(VITEST_DROPPED))];
+    return [...head, FILES_PLACEHOLDER, ...runnerOptions(runner, launch.argv)];
+}
+/**
+ * node:test: node's own options with `--test` (the adapter puts its reporters right after it), then the
+ * file: node reads its options up to the first file.
+ */
+function nodeTestWords(launch) {
+    const options = keptNodeOptions(launch.execArgv, ['test']);
+    return [launch.executable, ...options, ...(options.includes('--test') ? [] : ['--test']), FILES_PLACEHOLDER];
+}
+function runnerOptions(runner, argv) {
+    if (runner === 'jest')
+        return keptOptions(argv, JEST, droppedFrom(JEST_DROPPED));
+    if (runner === 'ava')
+        return keptOptions(argv, AVA, droppedFrom(AVA_DROPPED));
+    if (runner === 'mocha')
+        return mochaOptions(argv);
+    // tap: no adapter runs it yet; its options are kept as written, its file patterns taken out.
+    return keptOptions(argv, grammar({}), () => false);
+}
+/**
+ * mocha's options (mocha-args.ts drops its spec, filters, reporter, watch and bail), with the configuration
+ * sources it keeps apart written back: the adapter reads them for its configuration wrapper.
+ */
+function mochaOptions(argv) {
+    const parsed = parseMochaArgs(argv);
+    const sources = ['config', 'package', 'opts'].flatMap((name) => {
+        const value = parsed[name];
+        return value === undefined ? [] : value === false ? [`--no-${name}`] : [`--${name}`, value];
+    });
+    return [...parsed.flags, ...sources];
+}
+/**
+ * pytest's options; with an ini named by `-c` in another folder, pytest's rootdir becomes that folder and
+ * its test ids (the JUnit report's classnames, which the adapter maps to files) leave the tree's layout:
+ * `--rootdir=.` keeps them relative to where the run starts.
+ */
+function pytestOptions(argv) {
+    const options = keptOptions(argv, PYTEST, droppedFrom(PYTEST_DROPPED));
+    const namesConfig = options.some((word) => /^(?:-c|--config-file(?:=|$)|--inifile(?:=|$))/.test(word));
+    const namesRootdir = options.some((word) => /^--rootdir(?:=|$)/.test(word));
+    return namesConfig && !namesRootdir ? [...options, '--rootdir=.'] : options;
+}
+/** A dropped option, or one of its sub-options (vitest's `--coverage.enabled` is part of `--coverage`). */
+function droppedFrom(names) {
+    return (name) => names.has(name) || [...names].some((dropped) => name.startsWith(`${dropped}.`));
+}
+/** Words joined so that pytest's shlex reads them back as they were. */
+function shellJoin(words) {
+    return words.map((word) => (/^[\w@%+=:,./-]+$/.test(word) ? word : `'${word.replace(/'/g, `'\\''`)}'`)).join(' ');
+}
+/** jest-cli's `options` (jest 30, plus options older versions had): yargs, camelCase and kebab-case alike. */
+const JEST = grammar({
+    values: {
+        value: [
+            'cacheDirectory', 'changedSince', 'collectCoverageFrom', 'config', 'coverageDirectory', 'coverageProvider', 'coverageThreshold', 'filter',
+            'globalSetup', 'globalTeardown', 'globals', 'haste', 'maxConcurrency', 'maxWorkers', 'moduleNameMapper', 'notifyMode', 'openHandlesTimeout',
+            'outputFile', 'preset', 'prettierPath', 'resolver', 'rootDir', 'runner', 'seed', 'shard', 'testEnvironment', 'testEnvironmentOptions',
+            'testFailureExitCode', 'testNamePattern', 'testResultsProcessor', 'testRunner', 'testSequencer', 'testTimeout', 'transform',
+            'workerGracefulExitTimeout', 'setupTestFrameworkScriptFile', 'testURL'
+        ],
+        list: [
+            'coveragePathIgnorePatterns', 'coverageReporters', 'ignoreProjects', 'moduleDirectories', 'moduleFileExtensions', 'modulePathIgnorePatterns',
+            'modulePaths', 'projects', 'reporters', 'roots', 'selectProjects', 'setupFiles', 'setupFilesAfterEnv', 'snapshotSerializers', 'testMatch',
+            'testPathIgnorePatterns', 'testPathPatterns', 'testPathPattern', 'testRegex', 'transformIgnorePatterns', 'unmockedModulePathPatterns',
+            'watchPathIgnorePatterns', 'collectCoverageOnlyFrom'
+        ]
+    },
+    switches: [
+        'all', 'automock', 'bail', 'cache', 'changedFilesWithAncestor', 'ci', 'clearCache', 'clearMocks', 'collectCoverage', 'collectTests', 'color',
+        'colors', 'coverage', 'debug', 'detectLeaks', 'detectOpenHandles', 'errorOnDeprecated', 'expand', 'findRelatedTests', 'forceExit',
+        'injectGlobals', 'json', 'lastCommit', 'listTests', 'logHeapUsage', 'noStackTrace', 'notify', 'onlyChanged', 'onlyFailures', 'passWithNoTests',
+        'randomize', 'resetMocks', 'resetModules', 'restoreMocks', 'runInBand', 'runTestsByPath', 'showConfig', 'showSeed', 'silent', 'skipFilter',
+        'testLocationInResults', 'updateSnapshot', 'useStderr', 'verbose', 'waitForUnhandledRejections', 'watch', 'watchAll', 'watchman',
+        'workerThreads', 'init', 'help', 'version'
+    ],
+    aliases: { b: 'bail', c: 'config', e: 'expand', env: 'testEnvironment', f: 'onlyFailures', h: 'help', i: 'runInBand', o: 'onlyChanged', t: 'testNamePattern', u: 'updateSnapshot', v: 'version', w: 'maxWorkers' }
+});
+/** File selection, what the adapter sets itself (report, coverage, order, `--ci`), watching, and modes that run no test. */
+const JEST_DROPPED = new Set([
+    'testPathPatterns', 'testPathPattern', 'findRelatedTests', 'testNamePattern', 'onlyChanged', 'onlyFailures', 'changedSince', 'changedFilesWithAncestor',
+    'lastCommit', 'shard', 'filter', 'all', 'bail', 'ci', 'json', 'outputFile', 'runTestsByPath', 'forceExit', 'testLocationInResults', 'randomize', 'seed',
+    'showSeed', 'watchman', 'coverage', 'collectCoverage', 'coverageDirectory', 'coverageReporters', 'coverageThreshold', 'reporters',
+    'testResultsProcessor', 'updateSnapshot', 'watch', 'watchAll', 'watchPathIgnorePatterns', 'notify', 'notifyMode', 'listTests', 'showConfig',
+    'collectTests', 'clearCache', 'init', 'debug', 'help', 'version'
+]);
+/**
+ * vitest's cac options (vitest 3): parsed by mri, where an option not on the boolean list takes the next
+ * word that is not an option, and the boolean list holds the names as declared (camelCase).
+ */
+const VITEST = grammar({
+    switches: [
+        'update', 'watch', 'ui', 'open', 'hideSkippedTests', 'coverage', 'coverage.all', 'coverage.enabled', 'coverage.clean', 'coverage.cleanOnRerun',
+        'coverage.reportOnFailure', 'coverage.allowExternal', 'coverage.skipFull', 'coverage.thresholds', 'coverage.thresholds.100',
+        'coverage.thresholds.perFile', 'coverage.thresholds.autoUpdate', 'coverage.watermarks', 'isolate', 'globals', 'dom', 'browser.enabled',
+        'browser.headless', 'browser.isolate', 'browser.ui', 'browser.fileParallelism', 'fileParallelism', 'passWithNoTests', 'logHeapUsage', 'allowOnly',
+        'dangerouslyIgnoreUnhandledErrors', 'sequence.shuffle', 'sequence.shuffle.files', 'sequence.shuffle.tests', 'sequence.concurrent', 'diff.expand',
+        'diff.includeChangeCounts', 'diff.omitAnnotationLines', 'diff.printBasicPrototype', 'expandSnapshotDiff', 'disableConsoleIntercept', 'typecheck',
+        'typecheck.enabled', 'typecheck.only', 'typecheck.allowJs', 'typecheck.ignoreSourceErrors', 'cache', 'expect', 'expect.requireAssertions',
+        'expect.poll', 'printConsoleTrace', 'includeTaskLocation', 'run', 'clearScreen', 'standalone', 'poolOptions.threads.isolate',
+        'poolOptions.threads.singleThread', 'poolOptions.threads.useAtomics', 'poolOptions.forks.isolate', 'poolOptions.forks.singleFork', 'help', 'version'
+    ],
+    aliases: { r: 'root', c: 'config', u: 'update', w: 'watch', t: 'testNamePattern', h: 'help', v: 'version' },
+    unknown: 'optional',
+    camelCase: 'names'
+});
+const VITEST_DROPPED = new Set([
+    'testNamePattern', 'watch', 'update', 'ui', 'open', 'api', 'reporter', 'outputFile', 'coverage', 'shard', 'changed', 'related', 'bail',
+    'sequence.shuffle', 'sequence.seed', 'includeTaskLocation', 'mergeReports', 'inspect', 'inspectBrk', 'standalone', 'run', 'help', 'version'
+]);
+/** ava's `FLAGS` and `--config` (ava 7; yargs); `debug`'s own options go with it (the template runs the tests). */
+const AVA = grammar({
+    values: { value: ['concurrency', 'match', 'nodeArguments', 'timeout', 'config', 'host', 'port'] },
+    switches: ['failFast', 'serial', 'tap', 'updateSnapshots', 'verbose', 'watch', 'color', 'break', 'workerThreads', 'resetCache', 'help', 'version'],
+    aliases: { c: 'concurrency', m: 'match', s: 'serial', t: 'tap', T: 'timeout', u: 'updateSnapshots', v: 'verbose', w: 'watch' }
+});
+const AVA_DROPPED = new Set(['match', 'tap', 'verbose', 'updateSnapshots', 'watch', 'failFast', 'host', 'port', 'break', 'resetCache', 'help', 'version']);
+/**
+ * `pytest --help` (pytest 9, argparse: no `true`/`false` words, no `--no-` negation), with the options of
+ * the plugins repositories commonly pass on the command line (pytest-cov, xdist, timeout, rerunfailures,
+ * randomly, asyncio, django, hypothesis, html, benchmark). An option it does not know is taken as a switch.
+ */
+const PYTEST = grammar({
+    values: {
+        value: [
+            'k', 'm', 'maxfail', 'pdbcls', 'capture', 'last-failed-no-failures', 'durations', 'durations-min', 'verbosity', 'r', 'tb', 'show-capture', 'color',
+            'code-highlight', 'pastebin', 'junit-xml', 'junit-prefix', 'pythonwarnings', 'ignore', 'ignore-glob', 'deselect', 'confcutdir', 'import-mode',
+            'doctest-report', 'doctest-glob', 'config-file', 'rootdir', 'basetemp', 'p', 'override-ini', 'assert', 'log-level', 'log-format', 'log-date-format',
+            'log-cli-level', 'log-cli-format', 'log-cli-date-format', 'log-file', 'log-file-mode', 'log-file-level', 'log-file-format', 'log-file-date-format',
+            'log-auto-indent', 'log-disable', 'cov-report', 'cov-config', 'cov-fail-under', 'cov-context', 'numprocesses', 'maxprocesses', 'dist', 'tx',
+            'rsyncdir', 'rsyncignore', 'timeout', 'timeout-method', 'session-timeout', 'reruns', 'reruns-delay', 'only-rerun', 'randomly-seed', 'asyncio-mode',
+            'asyncio-default-fixture-loop-scope', 'ds', 'dc', 'hypothesis-profile', 'hypothesis-verbosity', 'hypothesis-seed', 'html', 'css', 'json-report-file',
+            'report-log', 'benchmark-min-time', 'benchmark-max-time', 'benchmark-min-rounds', 'benchmark-timer', 'benchmark-calibration-precision',
+            'benchmark-warmup-iterations', 'benchmark-save', 'benchmark-json', 'benchmark-cprofile', 'benchmark-cprofile-loops', 'benchmark-cprofile-top',
+            'benchmark-storage', 'benchmark-sort', 'benchmark-group-by', 'benchmark-columns', 'benchmark-name', 'benchmark-time-unit'
+        ],
+        optional: ['cache-show', 'debug', 'cov', 'benchmark-warmup', 'benchmark-compare', 'benchmark-cprofile-dump', 'benchmark-histogram', 'benchmark-netrc'],
+        list: ['benchmark-compare-fail']
+    },
+    aliases: {
+        x: 'exitfirst', V: 'version', h: 'help', v: 'verbose', q: 'quiet', l: 'showlocals', c: 'config-file', o: 'override-ini', W: 'pythonwarnings',
+        n: 'numprocesses', f: 'looponfail', lf: 'last-failed', ff: 'failed-first', nf: 'new-first', sw: 'stepwise', 'sw-skip': 'stepwise-skip',
+        'sw-reset': 'stepwise-reset', lfnf: 'last-failed-no-failures', co: 'collect-only', funcargs: 'fixtures', junitxml: 'junit-xml',
+        junitprefix: 'junit-prefix', 'disable-pytest-warnings': 'disable-warnings'
+    },
+    negation: false,
+    camelCase: 'none',
+    booleanWords: false
+});
+/** File and test selection, stopping early, what the adapter sets itself (JUnit report, coverage), debuggers, modes that run no test. */
+const PYTEST_DROPPED = new Set([
+    'k', 'm', 'last-failed', 'failed-first', 'new-first', 'stepwise', 'stepwise-skip', 'stepwise-reset', 'last-failed-no-failures', 'deselect', 'pyargs',
+    'exitfirst', 'maxfail', 'looponfail', 'pdb', 'pdbcls', 'trace', 'collect-only', 'fixtures', 'fixtures-per-test', 'markers', 'setup-only', 'setup-plan',
+    'cache-show', 'junit-xml', 'junit-prefix', 'cov', 'cov-report', 'cov-config', 'cov-fail-under', 'cov-context', 'cov-append', 'cov-branch', 'no-cov',
+    'pastebin', 'debug', 'benchmark-only', 'version', 'help'
+]);
 
 ;// CONCATENATED MODULE: ./src/launch/tree-launches.ts
 /**
@@ -59413,11 +59840,10 @@ function treeRelative(cwd, roots) {
     const root = roots.find((candidate) => isWithin(cwd, candidate));
     return root === undefined ? null : (0,external_node_path_.relative)(root, cwd).split(external_node_path_.sep).join('/');
 }
-/** The head's launch in another tree (a hunk's variant): the head's paths become the tree's. */
+/** The head's launch in another tree (a hunk's variant): the head's paths, as given and as real paths, become the tree's. */
 async function launchIn(head, headRoot, treeRoot) {
-    const roots = (await treeRoots(headRoot)).sort((a, b) => b.length - a.length);
-    const moved = (word) => roots.reduce((text, root) => text.split(`${root}/`).join(`${treeRoot}/`), word);
-    return { ...head, command: head.command.map(moved) };
+    const roots = [...new Set(await treeRoots(headRoot))];
+    return { ...head, command: roots.reduce((command, root) => rebaseTemplate(command, root, treeRoot), head.command) };
 }
 
 ;// CONCATENATED MODULE: ./src/execute/test-bench.ts
@@ -65153,21 +65579,23 @@ async function repositoryCollection(bench, framework, fromFiles, headTree, packa
     return resolved ? readCollection(framework.name, headTree, { packageDir, resolved }) : UNKNOWN_COLLECTION;
 }
 async function preflight(bench, changeSet, framework, mode, ports) {
-    const file = preflightFile(changeSet, await ports.git.listFiles(changeSet.head), framework, mode);
-    if (!file) {
+    const candidates = preflightCandidates(changeSet, await ports.git.listFiles(changeSet.head), framework, mode);
+    if (candidates.length === 0) {
         ports.log.info('Preflight: the repository has no test file to try; going on');
         return null;
     }
-    const result = await runPreflight(bench, file);
-    const viaRunner = result.preflight.ok || !bench.wrapper ? null : await withoutWrapper(bench, file, framework, ports);
-    const kept = viaRunner ?? result;
+    const retry = async (file) => (bench.wrapper ? withoutWrapper(bench, file, framework, ports) : null);
+    const kept = await searchPreflight(bench, candidates, { retry, log: ports.log });
+    const { file, detail, command, tried } = kept.preflight;
+    const after = tried.length > 1 ? `, after ${tried.slice(0, -1).map((attempt) => attempt.file).join(', ')} yielded none` : '';
     if (kept.preflight.ok)
-        ports.log.info(`Preflight: ${file} runs here (${kept.preflight.detail}): ${kept.preflight.command}`);
+        ports.log.info(`Preflight: ${file} runs here (${detail}${after}): ${command}`);
     return kept;
 }
 /**
  * A wrapper CLI that gave no results for one file may not pass the runner's arguments on (ts-scripts
  * `test` runs its own checks, then the whole suite): the runner itself is tried, and kept if it runs it.
+ * Its run is returned either way (whose failure it was tells the preflight whether to try another file).
  */
 async function withoutWrapper(bench, file, framework, ports) {
     const wrapper = bench.wrapper;
@@ -65175,7 +65603,7 @@ async function withoutWrapper(bench, file, framework, ports) {
     const direct = await runPreflight(bench, file);
     if (!direct.preflight.ok) {
         bench.wrapper = wrapper;
-        return null;
+        return direct;
     }
     ports.log.info(`Preflight: \`${describeWrapper(wrapper)}\` gave no results for ${file}, ${framework.name} itself does: ${framework.name} runs directly`);
     return direct;

@@ -13,7 +13,7 @@ import { actionRoot } from '../model/prompts.js'
 import type { ProcessRunner } from '../ports/process.js'
 import { readSandboxFile } from '../ports/sandbox-files.js'
 import { makeFolderInside, removeInside, writeInside } from '../ports/sandbox-writes.js'
-import { launchesFrom, parseCaptureRecords, type CaptureFootprint, type Launch } from './launch.js'
+import { launchesFrom, parseCaptureRecords, unsupportedRunner, type CaptureFootprint, type Launch } from './launch.js'
 
 export const DEFAULT_TEST_COMMAND = 'npm test'
 /** Long enough for a build before the runner; the runner itself stops at once. */
@@ -43,7 +43,16 @@ export interface CaptureOptions {
 
 export type CaptureResult =
   | { launch: Launch; /** Runners started after the first (`jest && mocha`). */ later: Launch[]; durationMs: number }
-  | { launch: null; durationMs: number; exitCode: number | null; timedOut: boolean; /** The command's last output, for the error. */ outputTail: string }
+  | {
+      launch: null
+      durationMs: number
+      exitCode: number | null
+      timedOut: boolean
+      /** The command's last output, for the error. */
+      outputTail: string
+      /** A runner it started first that the tool cannot run (tape, jasmine…): stopped like the others. */
+      unsupported: string | null
+    }
 
 /** Runs `command` (default `npm test`) in `treeDir` with the capture preloads and returns the first runner it started. */
 export async function captureLaunch(treeDir: string, command: string | undefined, processes: ProcessRunner, options: CaptureOptions): Promise<CaptureResult> {
@@ -76,9 +85,10 @@ export async function captureLaunch(treeDir: string, command: string | undefined
   })
   const records = parseCaptureRecords((await readSandboxFile(scratchDir, recordsPath, 'results')) ?? '')
   const startEnv = parseStartEnv(await readSandboxFile(scratchDir, startEnvPath, 'results'))
-  const [launch, ...later] = launchesFrom(records, { ...footprint, startEnv })
+  const unsupported = unsupportedRunner(records)
+  const [launch, ...later] = unsupported ? [] : launchesFrom(records, { ...footprint, startEnv })
   if (launch) return { launch, later, durationMs: result.durationMs }
-  return { launch: null, durationMs: result.durationMs, exitCode: result.exitCode, timedOut: result.timedOut, outputTail: result.output.slice(-OUTPUT_TAIL_CHARS) }
+  return { launch: null, durationMs: result.durationMs, exitCode: result.exitCode, timedOut: result.timedOut, outputTail: result.output.slice(-OUTPUT_TAIL_CHARS), unsupported }
 }
 
 /** Copies the action's capture files into `scratchDir/capture-tools`, fresh, readable by the sandbox. */

@@ -87,6 +87,12 @@ export function parseCaptureRecords(text: string): CaptureRecord[] {
   return records
 }
 
+/** The first runner the command started that the tool has no adapter for (tape, jasmine…), when it started no other first. */
+export function unsupportedRunner(records: CaptureRecord[]): string | null {
+  const first = records.find((record) => record.kind === 'runner')
+  return first && !RUNNERS.includes(first.runner as RunnerName) ? String(first.runner) : null
+}
+
 /** The runner launches in the order they started (a script may start several: `jest && mocha`). */
 export function launchesFrom(records: CaptureRecord[], footprint: CaptureFootprint): Launch[] {
   return records.filter((record) => record.kind === 'runner' && RUNNERS.includes(record.runner as RunnerName)).map((record) => launchOf(record, records, footprint))

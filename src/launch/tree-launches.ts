@@ -6,6 +6,7 @@
  */
 import { join, relative, sep } from 'node:path'
 import { UserFacingError } from '../errors.js'
+import { ADAPTERS } from '../frameworks/detect.js'
 import { treeRoots } from '../frameworks/paths.js'
 import { makeRunnerFolder } from '../frameworks/runner-folder.js'
 import type { Logger } from '../ports/logger.js'
@@ -64,6 +65,9 @@ async function captureTree(treeRoot: string, name: string, choice: CommandToCapt
   const captured = await withProgress(options.log, `Asking ${name === 'head' ? 'the head' : 'the pre-fix'} tree how it runs its tests: ${choice.command}`, () =>
     captureLaunch(join(treeRoot, choice.dir), choice.command, processes, { scratchDir, timeoutMs: options.timeoutMs, network: true })
   )
+  if (!captured.launch && captured.unsupported) {
+    throw new UserFacingError(`The repository's test command (${choice.command}) runs ${captured.unsupported}, which regression-testgen cannot run yet`, `supported: ${ADAPTERS.map((adapter) => adapter.name).join(', ')}`)
+  }
   if (!captured.launch) {
     const how = captured.timedOut ? `timed out after ${options.timeoutMs} ms` : `exit ${captured.exitCode ?? 'none'}`
     return { reason: `it started no test runner regression-testgen knows (${how}); its output ends:\n${captured.outputTail.slice(-1500)}`, durationMs: captured.durationMs }

@@ -248,3 +248,16 @@ test('a second capture in the same scratch folder reads only its own records', a
   await files({ 'package.json': packageJson({ test: 'echo "no runner now"' }) })
   expect((await capture('no runner, second')).launch).toBeNull()
 })
+
+test('a runner the tool has no adapter for (tape): stopped before any test, and named', async () => {
+  await files({
+    'package.json': packageJson({ test: 'node vendor/tape/bin/tape.js test/*.js' }),
+    'vendor/tape/package.json': JSON.stringify({ name: 'tape', version: '5.0.0', bin: { tape: 'bin/tape.js' } }),
+    // The "runner": runs every file it is given, as tape would.
+    'vendor/tape/bin/tape.js': "for (const file of process.argv.slice(2)) require(require('node:path').resolve(file))\n",
+    'test/a.js': markerTest('tape')
+  })
+  const result = await capture('unsupported runner')
+  expect(result).toMatchObject({ launch: null, unsupported: 'tape' })
+  expect(existsSync(join(tree, MARKER))).toBe(false)
+})
