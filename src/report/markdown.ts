@@ -13,6 +13,14 @@ const VERDICT_LINE: Record<Report['verdict'], string> = {
   error: '⚠️ **error** — the pipeline could not finish.'
 }
 
+/** How the repository's own test command started its runner, and what it ran before it (the build). */
+function runnerLine(report: Report): string | null {
+  const runner = report.runner
+  if (!runner?.captured) return null
+  const before = runner.beforeRunner.map((step) => inlineCode(step.command))
+  return `▶️ Runs as ${inlineCode(runner.command)} does: ${runner.via.map(inlineCode).join(' → ')}${before.length ? `, after ${before.join(', ')} (the build, in each tree)` : ''}.`
+}
+
 export function renderMarkdown(report: Report): string {
   if (report.verdict === 'not-applicable') return notApplicable(report)
   return [
@@ -23,6 +31,7 @@ export function renderMarkdown(report: Report): string {
     isolation(report),
     credentialsWarning(report),
     testNetwork(report),
+    runnerLine(report),
     report.build && `🔨 Built in each tree before its tests: ${inlineCode(report.build.command)} (${inertText(report.build.why)}).`,
     report.bugReport && `**Bug report** (${report.bugReport.source}): ${inertText(report.bugReport.title)}`,
     rootCauseLine(report),
