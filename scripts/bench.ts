@@ -74,6 +74,8 @@ async function pipelinePhases(): Promise<void> {
   console.log(`  model phases ${ms(model)} · test runs ${ms(testRuns)} · harness overhead ${ms(overhead)}`)
   console.log(`Harness overhead share: ${((100 * overhead) / total).toFixed(1)}% of the run is outside the model and the test runs (preflight, the gate's runs)`)
   console.log(`Preflight share: ${((100 * phase('preflight')) / total).toFixed(1)}% of the run (one existing test file at head, before any model call)`)
+  const capture = median(reports.map((report) => report.runner?.durationMs ?? 0))
+  console.log(`Capture share: ${((100 * phase('capture')) / total).toFixed(1)}% of the run (\`npm test\` asked once per tree how it starts its runner; ${ms(capture)} at head)`)
 }
 
 /**
