@@ -1,5 +1,5 @@
 /**
- * A repository that names pnpm (its lockfile) on a machine without pnpm: the tool's own build command and
+ * A repository that names pnpm (its lockfile) or yarn (its packageManager field) on a machine without either: the tool's own build command and
  * the test script's `pnpm run build`, both in the real sandbox, run pnpm through corepack instead of ending
  * `exit 127`.
  */
@@ -101,6 +101,24 @@ describeWhereSandboxed('in the real sandbox, on a machine without pnpm', () => {
       expect(captured.launch.beforeRunner.map((step) => step.command)).toEqual(expect.arrayContaining(['corepack pnpm@9 run build', 'node build.js']))
       expect(existsSync(join(tree, 'lib/out.js'))).toBe(true)
       expect(existsSync(join(tree, 'TESTS-RAN'))).toBe(false)
+    } finally {
+      sandbox.close()
+    }
+  })
+
+  test('yarn at the exact version the packageManager field pins: `yarn run build` (the tool’s build, a script’s `yarn test:build`)', async () => {
+    expect(onPath('yarn', process.env.PATH ?? '')).toBeNull()
+    work = await mkdtemp(join(tmpdir(), 'pm-sandbox-yarn-'))
+    const tree = join(work, 'tree')
+    await writeFixture(tree, { packageManager: 'yarn@1.22.22' }, null)
+    const sandbox = await createSandboxProvider().open(work, [])
+    try {
+      await sandbox.share(tree)
+      const log = recordingLog()
+      const shimmed = await usePackageManagers(sandbox, tree, '', join(work, 'package-managers'), log)
+      expect(log.lines).toEqual(['Package manager: yarn (packageManager "yarn@1.22.22") is not on PATH; it runs through corepack as yarn@1.22.22', 'Package manager: yarn 1.22.22 ready'])
+      await runTreeCommand(shimmed.processes, { command: 'yarn', args: ['run', 'build'], env: {} }, tree, 120_000, 'The build at head', log)
+      expect(readFileSync(join(tree, 'lib/out.js'), 'utf8')).toBe('module.exports = 42\n')
     } finally {
       sandbox.close()
     }
