@@ -40,16 +40,23 @@ export function parseTapTree(tap: string): TapNode[] | null {
 function listen(parser: Parser, node: TapNode): void {
   const open: TapNode[] = []
   parser.on('child', (child: Parser) => {
-    const subtest: TapNode = { name: child.name, point: null, subtests: [], assertions: [] }
+    const subtest: TapNode = { name: unescapeName(child.name), point: null, subtests: [], assertions: [] }
     node.subtests.push(subtest)
     open.push(subtest)
     listen(child, subtest)
   })
   parser.on('assert', (result: Result) => {
     const subtest = result.closingTestPoint ? open.shift() : undefined
-    if (subtest) subtest.point = toPoint(result)
-    else node.assertions.push(toPoint(result))
+    const point = toPoint(result)
+    point.name = unescapeName(point.name)
+    if (subtest) subtest.point = point
+    else node.assertions.push(point)
   })
+}
+
+/** A title as the test gave it: TAP escapes `#` (a directive's start) and `\` in descriptions. */
+function unescapeName(name: string): string {
+  return name.replace(/\\([#\\])/g, '$1')
 }
 
 /**
@@ -135,7 +142,8 @@ export function tapFailureMessage(point: AvaPoint): string {
   const at = where(diag.at)
   if (at) lines.push(`at ${at}`)
   if (text(diag.stack)) lines.push(text(diag.stack))
-  return trimMessage(fileUrlsToPaths(stripAnsi(lines.join('\n'))) || 'failed without an error message')
+  // tap 16 writes a file URL's path relative to the folder it runs in (`file://test/a.test.mjs:3:7`).
+  return trimMessage(fileUrlsToPaths(stripAnsi(lines.join('\n'))).replace(/file:\/\/(?=[^/])/g, '') || 'failed without an error message')
 }
 
 /** `file:line:column` from tap's `at`: `{file, line, column}` (tap 16) or `{fileName, lineNumber, columnNumber}` (18+). */

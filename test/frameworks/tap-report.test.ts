@@ -4,10 +4,10 @@ import { parseTapTree, readTapResults } from '../../src/frameworks/tap-report.js
 // passed, one that crashed before any test, one cut off mid-test (the run's timeout ends the report).
 const TAP = `TAP version 14
 # Subtest: test/a.test.js
-    # Subtest: passes
+    # Subtest: passes (\\#12)
         ok 1 - should be equal
         1..1
-    ok 1 - passes # time=2ms
+    ok 1 - passes (\\#12) # time=2ms
 
     1..1
 not ok 1 - test/a.test.js # time=90ms
@@ -45,7 +45,8 @@ describe('reading tap’s report', () => {
     const output = 'some other output\nSegmentation fault in native code\n  at load (/tmp/tree/test/c.test.js:2:1)\nmore\n'
     const { tests, fileErrors } = readTapResults(parseTapTree(TAP)!, ['test/a.test.js', 'test/b.test.js', 'test/c.test.js', 'test/d.test.js'], output)
     expect(tests.map((test) => `${test.file}: ${test.name}: ${test.status}`)).toEqual([
-      'test/a.test.js: passes: passed',
+      // TAP's escaped `#` is the title's own.
+      'test/a.test.js: passes (#12): passed',
       'test/b.test.js: outer › finished: passed',
       // Cut off before its end: no result of its own, never a pass.
       'test/b.test.js: outer › cut off: failed'
