@@ -94,7 +94,7 @@ export async function usePackageManagers(sandbox: Sandbox, repoDir: string, pack
   log.info(`Package manager: ${manager.name} (${manager.source}) is not on PATH; it runs through ${shims.via} as ${manager.name}${manager.version ? `@${manager.version}` : ''}`)
   const prepared = await shimmedSandbox.processes.run({ command: manager.name, args: ['--version'], cwd: folder, timeoutMs: PREPARE_TIMEOUT_MS, network: true })
   if (prepared.exitCode !== 0) log.warn(`Package manager: ${manager.name} through ${shims.via} did not start (exit ${prepared.exitCode}): ${whyNot(prepared.output)}`)
-  else log.info(`Package manager: ${manager.name} ${prepared.stdout.trim()} ready`)
+  else log.info(`Package manager: ${manager.name} ${prepared.stdout.trim()} ready (${(prepared.durationMs / 1000).toFixed(1)} s)`)
   return shimmedSandbox
 }
 

@@ -24,7 +24,7 @@ describeWhereSandboxed('a repository that names a package manager this machine l
     expect(onPath('pnpm', process.env.PATH ?? '')).toBeNull()
     const run = await runCliOnFixture({ fixture: 'clamp-build', fixtureOptions: { baseChanges: { 'pnpm-lock.yaml': PNPM_LOCK } } })
     expect(run.log).toContain('Package manager: pnpm (pnpm-lock.yaml lockfileVersion 9.0) is not on PATH; it runs through corepack as pnpm@9')
-    expect(run.log).toContainEqual(expect.stringMatching(/^Package manager: pnpm 9\.\d+\.\d+ ready$/))
+    expect(run.log).toContainEqual(expect.stringMatching(/^Package manager: pnpm 9\.\d+\.\d+ ready \(\d+\.\d s\)$/))
     expect(run.report.build).toMatchObject({ command: 'pnpm run build', detected: true })
     expect(run.report).toMatchObject({ isolation: 'sandbox', verdict: 'fail-to-pass' })
     expect(run.exitCode).toBe(0)

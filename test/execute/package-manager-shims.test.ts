@@ -85,9 +85,10 @@ describeWhereSandboxed('in the real sandbox, on a machine without pnpm', () => {
 
       const log = recordingLog()
       const shimmed = await usePackageManagers(sandbox, tree, '', join(work, 'package-managers'), log)
+      process.stdout.write(`corepack's first pnpm@9 in the sandbox: ${log.lines[1]}\n`)
       expect(log.lines).toEqual([
         'Package manager: pnpm (pnpm-lock.yaml lockfileVersion 9.0) is not on PATH; it runs through corepack as pnpm@9',
-        expect.stringMatching(/^Package manager: pnpm 9\.\d+\.\d+ ready$/)
+        expect.stringMatching(/^Package manager: pnpm 9\.\d+\.\d+ ready \(\d+\.\d s\)$/)
       ])
       await runTreeCommand(shimmed.processes, { command: 'pnpm', args: ['run', 'build'], env: {} }, tree, 120_000, 'The build at head', log)
       expect(readFileSync(join(tree, 'lib/out.js'), 'utf8')).toBe('module.exports = 42\n')
@@ -116,7 +117,7 @@ describeWhereSandboxed('in the real sandbox, on a machine without pnpm', () => {
       await sandbox.share(tree)
       const log = recordingLog()
       const shimmed = await usePackageManagers(sandbox, tree, '', join(work, 'package-managers'), log)
-      expect(log.lines).toEqual(['Package manager: yarn (packageManager "yarn@1.22.22") is not on PATH; it runs through corepack as yarn@1.22.22', 'Package manager: yarn 1.22.22 ready'])
+      expect(log.lines).toEqual(['Package manager: yarn (packageManager "yarn@1.22.22") is not on PATH; it runs through corepack as yarn@1.22.22', expect.stringMatching(/^Package manager: yarn 1\.22\.22 ready \(\d+\.\d s\)$/)])
       await runTreeCommand(shimmed.processes, { command: 'yarn', args: ['run', 'build'], env: {} }, tree, 120_000, 'The build at head', log)
       expect(readFileSync(join(tree, 'lib/out.js'), 'utf8')).toBe('module.exports = 42\n')
     } finally {
