@@ -68,7 +68,17 @@ export async function writePackageManagerShims(repoDir: string, packageDir: stri
 /** The same sandbox, its commands finding the shims after everything else on PATH, with the machine's corepack settings. */
 export function withPackageManagerShims(sandbox: Sandbox, shims: PackageManagerShims): Sandbox {
   const run = (request: ProcessRequest) => sandbox.processes.run(shimmed(request, shims.folder))
-  return { ...sandbox, processes: { run } }
+  // Each member delegated (not spread): a sandbox may keep its methods on a prototype.
+  return {
+    isolation: sandbox.isolation,
+    detail: sandbox.detail,
+    isolatesNetwork: sandbox.isolatesNetwork,
+    notes: sandbox.notes,
+    processes: { run },
+    share: (dir) => sandbox.share(dir),
+    remove: (dir) => sandbox.remove(dir),
+    close: () => sandbox.close()
+  }
 }
 
 /**
@@ -94,7 +104,7 @@ export async function usePackageManagers(sandbox: Sandbox, repoDir: string, pack
   log.info(`Package manager: ${manager.name} (${manager.source}) is not on PATH; it runs through ${shims.via} as ${manager.name}${manager.version ? `@${manager.version}` : ''}`)
   const prepared = await shimmedSandbox.processes.run({ command: manager.name, args: ['--version'], cwd: folder, timeoutMs: PREPARE_TIMEOUT_MS, network: true })
   if (prepared.exitCode !== 0) log.warn(`Package manager: ${manager.name} through ${shims.via} did not start (exit ${prepared.exitCode}): ${whyNot(prepared.output)}`)
-  else log.info(`Package manager: ${manager.name} ${prepared.stdout.trim()} ready (${(prepared.durationMs / 1000).toFixed(1)} s)`)
+  else log.info(`Package manager: ${manager.name} ${prepared.stdout.trim().split('\n')[0].slice(0, 40)} ready (${(prepared.durationMs / 1000).toFixed(1)} s)`)
   return shimmedSandbox
 }
 
