@@ -29,6 +29,7 @@ import { buildForTrees, commandText, type TreeBuild } from './execute/build-dete
 import { checkFixConcerns } from './execute/concerns.js'
 import { guardHunks, type HunkGuard } from './execute/hunk-guards.js'
 import { runTreeCommand } from './execute/tree-command.js'
+import { usePackageManagers } from './execute/package-manager-shims.js'
 import { expandCommand } from './frameworks/command.js'
 import { runnerFailure } from './execute/outside-failure.js'
 import { checkImports } from './execute/import-check.js'
@@ -294,7 +295,7 @@ async function openSandbox(settings: Settings, ports: Ports, workDir: string, re
     ports.log.warn(`No sandbox: the repository's code runs as this user (${sandbox.detail})`)
   }
   ports.log.info(`Network: the tests ${report.network.tests === 'loopback-only' ? 'reach only loopback' : 'have the network'} (${report.network.why})`)
-  return sandbox
+  return usePackageManagers(sandbox, settings.repoDir, settings.tests.workingDirectory, join(workDir, 'package-managers'), ports.log)
 }
 
 /** What the tests may reach: only loopback in the sandbox, unless the user let them have the network. */

@@ -37,7 +37,7 @@ export function parseTap(tap: string): AvaPoint[] | null {
   return points
 }
 
-function toPoint(result: Result): AvaPoint {
+export function toPoint(result: Result): AvaPoint {
   const diag = result.diag && typeof result.diag === 'object' ? (result.diag as Record<string, unknown>) : null
   return { name: stripAnsi(result.name), ok: result.ok, skip: Boolean(result.skip), todo: Boolean(result.todo), diag }
 }

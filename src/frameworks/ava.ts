@@ -104,7 +104,7 @@ function scriptEnv(script: string | undefined): Record<string, string> {
 }
 
 /** The wrapper lives beside the scratch folder, not in it: the tests may write their scratch folder, never what runs them. */
-async function toReportFile(invocation: CommandLine, reportFile: string, scratchDir: string): Promise<CommandLine> {
+export async function toReportFile(invocation: CommandLine, reportFile: string, scratchDir: string): Promise<CommandLine> {
   const wrapper = await writeInside(await makeRunnerConfigFolder(scratchDir), TAP_WRAPPER, TAP_WRAPPER_SOURCE)
   return { command: process.execPath, args: [wrapper, reportFile, invocation.command, ...invocation.args], env: invocation.env }
 }
@@ -116,9 +116,9 @@ function withCoverage(invocation: CommandLine, c8Bin: string, scratchDir: string
 }
 
 /** A run cut short by the timeout: files it never reached say so, rather than "no test in this file". */
-function withTimeout(results: Pick<RunResult, 'tests' | 'fileErrors'>, timedOut: boolean, request: RunRequest): Pick<RunResult, 'tests' | 'fileErrors'> {
+export function withTimeout(results: Pick<RunResult, 'tests' | 'fileErrors'>, timedOut: boolean, request: RunRequest, runner = 'ava'): Pick<RunResult, 'tests' | 'fileErrors'> {
   if (!timedOut) return results
-  const message = `ava timed out after ${request.timeoutMs} ms`
+  const message = `${runner} timed out after ${request.timeoutMs} ms`
   const reached = new Set(results.tests.map((test) => test.file))
   const fileErrors = request.files.flatMap((file) => {
     const error = results.fileErrors.find((entry) => entry.file === file)

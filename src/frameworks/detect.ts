@@ -6,6 +6,7 @@ import { jestAdapter } from './jest.js'
 import { mochaAdapter } from './mocha.js'
 import { nodeTestAdapter } from './node-test.js'
 import { pytestAdapter } from './pytest.js'
+import { tapAdapter } from './tap.js'
 import { vitestAdapter } from './vitest.js'
 import { scriptCommands, scriptTarget } from './package-scripts.js'
 import { readPackageJsonSync, type PackageJson } from './packages.js'
@@ -16,7 +17,7 @@ import { findRunnerWrapper, type RunnerWrapper } from './wrapper.js'
 // The runners whose adapters run them through a wrapper CLI (wrapper.ts).
 export const WRAPPED_RUNNERS = new Set(['vitest', 'jest'])
 
-export const ADAPTERS: readonly FrameworkAdapter[] = [vitestAdapter, jestAdapter, mochaAdapter, avaAdapter, nodeTestAdapter, pytestAdapter]
+export const ADAPTERS: readonly FrameworkAdapter[] = [vitestAdapter, jestAdapter, mochaAdapter, avaAdapter, tapAdapter, nodeTestAdapter, pytestAdapter]
 
 /** The adapter the framework setting names, else the detected one. */
 export async function frameworkFor(packageDir: string, name: string | null): Promise<FrameworkAdapter> {
@@ -46,6 +47,7 @@ const RUNNER_PROGRAMS: Array<[RegExp, string, ((args: string[]) => boolean)?]> =
   [/(?:^|\/)jest(?:\.js)?$/, 'jest'],
   [/(?:^|\/)_?mocha(?:\.js)?$/, 'mocha'],
   [/(?:^|\/)ava(?:\.js)?$/, 'ava'],
+  [/(?:^|\/)tap$/, 'tap'],
   [/(?:^|\/)(?:node|nodejs|tsx)$/, 'node-test', (args) => args.includes('--test')],
   [/(?:^|\/)(?:py\.test|pytest)$/, 'pytest'],
   [/(?:^|\/)python3?$/, 'pytest', (args) => args.join(' ').startsWith('-m pytest')]

@@ -1,0 +1,1 @@
+export { pageCount, pageOf } from './pages.js'

@@ -1,0 +1,32 @@
+/**
+ * Issue 22, item 7: a repository whose lockfile names pnpm, on a machine without pnpm. The detected build
+ * is `pnpm run build`; through corepack it runs in each tree (it used to end `exit 127`), and the fix is proven.
+ */
+import { runCliOnFixture } from '../support/cli-run.js'
+import { describeWhereSandboxed } from '../support/sandbox-probe.js'
+import { onPath } from '../../src/ports/programs.js'
+
+const PNPM_LOCK = "lockfileVersion: '9.0'\n\nsettings:\n  autoInstallPeers: true\n  excludeLinksFromLockfile: false\n\nimporters:\n\n  .: {}\n"
+
+describeWhereSandboxed('a repository that names a package manager this machine lacks', () => {
+  // This machine's registry mirror serves package metadata without npm's signatures, which corepack checks;
+  // the machine's COREPACK_* settings reach the sandbox's commands that download (corepackEnvironment).
+  const integrityKeys = process.env.COREPACK_INTEGRITY_KEYS
+  beforeAll(() => {
+    process.env.COREPACK_INTEGRITY_KEYS = '0'
+  })
+  afterAll(() => {
+    if (integrityKeys === undefined) delete process.env.COREPACK_INTEGRITY_KEYS
+    else process.env.COREPACK_INTEGRITY_KEYS = integrityKeys
+  })
+
+  test('verify, zero-config: the detected `pnpm run build` runs through corepack in each tree, and proves the fix', async () => {
+    expect(onPath('pnpm', process.env.PATH ?? '')).toBeNull()
+    const run = await runCliOnFixture({ fixture: 'clamp-build', fixtureOptions: { baseChanges: { 'pnpm-lock.yaml': PNPM_LOCK } } })
+    expect(run.log).toContain('Package manager: pnpm (pnpm-lock.yaml lockfileVersion 9.0) is not on PATH; it runs through corepack as pnpm@9')
+    expect(run.log).toContainEqual(expect.stringMatching(/^Package manager: pnpm 9\.\d+\.\d+ ready \(\d+\.\d s\)$/))
+    expect(run.report.build).toMatchObject({ command: 'pnpm run build', detected: true })
+    expect(run.report).toMatchObject({ isolation: 'sandbox', verdict: 'fail-to-pass' })
+    expect(run.exitCode).toBe(0)
+  })
+})
