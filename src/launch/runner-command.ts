@@ -76,8 +76,7 @@ function runnerOptions(runner: Exclude<RunnerName, 'node-test' | 'pytest' | 'vit
   if (runner === 'jest') return keptOptions(argv, JEST, droppedFrom(JEST_DROPPED))
   if (runner === 'ava') return keptOptions(argv, AVA, droppedFrom(AVA_DROPPED))
   if (runner === 'mocha') return mochaOptions(argv)
-  // tap: no adapter runs it yet; its options are kept as written, its file patterns taken out.
-  return keptOptions(argv, grammar({}), () => false)
+  return keptOptions(argv, TAP, droppedFrom(TAP_DROPPED))
 }
 
 /**
@@ -183,6 +182,27 @@ const AVA = grammar({
   aliases: { c: 'concurrency', m: 'match', s: 'serial', t: 'tap', T: 'timeout', u: 'updateSnapshots', v: 'verbose', w: 'watch' }
 })
 const AVA_DROPPED = new Set(['match', 'tap', 'verbose', 'updateSnapshots', 'watch', 'failFast', 'host', 'port', 'break', 'resetCache', 'help', 'version'])
+
+/**
+ * node-tap's options (16: yargs-like `tap --help`; 18+: jackspeak): those that take a value, and what the tap
+ * adapter sets itself (its reporter, coverage) or that changes what runs (watch, only changed files, bail).
+ */
+const TAP = grammar({
+  values: {
+    value: [
+      'reporter', 'output-file', 'output-dir', 'coverage-report', 'jobs', 'timeout', 'node-arg', 'grep', 'include', 'exclude', 'before', 'after',
+      'test-env', 'test-arg', 'test-regex', 'test-ignore', 'nyc-arg', 'files', 'branches', 'functions', 'lines', 'statements', 'plugin', 'serial'
+    ]
+  },
+  switches: ['coverage', 'no-coverage', 'disable-coverage', 'check-coverage', '100', 'watch', 'save', 'changed', 'bail', 'only', 'color', 'allow-incomplete-coverage'],
+  aliases: { R: 'reporter', o: 'output-file', d: 'output-dir', j: 'jobs', t: 'timeout', w: 'watch', b: 'bail', g: 'grep', O: 'only', c: 'color', s: 'save' },
+  // Its options are kebab-case as written; `--no-x` turns x off.
+  camelCase: 'none'
+})
+const TAP_DROPPED = new Set([
+  'reporter', 'output-file', 'output-dir', 'coverage-report', 'coverage', 'no-coverage', 'disable-coverage', 'check-coverage', '100', 'branches', 'functions',
+  'lines', 'statements', 'watch', 'save', 'changed', 'bail', 'only', 'grep', 'allow-incomplete-coverage'
+])
 
 /**
  * `pytest --help` (pytest 9, argparse: no `true`/`false` words, no `--no-` negation), with the options of

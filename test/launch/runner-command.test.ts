@@ -178,3 +178,11 @@ describe('rebaseTemplate', () => {
     ])
   })
 })
+
+test('tap: its reporter, coverage, watch and filters go (the adapter sets its own), its other options and their values stay', () => {
+  const launch: Launch = {
+    runner: 'tap', executable: '/usr/bin/node', main: '/repo/node_modules/tap/bin/run.js', execArgv: [], cwd: '/repo', env: {}, via: [], beforeRunner: [],
+    argv: ['-R', 'spec', '--coverage-report=lcov', '--no-coverage', '-j', '4', '--timeout', '60', '--node-arg=--expose-gc', '-w', '--grep', 'slow', 'test/*.js']
+  }
+  expect(launchTemplate(launch)).toEqual(['/usr/bin/node', '/repo/node_modules/tap/bin/run.js', '{files}', '-j', '4', '--timeout', '60', '--node-arg=--expose-gc'])
+})
