@@ -8,6 +8,7 @@ import { realpath } from 'node:fs/promises'
 import { isAbsolute, posix, relative, sep } from 'node:path'
 import { minimatch } from 'minimatch'
 import { parse as parseYaml } from 'yaml'
+import { parseArgs } from '../context/collection.js'
 import { ALIASES as MOCHA_ALIASES, VALUE_FLAGS as MOCHA_VALUE_FLAGS } from '../frameworks/mocha-args.js'
 import type { Launch } from './launch.js'
 import { parseJsonc, readTreeFile, within } from './tsconfig.js'
@@ -137,7 +138,7 @@ interface MochaSettings {
 
 /** mocha combines the spec of its arguments, its config file and package.json `mocha`; `./test` when none. */
 async function mochaSpecs(treeDir: string, launch: Launch, cwd: string): Promise<RunnerSpecs | null> {
-  const args = parseFlags(launch.argv, MOCHA_VALUE_FLAGS, MOCHA_ALIASES)
+  const args = parseArgs(launch.argv, MOCHA_VALUE_FLAGS, MOCHA_ALIASES)
   const fromArgs: MochaSettings = { spec: [...args.positionals, ...(args.options.get('spec') ?? [])], extension: args.options.get('extension') ?? [], recursive: args.options.has('recursive') }
   const configArg = args.options.has('no-config') ? false : args.options.get('config')?.[0]
   const config = await mochaConfigFile(treeDir, cwd, configArg)
@@ -211,38 +212,13 @@ function upFrom(folder: string): string[] {
 
 const AVA_TAP_VALUE_FLAGS = new Set(['match', 'm', 'concurrency', 'c', 'timeout', 'T', 'node-arguments', 'config', 'reporter', 'R', 'jobs', 'j', 'grep', 'g', 'before', 'after', 'output-file', 'o', 'output-dir', 'd', 'coverage-report'])
 
-interface Flags {
-  positionals: string[]
-  options: Map<string, string[]>
-}
-
-function parseFlags(argv: readonly string[], valueFlags: ReadonlySet<string>, aliases: Record<string, string> = {}): Flags {
-  const flags: Flags = { positionals: [], options: new Map() }
-  for (let i = 0; i < argv.length; i++) {
-    const word = argv[i]
-    if (word === '--') {
-      flags.positionals.push(...argv.slice(i + 1))
-      break
-    }
-    if (!word.startsWith('-') || word === '-') {
-      flags.positionals.push(word)
-      continue
-    }
-    const [raw, ...inline] = word.replace(/^--?/, '').split('=')
-    const name = aliases[raw] ?? raw
-    const value = inline.length ? inline.join('=') : valueFlags.has(name) ? (argv[++i] ?? '') : 'true'
-    flags.options.set(name, [...(flags.options.get(name) ?? []), value])
-  }
-  return flags
-}
-
-function positionals(argv: readonly string[], valueFlags: ReadonlySet<string>): string[] {
-  return parseFlags(argv, valueFlags).positionals
+function positionals(argv: string[], valueFlags: ReadonlySet<string>): string[] {
+  return parseArgs(argv, valueFlags).positionals
 }
 
 /** The values of the named options (`--rootDir dist`, `--roots=dist`), each option taking one. */
-function optionValues(argv: readonly string[], names: string[]): string[] {
-  const parsed = parseFlags(argv, new Set(names))
+function optionValues(argv: string[], names: string[]): string[] {
+  const parsed = parseArgs(argv, new Set(names))
   return names.flatMap((name) => parsed.options.get(name) ?? []).filter((value) => value !== '' && value !== 'true')
 }
 

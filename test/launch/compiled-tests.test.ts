@@ -175,6 +175,28 @@ test('`pretest: npm run build` then `node --test dist/test/*.test.js`, tests und
   expect(run.status).toBe(0)
 })
 
+test('a dual build (`node --test dist/esm/test/*.js`): the tsconfig the build output confirms, not the editor\'s', async () => {
+  await repository({
+    '.gitignore': 'node_modules\ndist/\n',
+    'package.json': packageJson({ build: 'tsc -p tsconfig.esm.json', pretest: 'npm run build', test: 'node --test dist/esm/test/*.js' }, { type: 'module' }),
+    // The editor's config would emit dist/src/… and dist/test/…; the build never runs it.
+    'tsconfig.json': JSON.stringify({ compilerOptions: { target: 'ES2022', module: 'NodeNext', moduleResolution: 'NodeNext', strict: true, types: ['node'], rootDir: '.', outDir: 'dist' }, include: ['src', 'test-d'] }),
+    'tsconfig.esm.json': JSON.stringify({ extends: './tsconfig.json', compilerOptions: { rootDir: 'src', outDir: 'dist/esm' }, include: ['src'] }),
+    'tsconfig.cjs.json': JSON.stringify({ extends: './tsconfig.json', compilerOptions: { module: 'CommonJS', moduleResolution: 'Node10', rootDir: 'src', outDir: 'dist/cjs' }, include: ['src'] }),
+    'src/slug.ts': "export const slug = (text: string): string => text.toLowerCase().replace(/\\s+/g, '-')\n",
+    'src/test/slug.ts': "import { test } from 'node:test'\nimport { strictEqual } from 'node:assert'\nimport { slug } from '../slug.js'\ntest('slugs', () => strictEqual(slug('A b'), 'a-b'))\n"
+  })
+  const launch = await capture()
+  expect(launch.argv).toEqual(['dist/esm/test/slug.js'])
+  const layout = expectLayout(await layoutFor(launch))
+  expect(layout.outputDir).toBe('dist/esm/test')
+  expect(layout.how).toContain('tsconfig.esm.json (extends tsconfig.json) rootDir src → outDir dist/esm; 1 existing pair agrees')
+  expect(layout.compiledPath('src/test/slug.ts')).toBe('dist/esm/test/slug.js')
+  expect(layout.sourcePath('dist/esm/test/slug.js')).toBe('src/test/slug.ts')
+  // The only example names no ending but `.js`: any script in that folder is collected.
+  expect(layout.sourceTestPath('slug-regression.ts', 'src/slug.ts')).toBe('src/test/slug-regression.ts')
+})
+
 test('a nested tsconfig.build.json with extends (a workspace package, outDir from the base via ${configDir})', async () => {
   await repository({
     '.gitignore': 'node_modules\ndist/\n',
