@@ -67,7 +67,9 @@ export async function compiledLayout(treeDir: string, launch: Launch, options: C
   if (link !== null) return layoutOf(specs.bases[0], specs, null, new Set(), new Set(), `${link} is a symbolic link the build left; not followed`)
   const outputDir = await ignoredOutput(specs.bases, options.ignored)
   if (outputDir === null) return null
-  const compiled = new Set((await listSandboxFiles(treeDir, outputDir)).files)
+  // Only what a source compiles to counts (not declarations, maps, assets).
+  const listing = await listSandboxFiles(treeDir, outputDir, { keep: (path) => SOURCE_EXTENSIONS[posix.extname(path)] !== undefined && !DECLARATION.test(path) })
+  const compiled = new Set(listing.files)
   const tracked = new Set(options.trackedFiles)
   const configs = (await readTsconfigs(treeDir, options.trackedFiles)).filter((config) => config.emits && config.outDir !== null)
   const candidates = [...configMappings(configs, outputDir, options.trackedFiles), ...pairMappings(compiled, options.trackedFiles)]
@@ -75,7 +77,8 @@ export async function compiledLayout(treeDir: string, launch: Launch, options: C
   const named = namedConfigs(launch)
   scored.sort((a, b) => b.pairs - a.pairs || rank(a.mapping, named) - rank(b.mapping, named))
   const best = scored.find((entry) => entry.pairs > 0 || entry.mapping.config !== null)
-  return layoutOf(outputDir, specs, best ? { ...best.mapping, said: `${best.mapping.said}${pairsNote(best)}` } : null, tracked, compiled)
+  const truncated = listing.truncated ? ` (the first ${listing.files.length} compiled files read)` : ''
+  return layoutOf(outputDir, specs, best ? { ...best.mapping, said: `${best.mapping.said}${pairsNote(best)}${truncated}` } : null, tracked, compiled)
 }
 
 async function firstLink(treeDir: string, bases: string[]): Promise<string | null> {

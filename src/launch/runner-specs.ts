@@ -6,7 +6,7 @@
  */
 import { realpath } from 'node:fs/promises'
 import { isAbsolute, posix, relative, sep } from 'node:path'
-import { minimatch } from 'minimatch'
+import { Minimatch } from 'minimatch'
 import { parse as parseYaml } from 'yaml'
 import { parseArgs } from '../context/collection.js'
 import { ALIASES as MOCHA_ALIASES, VALUE_FLAGS as MOCHA_VALUE_FLAGS } from '../frameworks/mocha-args.js'
@@ -75,8 +75,9 @@ function fromSpecs(runner: string, written: string[], cwd: string, inFolder: (pa
   const specs = written.map((entry) => specOf(cwd, entry))
   const files = specs.filter((spec) => spec.kind === 'file').map((spec) => spec.path)
   const listed = files.length ? byExample(files) : () => false
-  const collects = (path: string) =>
-    listed(path) || specs.some((spec) => (spec.kind === 'glob' ? minimatch(path, spec.path) : spec.kind === 'folder' ? within(path, spec.path) && path !== spec.path && inFolder(path, spec.path) : false))
+  const globs = specs.filter((spec) => spec.kind === 'glob').map((spec) => new Minimatch(spec.path))
+  const folders = specs.filter((spec) => spec.kind === 'folder').map((spec) => spec.path)
+  const collects = (path: string) => listed(path) || globs.some((glob) => glob.match(path)) || folders.some((folder) => within(path, folder) && path !== folder && inFolder(path, folder))
   const bases = [...new Set(specs.map((spec) => (spec.kind === 'glob' ? globBase(spec.path) : spec.kind === 'file' ? posix.dirname(spec.path).replace(/^\.$/, '') : spec.path)))]
   return { bases, collects, source: `${runner} ${written.join(' ')}${note}` }
 }

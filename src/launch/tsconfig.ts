@@ -16,8 +16,9 @@ export interface TsConfig {
   extends: string[]
   /** Where it emits (tree-relative); null when it emits beside the sources, or outside the tree. */
   outDir: string | null
-  /** Its `rootDir` (tree-relative) when set; else `tsc` takes the common folder of its inputs. */
+  /** Its `rootDir` (tree-relative) when set; else `tsc` takes the common folder of its inputs (its own folder under `composite`). */
   rootDir: string | null
+  composite: boolean
   include: string[] | null
   exclude: string[] | null
   files: string[] | null
@@ -31,6 +32,7 @@ interface Said {
   outDir?: string | null
   rootDir?: string | null
   allowJs?: boolean
+  composite?: boolean
   noEmit?: boolean
   emitDeclarationOnly?: boolean
   include?: string[]
@@ -60,6 +62,7 @@ export async function readTsconfig(treeDir: string, file: string): Promise<TsCon
     extends: chain.slice(1),
     outDir: said.outDir ?? null,
     rootDir: said.rootDir ?? null,
+    composite: said.composite ?? false,
     include: said.include ?? null,
     exclude: said.exclude ?? null,
     files: said.files ?? null,
@@ -93,6 +96,7 @@ function saidBy(raw: Record<string, unknown>, here: string, configDir: string): 
   if (typeof options.outDir === 'string') said.outDir = path(options.outDir)
   if (typeof options.rootDir === 'string') said.rootDir = path(options.rootDir)
   if (typeof options.allowJs === 'boolean') said.allowJs = options.allowJs
+  if (typeof options.composite === 'boolean') said.composite = options.composite
   if (typeof options.noEmit === 'boolean') said.noEmit = options.noEmit
   if (typeof options.emitDeclarationOnly === 'boolean') said.emitDeclarationOnly = options.emitDeclarationOnly
   // include/exclude/files are not merged: a file that says one replaces its base's.
@@ -162,9 +166,13 @@ export function compiles(config: TsConfig, path: string): boolean {
   return include.some((pattern) => matchesSpec(path, pattern)) && !exclude.some((pattern) => matchesSpec(path, pattern) || within(path, pattern))
 }
 
-/** The folder `tsc` emits relative to: `rootDir`, else the common folder of its inputs among `files`; null when none. */
+/**
+ * The folder `tsc` emits relative to: `rootDir`; else under `composite` the config's own folder; else the
+ * common folder of its inputs among `files`; null when it has none.
+ */
 export function effectiveRootDir(config: TsConfig, files: readonly string[]): string | null {
   if (config.rootDir !== null) return config.rootDir
+  if (config.composite) return posix.dirname(config.file).replace(/^\.$/, '')
   const inputs = files.filter((path) => compiles(config, path))
   if (inputs.length === 0) return null
   return inputs.map((path) => posix.dirname(path)).reduce(commonFolder).replace(/^\.$/, '')
@@ -175,14 +183,14 @@ function matchesSpec(path: string, spec: string): boolean {
   const last = spec.split('/').pop() ?? ''
   const folder = spec === '' || (!/[*?]/.test(last) && !last.includes('.'))
   const pattern = folder ? (spec === '' ? '**/*' : `${spec}/**/*`) : spec
-  return matcher(pattern).match(path)
+  return matcher(pattern).test(path)
 }
 
-/** Compiled once per pattern: every tracked file is matched against every config's patterns. */
-const matchers = new Map<string, Minimatch>()
-function matcher(pattern: string): Minimatch {
+/** Compiled once per pattern, to a regular expression: every tracked file is matched against every config's patterns. */
+const matchers = new Map<string, RegExp>()
+function matcher(pattern: string): RegExp {
   let compiled = matchers.get(pattern)
-  if (!compiled) matchers.set(pattern, (compiled = new Minimatch(pattern)))
+  if (!compiled) matchers.set(pattern, (compiled = new Minimatch(pattern).makeRe() || /(?!)/))
   return compiled
 }
 

@@ -20,7 +20,8 @@ const SKIPPED = new Set(['node_modules', '.git'])
  * The regular files under `root/folder` (folder root-relative, '/'-separated, '' for root itself), links
  * neither followed nor listed; empty when the folder is missing, is a link, or a link is on the way to it.
  */
-export async function listSandboxFiles(root: string, folder: string, limit = 20_000): Promise<Listing> {
+export async function listSandboxFiles(root: string, folder: string, options: { limit?: number; keep?: (path: string) => boolean } = {}): Promise<Listing> {
+  const { limit = 100_000, keep = () => true } = options
   const listing: Listing = { files: [], truncated: false }
   if (!(await plainFolders(root, folder))) return listing
   const pending = [folder]
@@ -31,7 +32,7 @@ export async function listSandboxFiles(root: string, folder: string, limit = 20_
       const path = current ? `${current}/${entry.name}` : entry.name
       // Dirent types come from lstat: a link is neither a file nor a folder here.
       if (entry.isDirectory() && !SKIPPED.has(entry.name)) pending.push(path)
-      else if (entry.isFile()) {
+      else if (entry.isFile() && keep(path)) {
         if (listing.files.length >= limit) return { ...listing, truncated: true }
         listing.files.push(path)
       }

@@ -21,7 +21,7 @@ async function files(entries: Record<string, string>): Promise<void> {
   }
 }
 
-const config = (overrides: Partial<TsConfig>): TsConfig => ({ file: 'tsconfig.json', extends: [], outDir: 'dist', rootDir: null, include: null, exclude: null, files: null, allowJs: false, emits: true, ...overrides })
+const config = (overrides: Partial<TsConfig>): TsConfig => ({ file: 'tsconfig.json', extends: [], outDir: 'dist', rootDir: null, composite: false, include: null, exclude: null, files: null, allowJs: false, emits: true, ...overrides })
 
 describe('parseJsonc', () => {
   test('comments and trailing commas out, strings untouched', () => {
@@ -103,6 +103,8 @@ describe('compiles and effectiveRootDir', () => {
     expect(effectiveRootDir(config({}), ['src/a.ts', 'test/a.test.ts', 'types/x.d.ts'])).toBe('')
     expect(effectiveRootDir(config({ rootDir: 'lib' }), [])).toBe('lib')
     expect(effectiveRootDir(config({ include: ['src'] }), ['test/a.ts'])).toBeNull()
+    // composite: the config's own folder, whatever its inputs.
+    expect(effectiveRootDir(config({ file: 'packages/a/tsconfig.json', composite: true, include: ['packages/a/src'] }), ['packages/a/src/x.ts'])).toBe('packages/a')
   })
 })
 
@@ -123,7 +125,8 @@ describe('listSandboxFiles', () => {
     await symlink('/etc', join(tree, 'dist/etc'))
     await symlink(join(tree, 'dist/a.js'), join(tree, 'dist/test/link.js'))
     expect(await listSandboxFiles(tree, 'dist')).toEqual({ files: ['dist/a.js', 'dist/test/b.test.js'], truncated: false })
-    expect(await listSandboxFiles(tree, 'dist', 1)).toEqual({ files: ['dist/a.js'], truncated: true })
+    expect(await listSandboxFiles(tree, 'dist', { limit: 1 })).toEqual({ files: ['dist/a.js'], truncated: true })
+    expect(await listSandboxFiles(tree, 'dist', { keep: (path) => path.endsWith('.test.js') })).toEqual({ files: ['dist/test/b.test.js'], truncated: false })
     expect(await listSandboxFiles(tree, 'missing')).toEqual({ files: [], truncated: false })
     await symlink(join(tree, 'dist'), join(tree, 'out'))
     expect(await listSandboxFiles(tree, 'out/test')).toEqual({ files: [], truncated: false })
