@@ -26,7 +26,8 @@ export interface CompiledLayout {
   /**
    * Where a new source test named `fileName` goes so that the build compiles it into a file the runner
    * collects: the source test folder nearest `near` (a tree-relative path, e.g. the fixed source), else the
-   * one with most tests. Null when there is none, or the name would not be collected there.
+   * one with most tests; with no source test yet, the source folder that compiles into the output folder.
+   * Null when there is none, or the name would not be compiled there (outside the tsconfig's include) or collected.
    */
   sourceTestPath(fileName: string, near?: string): string | null
   /** Why it thinks so, for the log: "tsconfig.json rootDir src → outDir dist", "3 existing pairs". */
@@ -107,7 +108,7 @@ function layoutOf(outputDir: string, specs: RunnerSpecs, mapping: Mapping | null
   }
   const sourceTestFolders = testFolders([...tracked].filter((source) => isCollected(compiledPath(source), specs, compiled)))
   const sourceTestPath = (fileName: string, near?: string): string | null => {
-    const folder = nearestFolder(sourceTestFolders, near)
+    const folder = sourceTestFolders.length ? nearestFolder(sourceTestFolders, near) : mapping && sourceFolderOf(mapping, outputDir)
     const path = folder === null ? null : posix.join(folder || '.', fileName)
     const output = path === null ? null : compiledPath(path)
     return output !== null && specs.collects(output) ? path : null
@@ -126,6 +127,13 @@ function forward(mapping: Mapping, outputDir: string, source: string): string | 
   const rest = source.slice(mapping.from ? mapping.from.length + 1 : 0, -extension.length) + compiledExtension
   const output = mapping.to ? `${mapping.to}/${rest}` : rest
   return within(output, outputDir) ? output : null
+}
+
+/** The source folder the rule compiles into the output folder itself (`src/test` for `src` → `dist`, output `dist/test`). */
+function sourceFolderOf(mapping: Mapping, outputDir: string): string | null {
+  if (!within(outputDir, mapping.to)) return null
+  const rest = outputDir.slice(mapping.to ? mapping.to.length + 1 : 0)
+  return [mapping.from, rest].filter(Boolean).join('/')
 }
 
 function isCollected(output: string | null, specs: RunnerSpecs, compiled: Set<string>): boolean {

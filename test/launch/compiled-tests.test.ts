@@ -197,6 +197,22 @@ test('a dual build (`node --test dist/esm/test/*.js`): the tsconfig the build ou
   expect(layout.sourceTestPath('slug-regression.ts', 'src/slug.ts')).toBe('src/test/slug-regression.ts')
 })
 
+test('no source test yet: the new one goes where the tsconfig compiles into the collected folder', async () => {
+  await repository({
+    '.gitignore': 'node_modules\ndist/\n',
+    'package.json': packageJson({ test: 'tsc && mocha "dist/test/**/*.test.js"' }),
+    'tsconfig.json': JSON.stringify({ compilerOptions: { module: 'commonjs', strict: true, types: ['node'], rootDir: 'src', outDir: 'dist' }, include: ['src'] }),
+    'src/index.ts': 'export const greet = (name: string): string => `hi ${name}`\n'
+  })
+  const launch = await capture()
+  const layout = expectLayout(await layoutFor(launch))
+  expect(layout.outputDir).toBe('dist/test')
+  expect(layout.sourceTestFolders).toEqual([])
+  expect(layout.sourceTestPath('greet.regression.test.ts', 'src/index.ts')).toBe('src/test/greet.regression.test.ts')
+  // The spec wants `.test.js`: a name it would skip gets no place.
+  expect(layout.sourceTestPath('greet.ts')).toBeNull()
+})
+
 test('a nested tsconfig.build.json with extends (a workspace package, outDir from the base via ${configDir})', async () => {
   await repository({
     '.gitignore': 'node_modules\ndist/\n',
