@@ -175,14 +175,18 @@ function settingsOf(value: unknown, key?: string): MochaSettings | null {
 
 /**
  * A JavaScript config's `spec`, `extension` and `recursive`, when written as literals
- * (`spec: 'dist/**\/*.test.js'`, `spec: ['a', "b"]`); null when `spec` is there but computed.
+ * (`spec: 'dist/**\/*.test.js'`, `spec: ['a', "b"]`); null when `spec` is computed, or may come from another object.
  */
 export function literalSettings(text: string): MochaSettings | null {
   const spec = literalStrings(text, 'spec')
   const extension = literalStrings(text, 'extension')
   if (spec === null || extension === null) return null
+  // No spec of its own, but built from another object: the spec may be in that one.
+  if (spec.length === 0 && COMPOSED_CONFIG.test(text)) return null
   return { spec, extension, recursive: /\brecursive\s*:\s*true\b/.test(text) }
 }
+
+const COMPOSED_CONFIG = /\.\.\.\s*[A-Za-z_$(]|Object\.assign\(|(?:module\.exports|export\s+default)\s*=?\s*(?:require\(|[A-Za-z_$][\w$.]*\s*(?:\(|;|$))/m
 
 /** `key: 'a'` or `key: ['a', "b"]`: [] when not said, null when said otherwise (computed, said twice). */
 export function literalStrings(text: string, key: string): string[] | null {

@@ -6,7 +6,7 @@
 import { mkdir, mkdtemp, rm, symlink, writeFile } from 'node:fs/promises'
 import { tmpdir } from 'node:os'
 import { dirname, join } from 'node:path'
-import { literalStrings } from '../../src/launch/runner-specs.js'
+import { literalSettings, literalStrings } from '../../src/launch/runner-specs.js'
 import { compiles, effectiveRootDir, parseJsonc, readTsconfig, readTsconfigs, type TsConfig } from '../../src/launch/tsconfig.js'
 import { listSandboxFiles } from '../../src/ports/sandbox-listing.js'
 
@@ -116,6 +116,15 @@ describe("mocha's literal spec in a JavaScript config", () => {
     expect(literalStrings("module.exports = { spec: process.env.SPEC || 'dist' }", 'spec')).toBeNull()
     expect(literalStrings("const a = { spec: 'x' }\nconst b = { spec: 'y' }", 'spec')).toBeNull()
     expect(literalStrings("module.exports = { timeout: 1 }", 'spec')).toEqual([])
+  })
+  test('a config with no spec of its own but built from another: unknown', () => {
+    expect(literalSettings("module.exports = { timeout: 1, require: [require.resolve('ts-node/register')] }")).toEqual({ spec: [], extension: [], recursive: false })
+    expect(literalSettings("module.exports = { spec: 'dist', recursive: true, extension: ['js'] }")).toEqual({ spec: ['dist'], extension: ['js'], recursive: true })
+    expect(literalSettings("const base = require('../../.mocharc.base')\nmodule.exports = { ...base, timeout: 1 }")).toBeNull()
+    expect(literalSettings("module.exports = Object.assign({}, require('./base'), { timeout: 1 })")).toBeNull()
+    expect(literalSettings("module.exports = require('../shared/mocharc')")).toBeNull()
+    expect(literalSettings("const config = makeConfig()\nmodule.exports = config")).toBeNull()
+    expect(literalSettings("export default defineConfig({ timeout: 1 })")).toBeNull()
   })
 })
 
