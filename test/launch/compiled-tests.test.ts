@@ -24,6 +24,9 @@ const processes = createProcessRunner()
 
 let tree = ''
 let scratch = ''
+/** How long each compiledLayout call took (ms), per test: printed at the end, for the notes. */
+const durations: Record<string, number[]> = {}
+afterAll(() => process.stdout.write(`compiledLayout durations (ms): ${JSON.stringify(durations)}\n`))
 
 beforeEach(async () => {
   tree = realpathSync(await mkdtemp(join(tmpdir(), 'compiled-tree-')))
@@ -59,7 +62,11 @@ async function capture(folder = ''): Promise<Launch> {
 
 async function layoutFor(launch: Launch, collected?: string[]): Promise<CompiledLayout | null> {
   const trackedFiles = git('ls-files').split('\n').filter(Boolean)
-  return compiledLayout(tree, launch, { trackedFiles, ignored: createGit(tree).isIgnored, collected })
+  const start = performance.now()
+  const layout = await compiledLayout(tree, launch, { trackedFiles, ignored: createGit(tree).isIgnored, collected })
+  const name = expect.getState().currentTestName ?? ''
+  ;(durations[name] ??= []).push(Math.round(performance.now() - start))
+  return layout
 }
 
 function expectLayout(layout: CompiledLayout | null): CompiledLayout {
@@ -80,6 +87,9 @@ function runCaptured(launch: Launch, args: string[]): { status: number | null; o
   return { status: run.status, output: `${run.stdout}${run.stderr}` }
 }
 
+/** Each builds with tsc (often twice) on a machine that may be shared: more than the default timeout. */
+const BUILDS = 240_000
+
 const declareIt = 'declare const it: (name: string, fn: () => void) => void\n'
 
 test('mocha on tsc output (`rm -rf dist && tsc && mocha`, .mocharc.js spec dist/**/*.test.js): rootDir src → outDir dist', async () => {
@@ -89,7 +99,7 @@ test('mocha on tsc output (`rm -rf dist && tsc && mocha`, .mocharc.js spec dist/
     // Comments and a trailing comma, as tsconfig files are written.
     'tsconfig.json': `{
   // the library build
-  "compilerOptions": { "target": "ES2020", "module": "commonjs", "strict": true, "types": ["node"], "rootDir": "src", "outDir": "dist", /* emitted here */ },
+  "compilerOptions": { "target": "ES2020", "module": "commonjs", "strict": true, "types": ["node"], "skipLibCheck": true, "rootDir": "src", "outDir": "dist", /* emitted here */ },
   "include": ["src"],
 }
 `,
@@ -134,14 +144,14 @@ test('mocha on tsc output (`rm -rf dist && tsc && mocha`, .mocharc.js spec dist/
   expect(run.status).toBe(0)
   // A name the runner's spec would not collect gets no place.
   expect(layout.sourceTestPath('add.regression.ts')).toBeNull()
-})
+}, BUILDS)
 
 test('`pretest: npm run build` then `node --test dist/test/*.test.js`, tests under test/ with rootDir .', async () => {
   await repository({
     '.gitignore': 'node_modules\ndist/\n',
     'package.json': packageJson({ build: 'tsc', pretest: 'npm run build', test: 'node --test dist/test/*.test.js' }, { type: 'module' }),
     'tsconfig.json': JSON.stringify({
-      compilerOptions: { target: 'ES2022', module: 'NodeNext', moduleResolution: 'NodeNext', strict: true, types: ['node'], rootDir: '.', outDir: 'dist' },
+      compilerOptions: { target: 'ES2022', module: 'NodeNext', moduleResolution: 'NodeNext', strict: true, types: ['node'], skipLibCheck: true, rootDir: '.', outDir: 'dist' },
       include: ['src', 'test']
     }),
     'src/math.ts': 'export const double = (n: number): number => n * 2\n',
@@ -173,14 +183,14 @@ test('`pretest: npm run build` then `node --test dist/test/*.test.js`, tests und
   expect(run.output).toContain('doubles zero (regression)')
   expect(run.output).toMatch(/# pass 1/)
   expect(run.status).toBe(0)
-})
+}, BUILDS)
 
 test('a dual build (`node --test dist/esm/test/*.js`): the tsconfig the build output confirms, not the editor\'s', async () => {
   await repository({
     '.gitignore': 'node_modules\ndist/\n',
     'package.json': packageJson({ build: 'tsc -p tsconfig.esm.json', pretest: 'npm run build', test: 'node --test dist/esm/test/*.js' }, { type: 'module' }),
     // The editor's config would emit dist/src/… and dist/test/…; the build never runs it.
-    'tsconfig.json': JSON.stringify({ compilerOptions: { target: 'ES2022', module: 'NodeNext', moduleResolution: 'NodeNext', strict: true, types: ['node'], rootDir: '.', outDir: 'dist' }, include: ['src', 'test-d'] }),
+    'tsconfig.json': JSON.stringify({ compilerOptions: { target: 'ES2022', module: 'NodeNext', moduleResolution: 'NodeNext', strict: true, types: ['node'], skipLibCheck: true, rootDir: '.', outDir: 'dist' }, include: ['src', 'test-d'] }),
     'tsconfig.esm.json': JSON.stringify({ extends: './tsconfig.json', compilerOptions: { rootDir: 'src', outDir: 'dist/esm' }, include: ['src'] }),
     'tsconfig.cjs.json': JSON.stringify({ extends: './tsconfig.json', compilerOptions: { module: 'CommonJS', moduleResolution: 'Node10', rootDir: 'src', outDir: 'dist/cjs' }, include: ['src'] }),
     'src/slug.ts': "export const slug = (text: string): string => text.toLowerCase().replace(/\\s+/g, '-')\n",
@@ -195,13 +205,13 @@ test('a dual build (`node --test dist/esm/test/*.js`): the tsconfig the build ou
   expect(layout.sourcePath('dist/esm/test/slug.js')).toBe('src/test/slug.ts')
   // The only example names no ending but `.js`: any script in that folder is collected.
   expect(layout.sourceTestPath('slug-regression.ts', 'src/slug.ts')).toBe('src/test/slug-regression.ts')
-})
+}, BUILDS)
 
 test('no source test yet: the new one goes where the tsconfig compiles into the collected folder', async () => {
   await repository({
     '.gitignore': 'node_modules\ndist/\n',
     'package.json': packageJson({ test: 'tsc && mocha "dist/test/**/*.test.js"' }),
-    'tsconfig.json': JSON.stringify({ compilerOptions: { module: 'commonjs', strict: true, types: ['node'], rootDir: 'src', outDir: 'dist' }, include: ['src'] }),
+    'tsconfig.json': JSON.stringify({ compilerOptions: { module: 'commonjs', strict: true, types: ['node'], skipLibCheck: true, rootDir: 'src', outDir: 'dist' }, include: ['src'] }),
     'src/index.ts': 'export const greet = (name: string): string => `hi ${name}`\n'
   })
   const launch = await capture()
@@ -211,13 +221,13 @@ test('no source test yet: the new one goes where the tsconfig compiles into the 
   expect(layout.sourceTestPath('greet.regression.test.ts', 'src/index.ts')).toBe('src/test/greet.regression.test.ts')
   // The spec wants `.test.js`: a name it would skip gets no place.
   expect(layout.sourceTestPath('greet.ts')).toBeNull()
-})
+}, BUILDS)
 
 test('a nested tsconfig.build.json with extends (a workspace package, outDir from the base via ${configDir})', async () => {
   await repository({
     '.gitignore': 'node_modules\ndist/\n',
     'package.json': packageJson({}, { workspaces: ['packages/*'] }),
-    'tsconfig.base.json': JSON.stringify({ compilerOptions: { target: 'ES2022', module: 'commonjs', strict: true, types: ['node'], outDir: '${configDir}/dist' } }),
+    'tsconfig.base.json': JSON.stringify({ compilerOptions: { target: 'ES2022', module: 'commonjs', strict: true, types: ['node'], skipLibCheck: true, outDir: '${configDir}/dist' } }),
     'packages/core/package.json': packageJson({ build: 'tsc -p tsconfig.build.json', pretest: 'npm run build', test: 'node --test dist/test/*.test.js' }),
     // The editor's config: type-checks the tests too, emits nothing.
     'packages/core/tsconfig.json': JSON.stringify({ extends: '../../tsconfig.base.json', compilerOptions: { noEmit: true }, include: ['src', 'scripts'] }),
@@ -243,7 +253,7 @@ test('a nested tsconfig.build.json with extends (a workspace package, outDir fro
   const run = runCaptured(launch, [layout.compiledPath(source!)!.slice('packages/core/'.length)])
   expect(run.output).toContain('sums nothing (regression)')
   expect(run.status).toBe(0)
-})
+}, BUILDS)
 
 test('pairs only: no tsconfig, a babel-like build copying src → lib, mocha --recursive lib/test', async () => {
   await repository({
@@ -269,13 +279,13 @@ test('pairs only: no tsconfig, a babel-like build copying src → lib, mocha --r
   expect(layout.sourcePath('lib/test/unit/trim.test.js')).toBe('src/test/unit/trim.test.js')
   expect(layout.sourceTestFolders).toEqual(['src/test', 'src/test/unit'])
   expect(layout.sourceTestPath('upper.regression.test.js', 'src/index.js')).toBe('src/test/upper.regression.test.js')
-})
+}, BUILDS)
 
 test('a runner collecting tracked source: null (mocha on test/, jest with its defaults)', async () => {
   await repository({
     '.gitignore': 'node_modules\ndist/\n',
     'package.json': packageJson({ build: 'tsc', test: 'npm run build && mocha "test/**/*.test.js"' }),
-    'tsconfig.json': JSON.stringify({ compilerOptions: { rootDir: 'src', outDir: 'dist', types: ['node'] }, include: ['src'] }),
+    'tsconfig.json': JSON.stringify({ compilerOptions: { rootDir: 'src', outDir: 'dist', types: ['node'], skipLibCheck: true }, include: ['src'] }),
     'src/index.ts': 'export const one = 1\n',
     'test/one.test.js': "it('one', () => {})\n"
   })
@@ -291,14 +301,14 @@ test('a runner collecting tracked source: null (mocha on test/, jest with its de
   expect(await layoutFor(jest)).toBeNull()
   // What jest itself lists decides: tracked tests, no compilation.
   expect(await layoutFor(jest, ['test/one.test.js'])).toBeNull()
-})
+}, BUILDS)
 
 test('jest whose JavaScript config roots it in dist: unknown from its arguments, decided by the files it lists', async () => {
   await repository({
     '.gitignore': 'node_modules\ndist/\n',
     'package.json': packageJson({ test: 'tsc && jest' }),
     'jest.config.js': "module.exports = { roots: ['<rootDir>/dist'], testMatch: ['**/*.spec.js'] }\n",
-    'tsconfig.json': JSON.stringify({ compilerOptions: { module: 'commonjs', types: ['node'], outDir: 'dist' }, include: ['src'] }),
+    'tsconfig.json': JSON.stringify({ compilerOptions: { module: 'commonjs', types: ['node'], skipLibCheck: true, outDir: 'dist' }, include: ['src'] }),
     'src/lib.ts': 'export const id = <T>(value: T): T => value\n',
     'src/__tests__/lib.spec.ts': "declare const test: (name: string, fn: () => void) => void\nimport { id } from '../lib'\ntest('id', () => { if (id(1) !== 1) throw new Error('id') })\n"
   })
@@ -316,7 +326,7 @@ test('jest whose JavaScript config roots it in dist: unknown from its arguments,
   expect(layout.how).toContain('tsconfig.json rootDir src (the common folder of its inputs) → outDir dist')
   expect(layout.compiledPath('src/__tests__/lib.spec.ts')).toBe('dist/__tests__/lib.spec.js')
   expect(layout.sourceTestPath('lib.regression.spec.ts')).toBe('src/__tests__/lib.regression.spec.ts')
-})
+}, BUILDS)
 
 test('an output folder that is a link: nothing listed through it, and no pair read from it', async () => {
   await repository({
@@ -338,4 +348,4 @@ test('an output folder that is a link: nothing listed through it, and no pair re
   } finally {
     await rm(elsewhere, { recursive: true, force: true })
   }
-})
+}, BUILDS)
