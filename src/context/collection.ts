@@ -99,7 +99,7 @@ interface ParsedArgs {
 }
 
 /** Flags and positionals; `valueFlags` are the options whose value is the next word. */
-function parseArgs(words: string[], valueFlags: ReadonlySet<string>, aliases: Record<string, string> = {}): ParsedArgs {
+export function parseArgs(words: string[], valueFlags: ReadonlySet<string>, aliases: Record<string, string> = {}): ParsedArgs {
   const parsed: ParsedArgs = { positionals: [], options: new Map() }
   for (let i = 0; i < words.length; i++) {
     const word = words[i]

@@ -21,11 +21,11 @@ export interface ScriptFlags {
 
 // Mocha's flags that take a value (mocha 6–11, plus the legacy --opts and --compilers); anything else is a
 // switch, as mocha itself treats unknown (node) flags written without `=`.
-const VALUE_FLAGS = new Set([
+export const VALUE_FLAGS = new Set([
   'config', 'extension', 'fgrep', 'file', 'global', 'grep', 'ignore', 'jobs', 'node-option', 'package', 'reporter',
   'reporter-option', 'require', 'retries', 'slow', 'spec', 'timeout', 'ui', 'watch-files', 'watch-ignore', 'opts', 'compilers'
 ])
-const ALIASES: Record<string, string> = {
+export const ALIASES: Record<string, string> = {
   A: 'async-only', b: 'bail', c: 'color', colors: 'color', C: 'no-colors', f: 'fgrep', g: 'grep', globals: 'global',
   exclude: 'ignore', i: 'invert', j: 'jobs', n: 'node-option', p: 'parallel', R: 'reporter', O: 'reporter-option',
   'reporter-options': 'reporter-option', r: 'require', s: 'slow', S: 'sort', t: 'timeout', timeouts: 'timeout',
