@@ -35,7 +35,9 @@ import { runnerFailure } from './execute/outside-failure.js'
 import { checkImports } from './execute/import-check.js'
 import { preflightCandidates, preflightFailure, runPreflight, searchPreflight, type PreflightRun } from './execute/preflight.js'
 import { proveSuite } from './execute/prove.js'
-import { TestBench } from './execute/test-bench.js'
+import { TestBench, type BenchOptions } from './execute/test-bench.js'
+import { compiledLayout, type CompiledLayout } from './launch/compiled-tests.js'
+import { makeRunnerFolder } from './frameworks/runner-folder.js'
 import { buildTrees, preFixSources, prepareTrees, type Trees } from './execute/trees.js'
 import { ADAPTERS, frameworkFor, wrapperFor } from './frameworks/detect.js'
 import { captureLaunch } from './launch/capture.js'
@@ -160,6 +162,8 @@ export async function runPipeline(settings: Settings, ports: Ports): Promise<Out
       if (build) await buildEachTree(build)
     }
     report.build = build && { command: commandText(build.command), why: build.why, detected: build.detected }
+    const compiled = captured && (await compiledTests(captured, { trees, settings, ports, sandbox, scratchDir, files: headTree.files }))
+    if (report.runner) report.runner.compiledTests = compiled && { outputDir: compiled.layout.outputDir, how: compiled.layout.how }
     const bench = new TestBench(trees, framework, sandbox, {
       scratchDir,
       timeoutMs: settings.testTimeoutMs,
@@ -167,6 +171,7 @@ export async function runPipeline(settings: Settings, ports: Ports): Promise<Out
       command: tests.command,
       wrapper,
       launches,
+      compiled,
       network: settings.network,
       log: ports.log
     })
@@ -176,7 +181,8 @@ export async function runPipeline(settings: Settings, ports: Ports): Promise<Out
     report.runnerWrapper = bench.wrapper && describeWrapper(bench.wrapper)
     if (report.preflight && !report.preflight.ok) throw preflightFailure(report.preflight)
 
-    const collected = await timings.time('collection', () => repositoryCollection(bench, framework, collectionFromFiles, headTree, tests.workingDirectory))
+    const ownRules = await timings.time('collection', () => repositoryCollection(bench, framework, collectionFromFiles, headTree, tests.workingDirectory))
+    const collected = compiled ? throughBuild(ownRules, compiled.layout) : ownRules
     collection = collected
     ports.log.info(`The repository's own tests: ${collected.source ?? 'their collection rules could not be read'}`)
     // A test file by the framework's conventions, or by the repository's own rules.
@@ -407,6 +413,34 @@ async function captureRunner(settings: Settings, ports: Ports, sandbox: Sandbox,
   const before = launch.beforeRunner.map((step) => `${step.command}${step.durationMs === null ? '' : ` (${elapsed(step.durationMs)})`}`)
   ports.log.info(`Runner: ${launch.via.join(' → ')} in ${runDir || 'the root'}, asked in ${elapsed(durationMs)}${before.length ? `; before it ran: ${before.join(', ')}` : ''}`)
   return runner
+}
+
+/**
+ * Where the captured runner runs compiled tests (`tsc && mocha` with `spec: dist/**\/*.test.js`): how source
+ * tests map to what it runs, and the rebuild after a suite is written — the test command again, up to its
+ * runner. Null when it runs tracked source.
+ */
+async function compiledTests(runner: CapturedRunner, context: { trees: Trees; settings: Settings; ports: Ports; sandbox: Sandbox; scratchDir: string; files: readonly string[] }): Promise<NonNullable<BenchOptions['compiled']> | null> {
+  const { trees, settings, ports, sandbox, scratchDir } = context
+  const layout = await compiledLayout(trees.head, runner.head.launch, { trackedFiles: [...context.files], ignored: (path) => ports.git.isIgnored(path) })
+  if (!layout) return null
+  ports.log.info(`Compiled tests: the runner collects ${layout.outputDir}/ (${layout.how}); each test runs from its compiled file, the build rerun once a suite is written`)
+  const rebuild = async (treeRoot: string) => {
+    const rebuildDir = join(scratchDir, 'capture-rebuild')
+    await makeRunnerFolder(rebuildDir)
+    const again = await captureLaunch(join(treeRoot, runner.choice.dir), runner.choice.command, treeProcesses(sandbox), { scratchDir: rebuildDir, timeoutMs: settings.testTimeoutMs, network: true })
+    if (!again.launch) ports.log.warn(`The build before the runner failed once the suite was written (${runner.choice.command}); its output ends:\n${again.outputTail.slice(-1500)}`)
+  }
+  return { layout, rebuild }
+}
+
+/** Collection of compiled tests: a source test is collected when the file it compiles to is. */
+function throughBuild(rules: Collection, layout: CompiledLayout): Collection {
+  const collects = (path: string) => {
+    const compiledPath = layout.compiledPath(path)
+    return compiledPath ? layout.collects(compiledPath) : rules.collects(path)
+  }
+  return { source: `${layout.outputDir}/, compiled from the sources (${layout.how})`, collects }
 }
 
 /** The repository's commands as its scripts run them: its `node_modules/.bin` on PATH. */

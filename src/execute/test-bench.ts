@@ -14,6 +14,7 @@ import { withPackageBins } from './tree-command.js'
 import { withoutTreePaths } from './tree-paths.js'
 import type { Trees } from './trees.js'
 import { launchIn, type TreeLaunch } from '../launch/tree-launches.js'
+import type { CompiledLayout } from '../launch/compiled-tests.js'
 
 export type TreeName = 'head' | 'preFix'
 
@@ -35,6 +36,11 @@ export interface BenchOptions {
   wrapper: RunnerWrapper | null
   /** The runner as each tree's own test command starts it (launch/tree-launches.ts); null: not captured, the adapter's own way. */
   launches?: { head: TreeLaunch; preFix: TreeLaunch } | null
+  /**
+   * The runner runs compiled tests (launch/compiled-tests.ts): a source test runs from its compiled file,
+   * built again by `rebuild` once a suite is written; results name the source.
+   */
+  compiled?: { layout: CompiledLayout; rebuild: (treeRoot: string) => Promise<void> } | null
   /** The tests may reach the network (`network: true`); absent: loopback only, where the sandbox can. */
   network?: boolean
   log: Logger
@@ -78,6 +84,7 @@ export class TestBench {
     for (const tree of [this.trees.head, this.trees.preFix]) {
       await removeSuiteFiles(tree, this.installed)
       await writeSuiteFiles(tree, files)
+      await this.options.compiled?.rebuild(tree)
     }
     this.installed = files
   }
@@ -91,6 +98,7 @@ export class TestBench {
     if (clash) throw new Error(`${clash.path} is a file of the suite: it cannot run alone`)
     try {
       await writeSuiteFiles(this.trees[tree], files)
+      await this.options.compiled?.rebuild(this.trees[tree])
       const runs: RunResult[] = []
       for (let run = 1; run <= times; run++) runs.push(await this.run(tree, files.map((file) => file.path), { title: run === 1 ? title : `${title}, run ${run}`, shuffle: run > 1 }))
       return runs
@@ -123,17 +131,24 @@ export class TestBench {
     await makeRunnerFolder(scratchDir)
     const { runDir, command, wrapper } = this.howToRun(await this.launchFor(tree))
     const treeDir = join(root, runDir)
-    const packageFiles = files.map((file) => posix.relative(runDir, file))
+    const sources = this.compiledFiles(files)
+    const packageFiles = [...sources.keys()].map((file) => posix.relative(runDir, file))
     const where = tree === 'head' ? 'at head' : tree === 'preFix' ? 'on the pre-fix tree' : tree.where
     // Not "Run N …": that line is the run's result, below.
     const starting = `Testing ${files.length} file(s) ${where} (${title.toLowerCase()})`
     const result = await withProgress(this.options.log, starting, () =>
       this.framework.run({ treeDir, files: packageFiles, scratchDir, timeoutMs, coverage: options.coverage, shuffle: options.shuffle, command, wrapper }, this.processes)
     )
-    const run = repoRelativeRun(withoutTreePaths(result, [treeDir, await realpath(treeDir)]), runDir)
+    const run = asSources(repoRelativeRun(withoutTreePaths(result, [treeDir, await realpath(treeDir)]), runDir), sources, this.options.compiled?.layout ?? null)
     const coverage = options.coverage ? (run.coverage ? ' (with coverage)' : ' (coverage asked for, none collected)') : ''
     this.logRun(`${title} ${where}${coverage}${run.shuffled ? ' (shuffled)' : ''}`, run)
     return run
+  }
+
+  /** The files the runner runs (compiled ones where it runs compiled tests), each with the source it stands for. */
+  private compiledFiles(files: string[]): Map<string, string> {
+    const layout = this.options.compiled?.layout
+    return new Map(files.map((file) => [layout?.compiledPath(file) ?? file, file]))
   }
 
   /** The captured launch of a tree; a variant tree runs the head's, moved there. */
@@ -181,6 +196,13 @@ function repoRelativeRun(run: RunResult, packageDir: string): RunResult {
     fileErrors: run.fileErrors.map((error) => ({ ...error, file: repoPath(error.file) })),
     coverage: run.coverage?.map((entry) => ({ ...entry, file: repoPath(entry.file) }))
   }
+}
+
+/** A run of compiled tests as the source tests it ran: the files asked for by their source, others through the layout. */
+function asSources(run: RunResult, sources: Map<string, string>, layout: CompiledLayout | null): RunResult {
+  if (!layout) return run
+  const source = (file: string) => sources.get(file) ?? layout.sourcePath(file) ?? file
+  return { ...run, tests: run.tests.map((test) => ({ ...test, file: source(test.file) })), fileErrors: run.fileErrors.map((error) => ({ ...error, file: source(error.file) })) }
 }
 
 /** Files with a test that did not pass, or that could not run at all. */
