@@ -11384,7 +11384,7 @@ function parsePath (scriptPath) {
 /***/ ((module, __unused_webpack___webpack_exports__, __nccwpck_require__) => {
 
 __nccwpck_require__.a(module, async (__webpack_handle_async_dependencies__, __webpack_async_result__) => { try {
-/* harmony import */ var _cli_js__WEBPACK_IMPORTED_MODULE_0__ = __nccwpck_require__(6794);
+/* harmony import */ var _cli_js__WEBPACK_IMPORTED_MODULE_0__ = __nccwpck_require__(5085);
 /* harmony import */ var _ports_process_js__WEBPACK_IMPORTED_MODULE_1__ = __nccwpck_require__(1671);
 
 
@@ -11396,7 +11396,7 @@ __webpack_async_result__();
 
 /***/ }),
 
-/***/ 6794:
+/***/ 5085:
 /***/ ((__unused_webpack_module, __webpack_exports__, __nccwpck_require__) => {
 
 
@@ -47256,6 +47256,223 @@ function withHunkReverted(head, base, header) {
     return [...headLines.slice(0, from), ...baseLines.slice(baseFrom, baseFrom + oldLines), ...headLines.slice(from + newLines)].join('\n');
 }
 
+;// CONCATENATED MODULE: ./src/ports/programs.ts
+/** Finding the machine's programs the sandbox's chain is made of, by absolute path. */
+
+
+/** Where system programs (`ip`, `mount`, `chgrp`) live when the PATH (a non-root user's) leaves those folders out. */
+const SYSTEM_BINARIES = ['/usr/sbin', '/sbin', '/usr/bin', '/bin'];
+/** The program's path in the first folder of `path` that has it, or null. */
+function onPath(program, path) {
+    for (const folder of path.split(external_node_path_.delimiter)) {
+        const candidate = (0,external_node_path_.join)(folder, program);
+        if (folder && (0,external_node_fs_.existsSync)(candidate))
+            return candidate;
+    }
+    return null;
+}
+/** On `path`, else in the system folders. */
+function systemProgram(program, path) {
+    return onPath(program, path) ?? onPath(program, SYSTEM_BINARIES.join(external_node_path_.delimiter));
+}
+
+;// CONCATENATED MODULE: ./src/execute/package-manager.ts
+/**
+ * The package manager a repository names, and how to run it where it is not installed: pnpm and yarn
+ * through node's corepack (`corepack pnpm@8 …`), else `npx pnpm@8 …`. The version is the one the
+ * `packageManager` field pins (with its hash, which corepack checks), else the lockfile's major. Pure: what
+ * the repository's files say in, words and script text out (package-manager-shims.ts writes them).
+ */
+/** The managers corepack provides, and the program names each one answers to. */
+const CORE_PACKED = { pnpm: ['pnpm', 'pnpx'], yarn: ['yarn', 'yarnpkg'] };
+/** Lockfiles by the manager that writes them, in the order an install chooses (dependencies.ts). */
+const package_manager_LOCKFILES = [
+    ['pnpm-lock.yaml', 'pnpm'],
+    ['yarn.lock', 'yarn'],
+    ['bun.lock', 'bun'],
+    ['bun.lockb', 'bun']
+];
+// `name@version` with corepack's optional `+sha512.<hex>` (or another algorithm) hash.
+const FIELD = /^(npm|pnpm|yarn|bun)@(\d+\.\d+\.\d+(?:-[0-9A-Za-z.-]+)?(?:\+[a-z0-9]+\.[0-9a-f]+)?)$/;
+// pnpm's lockfile format → the major that writes it (6.x: pnpm 8; 5.4: pnpm 7; 5.3: pnpm 6); 9.0 is written
+// by pnpm 9 and 10 alike, and pnpm 9 reads it.
+const PNPM_LOCKFILES = [[/^9\./, '9'], [/^6\./, '8'], [/^5\.4$/, '7'], [/^5\.3$/, '6']];
+// yarn berry's `__metadata.version` → the major that writes it; yarn 1 writes `# yarn lockfile v1`.
+const YARN_LOCKFILES = { '4': '2', '5': '3', '6': '3', '8': '4' };
+/** The `packageManager` field, when it is one corepack understands; null for anything else. */
+function fromPackageManagerField(field) {
+    const match = typeof field === 'string' ? FIELD.exec(field.trim()) : null;
+    return match ? { name: match[1], version: match[2], source: `packageManager "${field}"` } : null;
+}
+/** The manager a lockfile names, its major read from the lockfile's format where it says. */
+function fromLockfile(lockfile, text) {
+    const name = package_manager_LOCKFILES.find(([file]) => file === lockfile)?.[1];
+    if (!name)
+        return null;
+    if (name === 'pnpm') {
+        const format = /^lockfileVersion:\s*['"]?([\d.]+)['"]?\s*$/m.exec(text)?.[1] ?? null;
+        const major = format ? (PNPM_LOCKFILES.find(([pattern]) => pattern.test(format))?.[1] ?? null) : null;
+        return { name, version: major, source: format ? `${lockfile} lockfileVersion ${format}` : lockfile };
+    }
+    if (name === 'yarn') {
+        if (/^# yarn lockfile v1\s*$/m.test(text))
+            return { name, version: '1', source: `${lockfile} (yarn 1)` };
+        const format = /^__metadata:\s*\n\s+version:\s*(\d+)/m.exec(text)?.[1] ?? null;
+        return { name, version: format ? (YARN_LOCKFILES[format] ?? null) : null, source: format ? `${lockfile} __metadata.version ${format}` : lockfile };
+    }
+    return { name, version: null, source: lockfile };
+}
+/** `pnpm@8.15.4+sha512.…`, `pnpm@8`, `pnpm`: what corepack is asked for. */
+function corepackSpec(manager, program) {
+    return manager.version ? `${program}@${manager.version}` : program;
+}
+/**
+ * The shim that stands in for `program` (`pnpm`, `yarn`) first missing from PATH: corepack when node has
+ * it (its downloads kept in the sandbox's home, never a prompt), else npx. `corepack` and `npx` are
+ * absolute paths, found by the tool.
+ */
+function shimScript(manager, program, runner) {
+    const head = '#!/bin/sh\n# Written by regression-testgen: the repository names this package manager, and PATH has none.\n';
+    if ('corepack' in runner) {
+        return `${head}export COREPACK_HOME="\${COREPACK_HOME:-$HOME/.cache/node/corepack}"\nexport COREPACK_ENABLE_DOWNLOAD_PROMPT=0\nexec ${quote(runner.corepack)} ${quote(corepackSpec(manager, program))} "$@"\n`;
+    }
+    // npx installs a package, not a program of it: pnpx is `pnpm dlx`, yarnpkg is yarn.
+    const packageName = manager.name;
+    const version = manager.version?.replace(/\+.*$/, '');
+    const args = program === 'pnpx' ? ' dlx' : '';
+    return `${head}exec ${quote(runner.npx)} --yes ${quote(version ? `${packageName}@${version}` : packageName)}${args} "$@"\n`;
+}
+/**
+ * The machine's settings a download by corepack needs (its registry, its integrity keys, the CA of a proxy
+ * that inspects TLS, the proxies), for commands that have the network; never the tool's corepack home.
+ */
+function corepackEnvironment(parent) {
+    const wanted = /^(?:COREPACK_(?!HOME$)\w+|NODE_EXTRA_CA_CERTS|https?_proxy|no_proxy)$/i;
+    return Object.fromEntries(Object.entries(parent).filter((entry) => wanted.test(entry[0]) && entry[1] !== undefined));
+}
+function quote(word) {
+    return `'${word.replace(/'/g, `'\\''`)}'`;
+}
+
+;// CONCATENATED MODULE: ./src/execute/package-manager-shims.ts
+/**
+ * A package manager the repository names but this machine lacks (a workflow that never ran
+ * `corepack enable`): pnpm or yarn, absent from PATH, is a shim last on the PATH of every command the
+ * sandbox runs — the tool's installs and builds, the test command's capture, the repository's scripts that
+ * call `pnpm run build` — running it through corepack at the repository's version (package-manager.ts).
+ */
+
+
+
+
+
+
+/** How long the first download of the package manager may take. */
+const PREPARE_TIMEOUT_MS = 3 * 60_000;
+/**
+ * The package manager of the package at `packageDir` in the checkout: its `packageManager` field, else the
+ * root's, else the package's lockfile, else the root's; null when none is named (npm).
+ */
+function repositoryManager(repoDir, packageDir) {
+    const folders = [...new Set([packageDir, ''])].map((folder) => (0,external_node_path_.join)(repoDir, folder));
+    for (const folder of folders) {
+        const manifest = parseJson(readPlainFileSync((0,external_node_path_.join)(folder, 'package.json')));
+        const named = fromPackageManagerField(manifest?.packageManager);
+        if (named)
+            return named;
+    }
+    for (const folder of folders) {
+        for (const [lockfile] of package_manager_LOCKFILES) {
+            const text = readPlainFileSync((0,external_node_path_.join)(folder, lockfile));
+            if (text !== null)
+                return fromLockfile(lockfile, text);
+        }
+    }
+    return null;
+}
+/**
+ * Writes the shims into `folder` (made here) when the repository's manager is one corepack provides and
+ * `path` has none of it; null when nothing is missing, or nothing can stand in for it.
+ */
+async function writePackageManagerShims(repoDir, packageDir, folder, path = process.env.PATH ?? '') {
+    const manager = repositoryManager(repoDir, packageDir);
+    const programs = manager && CORE_PACKED[manager.name];
+    if (!manager || !programs || onPath(programs[0], path))
+        return null;
+    const corepack = onPath('corepack', path) ?? besideNode('corepack');
+    const npx = onPath('npx', path) ?? besideNode('npx');
+    if (!corepack && !npx)
+        return null;
+    await (0,promises_.mkdir)(folder, { recursive: true, mode: 0o755 });
+    for (const program of programs) {
+        const shim = (0,external_node_path_.join)(folder, program);
+        await (0,promises_.writeFile)(shim, shimScript(manager, program, corepack ? { corepack } : { npx: npx }), { mode: 0o755 });
+        await (0,promises_.chmod)(shim, 0o755);
+    }
+    return { folder, manager, via: corepack ? 'corepack' : 'npx' };
+}
+/** The same sandbox, its commands finding the shims after everything else on PATH, with the machine's corepack settings. */
+function withPackageManagerShims(sandbox, shims) {
+    const run = (request) => sandbox.processes.run(shimmed(request, shims.folder));
+    // Each member delegated (not spread): a sandbox may keep its methods on a prototype.
+    return {
+        isolation: sandbox.isolation,
+        detail: sandbox.detail,
+        isolatesNetwork: sandbox.isolatesNetwork,
+        notes: sandbox.notes,
+        processes: { run },
+        share: (dir) => sandbox.share(dir),
+        remove: (dir) => sandbox.remove(dir),
+        close: () => sandbox.close()
+    };
+}
+/**
+ * PATH with the shims last: a pnpm the repository installed itself, or one on the machine, still wins. A
+ * command with the network (an install, a build) also gets what corepack's download needs.
+ */
+function shimmed(request, folder) {
+    const path = [request.env?.PATH ?? process.env.PATH ?? '', folder].filter(Boolean).join(external_node_path_.delimiter);
+    const download = request.network ? corepackEnvironment(process.env) : {};
+    return { ...request, env: { ...download, ...request.env, PATH: path } };
+}
+/**
+ * The shims for the repository's package manager on the sandbox's commands, its first download done now
+ * with the network (into the sandbox's home), so the commands that run offline — the capture, the tests —
+ * find it there. The sandbox as it is when nothing is missing.
+ */
+async function usePackageManagers(sandbox, repoDir, packageDir, folder, log) {
+    const shims = await writePackageManagerShims(repoDir, packageDir, folder);
+    if (!shims)
+        return sandbox;
+    const { manager } = shims;
+    const shimmedSandbox = withPackageManagerShims(sandbox, shims);
+    log.info(`Package manager: ${manager.name} (${manager.source}) is not on PATH; it runs through ${shims.via} as ${manager.name}${manager.version ? `@${manager.version}` : ''}`);
+    const prepared = await shimmedSandbox.processes.run({ command: manager.name, args: ['--version'], cwd: folder, timeoutMs: PREPARE_TIMEOUT_MS, network: true });
+    if (prepared.exitCode !== 0)
+        log.warn(`Package manager: ${manager.name} through ${shims.via} did not start (exit ${prepared.exitCode}): ${whyNot(prepared.output)}`);
+    else
+        log.info(`Package manager: ${manager.name} ${prepared.stdout.trim().split('\n')[0].slice(0, 40)} ready (${(prepared.durationMs / 1000).toFixed(1)} s)`);
+    return shimmedSandbox;
+}
+function besideNode(program) {
+    const candidate = (0,external_node_path_.join)((0,external_node_path_.dirname)(process.execPath), program);
+    return (0,external_node_fs_.existsSync)(candidate) ? candidate : null;
+}
+function parseJson(text) {
+    try {
+        const value = JSON.parse(text ?? '');
+        return value && typeof value === 'object' ? value : null;
+    }
+    catch {
+        return null;
+    }
+}
+/** The error a failed start printed (node's uncaught `Error: …` line), else its last line. */
+function whyNot(output) {
+    const lines = output.trim().split('\n');
+    return lines.find((line) => /^\w*Error\b/.test(line))?.trim() ?? lines[lines.length - 1] ?? '(no output)';
+}
+
 ;// CONCATENATED MODULE: ./src/execute/outside-failure.ts
 
 // What a test file's own mistakes look like: these are the model's to repair, whatever else the runner says.
@@ -57124,10 +57341,10 @@ function withCoverage(invocation, c8Bin, scratchDir) {
     return { command: process.execPath, args: [c8Bin, ...c8Args, invocation.command, ...invocation.args], env: invocation.env };
 }
 /** A run cut short by the timeout: files it never reached say so, rather than "no test in this file". */
-function ava_withTimeout(results, timedOut, request) {
+function ava_withTimeout(results, timedOut, request, runner = 'ava') {
     if (!timedOut)
         return results;
-    const message = `ava timed out after ${request.timeoutMs} ms`;
+    const message = `${runner} timed out after ${request.timeoutMs} ms`;
     const reached = new Set(results.tests.map((test) => test.file));
     const fileErrors = request.files.flatMap((file) => {
         const error = results.fileErrors.find((entry) => entry.file === file);
@@ -58688,6 +58905,266 @@ function hasTestFile(dir, depth) {
     return folders.some((entry) => hasTestFile((0,external_node_path_.join)(dir, entry.name), depth - 1));
 }
 
+;// CONCATENATED MODULE: ./src/frameworks/tap-report.ts
+/**
+ * node-tap's TAP report (`--reporter=tap`), read with the parser the ava adapter uses → per-test results
+ * and file errors. tap runs each file in its own process and reports it as a top-level subtest named by its
+ * path; a test is a subtest (`t.test`) or an assertion made outside any subtest, named by its subtests'
+ * titles joined with ' › '. The subtests' own assertions are not tests: they are how a test fails.
+ */
+
+
+
+
+
+
+const tap_report_SEPARATOR = ' › ';
+// Output lines kept either side of a crashed file's first mention.
+const CONTEXT_LINES = 4;
+// A report tap started: tap 18+ leaves out the version line when the report goes to a file.
+const TAP_STARTED = /^(?:TAP version \d+|# Subtest: |1\.\.\d+|(?:not )?ok\b)/m;
+/** The report's top-level subtests (one per file tap ran); null when the text holds no TAP (tap never started). */
+function parseTapTree(tap) {
+    if (!TAP_STARTED.test(tap))
+        return null;
+    const root = { name: '', point: null, subtests: [], assertions: [] };
+    const parser = new Parser();
+    listen(parser, root);
+    parser.end(tap);
+    return root.subtests;
+}
+/** Fills `node` from a parser: a child parser is a subtest, closed by the parent's next closing test point. */
+function listen(parser, node) {
+    const open = [];
+    parser.on('child', (child) => {
+        const subtest = { name: tap_report_unescapeName(child.name), point: null, subtests: [], assertions: [] };
+        node.subtests.push(subtest);
+        open.push(subtest);
+        listen(child, subtest);
+    });
+    parser.on('assert', (result) => {
+        const subtest = result.closingTestPoint ? open.shift() : undefined;
+        const point = toPoint(result);
+        point.name = tap_report_unescapeName(point.name);
+        if (subtest)
+            subtest.point = point;
+        else
+            node.assertions.push(point);
+    });
+}
+/** A title as the test gave it: TAP escapes `#` (a directive's start) and `\` in descriptions. */
+function tap_report_unescapeName(name) {
+    return name.replace(/\\([#\\])/g, '$1');
+}
+/**
+ * Per-test results of the requested files (paths relative to the folder tap ran in). A file that ran no
+ * test, or whose process failed outside its tests (an import that failed, a crash, a plan it broke), goes to
+ * fileErrors; `output` (the run's own output, where a crashed file's stderr went) is searched for the file's
+ * error.
+ */
+function readTapResults(files, requested, output) {
+    const tests = [];
+    const fileErrors = [];
+    for (const file of requested) {
+        const node = files.find((entry) => samePath(entry.name, file));
+        if (!node) {
+            fileErrors.push({ file, message: 'tap did not run this file (is it one of the files its configuration runs?)' });
+            continue;
+        }
+        const found = testsOf(node, [], file);
+        tests.push(...found);
+        const error = fileError(node, found, file, output);
+        if (error)
+            fileErrors.push({ file, message: trimMessage(error) });
+    }
+    return { tests, fileErrors };
+}
+/** The tests of a subtest: its leaf subtests, and its own assertions where it has subtests too (or it is the file). */
+function testsOf(node, titles, file) {
+    const nested = node.subtests.flatMap((subtest) => testsOf(subtest, [...titles, subtest.name], file));
+    const isFile = titles.length === 0;
+    if (!isFile && node.subtests.length === 0)
+        return [leafTest(node, titles, file)];
+    const own = node.assertions.map((assertion) => tap_report_toTestResult(file, [...titles, assertion.name].join(tap_report_SEPARATOR), assertion, [assertion]));
+    return [...own, ...nested];
+}
+function leafTest(node, titles, file) {
+    const point = node.point ?? { name: node.name, ok: false, skip: false, todo: false, diag: { message: 'tap reported no result for this test' } };
+    return tap_report_toTestResult(file, titles.join(tap_report_SEPARATOR), point, node.assertions.length ? node.assertions : [point]);
+}
+function tap_report_toTestResult(file, name, point, assertions) {
+    // A todo test is reported `ok # TODO`: like a skipped one, it says nothing yet.
+    const status = point.skip || point.todo ? 'skipped' : point.ok ? 'passed' : 'failed';
+    const failures = assertions.filter((assertion) => !assertion.ok && !assertion.skip && !assertion.todo);
+    const message = status === 'failed' ? trimMessage(failures.map(tapFailureMessage).join('\n\n') || tapFailureMessage(point)) : '';
+    return { file, name, status, durationMs: null, message };
+}
+/**
+ * Why a file failed outside its tests: it ran none (`1..0 # no tests found`: an import failed, or it defines
+ * none), or tap failed it with every test passing (its process exited non-zero, a broken plan).
+ */
+function fileError(node, tests, file, output) {
+    if (tests.length > 0 && (node.point?.ok !== false || tests.some((test) => test.status === 'failed')))
+        return null;
+    if (tests.length === 0 && node.point?.skip)
+        return 'tap ran no test from this file (it defines none)';
+    const exitCode = node.point?.diag?.exitCode;
+    const signal = node.point?.diag?.signal;
+    const how = typeof signal === 'string' ? `was killed by ${signal}` : typeof exitCode === 'number' ? `exited with code ${exitCode}` : 'failed';
+    const reason = tests.length === 0 ? `tap ran no test from this file: its process ${how}` : `tap failed this file after its tests passed: its process ${how}`;
+    const said = outputAbout(file, output);
+    return said ? `${reason}\n${said}` : reason;
+}
+/**
+ * The lines of the run's output around the file's first mention: a crashed file's stderr reaches the run's
+ * output, its error a few lines above the stack frame that names the file.
+ */
+function outputAbout(file, output) {
+    const lines = stripAnsi(output).split('\n');
+    const mention = new RegExp(`(?:^|[\\s/(])${escapeRegExp(file)}\\b`);
+    const at = lines.findIndex((line) => mention.test(line));
+    return at < 0 ? '' : trimMessage(lines.slice(Math.max(0, at - CONTEXT_LINES), at + CONTEXT_LINES).join('\n'));
+}
+/** The failure as tap describes it: the error's type and message, the diff, and where it happened. */
+function tapFailureMessage(point) {
+    const diag = point.diag ?? {};
+    const text = (value) => (typeof value === 'string' ? value.trimEnd() : '');
+    const type = text(diag.type);
+    const message = text(diag.message) || point.name;
+    const lines = [type && !message.startsWith(type) ? `${type}: ${message}` : message];
+    if (text(diag.diff))
+        lines.push(text(diag.diff));
+    else if ('found' in diag || 'wanted' in diag)
+        lines.push(`found: ${JSON.stringify(diag.found)}\nwanted: ${JSON.stringify(diag.wanted)}`);
+    const at = where(diag.at);
+    if (at)
+        lines.push(`at ${at}`);
+    if (text(diag.stack))
+        lines.push(text(diag.stack));
+    // tap 16 writes a file URL's path relative to the folder it runs in (`file://test/a.test.mjs:3:7`).
+    return trimMessage(fileUrlsToPaths(stripAnsi(lines.join('\n'))).replace(/file:\/\/(?=[^/])/g, '') || 'failed without an error message');
+}
+/** `file:line:column` from tap's `at`: `{file, line, column}` (tap 16) or `{fileName, lineNumber, columnNumber}` (18+). */
+function where(at) {
+    if (!at || typeof at !== 'object')
+        return '';
+    const value = at;
+    const file = value.file ?? value.fileName;
+    const line = value.line ?? value.lineNumber;
+    const column = value.column ?? value.columnNumber;
+    return typeof file === 'string' ? [file, line, column].filter((part) => part !== undefined).join(':') : '';
+}
+function samePath(reported, file) {
+    return external_node_path_.posix.normalize(reported.split('\\').join('/')) === external_node_path_.posix.normalize(file);
+}
+
+;// CONCATENATED MODULE: ./src/frameworks/tap.ts
+/**
+ * node-tap: found by its dependency, config file or test script; run by path with its TAP reporter, the
+ * report read like ava's (tap-report.ts). tap 16 and older run nyc unless told not to (`--no-coverage`);
+ * tap 18+ (the @tapjs packages) collect coverage unless told not to (`--disable-coverage`).
+ */
+
+
+
+
+
+
+
+
+
+
+
+
+
+const PACKAGES = ['tap', '@tapjs/run'];
+const tap_CONFIG_FILES = ['.taprc', '.taprc.yml', '.taprc.yaml'];
+const TAP_WORD = /(?:^|[\\/])tap$/;
+const tap_REPORT_FILE = 'tap.tap';
+// tap's default test files (tap 16's --test-regex and tap 18+'s --include, merged): any script in a test
+// folder, `*.test.*`/`*.spec.*` anywhere, a file named test(s).*; never in the folders tap always skips.
+const tap_SCRIPT_FILE = /\.(?:[cm]?js|jsx|[cm]?ts|tsx)$/;
+const tap_TEST_NAME = /(?:\.(?:tests?|spec)|^tests?)\.[^.]+$/;
+const tap_TEST_FOLDERS = new Set(['test', 'tests', '__test__', '__tests__']);
+const tap_EXCLUDED_FOLDERS = new Set(['node_modules', 'tap-snapshots', 'fixture', 'fixtures', 'dist']);
+const tapAdapter = {
+    name: 'tap',
+    coverageNeeds: "test processes run by node that keep the NODE_V8_COVERAGE variable and exit normally (node writes their V8 coverage as they exit; tap's own coverage is turned off)",
+    async detect(repoDir) {
+        const manifest = await readPackageJson(repoDir);
+        if (manifest && usesTap(manifest))
+            return true;
+        return tap_CONFIG_FILES.some((file) => (0,external_node_fs_.existsSync)((0,external_node_path_.join)(repoDir, file)));
+    },
+    loadingTest: (imports, importSyntax) => `${importSyntax ? "import t from 'tap'" : "const t = require('tap')"}\n${imports}\n\nt.test('loads', async (t) => {\n  t.pass('loaded')\n})\n`,
+    isTestFile(path) {
+        const parts = path.split('/');
+        const base = parts[parts.length - 1];
+        const folders = parts.slice(0, -1);
+        if (!tap_SCRIPT_FILE.test(base) || /\.d\.[cm]?ts$/.test(base) || parts.some((part) => part.startsWith('.')))
+            return false;
+        if (folders.some((folder) => tap_EXCLUDED_FOLDERS.has(folder) || folder.startsWith('tap-testdir-')))
+            return false;
+        return tap_TEST_NAME.test(base) || folders.some((folder) => tap_TEST_FOLDERS.has(folder));
+    },
+    async run(request, processes) {
+        await makeRunnerFolder(request.scratchDir);
+        const tap = installedBin(request.treeDir, 'tap');
+        if (!tap && !request.command)
+            return tap_notInstalled(request);
+        const reportFile = (0,external_node_path_.join)(request.scratchDir, tap_REPORT_FILE);
+        // A report left by an earlier run must not pass for this one's.
+        await removeInside(request.scratchDir, tap_REPORT_FILE);
+        const tapArgs = ['--reporter=tap', noCoverageFlag(request.treeDir)];
+        const invocation = request.command ? expandCommand(request.command, request.files, tapArgs) : await tap_defaultInvocation(request, tap, tapArgs);
+        // tap's report goes to stdout; the tests' stderr (a crash's stack) stays in the run's output.
+        const wrapped = await toReportFile(invocation, reportFile, request.scratchDir);
+        const v8 = request.coverage ? await v8CoverageEnv(request.scratchDir) : null;
+        const ran = await processes.run({ ...wrapped, env: { ...wrapped.env, ...v8 }, cwd: request.treeDir, timeoutMs: request.timeoutMs });
+        // A missing report reads as no TAP; a link, FIFO or oversized one ends the run (sandbox-files.ts).
+        const report = (await readSandboxFile(request.scratchDir, reportFile, 'results')) ?? '';
+        const output = trimTail(stripAnsi(`${ran.output}\n${report}`));
+        const base = { exitCode: ran.exitCode, timedOut: ran.timedOut, durationMs: ran.durationMs, output };
+        const files = parseTapTree(report);
+        if (!files)
+            return { ...base, tests: [], fileErrors: request.files.map((file) => ({ file, message: tap_noReport(ran.timedOut, ran.exitCode, output, request) })) };
+        const results = ava_withTimeout(readTapResults(files, request.files, ran.output), ran.timedOut, request, 'tap');
+        const testFiles = new Set(request.files);
+        const coverage = v8 ? await readV8Coverage(v8CoverageDir(request.scratchDir), await treeRoots(request.treeDir), { exclude: (file) => testFiles.has(file) || tapAdapter.isTestFile(file) }) : null;
+        return { ...base, ...results, ...(coverage && { coverage }) };
+    }
+};
+/** tap 18+ says `--disable-coverage`; tap 16 and older `--no-coverage`. A tap not found is taken for a current one. */
+function noCoverageFlag(treeDir) {
+    const version = installedVersion(treeDir, 'tap');
+    return version === null || atLeastVersion(version, 18) ? '--disable-coverage' : '--no-coverage';
+}
+/** The tree's tap, run by node directly (no npx, no shell), with the variables its test script sets. */
+async function tap_defaultInvocation(request, tapBin, tapArgs) {
+    const manifest = await readPackageJson(request.treeDir);
+    return { command: process.execPath, args: [tapBin, ...tapArgs, ...request.files], env: tap_scriptEnv(manifest?.scripts?.test) };
+}
+/** `NAME=value` words before tap in the test script (e.g. `TZ=UTC tap`). */
+function tap_scriptEnv(script) {
+    for (const words of scriptCommands(script ?? '')) {
+        const at = words.findIndex((word) => TAP_WORD.test(word));
+        if (at >= 0)
+            return assignments(words.slice(0, at));
+    }
+    return {};
+}
+function usesTap(manifest) {
+    return PACKAGES.some((name) => declares(manifest, name)) || scriptCommands(manifest.scripts?.test ?? '').some((words) => words.some((word) => TAP_WORD.test(word)));
+}
+function tap_noReport(timedOut, exitCode, output, request) {
+    const reason = timedOut ? `tap timed out after ${request.timeoutMs} ms` : `tap wrote no TAP report (exit ${exitCode})`;
+    return `${reason}\n${trimTail(output, 2000)}`;
+}
+function tap_notInstalled(request) {
+    const message = `tap is not installed in ${request.treeDir} (no node_modules/tap/package.json from it)`;
+    return { tests: [], fileErrors: request.files.map((file) => ({ file, message })), exitCode: null, timedOut: false, durationMs: 0, output: message };
+}
+
 ;// CONCATENATED MODULE: ./src/frameworks/vitest.ts
 /** vitest: found by its dependency, test script or config file; run by path, read from its JSON report. */
 
@@ -58898,11 +59375,12 @@ function vitest_toStatus(status) {
 
 
 
+
 // vitest before jest: vitest projects often keep jest-compatible names and globals. node:test last of the
 // JavaScript runners: other runners' scripts may call node too.
 // The runners whose adapters run them through a wrapper CLI (wrapper.ts).
 const WRAPPED_RUNNERS = new Set(['vitest', 'jest']);
-const ADAPTERS = [vitestAdapter, jestAdapter, mochaAdapter, avaAdapter, nodeTestAdapter, pytestAdapter];
+const ADAPTERS = [vitestAdapter, jestAdapter, mochaAdapter, avaAdapter, tapAdapter, nodeTestAdapter, pytestAdapter];
 /** The adapter the framework setting names, else the detected one. */
 async function frameworkFor(packageDir, name) {
     const named = ADAPTERS.find((adapter) => adapter.name === name);
@@ -58930,6 +59408,7 @@ const RUNNER_PROGRAMS = [
     [/(?:^|\/)jest(?:\.js)?$/, 'jest'],
     [/(?:^|\/)_?mocha(?:\.js)?$/, 'mocha'],
     [/(?:^|\/)ava(?:\.js)?$/, 'ava'],
+    [/(?:^|\/)tap$/, 'tap'],
     [/(?:^|\/)(?:node|nodejs|tsx)$/, 'node-test', (args) => args.includes('--test')],
     [/(?:^|\/)(?:py\.test|pytest)$/, 'pytest'],
     [/(?:^|\/)python3?$/, 'pytest', (args) => args.join(' ').startsWith('-m pytest')]
@@ -59197,7 +59676,8 @@ function relativePath(dir) {
 
 const launch_RUNNERS = ['jest', 'vitest', 'mocha', 'ava', 'node-test', 'tap', 'pytest'];
 /** Package managers' own bookkeeping, which says nothing about how the tests run. */
-const NOISE_NAMES = new Set(['INIT_CWD', 'NODE', 'COLOR', 'EDITOR', '_', 'SHLVL', 'PWD', 'OLDPWD', 'PROJECT_CWD', 'BERRY_BIN_FOLDER', 'PNPM_SCRIPT_SRC_DIR']);
+// PATH: npm's, its `node_modules/.bin` folders first, which every run puts there itself (withPackageBins).
+const NOISE_NAMES = new Set(['PATH', 'INIT_CWD', 'NODE', 'COLOR', 'EDITOR', '_', 'SHLVL', 'PWD', 'OLDPWD', 'PROJECT_CWD', 'BERRY_BIN_FOLDER', 'PNPM_SCRIPT_SRC_DIR']);
 const NOISE_PREFIXES = ['npm_', 'RTG_CAPTURE_'];
 /** Splits the capture file into records, skipping lines that are not one (a process killed mid-write). */
 function parseCaptureRecords(text) {
@@ -59215,6 +59695,11 @@ function parseCaptureRecords(text) {
         }
     }
     return records;
+}
+/** The first runner the command started that the tool has no adapter for (tape, jasmine…), when it started no other first. */
+function unsupportedRunner(records) {
+    const first = records.find((record) => record.kind === 'runner');
+    return first && !launch_RUNNERS.includes(first.runner) ? String(first.runner) : null;
 }
 /** The runner launches in the order they started (a script may start several: `jest && mocha`). */
 function launchesFrom(records, footprint) {
@@ -59417,10 +59902,11 @@ async function captureLaunch(treeDir, command, processes, options) {
     });
     const records = parseCaptureRecords((await readSandboxFile(scratchDir, recordsPath, 'results')) ?? '');
     const startEnv = parseStartEnv(await readSandboxFile(scratchDir, startEnvPath, 'results'));
-    const [launch, ...later] = launchesFrom(records, { ...footprint, startEnv });
+    const unsupported = unsupportedRunner(records);
+    const [launch, ...later] = unsupported ? [] : launchesFrom(records, { ...footprint, startEnv });
     if (launch)
         return { launch, later, durationMs: result.durationMs };
-    return { launch: null, durationMs: result.durationMs, exitCode: result.exitCode, timedOut: result.timedOut, outputTail: result.output.slice(-capture_OUTPUT_TAIL_CHARS) };
+    return { launch: null, durationMs: result.durationMs, exitCode: result.exitCode, timedOut: result.timedOut, outputTail: result.output.slice(-capture_OUTPUT_TAIL_CHARS), unsupported };
 }
 /** Copies the action's capture files into `scratchDir/capture-tools`, fresh, readable by the sandbox. */
 async function installCaptureFiles(scratchDir) {
@@ -59645,8 +60131,7 @@ function runnerOptions(runner, argv) {
         return keptOptions(argv, AVA, droppedFrom(AVA_DROPPED));
     if (runner === 'mocha')
         return mochaOptions(argv);
-    // tap: no adapter runs it yet; its options are kept as written, its file patterns taken out.
-    return keptOptions(argv, grammar({}), () => false);
+    return keptOptions(argv, TAP, droppedFrom(TAP_DROPPED));
 }
 /**
  * mocha's options (mocha-args.ts drops its spec, filters, reporter, watch and bail), with the configuration
@@ -59746,6 +60231,26 @@ const AVA = grammar({
 });
 const AVA_DROPPED = new Set(['match', 'tap', 'verbose', 'updateSnapshots', 'watch', 'failFast', 'host', 'port', 'break', 'resetCache', 'help', 'version']);
 /**
+ * node-tap's options (16: yargs-like `tap --help`; 18+: jackspeak): those that take a value, and what the tap
+ * adapter sets itself (its reporter, coverage) or that changes what runs (watch, only changed files, bail).
+ */
+const TAP = grammar({
+    values: {
+        value: [
+            'reporter', 'output-file', 'output-dir', 'coverage-report', 'jobs', 'timeout', 'node-arg', 'grep', 'include', 'exclude', 'before', 'after',
+            'test-env', 'test-arg', 'test-regex', 'test-ignore', 'nyc-arg', 'files', 'branches', 'functions', 'lines', 'statements', 'plugin', 'serial'
+        ]
+    },
+    switches: ['coverage', 'no-coverage', 'disable-coverage', 'check-coverage', '100', 'watch', 'save', 'changed', 'bail', 'only', 'color', 'allow-incomplete-coverage'],
+    aliases: { R: 'reporter', o: 'output-file', d: 'output-dir', j: 'jobs', t: 'timeout', w: 'watch', b: 'bail', g: 'grep', O: 'only', c: 'color', s: 'save' },
+    // Its options are kebab-case as written; `--no-x` turns x off.
+    camelCase: 'none'
+});
+const TAP_DROPPED = new Set([
+    'reporter', 'output-file', 'output-dir', 'coverage-report', 'coverage', 'no-coverage', 'disable-coverage', 'check-coverage', '100', 'branches', 'functions',
+    'lines', 'statements', 'watch', 'save', 'changed', 'bail', 'only', 'grep', 'allow-incomplete-coverage'
+]);
+/**
  * `pytest --help` (pytest 9, argparse: no `true`/`false` words, no `--no-` negation), with the options of
  * the plugins repositories commonly pass on the command line (pytest-cov, xdist, timeout, rerunfailures,
  * randomly, asyncio, django, hypothesis, html, benchmark). An option it does not know is taken as a switch.
@@ -59800,6 +60305,7 @@ const PYTEST_DROPPED = new Set([
 
 
 
+
 /** Captures at head, then in the pre-fix tree; a pre-fix tree whose command starts no runner fails the run, as its failed build would. */
 async function captureTrees(trees, choice, processes, options) {
     const head = await captureTree(trees.head, 'head', choice, processes, options);
@@ -59815,6 +60321,9 @@ async function captureTree(treeRoot, name, choice, processes, options, like) {
     await makeRunnerFolder(scratchDir);
     // Builds before the runner may fetch (as the tree's build does): the network is theirs; the tests stop before running.
     const captured = await withProgress(options.log, `Asking ${name === 'head' ? 'the head' : 'the pre-fix'} tree how it runs its tests: ${choice.command}`, () => captureLaunch((0,external_node_path_.join)(treeRoot, choice.dir), choice.command, processes, { scratchDir, timeoutMs: options.timeoutMs, network: true }));
+    if (!captured.launch && captured.unsupported) {
+        throw new UserFacingError(`The repository's test command (${choice.command}) runs ${captured.unsupported}, which regression-testgen cannot run yet`, `supported: ${ADAPTERS.map((adapter) => adapter.name).join(', ')}`);
+    }
     if (!captured.launch) {
         const how = captured.timedOut ? `timed out after ${options.timeoutMs} ms` : `exit ${captured.exitCode ?? 'none'}`;
         return { reason: `it started no test runner regression-testgen knows (${how}); its output ends:\n${captured.outputTail.slice(-1500)}`, durationMs: captured.durationMs };
@@ -59891,6 +60400,7 @@ class TestBench {
         for (const tree of [this.trees.head, this.trees.preFix]) {
             await removeSuiteFiles(tree, this.installed);
             await writeSuiteFiles(tree, files);
+            await this.options.compiled?.rebuild(tree);
         }
         this.installed = files;
     }
@@ -59904,6 +60414,7 @@ class TestBench {
             throw new Error(`${clash.path} is a file of the suite: it cannot run alone`);
         try {
             await writeSuiteFiles(this.trees[tree], files);
+            await this.options.compiled?.rebuild(this.trees[tree]);
             const runs = [];
             for (let run = 1; run <= times; run++)
                 runs.push(await this.run(tree, files.map((file) => file.path), { title: run === 1 ? title : `${title}, run ${run}`, shuffle: run > 1 }));
@@ -59935,15 +60446,21 @@ class TestBench {
         await makeRunnerFolder(scratchDir);
         const { runDir, command, wrapper } = this.howToRun(await this.launchFor(tree));
         const treeDir = (0,external_node_path_.join)(root, runDir);
-        const packageFiles = files.map((file) => external_node_path_.posix.relative(runDir, file));
+        const sources = this.compiledFiles(files);
+        const packageFiles = [...sources.keys()].map((file) => external_node_path_.posix.relative(runDir, file));
         const where = tree === 'head' ? 'at head' : tree === 'preFix' ? 'on the pre-fix tree' : tree.where;
         // Not "Run N …": that line is the run's result, below.
         const starting = `Testing ${files.length} file(s) ${where} (${title.toLowerCase()})`;
         const result = await withProgress(this.options.log, starting, () => this.framework.run({ treeDir, files: packageFiles, scratchDir, timeoutMs, coverage: options.coverage, shuffle: options.shuffle, command, wrapper }, this.processes));
-        const run = repoRelativeRun(withoutTreePaths(result, [treeDir, await (0,promises_.realpath)(treeDir)]), runDir);
+        const run = asSources(repoRelativeRun(withoutTreePaths(result, [treeDir, await (0,promises_.realpath)(treeDir)]), runDir), sources, this.options.compiled?.layout ?? null);
         const coverage = options.coverage ? (run.coverage ? ' (with coverage)' : ' (coverage asked for, none collected)') : '';
         this.logRun(`${title} ${where}${coverage}${run.shuffled ? ' (shuffled)' : ''}`, run);
         return run;
+    }
+    /** The files the runner runs (compiled ones where it runs compiled tests), each with the source it stands for. */
+    compiledFiles(files) {
+        const layout = this.options.compiled?.layout;
+        return new Map(files.map((file) => [layout?.compiledPath(file) ?? file, file]));
     }
     /** The captured launch of a tree; a variant tree runs the head's, moved there. */
     async launchFor(tree) {
@@ -59992,6 +60509,13 @@ function repoRelativeRun(run, packageDir) {
         fileErrors: run.fileErrors.map((error) => ({ ...error, file: repoPath(error.file) })),
         coverage: run.coverage?.map((entry) => ({ ...entry, file: repoPath(entry.file) }))
     };
+}
+/** A run of compiled tests as the source tests it ran: the files asked for by their source, others through the layout. */
+function asSources(run, sources, layout) {
+    if (!layout)
+        return run;
+    const source = (file) => sources.get(file) ?? layout.sourcePath(file) ?? file;
+    return { ...run, tests: run.tests.map((test) => ({ ...test, file: source(test.file) })), fileErrors: run.fileErrors.map((error) => ({ ...error, file: source(error.file) })) };
 }
 /** Files with a test that did not pass, or that could not run at all. */
 function failingFiles(run) {
@@ -60124,228 +60648,59 @@ function proofStrength(proof) {
     return onlyLoadFailures(tests) ? LOAD_ONLY : STRONG;
 }
 
-;// CONCATENATED MODULE: ./src/execute/dependency-change.ts
+;// CONCATENATED MODULE: ./src/ports/sandbox-listing.ts
 /**
- * Whether a changed manifest changes what is installed. A release bump of package.json's `version`, or a
- * lockfile npm rewrote with other flags (`peer`, `dev`), installs the same packages: the pre-fix tree then
- * reuses the installed dependencies instead of paying for (and risking) a fresh install.
+ * Listing the files of a folder the sandbox wrote (a build's output, `dist/`): the one place that walks one.
+ * The build is the repository's code, so a folder may hold links (to `/`, to a folder of root's) or be one;
+ * the walk never follows a link, lists only regular files, and stops at a bound so a huge tree costs little.
  */
-// The package.json fields an install reads.
-const INSTALL_FIELDS = ['dependencies', 'devDependencies', 'optionalDependencies', 'peerDependencies', 'bundledDependencies', 'overrides', 'resolutions', 'workspaces', 'packageManager', 'pnpm', 'engines'];
-// What a lockfile entry says about the package installed there.
-const ENTRY_FIELDS = ['version', 'resolved', 'integrity', 'link'];
-/** True unless the two versions of the manifest at `path` are known to install the same packages. */
-function changesInstall(path, before, after) {
-    if (before === null || after === null)
-        return true;
-    const name = path.split('/').pop();
-    const reading = name === 'package.json' ? installFields : name === 'package-lock.json' || name === 'npm-shrinkwrap.json' ? lockedPackages : null;
-    if (!reading)
-        return before !== after;
-    const [a, b] = [reading(before), reading(after)];
-    return a === null || b === null || a !== b;
-}
-function installFields(text) {
-    const manifest = parseObject(text);
-    return manifest && JSON.stringify(INSTALL_FIELDS.map((field) => manifest[field] ?? null));
-}
-/** Every installed path with its version and source (lockfile v2/v3 `packages`, v1 nested `dependencies`). */
-function lockedPackages(text) {
-    const lock = parseObject(text);
-    if (!lock)
-        return null;
-    const entries = [];
-    const packages = lock.packages;
-    if (packages && typeof packages === 'object') {
-        for (const [location, entry] of Object.entries(packages)) {
-            // The root entry repeats package.json, which is compared on its own.
-            if (location !== '')
-                entries.push(JSON.stringify([location, ...ENTRY_FIELDS.map((field) => entry?.[field] ?? null)]));
+
+
+/** Folders a build never writes its output into, skipped to keep the walk short. */
+const SKIPPED = new Set(['node_modules', '.git']);
+/**
+ * The regular files under `root/folder` (folder root-relative, '/'-separated, '' for root itself), links
+ * neither followed nor listed; empty when the folder is missing, is a link, or a link is on the way to it.
+ */
+async function listSandboxFiles(root, folder, options = {}) {
+    const { limit = 100_000, keep = () => true } = options;
+    const listing = { files: [], truncated: false };
+    if (!(await plainFolders(root, folder)))
+        return listing;
+    const pending = [folder];
+    while (pending.length > 0) {
+        const current = pending.shift();
+        const entries = await (0,promises_.readdir)((0,external_node_path_.join)(root, current), { withFileTypes: true }).catch(() => []);
+        for (const entry of entries.sort((a, b) => a.name.localeCompare(b.name))) {
+            const path = current ? `${current}/${entry.name}` : entry.name;
+            // Dirent types come from lstat: a link is neither a file nor a folder here.
+            if (entry.isDirectory() && !SKIPPED.has(entry.name))
+                pending.push(path);
+            else if (entry.isFile() && keep(path)) {
+                if (listing.files.length >= limit)
+                    return { ...listing, truncated: true };
+                listing.files.push(path);
+            }
         }
     }
-    else {
-        collectV1(lock.dependencies, '', entries);
-    }
-    return entries.sort().join('\n');
+    return listing;
 }
-function collectV1(dependencies, prefix, entries) {
-    if (!dependencies || typeof dependencies !== 'object')
-        return;
-    for (const [name, entry] of Object.entries(dependencies)) {
-        const location = `${prefix}node_modules/${name}`;
-        entries.push(JSON.stringify([location, ...ENTRY_FIELDS.map((field) => entry?.[field] ?? null)]));
-        collectV1(entry?.dependencies, `${location}/`, entries);
-    }
+/** True when every component from root down to the folder is a folder, none a link. */
+async function plainFolders(root, folder) {
+    return (await linkOnTheWay(root, folder)) === null && (await (0,promises_.lstat)((0,external_node_path_.join)(root, folder)).catch(() => null))?.isDirectory() === true;
 }
-function parseObject(text) {
-    try {
-        const value = JSON.parse(text);
-        return value && typeof value === 'object' && !Array.isArray(value) ? value : null;
+/** The first component (root-relative) from root down to `path` that is a symbolic link; null when none is. */
+async function linkOnTheWay(root, path) {
+    let current = '';
+    for (const name of path.split('/').filter(Boolean)) {
+        current = current ? `${current}/${name}` : name;
+        const stats = await (0,promises_.lstat)((0,external_node_path_.join)(root, current)).catch(() => null);
+        if (!stats)
+            return null;
+        if (stats.isSymbolicLink())
+            return current;
     }
-    catch {
-        return null;
-    }
-}
-
-;// CONCATENATED MODULE: ./src/execute/trees.ts
-/**
- * The two trees the suite runs in, both git worktrees outside the user's checkout: the head, and the
- * pre-fix tree — the head with the PR's non-test source changes (and manifests) reverted.
- */
-
-
-
-
-
-
-
-
-
-/** What the pre-fix tree takes back: the fix's source files, and manifests (a fix may be a dependency bump). */
-function filesToRevert(changeSet) {
-    return changeSet.files.filter((file) => file.role === 'source' || isManifest(file.path));
-}
-/**
- * Where each file the pre-fix tree has differently from head comes from: its base version at the merge
- * base, or nothing (the fix added it, or a rename's new name). Any other file is as at head.
- */
-function preFixSources(changeSet) {
-    const sources = new Map();
-    for (const file of filesToRevert(changeSet)) {
-        if (file.status !== 'deleted')
-            sources.set(file.path, null);
-        if (file.basePath !== null)
-            sources.set(file.basePath, { commit: changeSet.mergeBase, path: file.basePath });
-    }
-    return sources;
-}
-async function prepareTrees(git, changeSet, workDir, options) {
-    const head = (0,external_node_path_.join)(workDir, 'head');
-    const preFix = (0,external_node_path_.join)(workDir, 'pre-fix');
-    // The tool's git never works in a tree again once the repository's code has run there: the folder goes
-    // first (the sandbox's files with it), then git forgets the worktrees.
-    const worktrees = [head, preFix];
-    const dispose = async () => {
-        options.sandbox.remove(workDir);
-        for (const dir of worktrees)
-            await git.removeWorktree(dir);
-    };
-    const addVariant = async (name, change) => {
-        const dir = (0,external_node_path_.join)(workDir, name);
-        worktrees.push(dir);
-        await git.addWorktree(dir, changeSet.head);
-        await change(dir);
-        await reuseDependencies(git.repoDir, dir, options.packageDir);
-        await options.sandbox.share(dir);
-        return dir;
-    };
-    try {
-        await git.addWorktree(head, changeSet.head);
-        await reuseDependencies(git.repoDir, head, options.packageDir);
-        await options.sandbox.share(head);
-        return { head, preFix, ...(await addPreFixTree(git, changeSet, preFix, options)), addVariant, dispose };
-    }
-    catch (error) {
-        await dispose();
-        throw error;
-    }
-}
-/** A worktree at head with the fix taken out, on the repository's installed dependencies where they fit. */
-async function addPreFixTree(git, changeSet, dir, options) {
-    await git.addWorktree(dir, changeSet.head);
-    const reverted = await revertFix(git, changeSet, dir);
-    if (!(await fixChangesInstall(git, changeSet))) {
-        const preFixDependencies = await reuseDependencies(git.repoDir, dir, options.packageDir);
-        await options.sandbox.share(dir);
-        return { reverted, preFixDependencies, preFixInstallError: null };
-    }
-    // The install runs in the sandbox: the tree is shared before it.
-    await options.sandbox.share(dir);
-    try {
-        return { reverted, preFixDependencies: await installDependencies(dir, { ...options, processes: options.sandbox.processes }), preFixInstallError: null };
-    }
-    catch (error) {
-        if (!(error instanceof UserFacingError))
-            throw error;
-        // A lockfile this machine's package manager cannot install (an old format, a registry out of reach):
-        // the head's dependencies still test the reverted sources, unless the fix was the dependency change.
-        options.sandbox.remove((0,external_node_path_.join)(dir, 'node_modules'));
-        await reuseDependencies(git.repoDir, dir, options.packageDir);
-        return { reverted, preFixDependencies: 'reused-after-failed-install', preFixInstallError: firstErrorLines(error.message, 4) };
-    }
-}
-/** A manifest the fix changed in a way that installs other packages (not a version bump, not lockfile flags). */
-async function fixChangesInstall(git, changeSet) {
-    for (const file of changeSet.files.filter((changed) => isManifest(changed.path))) {
-        const before = file.basePath === null ? null : await git.fileAt(changeSet.mergeBase, file.basePath);
-        const after = file.status === 'deleted' ? null : await git.fileAt(changeSet.head, file.path);
-        if (changesInstall(file.path, before, after))
-            return true;
-    }
-    return false;
-}
-/** Takes the fix out of a checkout of the head: its source files (and manifests) go back to the merge-base. */
-async function revertFix(git, changeSet, treeDir) {
-    const files = filesToRevert(changeSet);
-    for (const file of files)
-        await revert(git, changeSet.mergeBase, treeDir, file);
-    return files.map((file) => file.path);
-}
-async function revert(git, mergeBase, treeDir, file) {
-    // Through the checked walk: a link committed in the tree is never written through.
-    if (file.status !== 'deleted')
-        await removeInside(treeDir, file.path);
-    if (file.basePath === null)
-        return;
-    const baseContent = await git.fileAt(mergeBase, file.basePath);
-    if (baseContent === null)
-        return;
-    await writeInside(treeDir, file.basePath, baseContent);
-}
-/** The build-command, in the package folder of each tree, so the tests import this tree's own output. */
-async function buildTrees(trees, buildCommand, packageDir, processes, timeoutMs, log) {
-    const command = expandCommand(buildCommand, [], []);
-    await runTreeCommand(processes, command, (0,external_node_path_.join)(trees.head, packageDir), timeoutMs, 'The build at head', log);
-    await runTreeCommand(processes, command, (0,external_node_path_.join)(trees.preFix, packageDir), timeoutMs, 'The build of the pre-fix tree', log);
-}
-
-;// CONCATENATED MODULE: ./src/launch/test-command.ts
-/**
- * Which command shows how the repository runs its tests: the test-command setting when it has no `{files}`
- * (a command to run as is), else the package's own `test` script, else (a workspace package without one)
- * the workspace root's, else `make test` where a Makefile has that target. Null: nothing to ask; the
- * adapters' own detection decides.
- */
-
-
-
-
-
-
-// `npm init`'s placeholder: a script that says there are no tests.
-const NO_TEST_SPECIFIED = /no test specified/;
-/** `packageDir`: the package whose tests run ('' for the root), in the checkout at `repoDir`. */
-function commandToCapture(repoDir, packageDir, testCommand) {
-    if (testCommand)
-        return testCommand.includes(FILES_PLACEHOLDER) ? null : { command: commandText(testCommand), dir: packageDir, source: 'the test-command setting' };
-    const own = testScript((0,external_node_path_.join)(repoDir, packageDir));
-    if (own)
-        return { command: 'npm test', dir: packageDir, source: `the test script: ${own}` };
-    const root = packageDir ? testScript(repoDir) : null;
-    if (root)
-        return { command: 'npm test', dir: '', source: `the workspace root's test script: ${root}` };
-    if (hasMakeTarget((0,external_node_path_.join)(repoDir, packageDir), 'test'))
-        return { command: 'make test', dir: packageDir, source: 'the Makefile\'s test target' };
     return null;
-}
-function testScript(dir) {
-    const script = readPackageJsonSync(dir)?.scripts?.test;
-    return typeof script === 'string' && script.trim() && !NO_TEST_SPECIFIED.test(script) ? script.trim() : null;
-}
-function hasMakeTarget(dir, target) {
-    const makefile = ['GNUmakefile', 'makefile', 'Makefile'].map((name) => (0,external_node_path_.join)(dir, name)).find((path) => (0,external_node_fs_.existsSync)(path));
-    const text = makefile ? readPlainFileSync(makefile) : null;
-    return text !== null && new RegExp(`^${target}\\s*:(?!=)`, 'm').test(text);
 }
 
 ;// CONCATENATED MODULE: ../../main/node_modules/balanced-match/dist/esm/index.js
@@ -63125,7 +63480,7 @@ async function readCollection(framework, repoTree, options = {}) {
     const reader = READERS[framework];
     const packageDir = clean(options.packageDir ?? '');
     const tree = packageDir ? packageTree(repoTree, packageDir) : repoTree;
-    const pkg = parseJson(await tree.read('package.json')) ?? {};
+    const pkg = collection_parseJson(await tree.read('package.json')) ?? {};
     const rules = reader ? await reader(tree, pkg, options.resolved ?? null).catch(() => null) : null;
     if (!rules)
         return UNKNOWN_COLLECTION;
@@ -63224,7 +63579,7 @@ async function mochaConfig(tree, named) {
     const text = await tree.read(file.replace(/^\.\//, ''));
     if (text === null)
         return null;
-    const values = /\.ya?ml$/.test(file) ? (0,yaml_dist.parse)(text) : parseJson(text, true);
+    const values = /\.ya?ml$/.test(file) ? (0,yaml_dist.parse)(text) : collection_parseJson(text, true);
     return values && typeof values === 'object' ? { file, values: values } : null;
 }
 function mochaSpecMatches(entry, path, options) {
@@ -63318,7 +63673,7 @@ async function jestConfig(tree, pkg, named) {
         return { file: 'package.json', values: (pkg.jest ?? {}) };
     if (!file.endsWith('.json'))
         return null;
-    const values = parseJson(await tree.read(file));
+    const values = collection_parseJson(await tree.read(file));
     return values ? { file, values } : null;
 }
 // ----------------------------------------------------------------------------------------------- vitest
@@ -63483,7 +63838,7 @@ function list(value) {
         return [];
     return (Array.isArray(value) ? value : [value]).map(String);
 }
-function parseJson(text, comments = false) {
+function collection_parseJson(text, comments = false) {
     if (text === null)
         return null;
     try {
@@ -63493,6 +63848,905 @@ function parseJson(text, comments = false) {
     catch {
         return null;
     }
+}
+
+;// CONCATENATED MODULE: ./src/launch/tsconfig.ts
+/**
+ * The tree's tsconfig files as `tsc` reads them, as far as where files go: `extends` (a path, a package, a
+ * list), `compilerOptions.outDir`/`rootDir`/`allowJs`/`noEmit`, and `include`/`exclude`/`files`, each path
+ * resolved against the file that says it (`${configDir}` against the file `tsc` was given). Read as data,
+ * never run; TypeScript itself is not a dependency of the action, and the tree's own copy is the
+ * repository's code.
+ */
+
+
+
+const MAX_EXTENDS_DEPTH = 8;
+/** tsconfig files the walk reads at most: a monorepo has a few dozen. */
+const MAX_CONFIGS = 64;
+const CONFIG_NAME = /(?:^|\/)(?:tsconfig[^/]*|[^/]*\.tsconfig)\.json$/;
+/** Every tsconfig the tree tracks (outside node_modules), read; the unreadable ones left out. */
+async function readTsconfigs(treeDir, trackedFiles) {
+    const names = trackedFiles.filter((path) => CONFIG_NAME.test(path) && !path.split('/').includes('node_modules')).slice(0, MAX_CONFIGS);
+    const configs = await Promise.all(names.map((file) => readTsconfig(treeDir, file)));
+    return configs.filter((config) => config !== null);
+}
+/** The tsconfig at `file` (tree-relative) with what it extends; null when it cannot be read or parsed. */
+async function readTsconfig(treeDir, file) {
+    const chain = [];
+    const said = await readChain(treeDir, file, external_node_path_.posix.dirname(file), chain, 0);
+    if (!said)
+        return null;
+    return {
+        file,
+        extends: chain.slice(1),
+        outDir: said.outDir ?? null,
+        rootDir: said.rootDir ?? null,
+        composite: said.composite ?? false,
+        include: said.include ?? null,
+        exclude: said.exclude ?? null,
+        files: said.files ?? null,
+        allowJs: said.allowJs ?? false,
+        emits: !said.noEmit && !said.emitDeclarationOnly
+    };
+}
+/** One file and its bases, merged as `tsc` merges them: the file's own options over its bases', in order. */
+async function readChain(treeDir, file, configDir, chain, depth) {
+    if (depth > MAX_EXTENDS_DEPTH || chain.includes(file))
+        return null;
+    const text = await readTreeFile(treeDir, file);
+    const raw = text === null ? null : parseJsonc(text);
+    if (!isObject(raw))
+        return null;
+    chain.push(file);
+    const here = external_node_path_.posix.dirname(file);
+    let merged = {};
+    for (const base of tsconfig_list(raw.extends)) {
+        const baseFile = await resolveExtends(treeDir, here, base);
+        const inherited = baseFile ? await readChain(treeDir, baseFile, configDir, chain, depth + 1) : null;
+        if (inherited)
+            merged = { ...merged, ...inherited };
+    }
+    return { ...merged, ...saidBy(raw, here, configDir) };
+}
+function saidBy(raw, here, configDir) {
+    const options = isObject(raw.compilerOptions) ? raw.compilerOptions : {};
+    // `${configDir}`: the folder of the file `tsc` was given, whichever file of the chain says it.
+    const path = (value) => (value.includes('${configDir}') ? treePath('', value.replace(/\$\{configDir\}/g, configDir || '.')) : treePath(here, value));
+    const said = {};
+    if (typeof options.outDir === 'string')
+        said.outDir = path(options.outDir);
+    if (typeof options.rootDir === 'string')
+        said.rootDir = path(options.rootDir);
+    if (typeof options.allowJs === 'boolean')
+        said.allowJs = options.allowJs;
+    if (typeof options.composite === 'boolean')
+        said.composite = options.composite;
+    if (typeof options.noEmit === 'boolean')
+        said.noEmit = options.noEmit;
+    if (typeof options.emitDeclarationOnly === 'boolean')
+        said.emitDeclarationOnly = options.emitDeclarationOnly;
+    // include/exclude/files are not merged: a file that says one replaces its base's.
+    for (const key of ['include', 'exclude', 'files']) {
+        if (Array.isArray(raw[key]))
+            said[key] = raw[key].filter((value) => typeof value === 'string').map((value) => path(value)).filter((value) => value !== null);
+    }
+    return said;
+}
+/**
+ * `./base.json`, `../tsconfig` (`.json` added as `tsc` adds it) or a package's (`@tsconfig/node20`,
+ * `pkg/tsconfig.base.json`) under node_modules from the file's folder up; null when not found in the tree.
+ */
+async function resolveExtends(treeDir, here, name) {
+    const candidates = (path) => (path.endsWith('.json') ? [path] : [path, `${path}.json`]);
+    if (/^\.{1,2}(?:\/|$)/.test(name)) {
+        const path = treePath(here, name);
+        return path === null ? null : firstReadable(treeDir, candidates(path));
+    }
+    for (let folder = here;; folder = external_node_path_.posix.dirname(folder)) {
+        const inModules = external_node_path_.posix.join(folder === '.' ? '' : folder, 'node_modules', name);
+        const found = await firstReadable(treeDir, [...candidates(inModules), `${inModules}/tsconfig.json`]);
+        if (found || folder === '.' || folder === '')
+            return found;
+    }
+}
+async function firstReadable(treeDir, paths) {
+    for (const path of paths)
+        if ((await readTreeFile(treeDir, path)) !== null)
+            return path;
+    return null;
+}
+/**
+ * A file of the tree, read as the sandbox may have written it: no link followed on the way (a package
+ * reached through a linked node_modules is not read), bounded; null when absent or refused.
+ */
+async function readTreeFile(treeDir, path) {
+    if (path === '..' || path.startsWith('../') || path.startsWith('/'))
+        return null;
+    return readSandboxFile(treeDir, (0,external_node_path_.join)(treeDir, path), 'config').catch((error) => {
+        if (error instanceof SandboxFileRefused)
+            return null;
+        throw error;
+    });
+}
+/** `value` (relative to the tree-relative folder `here`) as a tree-relative path; null outside the tree. */
+function treePath(here, value) {
+    if (value.startsWith('/'))
+        return null;
+    const path = external_node_path_.posix.join(here || '.', value).replace(/\/+$/, '');
+    if (path === '..' || path.startsWith('../'))
+        return null;
+    return path === '.' ? '' : path;
+}
+// ----------------------------------------------------------------------------------------------- inputs
+const TS_INPUT = /\.(?:ts|tsx|mts|cts)$/;
+const JS_INPUT = /\.(?:js|jsx|mjs|cjs)$/;
+const tsconfig_DECLARATION = /\.d\.[cm]?ts$|\.d\.[^/]+\.ts$/;
+const DEFAULT_EXCLUDE = ['node_modules', 'bower_components', 'jspm_packages'];
+/** Whether `tsc -p <config>` compiles this tree-relative path (it need not exist yet). */
+function compiles(config, path) {
+    if (tsconfig_DECLARATION.test(path) || !(TS_INPUT.test(path) || (config.allowJs && JS_INPUT.test(path))))
+        return false;
+    if (config.files?.includes(path))
+        return true;
+    // Only `files`: nothing else is an input.
+    if (config.files && !config.include)
+        return false;
+    const include = config.include ?? [external_node_path_.posix.join(external_node_path_.posix.dirname(config.file), '**/*')];
+    const exclude = config.exclude ?? [...DEFAULT_EXCLUDE.map((name) => external_node_path_.posix.join(external_node_path_.posix.dirname(config.file), name)), ...(config.outDir !== null ? [config.outDir] : [])];
+    return include.some((pattern) => matchesSpec(path, pattern)) && !exclude.some((pattern) => matchesSpec(path, pattern) || tsconfig_within(path, pattern));
+}
+/**
+ * The folder `tsc` emits relative to: `rootDir`; else under `composite` the config's own folder; else the
+ * common folder of its inputs among `files`; null when it has none.
+ */
+function effectiveRootDir(config, files) {
+    if (config.rootDir !== null)
+        return config.rootDir;
+    if (config.composite)
+        return external_node_path_.posix.dirname(config.file).replace(/^\.$/, '');
+    const inputs = files.filter((path) => compiles(config, path));
+    if (inputs.length === 0)
+        return null;
+    return inputs.map((path) => external_node_path_.posix.dirname(path)).reduce(tsconfig_commonFolder).replace(/^\.$/, '');
+}
+/** An include/exclude entry as `tsc` reads it: a last segment without wildcard or extension is a folder. */
+function matchesSpec(path, spec) {
+    const last = spec.split('/').pop() ?? '';
+    const folder = spec === '' || (!/[*?]/.test(last) && !last.includes('.'));
+    const pattern = folder ? (spec === '' ? '**/*' : `${spec}/**/*`) : spec;
+    return matcher(pattern).test(path);
+}
+/** Compiled once per pattern, to a regular expression: every tracked file is matched against every config's patterns. */
+const matchers = new Map();
+function matcher(pattern) {
+    let compiled = matchers.get(pattern);
+    if (!compiled)
+        matchers.set(pattern, (compiled = new Minimatch(pattern).makeRe() || /(?!)/));
+    return compiled;
+}
+function tsconfig_commonFolder(a, b) {
+    const left = a === '.' ? [] : a.split('/');
+    const right = b === '.' ? [] : b.split('/');
+    let i = 0;
+    while (i < left.length && i < right.length && left[i] === right[i])
+        i++;
+    return left.slice(0, i).join('/');
+}
+const tsconfig_within = (path, folder) => folder === '' || path === folder || path.startsWith(`${folder}/`);
+// ------------------------------------------------------------------------------------------------ JSONC
+/** JSON with comments and trailing commas, as tsconfig files are written; null when not even that. */
+function parseJsonc(text) {
+    try {
+        return JSON.parse(withoutTrailingCommas(tsconfig_withoutComments(text.replace(/^\uFEFF/, ''))));
+    }
+    catch {
+        return null;
+    }
+}
+/** `//` and `/* *\/` comments outside strings replaced by spaces. */
+function tsconfig_withoutComments(text) {
+    let out = '';
+    for (let i = 0; i < text.length; i++) {
+        const char = text[i];
+        if (char === '"') {
+            const end = tsconfig_stringEnd(text, i);
+            out += text.slice(i, end);
+            i = end - 1;
+        }
+        else if (char === '/' && text[i + 1] === '/') {
+            while (i < text.length && text[i] !== '\n')
+                i++;
+            out += '\n';
+        }
+        else if (char === '/' && text[i + 1] === '*') {
+            const end = text.indexOf('*/', i + 2);
+            i = end < 0 ? text.length : end + 1;
+            out += ' ';
+        }
+        else
+            out += char;
+    }
+    return out;
+}
+/** A comma before `}` or `]` (outside strings) dropped. */
+function withoutTrailingCommas(text) {
+    let out = '';
+    for (let i = 0; i < text.length; i++) {
+        if (text[i] === '"') {
+            const end = tsconfig_stringEnd(text, i);
+            out += text.slice(i, end);
+            i = end - 1;
+        }
+        else if (text[i] !== ',' || !closesNext(text, i + 1))
+            out += text[i];
+    }
+    return out;
+}
+function closesNext(text, from) {
+    let i = from;
+    while (i < text.length && /\s/.test(text[i]))
+        i++;
+    return text[i] === '}' || text[i] === ']';
+}
+/** The index just past the string starting at `start` (a `"`). */
+function tsconfig_stringEnd(text, start) {
+    for (let i = start + 1; i < text.length; i++) {
+        if (text[i] === '\\')
+            i++;
+        else if (text[i] === '"')
+            return i + 1;
+    }
+    return text.length;
+}
+const isObject = (value) => typeof value === 'object' && value !== null && !Array.isArray(value);
+const tsconfig_list = (value) => (typeof value === 'string' ? [value] : Array.isArray(value) ? value.filter((item) => typeof item === 'string') : []);
+
+;// CONCATENATED MODULE: ./src/launch/runner-specs.ts
+/**
+ * What a captured runner collects, as its own arguments (and mocha's config) say: the folders it looks in
+ * and a test of whether it would run a given file. Read as data: a `.mocharc.js` is searched for a literal
+ * `spec`, never run. Used to tell a runner that runs compiled output (`mocha` with `spec: 'dist/**'`,
+ * `node --test dist/esm/test/*.js`) from one that runs the tracked sources.
+ */
+
+
+
+
+
+
+
+const runner_specs_SCRIPT_FILE = /\.(?:[cm]?[jt]sx?)$/;
+/**
+ * What the launch collects; `collected` (the files the runner listed, tree-relative), when given, decides
+ * the folders. Null when it cannot be told (a jest config in a JavaScript file, a launch outside the tree).
+ */
+async function runnerSpecs(treeDir, launch, collected) {
+    const cwd = await runner_specs_treeRelative(treeDir, launch.cwd);
+    if (cwd === null)
+        return null;
+    // A wrapper may hand the runner absolute paths: written against the tree as the others are.
+    const argv = launch.argv.map((arg) => ((0,external_node_path_.isAbsolute)(arg) ? (0,external_node_path_.relative)(launch.cwd, arg).split(external_node_path_.sep).join('/') || '.' : arg));
+    const told = await specsOf(treeDir, { ...launch, argv }, cwd);
+    if (collected && collected.length > 0) {
+        const files = [...new Set(collected)];
+        return { bases: runner_specs_foldersOf(files), collects: told?.collects ?? byExample(files), source: `${launch.runner} listed ${files.length} file(s)${told ? `; ${told.source}` : ''}` };
+    }
+    return told;
+}
+async function specsOf(treeDir, launch, cwd) {
+    switch (launch.runner) {
+        case 'mocha':
+            return mochaSpecs(treeDir, launch, cwd);
+        case 'node-test':
+            return fromSpecs('node --test', launch.argv.filter((arg) => !arg.startsWith('-')), cwd, nodeTestName);
+        case 'ava':
+        case 'tap':
+            return fromSpecs(launch.runner, positionals(launch.argv, AVA_TAP_VALUE_FLAGS), cwd, () => true);
+        case 'jest':
+            return fromSpecs('jest', optionValues(launch.argv, ['rootDir', 'roots']), cwd, () => true);
+        case 'vitest':
+            return fromSpecs('vitest', optionValues(launch.argv, ['dir', 'root', 'r']), cwd, () => true);
+        default:
+            // pytest: Python is never compiled into another folder.
+            return null;
+    }
+}
+/**
+ * Specs (cwd-relative, as written) as bases and a test. Plain files — what a shell left of
+ * `node --test dist/test/*.js` — stand for their folder and their shared name ending (`.test.js`).
+ */
+function fromSpecs(runner, written, cwd, inFolder, note = '') {
+    if (written.length === 0)
+        return null;
+    const specs = written.map((entry) => specOf(cwd, entry));
+    const files = specs.filter((spec) => spec.kind === 'file').map((spec) => spec.path);
+    const listed = files.length ? byExample(files) : () => false;
+    const globs = specs.filter((spec) => spec.kind === 'glob').map((spec) => new Minimatch(spec.path));
+    const folders = specs.filter((spec) => spec.kind === 'folder').map((spec) => spec.path);
+    const collects = (path) => listed(path) || globs.some((glob) => glob.match(path)) || folders.some((folder) => tsconfig_within(path, folder) && path !== folder && inFolder(path, folder));
+    const bases = [...new Set(specs.map((spec) => (spec.kind === 'glob' ? globBase(spec.path) : spec.kind === 'file' ? external_node_path_.posix.dirname(spec.path).replace(/^\.$/, '') : spec.path)))];
+    return { bases, collects, source: `${runner} ${written.join(' ')}${note}` };
+}
+function specOf(cwd, entry) {
+    const path = external_node_path_.posix.join(cwd || '.', entry).replace(/\/+$/, '').replace(/^\.$/, '');
+    if (/[*?[\]{}]/.test(entry))
+        return { kind: 'glob', path };
+    return { kind: runner_specs_SCRIPT_FILE.test(entry) ? 'file' : 'folder', path };
+}
+/** The folder part of a glob, before its first wildcard segment. */
+function globBase(pattern) {
+    const segments = pattern.split('/');
+    const fixed = segments.findIndex((segment) => /[*?[\]{}!()]/.test(segment));
+    return segments.slice(0, fixed < 0 ? segments.length - 1 : fixed).join('/');
+}
+/**
+ * Files like the listed ones: in one of their folders, with the name ending they share (`a.test.js`,
+ * `b.test.js` → `.test.js`), the way the runner's own pattern most likely reads.
+ */
+function byExample(files) {
+    const folders = new Set(files.map((file) => external_node_path_.posix.dirname(file)));
+    const names = files.map((file) => external_node_path_.posix.basename(file));
+    const shared = names.reduce(commonSuffix);
+    const ending = shared.includes('.') ? shared.slice(shared.indexOf('.')) : external_node_path_.posix.extname(names[0]);
+    return (path) => folders.has(external_node_path_.posix.dirname(path)) && path.endsWith(ending);
+}
+function commonSuffix(a, b) {
+    let i = 0;
+    while (i < a.length && i < b.length && a[a.length - 1 - i] === b[b.length - 1 - i])
+        i++;
+    return i === 0 ? '' : a.slice(-i);
+}
+function runner_specs_foldersOf(files) {
+    return [...new Set(files.map((file) => external_node_path_.posix.dirname(file).replace(/^\.$/, '')))];
+}
+// ---------------------------------------------------------------------------------------------- node:test
+const NODE_TEST_NAME = /(?:^|[.\-_])test(?:[.\-_]|$)|^test-/;
+/** In a folder given to `node --test`: the files named as tests, or anything in a `test` folder. */
+function nodeTestName(path, folder) {
+    const rest = path.slice(folder ? folder.length + 1 : 0);
+    return /\.[cm]?[jt]s$/.test(path) && (NODE_TEST_NAME.test(external_node_path_.posix.basename(path).replace(/\.[cm]?[jt]s$/, '')) || rest.split('/').slice(0, -1).includes('test'));
+}
+// -------------------------------------------------------------------------------------------------- mocha
+// mocha's own order of precedence (lib/cli/config.js).
+const runner_specs_MOCHA_CONFIGS = ['.mocharc.cjs', '.mocharc.js', '.mocharc.yaml', '.mocharc.yml', '.mocharc.jsonc', '.mocharc.json'];
+/** mocha combines the spec of its arguments, its config file and package.json `mocha`; `./test` when none. */
+async function mochaSpecs(treeDir, launch, cwd) {
+    const args = parseArgs(launch.argv, VALUE_FLAGS, ALIASES);
+    const fromArgs = { spec: [...args.positionals, ...(args.options.get('spec') ?? [])], extension: args.options.get('extension') ?? [], recursive: args.options.has('recursive') };
+    const configArg = args.options.has('no-config') ? false : args.options.get('config')?.[0];
+    const config = await mochaConfigFile(treeDir, cwd, configArg);
+    if (config === 'unreadable')
+        return null;
+    const packageArg = args.options.has('no-package') ? false : (args.options.get('package')?.[0] ?? 'package.json');
+    const pkg = packageArg === false ? null : settingsOf(parseJsonc((await readTreeFile(treeDir, external_node_path_.posix.join(cwd || '.', packageArg))) ?? 'null'), 'mocha');
+    const all = [fromArgs, config?.settings, pkg].filter((settings) => !!settings);
+    const spec = all.flatMap((settings) => settings.spec);
+    const extensions = ['js', 'cjs', 'mjs', ...all.flatMap((settings) => settings.extension)].map((ext) => ext.replace(/^\./, ''));
+    const recursive = all.some((settings) => settings.recursive);
+    const inFolder = (path, folder) => (recursive || !path.slice(folder ? folder.length + 1 : 0).includes('/')) && extensions.some((ext) => path.endsWith(`.${ext}`));
+    return fromSpecs('mocha', spec.length ? spec : ['./test'], cwd, inFolder, `${recursive ? ' --recursive' : ''}${config ? ` (${config.file})` : ''}`);
+}
+/** The config file mocha loads (`--config`, else the first found from the cwd up to the tree's root). */
+async function mochaConfigFile(treeDir, cwd, named) {
+    if (named === false)
+        return null;
+    const candidates = named ? [external_node_path_.posix.join(cwd || '.', named)] : upFrom(cwd).flatMap((folder) => runner_specs_MOCHA_CONFIGS.map((name) => external_node_path_.posix.join(folder || '.', name)));
+    for (const file of candidates) {
+        const text = await readTreeFile(treeDir, file);
+        if (text === null)
+            continue;
+        const settings = /\.[cm]?js$/.test(file) ? literalSettings(text) : settingsOf(/\.ya?ml$/.test(file) ? safeYaml(text) : parseJsonc(text));
+        return settings ? { file, settings } : 'unreadable';
+    }
+    return null;
+}
+function settingsOf(value, key) {
+    const object = key && runner_specs_isObject(value) ? value[key] : value;
+    if (!runner_specs_isObject(object))
+        return null;
+    return { spec: runner_specs_strings(object.spec), extension: runner_specs_strings(object.extension), recursive: object.recursive === true };
+}
+/**
+ * A JavaScript config's `spec`, `extension` and `recursive`, when written as literals
+ * (`spec: 'dist/**\/*.test.js'`, `spec: ['a', "b"]`); null when `spec` is computed, or may come from another object.
+ */
+function literalSettings(text) {
+    const spec = literalStrings(text, 'spec');
+    const extension = literalStrings(text, 'extension');
+    if (spec === null || extension === null)
+        return null;
+    // No spec of its own, but built from another object: the spec may be in that one.
+    if (spec.length === 0 && COMPOSED_CONFIG.test(text))
+        return null;
+    return { spec, extension, recursive: /\brecursive\s*:\s*true\b/.test(text) };
+}
+const COMPOSED_CONFIG = /\.\.\.\s*[A-Za-z_$(]|Object\.assign\(|(?:module\.exports|export\s+default)\s*=?\s*(?:require\(|[A-Za-z_$][\w$.]*\s*(?:\(|;|$))/m;
+/** `key: 'a'` or `key: ['a', "b"]`: [] when not said, null when said otherwise (computed, said twice). */
+function literalStrings(text, key) {
+    const mentions = text.match(new RegExp(`(?:^|[\\s{,'"])${key}['"]?\\s*:`, 'g')) ?? [];
+    if (mentions.length === 0)
+        return [];
+    if (mentions.length > 1)
+        return null;
+    const value = new RegExp(`${key}['"]?\\s*:\\s*(\\[(?:\\s*(?:'[^']*'|"[^"]*"|\`[^\`$]*\`)\\s*,?)*\\s*\\]|'[^']*'|"[^"]*"|\`[^\`$]*\`)\\s*(?:[,}\\n]|$)`).exec(text);
+    if (!value)
+        return null;
+    return [...value[1].matchAll(/'([^']*)'|"([^"]*)"|`([^`]*)`/g)].map((match) => match[1] ?? match[2] ?? match[3]);
+}
+function safeYaml(text) {
+    try {
+        return (0,yaml_dist.parse)(text);
+    }
+    catch {
+        return null;
+    }
+}
+/** The folder and each one above it, up to the tree's root (''). */
+function upFrom(folder) {
+    const folders = [folder];
+    while (folders[folders.length - 1] !== '')
+        folders.push(external_node_path_.posix.dirname(folders[folders.length - 1]).replace(/^\.$/, ''));
+    return folders;
+}
+// ---------------------------------------------------------------------------------------------- arguments
+const AVA_TAP_VALUE_FLAGS = new Set(['match', 'm', 'concurrency', 'c', 'timeout', 'T', 'node-arguments', 'config', 'reporter', 'R', 'jobs', 'j', 'grep', 'g', 'before', 'after', 'output-file', 'o', 'output-dir', 'd', 'coverage-report']);
+function positionals(argv, valueFlags) {
+    return parseArgs(argv, valueFlags).positionals;
+}
+/** The values of the named options (`--rootDir dist`, `--roots=dist`), each option taking one. */
+function optionValues(argv, names) {
+    const parsed = parseArgs(argv, new Set(names));
+    return names.flatMap((name) => parsed.options.get(name) ?? []).filter((value) => value !== '' && value !== 'true');
+}
+// ------------------------------------------------------------------------------------------------- paths
+/** The launch's cwd relative to the tree ('' for its root); null when outside it. */
+async function runner_specs_treeRelative(treeDir, cwd) {
+    for (const root of [treeDir, await (0,promises_.realpath)(treeDir).catch(() => treeDir)]) {
+        const inside = (0,external_node_path_.relative)(root, cwd);
+        if (inside === '')
+            return '';
+        if (!inside.startsWith('..') && !(0,external_node_path_.isAbsolute)(inside))
+            return inside.split(external_node_path_.sep).join('/');
+    }
+    return null;
+}
+const runner_specs_isObject = (value) => typeof value === 'object' && value !== null && !Array.isArray(value);
+const runner_specs_strings = (value) => (typeof value === 'string' ? [value] : Array.isArray(value) ? value.filter((item) => typeof item === 'string') : []);
+
+;// CONCATENATED MODULE: ./src/launch/compiled-tests.ts
+/**
+ * Compiled tests (issue 22, item 4): when the captured runner collects from a folder git ignores (`dist/`,
+ * `lib/test/`), a test is written as source beside the repository's source tests, compiled by rerunning the
+ * build, and run from its compiled path. This says which folder that is and how source paths map into it:
+ * by a tsconfig's `rootDir` → `outDir`, or by the source/compiled pairs the build left (a babel `src` →
+ * `lib`), whichever explains more of what is there. Reads the tree after its build ran; runs nothing.
+ */
+
+
+
+
+/** A compiled file's extension for each source's (`tsc`'s emit; babel keeps `.js`). */
+const COMPILED_EXTENSION = { '.ts': '.js', '.tsx': '.js', '.mts': '.mjs', '.cts': '.cjs', '.js': '.js', '.jsx': '.js', '.mjs': '.mjs', '.cjs': '.cjs' };
+/** The sources a compiled file may come from, TypeScript first. */
+const SOURCE_EXTENSIONS = { '.js': ['.ts', '.tsx', '.js', '.jsx'], '.mjs': ['.mts', '.mjs'], '.cjs': ['.cts', '.cjs'] };
+const compiled_tests_DECLARATION = /\.d\.[cm]?ts$|\.d\.[^/]+\.ts$/;
+/** Null when the runner collects tracked source (no compilation involved), or what it collects is unknown. */
+async function compiledLayout(treeDir, launch, options) {
+    const specs = await runnerSpecs(treeDir, launch, options.collected);
+    if (!specs || specs.bases.length === 0)
+        return null;
+    const link = await firstLink(treeDir, specs.bases);
+    // A tracked link is the repository's own source; one the build made is not followed, so nothing maps.
+    if (link !== null && options.trackedFiles.includes(link))
+        return null;
+    if (link !== null)
+        return layoutOf(specs.bases[0], specs, null, new Set(), new Set(), `${link} is a symbolic link the build left; not followed`);
+    const outputDir = await ignoredOutput(specs.bases, options.ignored);
+    if (outputDir === null)
+        return null;
+    // Only what a source compiles to counts (not declarations, maps, assets).
+    const listing = await listSandboxFiles(treeDir, outputDir, { keep: (path) => SOURCE_EXTENSIONS[external_node_path_.posix.extname(path)] !== undefined && !compiled_tests_DECLARATION.test(path) });
+    const compiled = new Set(listing.files);
+    const tracked = new Set(options.trackedFiles);
+    const configs = (await readTsconfigs(treeDir, options.trackedFiles)).filter((config) => config.emits && config.outDir !== null);
+    const candidates = [...configMappings(configs, outputDir, options.trackedFiles), ...pairMappings(compiled, options.trackedFiles)];
+    const scored = candidates.map((mapping) => ({ mapping, pairs: agreeing(mapping, outputDir, options.trackedFiles, compiled) }));
+    const named = namedConfigs(launch);
+    scored.sort((a, b) => b.pairs - a.pairs || rank(a.mapping, named) - rank(b.mapping, named));
+    const best = scored.find((entry) => entry.pairs > 0 || entry.mapping.config !== null);
+    const truncated = listing.truncated ? ` (the first ${listing.files.length} compiled files read)` : '';
+    return layoutOf(outputDir, specs, best ? { ...best.mapping, said: `${best.mapping.said}${pairsNote(best)}${truncated}` } : null, tracked, compiled);
+}
+async function firstLink(treeDir, bases) {
+    for (const base of bases) {
+        const link = base.startsWith('..') ? null : await linkOnTheWay(treeDir, base);
+        if (link !== null)
+            return link;
+    }
+    return null;
+}
+/** The folder the runner collects from when git ignores every one it looks in; null when one is tracked source. */
+async function ignoredOutput(bases, ignored) {
+    for (const base of bases)
+        if (base === '' || base === '..' || base.startsWith('../') || !(await ignored(base)))
+            return null;
+    const common = bases.reduce(tsconfig_commonFolder);
+    return common !== '' ? common : bases[0];
+}
+function layoutOf(outputDir, specs, mapping, tracked, compiled, unmapped) {
+    const compiledPath = (source) => (mapping ? forward(mapping, outputDir, source) : null);
+    const sourcePath = (output) => {
+        if (!mapping || !tsconfig_within(output, mapping.to))
+            return null;
+        const extension = external_node_path_.posix.extname(output);
+        const stem = external_node_path_.posix.join(mapping.from || '.', output.slice(mapping.to ? mapping.to.length + 1 : 0, -extension.length || undefined));
+        const candidates = (SOURCE_EXTENSIONS[extension] ?? []).map((ext) => `${stem}${ext}`).filter((source) => compiledPath(source) === output);
+        return candidates.find((source) => tracked.has(source)) ?? candidates[0] ?? null;
+    };
+    const sourceTestFolders = testFolders([...tracked].filter((source) => isCollected(compiledPath(source), specs, compiled)));
+    const sourceTestPath = (fileName, near) => {
+        const folder = sourceTestFolders.length ? nearestFolder(sourceTestFolders, near) : mapping && sourceFolderOf(mapping, outputDir);
+        const path = folder === null ? null : external_node_path_.posix.join(folder || '.', fileName);
+        const output = path === null ? null : compiledPath(path);
+        return output !== null && specs.collects(output) ? path : null;
+    };
+    const why = mapping ? mapping.said : (unmapped ?? `no tsconfig outDir or existing source/compiled pair maps sources into ${outputDir}`);
+    const how = `${specs.source}, from ${outputDir}${unmapped ? '' : ' (git ignores it)'}; ${why}`;
+    return { outputDir, compiledPath, sourcePath, collects: specs.collects, sourceTestFolders, sourceTestPath, how };
+}
+/** The rule applied: inside its source folder, compiled by its tsconfig (when it has one), landing in the output folder. */
+function forward(mapping, outputDir, source) {
+    const extension = external_node_path_.posix.extname(source);
+    const compiledExtension = COMPILED_EXTENSION[extension];
+    if (!compiledExtension || compiled_tests_DECLARATION.test(source) || !tsconfig_within(source, mapping.from) || source === mapping.from)
+        return null;
+    if (mapping.config && !compiles(mapping.config, source))
+        return null;
+    const rest = source.slice(mapping.from ? mapping.from.length + 1 : 0, -extension.length) + compiledExtension;
+    const output = mapping.to ? `${mapping.to}/${rest}` : rest;
+    return tsconfig_within(output, outputDir) ? output : null;
+}
+/** The source folder the rule compiles into the output folder itself (`src/test` for `src` → `dist`, output `dist/test`). */
+function sourceFolderOf(mapping, outputDir) {
+    if (!tsconfig_within(outputDir, mapping.to))
+        return null;
+    const rest = outputDir.slice(mapping.to ? mapping.to.length + 1 : 0);
+    return [mapping.from, rest].filter(Boolean).join('/');
+}
+function isCollected(output, specs, compiled) {
+    return output !== null && compiled.has(output) && specs.collects(output);
+}
+// ------------------------------------------------------------------------------------------- candidates
+/** Each tsconfig emitting into (or around) the output folder: its rootDir → its outDir. */
+function configMappings(configs, outputDir, trackedFiles) {
+    return configs.flatMap((config) => {
+        const outDir = config.outDir;
+        if (!tsconfig_within(outputDir, outDir) && !tsconfig_within(outDir, outputDir))
+            return [];
+        const rootDir = effectiveRootDir(config, trackedFiles);
+        if (rootDir === null)
+            return [];
+        const base = config.extends.length ? ` (extends ${config.extends.join(', ')})` : '';
+        const root = config.rootDir !== null ? `rootDir ${rootDir || '.'}` : `rootDir ${rootDir || '.'} (the common folder of its inputs)`;
+        return [{ from: rootDir, to: outDir, config, said: `${config.file}${base} ${root} → outDir ${outDir}` }];
+    });
+}
+/**
+ * Rules read off the build's output: each compiled file paired with the tracked source of the same name
+ * sharing the most folders (`dist/test/a.test.js` ↔ `src/test/a.test.ts`: `src` → `dist`); ambiguous ones skipped.
+ */
+function pairMappings(compiled, trackedFiles) {
+    const byName = new Map();
+    for (const source of trackedFiles) {
+        const extension = external_node_path_.posix.extname(source);
+        if (!COMPILED_EXTENSION[extension] || compiled_tests_DECLARATION.test(source) || source.split('/').includes('node_modules'))
+            continue;
+        const key = external_node_path_.posix.basename(source, extension) + COMPILED_EXTENSION[extension];
+        byName.set(key, [...(byName.get(key) ?? []), source]);
+    }
+    const rules = new Map();
+    for (const output of compiled) {
+        const rule = pairRule(output, byName.get(external_node_path_.posix.basename(output)) ?? []);
+        const key = rule && `${rule.from}\0${rule.to}`;
+        if (rule && key)
+            rules.set(key, { rule, votes: (rules.get(key)?.votes ?? 0) + 1 });
+    }
+    // The few rules most files follow: each is then checked against every tracked file.
+    return [...rules.values()].sort((a, b) => b.votes - a.votes).slice(0, MAX_PAIR_RULES).map((entry) => entry.rule);
+}
+const MAX_PAIR_RULES = 5;
+function pairRule(output, sources) {
+    const outputFolders = folders(output);
+    const rules = sources.map((source) => {
+        const sourceFolders = folders(source);
+        let shared = 0;
+        while (shared < sourceFolders.length && shared < outputFolders.length && sourceFolders[sourceFolders.length - 1 - shared] === outputFolders[outputFolders.length - 1 - shared])
+            shared++;
+        return { shared, from: sourceFolders.slice(0, sourceFolders.length - shared).join('/'), to: outputFolders.slice(0, outputFolders.length - shared).join('/') };
+    });
+    const most = Math.max(...rules.map((rule) => rule.shared));
+    const best = rules.filter((rule) => rule.shared === most);
+    // The output is its own source only when it is tracked: not a pair.
+    if (best.length !== 1 || best[0].from === best[0].to)
+        return null;
+    return { from: best[0].from, to: best[0].to, config: null, said: `existing pairs ${best[0].from || '.'} → ${best[0].to}` };
+}
+const folders = (path) => path.split('/').slice(0, -1);
+/** How many compiled files the rule explains: tracked sources it maps onto a file the build left. */
+function agreeing(mapping, outputDir, trackedFiles, compiled) {
+    let pairs = 0;
+    for (const source of trackedFiles) {
+        const output = forward(mapping, outputDir, source);
+        if (output !== null && compiled.has(output))
+            pairs++;
+    }
+    return pairs;
+}
+function pairsNote(entry) {
+    if (entry.mapping.config === null)
+        return ` (${entry.pairs} pair${entry.pairs === 1 ? '' : 's'})`;
+    return entry.pairs > 0 ? `; ${entry.pairs} existing pair${entry.pairs === 1 ? ' agrees' : 's agree'}` : '; no compiled file there yet agrees';
+}
+/** tsconfig files a command before the runner names (`tsc -p tsconfig.build.json`): the build's own. */
+function namedConfigs(launch) {
+    const named = new Set();
+    for (const { command } of launch.beforeRunner) {
+        for (const match of command.matchAll(/(?:^|\s)(?:-p|--project|-b|--build)[\s=]+(\S+)/g))
+            named.add(external_node_path_.posix.normalize(match[1]).replace(/\/$/, ''));
+    }
+    return named;
+}
+/** Ties broken: a tsconfig over pairs, the build's own tsconfig first, then the shorter path. */
+function rank(mapping, named) {
+    if (!mapping.config)
+        return 1000;
+    const file = mapping.config.file;
+    const isNamed = named.has(file) || named.has(external_node_path_.posix.dirname(file)) ? 0 : 100;
+    return isNamed + Math.min(file.length, 99);
+}
+// ------------------------------------------------------------------------------------------ source tests
+function testFolders(sources) {
+    const counts = new Map();
+    for (const source of sources) {
+        const folder = external_node_path_.posix.dirname(source).replace(/^\.$/, '');
+        counts.set(folder, (counts.get(folder) ?? 0) + 1);
+    }
+    return [...counts.entries()].sort((a, b) => b[1] - a[1] || a[0].localeCompare(b[0])).map(([folder]) => folder);
+}
+/** The folder sharing most leading folders with `near`; the first (most tests) on a tie or without `near`. */
+function nearestFolder(candidates, near) {
+    if (candidates.length === 0)
+        return null;
+    if (!near)
+        return candidates[0];
+    const nearFolder = external_node_path_.posix.dirname(near).replace(/^\.$/, '');
+    const depth = (folder) => (tsconfig_commonFolder(folder || '.', nearFolder || '.') || '').split('/').filter(Boolean).length;
+    return candidates.reduce((best, folder) => (depth(folder) > depth(best) ? folder : best));
+}
+
+;// CONCATENATED MODULE: ./src/execute/dependency-change.ts
+/**
+ * Whether a changed manifest changes what is installed. A release bump of package.json's `version`, or a
+ * lockfile npm rewrote with other flags (`peer`, `dev`), installs the same packages: the pre-fix tree then
+ * reuses the installed dependencies instead of paying for (and risking) a fresh install.
+ */
+// The package.json fields an install reads.
+const INSTALL_FIELDS = ['dependencies', 'devDependencies', 'optionalDependencies', 'peerDependencies', 'bundledDependencies', 'overrides', 'resolutions', 'workspaces', 'packageManager', 'pnpm', 'engines'];
+// What a lockfile entry says about the package installed there.
+const ENTRY_FIELDS = ['version', 'resolved', 'integrity', 'link'];
+/** True unless the two versions of the manifest at `path` are known to install the same packages. */
+function changesInstall(path, before, after) {
+    if (before === null || after === null)
+        return true;
+    const name = path.split('/').pop();
+    const reading = name === 'package.json' ? installFields : name === 'package-lock.json' || name === 'npm-shrinkwrap.json' ? lockedPackages : null;
+    if (!reading)
+        return before !== after;
+    const [a, b] = [reading(before), reading(after)];
+    return a === null || b === null || a !== b;
+}
+function installFields(text) {
+    const manifest = parseObject(text);
+    return manifest && JSON.stringify(INSTALL_FIELDS.map((field) => manifest[field] ?? null));
+}
+/** Every installed path with its version and source (lockfile v2/v3 `packages`, v1 nested `dependencies`). */
+function lockedPackages(text) {
+    const lock = parseObject(text);
+    if (!lock)
+        return null;
+    const entries = [];
+    const packages = lock.packages;
+    if (packages && typeof packages === 'object') {
+        for (const [location, entry] of Object.entries(packages)) {
+            // The root entry repeats package.json, which is compared on its own.
+            if (location !== '')
+                entries.push(JSON.stringify([location, ...ENTRY_FIELDS.map((field) => entry?.[field] ?? null)]));
+        }
+    }
+    else {
+        collectV1(lock.dependencies, '', entries);
+    }
+    return entries.sort().join('\n');
+}
+function collectV1(dependencies, prefix, entries) {
+    if (!dependencies || typeof dependencies !== 'object')
+        return;
+    for (const [name, entry] of Object.entries(dependencies)) {
+        const location = `${prefix}node_modules/${name}`;
+        entries.push(JSON.stringify([location, ...ENTRY_FIELDS.map((field) => entry?.[field] ?? null)]));
+        collectV1(entry?.dependencies, `${location}/`, entries);
+    }
+}
+function parseObject(text) {
+    try {
+        const value = JSON.parse(text);
+        return value && typeof value === 'object' && !Array.isArray(value) ? value : null;
+    }
+    catch {
+        return null;
+    }
+}
+
+;// CONCATENATED MODULE: ./src/execute/trees.ts
+/**
+ * The two trees the suite runs in, both git worktrees outside the user's checkout: the head, and the
+ * pre-fix tree — the head with the PR's non-test source changes (and manifests) reverted.
+ */
+
+
+
+
+
+
+
+
+
+/** What the pre-fix tree takes back: the fix's source files, and manifests (a fix may be a dependency bump). */
+function filesToRevert(changeSet) {
+    return changeSet.files.filter((file) => file.role === 'source' || isManifest(file.path));
+}
+/**
+ * Where each file the pre-fix tree has differently from head comes from: its base version at the merge
+ * base, or nothing (the fix added it, or a rename's new name). Any other file is as at head.
+ */
+function preFixSources(changeSet) {
+    const sources = new Map();
+    for (const file of filesToRevert(changeSet)) {
+        if (file.status !== 'deleted')
+            sources.set(file.path, null);
+        if (file.basePath !== null)
+            sources.set(file.basePath, { commit: changeSet.mergeBase, path: file.basePath });
+    }
+    return sources;
+}
+async function prepareTrees(git, changeSet, workDir, options) {
+    const head = (0,external_node_path_.join)(workDir, 'head');
+    const preFix = (0,external_node_path_.join)(workDir, 'pre-fix');
+    // The tool's git never works in a tree again once the repository's code has run there: the folder goes
+    // first (the sandbox's files with it), then git forgets the worktrees.
+    const worktrees = [head, preFix];
+    const dispose = async () => {
+        options.sandbox.remove(workDir);
+        for (const dir of worktrees)
+            await git.removeWorktree(dir);
+    };
+    const addVariant = async (name, change) => {
+        const dir = (0,external_node_path_.join)(workDir, name);
+        worktrees.push(dir);
+        await git.addWorktree(dir, changeSet.head);
+        await change(dir);
+        await reuseDependencies(git.repoDir, dir, options.packageDir);
+        await options.sandbox.share(dir);
+        return dir;
+    };
+    try {
+        await git.addWorktree(head, changeSet.head);
+        await reuseDependencies(git.repoDir, head, options.packageDir);
+        await options.sandbox.share(head);
+        return { head, preFix, ...(await addPreFixTree(git, changeSet, preFix, options)), addVariant, dispose };
+    }
+    catch (error) {
+        await dispose();
+        throw error;
+    }
+}
+/** A worktree at head with the fix taken out, on the repository's installed dependencies where they fit. */
+async function addPreFixTree(git, changeSet, dir, options) {
+    await git.addWorktree(dir, changeSet.head);
+    const reverted = await revertFix(git, changeSet, dir);
+    if (!(await fixChangesInstall(git, changeSet))) {
+        const preFixDependencies = await reuseDependencies(git.repoDir, dir, options.packageDir);
+        await options.sandbox.share(dir);
+        return { reverted, preFixDependencies, preFixInstallError: null };
+    }
+    // The install runs in the sandbox: the tree is shared before it.
+    await options.sandbox.share(dir);
+    try {
+        return { reverted, preFixDependencies: await installDependencies(dir, { ...options, processes: options.sandbox.processes }), preFixInstallError: null };
+    }
+    catch (error) {
+        if (!(error instanceof UserFacingError))
+            throw error;
+        // A lockfile this machine's package manager cannot install (an old format, a registry out of reach):
+        // the head's dependencies still test the reverted sources, unless the fix was the dependency change.
+        options.sandbox.remove((0,external_node_path_.join)(dir, 'node_modules'));
+        await reuseDependencies(git.repoDir, dir, options.packageDir);
+        return { reverted, preFixDependencies: 'reused-after-failed-install', preFixInstallError: firstErrorLines(error.message, 4) };
+    }
+}
+/** A manifest the fix changed in a way that installs other packages (not a version bump, not lockfile flags). */
+async function fixChangesInstall(git, changeSet) {
+    for (const file of changeSet.files.filter((changed) => isManifest(changed.path))) {
+        const before = file.basePath === null ? null : await git.fileAt(changeSet.mergeBase, file.basePath);
+        const after = file.status === 'deleted' ? null : await git.fileAt(changeSet.head, file.path);
+        if (changesInstall(file.path, before, after))
+            return true;
+    }
+    return false;
+}
+/** Takes the fix out of a checkout of the head: its source files (and manifests) go back to the merge-base. */
+async function revertFix(git, changeSet, treeDir) {
+    const files = filesToRevert(changeSet);
+    for (const file of files)
+        await revert(git, changeSet.mergeBase, treeDir, file);
+    return files.map((file) => file.path);
+}
+async function revert(git, mergeBase, treeDir, file) {
+    // Through the checked walk: a link committed in the tree is never written through.
+    if (file.status !== 'deleted')
+        await removeInside(treeDir, file.path);
+    if (file.basePath === null)
+        return;
+    const baseContent = await git.fileAt(mergeBase, file.basePath);
+    if (baseContent === null)
+        return;
+    await writeInside(treeDir, file.basePath, baseContent);
+}
+/** The build-command, in the package folder of each tree, so the tests import this tree's own output. */
+async function buildTrees(trees, buildCommand, packageDir, processes, timeoutMs, log) {
+    const command = expandCommand(buildCommand, [], []);
+    await runTreeCommand(processes, command, (0,external_node_path_.join)(trees.head, packageDir), timeoutMs, 'The build at head', log);
+    await runTreeCommand(processes, command, (0,external_node_path_.join)(trees.preFix, packageDir), timeoutMs, 'The build of the pre-fix tree', log);
+}
+
+;// CONCATENATED MODULE: ./src/launch/test-command.ts
+/**
+ * Which command shows how the repository runs its tests: the test-command setting when it has no `{files}`
+ * (a command to run as is), else the package's own `test` script, else (a workspace package without one)
+ * the workspace root's, else `make test` where a Makefile has that target. Null: nothing to ask; the
+ * adapters' own detection decides.
+ */
+
+
+
+
+
+
+// `npm init`'s placeholder: a script that says there are no tests.
+const NO_TEST_SPECIFIED = /no test specified/;
+/** `packageDir`: the package whose tests run ('' for the root), in the checkout at `repoDir`. */
+function commandToCapture(repoDir, packageDir, testCommand) {
+    if (testCommand)
+        return testCommand.includes(FILES_PLACEHOLDER) ? null : { command: commandText(testCommand), dir: packageDir, source: 'the test-command setting' };
+    const own = testScript((0,external_node_path_.join)(repoDir, packageDir));
+    if (own)
+        return { command: 'npm test', dir: packageDir, source: `the test script: ${own}` };
+    const root = packageDir ? testScript(repoDir) : null;
+    if (root)
+        return { command: 'npm test', dir: '', source: `the workspace root's test script: ${root}` };
+    if (hasMakeTarget((0,external_node_path_.join)(repoDir, packageDir), 'test'))
+        return { command: 'make test', dir: packageDir, source: 'the Makefile\'s test target' };
+    return null;
+}
+function testScript(dir) {
+    const script = readPackageJsonSync(dir)?.scripts?.test;
+    return typeof script === 'string' && script.trim() && !NO_TEST_SPECIFIED.test(script) ? script.trim() : null;
+}
+function hasMakeTarget(dir, target) {
+    const makefile = ['GNUmakefile', 'makefile', 'Makefile'].map((name) => (0,external_node_path_.join)(dir, name)).find((path) => (0,external_node_fs_.existsSync)(path));
+    const text = makefile ? readPlainFileSync(makefile) : null;
+    return text !== null && new RegExp(`^${target}\\s*:(?!=)`, 'm').test(text);
 }
 
 ;// CONCATENATED MODULE: ./src/model/pricing.ts
@@ -63935,6 +65189,14 @@ const VERDICT_LINE = {
     'not-applicable': '➖ **not-applicable** — the change has nothing to prove, so nothing ran.',
     error: '⚠️ **error** — the pipeline could not finish.'
 };
+/** How the repository's own test command started its runner, and what it ran before it (the build). */
+function runnerLine(report) {
+    const runner = report.runner;
+    if (!runner?.captured)
+        return null;
+    const before = runner.beforeRunner.map((step) => inlineCode(step.command));
+    return `▶️ Runs as ${inlineCode(runner.command)} does: ${runner.via.map(inlineCode).join(' → ')}${before.length ? `, after ${before.join(', ')} (the build, in each tree)` : ''}.`;
+}
 function renderMarkdown(report) {
     if (report.verdict === 'not-applicable')
         return notApplicable(report);
@@ -63946,6 +65208,7 @@ function renderMarkdown(report) {
         isolation(report),
         credentialsWarning(report),
         testNetwork(report),
+        runnerLine(report),
         report.build && `🔨 Built in each tree before its tests: ${inlineCode(report.build.command)} (${inertText(report.build.why)}).`,
         report.bugReport && `**Bug report** (${report.bugReport.source}): ${inertText(report.bugReport.title)}`,
         rootCauseLine(report),
@@ -65221,6 +66484,9 @@ function scenarioOf(name, intents) {
 
 
 
+
+
+
 async function runPipeline(settings, ports) {
     const started = performance.now();
     // The run ends by its deadline: every sandboxed command and model call is bound by it.
@@ -65310,6 +66576,9 @@ async function runPipeline(settings, ports) {
                 await buildEachTree(build);
         }
         report.build = build && { command: commandText(build.command), why: build.why, detected: build.detected };
+        const compiled = captured && (await compiledTests(captured, { trees, settings, ports, sandbox, scratchDir, files: headTree.files }));
+        if (report.runner)
+            report.runner.compiledTests = compiled && { outputDir: compiled.layout.outputDir, how: compiled.layout.how };
         const bench = new TestBench(trees, framework, sandbox, {
             scratchDir,
             timeoutMs: settings.testTimeoutMs,
@@ -65317,6 +66586,7 @@ async function runPipeline(settings, ports) {
             command: tests.command,
             wrapper,
             launches,
+            compiled,
             network: settings.network,
             log: ports.log
         });
@@ -65326,7 +66596,8 @@ async function runPipeline(settings, ports) {
         report.runnerWrapper = bench.wrapper && describeWrapper(bench.wrapper);
         if (report.preflight && !report.preflight.ok)
             throw preflightFailure(report.preflight);
-        const collected = await timings.time('collection', () => repositoryCollection(bench, framework, collectionFromFiles, headTree, tests.workingDirectory));
+        const ownRules = await timings.time('collection', () => repositoryCollection(bench, framework, collectionFromFiles, headTree, tests.workingDirectory));
+        const collected = compiled ? throughBuild(ownRules, compiled.layout) : ownRules;
         collection = collected;
         ports.log.info(`The repository's own tests: ${collected.source ?? 'their collection rules could not be read'}`);
         // A test file by the framework's conventions, or by the repository's own rules.
@@ -65452,7 +66723,7 @@ async function openSandbox(settings, ports, workDir, report) {
         ports.log.warn(`No sandbox: the repository's code runs as this user (${sandbox.detail})`);
     }
     ports.log.info(`Network: the tests ${report.network.tests === 'loopback-only' ? 'reach only loopback' : 'have the network'} (${report.network.why})`);
-    return sandbox;
+    return usePackageManagers(sandbox, settings.repoDir, settings.tests.workingDirectory, (0,external_node_path_.join)(workDir, 'package-managers'), ports.log);
 }
 /** What the tests may reach: only loopback in the sandbox, unless the user let them have the network. */
 function pipeline_testNetwork(settings, sandbox) {
@@ -65553,6 +66824,34 @@ async function captureRunner(settings, ports, sandbox, trees, scratchDir) {
     ports.log.info(`Runner: ${launch.via.join(' → ')} in ${runDir || 'the root'}, asked in ${elapsed(durationMs)}${before.length ? `; before it ran: ${before.join(', ')}` : ''}`);
     return runner;
 }
+/**
+ * Where the captured runner runs compiled tests (`tsc && mocha` with `spec: dist/**\/*.test.js`): how source
+ * tests map to what it runs, and the rebuild after a suite is written — the test command again, up to its
+ * runner. Null when it runs tracked source.
+ */
+async function compiledTests(runner, context) {
+    const { trees, settings, ports, sandbox, scratchDir } = context;
+    const layout = await compiledLayout(trees.head, runner.head.launch, { trackedFiles: [...context.files], ignored: (path) => ports.git.isIgnored(path) });
+    if (!layout)
+        return null;
+    ports.log.info(`Compiled tests: the runner collects ${layout.outputDir}/ (${layout.how}); each test runs from its compiled file, the build rerun once a suite is written`);
+    const rebuild = async (treeRoot) => {
+        const rebuildDir = (0,external_node_path_.join)(scratchDir, 'capture-rebuild');
+        await makeRunnerFolder(rebuildDir);
+        const again = await captureLaunch((0,external_node_path_.join)(treeRoot, runner.choice.dir), runner.choice.command, treeProcesses(sandbox), { scratchDir: rebuildDir, timeoutMs: settings.testTimeoutMs, network: true });
+        if (!again.launch)
+            ports.log.warn(`The build before the runner failed once the suite was written (${runner.choice.command}); its output ends:\n${again.outputTail.slice(-1500)}`);
+    };
+    return { layout, rebuild };
+}
+/** Collection of compiled tests: a source test is collected when the file it compiles to is. */
+function throughBuild(rules, layout) {
+    const collects = (path) => {
+        const compiledPath = layout.compiledPath(path);
+        return compiledPath ? layout.collects(compiledPath) : rules.collects(path);
+    };
+    return { source: `${layout.outputDir}/, compiled from the sources (${layout.how})`, collects };
+}
 /** The repository's commands as its scripts run them: its `node_modules/.bin` on PATH. */
 function treeProcesses(sandbox) {
     return { run: (request) => sandbox.processes.run(withPackageBins(request)) };
@@ -65618,26 +66917,6 @@ async function headLines(git, changeSet) {
     const sources = sourceFiles(changeSet).filter((file) => file.status !== 'deleted');
     const contents = new Map(await Promise.all(sources.map(async (file) => [file.path, ((await git.fileAt(changeSet.head, file.path)) ?? '').split('\n')])));
     return (file) => contents.get(file) ?? [];
-}
-
-;// CONCATENATED MODULE: ./src/ports/programs.ts
-/** Finding the machine's programs the sandbox's chain is made of, by absolute path. */
-
-
-/** Where system programs (`ip`, `mount`, `chgrp`) live when the PATH (a non-root user's) leaves those folders out. */
-const SYSTEM_BINARIES = ['/usr/sbin', '/sbin', '/usr/bin', '/bin'];
-/** The program's path in the first folder of `path` that has it, or null. */
-function onPath(program, path) {
-    for (const folder of path.split(external_node_path_.delimiter)) {
-        const candidate = (0,external_node_path_.join)(folder, program);
-        if (folder && (0,external_node_fs_.existsSync)(candidate))
-            return candidate;
-    }
-    return null;
-}
-/** On `path`, else in the system folders. */
-function systemProgram(program, path) {
-    return onPath(program, path) ?? onPath(program, SYSTEM_BINARIES.join(external_node_path_.delimiter));
 }
 
 ;// CONCATENATED MODULE: ./src/ports/folder-modes.ts

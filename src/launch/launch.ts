@@ -69,7 +69,8 @@ export interface CaptureFootprint {
 const RUNNERS: readonly RunnerName[] = ['jest', 'vitest', 'mocha', 'ava', 'node-test', 'tap', 'pytest']
 
 /** Package managers' own bookkeeping, which says nothing about how the tests run. */
-const NOISE_NAMES = new Set(['INIT_CWD', 'NODE', 'COLOR', 'EDITOR', '_', 'SHLVL', 'PWD', 'OLDPWD', 'PROJECT_CWD', 'BERRY_BIN_FOLDER', 'PNPM_SCRIPT_SRC_DIR'])
+// PATH: npm's, its `node_modules/.bin` folders first, which every run puts there itself (withPackageBins).
+const NOISE_NAMES = new Set(['PATH', 'INIT_CWD', 'NODE', 'COLOR', 'EDITOR', '_', 'SHLVL', 'PWD', 'OLDPWD', 'PROJECT_CWD', 'BERRY_BIN_FOLDER', 'PNPM_SCRIPT_SRC_DIR'])
 const NOISE_PREFIXES = ['npm_', 'RTG_CAPTURE_']
 
 /** Splits the capture file into records, skipping lines that are not one (a process killed mid-write). */

@@ -1,6 +1,8 @@
 /** Runs the CLI in-process against a fixture repository and the fake model, and reads what it wrote. */
 import { Ajv } from 'ajv'
+import { execFile } from 'node:child_process'
 import { readFileSync } from 'node:fs'
+import { promisify } from 'node:util'
 import { mkdtemp } from 'node:fs/promises'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
@@ -58,4 +60,24 @@ export async function runCliOnFixture(options: CliRunOptions): Promise<CliRun> {
   } finally {
     await model?.close()
   }
+}
+
+const bundledCli = join(new URL('../..', import.meta.url).pathname, 'dist', 'cli', 'index.js')
+
+/**
+ * The bundled CLI (dist/cli/index.js, as users run it) in verify mode on a fixture, in its own process with
+ * a minimal environment; `log` is what it wrote to stderr, line by line.
+ */
+export async function runBundledCliOnFixture(fixture: string, options: { args?: string[]; fixtureOptions?: FixtureOptions } = {}): Promise<Omit<CliRun, 'model'>> {
+  const repo = await buildFixtureRepo(fixture, options.fixtureOptions)
+  const outDir = await mkdtemp(join(tmpdir(), 'rtg-out-'))
+  const args = [bundledCli, 'verify', '--repo', repo.dir, '--base', repo.base, '--head', repo.head, '--out', outDir, ...(options.args ?? [])]
+  const env = { PATH: process.env.PATH ?? '', HOME: await mkdtemp(join(tmpdir(), 'rtg-home-')) }
+  const { exitCode, stderr } = await promisify(execFile)(process.execPath, args, { env, timeout: 600_000, maxBuffer: 64 * 1024 * 1024 }).then(
+    ({ stderr }) => ({ exitCode: 0, stderr }),
+    (error: { code: number; stderr: string }) => ({ exitCode: error.code, stderr: error.stderr })
+  )
+  const report = JSON.parse(readFileSync(join(outDir, 'report.json'), 'utf8')) as Report
+  if (!validateReport(report)) throw new Error(`report.json does not match its schema: ${JSON.stringify(validateReport.errors)}`)
+  return { exitCode, report, markdown: readFileSync(join(outDir, 'report.md'), 'utf8'), log: stderr.split('\n'), outDir, repo }
 }
