@@ -34,7 +34,8 @@ export function launchTemplate(launch: Launch): string[] {
  * `file://` URL) moved to the same place in `toTree`. Paths outside the tree stay as they are.
  */
 export function rebaseTemplate(template: string[], fromTree: string, toTree: string): string[] {
-  const inTree = new RegExp(`${fromTree.replace(/[.*+?^${}()|[\]\\]/g, '\\$&')}(?=/|:|$)`, 'g')
+  // The tree's root ends where no name character follows: `/`, `:`, the end, or a quote in a JSON word (`--config {"rootDir":"…"}`).
+  const inTree = new RegExp(`${fromTree.replace(/[.*+?^${}()|[\]\\]/g, '\\$&')}(?![\\w.-])`, 'g')
   return template.map((word) => word.replace(inTree, toTree))
 }
 

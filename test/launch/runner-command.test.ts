@@ -177,6 +177,13 @@ describe('rebaseTemplate', () => {
       '/tmp/pre-fix/node_modules/jest/bin/jest.js', '{files}', '--config', '/tmp/pre-fix/tools/jest.config.js', '--rootDir=/tmp/pre-fix', '--roots', '/work/headless'
     ])
   })
+
+  test('moves a path inside a JSON word (a wrapper’s `--config {json}` with its rootDir), not a sibling folder whose name starts the same', () => {
+    const template = [NODE, '/work/head/node_modules/jest/bin/jest.js', '{files}', '--config', '{"rootDir":"/work/head","roots":["<rootDir>/src"]}', '--roots', '/work/head-old', '/work/head.bak']
+    expect(rebaseTemplate(template, '/work/head', '/tmp/pre-fix')).toEqual([
+      NODE, '/tmp/pre-fix/node_modules/jest/bin/jest.js', '{files}', '--config', '{"rootDir":"/tmp/pre-fix","roots":["<rootDir>/src"]}', '--roots', '/work/head-old', '/work/head.bak'
+    ])
+  })
 })
 
 test('tap: its reporter, coverage, watch and filters go (the adapter sets its own), its other options and their values stay', () => {

@@ -89,3 +89,19 @@ it('leaves out the fix\'s own tests when withFixTest is false, and builds in a g
     await rm(parent, { recursive: true, force: true })
   }
 })
+
+it('links an installed package\'s bin into node_modules/.bin when the fixture asks (installedBins), beside this project\'s', async () => {
+  const repo = await buildFixtureRepo('median-wrapper')
+  try {
+    const bins = join(repo.dir, 'node_modules', '.bin')
+    expect(lstatSync(bins).isSymbolicLink()).toBe(false)
+    expect(realpathSync(join(bins, 'unit-kit'))).toBe(join(fixturesDir(), 'median-wrapper', 'installed', 'unit-kit', 'bin', 'unit-kit.js'))
+    expect(realpathSync(join(bins, 'jest'))).toBe(realpathSync(join(fixturesDir(), '..', 'node_modules', '.bin', 'jest')))
+    // Runnable by name, as a script runs it: it refuses any option.
+    const refused = await run(join(bins, 'unit-kit'), ['test', '--ci'], { cwd: repo.dir }).catch((error: { code: number; stderr: string }) => error)
+    expect(refused).toMatchObject({ code: 1, stderr: 'unit-kit: unknown or unexpected option: --ci\n' })
+    expect(await git(repo.dir, 'status', '--porcelain')).toBe('')
+  } finally {
+    await repo.cleanup()
+  }
+})

@@ -56,17 +56,36 @@ interface FixtureMeta {
   issue: string
   /** Packages the fixture brings as if installed (name → folder in the fixture), beside this project's. */
   installed?: Record<string, string>
+  /** Their `bin` entries linked in node_modules/.bin too, as `npm install` does (a script can then run them by name). */
+  installedBins?: boolean
 }
 
 /** This project's node_modules as the fixture's; with packages of its own (or some left out), a folder of links. */
-async function linkNodeModules(packageDir: string, source: string, installed: Record<string, string>, without: string[]): Promise<void> {
+async function linkNodeModules(packageDir: string, source: string, installed: Record<string, string>, without: string[], installedBins: boolean): Promise<void> {
   const target = join(packageDir, 'node_modules')
   if (Object.keys(installed).length === 0 && without.length === 0) return symlink(join(projectRoot, 'node_modules'), target, 'dir')
   await mkdir(target)
   for (const entry of await readdir(join(projectRoot, 'node_modules'))) {
+    if (installedBins && entry === '.bin') continue
     if (!(entry in installed) && !without.includes(entry)) await symlink(join(projectRoot, 'node_modules', entry), join(target, entry))
   }
   for (const [name, folder] of Object.entries(installed)) await symlink(join(source, folder), join(target, name), 'dir')
+  if (installedBins) await linkBins(target, installed)
+}
+
+/** node_modules/.bin as npm makes it: this project's bins, and each installed package's, linked by name. */
+async function linkBins(target: string, installed: Record<string, string>): Promise<void> {
+  const bins = join(target, '.bin')
+  await mkdir(bins)
+  for (const entry of await readdir(join(projectRoot, 'node_modules', '.bin'))) await symlink(join(projectRoot, 'node_modules', '.bin', entry), join(bins, entry))
+  for (const name of Object.keys(installed)) {
+    const { bin } = JSON.parse(await readFile(join(target, name, 'package.json'), 'utf8')) as { bin?: string | Record<string, string> }
+    const entries = typeof bin === 'string' ? { [name]: bin } : (bin ?? {})
+    for (const [command, path] of Object.entries(entries)) {
+      await rm(join(bins, command), { force: true })
+      await symlink(join('..', name, path), join(bins, command))
+    }
+  }
 }
 
 export async function buildFixtureRepo(name: string, options: FixtureOptions = {}): Promise<FixtureRepo> {
@@ -93,7 +112,7 @@ export async function buildFixtureRepo(name: string, options: FixtureOptions = {
   await git('commit', '-q', '-m', meta.fixMessage)
   const head = await git('rev-parse', 'HEAD')
 
-  await linkNodeModules(packageDir, source, meta.installed ?? {}, options.withoutPackages ?? [])
+  await linkNodeModules(packageDir, source, meta.installed ?? {}, options.withoutPackages ?? [], meta.installedBins ?? false)
   return { dir, base, head, issuePath: join(source, meta.issue), cleanup: () => rm(dir, { recursive: true, force: true }) }
 }
 

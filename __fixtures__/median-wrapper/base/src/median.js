@@ -1,0 +1,8 @@
+/** The middle value of `numbers` (the mean of the middle two for an even count). */
+function median(numbers) {
+  if (numbers.length === 0) throw new RangeError('median of no numbers')
+  const sorted = [...numbers].sort((a, b) => a - b)
+  return sorted[Math.floor(sorted.length / 2)]
+}
+
+module.exports = { median }

@@ -1,0 +1,12 @@
+// `~/…` resolves only through unit-kit's own jest configuration (its moduleNameMapper).
+const { median } = require('~/median')
+
+describe('median', () => {
+  it('gives the middle of an odd count', () => {
+    expect(median([3, 1, 2])).toBe(2)
+  })
+
+  it('refuses no numbers', () => {
+    expect(() => median([])).toThrow(RangeError)
+  })
+})

@@ -1,0 +1,7 @@
+const ELLIPSIS = '…'
+
+/** `text` cut to at most `max` characters, ending in an ellipsis when cut. */
+export function truncate(text: string, max: number): string {
+  if (text.length <= max) return text
+  return text.slice(0, Math.max(0, max - ELLIPSIS.length)) + ELLIPSIS
+}
