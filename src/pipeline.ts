@@ -120,7 +120,7 @@ export async function runPipeline(settings: Settings, ports: Ports): Promise<Out
     if (report.generatedFiles.length) ports.log.info(`Generated (.gitattributes), not part of the fix: ${briefList(report.generatedFiles)}`)
     // Before the framework, the sandbox, the trees and any model call: a change with nothing to prove ends here.
     endIfNotApplicable(nothingToProve(diff))
-    let framework = await frameworkFor(join(settings.repoDir, settings.tests.workingDirectory), settings.tests.framework)
+    let framework = await packageFramework(settings)
     const headTree = { read: (path: string) => ports.git.fileAt(diff.head, path), files: await ports.git.listFiles(diff.head) }
     let collectionFromFiles = await readCollection(framework.name, headTree, { packageDir: settings.tests.workingDirectory })
     const { changeSet, moved } = withCollectedTests(diff, (path) => collectionFromFiles.collects(path))
@@ -388,6 +388,21 @@ async function hunkGuards(
   } catch (error) {
     ports.log.warn(`Could not tell which test guards which hunk: ${describeError(error)}`)
     return null
+  }
+}
+
+/**
+ * The package's framework as its files show it; a workspace package with none of its own (no test script,
+ * no runner config) is tested by the root's test command, whose runner the capture then confirms.
+ */
+async function packageFramework(settings: Settings): Promise<FrameworkAdapter> {
+  const { repoDir, tests } = settings
+  try {
+    return await frameworkFor(join(repoDir, tests.workingDirectory), tests.framework)
+  } catch (error) {
+    const choice = commandToCapture(repoDir, tests.workingDirectory, tests.command)
+    if (!choice || choice.dir === tests.workingDirectory) throw error
+    return frameworkFor(join(repoDir, choice.dir), tests.framework)
   }
 }
 
