@@ -16,6 +16,7 @@ import { tmpdir } from 'node:os'
 import { dirname, join } from 'node:path'
 import { promisify } from 'node:util'
 import type { Report } from '../../src/report/report.js'
+import { runCliOnFixture } from '../support/cli-run.js'
 import { startFakeAnthropic } from '../support/fake-anthropic.js'
 import { buildFixtureRepo } from '../support/fixture-repo.js'
 import { byStage, fixtureAnswers } from '../support/scripted-model.js'
@@ -231,4 +232,14 @@ describeWhereTestPython()('pytest through a script: test-command `sh scripts/tes
     expect(run.report.suite.files.map((file) => file.path)).toEqual(['tests/regression/test_issue_19.py'])
     expect(run.code).toBe(0)
   })
+})
+
+test('a make test that starts no runner, where no file shows one either: the detection\'s own error, the capture\'s account in the report', async () => {
+  // In-process: the error path of the stand-in framework (pipeline.ts packageFramework).
+  const run = await runCliOnFixture({ fixture: 'wordcount-make-pytest', fixtureOptions: { baseChanges: { Makefile: 'test:\n\techo "no tests yet"\n' } } })
+  expect(run.report).toMatchObject({ verdict: 'error', framework: null })
+  expect(run.report.reason).toMatch(/^No supported test framework found in /)
+  expect(run.report.runner).toMatchObject({ captured: false, command: 'make test', source: "the Makefile's test target", runner: null })
+  expect(run.report.runner?.reason).toContain('no tests yet')
+  expect(run.exitCode).toBe(2)
 })
