@@ -121,6 +121,7 @@ describe('jest under a test script that sets the environment its tests need (TZ=
     ])
     // The pre-fix tree fails on the bug (month 2, unpadded) on the UTC day (the 9th, not Kiritimati's 10th).
     expect(run.report.tests[1].message).toContain('2024-2-09')
+    expect(run.report.preflight?.command).toMatch(/(?:^| )TZ=UTC NODE_ENV=test \S+ \S+\/jest\/bin\/jest\.js test\/format\.test\.js /)
     expect(run.code).toBe(0)
   })
 
