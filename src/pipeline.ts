@@ -120,7 +120,8 @@ export async function runPipeline(settings: Settings, ports: Ports): Promise<Out
     if (report.generatedFiles.length) ports.log.info(`Generated (.gitattributes), not part of the fix: ${briefList(report.generatedFiles)}`)
     // Before the framework, the sandbox, the trees and any model call: a change with nothing to prove ends here.
     endIfNotApplicable(nothingToProve(diff))
-    let framework = await frameworkFor(join(settings.repoDir, settings.tests.workingDirectory), settings.tests.framework)
+    const detected = await packageFramework(settings)
+    let framework = detected.adapter
     const headTree = { read: (path: string) => ports.git.fileAt(diff.head, path), files: await ports.git.listFiles(diff.head) }
     let collectionFromFiles = await readCollection(framework.name, headTree, { packageDir: settings.tests.workingDirectory })
     const { changeSet, moved } = withCollectedTests(diff, (path) => collectionFromFiles.collects(path))
@@ -155,6 +156,10 @@ export async function runPipeline(settings: Settings, ports: Ports): Promise<Out
       framework = adapter
       wrapper = null
       report.framework = framework.name
+    }
+    if (detected.undetected && framework === detected.adapter) {
+      report.framework = null
+      throw detected.undetected
     }
     // A test command that builds before its runner was the build (the capture ran it); else what the repository shows its tests need.
     if (!build && !launches?.head.launch.beforeRunner.length) {
@@ -389,6 +394,30 @@ async function hunkGuards(
     ports.log.warn(`Could not tell which test guards which hunk: ${describeError(error)}`)
     return null
   }
+}
+
+/**
+ * The package's framework as its files show it; a workspace package with none of its own (no test script,
+ * no runner config) is tested by the root's test command. Where no files show one but there is a test
+ * command to ask (`make test`, test-command without `{files}`), a stand-in until the capture names the
+ * runner; `undetected` is the detection's error, for a capture that names none.
+ */
+async function packageFramework(settings: Settings): Promise<{ adapter: FrameworkAdapter; undetected: unknown }> {
+  const { repoDir, tests } = settings
+  try {
+    return { adapter: await frameworkFor(join(repoDir, tests.workingDirectory), tests.framework), undetected: null }
+  } catch (error) {
+    const choice = commandToCapture(repoDir, tests.workingDirectory, tests.command)
+    if (!choice) throw error
+    const root = choice.dir === tests.workingDirectory ? null : await frameworkFor(join(repoDir, choice.dir), tests.framework).catch(() => null)
+    return root ? { adapter: root, undetected: null } : { adapter: runnerToCapture(error), undetected: error }
+  }
+}
+
+/** Stands for the runner the capture will name: collects nothing by itself, runs nothing. */
+function runnerToCapture(error: unknown): FrameworkAdapter {
+  const undetected = () => Promise.reject(error)
+  return { name: 'the test command\'s runner', coverageNeeds: '', detect: async () => false, isTestFile: () => false, run: undetected }
 }
 
 /** How each tree's own test command runs its tests (launch/); null when there is no command to ask. */

@@ -1,0 +1,1 @@
+export { chunk } from './chunk.js'
