@@ -59676,9 +59676,10 @@ function relativePath(dir) {
 
 const launch_RUNNERS = ['jest', 'vitest', 'mocha', 'ava', 'node-test', 'tap', 'pytest'];
 /** Package managers' own bookkeeping, which says nothing about how the tests run. */
-// PATH: npm's, its `node_modules/.bin` folders first, which every run puts there itself (withPackageBins).
-const NOISE_NAMES = new Set(['PATH', 'INIT_CWD', 'NODE', 'COLOR', 'EDITOR', '_', 'SHLVL', 'PWD', 'OLDPWD', 'PROJECT_CWD', 'BERRY_BIN_FOLDER', 'PNPM_SCRIPT_SRC_DIR']);
-const NOISE_PREFIXES = ['npm_', 'RTG_CAPTURE_'];
+// PATH: npm's, its `node_modules/.bin` folders first, which every run puts there itself (withPackageBins);
+// make's and pyenv's own bookkeeping.
+const NOISE_NAMES = new Set(['PATH', 'MAKELEVEL', 'MAKEFLAGS', 'MFLAGS', 'INIT_CWD', 'NODE', 'COLOR', 'EDITOR', '_', 'SHLVL', 'PWD', 'OLDPWD', 'PROJECT_CWD', 'BERRY_BIN_FOLDER', 'PNPM_SCRIPT_SRC_DIR']);
+const NOISE_PREFIXES = ['npm_', 'RTG_CAPTURE_', 'PYENV_'];
 /** Splits the capture file into records, skipping lines that are not one (a process killed mid-write). */
 function parseCaptureRecords(text) {
     const records = [];
@@ -59748,8 +59749,6 @@ function environmentSet(env, footprint) {
 function withoutFootprint(name, value, footprint) {
     if (name === 'NODE_OPTIONS')
         return value.split(footprint.nodeOptions).join(' ').replace(/\s+/g, ' ').trim();
-    if (name === 'PATH')
-        return value.split(':').filter((entry) => entry !== footprint.shimDir).join(':');
     if (name === 'PYTHONPATH')
         return value.split(':').filter((entry) => entry !== footprint.pythonDir).join(':');
     return value;
@@ -60086,7 +60085,8 @@ function launchTemplate(launch) {
  * `file://` URL) moved to the same place in `toTree`. Paths outside the tree stay as they are.
  */
 function rebaseTemplate(template, fromTree, toTree) {
-    const inTree = new RegExp(`${fromTree.replace(/[.*+?^${}()|[\]\\]/g, '\\$&')}(?=/|:|$)`, 'g');
+    // The tree's root ends where no name character follows: `/`, `:`, the end, or a quote in a JSON word (`--config {"rootDir":"…"}`).
+    const inTree = new RegExp(`${fromTree.replace(/[.*+?^${}()|[\]\\]/g, '\\$&')}(?![\\w.-])`, 'g');
     return template.map((word) => word.replace(inTree, toTree));
 }
 /** `expandCommand` reads leading `NAME=value` words as variables; a name it would not read cannot be passed. */
@@ -66529,7 +66529,8 @@ async function runPipeline(settings, ports) {
             ports.log.info(`Generated (.gitattributes), not part of the fix: ${briefList(report.generatedFiles)}`);
         // Before the framework, the sandbox, the trees and any model call: a change with nothing to prove ends here.
         endIfNotApplicable(nothingToProve(diff));
-        let framework = await frameworkFor((0,external_node_path_.join)(settings.repoDir, settings.tests.workingDirectory), settings.tests.framework);
+        const detected = await packageFramework(settings);
+        let framework = detected.adapter;
         const headTree = { read: (path) => ports.git.fileAt(diff.head, path), files: await ports.git.listFiles(diff.head) };
         let collectionFromFiles = await readCollection(framework.name, headTree, { packageDir: settings.tests.workingDirectory });
         const { changeSet, moved } = withCollectedTests(diff, (path) => collectionFromFiles.collects(path));
@@ -66568,6 +66569,10 @@ async function runPipeline(settings, ports) {
             framework = adapter;
             wrapper = null;
             report.framework = framework.name;
+        }
+        if (detected.undetected && framework === detected.adapter) {
+            report.framework = null;
+            throw detected.undetected;
         }
         // A test command that builds before its runner was the build (the capture ran it); else what the repository shows its tests need.
         if (!build && !launches?.head.launch.beforeRunner.length) {
@@ -66799,6 +66804,30 @@ async function pipeline_hunkGuards(changeSet, tests, context) {
         ports.log.warn(`Could not tell which test guards which hunk: ${describeError(error)}`);
         return null;
     }
+}
+/**
+ * The package's framework as its files show it; a workspace package with none of its own (no test script,
+ * no runner config) is tested by the root's test command. Where no files show one but there is a test
+ * command to ask (`make test`, test-command without `{files}`), a stand-in until the capture names the
+ * runner; `undetected` is the detection's error, for a capture that names none.
+ */
+async function packageFramework(settings) {
+    const { repoDir, tests } = settings;
+    try {
+        return { adapter: await frameworkFor((0,external_node_path_.join)(repoDir, tests.workingDirectory), tests.framework), undetected: null };
+    }
+    catch (error) {
+        const choice = commandToCapture(repoDir, tests.workingDirectory, tests.command);
+        if (!choice)
+            throw error;
+        const root = choice.dir === tests.workingDirectory ? null : await frameworkFor((0,external_node_path_.join)(repoDir, choice.dir), tests.framework).catch(() => null);
+        return root ? { adapter: root, undetected: null } : { adapter: runnerToCapture(error), undetected: error };
+    }
+}
+/** Stands for the runner the capture will name: collects nothing by itself, runs nothing. */
+function runnerToCapture(error) {
+    const undetected = () => Promise.reject(error);
+    return { name: 'the test command\'s runner', coverageNeeds: '', detect: async () => false, isTestFile: () => false, run: undetected };
 }
 /** How each tree's own test command runs its tests (launch/); null when there is no command to ask. */
 async function captureRunner(settings, ports, sandbox, trees, scratchDir) {

@@ -69,9 +69,10 @@ export interface CaptureFootprint {
 const RUNNERS: readonly RunnerName[] = ['jest', 'vitest', 'mocha', 'ava', 'node-test', 'tap', 'pytest']
 
 /** Package managers' own bookkeeping, which says nothing about how the tests run. */
-// PATH: npm's, its `node_modules/.bin` folders first, which every run puts there itself (withPackageBins).
-const NOISE_NAMES = new Set(['PATH', 'INIT_CWD', 'NODE', 'COLOR', 'EDITOR', '_', 'SHLVL', 'PWD', 'OLDPWD', 'PROJECT_CWD', 'BERRY_BIN_FOLDER', 'PNPM_SCRIPT_SRC_DIR'])
-const NOISE_PREFIXES = ['npm_', 'RTG_CAPTURE_']
+// PATH: npm's, its `node_modules/.bin` folders first, which every run puts there itself (withPackageBins);
+// make's and pyenv's own bookkeeping.
+const NOISE_NAMES = new Set(['PATH', 'MAKELEVEL', 'MAKEFLAGS', 'MFLAGS', 'INIT_CWD', 'NODE', 'COLOR', 'EDITOR', '_', 'SHLVL', 'PWD', 'OLDPWD', 'PROJECT_CWD', 'BERRY_BIN_FOLDER', 'PNPM_SCRIPT_SRC_DIR'])
+const NOISE_PREFIXES = ['npm_', 'RTG_CAPTURE_', 'PYENV_']
 
 /** Splits the capture file into records, skipping lines that are not one (a process killed mid-write). */
 export function parseCaptureRecords(text: string): CaptureRecord[] {
@@ -141,7 +142,6 @@ export function environmentSet(env: Record<string, string>, footprint: CaptureFo
 
 function withoutFootprint(name: string, value: string, footprint: CaptureFootprint): string {
   if (name === 'NODE_OPTIONS') return value.split(footprint.nodeOptions).join(' ').replace(/\s+/g, ' ').trim()
-  if (name === 'PATH') return value.split(':').filter((entry) => entry !== footprint.shimDir).join(':')
   if (name === 'PYTHONPATH') return value.split(':').filter((entry) => entry !== footprint.pythonDir).join(':')
   return value
 }

@@ -9,8 +9,8 @@ import { join } from 'node:path'
 import { runBundledCliOnFixture, runCliOnFixture } from '../support/cli-run.js'
 import { fixtureAnswers } from '../support/scripted-model.js'
 
-/** The generated suite's tests by name (`describe` and `it` joined as the runner joins them), fail-to-pass where the end itself is wrapped. */
-const expectedKinds = (joint: string) =>
+/** The generated suite's tests by name , fail-to-pass where the end itself is wrapped. */
+const expectedKinds = () =>
   Object.fromEntries(
     [
       ['wraps the end itself to 0', 'fail-to-pass'],
@@ -19,7 +19,7 @@ const expectedKinds = (joint: string) =>
       ['keeps index 0', 'pass-to-pass'],
       ['wraps an index past the end', 'pass-to-pass'],
       ['wraps a multiple of n to 0', 'pass-to-pass']
-    ].map(([title, kind]) => [`wrap at the end of the range (#7)${joint}${title}`, kind])
+    ].map(([title, kind]) => [`wrap at the end of the range (#7) › ${title}`, kind])
   )
 const issue = (name: string) => ['--issue', join('__fixtures__', name, 'issue.md')]
 
@@ -37,8 +37,8 @@ test('verify, mocha on tsc output (`rm -rf dist && tsc && mocha`, spec dist/**/*
   expect(run.report.runner?.beforeRunner.find((step) => step.command === 'tsc')?.durationMs).toBeGreaterThan(0)
   // The tests are named by their source; the new one fails on the pre-fix tree's own compiled source.
   expect(run.report.tests).toEqual([
-    expect.objectContaining({ file: 'src/test/wrap.test.ts', name: 'wrap keeps an index inside the range', kind: 'pass-to-pass' }),
-    expect.objectContaining({ file: 'src/test/wrap.test.ts', name: 'wrap wraps an index one past the end to 0 (#7)', kind: 'fail-to-pass' })
+    expect.objectContaining({ file: 'src/test/wrap.test.ts', name: 'wrap › keeps an index inside the range', kind: 'pass-to-pass' }),
+    expect.objectContaining({ file: 'src/test/wrap.test.ts', name: 'wrap › wraps an index one past the end to 0 (#7)', kind: 'fail-to-pass' })
   ])
   expect(run.report.tests[1].message).toContain('5 !== 0')
   expect(run.report.build).toBeNull()
@@ -47,9 +47,9 @@ test('verify, mocha on tsc output (`rm -rf dist && tsc && mocha`, spec dist/**/*
 
 test('generate, mocha on tsc output: the suite is written as source beside the source tests, compiled, and proves the fix', async () => {
   const run = await runCliOnFixture({ fixture: 'wrap-tsc-mocha', script: fixtureAnswers('wrap-tsc-mocha'), fixtureOptions: { withFixTest: false }, args: issue('wrap-tsc-mocha') })
-  expect(run.report.suite.files).toEqual([expect.objectContaining({ path: 'src/test/regression-issue-7.test.ts', collectedByRepoTests: true })])
-  const kinds = Object.fromEntries(run.report.tests.filter((test) => test.file.includes('regression')).map((test) => [test.name, test.kind]))
-  expect(kinds).toEqual(expectedKinds(' '))
+  expect(run.report.suite.files).toEqual([expect.objectContaining({ path: 'src/test/regression/wrap-end-7.test.ts', collectedByRepoTests: true })])
+  const kinds = Object.fromEntries(run.report.tests.filter((test) => test.file.includes('regression/')).map((test) => [test.name, test.kind]))
+  expect(kinds).toEqual(expectedKinds())
   expect(run.log).toContain('Compiled tests: the runner collects dist/ (mocha dist/**/*.test.js (.mocharc.js), from dist (git ignores it); tsconfig.json rootDir src → outDir dist; 2 existing pairs agree); each test runs from its compiled file, the build rerun once a suite is written')
   expect(run.report.verdict).toBe('fail-to-pass')
 })
@@ -72,8 +72,8 @@ test('verify, `node --test dist/test/` after a pretest that builds: the pretest 
 
 test('generate, `node --test` on compiled output: the suite compiles into dist/test and proves the fix', async () => {
   const run = await runCliOnFixture({ fixture: 'wrap-tsc-node-test', script: fixtureAnswers('wrap-tsc-node-test'), fixtureOptions: { withFixTest: false }, args: issue('wrap-tsc-node-test') })
-  expect(run.report.suite.files).toEqual([expect.objectContaining({ path: 'test/regression-issue-7.test.ts' })])
-  const kinds = Object.fromEntries(run.report.tests.filter((test) => test.file.includes('regression')).map((test) => [test.name, test.kind]))
-  expect(kinds).toEqual(expectedKinds(' > '))
+  expect(run.report.suite.files).toEqual([expect.objectContaining({ path: 'test/regression/wrap-end-7.test.ts' })])
+  const kinds = Object.fromEntries(run.report.tests.filter((test) => test.file.includes('regression/')).map((test) => [test.name, test.kind]))
+  expect(kinds).toEqual(expectedKinds())
   expect(run.report.verdict).toBe('fail-to-pass')
 })

@@ -30,7 +30,7 @@ test('the environment the script set: changed and new variables, without the cap
     INIT_CWD: '/r',
     RTG_CAPTURE_FILE: '/s/capture.jsonl'
   }
-  expect(environmentSet(runnerEnv, footprint)).toEqual({ PATH: '/r/node_modules/.bin:/usr/bin', NODE_ENV: 'test', NODE_OPTIONS: '--max-old-space-size=4096' })
+  expect(environmentSet(runnerEnv, footprint)).toEqual({ NODE_ENV: 'test', NODE_OPTIONS: '--max-old-space-size=4096' })
   // Only our preload in NODE_OPTIONS, and our shim the only PATH change: nothing set.
   expect(environmentSet({ PATH: '/s/capture-tools/bin:/usr/bin', TZ: 'UTC', NODE_OPTIONS: footprint.nodeOptions }, footprint)).toEqual({})
 })
