@@ -93,12 +93,15 @@ export const vitestAdapter: FrameworkAdapter = {
     // `--sequence.shuffle`: files and tests in a random order (vitest 0.30 and later know it).
     const version = installedVersion(request.treeDir, 'vitest')
     const shuffled = request.shuffle === true && atLeastVersion(version, 0, 30)
-    // `--includeTaskLocation` (vitest 1.4+): each test's line, so same-titled tests stay apart when shuffled.
-    const located = atLeastVersion(version, 1, 4) ? ['--includeTaskLocation'] : []
-    const reporterArgs = [...VITEST_FLAGS, `--outputFile=${reportFile}`, ...coverageFlags(request, provider), ...(shuffled ? ['--sequence.shuffle'] : []), ...located]
-    const invocation = request.command ? expandCommand(request.command, request.files, reporterArgs) : defaultInvocation(request, reporterArgs)
-    if (!invocation) return notInstalled(request)
-    const result = await processes.run({ ...invocation, cwd: request.treeDir, timeoutMs: request.timeoutMs })
+    const reporterArgs = (located: boolean) => [...VITEST_FLAGS, `--outputFile=${reportFile}`, ...coverageFlags(request, provider), ...(shuffled ? ['--sequence.shuffle'] : []), ...(located ? ['--includeTaskLocation'] : [])]
+    const invocation = (located: boolean) => (request.command ? expandCommand(request.command, request.files, reporterArgs(located)) : defaultInvocation(request, reporterArgs(located)))
+    if (!invocation(false)) return notInstalled(request)
+    const runWith = (located: boolean) => processes.run({ ...invocation(located)!, cwd: request.treeDir, timeoutMs: request.timeoutMs })
+    // `--includeTaskLocation` (a config option since vitest 1.4): each test's line, so same-titled tests stay
+    // apart when shuffled. Some versions keep it off the command line (2.0 rejects it): then without it.
+    const located = atLeastVersion(version, 1, 4)
+    const first = await runWith(located)
+    const result = located && LOCATION_REFUSED.test(first.output) ? await runWith(false) : first
     const output = trimTail(stripAnsi(result.output))
     const base = { exitCode: result.exitCode, timedOut: result.timedOut, durationMs: result.durationMs, output }
     const report = await readReport(request.scratchDir, reportFile)
@@ -112,6 +115,8 @@ export const vitestAdapter: FrameworkAdapter = {
     return { ...base, ...readResults(report, request.files, roots), ...(coverage && { coverage }), ...(shuffled && { shuffled }) }
   }
 }
+
+const LOCATION_REFUSED = /Unknown option `--includeTaskLocation`/
 
 /**
  * The tree's own vitest, run by node directly (no npx, no shell), once, without watching. The files go

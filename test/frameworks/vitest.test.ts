@@ -101,6 +101,23 @@ describe('vitestAdapter.run', () => {
     expect(result.output).toContain('is wrong on purpose')
   })
 
+  it('runs again without --includeTaskLocation where the installed vitest keeps it off the command line (2.0)', async () => {
+    // vitest 2.0's own refusal, in front of the real vitest: the same words, the same exit.
+    const refuser = join(treeDir, 'vitest-2.0.cjs')
+    await writeFile(
+      refuser,
+      "const args = process.argv.slice(2)\nif (args.includes('--includeTaskLocation')) { console.error('CACError: Unknown option `--includeTaskLocation`'); process.exit(1) }\n" +
+        `require('node:child_process').spawnSync(process.execPath, [${JSON.stringify(join(OUR_NODE_MODULES, 'vitest', 'vitest.mjs'))}, ...args], { stdio: 'inherit' })\n`
+    )
+    const calls: string[][] = []
+    const processes = createProcessRunner()
+    const recording: ProcessRunner = { run: (request: ProcessRequest) => (calls.push(request.args), processes.run(request)) }
+    const command = [process.execPath, refuser, 'run', '{files}']
+    const result = await vitestAdapter.run({ treeDir, files: ['test/add.test.ts'], scratchDir, timeoutMs: 60000, command }, recording)
+    expect(calls.map((args) => args.includes('--includeTaskLocation'))).toEqual([true, false])
+    expect(summary(result.tests)).toContainEqual({ file: 'test/add.test.ts', name: 'add › adds two numbers', status: 'passed' })
+  })
+
   it('reports files that could not load or collect as file errors', async () => {
     const files = ['test/broken.test.ts', 'test/missing.test.ts', 'test/collect.test.ts']
     const result = await vitestAdapter.run({ treeDir, files, scratchDir, timeoutMs: 60000 }, createProcessRunner())
