@@ -184,7 +184,7 @@ export async function runPipeline(settings: Settings, ports: Ports): Promise<Out
     const preflightRun = await timings.time('preflight', () => preflight(bench, changeSet, framework, settings.mode, ports))
     report.preflight = preflightRun?.preflight ?? null
     report.runnerWrapper = bench.wrapper && describeWrapper(bench.wrapper)
-    if (report.preflight && !report.preflight.ok) throw preflightFailure(report.preflight)
+    if (report.preflight && !report.preflight.ok) throw withUncapturedRunner(preflightFailure(report.preflight), report.runner)
 
     const ownRules = await timings.time('collection', () => repositoryCollection(bench, framework, collectionFromFiles, headTree, tests.workingDirectory))
     const collected = compiled ? throughBuild(ownRules, compiled.layout) : ownRules
@@ -470,6 +470,16 @@ function throughBuild(rules: Collection, layout: CompiledLayout): Collection {
     return compiledPath ? layout.collects(compiledPath) : rules.collects(path)
   }
   return { source: `${layout.outputDir}/, compiled from the sources (${layout.how})`, collects }
+}
+
+/**
+ * A preflight that failed with a detected runner, where the test command started none the tool knows: that
+ * is the likelier cause (a script the capture could not follow, a step that failed before its runner).
+ */
+function withUncapturedRunner(error: UserFacingError, runner: Report['runner']): UserFacingError {
+  if (!runner || runner.captured || !runner.reason) return error
+  const why = `\`${runner.command}\` (${runner.source}) ${runner.reason.split('\n')[0]}`
+  return new UserFacingError(`${error.message}. The runner was detected from the repository's files, as ${why}`, `${error.hint ?? ''}; or set test-command to the command that runs one test file ({files} marks where it goes)`.replace(/^; /, ''))
 }
 
 /** The repository's commands as its scripts run them: its `node_modules/.bin` on PATH. */

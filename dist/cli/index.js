@@ -59239,13 +59239,16 @@ const vitestAdapter = {
         // `--sequence.shuffle`: files and tests in a random order (vitest 0.30 and later know it).
         const version = installedVersion(request.treeDir, 'vitest');
         const shuffled = request.shuffle === true && atLeastVersion(version, 0, 30);
-        // `--includeTaskLocation` (vitest 1.4+): each test's line, so same-titled tests stay apart when shuffled.
-        const located = atLeastVersion(version, 1, 4) ? ['--includeTaskLocation'] : [];
-        const reporterArgs = [...VITEST_FLAGS, `--outputFile=${reportFile}`, ...vitest_coverageFlags(request, provider), ...(shuffled ? ['--sequence.shuffle'] : []), ...located];
-        const invocation = request.command ? expandCommand(request.command, request.files, reporterArgs) : vitest_defaultInvocation(request, reporterArgs);
-        if (!invocation)
+        const reporterArgs = (located) => [...VITEST_FLAGS, `--outputFile=${reportFile}`, ...vitest_coverageFlags(request, provider), ...(shuffled ? ['--sequence.shuffle'] : []), ...(located ? ['--includeTaskLocation'] : [])];
+        const invocation = (located) => (request.command ? expandCommand(request.command, request.files, reporterArgs(located)) : vitest_defaultInvocation(request, reporterArgs(located)));
+        if (!invocation(false))
             return vitest_notInstalled(request);
-        const result = await processes.run({ ...invocation, cwd: request.treeDir, timeoutMs: request.timeoutMs });
+        const runWith = (located) => processes.run({ ...invocation(located), cwd: request.treeDir, timeoutMs: request.timeoutMs });
+        // `--includeTaskLocation` (a config option since vitest 1.4): each test's line, so same-titled tests stay
+        // apart when shuffled. Some versions keep it off the command line (2.0 rejects it): then without it.
+        const located = atLeastVersion(version, 1, 4);
+        const first = await runWith(located);
+        const result = located && LOCATION_REFUSED.test(first.output) ? await runWith(false) : first;
         const output = trimTail(stripAnsi(result.output));
         const base = { exitCode: result.exitCode, timedOut: result.timedOut, durationMs: result.durationMs, output };
         const report = await vitest_readReport(request.scratchDir, reportFile);
@@ -59259,6 +59262,7 @@ const vitestAdapter = {
         return { ...base, ...vitest_readResults(report, request.files, roots), ...(coverage && { coverage }), ...(shuffled && { shuffled }) };
     }
 };
+const LOCATION_REFUSED = /Unknown option `--includeTaskLocation`/;
 /**
  * The tree's own vitest, run by node directly (no npx, no shell), once, without watching. The files go
  * before the flags: vitest 0.x takes the word after a flag it does not know (--coverage.reportOnFailure)

@@ -6,39 +6,12 @@
  *
  * What main (the adapters' own detection, no capture) did with the same fixtures is said above each shape.
  */
-import { execFile } from 'node:child_process'
 import { existsSync } from 'node:fs'
-import { mkdtemp, readFile, rm } from 'node:fs/promises'
-import { tmpdir } from 'node:os'
 import { join } from 'node:path'
-import { promisify } from 'node:util'
 import type { Report } from '../../src/report/report.js'
-import { runCliOnFixture } from '../support/cli-run.js'
-import { buildFixtureRepo, type FixtureRepo } from '../support/fixture-repo.js'
+import { runBundledCliOnFixture, runCliOnFixture } from '../support/cli-run.js'
 import { fixtureAnswers } from '../support/scripted-model.js'
 
-const root = join(new URL('.', import.meta.url).pathname, '..', '..')
-
-interface BundledRun {
-  exitCode: number
-  stderr: string
-  report: Report
-  repo: FixtureRepo
-}
-
-/** `regression-testgen verify` on a fixture (the base and the fix with its own test), as a user runs the bin. */
-async function verifyWithBundledCli(fixture: string): Promise<BundledRun> {
-  const repo = await buildFixtureRepo(fixture)
-  const out = await mkdtemp(join(tmpdir(), 'rtg-shapes-'))
-  const args = [join(root, 'dist/cli/index.js'), 'verify', '--repo', repo.dir, '--base', repo.base, '--head', repo.head, '--out', out]
-  const result = await promisify(execFile)(process.execPath, args, { env: { PATH: process.env.PATH, HOME: process.env.HOME } }).then(
-    ({ stderr }) => ({ exitCode: 0, stderr }),
-    (error: { code: number; stderr: string }) => ({ exitCode: error.code, stderr: error.stderr })
-  )
-  const report = JSON.parse(await readFile(join(out, 'report.json'), 'utf8')) as Report
-  await rm(out, { recursive: true, force: true })
-  return { ...result, report, repo }
-}
 
 /** Generate mode in-process: the fix without its test, the model's suite proven on both trees. */
 async function generate(fixture: string) {
@@ -54,7 +27,7 @@ const kinds = (report: Report) => Object.fromEntries(report.tests.map((test) => 
  */
 describe('jest --config outside the root, with a TypeScript transform', () => {
   test('verify (bundled CLI): the captured launch keeps the --config, so ts-jest runs, and proves the fix', async () => {
-    const run = await verifyWithBundledCli('truncate-jest-config')
+    const run = await runBundledCliOnFixture('truncate-jest-config')
     try {
       expect(run.report.runner).toMatchObject({
         captured: true,
@@ -77,7 +50,7 @@ describe('jest --config outside the root, with a TypeScript transform', () => {
         'truncate › cuts a longer text to max, the ellipsis included (#3)': 'fail-to-pass'
       })
       expect(run.report.tests.find((test) => test.kind === 'fail-to-pass')?.message).toContain('"hello…"')
-      expect(run.stderr).toContain('Runner: npm test → jest --config config/jest.config.js in the root')
+      expect(run.log.join('\n')).toContain('Runner: npm test → jest --config config/jest.config.js in the root')
       expect(run.exitCode).toBe(0)
     } finally {
       await run.repo.cleanup()
@@ -112,7 +85,7 @@ describe('a wrapper that refuses the runner\'s flags and passes its own --config
   const wrapperConfig = expect.stringMatching(/\/unit-kit\/configs\/jest\.js$/)
 
   test('verify (bundled CLI): jest runs with the wrapper\'s config, the wrapper itself never gets a flag', async () => {
-    const run = await verifyWithBundledCli('median-wrapper')
+    const run = await runBundledCliOnFixture('median-wrapper')
     try {
       expect(run.report.runner).toMatchObject({
         captured: true,
@@ -166,7 +139,7 @@ describe('a wrapper that refuses the runner\'s flags and passes its own --config
  */
 describe('a test → build chain two scripts deep, tests importing the build output by a relative path', () => {
   test('verify (bundled CLI): the capture pass is each tree\'s build; the pre-fix tree\'s lib/ is its own, buggy one', async () => {
-    const run = await verifyWithBundledCli('kebab-build-chain')
+    const run = await runBundledCliOnFixture('kebab-build-chain')
     try {
       expect(run.report.runner).toMatchObject({
         captured: true,
@@ -178,7 +151,7 @@ describe('a test → build chain two scripts deep, tests importing the build out
         beforeRunner: [{ command: 'npm run build:docs', durationMs: expect.any(Number) }]
       })
       expect(run.report).toMatchObject({ framework: 'mocha', build: null, verdict: 'fail-to-pass' })
-      expect(run.stderr).toMatch(/Runner: npm test → npm run build:docs && mocha → mocha in the root, asked in .*; before it ran: npm run build:docs \(/)
+      expect(run.log.join('\n')).toMatch(/Runner: npm test → npm run build:docs && mocha → mocha in the root, asked in .*; before it ran: npm run build:docs \(/)
       // Built in the trees only, never in the checkout.
       expect(existsSync(join(run.repo.dir, 'lib'))).toBe(false)
       expect(kinds(run.report)).toEqual({
@@ -221,7 +194,7 @@ describe('a test → build chain two scripts deep, tests importing the build out
  */
 describe('node --test through tsx', () => {
   test('verify (bundled CLI): node with tsx\'s loader, as the script started it, runs the TypeScript tests', async () => {
-    const run = await verifyWithBundledCli('chunk-tsx-test')
+    const run = await runBundledCliOnFixture('chunk-tsx-test')
     try {
       expect(run.report.runner).toMatchObject({
         captured: true,

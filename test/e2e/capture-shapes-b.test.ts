@@ -8,55 +8,11 @@
  * - pytest through a script (`sh scripts/test.sh`: `cd tests`, `-c ../config/pytest.ini`), the test-command setting;
  * - jest under a script that sets the environment its tests need (`TZ=UTC NODE_ENV=test jest`).
  */
-import { Ajv } from 'ajv'
-import { execFile } from 'node:child_process'
-import { readFileSync } from 'node:fs'
-import { mkdtemp, readFile } from 'node:fs/promises'
-import { tmpdir } from 'node:os'
-import { dirname, join } from 'node:path'
-import { promisify } from 'node:util'
+import { dirname } from 'node:path'
 import type { Report } from '../../src/report/report.js'
-import { runCliOnFixture } from '../support/cli-run.js'
-import { startFakeAnthropic } from '../support/fake-anthropic.js'
-import { buildFixtureRepo } from '../support/fixture-repo.js'
-import { byStage, fixtureAnswers } from '../support/scripted-model.js'
+import { runBundledCliOnFixture, runCliOnFixture } from '../support/cli-run.js'
 import { describeWhereTestPython } from '../support/test-python.js'
 
-const root = join(import.meta.dirname ?? new URL('.', import.meta.url).pathname, '..', '..')
-const validateReport = new Ajv({ allErrors: true, strict: false }).compile(JSON.parse(readFileSync(join(root, 'src/report/report.schema.json'), 'utf8')))
-
-interface BundledRun {
-  code: number
-  report: Report
-  /** The output folder's run.log. */
-  runLog: string
-}
-
-/**
- * The bundled CLI on a fixture repository, as a user runs it: verify mode, or generate mode (`generate`)
- * against the fake model answering with the fixture's `model/` files, without the fix's own test.
- */
-async function runBundledCli(fixture: string, options: { generate?: boolean; args?: string[]; env?: NodeJS.ProcessEnv } = {}): Promise<BundledRun> {
-  const repo = await buildFixtureRepo(fixture, { withFixTest: !options.generate })
-  const model = options.generate ? await startFakeAnthropic(byStage(fixtureAnswers(fixture))) : null
-  const out = join(await mkdtemp(join(tmpdir(), 'rtg-shapes-')), 'out')
-  try {
-    const mode = model ? ['--issue', repo.issuePath] : ['verify']
-    const args = [join(root, 'dist/cli/index.js'), ...mode, '--repo', repo.dir, '--base', repo.base, '--head', repo.head, '--out', out, ...(options.args ?? [])]
-    const key = model ? { ANTHROPIC_API_KEY: 'test-key', ANTHROPIC_BASE_URL: model.baseURL } : {}
-    const env = { PATH: process.env.PATH, HOME: process.env.HOME, ...key, ...options.env }
-    const code = await promisify(execFile)(process.execPath, args, { env, maxBuffer: 64 * 1024 * 1024 }).then(
-      () => 0,
-      (error: { code: number }) => error.code
-    )
-    const report = JSON.parse(await readFile(join(out, 'report.json'), 'utf8')) as Report
-    if (!validateReport(report)) throw new Error(`report.json does not match its schema: ${JSON.stringify(validateReport.errors)}`)
-    return { code, report, runLog: await readFile(join(out, 'run.log'), 'utf8') }
-  } finally {
-    await model?.close()
-    await repo.cleanup()
-  }
-}
 
 const kindsByName = (report: Report) => Object.fromEntries(report.tests.map((test) => [test.name, test.kind]))
 
@@ -67,7 +23,7 @@ describe('a workspace package with no test script of its own, tested by the root
   const rootRunner = { captured: true, command: 'npm test', runner: 'vitest', via: ['npm test', 'vitest run'], argv: ['run'], execArgv: [], cwd: '', beforeRunner: [] }
 
   test('verify, naming the package: the root\'s test command runs the package\'s tests from the root, fail-to-pass', async () => {
-    const run = await runBundledCli('workspace-root-vitest', { args: ['--working-directory', 'packages/core'] })
+    const run = await runBundledCliOnFixture('workspace-root-vitest', { args: ['--working-directory', 'packages/core'] })
     expect(run.report.runner).toMatchObject({ ...rootRunner, source: "the workspace root's test script: vitest run", reason: null })
     expect(run.report).toMatchObject({ verdict: 'fail-to-pass', framework: 'vitest', preFixTree: { reverted: ['packages/core/src/chunk.ts'] } })
     expect(kindsByName(run.report)).toEqual({
@@ -79,18 +35,18 @@ describe('a workspace package with no test script of its own, tested by the root
     // Run from the root (where the config is), with the file given from there.
     expect(run.report.preflight?.command).toMatch(/vitest\.mjs run packages\/core\/test\/chunk\.test\.ts /)
     expect(run.runLog).toContain('Runner: npm test → vitest run in the root')
-    expect(run.code).toBe(0)
+    expect(run.exitCode).toBe(0)
   })
 
   test('verify at the root, zero-config: the same launch, the root\'s own test script', async () => {
-    const run = await runBundledCli('workspace-root-vitest')
+    const run = await runBundledCliOnFixture('workspace-root-vitest')
     expect(run.report.runner).toMatchObject({ ...rootRunner, source: 'the test script: vitest run' })
     expect(run.report.verdict).toBe('fail-to-pass')
     expect(run.report.tests.filter((test) => test.kind === 'fail-to-pass').map((test) => test.name)).toEqual(['chunk › keeps the last, shorter group (#31)'])
   })
 
   test('generate, naming the package: the suite in the package\'s test folder runs under the root config, fail-to-pass', async () => {
-    const run = await runBundledCli('workspace-root-vitest', { generate: true, args: ['--working-directory', 'packages/core'] })
+    const run = await runBundledCliOnFixture('workspace-root-vitest', { generate: true, args: ['--working-directory', 'packages/core'] })
     expect(run.report.runner).toMatchObject(rootRunner)
     expect(run.report).toMatchObject({ mode: 'generate', verdict: 'fail-to-pass', rounds: { repair: 0 } })
     expect(run.report.suite.files).toEqual([expect.objectContaining({ path: 'packages/core/test/regression/issue-31.test.ts' })])
@@ -99,7 +55,7 @@ describe('a workspace package with no test script of its own, tested by the root
       'chunk keeps a remainder (#31) › makes one group of fewer items than the size': 'fail-to-pass',
       'chunk keeps a remainder (#31) › adds no empty group for a multiple of the size': 'pass-to-pass'
     })
-    expect(run.code).toBe(0)
+    expect(run.exitCode).toBe(0)
   })
 })
 
@@ -111,7 +67,7 @@ describe('jest under a test script that sets the environment its tests need (TZ=
   const runner = { captured: true, command: 'npm test', source: 'the test script: TZ=UTC NODE_ENV=test jest', runner: 'jest', via: ['npm test', 'TZ=UTC NODE_ENV=test jest', 'jest'], argv: [], cwd: '', beforeRunner: [] }
 
   test('verify: the captured TZ reaches every run, head and pre-fix; fail-to-pass on the bug itself', async () => {
-    const run = await runBundledCli('dayfmt-tz-jest', { env: away })
+    const run = await runBundledCliOnFixture('dayfmt-tz-jest', { env: away })
     expect(run.report.runner).toMatchObject({ ...runner, env: expect.objectContaining({ TZ: 'UTC', NODE_ENV: 'test' }) })
     expect(run.report.verdict).toBe('fail-to-pass')
     // The UTC-only test passes in both trees: the variable reached the pre-fix tree's runs too.
@@ -122,11 +78,11 @@ describe('jest under a test script that sets the environment its tests need (TZ=
     // The pre-fix tree fails on the bug (month 2, unpadded) on the UTC day (the 9th, not Kiritimati's 10th).
     expect(run.report.tests[1].message).toContain('2024-2-09')
     expect(run.report.preflight?.command).toMatch(/(?:^| )TZ=UTC NODE_ENV=test \S+ \S+\/jest\/bin\/jest\.js test\/format\.test\.js /)
-    expect(run.code).toBe(0)
+    expect(run.exitCode).toBe(0)
   })
 
   test('generate: the suite\'s UTC-evening instants give their UTC day at head, fail-to-pass before the fix', async () => {
-    const run = await runBundledCli('dayfmt-tz-jest', { generate: true, env: away })
+    const run = await runBundledCliOnFixture('dayfmt-tz-jest', { generate: true, env: away })
     expect(run.report.runner).toMatchObject({ ...runner, env: expect.objectContaining({ TZ: 'UTC' }) })
     expect(run.report).toMatchObject({ mode: 'generate', verdict: 'fail-to-pass', rounds: { repair: 0 } })
     expect(kindsByName(run.report)).toEqual({
@@ -134,7 +90,7 @@ describe('jest under a test script that sets the environment its tests need (TZ=
       'formatDay months (#44) › gives month 12 for the last evening of December': 'fail-to-pass',
       'formatDay months (#44) › keeps the day padded': 'pass-to-pass'
     })
-    expect(run.code).toBe(0)
+    expect(run.exitCode).toBe(0)
   })
 })
 
@@ -161,7 +117,7 @@ describeWhereTestPython()('pytest through `make test` (PYTHONPATH=src python3 -m
   }
 
   test('verify: the Makefile\'s PYTHONPATH reaches the runs, fail-to-pass', async () => {
-    const run = await runBundledCli('wordcount-make-pytest', { env: pythonEnv })
+    const run = await runBundledCliOnFixture('wordcount-make-pytest', { env: pythonEnv })
     expect(run.report.runner).toMatchObject({ ...runner, env: expect.objectContaining({ PYTHONPATH: 'src' }) })
     expect(run.report).toMatchObject({ verdict: 'fail-to-pass', framework: 'pytest' })
     expect(kindsByName(run.report)).toEqual({
@@ -172,11 +128,11 @@ describeWhereTestPython()('pytest through `make test` (PYTHONPATH=src python3 -m
     expect(run.report.tests[2].message).toContain('assert 3 == 2')
     expect(run.report.preflight?.command).toMatch(/PYTHONPATH=src .*python3 -m pytest tests\/test_count\.py -q /)
     expect(run.runLog).toContain('Runner: make test → PYTHONPATH=src python3 -m pytest -q tests → python -m pytest -q tests in the root')
-    expect(run.code).toBe(0)
+    expect(run.exitCode).toBe(0)
   })
 
   test('generate: the suite imports wordcount from src/ as the Makefile has it, fail-to-pass', async () => {
-    const run = await runBundledCli('wordcount-make-pytest', { generate: true, env: pythonEnv })
+    const run = await runBundledCliOnFixture('wordcount-make-pytest', { generate: true, env: pythonEnv })
     expect(run.report.runner).toMatchObject(runner)
     expect(run.report).toMatchObject({ mode: 'generate', verdict: 'fail-to-pass', framework: 'pytest', rounds: { repair: 0 } })
     expect(kindsByName(run.report)).toEqual({
@@ -185,7 +141,7 @@ describeWhereTestPython()('pytest through `make test` (PYTHONPATH=src python3 -m
       test_single_spaces_still_count: 'pass-to-pass'
     })
     expect(run.report.suite.files.map((file) => file.path)).toEqual(['tests/regression/test_issue_8.py'])
-    expect(run.code).toBe(0)
+    expect(run.exitCode).toBe(0)
   })
 })
 
@@ -207,7 +163,7 @@ describeWhereTestPython()('pytest through a script: test-command `sh scripts/tes
   }
 
   test('verify: runs in tests/ with the script\'s config, files and results at the repository\'s paths, fail-to-pass', async () => {
-    const run = await runBundledCli('slug-script-pytest', { args, env: pythonEnv })
+    const run = await runBundledCliOnFixture('slug-script-pytest', { args, env: pythonEnv })
     expect(run.report.runner).toMatchObject(runner)
     expect(run.report).toMatchObject({ verdict: 'fail-to-pass', framework: 'pytest' })
     expect(run.report.tests).toEqual([
@@ -218,11 +174,11 @@ describeWhereTestPython()('pytest through a script: test-command `sh scripts/tes
     expect(run.report.tests[2].message).toContain("'hello-world-'")
     // The file from tests/, the script's config with pytest's rootdir kept there.
     expect(run.report.preflight?.command).toMatch(/python3 -m pytest test_slug\.py -c \.\.\/config\/pytest\.ini --rootdir=\. /)
-    expect(run.code).toBe(0)
+    expect(run.exitCode).toBe(0)
   })
 
   test('generate: the suite in tests/ imports slugkit through the script\'s config, fail-to-pass', async () => {
-    const run = await runBundledCli('slug-script-pytest', { generate: true, args, env: pythonEnv })
+    const run = await runBundledCliOnFixture('slug-script-pytest', { generate: true, args, env: pythonEnv })
     expect(run.report.runner).toMatchObject(runner)
     expect(run.report).toMatchObject({ mode: 'generate', verdict: 'fail-to-pass', rounds: { repair: 0 } })
     expect(kindsByName(run.report)).toEqual({
@@ -231,7 +187,7 @@ describeWhereTestPython()('pytest through a script: test-command `sh scripts/tes
       test_inner_runs_stay_one_dash: 'pass-to-pass'
     })
     expect(run.report.suite.files.map((file) => file.path)).toEqual(['tests/regression/test_issue_19.py'])
-    expect(run.code).toBe(0)
+    expect(run.exitCode).toBe(0)
   })
 })
 

@@ -11,7 +11,7 @@ import type { Logger } from '../../src/ports/logger.js'
 import type { Report } from '../../src/report/report.js'
 import { startFakeAnthropic, type FakeAnthropic } from './fake-anthropic.js'
 import { buildFixtureRepo, type FixtureOptions, type FixtureRepo } from './fixture-repo.js'
-import { byStage, type StageScript } from './scripted-model.js'
+import { byStage, fixtureAnswers, type StageScript } from './scripted-model.js'
 
 const schema = JSON.parse(readFileSync(new URL('../../src/report/report.schema.json', import.meta.url), 'utf8'))
 const validateReport = new Ajv({ allErrors: true, strict: false }).compile(schema)
@@ -64,20 +64,40 @@ export async function runCliOnFixture(options: CliRunOptions): Promise<CliRun> {
 
 const bundledCli = join(new URL('../..', import.meta.url).pathname, 'dist', 'cli', 'index.js')
 
+export interface BundledRun {
+  exitCode: number
+  report: Report
+  markdown: string
+  /** What the CLI wrote to stderr, line by line. */
+  log: string[]
+  /** The output folder's run.log. */
+  runLog: string
+  repo: FixtureRepo
+}
+
 /**
- * The bundled CLI (dist/cli/index.js, as users run it) in verify mode on a fixture, in its own process with
- * a minimal environment; `log` is what it wrote to stderr, line by line.
+ * The bundled CLI (dist/cli/index.js) on a fixture, as a user runs it, in its own process with a minimal
+ * environment: verify mode, or generate mode (`generate`) against the fake model answering with the
+ * fixture's `model/` files, without the fix's own test. Run `npm run build` first.
  */
-export async function runBundledCliOnFixture(fixture: string, options: { args?: string[]; fixtureOptions?: FixtureOptions } = {}): Promise<Omit<CliRun, 'model'>> {
-  const repo = await buildFixtureRepo(fixture, options.fixtureOptions)
-  const outDir = await mkdtemp(join(tmpdir(), 'rtg-out-'))
-  const args = [bundledCli, 'verify', '--repo', repo.dir, '--base', repo.base, '--head', repo.head, '--out', outDir, ...(options.args ?? [])]
-  const env = { PATH: process.env.PATH ?? '', HOME: await mkdtemp(join(tmpdir(), 'rtg-home-')) }
-  const { exitCode, stderr } = await promisify(execFile)(process.execPath, args, { env, timeout: 600_000, maxBuffer: 64 * 1024 * 1024 }).then(
-    ({ stderr }) => ({ exitCode: 0, stderr }),
-    (error: { code: number; stderr: string }) => ({ exitCode: error.code, stderr: error.stderr })
-  )
-  const report = JSON.parse(readFileSync(join(outDir, 'report.json'), 'utf8')) as Report
-  if (!validateReport(report)) throw new Error(`report.json does not match its schema: ${JSON.stringify(validateReport.errors)}`)
-  return { exitCode, report, markdown: readFileSync(join(outDir, 'report.md'), 'utf8'), log: stderr.split('\n'), outDir, repo }
+export async function runBundledCliOnFixture(fixture: string, options: { generate?: boolean; args?: string[]; env?: NodeJS.ProcessEnv; fixtureOptions?: FixtureOptions } = {}): Promise<BundledRun> {
+  const repo = await buildFixtureRepo(fixture, { withFixTest: !options.generate, ...options.fixtureOptions })
+  const model = options.generate ? await startFakeAnthropic(byStage(fixtureAnswers(fixture))) : null
+  const outDir = join(await mkdtemp(join(tmpdir(), 'rtg-bundled-')), 'out')
+  try {
+    const mode = model ? ['--issue', repo.issuePath] : ['verify']
+    const args = [bundledCli, ...mode, '--repo', repo.dir, '--base', repo.base, '--head', repo.head, '--out', outDir, ...(options.args ?? [])]
+    const key = model ? { ANTHROPIC_API_KEY: 'test-key', ANTHROPIC_BASE_URL: model.baseURL } : {}
+    const env = { PATH: process.env.PATH, HOME: process.env.HOME, ...key, ...options.env }
+    const { exitCode, stderr } = await promisify(execFile)(process.execPath, args, { env, timeout: 600_000, maxBuffer: 64 * 1024 * 1024 }).then(
+      ({ stderr }) => ({ exitCode: 0, stderr }),
+      (error: { code: number; stderr: string }) => ({ exitCode: error.code, stderr: error.stderr })
+    )
+    const report = JSON.parse(readFileSync(join(outDir, 'report.json'), 'utf8')) as Report
+    if (!validateReport(report)) throw new Error(`report.json does not match its schema: ${JSON.stringify(validateReport.errors)}`)
+    const read = (name: string) => readFileSync(join(outDir, name), 'utf8')
+    return { exitCode, report, markdown: read('report.md'), log: stderr.split('\n'), runLog: read('run.log'), repo }
+  } finally {
+    await model?.close()
+  }
 }
