@@ -11,7 +11,7 @@
  * (argparse) with the common plugins' options.
  */
 import { FILES_PLACEHOLDER } from '../frameworks/command.js'
-import { parseMochaArgs } from '../frameworks/mocha-args.js'
+import { ALIASES as MOCHA_ALIASES, parseMochaArgs, VALUE_FLAGS as MOCHA_VALUE_FLAGS } from '../frameworks/mocha-args.js'
 import { keptNodeOptions } from '../frameworks/node-test-args.js'
 import { splitWords } from '../frameworks/package-scripts.js'
 import type { Launch, RunnerName } from './launch.js'
@@ -37,6 +37,33 @@ export function rebaseTemplate(template: string[], fromTree: string, toTree: str
   // The tree's root ends where no name character follows: `/`, `:`, the end, or a quote in a JSON word (`--config {"rootDir":"…"}`).
   const inTree = new RegExp(`${fromTree.replace(/[.*+?^${}()|[\]\\]/g, '\\$&')}(?![\\w.-])`, 'g')
   return template.map((word) => word.replace(inTree, toTree))
+}
+
+/**
+ * How many files or patterns the launch names itself (`jest test/timezone.test`: 1; `jest`: 0). A script that
+ * starts its runner more than once (once per time zone on one file, then on everything) is represented by
+ * its broadest run.
+ */
+export function ownSelection(launch: Launch): number {
+  const { runner, argv } = launch
+  if (runner === 'node-test') return argv.length
+  if (runner === 'mocha') return mochaPositionals(argv)
+  const positional = argv.length - keptOptions(argv, OPTION_GRAMMARS[runner], () => false).length
+  const subcommand = runner === 'vitest' && VITEST_COMMANDS.has(argv.find((word) => !word.startsWith('-')) ?? '')
+  return subcommand ? positional - 1 : positional
+}
+
+const VITEST_COMMANDS = new Set(['run', 'watch', 'dev', 'related', 'bench', 'list'])
+
+function mochaPositionals(argv: string[]): number {
+  let count = 0
+  for (let i = 0; i < argv.length; i++) {
+    const word = argv[i]
+    if (word === '--') return count + argv.length - i - 1
+    if (!word.startsWith('-')) count++
+    else if (!word.includes('=') && MOCHA_VALUE_FLAGS.has(MOCHA_ALIASES[word.replace(/^--?/, '')] ?? word.replace(/^--?/, ''))) i++
+  }
+  return count
 }
 
 /** `expandCommand` reads leading `NAME=value` words as variables; a name it would not read cannot be passed. */
@@ -245,3 +272,5 @@ const PYTEST_DROPPED = new Set([
   'pastebin', 'debug', 'benchmark-only', 'version', 'help'
 ])
 
+/** The option grammars of the runners read by `keptOptions` (mocha and node have their own readers). */
+const OPTION_GRAMMARS = { jest: JEST, vitest: VITEST, ava: AVA, tap: TAP, pytest: PYTEST }

@@ -15,7 +15,7 @@ import { withProgress } from '../ports/progress.js'
 import { isWithin } from '../paths.js'
 import { captureLaunch } from './capture.js'
 import type { Launch } from './launch.js'
-import { launchTemplate, rebaseTemplate } from './runner-command.js'
+import { launchTemplate, ownSelection, rebaseTemplate } from './runner-command.js'
 import type { CommandToCapture } from './test-command.js'
 
 export interface TreeLaunch {
@@ -84,9 +84,16 @@ async function captureTree(treeRoot: string, name: string, choice: CommandToCapt
  * own: the one working in the package folder, else in a folder above it (a root configuration that
  * collects the package's tests), else the first.
  */
-export function packageLaunch<T extends { runDir: string | null }>(launches: T[], packageDir: string): T | undefined {
+export function packageLaunch<T extends { launch: Launch; runDir: string | null }>(launches: T[], packageDir: string): T | undefined {
   const inside = (entry: T) => entry.runDir !== null && (entry.runDir === '' || packageDir === entry.runDir || packageDir.startsWith(`${entry.runDir}/`))
-  return launches.find((entry) => entry.runDir === packageDir) ?? launches.find(inside) ?? launches[0]
+  const atPackage = launches.filter((entry) => entry.runDir === packageDir)
+  const above = launches.filter(inside)
+  return broadest(atPackage.length ? atPackage : above.length ? above : launches)
+}
+
+/** The launch that names the fewest files itself (the run on everything, not one time zone's run on one file); the first of equals. */
+function broadest<T extends { launch: Launch }>(launches: T[]): T | undefined {
+  return launches.reduce<T | undefined>((best, entry) => (best === undefined || ownSelection(entry.launch) < ownSelection(best.launch) ? entry : best), undefined)
 }
 
 /** `cwd` as a tree-relative, '/'-separated folder; null outside the tree. */

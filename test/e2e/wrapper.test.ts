@@ -11,7 +11,8 @@ import { fixtureAnswers } from '../support/scripted-model.js'
 test('verify runs jest through the wrapper, with its configuration, and proves the fix', async () => {
   const run = await runCliOnFixture({ fixture: 'range-wrapper' })
   expect(run.report).toMatchObject({ framework: 'jest', runnerWrapper: 'unit-scripts test --passWithNoTests', verdict: 'fail-to-pass' })
-  expect(run.log).toContain('2 changed file(s); framework jest through `unit-scripts test --passWithNoTests` (its own configuration); mode verify')
+  expect(run.log).toContain('2 changed file(s); mode verify')
+  expect(run.log).toContain('Framework: jest through `unit-scripts test --passWithNoTests` (its own configuration)')
   expect(run.markdown).toContain('framework jest (through `unit-scripts test --passWithNoTests`)')
   expect(run.report.preflight).toMatchObject({ file: 'src/range.spec.js', ok: true })
   expect(run.report.preflight?.command).toMatch(/unit-scripts\.js test --passWithNoTests .*--runTestsByPath/)

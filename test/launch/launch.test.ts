@@ -1,5 +1,6 @@
 /** Reading what the capture recorded (pure): the command texts of `via`, the environment the script set, what ran before the runner. */
-import { commandText, environmentSet, launchesFrom, parseCaptureRecords, type CaptureFootprint, type CaptureRecord } from '../../src/launch/launch.js'
+import { commandText, environmentSet, launchesFrom, parseCaptureRecords, type CaptureFootprint, type CaptureRecord, type Launch } from '../../src/launch/launch.js'
+import { packageLaunch } from '../../src/launch/tree-launches.js'
 
 const footprint: CaptureFootprint = {
   command: 'npm test',
@@ -57,4 +58,18 @@ test('before the runner: the outermost processes off its way, with their duratio
 
 test('a command line the process rewrote (npm sets its title over its arguments)', () => {
   expect(commandText(['npm test', '', '', ''])).toBe('npm test')
+})
+
+test('of the runners one script started, the package\'s own and broadest: the run on everything, not a time zone\'s run on one file', () => {
+  const launch = (argv: string[], cwd = '/r'): Launch => ({ runner: 'jest', argv, executable: '/usr/bin/node', main: '/r/node_modules/jest/bin/jest.js', execArgv: [], cwd, env: {}, via: [], beforeRunner: [] })
+  // dayjs: `TZ=Pacific/Auckland npm run test-tz && … && jest`.
+  const perZone = { launch: launch(['test/timezone.test', '--coverage=false']), runDir: '' }
+  const everything = { launch: launch([]), runDir: '' }
+  expect(packageLaunch([perZone, perZone, everything], '')).toBe(everything)
+  // `pnpm -r test` from the root: the package's own, even when another names fewer files.
+  const other = { launch: launch([], '/r/packages/b'), runDir: 'packages/b' }
+  const own = { launch: launch(['test/unit'], '/r/packages/a'), runDir: 'packages/a' }
+  expect(packageLaunch([other, own], 'packages/a')).toBe(own)
+  // A root config that collects the package's tests.
+  expect(packageLaunch([other, everything], 'packages/a')).toBe(everything)
 })

@@ -6,7 +6,7 @@
 import { expandCommand } from '../../src/frameworks/command.js'
 import { userInvocation } from '../../src/frameworks/node-test.js'
 import type { Launch } from '../../src/launch/launch.js'
-import { launchTemplate, rebaseTemplate } from '../../src/launch/runner-command.js'
+import { launchTemplate, ownSelection, rebaseTemplate } from '../../src/launch/runner-command.js'
 
 const NODE = '/usr/local/bin/node'
 const PYTHON = '/usr/bin/python3'
@@ -192,4 +192,21 @@ test('tap: its reporter, coverage, watch and filters go (the adapter sets its ow
     argv: ['-R', 'spec', '--coverage-report=lcov', '--no-coverage', '-j', '4', '--timeout', '60', '--node-arg=--expose-gc', '-w', '--grep', 'slow', 'test/*.js']
   }
   expect(launchTemplate(launch)).toEqual(['/usr/bin/node', '/repo/node_modules/tap/bin/run.js', '{files}', '-j', '4', '--timeout', '60', '--node-arg=--expose-gc'])
+})
+
+describe('ownSelection: how many files a launch names itself', () => {
+  const launch = (runner: Launch['runner'], argv: string[]): Launch => ({ runner, argv, executable: '/usr/bin/node', main: null, execArgv: [], cwd: '/r', env: {}, via: [], beforeRunner: [] })
+  test.each([
+    ['jest', ['test/timezone.test', '--coverage=false'], 1],
+    ['jest', ['--config', 'config/jest.config.js', '--forceExit'], 0],
+    ['jest', ['--roots', 'src', 'lib', '--ci'], 0],
+    ['vitest', ['run', '--config', 'vitest.unit.ts'], 0],
+    ['vitest', ['run', 'packages/core'], 1],
+    ['mocha', ['--require', 'ts-node/register', 'test/a.js', 'test/b.js'], 2],
+    ['mocha', ['--timeout', '5000'], 0],
+    ['node-test', ['dist/test/'], 1],
+    ['pytest', ['-q', '-k', 'not slow', 'tests'], 1]
+  ] as const)('%s %j: %i', (runner, argv, count) => {
+    expect(ownSelection(launch(runner, [...argv]))).toBe(count)
+  })
 })
