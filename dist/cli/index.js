@@ -11384,7 +11384,7 @@ function parsePath (scriptPath) {
 /***/ ((module, __unused_webpack___webpack_exports__, __nccwpck_require__) => {
 
 __nccwpck_require__.a(module, async (__webpack_handle_async_dependencies__, __webpack_async_result__) => { try {
-/* harmony import */ var _cli_js__WEBPACK_IMPORTED_MODULE_0__ = __nccwpck_require__(5085);
+/* harmony import */ var _cli_js__WEBPACK_IMPORTED_MODULE_0__ = __nccwpck_require__(5827);
 /* harmony import */ var _ports_process_js__WEBPACK_IMPORTED_MODULE_1__ = __nccwpck_require__(1671);
 
 
@@ -11396,7 +11396,7 @@ __webpack_async_result__();
 
 /***/ }),
 
-/***/ 5085:
+/***/ 5827:
 /***/ ((__unused_webpack_module, __webpack_exports__, __nccwpck_require__) => {
 
 
@@ -44405,575 +44405,6 @@ async function ensureHistory(git, base, head, log) {
     await git.fetchCommits([base, head]).catch((error) => log.warn(`Fetching the history failed: ${error.message}`));
 }
 
-;// CONCATENATED MODULE: ./src/frameworks/package-scripts.ts
-/** package.json scripts read as a shell would split them: commands, words, `NAME=value` variables, `npm run x`. */
-const SCRIPT_RUNNER = /^(?:npm|pnpm|yarn|bun)$/;
-const ASSIGNMENT = /^([A-Za-z_][A-Za-z0-9_]*)=(.*)$/s;
-/** The script's commands (split at `&&`, `||`, `;`, `|`, `&`), each as words. */
-function scriptCommands(script) {
-    const commands = [[]];
-    for (const word of splitWords(script, true)) {
-        if (/^(?:&&|\|\||;|\||&)$/.test(word))
-            commands.push([]);
-        else
-            commands[commands.length - 1].push(word);
-    }
-    return commands.filter((words) => words.length > 0);
-}
-/** `npm run x`, `npm test`, `yarn x`, `pnpm run x`: the script it runs. */
-function scriptTarget(words) {
-    const [runner, ...rest] = words.filter((word) => !ASSIGNMENT.test(word));
-    if (!runner || !SCRIPT_RUNNER.test(runner))
-        return null;
-    const args = rest.filter((word) => !word.startsWith('-'));
-    if (args[0] === 'run' || args[0] === 'run-script')
-        return args[1] ?? null;
-    if (args[0] === 'test' || args[0] === 't')
-        return 'test';
-    return runner === 'npm' ? null : (args[0] ?? null);
-}
-function assignments(words) {
-    const env = {};
-    for (const word of words) {
-        const match = ASSIGNMENT.exec(word);
-        if (match)
-            env[match[1]] = match[2];
-    }
-    return env;
-}
-/** Shell-like words: quotes and backslashes as a shell reads them; operators as words of their own. */
-function splitWords(text, operators = false) {
-    const words = [];
-    let word = null;
-    let quote = null;
-    const flush = () => {
-        if (word !== null)
-            words.push(word);
-        word = null;
-    };
-    for (let i = 0; i < text.length; i++) {
-        const char = text[i];
-        if (quote) {
-            if (char === quote)
-                quote = null;
-            else
-                word += char === '\\' && quote === '"' && i + 1 < text.length ? text[++i] : char;
-        }
-        else if (char === '"' || char === "'") {
-            quote = char;
-            word ??= '';
-        }
-        else if (/\s/.test(char)) {
-            flush();
-        }
-        else if (operators && /[;&|]/.test(char)) {
-            flush();
-            const double = (char === '&' || char === '|') && text[i + 1] === char;
-            words.push(double ? char + text[++i] : char);
-        }
-        else {
-            word = (word ?? '') + (char === '\\' && i + 1 < text.length ? text[++i] : char);
-        }
-    }
-    flush();
-    return words;
-}
-
-;// CONCATENATED MODULE: external "node:module"
-const external_node_module_namespaceObject = __WEBPACK_EXTERNAL_createRequire(import.meta.url)("node:module");
-;// CONCATENATED MODULE: ./src/ports/sandbox-files.ts
-/**
- * Reading files the sandbox could have written (a runner's reports and coverage in a scratch folder): the
- * one place that opens them. A test can replace its report with a link to a file only the tool may read, a
- * FIFO that would block a read forever, or a file far too big to load; none of these is followed or read.
- *
- * The rule: no link anywhere between the scratch folder and the file (lstat every component, and open the
- * file itself with O_NOFOLLOW), O_NONBLOCK so a FIFO opens without a writer, then `fstat` the open file —
- * only a regular file, owned by a uid that may write runner output (the tool's own, when it ran the runner
- * unisolated, or the sandbox's), no bigger than its kind's limit — and read from that same descriptor.
- */
-
-
-
-
-const MB = 1024 * 1024;
-/** How much of each kind of runner output the tool reads at most. */
-const SANDBOX_FILE_LIMITS = {
-    /** Test results: jest/vitest/mocha JSON, JUnit XML, TAP. */
-    results: 32 * MB,
-    /** Coverage: V8 coverage, istanbul JSON, lcov, coverage.py JSON. */
-    coverage: 64 * MB,
-    /** The repository's own configuration, read from a tree the tests ran in (package.json, mocha.opts): any owner. */
-    config: 4 * MB
-};
-/** Deeper JSON than any runner writes (V8 coverage and jest reports nest under 10): refused before walking it. */
-const MAX_JSON_DEPTH = 64;
-/** A file the sandbox wrote that the tool will not read: says which and why. Ends the run. */
-class SandboxFileRefused extends UserFacingError {
-    path;
-    reason;
-    constructor(path, reason) {
-        super(`Refused to read ${sandbox_files_printable(path)}, written by the repository's tests: ${reason}`, 'a test replaced or bloated the runner\'s report; the run cannot trust its results');
-        this.path = path;
-        this.reason = reason;
-        this.name = 'SandboxFileRefused';
-    }
-}
-/** Owners besides the tool's own uid whose files count as runner output: the sandbox's user(s). */
-const sandboxOwners = new Set();
-/** The sandbox says which uid its commands run as, so their files are accepted. */
-function acceptSandboxOwner(uid) {
-    sandboxOwners.add(uid);
-}
-function ownerAccepted(uid) {
-    return uid === process.getuid?.() || sandboxOwners.has(uid);
-}
-/**
- * The text of `path` (inside `scratchRoot`, the folder the tool made for the runner), or null when there
- * is no such file. Anything but a plain, bounded file of an accepted owner throws SandboxFileRefused.
- */
-async function readSandboxFile(scratchRoot, path, kind) {
-    const limit = SANDBOX_FILE_LIMITS[kind];
-    if (!(await parentsAreFolders(scratchRoot, path)))
-        return null;
-    let handle;
-    try {
-        handle = await (0,promises_.open)(path, external_node_fs_.constants.O_RDONLY | external_node_fs_.constants.O_NOFOLLOW | external_node_fs_.constants.O_NONBLOCK);
-    }
-    catch (error) {
-        const code = error.code;
-        if (code === 'ENOENT' || code === 'ENOTDIR')
-            return null;
-        if (code === 'ELOOP')
-            throw new SandboxFileRefused(path, 'it is a symbolic link');
-        throw new SandboxFileRefused(path, `it could not be opened (${code ?? String(error)})`);
-    }
-    try {
-        refuseUnlessPlain(path, await handle.stat(), kind);
-        return await readAtMost(handle, path, limit);
-    }
-    finally {
-        await handle.close();
-    }
-}
-/**
- * A small file read synchronously where the tool follows the tree's own links on purpose (an installed
- * package's package.json, through the tree's link to the checkout's node_modules): null unless it is a
- * regular file within the `config` limit. O_NONBLOCK, so a FIFO planted there does not block the tool.
- */
-function readPlainFileSync(path) {
-    let fd;
-    try {
-        fd = (0,external_node_fs_.openSync)(path, external_node_fs_.constants.O_RDONLY | external_node_fs_.constants.O_NONBLOCK);
-    }
-    catch {
-        return null;
-    }
-    try {
-        const stats = (0,external_node_fs_.fstatSync)(fd);
-        if (!stats.isFile() || stats.size > SANDBOX_FILE_LIMITS.config)
-            return null;
-        const buffer = Buffer.alloc(stats.size);
-        let filled = 0;
-        while (filled < buffer.length) {
-            const read = (0,external_node_fs_.readSync)(fd, buffer, filled, buffer.length - filled, null);
-            if (read === 0)
-                break;
-            filled += read;
-        }
-        return buffer.subarray(0, filled).toString('utf8');
-    }
-    finally {
-        (0,external_node_fs_.closeSync)(fd);
-    }
-}
-/** JSON from the sandbox, refused when nested deeper than any runner writes (later code walks it). */
-function parseSandboxJson(path, text) {
-    const depth = maxNesting(text);
-    if (depth > MAX_JSON_DEPTH)
-        throw new SandboxFileRefused(path, `its JSON nests ${depth} levels deep (the limit is ${MAX_JSON_DEPTH})`);
-    return JSON.parse(text);
-}
-/** False when a folder between the root and the file is missing; throws when one is a link or not a folder. */
-async function parentsAreFolders(scratchRoot, path) {
-    const inside = (0,external_node_path_.relative)(scratchRoot, path);
-    if (inside === '' || inside.startsWith('..') || (0,external_node_path_.isAbsolute)(inside))
-        throw new SandboxFileRefused(path, `it is not inside the runner's folder ${scratchRoot}`);
-    const folders = inside.split(external_node_path_.sep).slice(0, -1);
-    let current = scratchRoot;
-    for (const name of folders) {
-        current = (0,external_node_path_.join)(current, name);
-        const stats = await (0,promises_.lstat)(current).catch(() => null);
-        if (!stats)
-            return false;
-        if (stats.isSymbolicLink())
-            throw new SandboxFileRefused(path, `its folder ${current} is a symbolic link`);
-        if (!stats.isDirectory())
-            throw new SandboxFileRefused(path, `its folder ${current} is not a folder`);
-    }
-    return true;
-}
-function refuseUnlessPlain(path, stats, kind) {
-    const limit = SANDBOX_FILE_LIMITS[kind];
-    if (!stats.isFile())
-        throw new SandboxFileRefused(path, `it is not a regular file (${sandbox_files_kindOf(stats)})`);
-    // The repository's files belong to whoever checked it out; a link, not an owner, is what betrays a swap there.
-    if (kind !== 'config' && !ownerAccepted(stats.uid))
-        throw new SandboxFileRefused(path, `it is owned by uid ${stats.uid}, neither the sandbox's user nor the tool's`);
-    if (stats.size > limit)
-        throw new SandboxFileRefused(path, `it is ${megabytes(stats.size)}, over the ${megabytes(limit)} limit for this kind of report`);
-}
-/** Reads from the descriptor, never more than the limit, even if the file grew after fstat. */
-async function readAtMost(handle, path, limit) {
-    const buffer = Buffer.alloc(Math.min(limit + 1, 1 * MB));
-    const chunks = [];
-    let total = 0;
-    for (;;) {
-        const { bytesRead } = await handle.read(buffer, 0, buffer.length, null);
-        if (bytesRead === 0)
-            break;
-        total += bytesRead;
-        if (total > limit)
-            throw new SandboxFileRefused(path, `it grew over the ${megabytes(limit)} limit for this kind of report`);
-        chunks.push(Buffer.from(buffer.subarray(0, bytesRead)));
-    }
-    return Buffer.concat(chunks, total).toString('utf8');
-}
-/** The deepest nesting of arrays and objects, outside strings: one pass, no recursion. */
-function maxNesting(text) {
-    let depth = 0;
-    let deepest = 0;
-    let inString = false;
-    for (let i = 0; i < text.length; i++) {
-        const char = text.charCodeAt(i);
-        if (inString) {
-            if (char === 0x5c)
-                i++; // a backslash escapes the next character
-            else if (char === 0x22)
-                inString = false;
-        }
-        else if (char === 0x22)
-            inString = true;
-        else if (char === 0x5b || char === 0x7b)
-            deepest = Math.max(deepest, ++depth);
-        else if (char === 0x5d || char === 0x7d)
-            depth--;
-    }
-    return deepest;
-}
-/** A file name the test chose (a V8 coverage file's) may hold control characters: shown escaped, on one line. */
-function sandbox_files_printable(path) {
-    return path.replace(/[\u0000-\u001f\u007f]/g, (char) => `\\x${char.charCodeAt(0).toString(16).padStart(2, '0')}`);
-}
-function sandbox_files_kindOf(stats) {
-    if (stats.isFIFO())
-        return 'a FIFO';
-    if (stats.isDirectory())
-        return 'a folder';
-    if (stats.isSocket())
-        return 'a socket';
-    if (stats.isCharacterDevice() || stats.isBlockDevice())
-        return 'a device';
-    return 'not a plain file';
-}
-function megabytes(bytes) {
-    return `${(bytes / MB).toFixed(bytes < MB ? 2 : 0)} MB`;
-}
-
-;// CONCATENATED MODULE: ./src/frameworks/packages.ts
-/** The repository's package.json and the packages installed in a tree, as the JavaScript adapters read them. */
-
-
-
-
-/** Read without following a link: the tests may have replaced a tree's package.json with one to a file only the tool may read. */
-async function readPackageJson(dir) {
-    try {
-        return JSON.parse((await readSandboxFile(dir, (0,external_node_path_.join)(dir, 'package.json'), 'config')) ?? '');
-    }
-    catch {
-        return null;
-    }
-}
-/** An installed package's manifest (or the checkout's): never a FIFO or a huge file the tests left there. */
-function readPackageJsonSync(dir) {
-    try {
-        return JSON.parse(readPlainFileSync((0,external_node_path_.join)(dir, 'package.json')) ?? '');
-    }
-    catch {
-        return null;
-    }
-}
-/** The package is in dependencies or devDependencies. */
-function declares(manifest, name) {
-    return manifest !== null && name in { ...manifest.dependencies, ...manifest.devDependencies };
-}
-/** Where node would find a package from the tree, without resolving through its `exports`. */
-function packageDir(treeDir, name) {
-    const lookup = (0,external_node_module_namespaceObject.createRequire)((0,external_node_path_.join)(treeDir, 'package.json')).resolve.paths(name) ?? [];
-    const found = lookup.find((dir) => (0,external_node_fs_.existsSync)((0,external_node_path_.join)(dir, name, 'package.json')));
-    return found ? (0,external_node_path_.join)(found, name) : null;
-}
-/** The installed package's version as [major, minor], or null when it is not installed or says none. */
-function installedVersion(treeDir, name) {
-    const dir = packageDir(treeDir, name);
-    const match = /^(\d+)\.(\d+)/.exec(String((dir && readPackageJsonSync(dir)?.version) ?? ''));
-    return match ? [Number(match[1]), Number(match[2])] : null;
-}
-/** At least version major.minor. */
-const atLeastVersion = (version, major, minor = 0) => version !== null && (version[0] > major || (version[0] === major && version[1] >= minor));
-/** A package's bin as installed in the tree, through its package.json `bin` (the first of `names` it has). */
-function installedBin(treeDir, name, names = [name]) {
-    const dir = packageDir(treeDir, name);
-    const bin = dir ? readPackageJsonSync(dir)?.bin : undefined;
-    const binPath = typeof bin === 'string' ? bin : names.map((entry) => bin?.[entry]).find(Boolean);
-    return dir && binPath ? (0,external_node_path_.join)(dir, binPath) : null;
-}
-
-;// CONCATENATED MODULE: ./src/execute/build-detection.ts
-/**
- * Zero-config builds: whether the tests need a build before they run, and which command makes it. The
- * worktrees hold only what git tracks, so tests that import build output (`lib/`, `dist/`) find nothing
- * unless each tree builds its own sources first — the pre-fix tree its buggy ones.
- * Evidence, strongest first: a `pretest` script that builds, a `test` script that builds before its runner,
- * and the existing tests importing a folder git does not track (directly, or through the package's own
- * name or root, whose `main`/`module`/`exports` point there). A repository with none of these gets null.
- */
-
-
-
-
-
-
-/** The explicit build-command always wins; else what the repository at head shows it needs, if anything. */
-async function buildForTrees(explicit, headDir, packageDir, trackedFiles, options = {}) {
-    if (explicit)
-        return { command: explicit, why: 'the build-command setting', detected: false };
-    const detected = await detectBuild(headDir, packageDir, await trackedFiles(), options);
-    return detected && { ...detected, detected: true };
-}
-/** Words as one line for the log and the report: a word with spaces or quotes is quoted. */
-const commandText = (words) => words.map((word) => (/^[\w@%+=:,./-]+$/.test(word) ? word : JSON.stringify(word))).join(' ');
-async function detectBuild(headDir, packageDir, trackedFiles, options = {}) {
-    const manifest = await readPackageJson((0,external_node_path_.join)(headDir, packageDir));
-    if (!manifest)
-        return null;
-    const repo = { headDir, packageDir, manifest, tracked: new Set(trackedFiles), trackedFolders: foldersOf(trackedFiles), runner: packageManager(headDir, packageDir) };
-    if (options.onlyImports)
-        return fromImports(repo, trackedFiles);
-    return fromPretest(repo) ?? fromTestScript(repo) ?? (await fromImports(repo, trackedFiles));
-}
-const LOCKFILES = [
-    ['pnpm-lock.yaml', 'pnpm'],
-    ['yarn.lock', 'yarn'],
-    ['bun.lock', 'bun'],
-    ['bun.lockb', 'bun']
-];
-function packageManager(headDir, packageDir) {
-    // A monorepo's lockfile is at its root; a package may have its own.
-    const folders = [...new Set([packageDir, ''])];
-    return LOCKFILES.find(([lockfile]) => folders.some((folder) => (0,external_node_fs_.existsSync)((0,external_node_path_.join)(headDir, folder, lockfile))))?.[1] ?? 'npm';
-}
-// --- the scripts: what builds, what merely tidies up around a build ---
-const BUILD_SCRIPT_NAME = /^(?:build|compile|transpile|bundle|dist)(?:$|[:\-_.])/i;
-const WRAPPERS = new Set(['cross-env', 'env', 'npx', 'bunx']);
-const TIDYING = new Set(['rimraf', 'rm', 'del', 'del-cli', 'mkdir', 'mkdirp', 'shx', 'cp', 'cpy', 'cpx', 'copyfiles', 'ncp', 'echo']);
-const OUTPUT_FLAG = /^(?:-d|-o|--out-dir|--out-file|--outDir|--outdir|--outfile)(?:=|$)/;
-const BUILD_TOOLS = {
-    tsc: (args) => !args.some((arg) => /^--(?:noEmit|help|version)$/.test(arg)),
-    ttsc: (args) => !args.includes('--noEmit'),
-    babel: (args) => args.some((arg) => OUTPUT_FLAG.test(arg)),
-    swc: (args) => args.some((arg) => OUTPUT_FLAG.test(arg)),
-    esbuild: (args) => args.some((arg) => OUTPUT_FLAG.test(arg)),
-    rollup: () => true,
-    webpack: () => true,
-    tsup: () => true,
-    unbuild: () => true,
-    microbundle: () => true,
-    bili: () => true,
-    vite: (args) => args[0] === 'build',
-    parcel: (args) => args[0] === 'build',
-    ncc: (args) => args[0] === 'build',
-    tsdx: (args) => args[0] === 'build',
-    node: (args) => /(?:^|[/\\])(?:build|compile|bundle)[^/\\]*$/i.test(args[0] ?? '')
-};
-const build_detection_ASSIGNMENT = /^[A-Za-z_][A-Za-z0-9_]*=/;
-/** A script's command as its program: `NAME=value` words and wrappers (`cross-env`, `npx`) set aside. */
-function parseCommand(words) {
-    const env = [];
-    const rest = [...words];
-    for (;;) {
-        while (rest.length > 0 && build_detection_ASSIGNMENT.test(rest[0]))
-            env.push(rest.shift());
-        if (rest.length < 2 || !WRAPPERS.has(rest[0]))
-            break;
-        rest.shift();
-        while (rest.length > 1 && rest[0].startsWith('-'))
-            rest.shift();
-    }
-    const [bin, ...args] = rest;
-    return { env, bin, args };
-}
-function classifyStep(repo, words, seen) {
-    const target = scriptTarget(words);
-    if (target !== null) {
-        const body = repo.manifest.scripts?.[target];
-        if (body === undefined || seen.has(target))
-            return { kind: 'other', words };
-        const builds = BUILD_SCRIPT_NAME.test(target) || scriptBuilds(repo, body, new Set([...seen, target]));
-        return { kind: builds ? 'build' : 'other', words };
-    }
-    const { bin, args } = parseCommand(words);
-    if (!bin)
-        return { kind: 'other', words };
-    const name = external_node_path_.posix.basename(bin);
-    if (Object.hasOwn(BUILD_TOOLS, name) && BUILD_TOOLS[name](args))
-        return { kind: 'build', words };
-    return { kind: TIDYING.has(name) ? 'tidy' : 'other', words };
-}
-function scriptBuilds(repo, script, seen) {
-    return scriptCommands(script).some((words) => classifyStep(repo, words, seen).kind === 'build');
-}
-/** A `pretest` that builds: all of it when it only builds and tidies, else its first build step alone (not its lint). */
-function fromPretest(repo) {
-    const pretest = repo.manifest.scripts?.pretest;
-    if (pretest === undefined)
-        return null;
-    const steps = scriptCommands(pretest).map((words) => classifyStep(repo, words, new Set(['pretest'])));
-    const builds = steps.filter((step) => step.kind === 'build');
-    if (builds.length === 0)
-        return null;
-    const why = `the pretest script builds: ${pretest}`;
-    if (steps.every((step) => step.kind !== 'other'))
-        return { command: [repo.runner, 'run', 'pretest'], why };
-    return { command: commandFor(repo, builds[0].words), why };
-}
-/** `npm run build && jest`, `tsc && mocha`, `yarn build; ...`: the first build step before the runner. */
-function fromTestScript(repo) {
-    const test = repo.manifest.scripts?.test;
-    if (test === undefined)
-        return null;
-    const beforeRunner = scriptCommands(test).slice(0, -1);
-    const build = beforeRunner.map((words) => classifyStep(repo, words, new Set(['test']))).find((step) => step.kind === 'build');
-    return build ? { command: commandFor(repo, build.words), why: `the test script builds before its runner: ${test}` } : null;
-}
-/** A build step as words to run without a shell: a script through the package manager, a tool from node_modules/.bin. */
-function commandFor(repo, words) {
-    const target = scriptTarget(words);
-    if (target !== null)
-        return [repo.runner, 'run', target];
-    const { env, bin, args } = parseCommand(words);
-    return [...env, build_detection_installedBin(repo, bin), ...args];
-}
-/** `tsc` is not on the PATH of a command run without npm: its path in the package's (or the root's) node_modules/.bin. */
-function build_detection_installedBin(repo, bin) {
-    if (bin === 'node' || bin.includes('/'))
-        return bin;
-    const depth = repo.packageDir ? repo.packageDir.split('/').length : 0;
-    for (const up of [...new Set([0, depth])]) {
-        const relative = external_node_path_.posix.join(...Array(up).fill('..'), 'node_modules', '.bin', bin);
-        if ((0,external_node_fs_.existsSync)((0,external_node_path_.join)(repo.headDir, repo.packageDir, relative)))
-            return relative;
-    }
-    return bin;
-}
-// --- the tests' imports: build output that is not in the tree ---
-const IMPORT = /(?:\brequire\s*\(|\bimport\s*\(|\bfrom|^\s*import)\s*['"]([^'"\n]+)['"]/gm;
-const RESOLVE_EXTENSIONS = ['', '.js', '.cjs', '.mjs', '.ts', '.cts', '.mts', '.jsx', '.tsx', '.json', '.node'];
-const SCRIPT_FILE = /\.[cm]?[jt]sx?$/;
-/** Enough test files to see how the tests import the code, without reading a huge suite. */
-const MAX_TEST_FILES = 300;
-/** The existing tests import a folder git does not track: the package's build script makes it. */
-async function fromImports(repo, trackedFiles) {
-    const script = buildScript(repo);
-    if (!script)
-        return null;
-    const inPackage = repo.packageDir ? `${repo.packageDir}/` : '';
-    const tests = trackedFiles.filter((path) => path.startsWith(inPackage) && SCRIPT_FILE.test(path) && classifyFile(path) === 'test').slice(0, MAX_TEST_FILES);
-    for (const file of tests) {
-        // Not through a link: the pre-fix tree's install (in the sandbox) could have written the head tree too.
-        const source = (await readSandboxFile(repo.headDir, (0,external_node_path_.join)(repo.headDir, file), 'config').catch(() => null)) ?? '';
-        for (const match of source.matchAll(IMPORT)) {
-            const missing = buildOutputImported(repo, file, match[1]);
-            if (missing)
-                return { command: [repo.runner, 'run', script], why: `${file} imports '${match[1]}', which leads into ${missing}/, a folder git does not track; the ${script} script makes it` };
-        }
-    }
-    return null;
-}
-/** The script that builds the package: `build` (or `compile`, …), else a lifecycle script that runs a build. */
-function buildScript(repo) {
-    const scripts = repo.manifest.scripts ?? {};
-    const named = Object.keys(scripts).filter((name) => BUILD_SCRIPT_NAME.test(name));
-    const byName = named.find((name) => !name.includes(':')) ?? named[0];
-    if (byName)
-        return byName;
-    return ['prepare', 'prepublishOnly', 'prepack'].find((name) => scripts[name] !== undefined && scriptBuilds(repo, scripts[name], new Set([name]))) ?? null;
-}
-/** The untracked folder (repository path) a test's import leads into, or null. */
-function buildOutputImported(repo, testFile, specifier) {
-    if (specifier.includes('node_modules'))
-        return null;
-    if (specifier.startsWith('.')) {
-        const target = external_node_path_.posix.normalize(external_node_path_.posix.join(external_node_path_.posix.dirname(testFile), specifier)).replace(/(.)\/$/, '$1');
-        return target === (repo.packageDir || '.') ? untrackedEntry(repo) : untrackedFolder(repo, target);
-    }
-    const name = typeof repo.manifest.name === 'string' ? repo.manifest.name : null;
-    if (!name || (specifier !== name && !specifier.startsWith(`${name}/`)))
-        return null;
-    // Through its own name, the package resolves by its manifest: a subpath without `exports` is a file in it.
-    const subpath = specifier.slice(name.length + 1);
-    if (subpath && repo.manifest.exports === undefined)
-        return untrackedFolder(repo, external_node_path_.posix.join(repo.packageDir, subpath));
-    return untrackedEntry(repo);
-}
-/**
- * The folder git does not track that the package's entries (`main`, `module`, `exports` targets) lie in,
- * when they all do. One tracked entry is enough for a test to load the package without a build (koa:
- * `main` is hand-written CommonJS, only the `import` condition points into a built folder).
- */
-function untrackedEntry(repo) {
-    const { main, module, exports } = repo.manifest;
-    // With `exports`, node resolves the package by it alone; without, by `main` (bundlers by `module`).
-    const loaded = exports !== undefined ? exportTargets(exports) : [main ?? 'index.js', module];
-    const entries = loaded.filter((entry) => typeof entry === 'string' && !entry.endsWith('.d.ts'));
-    const folders = entries.map((entry) => untrackedFolder(repo, external_node_path_.posix.join(repo.packageDir, entry)));
-    return folders.every((folder) => folder !== null) ? folders[0] : null;
-}
-function exportTargets(exports) {
-    if (typeof exports === 'string')
-        return [exports];
-    if (!exports || typeof exports !== 'object')
-        return [];
-    return Object.values(exports).flatMap(exportTargets);
-}
-/**
- * A path that resolves to no tracked file, in a folder of the package that holds none (`lib` for
- * `lib/esm/index.js`): build output. A missing file in a tracked folder is not.
- */
-function untrackedFolder(repo, target) {
-    if (RESOLVE_EXTENSIONS.some((extension) => repo.tracked.has(target + extension) || repo.tracked.has(`${target}/index${extension || '.js'}`)))
-        return null;
-    const inPackage = repo.packageDir ? external_node_path_.posix.relative(repo.packageDir, target) : target;
-    if (inPackage === '' || inPackage.startsWith('..'))
-        return null;
-    const [top, ...below] = inPackage.split('/');
-    // The target itself may be a folder (`../lib`); a name with an extension, alone, is a file of the package's own folder.
-    if (below.length === 0 && /\.[a-z]+$/i.test(top))
-        return null;
-    const folder = external_node_path_.posix.join(repo.packageDir, top);
-    return repo.trackedFolders.has(folder) ? null : folder;
-}
-/** Every folder that holds a tracked file, at any depth. */
-function foldersOf(paths) {
-    const folders = new Set();
-    for (const path of paths) {
-        for (let dir = external_node_path_.posix.dirname(path); dir !== '.' && !folders.has(dir); dir = external_node_path_.posix.dirname(dir))
-            folders.add(dir);
-    }
-    return folders;
-}
-
 ;// CONCATENATED MODULE: ./src/domain.ts
 /**
  * The data that flows through the pipeline, stage by stage, in one direction:
@@ -47276,6 +46707,205 @@ function systemProgram(program, path) {
     return onPath(program, path) ?? onPath(program, SYSTEM_BINARIES.join(external_node_path_.delimiter));
 }
 
+;// CONCATENATED MODULE: ./src/ports/sandbox-files.ts
+/**
+ * Reading files the sandbox could have written (a runner's reports and coverage in a scratch folder): the
+ * one place that opens them. A test can replace its report with a link to a file only the tool may read, a
+ * FIFO that would block a read forever, or a file far too big to load; none of these is followed or read.
+ *
+ * The rule: no link anywhere between the scratch folder and the file (lstat every component, and open the
+ * file itself with O_NOFOLLOW), O_NONBLOCK so a FIFO opens without a writer, then `fstat` the open file —
+ * only a regular file, owned by a uid that may write runner output (the tool's own, when it ran the runner
+ * unisolated, or the sandbox's), no bigger than its kind's limit — and read from that same descriptor.
+ */
+
+
+
+
+const MB = 1024 * 1024;
+/** How much of each kind of runner output the tool reads at most. */
+const SANDBOX_FILE_LIMITS = {
+    /** Test results: jest/vitest/mocha JSON, JUnit XML, TAP. */
+    results: 32 * MB,
+    /** Coverage: V8 coverage, istanbul JSON, lcov, coverage.py JSON. */
+    coverage: 64 * MB,
+    /** The repository's own configuration, read from a tree the tests ran in (package.json, mocha.opts): any owner. */
+    config: 4 * MB
+};
+/** Deeper JSON than any runner writes (V8 coverage and jest reports nest under 10): refused before walking it. */
+const MAX_JSON_DEPTH = 64;
+/** A file the sandbox wrote that the tool will not read: says which and why. Ends the run. */
+class SandboxFileRefused extends UserFacingError {
+    path;
+    reason;
+    constructor(path, reason) {
+        super(`Refused to read ${sandbox_files_printable(path)}, written by the repository's tests: ${reason}`, 'a test replaced or bloated the runner\'s report; the run cannot trust its results');
+        this.path = path;
+        this.reason = reason;
+        this.name = 'SandboxFileRefused';
+    }
+}
+/** Owners besides the tool's own uid whose files count as runner output: the sandbox's user(s). */
+const sandboxOwners = new Set();
+/** The sandbox says which uid its commands run as, so their files are accepted. */
+function acceptSandboxOwner(uid) {
+    sandboxOwners.add(uid);
+}
+function ownerAccepted(uid) {
+    return uid === process.getuid?.() || sandboxOwners.has(uid);
+}
+/**
+ * The text of `path` (inside `scratchRoot`, the folder the tool made for the runner), or null when there
+ * is no such file. Anything but a plain, bounded file of an accepted owner throws SandboxFileRefused.
+ */
+async function readSandboxFile(scratchRoot, path, kind) {
+    const limit = SANDBOX_FILE_LIMITS[kind];
+    if (!(await parentsAreFolders(scratchRoot, path)))
+        return null;
+    let handle;
+    try {
+        handle = await (0,promises_.open)(path, external_node_fs_.constants.O_RDONLY | external_node_fs_.constants.O_NOFOLLOW | external_node_fs_.constants.O_NONBLOCK);
+    }
+    catch (error) {
+        const code = error.code;
+        if (code === 'ENOENT' || code === 'ENOTDIR')
+            return null;
+        if (code === 'ELOOP')
+            throw new SandboxFileRefused(path, 'it is a symbolic link');
+        throw new SandboxFileRefused(path, `it could not be opened (${code ?? String(error)})`);
+    }
+    try {
+        refuseUnlessPlain(path, await handle.stat(), kind);
+        return await readAtMost(handle, path, limit);
+    }
+    finally {
+        await handle.close();
+    }
+}
+/**
+ * A small file read synchronously where the tool follows the tree's own links on purpose (an installed
+ * package's package.json, through the tree's link to the checkout's node_modules): null unless it is a
+ * regular file within the `config` limit. O_NONBLOCK, so a FIFO planted there does not block the tool.
+ */
+function readPlainFileSync(path) {
+    let fd;
+    try {
+        fd = (0,external_node_fs_.openSync)(path, external_node_fs_.constants.O_RDONLY | external_node_fs_.constants.O_NONBLOCK);
+    }
+    catch {
+        return null;
+    }
+    try {
+        const stats = (0,external_node_fs_.fstatSync)(fd);
+        if (!stats.isFile() || stats.size > SANDBOX_FILE_LIMITS.config)
+            return null;
+        const buffer = Buffer.alloc(stats.size);
+        let filled = 0;
+        while (filled < buffer.length) {
+            const read = (0,external_node_fs_.readSync)(fd, buffer, filled, buffer.length - filled, null);
+            if (read === 0)
+                break;
+            filled += read;
+        }
+        return buffer.subarray(0, filled).toString('utf8');
+    }
+    finally {
+        (0,external_node_fs_.closeSync)(fd);
+    }
+}
+/** JSON from the sandbox, refused when nested deeper than any runner writes (later code walks it). */
+function parseSandboxJson(path, text) {
+    const depth = maxNesting(text);
+    if (depth > MAX_JSON_DEPTH)
+        throw new SandboxFileRefused(path, `its JSON nests ${depth} levels deep (the limit is ${MAX_JSON_DEPTH})`);
+    return JSON.parse(text);
+}
+/** False when a folder between the root and the file is missing; throws when one is a link or not a folder. */
+async function parentsAreFolders(scratchRoot, path) {
+    const inside = (0,external_node_path_.relative)(scratchRoot, path);
+    if (inside === '' || inside.startsWith('..') || (0,external_node_path_.isAbsolute)(inside))
+        throw new SandboxFileRefused(path, `it is not inside the runner's folder ${scratchRoot}`);
+    const folders = inside.split(external_node_path_.sep).slice(0, -1);
+    let current = scratchRoot;
+    for (const name of folders) {
+        current = (0,external_node_path_.join)(current, name);
+        const stats = await (0,promises_.lstat)(current).catch(() => null);
+        if (!stats)
+            return false;
+        if (stats.isSymbolicLink())
+            throw new SandboxFileRefused(path, `its folder ${current} is a symbolic link`);
+        if (!stats.isDirectory())
+            throw new SandboxFileRefused(path, `its folder ${current} is not a folder`);
+    }
+    return true;
+}
+function refuseUnlessPlain(path, stats, kind) {
+    const limit = SANDBOX_FILE_LIMITS[kind];
+    if (!stats.isFile())
+        throw new SandboxFileRefused(path, `it is not a regular file (${sandbox_files_kindOf(stats)})`);
+    // The repository's files belong to whoever checked it out; a link, not an owner, is what betrays a swap there.
+    if (kind !== 'config' && !ownerAccepted(stats.uid))
+        throw new SandboxFileRefused(path, `it is owned by uid ${stats.uid}, neither the sandbox's user nor the tool's`);
+    if (stats.size > limit)
+        throw new SandboxFileRefused(path, `it is ${megabytes(stats.size)}, over the ${megabytes(limit)} limit for this kind of report`);
+}
+/** Reads from the descriptor, never more than the limit, even if the file grew after fstat. */
+async function readAtMost(handle, path, limit) {
+    const buffer = Buffer.alloc(Math.min(limit + 1, 1 * MB));
+    const chunks = [];
+    let total = 0;
+    for (;;) {
+        const { bytesRead } = await handle.read(buffer, 0, buffer.length, null);
+        if (bytesRead === 0)
+            break;
+        total += bytesRead;
+        if (total > limit)
+            throw new SandboxFileRefused(path, `it grew over the ${megabytes(limit)} limit for this kind of report`);
+        chunks.push(Buffer.from(buffer.subarray(0, bytesRead)));
+    }
+    return Buffer.concat(chunks, total).toString('utf8');
+}
+/** The deepest nesting of arrays and objects, outside strings: one pass, no recursion. */
+function maxNesting(text) {
+    let depth = 0;
+    let deepest = 0;
+    let inString = false;
+    for (let i = 0; i < text.length; i++) {
+        const char = text.charCodeAt(i);
+        if (inString) {
+            if (char === 0x5c)
+                i++; // a backslash escapes the next character
+            else if (char === 0x22)
+                inString = false;
+        }
+        else if (char === 0x22)
+            inString = true;
+        else if (char === 0x5b || char === 0x7b)
+            deepest = Math.max(deepest, ++depth);
+        else if (char === 0x5d || char === 0x7d)
+            depth--;
+    }
+    return deepest;
+}
+/** A file name the test chose (a V8 coverage file's) may hold control characters: shown escaped, on one line. */
+function sandbox_files_printable(path) {
+    return path.replace(/[\u0000-\u001f\u007f]/g, (char) => `\\x${char.charCodeAt(0).toString(16).padStart(2, '0')}`);
+}
+function sandbox_files_kindOf(stats) {
+    if (stats.isFIFO())
+        return 'a FIFO';
+    if (stats.isDirectory())
+        return 'a folder';
+    if (stats.isSocket())
+        return 'a socket';
+    if (stats.isCharacterDevice() || stats.isBlockDevice())
+        return 'a device';
+    return 'not a plain file';
+}
+function megabytes(bytes) {
+    return `${(bytes / MB).toFixed(bytes < MB ? 2 : 0)} MB`;
+}
+
 ;// CONCATENATED MODULE: ./src/execute/package-manager.ts
 /**
  * The package manager a repository names, and how to run it where it is not installed: pnpm and yarn
@@ -47286,7 +46916,7 @@ function systemProgram(program, path) {
 /** The managers corepack provides, and the program names each one answers to. */
 const CORE_PACKED = { pnpm: ['pnpm', 'pnpx'], yarn: ['yarn', 'yarnpkg'] };
 /** Lockfiles by the manager that writes them, in the order an install chooses (dependencies.ts). */
-const package_manager_LOCKFILES = [
+const LOCKFILES = [
     ['pnpm-lock.yaml', 'pnpm'],
     ['yarn.lock', 'yarn'],
     ['bun.lock', 'bun'],
@@ -47306,7 +46936,7 @@ function fromPackageManagerField(field) {
 }
 /** The manager a lockfile names, its major read from the lockfile's format where it says. */
 function fromLockfile(lockfile, text) {
-    const name = package_manager_LOCKFILES.find(([file]) => file === lockfile)?.[1];
+    const name = LOCKFILES.find(([file]) => file === lockfile)?.[1];
     if (!name)
         return null;
     if (name === 'pnpm') {
@@ -47382,7 +47012,7 @@ function repositoryManager(repoDir, packageDir) {
             return named;
     }
     for (const folder of folders) {
-        for (const [lockfile] of package_manager_LOCKFILES) {
+        for (const [lockfile] of LOCKFILES) {
             const text = readPlainFileSync((0,external_node_path_.join)(folder, lockfile));
             if (text !== null)
                 return fromLockfile(lockfile, text);
@@ -56883,6 +56513,80 @@ function toFileCoverage(file, data) {
     return { file, executableLines: sorted(executable), coveredLines: sorted(covered) };
 }
 
+;// CONCATENATED MODULE: ./src/frameworks/package-scripts.ts
+/** package.json scripts read as a shell would split them: commands, words, `NAME=value` variables, `npm run x`. */
+const SCRIPT_RUNNER = /^(?:npm|pnpm|yarn|bun)$/;
+const ASSIGNMENT = /^([A-Za-z_][A-Za-z0-9_]*)=(.*)$/s;
+/** The script's commands (split at `&&`, `||`, `;`, `|`, `&`), each as words. */
+function scriptCommands(script) {
+    const commands = [[]];
+    for (const word of splitWords(script, true)) {
+        if (/^(?:&&|\|\||;|\||&)$/.test(word))
+            commands.push([]);
+        else
+            commands[commands.length - 1].push(word);
+    }
+    return commands.filter((words) => words.length > 0);
+}
+/** `npm run x`, `npm test`, `yarn x`, `pnpm run x`: the script it runs. */
+function scriptTarget(words) {
+    const [runner, ...rest] = words.filter((word) => !ASSIGNMENT.test(word));
+    if (!runner || !SCRIPT_RUNNER.test(runner))
+        return null;
+    const args = rest.filter((word) => !word.startsWith('-'));
+    if (args[0] === 'run' || args[0] === 'run-script')
+        return args[1] ?? null;
+    if (args[0] === 'test' || args[0] === 't')
+        return 'test';
+    return runner === 'npm' ? null : (args[0] ?? null);
+}
+function assignments(words) {
+    const env = {};
+    for (const word of words) {
+        const match = ASSIGNMENT.exec(word);
+        if (match)
+            env[match[1]] = match[2];
+    }
+    return env;
+}
+/** Shell-like words: quotes and backslashes as a shell reads them; operators as words of their own. */
+function splitWords(text, operators = false) {
+    const words = [];
+    let word = null;
+    let quote = null;
+    const flush = () => {
+        if (word !== null)
+            words.push(word);
+        word = null;
+    };
+    for (let i = 0; i < text.length; i++) {
+        const char = text[i];
+        if (quote) {
+            if (char === quote)
+                quote = null;
+            else
+                word += char === '\\' && quote === '"' && i + 1 < text.length ? text[++i] : char;
+        }
+        else if (char === '"' || char === "'") {
+            quote = char;
+            word ??= '';
+        }
+        else if (/\s/.test(char)) {
+            flush();
+        }
+        else if (operators && /[;&|]/.test(char)) {
+            flush();
+            const double = (char === '&' || char === '|') && text[i + 1] === char;
+            words.push(double ? char + text[++i] : char);
+        }
+        else {
+            word = (word ?? '') + (char === '\\' && i + 1 < text.length ? text[++i] : char);
+        }
+    }
+    flush();
+    return words;
+}
+
 ;// CONCATENATED MODULE: ./src/frameworks/mocha-args.ts
 /**
  * The repository's own mocha flags, read from its `test` script (and a legacy `mocha.opts`): kept so the
@@ -56967,6 +56671,58 @@ function parseOptsFile(text) {
         .filter((line) => !line.trim().startsWith('#'))
         .flatMap((line) => splitWords(line));
     return parseMochaArgs(words);
+}
+
+;// CONCATENATED MODULE: external "node:module"
+const external_node_module_namespaceObject = __WEBPACK_EXTERNAL_createRequire(import.meta.url)("node:module");
+;// CONCATENATED MODULE: ./src/frameworks/packages.ts
+/** The repository's package.json and the packages installed in a tree, as the JavaScript adapters read them. */
+
+
+
+
+/** Read without following a link: the tests may have replaced a tree's package.json with one to a file only the tool may read. */
+async function readPackageJson(dir) {
+    try {
+        return JSON.parse((await readSandboxFile(dir, (0,external_node_path_.join)(dir, 'package.json'), 'config')) ?? '');
+    }
+    catch {
+        return null;
+    }
+}
+/** An installed package's manifest (or the checkout's): never a FIFO or a huge file the tests left there. */
+function readPackageJsonSync(dir) {
+    try {
+        return JSON.parse(readPlainFileSync((0,external_node_path_.join)(dir, 'package.json')) ?? '');
+    }
+    catch {
+        return null;
+    }
+}
+/** The package is in dependencies or devDependencies. */
+function declares(manifest, name) {
+    return manifest !== null && name in { ...manifest.dependencies, ...manifest.devDependencies };
+}
+/** Where node would find a package from the tree, without resolving through its `exports`. */
+function packageDir(treeDir, name) {
+    const lookup = (0,external_node_module_namespaceObject.createRequire)((0,external_node_path_.join)(treeDir, 'package.json')).resolve.paths(name) ?? [];
+    const found = lookup.find((dir) => (0,external_node_fs_.existsSync)((0,external_node_path_.join)(dir, name, 'package.json')));
+    return found ? (0,external_node_path_.join)(found, name) : null;
+}
+/** The installed package's version as [major, minor], or null when it is not installed or says none. */
+function installedVersion(treeDir, name) {
+    const dir = packageDir(treeDir, name);
+    const match = /^(\d+)\.(\d+)/.exec(String((dir && readPackageJsonSync(dir)?.version) ?? ''));
+    return match ? [Number(match[1]), Number(match[2])] : null;
+}
+/** At least version major.minor. */
+const atLeastVersion = (version, major, minor = 0) => version !== null && (version[0] > major || (version[0] === major && version[1] >= minor));
+/** A package's bin as installed in the tree, through its package.json `bin` (the first of `names` it has). */
+function installedBin(treeDir, name, names = [name]) {
+    const dir = packageDir(treeDir, name);
+    const bin = dir ? readPackageJsonSync(dir)?.bin : undefined;
+    const binPath = typeof bin === 'string' ? bin : names.map((entry) => bin?.[entry]).find(Boolean);
+    return dir && binPath ? (0,external_node_path_.join)(dir, binPath) : null;
 }
 
 ;// CONCATENATED MODULE: ./src/frameworks/mocha-install.ts
@@ -57247,7 +57003,7 @@ function isOwn(file) {
 
 
 const CONFIG_FILES = ['js', 'cjs', 'mjs', 'ts', 'cts', 'mts'].map((ext) => `ava.config.${ext}`);
-const ava_SCRIPT_FILE = /\.[cm]?[jt]sx?$/;
+const SCRIPT_FILE = /\.[cm]?[jt]sx?$/;
 // ava's default test files: by name anywhere, or anything under a test folder.
 const TEST_NAME = /^(?:test\.[^.]+|test-.+|.+\.(?:spec|test)\.[^.]+)$/;
 const TEST_FOLDERS = new Set(['test', 'tests', '__tests__']);
@@ -57280,7 +57036,7 @@ const avaAdapter = {
         const parts = path.split('/');
         const base = parts[parts.length - 1];
         const folders = parts.slice(0, -1);
-        if (!ava_SCRIPT_FILE.test(base) || base.endsWith('.d.ts') || base.startsWith('_') || base.startsWith('.'))
+        if (!SCRIPT_FILE.test(base) || base.endsWith('.d.ts') || base.startsWith('_') || base.startsWith('.'))
             return false;
         if (folders.some((folder) => EXCLUDED_FOLDERS.has(folder)))
             return false;
@@ -59763,7 +59519,7 @@ function viaOf(record, launch, command) {
     const ancestors = record.ancestors ?? [];
     // The first ancestor is the root shell running the command: already `command`.
     for (const ancestor of ancestors.slice(1))
-        chain.push(launch_commandText(strings(ancestor.argv)));
+        chain.push(commandText(strings(ancestor.argv)));
     chain.push(runnerText(launch));
     return chain.filter((text, i) => text !== '' && text !== chain[i - 1]);
 }
@@ -59776,7 +59532,7 @@ function runnerText(launch) {
  * A process's command line as a person would write it: a shell's `-c` script as is; `node <script> args`
  * as the script's package (`node …/node_modules/npm/bin/npm-cli.js test` → `npm test`); else the program's name.
  */
-function launch_commandText(rawArgv) {
+function commandText(rawArgv) {
     // A process may rewrite its command line (npm sets its title: `npm test` padded with NULs, read as empty arguments).
     const argv = rawArgv.map((arg) => arg.trim()).filter((arg) => arg !== '');
     if (argv.length === 0)
@@ -60093,6 +59849,35 @@ function rebaseTemplate(template, fromTree, toTree) {
     const inTree = new RegExp(`${fromTree.replace(/[.*+?^${}()|[\]\\]/g, '\\$&')}(?![\\w.-])`, 'g');
     return template.map((word) => word.replace(inTree, toTree));
 }
+/**
+ * How many files or patterns the launch names itself (`jest test/timezone.test`: 1; `jest`: 0). A script that
+ * starts its runner more than once (once per time zone on one file, then on everything) is represented by
+ * its broadest run.
+ */
+function ownSelection(launch) {
+    const { runner, argv } = launch;
+    if (runner === 'node-test')
+        return argv.length;
+    if (runner === 'mocha')
+        return mochaPositionals(argv);
+    const positional = argv.length - keptOptions(argv, OPTION_GRAMMARS[runner], () => false).length;
+    const subcommand = runner === 'vitest' && VITEST_COMMANDS.has(argv.find((word) => !word.startsWith('-')) ?? '');
+    return subcommand ? positional - 1 : positional;
+}
+const VITEST_COMMANDS = new Set(['run', 'watch', 'dev', 'related', 'bench', 'list']);
+function mochaPositionals(argv) {
+    let count = 0;
+    for (let i = 0; i < argv.length; i++) {
+        const word = argv[i];
+        if (word === '--')
+            return count + argv.length - i - 1;
+        if (!word.startsWith('-'))
+            count++;
+        else if (!word.includes('=') && VALUE_FLAGS.has(ALIASES[word.replace(/^--?/, '')] ?? word.replace(/^--?/, '')))
+            i++;
+    }
+    return count;
+}
 /** `expandCommand` reads leading `NAME=value` words as variables; a name it would not read cannot be passed. */
 const VARIABLE_NAME = /^[A-Za-z_][A-Za-z0-9_]*$/;
 function environmentWords(launch) {
@@ -60293,6 +60078,8 @@ const PYTEST_DROPPED = new Set([
     'cache-show', 'junit-xml', 'junit-prefix', 'cov', 'cov-report', 'cov-config', 'cov-fail-under', 'cov-context', 'cov-append', 'cov-branch', 'no-cov',
     'pastebin', 'debug', 'benchmark-only', 'version', 'help'
 ]);
+/** The option grammars of the runners read by `keptOptions` (mocha and node have their own readers). */
+const OPTION_GRAMMARS = { jest: JEST, vitest: VITEST, ava: AVA, tap: TAP, pytest: PYTEST };
 
 ;// CONCATENATED MODULE: ./src/launch/tree-launches.ts
 /**
@@ -60316,9 +60103,13 @@ async function captureTrees(trees, choice, processes, options) {
     if ('reason' in head)
         return { choice, reason: head.reason, durationMs: head.durationMs };
     const preFix = await captureTree(trees.preFix, 'pre-fix', choice, processes, options, head);
-    if ('reason' in preFix)
-        throw new UserFacingError(`The pre-fix tree's test command (${choice.command}) started no test runner: ${preFix.reason}`, 'the pre-fix code may not build; set build-command and test-command ({files} marks where the files go) to run it another way');
-    return { choice, head, preFix };
+    if (!('reason' in preFix))
+        return { choice, head, preFix };
+    // The pre-fix code (with the change's tests) may not build: a type check of a test that uses what the fix
+    // added. Its tests still run, as the head's launch, on what its build left; a test that cannot load there
+    // is a weak proof at best, and the verdict says so.
+    options.log.warn(`The pre-fix tree's test command (${choice.command}) stopped before its runner: ${preFix.reason}\nIts tests run as at head, on what its build left`);
+    return { choice, head, preFix: await launchIn(head, trees.head, trees.preFix), preFixStopped: preFix.reason };
 }
 async function captureTree(treeRoot, name, choice, processes, options, like) {
     const scratchDir = (0,external_node_path_.join)(options.scratchDir, `capture-${name}`);
@@ -60346,7 +60137,13 @@ async function captureTree(treeRoot, name, choice, processes, options, like) {
  */
 function packageLaunch(launches, packageDir) {
     const inside = (entry) => entry.runDir !== null && (entry.runDir === '' || packageDir === entry.runDir || packageDir.startsWith(`${entry.runDir}/`));
-    return launches.find((entry) => entry.runDir === packageDir) ?? launches.find(inside) ?? launches[0];
+    const atPackage = launches.filter((entry) => entry.runDir === packageDir);
+    const above = launches.filter(inside);
+    return broadest(atPackage.length ? atPackage : above.length ? above : launches);
+}
+/** The launch that names the fewest files itself (the run on everything, not one time zone's run on one file); the first of equals. */
+function broadest(launches) {
+    return launches.reduce((best, entry) => (best === undefined || ownSelection(entry.launch) < ownSelection(best.launch) ? entry : best), undefined);
 }
 /** `cwd` as a tree-relative, '/'-separated folder; null outside the tree. */
 function treeRelative(cwd, roots) {
@@ -60652,59 +60449,433 @@ function proofStrength(proof) {
     return onlyLoadFailures(tests) ? LOAD_ONLY : STRONG;
 }
 
-;// CONCATENATED MODULE: ./src/ports/sandbox-listing.ts
+;// CONCATENATED MODULE: ./src/execute/dependency-change.ts
 /**
- * Listing the files of a folder the sandbox wrote (a build's output, `dist/`): the one place that walks one.
- * The build is the repository's code, so a folder may hold links (to `/`, to a folder of root's) or be one;
- * the walk never follows a link, lists only regular files, and stops at a bound so a huge tree costs little.
+ * Whether a changed manifest changes what is installed. A release bump of package.json's `version`, or a
+ * lockfile npm rewrote with other flags (`peer`, `dev`), installs the same packages: the pre-fix tree then
+ * reuses the installed dependencies instead of paying for (and risking) a fresh install.
  */
-
-
-/** Folders a build never writes its output into, skipped to keep the walk short. */
-const SKIPPED = new Set(['node_modules', '.git']);
-/**
- * The regular files under `root/folder` (folder root-relative, '/'-separated, '' for root itself), links
- * neither followed nor listed; empty when the folder is missing, is a link, or a link is on the way to it.
- */
-async function listSandboxFiles(root, folder, options = {}) {
-    const { limit = 100_000, keep = () => true } = options;
-    const listing = { files: [], truncated: false };
-    if (!(await plainFolders(root, folder)))
-        return listing;
-    const pending = [folder];
-    while (pending.length > 0) {
-        const current = pending.shift();
-        const entries = await (0,promises_.readdir)((0,external_node_path_.join)(root, current), { withFileTypes: true }).catch(() => []);
-        for (const entry of entries.sort((a, b) => a.name.localeCompare(b.name))) {
-            const path = current ? `${current}/${entry.name}` : entry.name;
-            // Dirent types come from lstat: a link is neither a file nor a folder here.
-            if (entry.isDirectory() && !SKIPPED.has(entry.name))
-                pending.push(path);
-            else if (entry.isFile() && keep(path)) {
-                if (listing.files.length >= limit)
-                    return { ...listing, truncated: true };
-                listing.files.push(path);
-            }
+// The package.json fields an install reads.
+const INSTALL_FIELDS = ['dependencies', 'devDependencies', 'optionalDependencies', 'peerDependencies', 'bundledDependencies', 'overrides', 'resolutions', 'workspaces', 'packageManager', 'pnpm', 'engines'];
+// What a lockfile entry says about the package installed there.
+const ENTRY_FIELDS = ['version', 'resolved', 'integrity', 'link'];
+/** True unless the two versions of the manifest at `path` are known to install the same packages. */
+function changesInstall(path, before, after) {
+    if (before === null || after === null)
+        return true;
+    const name = path.split('/').pop();
+    const reading = name === 'package.json' ? installFields : name === 'package-lock.json' || name === 'npm-shrinkwrap.json' ? lockedPackages : null;
+    if (!reading)
+        return before !== after;
+    const [a, b] = [reading(before), reading(after)];
+    return a === null || b === null || a !== b;
+}
+function installFields(text) {
+    const manifest = parseObject(text);
+    return manifest && JSON.stringify(INSTALL_FIELDS.map((field) => manifest[field] ?? null));
+}
+/** Every installed path with its version and source (lockfile v2/v3 `packages`, v1 nested `dependencies`). */
+function lockedPackages(text) {
+    const lock = parseObject(text);
+    if (!lock)
+        return null;
+    const entries = [];
+    const packages = lock.packages;
+    if (packages && typeof packages === 'object') {
+        for (const [location, entry] of Object.entries(packages)) {
+            // The root entry repeats package.json, which is compared on its own.
+            if (location !== '')
+                entries.push(JSON.stringify([location, ...ENTRY_FIELDS.map((field) => entry?.[field] ?? null)]));
         }
     }
-    return listing;
+    else {
+        collectV1(lock.dependencies, '', entries);
+    }
+    return entries.sort().join('\n');
 }
-/** True when every component from root down to the folder is a folder, none a link. */
-async function plainFolders(root, folder) {
-    return (await linkOnTheWay(root, folder)) === null && (await (0,promises_.lstat)((0,external_node_path_.join)(root, folder)).catch(() => null))?.isDirectory() === true;
+function collectV1(dependencies, prefix, entries) {
+    if (!dependencies || typeof dependencies !== 'object')
+        return;
+    for (const [name, entry] of Object.entries(dependencies)) {
+        const location = `${prefix}node_modules/${name}`;
+        entries.push(JSON.stringify([location, ...ENTRY_FIELDS.map((field) => entry?.[field] ?? null)]));
+        collectV1(entry?.dependencies, `${location}/`, entries);
+    }
 }
-/** The first component (root-relative) from root down to `path` that is a symbolic link; null when none is. */
-async function linkOnTheWay(root, path) {
-    let current = '';
-    for (const name of path.split('/').filter(Boolean)) {
-        current = current ? `${current}/${name}` : name;
-        const stats = await (0,promises_.lstat)((0,external_node_path_.join)(root, current)).catch(() => null);
-        if (!stats)
-            return null;
-        if (stats.isSymbolicLink())
-            return current;
+function parseObject(text) {
+    try {
+        const value = JSON.parse(text);
+        return value && typeof value === 'object' && !Array.isArray(value) ? value : null;
+    }
+    catch {
+        return null;
+    }
+}
+
+;// CONCATENATED MODULE: ./src/execute/trees.ts
+/**
+ * The two trees the suite runs in, both git worktrees outside the user's checkout: the head, and the
+ * pre-fix tree — the head with the PR's non-test source changes (and manifests) reverted.
+ */
+
+
+
+
+
+
+
+
+
+/** What the pre-fix tree takes back: the fix's source files, and manifests (a fix may be a dependency bump). */
+function filesToRevert(changeSet) {
+    return changeSet.files.filter((file) => file.role === 'source' || isManifest(file.path));
+}
+/**
+ * Where each file the pre-fix tree has differently from head comes from: its base version at the merge
+ * base, or nothing (the fix added it, or a rename's new name). Any other file is as at head.
+ */
+function preFixSources(changeSet) {
+    const sources = new Map();
+    for (const file of filesToRevert(changeSet)) {
+        if (file.status !== 'deleted')
+            sources.set(file.path, null);
+        if (file.basePath !== null)
+            sources.set(file.basePath, { commit: changeSet.mergeBase, path: file.basePath });
+    }
+    return sources;
+}
+async function prepareTrees(git, changeSet, workDir, options) {
+    const head = (0,external_node_path_.join)(workDir, 'head');
+    const preFix = (0,external_node_path_.join)(workDir, 'pre-fix');
+    // The tool's git never works in a tree again once the repository's code has run there: the folder goes
+    // first (the sandbox's files with it), then git forgets the worktrees.
+    const worktrees = [head, preFix];
+    const dispose = async () => {
+        options.sandbox.remove(workDir);
+        for (const dir of worktrees)
+            await git.removeWorktree(dir);
+    };
+    const addVariant = async (name, change) => {
+        const dir = (0,external_node_path_.join)(workDir, name);
+        worktrees.push(dir);
+        await git.addWorktree(dir, changeSet.head);
+        await change(dir);
+        await reuseDependencies(git.repoDir, dir, options.packageDir);
+        await options.sandbox.share(dir);
+        return dir;
+    };
+    try {
+        await git.addWorktree(head, changeSet.head);
+        await reuseDependencies(git.repoDir, head, options.packageDir);
+        await options.sandbox.share(head);
+        return { head, preFix, ...(await addPreFixTree(git, changeSet, preFix, options)), addVariant, dispose };
+    }
+    catch (error) {
+        await dispose();
+        throw error;
+    }
+}
+/** A worktree at head with the fix taken out, on the repository's installed dependencies where they fit. */
+async function addPreFixTree(git, changeSet, dir, options) {
+    await git.addWorktree(dir, changeSet.head);
+    const reverted = await revertFix(git, changeSet, dir);
+    if (!(await fixChangesInstall(git, changeSet))) {
+        const preFixDependencies = await reuseDependencies(git.repoDir, dir, options.packageDir);
+        await options.sandbox.share(dir);
+        return { reverted, preFixDependencies, preFixInstallError: null };
+    }
+    // The install runs in the sandbox: the tree is shared before it.
+    await options.sandbox.share(dir);
+    try {
+        return { reverted, preFixDependencies: await installDependencies(dir, { ...options, processes: options.sandbox.processes }), preFixInstallError: null };
+    }
+    catch (error) {
+        if (!(error instanceof UserFacingError))
+            throw error;
+        // A lockfile this machine's package manager cannot install (an old format, a registry out of reach):
+        // the head's dependencies still test the reverted sources, unless the fix was the dependency change.
+        options.sandbox.remove((0,external_node_path_.join)(dir, 'node_modules'));
+        await reuseDependencies(git.repoDir, dir, options.packageDir);
+        return { reverted, preFixDependencies: 'reused-after-failed-install', preFixInstallError: firstErrorLines(error.message, 4) };
+    }
+}
+/** A manifest the fix changed in a way that installs other packages (not a version bump, not lockfile flags). */
+async function fixChangesInstall(git, changeSet) {
+    for (const file of changeSet.files.filter((changed) => isManifest(changed.path))) {
+        const before = file.basePath === null ? null : await git.fileAt(changeSet.mergeBase, file.basePath);
+        const after = file.status === 'deleted' ? null : await git.fileAt(changeSet.head, file.path);
+        if (changesInstall(file.path, before, after))
+            return true;
+    }
+    return false;
+}
+/** Takes the fix out of a checkout of the head: its source files (and manifests) go back to the merge-base. */
+async function revertFix(git, changeSet, treeDir) {
+    const files = filesToRevert(changeSet);
+    for (const file of files)
+        await revert(git, changeSet.mergeBase, treeDir, file);
+    return files.map((file) => file.path);
+}
+async function revert(git, mergeBase, treeDir, file) {
+    // Through the checked walk: a link committed in the tree is never written through.
+    if (file.status !== 'deleted')
+        await removeInside(treeDir, file.path);
+    if (file.basePath === null)
+        return;
+    const baseContent = await git.fileAt(mergeBase, file.basePath);
+    if (baseContent === null)
+        return;
+    await writeInside(treeDir, file.basePath, baseContent);
+}
+/** The build-command, in the package folder of each tree, so the tests import this tree's own output. */
+async function buildTrees(trees, buildCommand, packageDir, processes, timeoutMs, log) {
+    const command = expandCommand(buildCommand, [], []);
+    await runTreeCommand(processes, command, (0,external_node_path_.join)(trees.head, packageDir), timeoutMs, 'The build at head', log);
+    await runTreeCommand(processes, command, (0,external_node_path_.join)(trees.preFix, packageDir), timeoutMs, 'The build of the pre-fix tree', log);
+}
+
+;// CONCATENATED MODULE: ./src/execute/build-detection.ts
+/**
+ * Zero-config builds: whether the tests need a build before they run, and which command makes it. The
+ * worktrees hold only what git tracks, so tests that import build output (`lib/`, `dist/`) find nothing
+ * unless each tree builds its own sources first — the pre-fix tree its buggy ones.
+ * Evidence, strongest first: a `pretest` script that builds, a `test` script that builds before its runner,
+ * and the existing tests importing a folder git does not track (directly, or through the package's own
+ * name or root, whose `main`/`module`/`exports` point there). A repository with none of these gets null.
+ */
+
+
+
+
+
+
+/** The explicit build-command always wins; else what the repository at head shows it needs, if anything. */
+async function buildForTrees(explicit, headDir, packageDir, trackedFiles, options = {}) {
+    if (explicit)
+        return { command: explicit, why: 'the build-command setting', detected: false };
+    const detected = await detectBuild(headDir, packageDir, await trackedFiles(), options);
+    return detected && { ...detected, detected: true };
+}
+/** Words as one line for the log and the report: a word with spaces or quotes is quoted. */
+const build_detection_commandText = (words) => words.map((word) => (/^[\w@%+=:,./-]+$/.test(word) ? word : JSON.stringify(word))).join(' ');
+async function detectBuild(headDir, packageDir, trackedFiles, options = {}) {
+    const manifest = await readPackageJson((0,external_node_path_.join)(headDir, packageDir));
+    if (!manifest)
+        return null;
+    const repo = { headDir, packageDir, manifest, tracked: new Set(trackedFiles), trackedFolders: foldersOf(trackedFiles), runner: packageManager(headDir, packageDir) };
+    if (options.onlyImports)
+        return fromImports(repo, trackedFiles);
+    return fromPretest(repo) ?? fromTestScript(repo) ?? (await fromImports(repo, trackedFiles));
+}
+const build_detection_LOCKFILES = [
+    ['pnpm-lock.yaml', 'pnpm'],
+    ['yarn.lock', 'yarn'],
+    ['bun.lock', 'bun'],
+    ['bun.lockb', 'bun']
+];
+function packageManager(headDir, packageDir) {
+    // A monorepo's lockfile is at its root; a package may have its own.
+    const folders = [...new Set([packageDir, ''])];
+    return build_detection_LOCKFILES.find(([lockfile]) => folders.some((folder) => (0,external_node_fs_.existsSync)((0,external_node_path_.join)(headDir, folder, lockfile))))?.[1] ?? 'npm';
+}
+// --- the scripts: what builds, what merely tidies up around a build ---
+const BUILD_SCRIPT_NAME = /^(?:build|compile|transpile|bundle|dist)(?:$|[:\-_.])/i;
+const WRAPPERS = new Set(['cross-env', 'env', 'npx', 'bunx']);
+const TIDYING = new Set(['rimraf', 'rm', 'del', 'del-cli', 'mkdir', 'mkdirp', 'shx', 'cp', 'cpy', 'cpx', 'copyfiles', 'ncp', 'echo']);
+const OUTPUT_FLAG = /^(?:-d|-o|--out-dir|--out-file|--outDir|--outdir|--outfile)(?:=|$)/;
+const BUILD_TOOLS = {
+    tsc: (args) => !args.some((arg) => /^--(?:noEmit|help|version)$/.test(arg)),
+    ttsc: (args) => !args.includes('--noEmit'),
+    babel: (args) => args.some((arg) => OUTPUT_FLAG.test(arg)),
+    swc: (args) => args.some((arg) => OUTPUT_FLAG.test(arg)),
+    esbuild: (args) => args.some((arg) => OUTPUT_FLAG.test(arg)),
+    rollup: () => true,
+    webpack: () => true,
+    tsup: () => true,
+    unbuild: () => true,
+    microbundle: () => true,
+    bili: () => true,
+    vite: (args) => args[0] === 'build',
+    parcel: (args) => args[0] === 'build',
+    ncc: (args) => args[0] === 'build',
+    tsdx: (args) => args[0] === 'build',
+    node: (args) => /(?:^|[/\\])(?:build|compile|bundle)[^/\\]*$/i.test(args[0] ?? '')
+};
+const build_detection_ASSIGNMENT = /^[A-Za-z_][A-Za-z0-9_]*=/;
+/** A script's command as its program: `NAME=value` words and wrappers (`cross-env`, `npx`) set aside. */
+function parseCommand(words) {
+    const env = [];
+    const rest = [...words];
+    for (;;) {
+        while (rest.length > 0 && build_detection_ASSIGNMENT.test(rest[0]))
+            env.push(rest.shift());
+        if (rest.length < 2 || !WRAPPERS.has(rest[0]))
+            break;
+        rest.shift();
+        while (rest.length > 1 && rest[0].startsWith('-'))
+            rest.shift();
+    }
+    const [bin, ...args] = rest;
+    return { env, bin, args };
+}
+function classifyStep(repo, words, seen) {
+    const target = scriptTarget(words);
+    if (target !== null) {
+        const body = repo.manifest.scripts?.[target];
+        if (body === undefined || seen.has(target))
+            return { kind: 'other', words };
+        const builds = BUILD_SCRIPT_NAME.test(target) || scriptBuilds(repo, body, new Set([...seen, target]));
+        return { kind: builds ? 'build' : 'other', words };
+    }
+    const { bin, args } = parseCommand(words);
+    if (!bin)
+        return { kind: 'other', words };
+    const name = external_node_path_.posix.basename(bin);
+    if (Object.hasOwn(BUILD_TOOLS, name) && BUILD_TOOLS[name](args))
+        return { kind: 'build', words };
+    return { kind: TIDYING.has(name) ? 'tidy' : 'other', words };
+}
+function scriptBuilds(repo, script, seen) {
+    return scriptCommands(script).some((words) => classifyStep(repo, words, seen).kind === 'build');
+}
+/** A `pretest` that builds: all of it when it only builds and tidies, else its first build step alone (not its lint). */
+function fromPretest(repo) {
+    const pretest = repo.manifest.scripts?.pretest;
+    if (pretest === undefined)
+        return null;
+    const steps = scriptCommands(pretest).map((words) => classifyStep(repo, words, new Set(['pretest'])));
+    const builds = steps.filter((step) => step.kind === 'build');
+    if (builds.length === 0)
+        return null;
+    const why = `the pretest script builds: ${pretest}`;
+    if (steps.every((step) => step.kind !== 'other'))
+        return { command: [repo.runner, 'run', 'pretest'], why };
+    return { command: commandFor(repo, builds[0].words), why };
+}
+/** `npm run build && jest`, `tsc && mocha`, `yarn build; ...`: the first build step before the runner. */
+function fromTestScript(repo) {
+    const test = repo.manifest.scripts?.test;
+    if (test === undefined)
+        return null;
+    const beforeRunner = scriptCommands(test).slice(0, -1);
+    const build = beforeRunner.map((words) => classifyStep(repo, words, new Set(['test']))).find((step) => step.kind === 'build');
+    return build ? { command: commandFor(repo, build.words), why: `the test script builds before its runner: ${test}` } : null;
+}
+/** A build step as words to run without a shell: a script through the package manager, a tool from node_modules/.bin. */
+function commandFor(repo, words) {
+    const target = scriptTarget(words);
+    if (target !== null)
+        return [repo.runner, 'run', target];
+    const { env, bin, args } = parseCommand(words);
+    return [...env, build_detection_installedBin(repo, bin), ...args];
+}
+/** `tsc` is not on the PATH of a command run without npm: its path in the package's (or the root's) node_modules/.bin. */
+function build_detection_installedBin(repo, bin) {
+    if (bin === 'node' || bin.includes('/'))
+        return bin;
+    const depth = repo.packageDir ? repo.packageDir.split('/').length : 0;
+    for (const up of [...new Set([0, depth])]) {
+        const relative = external_node_path_.posix.join(...Array(up).fill('..'), 'node_modules', '.bin', bin);
+        if ((0,external_node_fs_.existsSync)((0,external_node_path_.join)(repo.headDir, repo.packageDir, relative)))
+            return relative;
+    }
+    return bin;
+}
+// --- the tests' imports: build output that is not in the tree ---
+const IMPORT = /(?:\brequire\s*\(|\bimport\s*\(|\bfrom|^\s*import)\s*['"]([^'"\n]+)['"]/gm;
+const RESOLVE_EXTENSIONS = ['', '.js', '.cjs', '.mjs', '.ts', '.cts', '.mts', '.jsx', '.tsx', '.json', '.node'];
+const build_detection_SCRIPT_FILE = /\.[cm]?[jt]sx?$/;
+/** Enough test files to see how the tests import the code, without reading a huge suite. */
+const MAX_TEST_FILES = 300;
+/** The existing tests import a folder git does not track: the package's build script makes it. */
+async function fromImports(repo, trackedFiles) {
+    const script = buildScript(repo);
+    if (!script)
+        return null;
+    const inPackage = repo.packageDir ? `${repo.packageDir}/` : '';
+    const tests = trackedFiles.filter((path) => path.startsWith(inPackage) && build_detection_SCRIPT_FILE.test(path) && classifyFile(path) === 'test').slice(0, MAX_TEST_FILES);
+    for (const file of tests) {
+        // Not through a link: the pre-fix tree's install (in the sandbox) could have written the head tree too.
+        const source = (await readSandboxFile(repo.headDir, (0,external_node_path_.join)(repo.headDir, file), 'config').catch(() => null)) ?? '';
+        for (const match of source.matchAll(IMPORT)) {
+            const missing = buildOutputImported(repo, file, match[1]);
+            if (missing)
+                return { command: [repo.runner, 'run', script], why: `${file} imports '${match[1]}', which leads into ${missing}/, a folder git does not track; the ${script} script makes it` };
+        }
     }
     return null;
+}
+/** The script that builds the package: `build` (or `compile`, …), else a lifecycle script that runs a build. */
+function buildScript(repo) {
+    const scripts = repo.manifest.scripts ?? {};
+    const named = Object.keys(scripts).filter((name) => BUILD_SCRIPT_NAME.test(name));
+    const byName = named.find((name) => !name.includes(':')) ?? named[0];
+    if (byName)
+        return byName;
+    return ['prepare', 'prepublishOnly', 'prepack'].find((name) => scripts[name] !== undefined && scriptBuilds(repo, scripts[name], new Set([name]))) ?? null;
+}
+/** The untracked folder (repository path) a test's import leads into, or null. */
+function buildOutputImported(repo, testFile, specifier) {
+    if (specifier.includes('node_modules'))
+        return null;
+    if (specifier.startsWith('.')) {
+        const target = external_node_path_.posix.normalize(external_node_path_.posix.join(external_node_path_.posix.dirname(testFile), specifier)).replace(/(.)\/$/, '$1');
+        return target === (repo.packageDir || '.') ? untrackedEntry(repo) : untrackedFolder(repo, target);
+    }
+    const name = typeof repo.manifest.name === 'string' ? repo.manifest.name : null;
+    if (!name || (specifier !== name && !specifier.startsWith(`${name}/`)))
+        return null;
+    // Through its own name, the package resolves by its manifest: a subpath without `exports` is a file in it.
+    const subpath = specifier.slice(name.length + 1);
+    if (subpath && repo.manifest.exports === undefined)
+        return untrackedFolder(repo, external_node_path_.posix.join(repo.packageDir, subpath));
+    return untrackedEntry(repo);
+}
+/**
+ * The folder git does not track that the package's entries (`main`, `module`, `exports` targets) lie in,
+ * when they all do. One tracked entry is enough for a test to load the package without a build (koa:
+ * `main` is hand-written CommonJS, only the `import` condition points into a built folder).
+ */
+function untrackedEntry(repo) {
+    const { main, module, exports } = repo.manifest;
+    // With `exports`, node resolves the package by it alone; without, by `main` (bundlers by `module`).
+    const loaded = exports !== undefined ? exportTargets(exports) : [main ?? 'index.js', module];
+    const entries = loaded.filter((entry) => typeof entry === 'string' && !entry.endsWith('.d.ts'));
+    const folders = entries.map((entry) => untrackedFolder(repo, external_node_path_.posix.join(repo.packageDir, entry)));
+    return folders.every((folder) => folder !== null) ? folders[0] : null;
+}
+function exportTargets(exports) {
+    if (typeof exports === 'string')
+        return [exports];
+    if (!exports || typeof exports !== 'object')
+        return [];
+    return Object.values(exports).flatMap(exportTargets);
+}
+/**
+ * A path that resolves to no tracked file, in a folder of the package that holds none (`lib` for
+ * `lib/esm/index.js`): build output. A missing file in a tracked folder is not.
+ */
+function untrackedFolder(repo, target) {
+    if (RESOLVE_EXTENSIONS.some((extension) => repo.tracked.has(target + extension) || repo.tracked.has(`${target}/index${extension || '.js'}`)))
+        return null;
+    const inPackage = repo.packageDir ? external_node_path_.posix.relative(repo.packageDir, target) : target;
+    if (inPackage === '' || inPackage.startsWith('..'))
+        return null;
+    const [top, ...below] = inPackage.split('/');
+    // The target itself may be a folder (`../lib`); a name with an extension, alone, is a file of the package's own folder.
+    if (below.length === 0 && /\.[a-z]+$/i.test(top))
+        return null;
+    const folder = external_node_path_.posix.join(repo.packageDir, top);
+    return repo.trackedFolders.has(folder) ? null : folder;
+}
+/** Every folder that holds a tracked file, at any depth. */
+function foldersOf(paths) {
+    const folders = new Set();
+    for (const path of paths) {
+        for (let dir = external_node_path_.posix.dirname(path); dir !== '.' && !folders.has(dir); dir = external_node_path_.posix.dirname(dir))
+            folders.add(dir);
+    }
+    return folders;
 }
 
 ;// CONCATENATED MODULE: ../../main/node_modules/balanced-match/dist/esm/index.js
@@ -63854,6 +64025,61 @@ function collection_parseJson(text, comments = false) {
     }
 }
 
+;// CONCATENATED MODULE: ./src/ports/sandbox-listing.ts
+/**
+ * Listing the files of a folder the sandbox wrote (a build's output, `dist/`): the one place that walks one.
+ * The build is the repository's code, so a folder may hold links (to `/`, to a folder of root's) or be one;
+ * the walk never follows a link, lists only regular files, and stops at a bound so a huge tree costs little.
+ */
+
+
+/** Folders a build never writes its output into, skipped to keep the walk short. */
+const SKIPPED = new Set(['node_modules', '.git']);
+/**
+ * The regular files under `root/folder` (folder root-relative, '/'-separated, '' for root itself), links
+ * neither followed nor listed; empty when the folder is missing, is a link, or a link is on the way to it.
+ */
+async function listSandboxFiles(root, folder, options = {}) {
+    const { limit = 100_000, keep = () => true } = options;
+    const listing = { files: [], truncated: false };
+    if (!(await plainFolders(root, folder)))
+        return listing;
+    const pending = [folder];
+    while (pending.length > 0) {
+        const current = pending.shift();
+        const entries = await (0,promises_.readdir)((0,external_node_path_.join)(root, current), { withFileTypes: true }).catch(() => []);
+        for (const entry of entries.sort((a, b) => a.name.localeCompare(b.name))) {
+            const path = current ? `${current}/${entry.name}` : entry.name;
+            // Dirent types come from lstat: a link is neither a file nor a folder here.
+            if (entry.isDirectory() && !SKIPPED.has(entry.name))
+                pending.push(path);
+            else if (entry.isFile() && keep(path)) {
+                if (listing.files.length >= limit)
+                    return { ...listing, truncated: true };
+                listing.files.push(path);
+            }
+        }
+    }
+    return listing;
+}
+/** True when every component from root down to the folder is a folder, none a link. */
+async function plainFolders(root, folder) {
+    return (await linkOnTheWay(root, folder)) === null && (await (0,promises_.lstat)((0,external_node_path_.join)(root, folder)).catch(() => null))?.isDirectory() === true;
+}
+/** The first component (root-relative) from root down to `path` that is a symbolic link; null when none is. */
+async function linkOnTheWay(root, path) {
+    let current = '';
+    for (const name of path.split('/').filter(Boolean)) {
+        current = current ? `${current}/${name}` : name;
+        const stats = await (0,promises_.lstat)((0,external_node_path_.join)(root, current)).catch(() => null);
+        if (!stats)
+            return null;
+        if (stats.isSymbolicLink())
+            return current;
+    }
+    return null;
+}
+
 ;// CONCATENATED MODULE: ./src/launch/tsconfig.ts
 /**
  * The tree's tsconfig files as `tsc` reads them, as far as where files go: `extends` (a path, a package, a
@@ -64529,191 +64755,6 @@ function nearestFolder(candidates, near) {
     return candidates.reduce((best, folder) => (depth(folder) > depth(best) ? folder : best));
 }
 
-;// CONCATENATED MODULE: ./src/execute/dependency-change.ts
-/**
- * Whether a changed manifest changes what is installed. A release bump of package.json's `version`, or a
- * lockfile npm rewrote with other flags (`peer`, `dev`), installs the same packages: the pre-fix tree then
- * reuses the installed dependencies instead of paying for (and risking) a fresh install.
- */
-// The package.json fields an install reads.
-const INSTALL_FIELDS = ['dependencies', 'devDependencies', 'optionalDependencies', 'peerDependencies', 'bundledDependencies', 'overrides', 'resolutions', 'workspaces', 'packageManager', 'pnpm', 'engines'];
-// What a lockfile entry says about the package installed there.
-const ENTRY_FIELDS = ['version', 'resolved', 'integrity', 'link'];
-/** True unless the two versions of the manifest at `path` are known to install the same packages. */
-function changesInstall(path, before, after) {
-    if (before === null || after === null)
-        return true;
-    const name = path.split('/').pop();
-    const reading = name === 'package.json' ? installFields : name === 'package-lock.json' || name === 'npm-shrinkwrap.json' ? lockedPackages : null;
-    if (!reading)
-        return before !== after;
-    const [a, b] = [reading(before), reading(after)];
-    return a === null || b === null || a !== b;
-}
-function installFields(text) {
-    const manifest = parseObject(text);
-    return manifest && JSON.stringify(INSTALL_FIELDS.map((field) => manifest[field] ?? null));
-}
-/** Every installed path with its version and source (lockfile v2/v3 `packages`, v1 nested `dependencies`). */
-function lockedPackages(text) {
-    const lock = parseObject(text);
-    if (!lock)
-        return null;
-    const entries = [];
-    const packages = lock.packages;
-    if (packages && typeof packages === 'object') {
-        for (const [location, entry] of Object.entries(packages)) {
-            // The root entry repeats package.json, which is compared on its own.
-            if (location !== '')
-                entries.push(JSON.stringify([location, ...ENTRY_FIELDS.map((field) => entry?.[field] ?? null)]));
-        }
-    }
-    else {
-        collectV1(lock.dependencies, '', entries);
-    }
-    return entries.sort().join('\n');
-}
-function collectV1(dependencies, prefix, entries) {
-    if (!dependencies || typeof dependencies !== 'object')
-        return;
-    for (const [name, entry] of Object.entries(dependencies)) {
-        const location = `${prefix}node_modules/${name}`;
-        entries.push(JSON.stringify([location, ...ENTRY_FIELDS.map((field) => entry?.[field] ?? null)]));
-        collectV1(entry?.dependencies, `${location}/`, entries);
-    }
-}
-function parseObject(text) {
-    try {
-        const value = JSON.parse(text);
-        return value && typeof value === 'object' && !Array.isArray(value) ? value : null;
-    }
-    catch {
-        return null;
-    }
-}
-
-;// CONCATENATED MODULE: ./src/execute/trees.ts
-/**
- * The two trees the suite runs in, both git worktrees outside the user's checkout: the head, and the
- * pre-fix tree — the head with the PR's non-test source changes (and manifests) reverted.
- */
-
-
-
-
-
-
-
-
-
-/** What the pre-fix tree takes back: the fix's source files, and manifests (a fix may be a dependency bump). */
-function filesToRevert(changeSet) {
-    return changeSet.files.filter((file) => file.role === 'source' || isManifest(file.path));
-}
-/**
- * Where each file the pre-fix tree has differently from head comes from: its base version at the merge
- * base, or nothing (the fix added it, or a rename's new name). Any other file is as at head.
- */
-function preFixSources(changeSet) {
-    const sources = new Map();
-    for (const file of filesToRevert(changeSet)) {
-        if (file.status !== 'deleted')
-            sources.set(file.path, null);
-        if (file.basePath !== null)
-            sources.set(file.basePath, { commit: changeSet.mergeBase, path: file.basePath });
-    }
-    return sources;
-}
-async function prepareTrees(git, changeSet, workDir, options) {
-    const head = (0,external_node_path_.join)(workDir, 'head');
-    const preFix = (0,external_node_path_.join)(workDir, 'pre-fix');
-    // The tool's git never works in a tree again once the repository's code has run there: the folder goes
-    // first (the sandbox's files with it), then git forgets the worktrees.
-    const worktrees = [head, preFix];
-    const dispose = async () => {
-        options.sandbox.remove(workDir);
-        for (const dir of worktrees)
-            await git.removeWorktree(dir);
-    };
-    const addVariant = async (name, change) => {
-        const dir = (0,external_node_path_.join)(workDir, name);
-        worktrees.push(dir);
-        await git.addWorktree(dir, changeSet.head);
-        await change(dir);
-        await reuseDependencies(git.repoDir, dir, options.packageDir);
-        await options.sandbox.share(dir);
-        return dir;
-    };
-    try {
-        await git.addWorktree(head, changeSet.head);
-        await reuseDependencies(git.repoDir, head, options.packageDir);
-        await options.sandbox.share(head);
-        return { head, preFix, ...(await addPreFixTree(git, changeSet, preFix, options)), addVariant, dispose };
-    }
-    catch (error) {
-        await dispose();
-        throw error;
-    }
-}
-/** A worktree at head with the fix taken out, on the repository's installed dependencies where they fit. */
-async function addPreFixTree(git, changeSet, dir, options) {
-    await git.addWorktree(dir, changeSet.head);
-    const reverted = await revertFix(git, changeSet, dir);
-    if (!(await fixChangesInstall(git, changeSet))) {
-        const preFixDependencies = await reuseDependencies(git.repoDir, dir, options.packageDir);
-        await options.sandbox.share(dir);
-        return { reverted, preFixDependencies, preFixInstallError: null };
-    }
-    // The install runs in the sandbox: the tree is shared before it.
-    await options.sandbox.share(dir);
-    try {
-        return { reverted, preFixDependencies: await installDependencies(dir, { ...options, processes: options.sandbox.processes }), preFixInstallError: null };
-    }
-    catch (error) {
-        if (!(error instanceof UserFacingError))
-            throw error;
-        // A lockfile this machine's package manager cannot install (an old format, a registry out of reach):
-        // the head's dependencies still test the reverted sources, unless the fix was the dependency change.
-        options.sandbox.remove((0,external_node_path_.join)(dir, 'node_modules'));
-        await reuseDependencies(git.repoDir, dir, options.packageDir);
-        return { reverted, preFixDependencies: 'reused-after-failed-install', preFixInstallError: firstErrorLines(error.message, 4) };
-    }
-}
-/** A manifest the fix changed in a way that installs other packages (not a version bump, not lockfile flags). */
-async function fixChangesInstall(git, changeSet) {
-    for (const file of changeSet.files.filter((changed) => isManifest(changed.path))) {
-        const before = file.basePath === null ? null : await git.fileAt(changeSet.mergeBase, file.basePath);
-        const after = file.status === 'deleted' ? null : await git.fileAt(changeSet.head, file.path);
-        if (changesInstall(file.path, before, after))
-            return true;
-    }
-    return false;
-}
-/** Takes the fix out of a checkout of the head: its source files (and manifests) go back to the merge-base. */
-async function revertFix(git, changeSet, treeDir) {
-    const files = filesToRevert(changeSet);
-    for (const file of files)
-        await revert(git, changeSet.mergeBase, treeDir, file);
-    return files.map((file) => file.path);
-}
-async function revert(git, mergeBase, treeDir, file) {
-    // Through the checked walk: a link committed in the tree is never written through.
-    if (file.status !== 'deleted')
-        await removeInside(treeDir, file.path);
-    if (file.basePath === null)
-        return;
-    const baseContent = await git.fileAt(mergeBase, file.basePath);
-    if (baseContent === null)
-        return;
-    await writeInside(treeDir, file.basePath, baseContent);
-}
-/** The build-command, in the package folder of each tree, so the tests import this tree's own output. */
-async function buildTrees(trees, buildCommand, packageDir, processes, timeoutMs, log) {
-    const command = expandCommand(buildCommand, [], []);
-    await runTreeCommand(processes, command, (0,external_node_path_.join)(trees.head, packageDir), timeoutMs, 'The build at head', log);
-    await runTreeCommand(processes, command, (0,external_node_path_.join)(trees.preFix, packageDir), timeoutMs, 'The build of the pre-fix tree', log);
-}
-
 ;// CONCATENATED MODULE: ./src/launch/test-command.ts
 /**
  * Which command shows how the repository runs its tests: the test-command setting when it has no `{files}`
@@ -64732,7 +64773,7 @@ const NO_TEST_SPECIFIED = /no test specified/;
 /** `packageDir`: the package whose tests run ('' for the root), in the checkout at `repoDir`. */
 function commandToCapture(repoDir, packageDir, testCommand) {
     if (testCommand)
-        return testCommand.includes(FILES_PLACEHOLDER) ? null : { command: commandText(testCommand), dir: packageDir, source: 'the test-command setting' };
+        return testCommand.includes(FILES_PLACEHOLDER) ? null : { command: build_detection_commandText(testCommand), dir: packageDir, source: 'the test-command setting' };
     const own = testScript((0,external_node_path_.join)(repoDir, packageDir));
     if (own)
         return { command: 'npm test', dir: packageDir, source: `the test script: ${own}` };
@@ -64751,6 +64792,168 @@ function hasMakeTarget(dir, target) {
     const makefile = ['GNUmakefile', 'makefile', 'Makefile'].map((name) => (0,external_node_path_.join)(dir, name)).find((path) => (0,external_node_fs_.existsSync)(path));
     const text = makefile ? readPlainFileSync(makefile) : null;
     return text !== null && new RegExp(`^${target}\\s*:(?!=)`, 'm').test(text);
+}
+
+;// CONCATENATED MODULE: ./src/launch/test-runs.ts
+/**
+ * How the repository's tests run here, decided once the trees exist: the build-command setting first, then
+ * each tree's own test command asked how it starts its runner (tree-launches.ts), else the runner detected
+ * from the repository's files; what builds each tree; and, where the runner runs compiled output, how
+ * source tests map into it (compiled-tests.ts). The pipeline gets one answer and the report says it.
+ */
+
+
+
+
+
+
+
+
+
+
+
+
+
+async function prepareTestRuns(context) {
+    const { settings, log, sandbox, trees, timings, report, headTree, scratchDir, detected } = context;
+    const { tests } = settings;
+    const buildEachTree = (build) => {
+        log.info(`Build: ${build_detection_commandText(build.command)} in each tree (${build.why})`);
+        return timings.time('build', () => buildTrees(trees, build.command, tests.workingDirectory, sandbox.processes, settings.testTimeoutMs, log));
+    };
+    // The build-command setting runs first; then each tree's own test command shows how its tests run.
+    let build = tests.buildCommand && { command: tests.buildCommand, why: 'the build-command setting', detected: false };
+    if (build)
+        await buildEachTree(build);
+    const runner = await timings.time('capture', () => captureRunner(settings, log, sandbox, trees, scratchDir));
+    report.runner = runner && runnerReport(runner, trees.head);
+    const captured = runner && 'head' in runner ? runner : null;
+    const launches = captured && { head: captured.head, preFix: captured.preFix };
+    let { collectionFromFiles, wrapper } = context;
+    let framework = detected.adapter;
+    if (launches) {
+        const adapter = ADAPTERS.find((entry) => entry.name === launches.head.launch.runner);
+        if (adapter !== framework)
+            collectionFromFiles = await readCollection(adapter.name, headTree, { packageDir: tests.workingDirectory });
+        framework = adapter;
+        wrapper = null;
+        report.framework = framework.name;
+    }
+    if (detected.undetected && framework === detected.adapter) {
+        report.framework = null;
+        throw detected.undetected;
+    }
+    // A test command that builds before its runner was the build (the capture ran it); else what the repository shows its tests need.
+    if (!build && !launches?.head.launch.beforeRunner.length) {
+        build = await buildForTrees(null, trees.head, tests.workingDirectory, () => context.git.listFiles(context.changeSet.head), { onlyImports: launches !== null });
+        if (build)
+            await buildEachTree(build);
+    }
+    report.build = build && { command: build_detection_commandText(build.command), why: build.why, detected: build.detected };
+    const compiled = captured && (await compiledTests(captured, { ...context, files: headTree.files }));
+    if (report.runner)
+        report.runner.compiledTests = compiled && { outputDir: compiled.layout.outputDir, how: compiled.layout.how };
+    return { framework, collectionFromFiles, wrapper, build, captured, launches, compiled };
+}
+/**
+ * The package's framework as its files show it; a workspace package with none of its own (no test script,
+ * no runner config) is tested by the root's test command. Where no files show one but there is a test
+ * command to ask (`make test`, test-command without `{files}`), a stand-in until the capture names the
+ * runner; `undetected` is the detection's error, for a capture that names none.
+ */
+async function packageFramework(settings) {
+    const { repoDir, tests } = settings;
+    try {
+        return { adapter: await frameworkFor((0,external_node_path_.join)(repoDir, tests.workingDirectory), tests.framework), undetected: null };
+    }
+    catch (error) {
+        const choice = commandToCapture(repoDir, tests.workingDirectory, tests.command);
+        if (!choice)
+            throw error;
+        const root = choice.dir === tests.workingDirectory ? null : await frameworkFor((0,external_node_path_.join)(repoDir, choice.dir), tests.framework).catch(() => null);
+        return root ? { adapter: root, undetected: null } : { adapter: runnerToCapture(error), undetected: error };
+    }
+}
+/** Stands for the runner the capture will name: collects nothing by itself, runs nothing. */
+function runnerToCapture(error) {
+    const undetected = () => Promise.reject(error);
+    return { name: 'the test command\'s runner', coverageNeeds: '', detect: async () => false, isTestFile: () => false, run: undetected };
+}
+/** How each tree's own test command runs its tests (launch/); null when there is no command to ask. */
+async function captureRunner(settings, log, sandbox, trees, scratchDir) {
+    const { tests } = settings;
+    const choice = commandToCapture(settings.repoDir, tests.workingDirectory, tests.command);
+    if (!choice)
+        return null;
+    const runner = await captureTrees(trees, choice, treeProcesses(sandbox), { packageDir: tests.workingDirectory, scratchDir, timeoutMs: settings.testTimeoutMs, log });
+    if ('reason' in runner) {
+        log.warn(`Runner: \`${choice.command}\` (${choice.source}) ${runner.reason}\nGoing on with the runner detected from the repository's files`);
+        return runner;
+    }
+    const { launch, runDir, durationMs } = runner.head;
+    if (!ADAPTERS.some((adapter) => adapter.name === launch.runner)) {
+        throw new UserFacingError(`The repository's test command runs ${launch.runner}, which regression-testgen cannot run yet (${launch.via.join(' → ')})`, `supported: ${ADAPTERS.map((adapter) => adapter.name).join(', ')}`);
+    }
+    if (tests.framework && tests.framework !== launch.runner) {
+        const reason = `it runs ${launch.runner}, not the framework setting's ${tests.framework}: the setting wins`;
+        log.info(`Runner: \`${choice.command}\` ${reason}`);
+        return { choice, reason, durationMs };
+    }
+    const before = launch.beforeRunner.map((step) => `${step.command}${step.durationMs === null ? '' : ` (${elapsed(step.durationMs)})`}`);
+    log.info(`Runner: ${launch.via.join(' → ')} in ${runDir || 'the root'}, asked in ${elapsed(durationMs)}${before.length ? `; before it ran: ${before.join(', ')}` : ''}`);
+    return runner;
+}
+/**
+ * Where the captured runner runs compiled tests (`tsc && mocha` with `spec: dist/**\/*.test.js`): how source
+ * tests map to what it runs, and the rebuild after a suite is written — the test command again, up to its
+ * runner. Null when it runs tracked source.
+ */
+async function compiledTests(runner, context) {
+    const { trees, settings, log, git, sandbox, scratchDir } = context;
+    const layout = await compiledLayout(trees.head, runner.head.launch, { trackedFiles: [...context.files], ignored: (path) => git.isIgnored(path) });
+    if (!layout)
+        return null;
+    log.info(`Compiled tests: the runner collects ${layout.outputDir}/ (${layout.how}); each test runs from its compiled file, the build rerun once a suite is written`);
+    const rebuild = async (treeRoot) => {
+        const rebuildDir = (0,external_node_path_.join)(scratchDir, 'capture-rebuild');
+        await makeRunnerFolder(rebuildDir);
+        const again = await captureLaunch((0,external_node_path_.join)(treeRoot, runner.choice.dir), runner.choice.command, treeProcesses(sandbox), { scratchDir: rebuildDir, timeoutMs: settings.testTimeoutMs, network: true });
+        if (!again.launch)
+            log.warn(`The build before the runner failed once the suite was written (${runner.choice.command}); its output ends:\n${again.outputTail.slice(-1500)}`);
+    };
+    return { layout, rebuild };
+}
+/** Collection of compiled tests: a source test is collected when the file it compiles to is. */
+function throughBuild(rules, layout) {
+    const collects = (path) => {
+        const compiledPath = layout.compiledPath(path);
+        return compiledPath ? layout.collects(compiledPath) : rules.collects(path);
+    };
+    return { source: `${layout.outputDir}/, compiled from the sources (${layout.how})`, collects };
+}
+/**
+ * A preflight that failed with a detected runner, where the test command started none the tool knows: that
+ * is the likelier cause (a script the capture could not follow, a step that failed before its runner).
+ */
+function withUncapturedRunner(error, runner) {
+    if (!runner || runner.captured || !runner.reason)
+        return error;
+    const why = `\`${runner.command}\` (${runner.source}) ${runner.reason.split('\n')[0]}`;
+    return new UserFacingError(`${error.message}. The runner was detected from the repository's files, as ${why}`, `${error.hint ?? ''}; or set test-command to the command that runs one test file ({files} marks where it goes)`.replace(/^; /, ''));
+}
+/** The repository's commands as its scripts run them: its `node_modules/.bin` on PATH. */
+function treeProcesses(sandbox) {
+    return { run: (request) => sandbox.processes.run(withPackageBins(request)) };
+}
+/** The report's account of the capture: what ran, how the runner was launched, what ran before it. */
+function runnerReport(runner, headRoot) {
+    const { choice } = runner;
+    const asked = { command: choice.command, source: choice.source };
+    if ('reason' in runner)
+        return { ...asked, captured: false, runner: null, via: [], argv: [], execArgv: [], cwd: choice.dir, env: {}, beforeRunner: [], durationMs: runner.durationMs, reason: runner.reason };
+    const { launch, runDir, durationMs } = runner.head;
+    const inTree = (word) => word.split(`${headRoot}/`).join('');
+    return { ...asked, preFixStopped: runner.preFixStopped ?? null, captured: true, runner: launch.runner, via: launch.via, argv: launch.argv.map(inTree), execArgv: launch.execArgv.map(inTree), cwd: runDir, env: launch.env, beforeRunner: launch.beforeRunner, durationMs, reason: null };
 }
 
 ;// CONCATENATED MODULE: ./src/model/pricing.ts
@@ -66485,12 +66688,6 @@ function scenarioOf(name, intents) {
 
 
 
-
-
-
-
-
-
 async function runPipeline(settings, ports) {
     const started = performance.now();
     // The run ends by its deadline: every sandboxed command and model call is bound by it.
@@ -66543,10 +66740,8 @@ async function runPipeline(settings, ports) {
         parsedDiff = changeSet;
         report.changedFiles = describeChangeSet(changeSet);
         report.framework = framework.name;
-        let wrapper = wrapperFor((0,external_node_path_.join)(settings.repoDir, settings.tests.workingDirectory), framework, settings.tests.command);
-        report.runnerWrapper = wrapper && describeWrapper(wrapper);
-        const through = wrapper ? ` through \`${describeWrapper(wrapper)}\` (its own configuration)` : '';
-        ports.log.info(`${changeSet.files.length} changed file(s); framework ${framework.name}${through}; mode ${settings.mode}`);
+        const wrapper = wrapperFor((0,external_node_path_.join)(settings.repoDir, settings.tests.workingDirectory), framework, settings.tests.command);
+        ports.log.info(`${changeSet.files.length} changed file(s); mode ${settings.mode}`);
         if (settings.mode === 'verify')
             endIfNotApplicable(nothingToVerify(changeSet));
         sandbox = await openSandbox(settings, ports, workDir, report);
@@ -66554,46 +66749,19 @@ async function runPipeline(settings, ports) {
         report.preFixTree = { reverted: trees.reverted, dependencies: trees.preFixDependencies };
         const { tests } = settings;
         const scratchDir = (0,external_node_path_.join)(workDir, 'runs');
-        const buildEachTree = (build) => {
-            ports.log.info(`Build: ${commandText(build.command)} in each tree (${build.why})`);
-            return timings.time('build', () => buildTrees(trees, build.command, tests.workingDirectory, sandbox.processes, settings.testTimeoutMs, ports.log));
-        };
-        // The build-command setting runs first; then each tree's own test command shows how its tests run.
-        let build = tests.buildCommand && { command: tests.buildCommand, why: 'the build-command setting', detected: false };
-        if (build)
-            await buildEachTree(build);
-        const runner = await timings.time('capture', () => captureRunner(settings, ports, sandbox, trees, scratchDir));
-        report.runner = runner && runnerReport(runner, trees.head);
-        const captured = runner && 'head' in runner ? runner : null;
-        const launches = captured && { head: captured.head, preFix: captured.preFix };
-        if (launches) {
-            const adapter = ADAPTERS.find((entry) => entry.name === launches.head.launch.runner);
-            if (adapter !== framework)
-                collectionFromFiles = await readCollection(adapter.name, headTree, { packageDir: tests.workingDirectory });
-            framework = adapter;
-            wrapper = null;
-            report.framework = framework.name;
-        }
-        if (detected.undetected && framework === detected.adapter) {
-            report.framework = null;
-            throw detected.undetected;
-        }
-        // A test command that builds before its runner was the build (the capture ran it); else what the repository shows its tests need.
-        if (!build && !launches?.head.launch.beforeRunner.length) {
-            build = await buildForTrees(null, trees.head, tests.workingDirectory, () => ports.git.listFiles(changeSet.head), { onlyImports: launches !== null });
-            if (build)
-                await buildEachTree(build);
-        }
-        report.build = build && { command: commandText(build.command), why: build.why, detected: build.detected };
-        const compiled = captured && (await compiledTests(captured, { trees, settings, ports, sandbox, scratchDir, files: headTree.files }));
-        if (report.runner)
-            report.runner.compiledTests = compiled && { outputDir: compiled.layout.outputDir, how: compiled.layout.how };
+        const runs = await prepareTestRuns({ settings, log: ports.log, git: ports.git, sandbox, trees, timings, report, headTree, changeSet, scratchDir, detected, wrapper, collectionFromFiles });
+        framework = runs.framework;
+        collectionFromFiles = runs.collectionFromFiles;
+        const { launches, compiled, build, captured } = runs;
+        report.runnerWrapper = runs.wrapper && describeWrapper(runs.wrapper);
+        const through = runs.wrapper ? ` through \`${describeWrapper(runs.wrapper)}\` (its own configuration)` : captured ? ', as the test command starts it' : '';
+        ports.log.info(`Framework: ${framework.name}${through}`);
         const bench = new TestBench(trees, framework, sandbox, {
             scratchDir,
             timeoutMs: settings.testTimeoutMs,
             packageDir: tests.workingDirectory,
             command: tests.command,
-            wrapper,
+            wrapper: runs.wrapper,
             launches,
             compiled,
             network: settings.network,
@@ -66604,7 +66772,7 @@ async function runPipeline(settings, ports) {
         report.preflight = preflightRun?.preflight ?? null;
         report.runnerWrapper = bench.wrapper && describeWrapper(bench.wrapper);
         if (report.preflight && !report.preflight.ok)
-            throw preflightFailure(report.preflight);
+            throw withUncapturedRunner(preflightFailure(report.preflight), report.runner);
         const ownRules = await timings.time('collection', () => repositoryCollection(bench, framework, collectionFromFiles, headTree, tests.workingDirectory));
         const collected = compiled ? throughBuild(ownRules, compiled.layout) : ownRules;
         collection = collected;
@@ -66808,96 +66976,6 @@ async function pipeline_hunkGuards(changeSet, tests, context) {
         ports.log.warn(`Could not tell which test guards which hunk: ${describeError(error)}`);
         return null;
     }
-}
-/**
- * The package's framework as its files show it; a workspace package with none of its own (no test script,
- * no runner config) is tested by the root's test command. Where no files show one but there is a test
- * command to ask (`make test`, test-command without `{files}`), a stand-in until the capture names the
- * runner; `undetected` is the detection's error, for a capture that names none.
- */
-async function packageFramework(settings) {
-    const { repoDir, tests } = settings;
-    try {
-        return { adapter: await frameworkFor((0,external_node_path_.join)(repoDir, tests.workingDirectory), tests.framework), undetected: null };
-    }
-    catch (error) {
-        const choice = commandToCapture(repoDir, tests.workingDirectory, tests.command);
-        if (!choice)
-            throw error;
-        const root = choice.dir === tests.workingDirectory ? null : await frameworkFor((0,external_node_path_.join)(repoDir, choice.dir), tests.framework).catch(() => null);
-        return root ? { adapter: root, undetected: null } : { adapter: runnerToCapture(error), undetected: error };
-    }
-}
-/** Stands for the runner the capture will name: collects nothing by itself, runs nothing. */
-function runnerToCapture(error) {
-    const undetected = () => Promise.reject(error);
-    return { name: 'the test command\'s runner', coverageNeeds: '', detect: async () => false, isTestFile: () => false, run: undetected };
-}
-/** How each tree's own test command runs its tests (launch/); null when there is no command to ask. */
-async function captureRunner(settings, ports, sandbox, trees, scratchDir) {
-    const { tests } = settings;
-    const choice = commandToCapture(settings.repoDir, tests.workingDirectory, tests.command);
-    if (!choice)
-        return null;
-    const runner = await captureTrees(trees, choice, treeProcesses(sandbox), { packageDir: tests.workingDirectory, scratchDir, timeoutMs: settings.testTimeoutMs, log: ports.log });
-    if ('reason' in runner) {
-        ports.log.warn(`Runner: \`${choice.command}\` (${choice.source}) ${runner.reason}\nGoing on with the runner detected from the repository's files`);
-        return runner;
-    }
-    const { launch, runDir, durationMs } = runner.head;
-    if (!ADAPTERS.some((adapter) => adapter.name === launch.runner)) {
-        throw new UserFacingError(`The repository's test command runs ${launch.runner}, which regression-testgen cannot run yet (${launch.via.join(' → ')})`, `supported: ${ADAPTERS.map((adapter) => adapter.name).join(', ')}`);
-    }
-    if (tests.framework && tests.framework !== launch.runner) {
-        const reason = `it runs ${launch.runner}, not the framework setting's ${tests.framework}: the setting wins`;
-        ports.log.info(`Runner: \`${choice.command}\` ${reason}`);
-        return { choice, reason, durationMs };
-    }
-    const before = launch.beforeRunner.map((step) => `${step.command}${step.durationMs === null ? '' : ` (${elapsed(step.durationMs)})`}`);
-    ports.log.info(`Runner: ${launch.via.join(' → ')} in ${runDir || 'the root'}, asked in ${elapsed(durationMs)}${before.length ? `; before it ran: ${before.join(', ')}` : ''}`);
-    return runner;
-}
-/**
- * Where the captured runner runs compiled tests (`tsc && mocha` with `spec: dist/**\/*.test.js`): how source
- * tests map to what it runs, and the rebuild after a suite is written — the test command again, up to its
- * runner. Null when it runs tracked source.
- */
-async function compiledTests(runner, context) {
-    const { trees, settings, ports, sandbox, scratchDir } = context;
-    const layout = await compiledLayout(trees.head, runner.head.launch, { trackedFiles: [...context.files], ignored: (path) => ports.git.isIgnored(path) });
-    if (!layout)
-        return null;
-    ports.log.info(`Compiled tests: the runner collects ${layout.outputDir}/ (${layout.how}); each test runs from its compiled file, the build rerun once a suite is written`);
-    const rebuild = async (treeRoot) => {
-        const rebuildDir = (0,external_node_path_.join)(scratchDir, 'capture-rebuild');
-        await makeRunnerFolder(rebuildDir);
-        const again = await captureLaunch((0,external_node_path_.join)(treeRoot, runner.choice.dir), runner.choice.command, treeProcesses(sandbox), { scratchDir: rebuildDir, timeoutMs: settings.testTimeoutMs, network: true });
-        if (!again.launch)
-            ports.log.warn(`The build before the runner failed once the suite was written (${runner.choice.command}); its output ends:\n${again.outputTail.slice(-1500)}`);
-    };
-    return { layout, rebuild };
-}
-/** Collection of compiled tests: a source test is collected when the file it compiles to is. */
-function throughBuild(rules, layout) {
-    const collects = (path) => {
-        const compiledPath = layout.compiledPath(path);
-        return compiledPath ? layout.collects(compiledPath) : rules.collects(path);
-    };
-    return { source: `${layout.outputDir}/, compiled from the sources (${layout.how})`, collects };
-}
-/** The repository's commands as its scripts run them: its `node_modules/.bin` on PATH. */
-function treeProcesses(sandbox) {
-    return { run: (request) => sandbox.processes.run(withPackageBins(request)) };
-}
-/** The report's account of the capture: what ran, how the runner was launched, what ran before it. */
-function runnerReport(runner, headRoot) {
-    const { choice } = runner;
-    const asked = { command: choice.command, source: choice.source };
-    if ('reason' in runner)
-        return { ...asked, captured: false, runner: null, via: [], argv: [], execArgv: [], cwd: choice.dir, env: {}, beforeRunner: [], durationMs: runner.durationMs, reason: runner.reason };
-    const { launch, runDir, durationMs } = runner.head;
-    const inTree = (word) => word.split(`${headRoot}/`).join('');
-    return { ...asked, captured: true, runner: launch.runner, via: launch.via, argv: launch.argv.map(inTree), execArgv: launch.execArgv.map(inTree), cwd: runDir, env: launch.env, beforeRunner: launch.beforeRunner, durationMs, reason: null };
 }
 /**
  * Which files the repository's own test command collects: as its configuration files say, else (a

@@ -195,5 +195,5 @@ function runnerReport(runner: CapturedRunner | NotCaptured, headRoot: string): N
   if ('reason' in runner) return { ...asked, captured: false, runner: null, via: [], argv: [], execArgv: [], cwd: choice.dir, env: {}, beforeRunner: [], durationMs: runner.durationMs, reason: runner.reason }
   const { launch, runDir, durationMs } = runner.head
   const inTree = (word: string) => word.split(`${headRoot}/`).join('')
-  return { ...asked, captured: true, runner: launch.runner, via: launch.via, argv: launch.argv.map(inTree), execArgv: launch.execArgv.map(inTree), cwd: runDir, env: launch.env, beforeRunner: launch.beforeRunner, durationMs, reason: null }
+  return { ...asked, preFixStopped: runner.preFixStopped ?? null, captured: true, runner: launch.runner, via: launch.via, argv: launch.argv.map(inTree), execArgv: launch.execArgv.map(inTree), cwd: runDir, env: launch.env, beforeRunner: launch.beforeRunner, durationMs, reason: null }
 }

@@ -31,6 +31,8 @@ export interface CapturedRunner {
   choice: CommandToCapture
   head: TreeLaunch
   preFix: TreeLaunch
+  /** Why the pre-fix tree's command started no runner (its build failed), when it did not: then `preFix` is the head's launch, moved there. */
+  preFixStopped?: string
 }
 
 /** The capture at head found no runner: why, for the log and the report. */
@@ -54,8 +56,12 @@ export async function captureTrees(trees: { head: string; preFix: string }, choi
   const head = await captureTree(trees.head, 'head', choice, processes, options)
   if ('reason' in head) return { choice, reason: head.reason, durationMs: head.durationMs }
   const preFix = await captureTree(trees.preFix, 'pre-fix', choice, processes, options, head)
-  if ('reason' in preFix) throw new UserFacingError(`The pre-fix tree's test command (${choice.command}) started no test runner: ${preFix.reason}`, 'the pre-fix code may not build; set build-command and test-command ({files} marks where the files go) to run it another way')
-  return { choice, head, preFix }
+  if (!('reason' in preFix)) return { choice, head, preFix }
+  // The pre-fix code (with the change's tests) may not build: a type check of a test that uses what the fix
+  // added. Its tests still run, as the head's launch, on what its build left; a test that cannot load there
+  // is a weak proof at best, and the verdict says so.
+  options.log.warn(`The pre-fix tree's test command (${choice.command}) stopped before its runner: ${preFix.reason}\nIts tests run as at head, on what its build left`)
+  return { choice, head, preFix: await launchIn(head, trees.head, trees.preFix), preFixStopped: preFix.reason }
 }
 
 async function captureTree(treeRoot: string, name: string, choice: CommandToCapture, processes: ProcessRunner, options: CaptureTreesOptions, like?: TreeLaunch): Promise<TreeLaunch | { reason: string; durationMs: number }> {

@@ -34,6 +34,8 @@ export interface RunnerReport {
   /** The capture at head, command start to runner stop. */
   durationMs: number
   reason: string | null
+  /** Why the pre-fix tree's test command started no runner (its build failed there), when it did not; its tests then ran as at head. */
+  preFixStopped?: string | null
   /** Where the runner runs compiled tests: the git-ignored folder it collects, and how sources map there; null: it runs sources. */
   compiledTests?: { outputDir: string; how: string } | null
 }

@@ -77,3 +77,15 @@ test('generate, `node --test` on compiled output: the suite compiles into dist/t
   expect(kinds).toEqual(expectedKinds())
   expect(run.report.verdict).toBe('fail-to-pass')
 })
+
+test('verify, where the pre-fix code does not build with the change\'s test (tsc type-checks a new export): its tests run as at head, on what tsc emitted', async () => {
+  const index = "export function wrap(i: number, n: number): number {\n  return i >= n ? i % n : i\n}\n\nexport const wrapAll = (items: number[], n: number): number[] => items.map((i) => wrap(i, n))\n"
+  const test = "import { strict as assert } from 'node:assert'\nimport { wrapAll } from '../index'\n\ndescribe('wrapAll', () => {\n  it('wraps every index (#7)', () => {\n    assert.deepEqual(wrapAll([5, 6], 5), [0, 1])\n  })\n})\n"
+  const run = await runBundledCliOnFixture('wrap-tsc-mocha', { fixtureOptions: { headChanges: { 'src/index.ts': index, 'src/test/wrap-all.test.ts': test } } })
+  expect(run.report.runner?.preFixStopped).toMatch(/started no test runner .*exit 2/s)
+  expect(run.log.join('\n')).toContain("The pre-fix tree's test command (npm test) stopped before its runner")
+  // tsc emitted the pre-fix tree's dist/ despite the type error: the test ran there and failed for the bug's reason.
+  expect(run.report.tests).toContainEqual(expect.objectContaining({ file: 'src/test/wrap-all.test.ts', kind: 'fail-to-pass', preFixFailure: expect.any(String) }))
+  expect(run.report.tests.find((entry) => entry.file === 'src/test/wrap-all.test.ts')?.preFixFailureLine).toMatch(/wrapAll|not a function/)
+  expect(run.report.verdict).toBe('fail-to-pass')
+})
