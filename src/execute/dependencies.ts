@@ -55,9 +55,11 @@ const WRITTEN_BY_TOOLS = new Set(['.cache', '.vite', '.vite-temp', '.vitest'])
  */
 export async function reuseDependencies(repoDir: string, treeDir: string, packageDir: string): Promise<DependencySource> {
   let linked = false
-  for (const folder of new Set(['', packageDir])) {
+  for (const folder of await foldersWithDependencies(repoDir, packageDir)) {
     const installed = join(repoDir, folder, 'node_modules')
     if (!existsSync(installed)) continue
+    // A fixture's node_modules that git tracks is in the tree already.
+    if (folder !== '' && folder !== packageDir && existsSync(join(treeDir, folder, 'node_modules'))) continue
     await linkEntries(installed, treeDir, join(folder, 'node_modules'))
     linked = true
   }
@@ -74,10 +76,31 @@ export async function reuseDependencies(repoDir: string, treeDir: string, packag
  * and its private /tmp hides whatever of them lives there unless it is named.
  */
 export async function installedDependencyFolders(repoDir: string, packageDir: string): Promise<string[]> {
-  const folders = [...new Set(['', packageDir])].map((folder) => join(repoDir, folder, 'node_modules')).filter((dir) => existsSync(dir))
+  const folders = (await foldersWithDependencies(repoDir, packageDir)).map((folder) => join(repoDir, folder, 'node_modules')).filter((dir) => existsSync(dir))
   const installed = await Promise.all(folders.map((dir) => realpath(dir)))
   const linked = await Promise.all(installed.map((dir) => linkedPackageFolders(dir)))
   return [...new Set([...installed, ...linked.flat()])]
+}
+
+/** How deep workspace packages sit (`packages/x`, `packages/group/y`, `apps/web/packages/z`). */
+const MAX_WORKSPACE_DEPTH = 3
+
+/**
+ * The folders (checkout-relative) whose installed node_modules the trees get: the root, the package, and
+ * every other workspace package with its own (pnpm and yarn keep a package's dependencies beside it, and a
+ * package's tests import its siblings, whose imports resolve from their own node_modules).
+ */
+async function foldersWithDependencies(repoDir: string, packageDir: string): Promise<string[]> {
+  const folders = new Set(['', packageDir])
+  const walk = async (folder: string, depth: number): Promise<void> => {
+    if (depth > MAX_WORKSPACE_DEPTH) return
+    const entries = await readdir(join(repoDir, folder), { withFileTypes: true }).catch(() => [])
+    if (folder && entries.some((entry) => entry.name === 'node_modules' && entry.isDirectory()) && entries.some((entry) => entry.name === 'package.json')) folders.add(folder)
+    const below = entries.filter((entry) => entry.isDirectory() && !entry.name.startsWith('.') && entry.name !== 'node_modules')
+    await Promise.all(below.map((entry) => walk(folder ? `${folder}/${entry.name}` : entry.name, depth + 1)))
+  }
+  await walk('', 0)
+  return [...folders]
 }
 
 /**

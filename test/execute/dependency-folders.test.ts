@@ -6,7 +6,8 @@
 import { mkdir, mkdtemp, realpath, rm, symlink, writeFile } from 'node:fs/promises'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
-import { installedDependencyFolders } from '../../src/execute/dependencies.js'
+import { existsSync } from 'node:fs'
+import { installedDependencyFolders, reuseDependencies } from '../../src/execute/dependencies.js'
 import { createSandboxProvider } from '../../src/ports/sandbox.js'
 import { describeWhereSandboxed } from '../support/sandbox-probe.js'
 
@@ -48,4 +49,25 @@ describeWhereSandboxed('in the sandbox', () => {
       sandbox.close()
     }
   })
+})
+
+test('a workspace: every package\'s own node_modules (pnpm keeps them beside each package), linked into the tree; a node_modules the tree already has is left as it is', async () => {
+  for (const name of ['core', 'utils', 'shared']) {
+    await mkdir(join(repo, 'packages', name, 'node_modules', `dep-of-${name}`), { recursive: true })
+    await writeFile(join(repo, 'packages', name, 'package.json'), JSON.stringify({ name }))
+  }
+  // Not a package: no package.json beside it.
+  await mkdir(join(repo, 'docs', 'node_modules', 'stray'), { recursive: true })
+  const folders = await installedDependencyFolders(repo, 'packages/core')
+  expect(folders).toEqual(expect.arrayContaining([join(repo, 'packages', 'core', 'node_modules'), join(repo, 'packages', 'utils', 'node_modules')]))
+  expect(folders).not.toContain(join(repo, 'docs', 'node_modules'))
+  const tree = join(dir, 'tree')
+  // The tree tracks a fixture's node_modules of its own.
+  await mkdir(join(tree, 'packages', 'utils', 'node_modules', 'tracked'), { recursive: true })
+  await mkdir(join(repo, 'packages', 'utils', 'node_modules', 'tracked'), { recursive: true })
+  expect(await reuseDependencies(repo, tree, 'packages/core')).toBe('reused')
+  expect(await realpath(join(tree, 'packages', 'core', 'node_modules', 'dep-of-core'))).toBe(join(repo, 'packages', 'core', 'node_modules', 'dep-of-core'))
+  // A sibling the package's tests import: its own dependencies resolve from its own node_modules.
+  expect(await realpath(join(tree, 'packages', 'shared', 'node_modules', 'dep-of-shared'))).toBe(join(repo, 'packages', 'shared', 'node_modules', 'dep-of-shared'))
+  expect(existsSync(join(tree, 'packages', 'utils', 'node_modules', 'dep-of-utils'))).toBe(false)
 })
