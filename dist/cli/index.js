@@ -43234,9 +43234,12 @@ const WRITTEN_BY_TOOLS = new Set(['.cache', '.vite', '.vite-temp', '.vitest']);
  */
 async function reuseDependencies(repoDir, treeDir, packageDir) {
     let linked = false;
-    for (const folder of new Set(['', packageDir])) {
+    for (const folder of await foldersWithDependencies(repoDir, packageDir)) {
         const installed = (0,external_node_path_.join)(repoDir, folder, 'node_modules');
         if (!(0,external_node_fs_.existsSync)(installed))
+            continue;
+        // A fixture's node_modules that git tracks is in the tree already.
+        if (folder !== '' && folder !== packageDir && (0,external_node_fs_.existsSync)((0,external_node_path_.join)(treeDir, folder, 'node_modules')))
             continue;
         await linkEntries(installed, treeDir, (0,external_node_path_.join)(folder, 'node_modules'));
         linked = true;
@@ -43254,10 +43257,31 @@ async function reuseDependencies(repoDir, treeDir, packageDir) {
  * and its private /tmp hides whatever of them lives there unless it is named.
  */
 async function installedDependencyFolders(repoDir, packageDir) {
-    const folders = [...new Set(['', packageDir])].map((folder) => (0,external_node_path_.join)(repoDir, folder, 'node_modules')).filter((dir) => (0,external_node_fs_.existsSync)(dir));
+    const folders = (await foldersWithDependencies(repoDir, packageDir)).map((folder) => (0,external_node_path_.join)(repoDir, folder, 'node_modules')).filter((dir) => (0,external_node_fs_.existsSync)(dir));
     const installed = await Promise.all(folders.map((dir) => (0,promises_.realpath)(dir)));
     const linked = await Promise.all(installed.map((dir) => linkedPackageFolders(dir)));
     return [...new Set([...installed, ...linked.flat()])];
+}
+/** How deep workspace packages sit (`packages/x`, `packages/group/y`, `apps/web/packages/z`). */
+const MAX_WORKSPACE_DEPTH = 3;
+/**
+ * The folders (checkout-relative) whose installed node_modules the trees get: the root, the package, and
+ * every other workspace package with its own (pnpm and yarn keep a package's dependencies beside it, and a
+ * package's tests import its siblings, whose imports resolve from their own node_modules).
+ */
+async function foldersWithDependencies(repoDir, packageDir) {
+    const folders = new Set(['', packageDir]);
+    const walk = async (folder, depth) => {
+        if (depth > MAX_WORKSPACE_DEPTH)
+            return;
+        const entries = await (0,promises_.readdir)((0,external_node_path_.join)(repoDir, folder), { withFileTypes: true }).catch(() => []);
+        if (folder && entries.some((entry) => entry.name === 'node_modules' && entry.isDirectory()) && entries.some((entry) => entry.name === 'package.json'))
+            folders.add(folder);
+        const below = entries.filter((entry) => entry.isDirectory() && !entry.name.startsWith('.') && entry.name !== 'node_modules');
+        await Promise.all(below.map((entry) => walk(folder ? `${folder}/${entry.name}` : entry.name, depth + 1)));
+    };
+    await walk('', 0);
+    return [...folders];
 }
 /**
  * Where the linked packages of a node_modules live, when outside it: for a package inside another
