@@ -42,6 +42,7 @@ test('verify, mocha on tsc output (`rm -rf dist && tsc && mocha`, spec dist/**/*
   ])
   expect(run.report.tests[1].message).toContain('5 !== 0')
   expect(run.report.build).toBeNull()
+  expect(run.markdown).toContain('▶️ Runs as `npm test` does: `npm test` → `rm -rf dist && tsc && mocha` → `mocha`, after `tsc` (the build, in each tree).')
   expect(run.exitCode).toBe(0)
 })
 
