@@ -39,6 +39,7 @@ import { TestBench } from './execute/test-bench.js'
 import { preFixSources, prepareTrees, type Trees } from './execute/trees.js'
 import { wrapperFor } from './frameworks/detect.js'
 import { captureLaunch } from './launch/capture.js'
+import { makeRunnerFolder } from './frameworks/runner-folder.js'
 import { packageFramework, prepareTestRuns, throughBuild, treeProcesses, withUncapturedRunner } from './launch/test-runs.js'
 import type { CapturedRunner } from './launch/tree-launches.js'
 import { describeWrapper } from './frameworks/wrapper.js'
@@ -355,6 +356,7 @@ async function hunkGuards(
   const prepare = async (root: string) => {
     if (build) await runTreeCommand(sandbox.processes, expandCommand(build.command, [], []), join(root, settings.tests.workingDirectory), settings.testTimeoutMs, 'The build of a hunk tree', ports.log)
     if (runner?.head.launch.beforeRunner.length) {
+      await makeRunnerFolder(join(context.scratchDir, 'capture-hunk'))
       await captureLaunch(join(root, runner.choice.dir), runner.choice.command, treeProcesses(sandbox), { scratchDir: join(context.scratchDir, 'capture-hunk'), timeoutMs: settings.testTimeoutMs, network: true })
     }
   }

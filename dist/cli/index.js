@@ -2,7 +2,7 @@
 import { createRequire as __WEBPACK_EXTERNAL_createRequire } from "module";
 /******/ var __webpack_modules__ = ({
 
-/***/ 1087:
+/***/ 9445:
 /***/ (function(module) {
 
 (function (global, factory) {
@@ -248,7 +248,7 @@ import { createRequire as __WEBPACK_EXTERNAL_createRequire } from "module";
 
 /***/ }),
 
-/***/ 5137:
+/***/ 9551:
 /***/ (function(module, __unused_webpack_exports, __nccwpck_require__) {
 
 /* module decorator */ module = __nccwpck_require__.nmd(module);
@@ -754,13 +754,13 @@ function encode(decoded) {
 
 /***/ }),
 
-/***/ 8353:
+/***/ 9535:
 /***/ (function(module, __unused_webpack_exports, __nccwpck_require__) {
 
 /* module decorator */ module = __nccwpck_require__.nmd(module);
 (function (global, factory) {
   if (true) {
-    factory(module, __nccwpck_require__(1087), __nccwpck_require__(5137));
+    factory(module, __nccwpck_require__(9445), __nccwpck_require__(9551));
     module.exports = def(module);
   } else {}
   function def(m) { return 'default' in m.exports ? m.exports.default : m.exports; }
@@ -1311,7 +1311,7 @@ function generatedPosition(map, source, line, column, bias, all) {
 
 /***/ }),
 
-/***/ 1263:
+/***/ 973:
 /***/ (function(__unused_webpack_module, exports) {
 
 
@@ -1599,16 +1599,16 @@ exports.decodedLength = function (s) {
 
 /***/ }),
 
-/***/ 9153:
+/***/ 2463:
 /***/ ((module, exports, __nccwpck_require__) => {
 
 
 Object.defineProperty(exports, "__esModule", ({ value: true }));
 exports.MissingRefError = exports.ValidationError = exports.CodeGen = exports.Name = exports.nil = exports.stringify = exports.str = exports._ = exports.KeywordCxt = exports.Ajv = void 0;
-const core_1 = __nccwpck_require__(2439);
-const draft7_1 = __nccwpck_require__(3967);
-const discriminator_1 = __nccwpck_require__(2936);
-const draft7MetaSchema = __nccwpck_require__(372);
+const core_1 = __nccwpck_require__(3893);
+const draft7_1 = __nccwpck_require__(9941);
+const discriminator_1 = __nccwpck_require__(8886);
+const draft7MetaSchema = __nccwpck_require__(2079);
 const META_SUPPORT_DATA = ["/properties"];
 const META_SCHEMA_ID = "http://json-schema.org/draft-07/schema";
 class Ajv extends core_1.default {
@@ -1638,24 +1638,24 @@ module.exports = exports = Ajv;
 module.exports.Ajv = Ajv;
 Object.defineProperty(exports, "__esModule", ({ value: true }));
 exports["default"] = Ajv;
-var validate_1 = __nccwpck_require__(7391);
+var validate_1 = __nccwpck_require__(7881);
 Object.defineProperty(exports, "KeywordCxt", ({ enumerable: true, get: function () { return validate_1.KeywordCxt; } }));
-var codegen_1 = __nccwpck_require__(8762);
+var codegen_1 = __nccwpck_require__(1436);
 Object.defineProperty(exports, "_", ({ enumerable: true, get: function () { return codegen_1._; } }));
 Object.defineProperty(exports, "str", ({ enumerable: true, get: function () { return codegen_1.str; } }));
 Object.defineProperty(exports, "stringify", ({ enumerable: true, get: function () { return codegen_1.stringify; } }));
 Object.defineProperty(exports, "nil", ({ enumerable: true, get: function () { return codegen_1.nil; } }));
 Object.defineProperty(exports, "Name", ({ enumerable: true, get: function () { return codegen_1.Name; } }));
 Object.defineProperty(exports, "CodeGen", ({ enumerable: true, get: function () { return codegen_1.CodeGen; } }));
-var validation_error_1 = __nccwpck_require__(535);
+var validation_error_1 = __nccwpck_require__(3021);
 Object.defineProperty(exports, "ValidationError", ({ enumerable: true, get: function () { return validation_error_1.default; } }));
-var ref_error_1 = __nccwpck_require__(5268);
+var ref_error_1 = __nccwpck_require__(3162);
 Object.defineProperty(exports, "MissingRefError", ({ enumerable: true, get: function () { return ref_error_1.default; } }));
 //# sourceMappingURL=ajv.js.map
 
 /***/ }),
 
-/***/ 7565:
+/***/ 567:
 /***/ ((__unused_webpack_module, exports) => {
 
 
@@ -1817,15 +1817,15 @@ exports.regexpCode = regexpCode;
 
 /***/ }),
 
-/***/ 8762:
+/***/ 1436:
 /***/ ((__unused_webpack_module, exports, __nccwpck_require__) => {
 
 
 Object.defineProperty(exports, "__esModule", ({ value: true }));
 exports.or = exports.and = exports.not = exports.CodeGen = exports.operators = exports.varKinds = exports.ValueScopeName = exports.ValueScope = exports.Scope = exports.Name = exports.regexpCode = exports.stringify = exports.getProperty = exports.nil = exports.strConcat = exports.str = exports._ = void 0;
-const code_1 = __nccwpck_require__(7565);
-const scope_1 = __nccwpck_require__(4146);
-var code_2 = __nccwpck_require__(7565);
+const code_1 = __nccwpck_require__(567);
+const scope_1 = __nccwpck_require__(7788);
+var code_2 = __nccwpck_require__(567);
 Object.defineProperty(exports, "_", ({ enumerable: true, get: function () { return code_2._; } }));
 Object.defineProperty(exports, "str", ({ enumerable: true, get: function () { return code_2.str; } }));
 Object.defineProperty(exports, "strConcat", ({ enumerable: true, get: function () { return code_2.strConcat; } }));
@@ -1834,7 +1834,7 @@ Object.defineProperty(exports, "getProperty", ({ enumerable: true, get: function
 Object.defineProperty(exports, "stringify", ({ enumerable: true, get: function () { return code_2.stringify; } }));
 Object.defineProperty(exports, "regexpCode", ({ enumerable: true, get: function () { return code_2.regexpCode; } }));
 Object.defineProperty(exports, "Name", ({ enumerable: true, get: function () { return code_2.Name; } }));
-var scope_2 = __nccwpck_require__(4146);
+var scope_2 = __nccwpck_require__(7788);
 Object.defineProperty(exports, "Scope", ({ enumerable: true, get: function () { return scope_2.Scope; } }));
 Object.defineProperty(exports, "ValueScope", ({ enumerable: true, get: function () { return scope_2.ValueScope; } }));
 Object.defineProperty(exports, "ValueScopeName", ({ enumerable: true, get: function () { return scope_2.ValueScopeName; } }));
@@ -2520,13 +2520,13 @@ function par(x) {
 
 /***/ }),
 
-/***/ 4146:
+/***/ 7788:
 /***/ ((__unused_webpack_module, exports, __nccwpck_require__) => {
 
 
 Object.defineProperty(exports, "__esModule", ({ value: true }));
 exports.ValueScope = exports.ValueScopeName = exports.Scope = exports.varKinds = exports.UsedValueState = void 0;
-const code_1 = __nccwpck_require__(7565);
+const code_1 = __nccwpck_require__(567);
 class ValueError extends Error {
     constructor(name) {
         super(`CodeGen: "code" for ${name} not defined`);
@@ -2669,15 +2669,15 @@ exports.ValueScope = ValueScope;
 
 /***/ }),
 
-/***/ 9905:
+/***/ 1283:
 /***/ ((__unused_webpack_module, exports, __nccwpck_require__) => {
 
 
 Object.defineProperty(exports, "__esModule", ({ value: true }));
 exports.extendErrors = exports.resetErrorsCount = exports.reportExtraError = exports.reportError = exports.keyword$DataError = exports.keywordError = void 0;
-const codegen_1 = __nccwpck_require__(8762);
-const util_1 = __nccwpck_require__(7802);
-const names_1 = __nccwpck_require__(8636);
+const codegen_1 = __nccwpck_require__(1436);
+const util_1 = __nccwpck_require__(4464);
+const names_1 = __nccwpck_require__(630);
 exports.keywordError = {
     message: ({ keyword }) => (0, codegen_1.str) `must pass "${keyword}" keyword validation`,
 };
@@ -2798,18 +2798,18 @@ function extraErrorProps(cxt, { params, message }, keyValues) {
 
 /***/ }),
 
-/***/ 4992:
+/***/ 2718:
 /***/ ((__unused_webpack_module, exports, __nccwpck_require__) => {
 
 
 Object.defineProperty(exports, "__esModule", ({ value: true }));
 exports.resolveSchema = exports.getCompilingSchema = exports.resolveRef = exports.compileSchema = exports.SchemaEnv = void 0;
-const codegen_1 = __nccwpck_require__(8762);
-const validation_error_1 = __nccwpck_require__(535);
-const names_1 = __nccwpck_require__(8636);
-const resolve_1 = __nccwpck_require__(1128);
-const util_1 = __nccwpck_require__(7802);
-const validate_1 = __nccwpck_require__(7391);
+const codegen_1 = __nccwpck_require__(1436);
+const validation_error_1 = __nccwpck_require__(3021);
+const names_1 = __nccwpck_require__(630);
+const resolve_1 = __nccwpck_require__(4090);
+const util_1 = __nccwpck_require__(4464);
+const validate_1 = __nccwpck_require__(7881);
 class SchemaEnv {
     constructor(env) {
         var _a;
@@ -3046,12 +3046,12 @@ function getJsonPointer(parsedRef, { baseId, schema, root }) {
 
 /***/ }),
 
-/***/ 8636:
+/***/ 630:
 /***/ ((__unused_webpack_module, exports, __nccwpck_require__) => {
 
 
 Object.defineProperty(exports, "__esModule", ({ value: true }));
-const codegen_1 = __nccwpck_require__(8762);
+const codegen_1 = __nccwpck_require__(1436);
 const names = {
     // validation function arguments
     data: new codegen_1.Name("data"), // data passed to validation function
@@ -3080,12 +3080,12 @@ exports["default"] = names;
 
 /***/ }),
 
-/***/ 5268:
+/***/ 3162:
 /***/ ((__unused_webpack_module, exports, __nccwpck_require__) => {
 
 
 Object.defineProperty(exports, "__esModule", ({ value: true }));
-const resolve_1 = __nccwpck_require__(1128);
+const resolve_1 = __nccwpck_require__(4090);
 class MissingRefError extends Error {
     constructor(resolver, baseId, ref, msg) {
         super(msg || `can't resolve reference ${ref} from id ${baseId}`);
@@ -3098,15 +3098,15 @@ exports["default"] = MissingRefError;
 
 /***/ }),
 
-/***/ 1128:
+/***/ 4090:
 /***/ ((__unused_webpack_module, exports, __nccwpck_require__) => {
 
 
 Object.defineProperty(exports, "__esModule", ({ value: true }));
 exports.getSchemaRefs = exports.resolveUrl = exports.normalizeId = exports._getFullPath = exports.getFullPath = exports.inlineRef = void 0;
-const util_1 = __nccwpck_require__(7802);
-const equal = __nccwpck_require__(6136);
-const traverse = __nccwpck_require__(1165);
+const util_1 = __nccwpck_require__(4464);
+const equal = __nccwpck_require__(3430);
+const traverse = __nccwpck_require__(1167);
 // TODO refactor to use keyword definitions
 const SIMPLE_INLINED = new Set([
     "type",
@@ -3259,7 +3259,7 @@ exports.getSchemaRefs = getSchemaRefs;
 
 /***/ }),
 
-/***/ 2335:
+/***/ 7353:
 /***/ ((__unused_webpack_module, exports) => {
 
 
@@ -3291,14 +3291,14 @@ exports.getRules = getRules;
 
 /***/ }),
 
-/***/ 7802:
+/***/ 4464:
 /***/ ((__unused_webpack_module, exports, __nccwpck_require__) => {
 
 
 Object.defineProperty(exports, "__esModule", ({ value: true }));
 exports.checkStrictMode = exports.getErrorPath = exports.Type = exports.useFunc = exports.setEvaluated = exports.evaluatedPropsToName = exports.mergeEvaluated = exports.eachItem = exports.unescapeJsonPointer = exports.escapeJsonPointer = exports.escapeFragment = exports.unescapeFragment = exports.schemaRefOrVal = exports.schemaHasRulesButRef = exports.schemaHasRules = exports.checkUnknownRules = exports.alwaysValidSchema = exports.toHash = void 0;
-const codegen_1 = __nccwpck_require__(8762);
-const code_1 = __nccwpck_require__(7565);
+const codegen_1 = __nccwpck_require__(1436);
+const code_1 = __nccwpck_require__(567);
 // TODO refactor to use Set
 function toHash(arr) {
     const hash = {};
@@ -3475,7 +3475,7 @@ exports.checkStrictMode = checkStrictMode;
 
 /***/ }),
 
-/***/ 454:
+/***/ 7692:
 /***/ ((__unused_webpack_module, exports) => {
 
 
@@ -3500,15 +3500,15 @@ exports.shouldUseRule = shouldUseRule;
 
 /***/ }),
 
-/***/ 8284:
+/***/ 5346:
 /***/ ((__unused_webpack_module, exports, __nccwpck_require__) => {
 
 
 Object.defineProperty(exports, "__esModule", ({ value: true }));
 exports.boolOrEmptySchema = exports.topBoolOrEmptySchema = void 0;
-const errors_1 = __nccwpck_require__(9905);
-const codegen_1 = __nccwpck_require__(8762);
-const names_1 = __nccwpck_require__(8636);
+const errors_1 = __nccwpck_require__(1283);
+const codegen_1 = __nccwpck_require__(1436);
+const names_1 = __nccwpck_require__(630);
 const boolError = {
     message: "boolean schema is false",
 };
@@ -3556,17 +3556,17 @@ function falseSchemaError(it, overrideAllErrors) {
 
 /***/ }),
 
-/***/ 5931:
+/***/ 6685:
 /***/ ((__unused_webpack_module, exports, __nccwpck_require__) => {
 
 
 Object.defineProperty(exports, "__esModule", ({ value: true }));
 exports.reportTypeError = exports.checkDataTypes = exports.checkDataType = exports.coerceAndCheckDataType = exports.getJSONTypes = exports.getSchemaTypes = exports.DataType = void 0;
-const rules_1 = __nccwpck_require__(2335);
-const applicability_1 = __nccwpck_require__(454);
-const errors_1 = __nccwpck_require__(9905);
-const codegen_1 = __nccwpck_require__(8762);
-const util_1 = __nccwpck_require__(7802);
+const rules_1 = __nccwpck_require__(7353);
+const applicability_1 = __nccwpck_require__(7692);
+const errors_1 = __nccwpck_require__(1283);
+const codegen_1 = __nccwpck_require__(1436);
+const util_1 = __nccwpck_require__(4464);
 var DataType;
 (function (DataType) {
     DataType[DataType["Correct"] = 0] = "Correct";
@@ -3765,14 +3765,14 @@ function getTypeErrorContext(it) {
 
 /***/ }),
 
-/***/ 3769:
+/***/ 1699:
 /***/ ((__unused_webpack_module, exports, __nccwpck_require__) => {
 
 
 Object.defineProperty(exports, "__esModule", ({ value: true }));
 exports.assignDefaults = void 0;
-const codegen_1 = __nccwpck_require__(8762);
-const util_1 = __nccwpck_require__(7802);
+const codegen_1 = __nccwpck_require__(1436);
+const util_1 = __nccwpck_require__(4464);
 function assignDefaults(it, ty) {
     const { properties, items } = it.schema;
     if (ty === "object" && properties) {
@@ -3806,24 +3806,24 @@ function assignDefault(it, prop, defaultValue) {
 
 /***/ }),
 
-/***/ 7391:
+/***/ 7881:
 /***/ ((__unused_webpack_module, exports, __nccwpck_require__) => {
 
 
 Object.defineProperty(exports, "__esModule", ({ value: true }));
 exports.getData = exports.KeywordCxt = exports.validateFunctionCode = void 0;
-const boolSchema_1 = __nccwpck_require__(8284);
-const dataType_1 = __nccwpck_require__(5931);
-const applicability_1 = __nccwpck_require__(454);
-const dataType_2 = __nccwpck_require__(5931);
-const defaults_1 = __nccwpck_require__(3769);
-const keyword_1 = __nccwpck_require__(4852);
-const subschema_1 = __nccwpck_require__(7914);
-const codegen_1 = __nccwpck_require__(8762);
-const names_1 = __nccwpck_require__(8636);
-const resolve_1 = __nccwpck_require__(1128);
-const util_1 = __nccwpck_require__(7802);
-const errors_1 = __nccwpck_require__(9905);
+const boolSchema_1 = __nccwpck_require__(5346);
+const dataType_1 = __nccwpck_require__(6685);
+const applicability_1 = __nccwpck_require__(7692);
+const dataType_2 = __nccwpck_require__(6685);
+const defaults_1 = __nccwpck_require__(1699);
+const keyword_1 = __nccwpck_require__(5202);
+const subschema_1 = __nccwpck_require__(6200);
+const codegen_1 = __nccwpck_require__(1436);
+const names_1 = __nccwpck_require__(630);
+const resolve_1 = __nccwpck_require__(4090);
+const util_1 = __nccwpck_require__(4464);
+const errors_1 = __nccwpck_require__(1283);
 // schema compilation - generates validation function, subschemaCode (below) is used for subschemas
 function validateFunctionCode(it) {
     if (isSchemaObj(it)) {
@@ -4332,16 +4332,16 @@ exports.getData = getData;
 
 /***/ }),
 
-/***/ 4852:
+/***/ 5202:
 /***/ ((__unused_webpack_module, exports, __nccwpck_require__) => {
 
 
 Object.defineProperty(exports, "__esModule", ({ value: true }));
 exports.validateKeywordUsage = exports.validSchemaType = exports.funcKeywordCode = exports.macroKeywordCode = void 0;
-const codegen_1 = __nccwpck_require__(8762);
-const names_1 = __nccwpck_require__(8636);
-const code_1 = __nccwpck_require__(322);
-const errors_1 = __nccwpck_require__(9905);
+const codegen_1 = __nccwpck_require__(1436);
+const names_1 = __nccwpck_require__(630);
+const code_1 = __nccwpck_require__(8484);
+const errors_1 = __nccwpck_require__(1283);
 function macroKeywordCode(cxt, def) {
     const { gen, keyword, schema, parentSchema, it } = cxt;
     const macroSchema = def.macro.call(it.self, schema, parentSchema, it);
@@ -4462,14 +4462,14 @@ exports.validateKeywordUsage = validateKeywordUsage;
 
 /***/ }),
 
-/***/ 7914:
+/***/ 6200:
 /***/ ((__unused_webpack_module, exports, __nccwpck_require__) => {
 
 
 Object.defineProperty(exports, "__esModule", ({ value: true }));
 exports.extendSubschemaMode = exports.extendSubschemaData = exports.getSubschema = void 0;
-const codegen_1 = __nccwpck_require__(8762);
-const util_1 = __nccwpck_require__(7802);
+const codegen_1 = __nccwpck_require__(1436);
+const util_1 = __nccwpck_require__(4464);
 function getSubschema(it, { keyword, schemaProp, schema, schemaPath, errSchemaPath, topSchemaRef }) {
     if (keyword !== undefined && schema !== undefined) {
         throw new Error('both "keyword" and "schema" passed, only one allowed');
@@ -4549,31 +4549,31 @@ exports.extendSubschemaMode = extendSubschemaMode;
 
 /***/ }),
 
-/***/ 2439:
+/***/ 3893:
 /***/ ((__unused_webpack_module, exports, __nccwpck_require__) => {
 
 
 Object.defineProperty(exports, "__esModule", ({ value: true }));
 exports.CodeGen = exports.Name = exports.nil = exports.stringify = exports.str = exports._ = exports.KeywordCxt = void 0;
-var validate_1 = __nccwpck_require__(7391);
+var validate_1 = __nccwpck_require__(7881);
 Object.defineProperty(exports, "KeywordCxt", ({ enumerable: true, get: function () { return validate_1.KeywordCxt; } }));
-var codegen_1 = __nccwpck_require__(8762);
+var codegen_1 = __nccwpck_require__(1436);
 Object.defineProperty(exports, "_", ({ enumerable: true, get: function () { return codegen_1._; } }));
 Object.defineProperty(exports, "str", ({ enumerable: true, get: function () { return codegen_1.str; } }));
 Object.defineProperty(exports, "stringify", ({ enumerable: true, get: function () { return codegen_1.stringify; } }));
 Object.defineProperty(exports, "nil", ({ enumerable: true, get: function () { return codegen_1.nil; } }));
 Object.defineProperty(exports, "Name", ({ enumerable: true, get: function () { return codegen_1.Name; } }));
 Object.defineProperty(exports, "CodeGen", ({ enumerable: true, get: function () { return codegen_1.CodeGen; } }));
-const validation_error_1 = __nccwpck_require__(535);
-const ref_error_1 = __nccwpck_require__(5268);
-const rules_1 = __nccwpck_require__(2335);
-const compile_1 = __nccwpck_require__(4992);
-const codegen_2 = __nccwpck_require__(8762);
-const resolve_1 = __nccwpck_require__(1128);
-const dataType_1 = __nccwpck_require__(5931);
-const util_1 = __nccwpck_require__(7802);
-const $dataRefSchema = __nccwpck_require__(9422);
-const uri_1 = __nccwpck_require__(975);
+const validation_error_1 = __nccwpck_require__(3021);
+const ref_error_1 = __nccwpck_require__(3162);
+const rules_1 = __nccwpck_require__(7353);
+const compile_1 = __nccwpck_require__(2718);
+const codegen_2 = __nccwpck_require__(1436);
+const resolve_1 = __nccwpck_require__(4090);
+const dataType_1 = __nccwpck_require__(6685);
+const util_1 = __nccwpck_require__(4464);
+const $dataRefSchema = __nccwpck_require__(3837);
+const uri_1 = __nccwpck_require__(6285);
 const defaultRegExp = (str, flags) => new RegExp(str, flags);
 defaultRegExp.code = "new RegExp";
 const META_IGNORE_OPTIONS = ["removeAdditional", "useDefaults", "coerceTypes"];
@@ -5173,20 +5173,20 @@ function schemaOrData(schema) {
 
 /***/ }),
 
-/***/ 8325:
+/***/ 4951:
 /***/ ((__unused_webpack_module, exports, __nccwpck_require__) => {
 
 
 Object.defineProperty(exports, "__esModule", ({ value: true }));
 // https://github.com/ajv-validator/ajv/issues/889
-const equal = __nccwpck_require__(6136);
+const equal = __nccwpck_require__(3430);
 equal.code = 'require("ajv/dist/runtime/equal").default';
 exports["default"] = equal;
 //# sourceMappingURL=equal.js.map
 
 /***/ }),
 
-/***/ 3908:
+/***/ 6214:
 /***/ ((__unused_webpack_module, exports) => {
 
 
@@ -5216,19 +5216,19 @@ ucs2length.code = 'require("ajv/dist/runtime/ucs2length").default';
 
 /***/ }),
 
-/***/ 975:
+/***/ 6285:
 /***/ ((__unused_webpack_module, exports, __nccwpck_require__) => {
 
 
 Object.defineProperty(exports, "__esModule", ({ value: true }));
-const uri = __nccwpck_require__(7041);
+const uri = __nccwpck_require__(4352);
 uri.code = 'require("ajv/dist/runtime/uri").default';
 exports["default"] = uri;
 //# sourceMappingURL=uri.js.map
 
 /***/ }),
 
-/***/ 535:
+/***/ 3021:
 /***/ ((__unused_webpack_module, exports) => {
 
 
@@ -5245,14 +5245,14 @@ exports["default"] = ValidationError;
 
 /***/ }),
 
-/***/ 9810:
+/***/ 3448:
 /***/ ((__unused_webpack_module, exports, __nccwpck_require__) => {
 
 
 Object.defineProperty(exports, "__esModule", ({ value: true }));
 exports.validateAdditionalItems = void 0;
-const codegen_1 = __nccwpck_require__(8762);
-const util_1 = __nccwpck_require__(7802);
+const codegen_1 = __nccwpck_require__(1436);
+const util_1 = __nccwpck_require__(4464);
 const error = {
     message: ({ params: { len } }) => (0, codegen_1.str) `must NOT have more than ${len} items`,
     params: ({ params: { len } }) => (0, codegen_1._) `{limit: ${len}}`,
@@ -5300,15 +5300,15 @@ exports["default"] = def;
 
 /***/ }),
 
-/***/ 2089:
+/***/ 2431:
 /***/ ((__unused_webpack_module, exports, __nccwpck_require__) => {
 
 
 Object.defineProperty(exports, "__esModule", ({ value: true }));
-const code_1 = __nccwpck_require__(322);
-const codegen_1 = __nccwpck_require__(8762);
-const names_1 = __nccwpck_require__(8636);
-const util_1 = __nccwpck_require__(7802);
+const code_1 = __nccwpck_require__(8484);
+const codegen_1 = __nccwpck_require__(1436);
+const names_1 = __nccwpck_require__(630);
+const util_1 = __nccwpck_require__(4464);
 const error = {
     message: "must NOT have additional properties",
     params: ({ params }) => (0, codegen_1._) `{additionalProperty: ${params.additionalProperty}}`,
@@ -5412,12 +5412,12 @@ exports["default"] = def;
 
 /***/ }),
 
-/***/ 4971:
+/***/ 9205:
 /***/ ((__unused_webpack_module, exports, __nccwpck_require__) => {
 
 
 Object.defineProperty(exports, "__esModule", ({ value: true }));
-const util_1 = __nccwpck_require__(7802);
+const util_1 = __nccwpck_require__(4464);
 const def = {
     keyword: "allOf",
     schemaType: "array",
@@ -5441,12 +5441,12 @@ exports["default"] = def;
 
 /***/ }),
 
-/***/ 5046:
+/***/ 9380:
 /***/ ((__unused_webpack_module, exports, __nccwpck_require__) => {
 
 
 Object.defineProperty(exports, "__esModule", ({ value: true }));
-const code_1 = __nccwpck_require__(322);
+const code_1 = __nccwpck_require__(8484);
 const def = {
     keyword: "anyOf",
     schemaType: "array",
@@ -5459,13 +5459,13 @@ exports["default"] = def;
 
 /***/ }),
 
-/***/ 6988:
+/***/ 6182:
 /***/ ((__unused_webpack_module, exports, __nccwpck_require__) => {
 
 
 Object.defineProperty(exports, "__esModule", ({ value: true }));
-const codegen_1 = __nccwpck_require__(8762);
-const util_1 = __nccwpck_require__(7802);
+const codegen_1 = __nccwpck_require__(1436);
+const util_1 = __nccwpck_require__(4464);
 const error = {
     message: ({ params: { min, max } }) => max === undefined
         ? (0, codegen_1.str) `must contain at least ${min} valid item(s)`
@@ -5560,15 +5560,15 @@ exports["default"] = def;
 
 /***/ }),
 
-/***/ 684:
+/***/ 5826:
 /***/ ((__unused_webpack_module, exports, __nccwpck_require__) => {
 
 
 Object.defineProperty(exports, "__esModule", ({ value: true }));
 exports.validateSchemaDeps = exports.validatePropertyDeps = exports.error = void 0;
-const codegen_1 = __nccwpck_require__(8762);
-const util_1 = __nccwpck_require__(7802);
-const code_1 = __nccwpck_require__(322);
+const codegen_1 = __nccwpck_require__(1436);
+const util_1 = __nccwpck_require__(4464);
+const code_1 = __nccwpck_require__(8484);
 exports.error = {
     message: ({ params: { property, depsCount, deps } }) => {
         const property_ies = depsCount === 1 ? "property" : "properties";
@@ -5651,13 +5651,13 @@ exports["default"] = def;
 
 /***/ }),
 
-/***/ 5102:
+/***/ 8584:
 /***/ ((__unused_webpack_module, exports, __nccwpck_require__) => {
 
 
 Object.defineProperty(exports, "__esModule", ({ value: true }));
-const codegen_1 = __nccwpck_require__(8762);
-const util_1 = __nccwpck_require__(7802);
+const codegen_1 = __nccwpck_require__(1436);
+const util_1 = __nccwpck_require__(4464);
 const error = {
     message: ({ params }) => (0, codegen_1.str) `must match "${params.ifClause}" schema`,
     params: ({ params }) => (0, codegen_1._) `{failingKeyword: ${params.ifClause}}`,
@@ -5723,27 +5723,27 @@ exports["default"] = def;
 
 /***/ }),
 
-/***/ 3841:
+/***/ 8775:
 /***/ ((__unused_webpack_module, exports, __nccwpck_require__) => {
 
 
 Object.defineProperty(exports, "__esModule", ({ value: true }));
-const additionalItems_1 = __nccwpck_require__(9810);
-const prefixItems_1 = __nccwpck_require__(4357);
-const items_1 = __nccwpck_require__(9769);
-const items2020_1 = __nccwpck_require__(8745);
-const contains_1 = __nccwpck_require__(6988);
-const dependencies_1 = __nccwpck_require__(684);
-const propertyNames_1 = __nccwpck_require__(8094);
-const additionalProperties_1 = __nccwpck_require__(2089);
-const properties_1 = __nccwpck_require__(8252);
-const patternProperties_1 = __nccwpck_require__(6662);
-const not_1 = __nccwpck_require__(7868);
-const anyOf_1 = __nccwpck_require__(5046);
-const oneOf_1 = __nccwpck_require__(4384);
-const allOf_1 = __nccwpck_require__(4971);
-const if_1 = __nccwpck_require__(5102);
-const thenElse_1 = __nccwpck_require__(167);
+const additionalItems_1 = __nccwpck_require__(3448);
+const prefixItems_1 = __nccwpck_require__(6467);
+const items_1 = __nccwpck_require__(5791);
+const items2020_1 = __nccwpck_require__(2959);
+const contains_1 = __nccwpck_require__(6182);
+const dependencies_1 = __nccwpck_require__(5826);
+const propertyNames_1 = __nccwpck_require__(1372);
+const additionalProperties_1 = __nccwpck_require__(2431);
+const properties_1 = __nccwpck_require__(8778);
+const patternProperties_1 = __nccwpck_require__(664);
+const not_1 = __nccwpck_require__(8350);
+const anyOf_1 = __nccwpck_require__(9380);
+const oneOf_1 = __nccwpck_require__(2490);
+const allOf_1 = __nccwpck_require__(9205);
+const if_1 = __nccwpck_require__(8584);
+const thenElse_1 = __nccwpck_require__(6829);
 function getApplicator(draft2020 = false) {
     const applicator = [
         // any
@@ -5773,15 +5773,15 @@ exports["default"] = getApplicator;
 
 /***/ }),
 
-/***/ 9769:
+/***/ 5791:
 /***/ ((__unused_webpack_module, exports, __nccwpck_require__) => {
 
 
 Object.defineProperty(exports, "__esModule", ({ value: true }));
 exports.validateTuple = void 0;
-const codegen_1 = __nccwpck_require__(8762);
-const util_1 = __nccwpck_require__(7802);
-const code_1 = __nccwpck_require__(322);
+const codegen_1 = __nccwpck_require__(1436);
+const util_1 = __nccwpck_require__(4464);
+const code_1 = __nccwpck_require__(8484);
 const def = {
     keyword: "items",
     type: "array",
@@ -5831,15 +5831,15 @@ exports["default"] = def;
 
 /***/ }),
 
-/***/ 8745:
+/***/ 2959:
 /***/ ((__unused_webpack_module, exports, __nccwpck_require__) => {
 
 
 Object.defineProperty(exports, "__esModule", ({ value: true }));
-const codegen_1 = __nccwpck_require__(8762);
-const util_1 = __nccwpck_require__(7802);
-const code_1 = __nccwpck_require__(322);
-const additionalItems_1 = __nccwpck_require__(9810);
+const codegen_1 = __nccwpck_require__(1436);
+const util_1 = __nccwpck_require__(4464);
+const code_1 = __nccwpck_require__(8484);
+const additionalItems_1 = __nccwpck_require__(3448);
 const error = {
     message: ({ params: { len } }) => (0, codegen_1.str) `must NOT have more than ${len} items`,
     params: ({ params: { len } }) => (0, codegen_1._) `{limit: ${len}}`,
@@ -5867,12 +5867,12 @@ exports["default"] = def;
 
 /***/ }),
 
-/***/ 7868:
+/***/ 8350:
 /***/ ((__unused_webpack_module, exports, __nccwpck_require__) => {
 
 
 Object.defineProperty(exports, "__esModule", ({ value: true }));
-const util_1 = __nccwpck_require__(7802);
+const util_1 = __nccwpck_require__(4464);
 const def = {
     keyword: "not",
     schemaType: ["object", "boolean"],
@@ -5899,13 +5899,13 @@ exports["default"] = def;
 
 /***/ }),
 
-/***/ 4384:
+/***/ 2490:
 /***/ ((__unused_webpack_module, exports, __nccwpck_require__) => {
 
 
 Object.defineProperty(exports, "__esModule", ({ value: true }));
-const codegen_1 = __nccwpck_require__(8762);
-const util_1 = __nccwpck_require__(7802);
+const codegen_1 = __nccwpck_require__(1436);
+const util_1 = __nccwpck_require__(4464);
 const error = {
     message: "must match exactly one schema in oneOf",
     params: ({ params }) => (0, codegen_1._) `{passingSchemas: ${params.passing}}`,
@@ -5965,15 +5965,15 @@ exports["default"] = def;
 
 /***/ }),
 
-/***/ 6662:
+/***/ 664:
 /***/ ((__unused_webpack_module, exports, __nccwpck_require__) => {
 
 
 Object.defineProperty(exports, "__esModule", ({ value: true }));
-const code_1 = __nccwpck_require__(322);
-const codegen_1 = __nccwpck_require__(8762);
-const util_1 = __nccwpck_require__(7802);
-const util_2 = __nccwpck_require__(7802);
+const code_1 = __nccwpck_require__(8484);
+const codegen_1 = __nccwpck_require__(1436);
+const util_1 = __nccwpck_require__(4464);
+const util_2 = __nccwpck_require__(4464);
 const def = {
     keyword: "patternProperties",
     type: "object",
@@ -6046,12 +6046,12 @@ exports["default"] = def;
 
 /***/ }),
 
-/***/ 4357:
+/***/ 6467:
 /***/ ((__unused_webpack_module, exports, __nccwpck_require__) => {
 
 
 Object.defineProperty(exports, "__esModule", ({ value: true }));
-const items_1 = __nccwpck_require__(9769);
+const items_1 = __nccwpck_require__(5791);
 const def = {
     keyword: "prefixItems",
     type: "array",
@@ -6064,15 +6064,15 @@ exports["default"] = def;
 
 /***/ }),
 
-/***/ 8252:
+/***/ 8778:
 /***/ ((__unused_webpack_module, exports, __nccwpck_require__) => {
 
 
 Object.defineProperty(exports, "__esModule", ({ value: true }));
-const validate_1 = __nccwpck_require__(7391);
-const code_1 = __nccwpck_require__(322);
-const util_1 = __nccwpck_require__(7802);
-const additionalProperties_1 = __nccwpck_require__(2089);
+const validate_1 = __nccwpck_require__(7881);
+const code_1 = __nccwpck_require__(8484);
+const util_1 = __nccwpck_require__(4464);
+const additionalProperties_1 = __nccwpck_require__(2431);
 const def = {
     keyword: "properties",
     type: "object",
@@ -6124,13 +6124,13 @@ exports["default"] = def;
 
 /***/ }),
 
-/***/ 8094:
+/***/ 1372:
 /***/ ((__unused_webpack_module, exports, __nccwpck_require__) => {
 
 
 Object.defineProperty(exports, "__esModule", ({ value: true }));
-const codegen_1 = __nccwpck_require__(8762);
-const util_1 = __nccwpck_require__(7802);
+const codegen_1 = __nccwpck_require__(1436);
+const util_1 = __nccwpck_require__(4464);
 const error = {
     message: "property name must be valid",
     params: ({ params }) => (0, codegen_1._) `{propertyName: ${params.propertyName}}`,
@@ -6168,12 +6168,12 @@ exports["default"] = def;
 
 /***/ }),
 
-/***/ 167:
+/***/ 6829:
 /***/ ((__unused_webpack_module, exports, __nccwpck_require__) => {
 
 
 Object.defineProperty(exports, "__esModule", ({ value: true }));
-const util_1 = __nccwpck_require__(7802);
+const util_1 = __nccwpck_require__(4464);
 const def = {
     keyword: ["then", "else"],
     schemaType: ["object", "boolean"],
@@ -6187,16 +6187,16 @@ exports["default"] = def;
 
 /***/ }),
 
-/***/ 322:
+/***/ 8484:
 /***/ ((__unused_webpack_module, exports, __nccwpck_require__) => {
 
 
 Object.defineProperty(exports, "__esModule", ({ value: true }));
 exports.validateUnion = exports.validateArray = exports.usePattern = exports.callValidateCode = exports.schemaProperties = exports.allSchemaProperties = exports.noPropertyInData = exports.propertyInData = exports.isOwnProperty = exports.hasPropFunc = exports.reportMissingProp = exports.checkMissingProp = exports.checkReportMissingProp = void 0;
-const codegen_1 = __nccwpck_require__(8762);
-const util_1 = __nccwpck_require__(7802);
-const names_1 = __nccwpck_require__(8636);
-const util_2 = __nccwpck_require__(7802);
+const codegen_1 = __nccwpck_require__(1436);
+const util_1 = __nccwpck_require__(4464);
+const names_1 = __nccwpck_require__(630);
+const util_2 = __nccwpck_require__(4464);
 function checkReportMissingProp(cxt, prop) {
     const { gen, data, it } = cxt;
     gen.if(noPropertyInData(gen, data, prop, it.opts.ownProperties), () => {
@@ -6324,7 +6324,7 @@ exports.validateUnion = validateUnion;
 
 /***/ }),
 
-/***/ 4586:
+/***/ 9872:
 /***/ ((__unused_webpack_module, exports) => {
 
 
@@ -6340,13 +6340,13 @@ exports["default"] = def;
 
 /***/ }),
 
-/***/ 3119:
+/***/ 7397:
 /***/ ((__unused_webpack_module, exports, __nccwpck_require__) => {
 
 
 Object.defineProperty(exports, "__esModule", ({ value: true }));
-const id_1 = __nccwpck_require__(4586);
-const ref_1 = __nccwpck_require__(7002);
+const id_1 = __nccwpck_require__(9872);
+const ref_1 = __nccwpck_require__(2996);
 const core = [
     "$schema",
     "$id",
@@ -6362,18 +6362,18 @@ exports["default"] = core;
 
 /***/ }),
 
-/***/ 7002:
+/***/ 2996:
 /***/ ((__unused_webpack_module, exports, __nccwpck_require__) => {
 
 
 Object.defineProperty(exports, "__esModule", ({ value: true }));
 exports.callRef = exports.getValidate = void 0;
-const ref_error_1 = __nccwpck_require__(5268);
-const code_1 = __nccwpck_require__(322);
-const codegen_1 = __nccwpck_require__(8762);
-const names_1 = __nccwpck_require__(8636);
-const compile_1 = __nccwpck_require__(4992);
-const util_1 = __nccwpck_require__(7802);
+const ref_error_1 = __nccwpck_require__(3162);
+const code_1 = __nccwpck_require__(8484);
+const codegen_1 = __nccwpck_require__(1436);
+const names_1 = __nccwpck_require__(630);
+const compile_1 = __nccwpck_require__(2718);
+const util_1 = __nccwpck_require__(4464);
 const def = {
     keyword: "$ref",
     schemaType: "string",
@@ -6490,16 +6490,16 @@ exports["default"] = def;
 
 /***/ }),
 
-/***/ 2936:
+/***/ 8886:
 /***/ ((__unused_webpack_module, exports, __nccwpck_require__) => {
 
 
 Object.defineProperty(exports, "__esModule", ({ value: true }));
-const codegen_1 = __nccwpck_require__(8762);
-const types_1 = __nccwpck_require__(3837);
-const compile_1 = __nccwpck_require__(4992);
-const ref_error_1 = __nccwpck_require__(5268);
-const util_1 = __nccwpck_require__(7802);
+const codegen_1 = __nccwpck_require__(1436);
+const types_1 = __nccwpck_require__(7115);
+const compile_1 = __nccwpck_require__(2718);
+const ref_error_1 = __nccwpck_require__(3162);
+const util_1 = __nccwpck_require__(4464);
 const error = {
     message: ({ params: { discrError, tagName } }) => discrError === types_1.DiscrError.Tag
         ? `tag "${tagName}" must be string`
@@ -6600,7 +6600,7 @@ exports["default"] = def;
 
 /***/ }),
 
-/***/ 3837:
+/***/ 7115:
 /***/ ((__unused_webpack_module, exports) => {
 
 
@@ -6615,16 +6615,16 @@ var DiscrError;
 
 /***/ }),
 
-/***/ 3967:
+/***/ 9941:
 /***/ ((__unused_webpack_module, exports, __nccwpck_require__) => {
 
 
 Object.defineProperty(exports, "__esModule", ({ value: true }));
-const core_1 = __nccwpck_require__(3119);
-const validation_1 = __nccwpck_require__(3467);
-const applicator_1 = __nccwpck_require__(3841);
-const format_1 = __nccwpck_require__(3627);
-const metadata_1 = __nccwpck_require__(2098);
+const core_1 = __nccwpck_require__(7397);
+const validation_1 = __nccwpck_require__(5481);
+const applicator_1 = __nccwpck_require__(8775);
+const format_1 = __nccwpck_require__(2601);
+const metadata_1 = __nccwpck_require__(6620);
 const draft7Vocabularies = [
     core_1.default,
     validation_1.default,
@@ -6638,12 +6638,12 @@ exports["default"] = draft7Vocabularies;
 
 /***/ }),
 
-/***/ 1664:
+/***/ 6402:
 /***/ ((__unused_webpack_module, exports, __nccwpck_require__) => {
 
 
 Object.defineProperty(exports, "__esModule", ({ value: true }));
-const codegen_1 = __nccwpck_require__(8762);
+const codegen_1 = __nccwpck_require__(1436);
 const error = {
     message: ({ schemaCode }) => (0, codegen_1.str) `must match format "${schemaCode}"`,
     params: ({ schemaCode }) => (0, codegen_1._) `{format: ${schemaCode}}`,
@@ -6736,19 +6736,19 @@ exports["default"] = def;
 
 /***/ }),
 
-/***/ 3627:
+/***/ 2601:
 /***/ ((__unused_webpack_module, exports, __nccwpck_require__) => {
 
 
 Object.defineProperty(exports, "__esModule", ({ value: true }));
-const format_1 = __nccwpck_require__(1664);
+const format_1 = __nccwpck_require__(6402);
 const format = [format_1.default];
 exports["default"] = format;
 //# sourceMappingURL=index.js.map
 
 /***/ }),
 
-/***/ 2098:
+/***/ 6620:
 /***/ ((__unused_webpack_module, exports) => {
 
 
@@ -6772,14 +6772,14 @@ exports.contentVocabulary = [
 
 /***/ }),
 
-/***/ 1488:
+/***/ 8026:
 /***/ ((__unused_webpack_module, exports, __nccwpck_require__) => {
 
 
 Object.defineProperty(exports, "__esModule", ({ value: true }));
-const codegen_1 = __nccwpck_require__(8762);
-const util_1 = __nccwpck_require__(7802);
-const equal_1 = __nccwpck_require__(8325);
+const codegen_1 = __nccwpck_require__(1436);
+const util_1 = __nccwpck_require__(4464);
+const equal_1 = __nccwpck_require__(4951);
 const error = {
     message: "must be equal to constant",
     params: ({ schemaCode }) => (0, codegen_1._) `{allowedValue: ${schemaCode}}`,
@@ -6803,14 +6803,14 @@ exports["default"] = def;
 
 /***/ }),
 
-/***/ 7350:
+/***/ 3200:
 /***/ ((__unused_webpack_module, exports, __nccwpck_require__) => {
 
 
 Object.defineProperty(exports, "__esModule", ({ value: true }));
-const codegen_1 = __nccwpck_require__(8762);
-const util_1 = __nccwpck_require__(7802);
-const equal_1 = __nccwpck_require__(8325);
+const codegen_1 = __nccwpck_require__(1436);
+const util_1 = __nccwpck_require__(4464);
+const equal_1 = __nccwpck_require__(4951);
 const error = {
     message: "must be equal to one of the allowed values",
     params: ({ schemaCode }) => (0, codegen_1._) `{allowedValues: ${schemaCode}}`,
@@ -6857,21 +6857,21 @@ exports["default"] = def;
 
 /***/ }),
 
-/***/ 3467:
+/***/ 5481:
 /***/ ((__unused_webpack_module, exports, __nccwpck_require__) => {
 
 
 Object.defineProperty(exports, "__esModule", ({ value: true }));
-const limitNumber_1 = __nccwpck_require__(5341);
-const multipleOf_1 = __nccwpck_require__(9822);
-const limitLength_1 = __nccwpck_require__(6944);
-const pattern_1 = __nccwpck_require__(7805);
-const limitProperties_1 = __nccwpck_require__(7973);
-const required_1 = __nccwpck_require__(858);
-const limitItems_1 = __nccwpck_require__(7150);
-const uniqueItems_1 = __nccwpck_require__(7066);
-const const_1 = __nccwpck_require__(1488);
-const enum_1 = __nccwpck_require__(7350);
+const limitNumber_1 = __nccwpck_require__(3723);
+const multipleOf_1 = __nccwpck_require__(8132);
+const limitLength_1 = __nccwpck_require__(6962);
+const pattern_1 = __nccwpck_require__(6023);
+const limitProperties_1 = __nccwpck_require__(895);
+const required_1 = __nccwpck_require__(4504);
+const limitItems_1 = __nccwpck_require__(6296);
+const uniqueItems_1 = __nccwpck_require__(5132);
+const const_1 = __nccwpck_require__(8026);
+const enum_1 = __nccwpck_require__(3200);
 const validation = [
     // number
     limitNumber_1.default,
@@ -6896,12 +6896,12 @@ exports["default"] = validation;
 
 /***/ }),
 
-/***/ 7150:
+/***/ 6296:
 /***/ ((__unused_webpack_module, exports, __nccwpck_require__) => {
 
 
 Object.defineProperty(exports, "__esModule", ({ value: true }));
-const codegen_1 = __nccwpck_require__(8762);
+const codegen_1 = __nccwpck_require__(1436);
 const error = {
     message({ keyword, schemaCode }) {
         const comp = keyword === "maxItems" ? "more" : "fewer";
@@ -6926,14 +6926,14 @@ exports["default"] = def;
 
 /***/ }),
 
-/***/ 6944:
+/***/ 6962:
 /***/ ((__unused_webpack_module, exports, __nccwpck_require__) => {
 
 
 Object.defineProperty(exports, "__esModule", ({ value: true }));
-const codegen_1 = __nccwpck_require__(8762);
-const util_1 = __nccwpck_require__(7802);
-const ucs2length_1 = __nccwpck_require__(3908);
+const codegen_1 = __nccwpck_require__(1436);
+const util_1 = __nccwpck_require__(4464);
+const ucs2length_1 = __nccwpck_require__(6214);
 const error = {
     message({ keyword, schemaCode }) {
         const comp = keyword === "maxLength" ? "more" : "fewer";
@@ -6959,12 +6959,12 @@ exports["default"] = def;
 
 /***/ }),
 
-/***/ 5341:
+/***/ 3723:
 /***/ ((__unused_webpack_module, exports, __nccwpck_require__) => {
 
 
 Object.defineProperty(exports, "__esModule", ({ value: true }));
-const codegen_1 = __nccwpck_require__(8762);
+const codegen_1 = __nccwpck_require__(1436);
 const ops = codegen_1.operators;
 const KWDs = {
     maximum: { okStr: "<=", ok: ops.LTE, fail: ops.GT },
@@ -6992,12 +6992,12 @@ exports["default"] = def;
 
 /***/ }),
 
-/***/ 7973:
+/***/ 895:
 /***/ ((__unused_webpack_module, exports, __nccwpck_require__) => {
 
 
 Object.defineProperty(exports, "__esModule", ({ value: true }));
-const codegen_1 = __nccwpck_require__(8762);
+const codegen_1 = __nccwpck_require__(1436);
 const error = {
     message({ keyword, schemaCode }) {
         const comp = keyword === "maxProperties" ? "more" : "fewer";
@@ -7022,12 +7022,12 @@ exports["default"] = def;
 
 /***/ }),
 
-/***/ 9822:
+/***/ 8132:
 /***/ ((__unused_webpack_module, exports, __nccwpck_require__) => {
 
 
 Object.defineProperty(exports, "__esModule", ({ value: true }));
-const codegen_1 = __nccwpck_require__(8762);
+const codegen_1 = __nccwpck_require__(1436);
 const error = {
     message: ({ schemaCode }) => (0, codegen_1.str) `must be multiple of ${schemaCode}`,
     params: ({ schemaCode }) => (0, codegen_1._) `{multipleOf: ${schemaCode}}`,
@@ -7054,14 +7054,14 @@ exports["default"] = def;
 
 /***/ }),
 
-/***/ 7805:
+/***/ 6023:
 /***/ ((__unused_webpack_module, exports, __nccwpck_require__) => {
 
 
 Object.defineProperty(exports, "__esModule", ({ value: true }));
-const code_1 = __nccwpck_require__(322);
-const util_1 = __nccwpck_require__(7802);
-const codegen_1 = __nccwpck_require__(8762);
+const code_1 = __nccwpck_require__(8484);
+const util_1 = __nccwpck_require__(4464);
+const codegen_1 = __nccwpck_require__(1436);
 const error = {
     message: ({ schemaCode }) => (0, codegen_1.str) `must match pattern "${schemaCode}"`,
     params: ({ schemaCode }) => (0, codegen_1._) `{pattern: ${schemaCode}}`,
@@ -7093,14 +7093,14 @@ exports["default"] = def;
 
 /***/ }),
 
-/***/ 858:
+/***/ 4504:
 /***/ ((__unused_webpack_module, exports, __nccwpck_require__) => {
 
 
 Object.defineProperty(exports, "__esModule", ({ value: true }));
-const code_1 = __nccwpck_require__(322);
-const codegen_1 = __nccwpck_require__(8762);
-const util_1 = __nccwpck_require__(7802);
+const code_1 = __nccwpck_require__(8484);
+const codegen_1 = __nccwpck_require__(1436);
+const util_1 = __nccwpck_require__(4464);
 const error = {
     message: ({ params: { missingProperty } }) => (0, codegen_1.str) `must have required property '${missingProperty}'`,
     params: ({ params: { missingProperty } }) => (0, codegen_1._) `{missingProperty: ${missingProperty}}`,
@@ -7178,15 +7178,15 @@ exports["default"] = def;
 
 /***/ }),
 
-/***/ 7066:
+/***/ 5132:
 /***/ ((__unused_webpack_module, exports, __nccwpck_require__) => {
 
 
 Object.defineProperty(exports, "__esModule", ({ value: true }));
-const dataType_1 = __nccwpck_require__(5931);
-const codegen_1 = __nccwpck_require__(8762);
-const util_1 = __nccwpck_require__(7802);
-const equal_1 = __nccwpck_require__(8325);
+const dataType_1 = __nccwpck_require__(6685);
+const codegen_1 = __nccwpck_require__(1436);
+const util_1 = __nccwpck_require__(4464);
+const equal_1 = __nccwpck_require__(4951);
 const error = {
     message: ({ params: { i, j } }) => (0, codegen_1.str) `must NOT have duplicate items (items ## ${j} and ${i} are identical)`,
     params: ({ params: { i, j } }) => (0, codegen_1._) `{i: ${i}, j: ${j}}`,
@@ -7248,7 +7248,7 @@ exports["default"] = def;
 
 /***/ }),
 
-/***/ 7666:
+/***/ 5288:
 /***/ ((__unused_webpack_module, exports) => {
 
 
@@ -7488,7 +7488,7 @@ exports.generateMapFileComment = function (file, options) {
 
 /***/ }),
 
-/***/ 7731:
+/***/ 2569:
 /***/ ((module, __unused_webpack_exports, __nccwpck_require__) => {
 
 
@@ -7523,7 +7523,7 @@ function eventsToArray (ee, ignore = [], map = x => x) {
 
 /***/ }),
 
-/***/ 6136:
+/***/ 3430:
 /***/ ((module) => {
 
 
@@ -7576,7 +7576,7 @@ module.exports = function equal(a, b) {
 
 /***/ }),
 
-/***/ 7425:
+/***/ 4887:
 /***/ (function(module) {
 
 (function (root, factory) {
@@ -8010,7 +8010,7 @@ exports.pbkdf2 = pbkdf2;
 
 /***/ }),
 
-/***/ 1165:
+/***/ 1167:
 /***/ ((module) => {
 
 
@@ -8110,7 +8110,7 @@ function escapeJsonPtr(str) {
 
 /***/ }),
 
-/***/ 3663:
+/***/ 2673:
 /***/ ((module) => {
 
 module.exports=n=>{if(!n)return[];if(typeof n!="string"||n.match(/^\s+$/))return[];const s=n.split(`
@@ -8119,13 +8119,13 @@ module.exports=n=>{if(!n)return[];if(typeof n!="string"||n.match(/^\s+$/))return
 
 /***/ }),
 
-/***/ 636:
+/***/ 4006:
 /***/ ((module, __unused_webpack_exports, __nccwpck_require__) => {
 
 
 
-const pico = __nccwpck_require__(1366);
-const utils = __nccwpck_require__(5313);
+const pico = __nccwpck_require__(8016);
+const utils = __nccwpck_require__(4059);
 
 function picomatch(glob, options, returnState = false) {
   // default to os.platform()
@@ -8143,7 +8143,7 @@ module.exports = picomatch;
 
 /***/ }),
 
-/***/ 4701:
+/***/ 5595:
 /***/ ((module) => {
 
 
@@ -8334,13 +8334,13 @@ module.exports = {
 
 /***/ }),
 
-/***/ 9915:
+/***/ 8265:
 /***/ ((module, __unused_webpack_exports, __nccwpck_require__) => {
 
 
 
-const constants = __nccwpck_require__(4701);
-const utils = __nccwpck_require__(5313);
+const constants = __nccwpck_require__(5595);
+const utils = __nccwpck_require__(4059);
 
 /**
  * Constants
@@ -9766,15 +9766,15 @@ module.exports = parse;
 
 /***/ }),
 
-/***/ 1366:
+/***/ 8016:
 /***/ ((module, __unused_webpack_exports, __nccwpck_require__) => {
 
 
 
-const scan = __nccwpck_require__(5607);
-const parse = __nccwpck_require__(9915);
-const utils = __nccwpck_require__(5313);
-const constants = __nccwpck_require__(4701);
+const scan = __nccwpck_require__(1781);
+const parse = __nccwpck_require__(8265);
+const utils = __nccwpck_require__(4059);
+const constants = __nccwpck_require__(5595);
 const isObject = val => val && typeof val === 'object' && !Array.isArray(val);
 
 /**
@@ -10134,12 +10134,12 @@ module.exports = picomatch;
 
 /***/ }),
 
-/***/ 5607:
+/***/ 1781:
 /***/ ((module, __unused_webpack_exports, __nccwpck_require__) => {
 
 
 
-const utils = __nccwpck_require__(5313);
+const utils = __nccwpck_require__(4059);
 const {
   CHAR_ASTERISK,             /* * */
   CHAR_AT,                   /* @ */
@@ -10156,7 +10156,7 @@ const {
   CHAR_RIGHT_CURLY_BRACE,    /* } */
   CHAR_RIGHT_PARENTHESES,    /* ) */
   CHAR_RIGHT_SQUARE_BRACKET  /* ] */
-} = __nccwpck_require__(4701);
+} = __nccwpck_require__(5595);
 
 const isPathSeparator = code => {
   return code === CHAR_FORWARD_SLASH || code === CHAR_BACKWARD_SLASH;
@@ -10544,7 +10544,7 @@ module.exports = scan;
 
 /***/ }),
 
-/***/ 5313:
+/***/ 4059:
 /***/ ((__unused_webpack_module, exports, __nccwpck_require__) => {
 
 /*global navigator*/
@@ -10555,7 +10555,7 @@ const {
   REGEX_REMOVE_BACKSLASH,
   REGEX_SPECIAL_CHARS,
   REGEX_SPECIAL_CHARS_GLOBAL
-} = __nccwpck_require__(4701);
+} = __nccwpck_require__(5595);
 
 exports.isObject = val => val !== null && typeof val === 'object' && !Array.isArray(val);
 exports.hasRegexChars = str => REGEX_SPECIAL_CHARS.test(str);
@@ -10623,10 +10623,10 @@ exports.basename = (path, { windows } = {}) => {
 
 /***/ }),
 
-/***/ 8371:
+/***/ 9313:
 /***/ ((module, __unused_webpack_exports, __nccwpck_require__) => {
 
-const V8ToIstanbul = __nccwpck_require__(622)
+const V8ToIstanbul = __nccwpck_require__(7696)
 
 module.exports = function (path, wrapperLength, sources, excludePath) {
   return new V8ToIstanbul(path, wrapperLength, sources, excludePath)
@@ -10635,7 +10635,7 @@ module.exports = function (path, wrapperLength, sources, excludePath) {
 
 /***/ }),
 
-/***/ 3607:
+/***/ 8621:
 /***/ ((module) => {
 
 module.exports = class CovBranch {
@@ -10670,7 +10670,7 @@ module.exports = class CovBranch {
 
 /***/ }),
 
-/***/ 711:
+/***/ 4889:
 /***/ ((module) => {
 
 module.exports = class CovFunction {
@@ -10706,7 +10706,7 @@ module.exports = class CovFunction {
 
 /***/ }),
 
-/***/ 7557:
+/***/ 3311:
 /***/ ((module) => {
 
 module.exports = class CovLine {
@@ -10747,7 +10747,7 @@ module.exports = class CovLine {
 
 /***/ }),
 
-/***/ 5398:
+/***/ 1748:
 /***/ ((module) => {
 
 /**
@@ -10789,12 +10789,12 @@ module.exports.sliceRange = (lines, startCol, endCol, inclusive = false) => {
 
 /***/ }),
 
-/***/ 2318:
+/***/ 3692:
 /***/ ((module, __unused_webpack_exports, __nccwpck_require__) => {
 
-const CovLine = __nccwpck_require__(7557)
-const { sliceRange } = __nccwpck_require__(5398)
-const { originalPositionFor, generatedPositionFor, GREATEST_LOWER_BOUND, LEAST_UPPER_BOUND } = __nccwpck_require__(8353)
+const CovLine = __nccwpck_require__(3311)
+const { sliceRange } = __nccwpck_require__(1748)
+const { originalPositionFor, generatedPositionFor, GREATEST_LOWER_BOUND, LEAST_UPPER_BOUND } = __nccwpck_require__(9535)
 
 module.exports = class CovSource {
   constructor (sourceRaw, wrapperLength) {
@@ -11050,20 +11050,20 @@ function getShebangLength (source) {
 
 /***/ }),
 
-/***/ 622:
+/***/ 7696:
 /***/ ((module, __unused_webpack_exports, __nccwpck_require__) => {
 
 const assert = __nccwpck_require__(2613)
-const convertSourceMap = __nccwpck_require__(7666)
+const convertSourceMap = __nccwpck_require__(5288)
 const util = __nccwpck_require__(9023)
 const debuglog = util.debuglog('c8')
 const { dirname, isAbsolute, join, resolve } = __nccwpck_require__(6928)
 const { fileURLToPath } = __nccwpck_require__(7016)
-const CovBranch = __nccwpck_require__(3607)
-const CovFunction = __nccwpck_require__(711)
-const CovSource = __nccwpck_require__(2318)
-const { sliceRange } = __nccwpck_require__(5398)
-const compatError = Error(`requires Node.js ${(__nccwpck_require__(1892)/* .engines.node */ .sP.r)}`)
+const CovBranch = __nccwpck_require__(8621)
+const CovFunction = __nccwpck_require__(4889)
+const CovSource = __nccwpck_require__(3692)
+const { sliceRange } = __nccwpck_require__(1748)
+const compatError = Error(`requires Node.js ${(__nccwpck_require__(559)/* .engines.node */ .sP.r)}`)
 const { readFileSync } = __nccwpck_require__(9896)
 let readFile = () => { throw compatError }
 try {
@@ -11071,7 +11071,7 @@ try {
 } catch (_err) {
   // most likely we're on an older version of Node.js.
 }
-const { TraceMap } = __nccwpck_require__(8353)
+const { TraceMap } = __nccwpck_require__(9535)
 const isOlderNode10 = /^v10\.(([0-9]\.)|(1[0-5]\.))/u.test(process.version)
 const isNode8 = /^v8\./.test(process.version)
 
@@ -11380,12 +11380,12 @@ function parsePath (scriptPath) {
 
 /***/ }),
 
-/***/ 9051:
+/***/ 8084:
 /***/ ((module, __unused_webpack___webpack_exports__, __nccwpck_require__) => {
 
 __nccwpck_require__.a(module, async (__webpack_handle_async_dependencies__, __webpack_async_result__) => { try {
-/* harmony import */ var _cli_js__WEBPACK_IMPORTED_MODULE_0__ = __nccwpck_require__(5827);
-/* harmony import */ var _ports_process_js__WEBPACK_IMPORTED_MODULE_1__ = __nccwpck_require__(1671);
+/* harmony import */ var _cli_js__WEBPACK_IMPORTED_MODULE_0__ = __nccwpck_require__(7512);
+/* harmony import */ var _ports_process_js__WEBPACK_IMPORTED_MODULE_1__ = __nccwpck_require__(9558);
 
 
 (0,_ports_process_js__WEBPACK_IMPORTED_MODULE_1__/* .exitWithChildrenOnSignals */ .OQ)();
@@ -11396,7 +11396,7 @@ __webpack_async_result__();
 
 /***/ }),
 
-/***/ 5827:
+/***/ 7512:
 /***/ ((__unused_webpack_module, __webpack_exports__, __nccwpck_require__) => {
 
 
@@ -11642,7 +11642,7 @@ var external_node_os_ = __nccwpck_require__(8161);
 // EXTERNAL MODULE: external "node:path"
 var external_node_path_ = __nccwpck_require__(6760);
 // EXTERNAL MODULE: ./src/ports/process.ts + 1 modules
-var ports_process = __nccwpck_require__(1671);
+var ports_process = __nccwpck_require__(9558);
 ;// CONCATENATED MODULE: ./src/paths.ts
 /** Paths as text: where one lies relative to another. */
 
@@ -11956,11 +11956,11 @@ function redactingLogger(log, redact) {
     };
 }
 
-// EXTERNAL MODULE: ../../main/node_modules/@anthropic-ai/sdk/internal/tslib.mjs
-var tslib = __nccwpck_require__(4274);
-// EXTERNAL MODULE: ../../main/node_modules/@anthropic-ai/sdk/internal/utils/values.mjs
-var utils_values = __nccwpck_require__(1034);
-;// CONCATENATED MODULE: ../../main/node_modules/@anthropic-ai/sdk/internal/utils/sleep.mjs
+// EXTERNAL MODULE: ./node_modules/@anthropic-ai/sdk/internal/tslib.mjs
+var tslib = __nccwpck_require__(3364);
+// EXTERNAL MODULE: ./node_modules/@anthropic-ai/sdk/internal/utils/values.mjs
+var utils_values = __nccwpck_require__(9296);
+;// CONCATENATED MODULE: ./node_modules/@anthropic-ai/sdk/internal/utils/sleep.mjs
 /**
  * Resolve after `ms`, or immediately when `signal` aborts.
  *
@@ -11985,12 +11985,12 @@ const sleep = (ms, signal) => new Promise((resolve) => {
     signal?.addEventListener('abort', onAbort, { once: true });
 });
 //# sourceMappingURL=sleep.mjs.map
-// EXTERNAL MODULE: ../../main/node_modules/@anthropic-ai/sdk/internal/errors.mjs
-var errors = __nccwpck_require__(883);
-;// CONCATENATED MODULE: ../../main/node_modules/@anthropic-ai/sdk/version.mjs
+// EXTERNAL MODULE: ./node_modules/@anthropic-ai/sdk/internal/errors.mjs
+var errors = __nccwpck_require__(2533);
+;// CONCATENATED MODULE: ./node_modules/@anthropic-ai/sdk/version.mjs
 const VERSION = '1.12.0'; // x-release-please-version
 //# sourceMappingURL=version.mjs.map
-;// CONCATENATED MODULE: ../../main/node_modules/@anthropic-ai/sdk/internal/detect-platform.mjs
+;// CONCATENATED MODULE: ./node_modules/@anthropic-ai/sdk/internal/detect-platform.mjs
 
 const isRunningInBrowser = () => {
     return (
@@ -12147,7 +12147,7 @@ const getPlatformHeaders = () => {
     return (_platformHeaders ?? (_platformHeaders = getPlatformProperties()));
 };
 //# sourceMappingURL=detect-platform.mjs.map
-;// CONCATENATED MODULE: ../../main/node_modules/@anthropic-ai/sdk/internal/request-signal.mjs
+;// CONCATENATED MODULE: ./node_modules/@anthropic-ai/sdk/internal/request-signal.mjs
 /**
  * Tracks the removal of the per-request abort listener that
  * `fetchWithTimeout` attaches to a caller-provided signal, so the listener's
@@ -12193,7 +12193,7 @@ function releaseRequestSignal(controller) {
     }
 }
 //# sourceMappingURL=request-signal.mjs.map
-;// CONCATENATED MODULE: ../../main/node_modules/@anthropic-ai/sdk/internal/shims.mjs
+;// CONCATENATED MODULE: ./node_modules/@anthropic-ai/sdk/internal/shims.mjs
 function getDefaultFetch() {
     if (typeof fetch !== 'undefined') {
         return fetch;
@@ -12299,7 +12299,7 @@ async function CancelReadableStream(stream) {
     await cancelPromise;
 }
 //# sourceMappingURL=shims.mjs.map
-;// CONCATENATED MODULE: ../../main/node_modules/@anthropic-ai/sdk/internal/request-options.mjs
+;// CONCATENATED MODULE: ./node_modules/@anthropic-ai/sdk/internal/request-options.mjs
 /**
  * Tracks which fallback a sequence of requests is pinned to.
  *
@@ -12319,14 +12319,14 @@ const FallbackEncoder = ({ headers, body }) => {
     };
 };
 //# sourceMappingURL=request-options.mjs.map
-;// CONCATENATED MODULE: ../../main/node_modules/@opentelemetry/api/dist/version.mjs
+;// CONCATENATED MODULE: ./node_modules/@opentelemetry/api/dist/version.mjs
 //#region src/version.ts
 const version_VERSION = "1.10.0";
 //#endregion
 
 
 //# sourceMappingURL=version.mjs.map
-;// CONCATENATED MODULE: ../../main/node_modules/@opentelemetry/api/dist/internal/semver.mjs
+;// CONCATENATED MODULE: ./node_modules/@opentelemetry/api/dist/internal/semver.mjs
 
 //#region src/internal/semver.ts
 const re = /^(\d+)\.(\d+)\.(\d+)(-(.+))?$/;
@@ -12409,7 +12409,7 @@ const isCompatible = _makeCompatibilityCheck(version_VERSION);
 
 
 //# sourceMappingURL=semver.mjs.map
-;// CONCATENATED MODULE: ../../main/node_modules/@opentelemetry/api/dist/internal/global-utils.mjs
+;// CONCATENATED MODULE: ./node_modules/@opentelemetry/api/dist/internal/global-utils.mjs
 
 
 //#region src/internal/global-utils.ts
@@ -12460,7 +12460,7 @@ function unregisterGlobal(type, diag) {
 
 
 //# sourceMappingURL=global-utils.mjs.map
-;// CONCATENATED MODULE: ../../main/node_modules/@opentelemetry/api/dist/diag/ComponentLogger.mjs
+;// CONCATENATED MODULE: ./node_modules/@opentelemetry/api/dist/diag/ComponentLogger.mjs
 
 //#region src/diag/ComponentLogger.ts
 /**
@@ -12501,7 +12501,7 @@ function logProxy(funcName, namespace, args) {
 
 
 //# sourceMappingURL=ComponentLogger.mjs.map
-;// CONCATENATED MODULE: ../../main/node_modules/@opentelemetry/api/dist/diag/internal/logLevelLogger.mjs
+;// CONCATENATED MODULE: ./node_modules/@opentelemetry/api/dist/diag/internal/logLevelLogger.mjs
 
 //#region src/diag/internal/logLevelLogger.ts
 function createLogLevelDiagLogger(maxLevel, logger) {
@@ -12525,7 +12525,7 @@ function createLogLevelDiagLogger(maxLevel, logger) {
 
 
 //# sourceMappingURL=logLevelLogger.mjs.map
-;// CONCATENATED MODULE: ../../main/node_modules/@opentelemetry/api/dist/api/diag.mjs
+;// CONCATENATED MODULE: ./node_modules/@opentelemetry/api/dist/api/diag.mjs
 
 
 
@@ -12594,7 +12594,7 @@ var DiagAPI = class DiagAPI {
 
 
 //# sourceMappingURL=diag.mjs.map
-;// CONCATENATED MODULE: ../../main/node_modules/@opentelemetry/api/dist/context/context.mjs
+;// CONCATENATED MODULE: ./node_modules/@opentelemetry/api/dist/context/context.mjs
 //#region src/context/context.ts
 /**
 * Get a key to uniquely identify a context value
@@ -12635,7 +12635,7 @@ const ROOT_CONTEXT = new class BaseContext {
 
 
 //# sourceMappingURL=context.mjs.map
-;// CONCATENATED MODULE: ../../main/node_modules/@opentelemetry/api/dist/context/NoopContextManager.mjs
+;// CONCATENATED MODULE: ./node_modules/@opentelemetry/api/dist/context/NoopContextManager.mjs
 
 //#region src/context/NoopContextManager.ts
 var NoopContextManager = class {
@@ -12663,7 +12663,7 @@ var NoopContextManager = class {
 
 
 //# sourceMappingURL=NoopContextManager.mjs.map
-;// CONCATENATED MODULE: ../../main/node_modules/@opentelemetry/api/dist/api/context.mjs
+;// CONCATENATED MODULE: ./node_modules/@opentelemetry/api/dist/api/context.mjs
 
 
 
@@ -12764,7 +12764,7 @@ var ContextAPI = class ContextAPI {
 
 
 //# sourceMappingURL=context.mjs.map
-;// CONCATENATED MODULE: ../../main/node_modules/@opentelemetry/api/dist/trace/invalid-span-constants.mjs
+;// CONCATENATED MODULE: ./node_modules/@opentelemetry/api/dist/trace/invalid-span-constants.mjs
 
 //#region src/trace/invalid-span-constants.ts
 /**
@@ -12787,7 +12787,7 @@ const INVALID_SPAN_CONTEXT = {
 
 
 //# sourceMappingURL=invalid-span-constants.mjs.map
-;// CONCATENATED MODULE: ../../main/node_modules/@opentelemetry/api/dist/trace/NonRecordingSpan.mjs
+;// CONCATENATED MODULE: ./node_modules/@opentelemetry/api/dist/trace/NonRecordingSpan.mjs
 
 //#region src/trace/NonRecordingSpan.ts
 /**
@@ -12833,7 +12833,7 @@ var NonRecordingSpan = class {
 
 
 //# sourceMappingURL=NonRecordingSpan.mjs.map
-;// CONCATENATED MODULE: ../../main/node_modules/@opentelemetry/api/dist/trace/context-utils.mjs
+;// CONCATENATED MODULE: ./node_modules/@opentelemetry/api/dist/trace/context-utils.mjs
 
 
 
@@ -12896,7 +12896,7 @@ function getSpanContext(context) {
 
 
 //# sourceMappingURL=context-utils.mjs.map
-;// CONCATENATED MODULE: ../../main/node_modules/@opentelemetry/api/dist/trace/spancontext-utils.mjs
+;// CONCATENATED MODULE: ./node_modules/@opentelemetry/api/dist/trace/spancontext-utils.mjs
 
 
 //#region src/trace/spancontext-utils.ts
@@ -13045,7 +13045,7 @@ function wrapSpanContext(spanContext) {
 
 
 //# sourceMappingURL=spancontext-utils.mjs.map
-;// CONCATENATED MODULE: ../../main/node_modules/@opentelemetry/api/dist/trace/NoopTracer.mjs
+;// CONCATENATED MODULE: ./node_modules/@opentelemetry/api/dist/trace/NoopTracer.mjs
 
 
 
@@ -13090,7 +13090,7 @@ function isSpanContext(spanContext) {
 
 
 //# sourceMappingURL=NoopTracer.mjs.map
-;// CONCATENATED MODULE: ../../main/node_modules/@opentelemetry/api/dist/trace/ProxyTracer.mjs
+;// CONCATENATED MODULE: ./node_modules/@opentelemetry/api/dist/trace/ProxyTracer.mjs
 
 //#region src/trace/ProxyTracer.ts
 const NOOP_TRACER = new NoopTracer();
@@ -13129,7 +13129,7 @@ var ProxyTracer = class {
 
 
 //# sourceMappingURL=ProxyTracer.mjs.map
-;// CONCATENATED MODULE: ../../main/node_modules/@opentelemetry/api/dist/trace/NoopTracerProvider.mjs
+;// CONCATENATED MODULE: ./node_modules/@opentelemetry/api/dist/trace/NoopTracerProvider.mjs
 
 //#region src/trace/NoopTracerProvider.ts
 /**
@@ -13147,7 +13147,7 @@ var NoopTracerProvider = class {
 
 
 //# sourceMappingURL=NoopTracerProvider.mjs.map
-;// CONCATENATED MODULE: ../../main/node_modules/@opentelemetry/api/dist/trace/ProxyTracerProvider.mjs
+;// CONCATENATED MODULE: ./node_modules/@opentelemetry/api/dist/trace/ProxyTracerProvider.mjs
 
 
 //#region src/trace/ProxyTracerProvider.ts
@@ -13190,7 +13190,7 @@ var ProxyTracerProvider = class {
 
 
 //# sourceMappingURL=ProxyTracerProvider.mjs.map
-;// CONCATENATED MODULE: ../../main/node_modules/@opentelemetry/api/dist/api/trace.mjs
+;// CONCATENATED MODULE: ./node_modules/@opentelemetry/api/dist/api/trace.mjs
 
 
 
@@ -13253,7 +13253,7 @@ var TraceAPI = class TraceAPI {
 
 
 //# sourceMappingURL=trace.mjs.map
-;// CONCATENATED MODULE: ../../main/node_modules/@opentelemetry/api/dist/trace-api.mjs
+;// CONCATENATED MODULE: ./node_modules/@opentelemetry/api/dist/trace-api.mjs
 
 //#region src/trace-api.ts
 /**
@@ -13266,7 +13266,7 @@ const trace = TraceAPI.getInstance();
 
 
 //# sourceMappingURL=trace-api.mjs.map
-;// CONCATENATED MODULE: ../../main/node_modules/@opentelemetry/api/dist/trace/span_kind.mjs
+;// CONCATENATED MODULE: ./node_modules/@opentelemetry/api/dist/trace/span_kind.mjs
 //#region src/trace/span_kind.ts
 /**
 * @since 1.0.0
@@ -13302,7 +13302,7 @@ let SpanKind = /* @__PURE__ */ function(SpanKind) {
 
 
 //# sourceMappingURL=span_kind.mjs.map
-;// CONCATENATED MODULE: ../../main/node_modules/@opentelemetry/api/dist/trace/status.mjs
+;// CONCATENATED MODULE: ./node_modules/@opentelemetry/api/dist/trace/status.mjs
 //#region src/trace/status.ts
 /**
 * An enumeration of status codes.
@@ -13329,7 +13329,7 @@ let SpanStatusCode = /* @__PURE__ */ function(SpanStatusCode) {
 
 
 //# sourceMappingURL=status.mjs.map
-;// CONCATENATED MODULE: ../../main/node_modules/@opentelemetry/api/dist/baggage/internal/baggage-impl.mjs
+;// CONCATENATED MODULE: ./node_modules/@opentelemetry/api/dist/baggage/internal/baggage-impl.mjs
 //#region src/baggage/internal/baggage-impl.ts
 var BaggageImpl = class BaggageImpl {
 	constructor(entries) {
@@ -13366,7 +13366,7 @@ var BaggageImpl = class BaggageImpl {
 
 
 //# sourceMappingURL=baggage-impl.mjs.map
-;// CONCATENATED MODULE: ../../main/node_modules/@opentelemetry/api/dist/baggage/utils.mjs
+;// CONCATENATED MODULE: ./node_modules/@opentelemetry/api/dist/baggage/utils.mjs
 
 
 
@@ -13403,7 +13403,7 @@ function baggageEntryMetadataFromString(str) {
 
 
 //# sourceMappingURL=utils.mjs.map
-;// CONCATENATED MODULE: ../../main/node_modules/@opentelemetry/api/dist/propagation/TextMapPropagator.mjs
+;// CONCATENATED MODULE: ./node_modules/@opentelemetry/api/dist/propagation/TextMapPropagator.mjs
 //#region src/propagation/TextMapPropagator.ts
 /**
 * @since 1.0.0
@@ -13429,7 +13429,7 @@ const defaultTextMapSetter = { set(carrier, key, value) {
 
 
 //# sourceMappingURL=TextMapPropagator.mjs.map
-;// CONCATENATED MODULE: ../../main/node_modules/@opentelemetry/api/dist/propagation/NoopTextMapPropagator.mjs
+;// CONCATENATED MODULE: ./node_modules/@opentelemetry/api/dist/propagation/NoopTextMapPropagator.mjs
 //#region src/propagation/NoopTextMapPropagator.ts
 /**
 * No-op implementations of {@link TextMapPropagator}.
@@ -13449,7 +13449,7 @@ var NoopTextMapPropagator = class {
 
 
 //# sourceMappingURL=NoopTextMapPropagator.mjs.map
-;// CONCATENATED MODULE: ../../main/node_modules/@opentelemetry/api/dist/baggage/context-helpers.mjs
+;// CONCATENATED MODULE: ./node_modules/@opentelemetry/api/dist/baggage/context-helpers.mjs
 
 
 //#region src/baggage/context-helpers.ts
@@ -13495,7 +13495,7 @@ function deleteBaggage(context) {
 
 
 //# sourceMappingURL=context-helpers.mjs.map
-;// CONCATENATED MODULE: ../../main/node_modules/@opentelemetry/api/dist/api/propagation.mjs
+;// CONCATENATED MODULE: ./node_modules/@opentelemetry/api/dist/api/propagation.mjs
 
 
 
@@ -13570,7 +13570,7 @@ var PropagationAPI = class PropagationAPI {
 
 
 //# sourceMappingURL=propagation.mjs.map
-;// CONCATENATED MODULE: ../../main/node_modules/@opentelemetry/api/dist/propagation-api.mjs
+;// CONCATENATED MODULE: ./node_modules/@opentelemetry/api/dist/propagation-api.mjs
 
 //#region src/propagation-api.ts
 /**
@@ -13583,7 +13583,7 @@ const propagation = PropagationAPI.getInstance();
 
 
 //# sourceMappingURL=propagation-api.mjs.map
-;// CONCATENATED MODULE: ../../main/node_modules/@opentelemetry/api/dist/context-api.mjs
+;// CONCATENATED MODULE: ./node_modules/@opentelemetry/api/dist/context-api.mjs
 
 //#region src/context-api.ts
 /**
@@ -13595,11 +13595,11 @@ const context = ContextAPI.getInstance();
 
 
 //# sourceMappingURL=context-api.mjs.map
-// EXTERNAL MODULE: ../../main/node_modules/@anthropic-ai/sdk/core/error.mjs
-var core_error = __nccwpck_require__(8974);
-// EXTERNAL MODULE: ../../main/node_modules/@anthropic-ai/sdk/internal/utils/bytes.mjs
-var utils_bytes = __nccwpck_require__(8369);
-;// CONCATENATED MODULE: ../../main/node_modules/@anthropic-ai/sdk/internal/decoders/line.mjs
+// EXTERNAL MODULE: ./node_modules/@anthropic-ai/sdk/core/error.mjs
+var core_error = __nccwpck_require__(5064);
+// EXTERNAL MODULE: ./node_modules/@anthropic-ai/sdk/internal/utils/bytes.mjs
+var utils_bytes = __nccwpck_require__(9083);
+;// CONCATENATED MODULE: ./node_modules/@anthropic-ai/sdk/internal/decoders/line.mjs
 var _LineDecoder_buffer, _LineDecoder_carriageReturnIndex;
 
 
@@ -13717,9 +13717,9 @@ function findDoubleNewlineIndex(buffer) {
     return -1;
 }
 //# sourceMappingURL=line.mjs.map
-// EXTERNAL MODULE: ../../main/node_modules/@anthropic-ai/sdk/internal/utils/log.mjs
-var utils_log = __nccwpck_require__(3178);
-;// CONCATENATED MODULE: ../../main/node_modules/@anthropic-ai/sdk/core/streaming.mjs
+// EXTERNAL MODULE: ./node_modules/@anthropic-ai/sdk/internal/utils/log.mjs
+var utils_log = __nccwpck_require__(7412);
+;// CONCATENATED MODULE: ./node_modules/@anthropic-ai/sdk/core/streaming.mjs
 var _Stream_client;
 
 
@@ -13999,7 +13999,7 @@ async function* _iterSSEMessages(response, controller) {
     }
 }
 //# sourceMappingURL=streaming.mjs.map
-;// CONCATENATED MODULE: ../../main/node_modules/@anthropic-ai/sdk/internal/headers.mjs
+;// CONCATENATED MODULE: ./node_modules/@anthropic-ai/sdk/internal/headers.mjs
 
 const brand_privateNullableHeaders = Symbol.for('brand.privateNullableHeaders');
 function* iterateHeaders(headers) {
@@ -14113,9 +14113,9 @@ const isEmptyHeaders = (headers) => {
     return true;
 };
 //# sourceMappingURL=headers.mjs.map
-// EXTERNAL MODULE: ../../main/node_modules/@anthropic-ai/sdk/internal/utils/env.mjs
-var utils_env = __nccwpck_require__(7989);
-;// CONCATENATED MODULE: ../../main/node_modules/@anthropic-ai/sdk/internal/tracing.mjs
+// EXTERNAL MODULE: ./node_modules/@anthropic-ai/sdk/internal/utils/env.mjs
+var utils_env = __nccwpck_require__(111);
+;// CONCATENATED MODULE: ./node_modules/@anthropic-ai/sdk/internal/tracing.mjs
 /**
  * OpenTelemetry tracing of the client's API calls.
  *
@@ -14771,7 +14771,7 @@ function errorType(error) {
     return 'client_error';
 }
 //# sourceMappingURL=tracing.mjs.map
-;// CONCATENATED MODULE: ../../main/node_modules/@anthropic-ai/sdk/internal/qs/formats.mjs
+;// CONCATENATED MODULE: ./node_modules/@anthropic-ai/sdk/internal/qs/formats.mjs
 const default_format = 'RFC3986';
 const default_formatter = (v) => String(v);
 const formatters = {
@@ -14781,7 +14781,7 @@ const formatters = {
 const RFC1738 = 'RFC1738';
 const RFC3986 = 'RFC3986';
 //# sourceMappingURL=formats.mjs.map
-;// CONCATENATED MODULE: ../../main/node_modules/@anthropic-ai/sdk/internal/qs/utils.mjs
+;// CONCATENATED MODULE: ./node_modules/@anthropic-ai/sdk/internal/qs/utils.mjs
 
 
 let has = (obj, key) => ((has = Object.hasOwn ?? Function.prototype.call.bind(Object.prototype.hasOwnProperty)),
@@ -14999,7 +14999,7 @@ function maybe_map(val, fn) {
     return fn(val);
 }
 //# sourceMappingURL=utils.mjs.map
-;// CONCATENATED MODULE: ../../main/node_modules/@anthropic-ai/sdk/internal/qs/stringify.mjs
+;// CONCATENATED MODULE: ./node_modules/@anthropic-ai/sdk/internal/qs/stringify.mjs
 
 
 
@@ -15274,20 +15274,20 @@ function stringify(object, opts = {}) {
     return joined.length > 0 ? prefix + joined : '';
 }
 //# sourceMappingURL=stringify.mjs.map
-;// CONCATENATED MODULE: ../../main/node_modules/@anthropic-ai/sdk/internal/utils/query.mjs
+;// CONCATENATED MODULE: ./node_modules/@anthropic-ai/sdk/internal/utils/query.mjs
 
 function stringifyQuery(query) {
     return stringify(query, { arrayFormat: 'brackets' });
 }
 //# sourceMappingURL=query.mjs.map
-;// CONCATENATED MODULE: ../../main/node_modules/@anthropic-ai/sdk/core/resource.mjs
+;// CONCATENATED MODULE: ./node_modules/@anthropic-ai/sdk/core/resource.mjs
 class APIResource {
     constructor(client) {
         this._client = client;
     }
 }
 //# sourceMappingURL=resource.mjs.map
-;// CONCATENATED MODULE: ../../main/node_modules/@anthropic-ai/sdk/internal/parse.mjs
+;// CONCATENATED MODULE: ./node_modules/@anthropic-ai/sdk/internal/parse.mjs
 
 
 
@@ -15349,7 +15349,7 @@ function addResponseIDs(value, response) {
     });
 }
 //# sourceMappingURL=parse.mjs.map
-;// CONCATENATED MODULE: ../../main/node_modules/@anthropic-ai/sdk/internal/uploads.mjs
+;// CONCATENATED MODULE: ./node_modules/@anthropic-ai/sdk/internal/uploads.mjs
 
 
 const checkFileSupport = () => {
@@ -15503,7 +15503,7 @@ const addFormValue = async (form, key, value, stripFilenames) => {
     }
 };
 //# sourceMappingURL=uploads.mjs.map
-;// CONCATENATED MODULE: ../../main/node_modules/@anthropic-ai/sdk/lib/internal/tracing/attributes.mjs
+;// CONCATENATED MODULE: ./node_modules/@anthropic-ai/sdk/lib/internal/tracing/attributes.mjs
 // Named as `@opentelemetry/semantic-conventions` names them, and copied: that package exports the
 // `gen_ai.*` names only from its unstable `incubating` entry point, which says to copy them.
 const ATTR_GEN_AI_AGENT_ID = 'gen_ai.agent.id';
@@ -15534,7 +15534,7 @@ const ATTR_ANTHROPIC_TOOLSET_NAME = 'anthropic.toolset.name';
 const ATTR_ANTHROPIC_USAGE_COMPACTION_INPUT_TOKENS = 'anthropic.usage.compaction.input_tokens';
 const ATTR_ANTHROPIC_USAGE_COMPACTION_OUTPUT_TOKENS = 'anthropic.usage.compaction.output_tokens';
 //# sourceMappingURL=attributes.mjs.map
-;// CONCATENATED MODULE: ../../main/node_modules/@anthropic-ai/sdk/lib/internal/tracing/content.mjs
+;// CONCATENATED MODULE: ./node_modules/@anthropic-ai/sdk/lib/internal/tracing/content.mjs
 
 /**
  * Sets the content attributes of a `messages.create` API call, within `limit` bytes: first
@@ -15890,7 +15890,7 @@ function utf8Length(text) {
     return size;
 }
 //# sourceMappingURL=content.mjs.map
-;// CONCATENATED MODULE: ../../main/node_modules/@anthropic-ai/sdk/lib/internal/tracing/response.mjs
+;// CONCATENATED MODULE: ./node_modules/@anthropic-ai/sdk/lib/internal/tracing/response.mjs
 
 
 /**
@@ -15931,7 +15931,7 @@ function count(usage, name) {
     return typeof value === 'number' ? value : 0;
 }
 //# sourceMappingURL=response.mjs.map
-;// CONCATENATED MODULE: ../../main/node_modules/@anthropic-ai/sdk/lib/internal/tracing/streaming.mjs
+;// CONCATENATED MODULE: ./node_modules/@anthropic-ai/sdk/lib/internal/tracing/streaming.mjs
 
 
 
@@ -16130,7 +16130,7 @@ function without(data, path) {
     return (0,utils_values/* isObj */.sA)(value) ? { ...data, [name]: without(value, rest) } : data;
 }
 //# sourceMappingURL=streaming.mjs.map
-;// CONCATENATED MODULE: ../../main/node_modules/@anthropic-ai/sdk/core/api-promise.mjs
+;// CONCATENATED MODULE: ./node_modules/@anthropic-ai/sdk/core/api-promise.mjs
 var _APIPromise_client;
 
 
@@ -16259,7 +16259,7 @@ var APIPromise = /* @__PURE__ */ (() => {
     return APIPromise;
 })();
 //# sourceMappingURL=api-promise.mjs.map
-;// CONCATENATED MODULE: ../../main/node_modules/@anthropic-ai/sdk/core/pagination.mjs
+;// CONCATENATED MODULE: ./node_modules/@anthropic-ai/sdk/core/pagination.mjs
 var _AbstractPage_client;
 
 
@@ -16519,7 +16519,7 @@ class ReportPageCursor extends AbstractPage {
     }
 }
 //# sourceMappingURL=pagination.mjs.map
-;// CONCATENATED MODULE: ../../main/node_modules/@anthropic-ai/sdk/internal/stainless-helper-header.mjs
+;// CONCATENATED MODULE: ./node_modules/@anthropic-ai/sdk/internal/stainless-helper-header.mjs
 /**
  * Single source of truth for the `x-stainless-helper` telemetry header — the
  * key, the closed value vocabulary, and per-object helper tagging. The
@@ -16608,7 +16608,7 @@ function stainlessHelperHeaderFromFile(file) {
     return {};
 }
 //# sourceMappingURL=stainless-helper-header.mjs.map
-;// CONCATENATED MODULE: ../../main/node_modules/@anthropic-ai/sdk/internal/utils/path.mjs
+;// CONCATENATED MODULE: ./node_modules/@anthropic-ai/sdk/internal/utils/path.mjs
 
 /**
  * Percent-encode everything that isn't safe to have in a path without encoding safe chars.
@@ -16690,7 +16690,7 @@ const createPathTagFunction = (pathEncoder = encodeURIPath) => function path(sta
  */
 const path = /* @__PURE__ */ createPathTagFunction(encodeURIPath);
 //# sourceMappingURL=path.mjs.map
-;// CONCATENATED MODULE: ../../main/node_modules/@anthropic-ai/sdk/resources/files.mjs
+;// CONCATENATED MODULE: ./node_modules/@anthropic-ai/sdk/resources/files.mjs
 
 
 
@@ -16906,7 +16906,7 @@ var Files = /* @__PURE__ */ (() => {
     return Files;
 })();
 //# sourceMappingURL=files.mjs.map
-;// CONCATENATED MODULE: ../../main/node_modules/@anthropic-ai/sdk/resources/shared.mjs
+;// CONCATENATED MODULE: ./node_modules/@anthropic-ai/sdk/resources/shared.mjs
 
 /**
  * The API key belongs to the Claude Code workspace, and the user who created it is
@@ -17179,7 +17179,7 @@ var CMEKKeyUnreachableError = /* @__PURE__ */ (() => {
     return CMEKKeyUnreachableError;
 })();
 //# sourceMappingURL=shared.mjs.map
-;// CONCATENATED MODULE: ../../main/node_modules/@anthropic-ai/sdk/resources/beta/deployment-runs.mjs
+;// CONCATENATED MODULE: ./node_modules/@anthropic-ai/sdk/resources/beta/deployment-runs.mjs
 
 
 
@@ -17257,7 +17257,7 @@ class DeploymentRuns extends APIResource {
     }
 }
 //# sourceMappingURL=deployment-runs.mjs.map
-;// CONCATENATED MODULE: ../../main/node_modules/@anthropic-ai/sdk/resources/beta/deployments.mjs
+;// CONCATENATED MODULE: ./node_modules/@anthropic-ai/sdk/resources/beta/deployments.mjs
 
 
 
@@ -17523,7 +17523,7 @@ class Deployments extends APIResource {
     }
 }
 //# sourceMappingURL=deployments.mjs.map
-;// CONCATENATED MODULE: ../../main/node_modules/@anthropic-ai/sdk/resources/beta/dreams.mjs
+;// CONCATENATED MODULE: ./node_modules/@anthropic-ai/sdk/resources/beta/dreams.mjs
 
 
 
@@ -17716,7 +17716,7 @@ class Dreams extends APIResource {
     }
 }
 //# sourceMappingURL=dreams.mjs.map
-;// CONCATENATED MODULE: ../../main/node_modules/@anthropic-ai/sdk/resources/beta/files.mjs
+;// CONCATENATED MODULE: ./node_modules/@anthropic-ai/sdk/resources/beta/files.mjs
 
 
 
@@ -17903,7 +17903,7 @@ class files_Files extends APIResource {
     }
 }
 //# sourceMappingURL=files.mjs.map
-;// CONCATENATED MODULE: ../../main/node_modules/@anthropic-ai/sdk/resources/beta/models.mjs
+;// CONCATENATED MODULE: ./node_modules/@anthropic-ai/sdk/resources/beta/models.mjs
 
 
 
@@ -17982,9 +17982,9 @@ class Models extends APIResource {
     }
 }
 //# sourceMappingURL=models.mjs.map
-// EXTERNAL MODULE: ../../main/node_modules/standardwebhooks/dist/index.js
-var dist = __nccwpck_require__(7985);
-;// CONCATENATED MODULE: ../../main/node_modules/@anthropic-ai/sdk/resources/beta/webhooks.mjs
+// EXTERNAL MODULE: ./node_modules/standardwebhooks/dist/index.js
+var dist = __nccwpck_require__(5487);
+;// CONCATENATED MODULE: ./node_modules/@anthropic-ai/sdk/resources/beta/webhooks.mjs
 
 
 class Webhooks extends APIResource {
@@ -18013,7 +18013,7 @@ class Webhooks extends APIResource {
     }
 }
 //# sourceMappingURL=webhooks.mjs.map
-;// CONCATENATED MODULE: ../../main/node_modules/@anthropic-ai/sdk/resources/beta/agents/versions.mjs
+;// CONCATENATED MODULE: ./node_modules/@anthropic-ai/sdk/resources/beta/agents/versions.mjs
 
 
 
@@ -18055,7 +18055,7 @@ class Versions extends APIResource {
     }
 }
 //# sourceMappingURL=versions.mjs.map
-;// CONCATENATED MODULE: ../../main/node_modules/@anthropic-ai/sdk/resources/beta/agents/agents.mjs
+;// CONCATENATED MODULE: ./node_modules/@anthropic-ai/sdk/resources/beta/agents/agents.mjs
 
 
 
@@ -18226,7 +18226,7 @@ var Agents = /* @__PURE__ */ (() => {
     return Agents;
 })();
 //# sourceMappingURL=agents.mjs.map
-;// CONCATENATED MODULE: ../../main/node_modules/@anthropic-ai/sdk/internal/utils/uuid.mjs
+;// CONCATENATED MODULE: ./node_modules/@anthropic-ai/sdk/internal/utils/uuid.mjs
 /**
  * https://stackoverflow.com/a/2117523
  */
@@ -18241,11 +18241,11 @@ let uuid4 = function () {
     return '10000000-1000-4000-8000-100000000000'.replace(/[018]/g, (c) => (+c ^ (randomByte() & (15 >> (+c / 4)))).toString(16));
 };
 //# sourceMappingURL=uuid.mjs.map
-// EXTERNAL MODULE: ../../main/node_modules/@anthropic-ai/sdk/internal/utils/abort.mjs
-var abort = __nccwpck_require__(5510);
-// EXTERNAL MODULE: ../../main/node_modules/@anthropic-ai/sdk/internal/utils/backoff.mjs
-var utils_backoff = __nccwpck_require__(7376);
-;// CONCATENATED MODULE: ../../main/node_modules/@anthropic-ai/sdk/lib/helper-client.mjs
+// EXTERNAL MODULE: ./node_modules/@anthropic-ai/sdk/internal/utils/abort.mjs
+var abort = __nccwpck_require__(9612);
+// EXTERNAL MODULE: ./node_modules/@anthropic-ai/sdk/internal/utils/backoff.mjs
+var utils_backoff = __nccwpck_require__(7594);
+;// CONCATENATED MODULE: ./node_modules/@anthropic-ai/sdk/lib/helper-client.mjs
 
 
 
@@ -18296,7 +18296,7 @@ function copyClientForHelper(client, { authToken, helper }) {
     });
 }
 //# sourceMappingURL=helper-client.mjs.map
-;// CONCATENATED MODULE: ../../main/node_modules/@anthropic-ai/sdk/lib/internal/tracing/environments.mjs
+;// CONCATENATED MODULE: ./node_modules/@anthropic-ai/sdk/lib/internal/tracing/environments.mjs
 
 
 
@@ -18359,7 +18359,7 @@ async function withEnvironmentWorkSpan(client, span, signal, handle) {
     guardTracing(client, () => endEnvironmentWorkSpan(span, signal));
 }
 //# sourceMappingURL=environments.mjs.map
-;// CONCATENATED MODULE: ../../main/node_modules/@anthropic-ai/sdk/lib/environments/poller.mjs
+;// CONCATENATED MODULE: ./node_modules/@anthropic-ai/sdk/lib/environments/poller.mjs
 var _WorkPoller_runnerClient, _WorkPoller_consumed, _WorkPoller_controller, _WorkPoller_detachExternal, _WorkPoller_autoStop, _WorkPoller_drain, _WorkPoller_blockMs, _WorkPoller_reclaimOlderThanMs, _WorkPoller_requestOpts, _IdleLog_log, _IdleLog_environmentId, _IdleLog_idleSince, _IdleLog_lastReport;
 
 
@@ -18614,7 +18614,7 @@ function defaultWorkerId() {
     return host ? `${host}-${uuid4()}` : uuid4();
 }
 //# sourceMappingURL=poller.mjs.map
-;// CONCATENATED MODULE: ../../main/node_modules/@anthropic-ai/sdk/internal/utils/base64.mjs
+;// CONCATENATED MODULE: ./node_modules/@anthropic-ai/sdk/internal/utils/base64.mjs
 
 
 const toBase64 = (data) => {
@@ -18647,11 +18647,11 @@ const fromBase64 = (str) => {
     throw new core_error/* AnthropicError */.pJ('Cannot decode base64 string; Expected `Buffer` or `atob` to be defined');
 };
 //# sourceMappingURL=base64.mjs.map
-// EXTERNAL MODULE: ../../main/node_modules/@anthropic-ai/sdk/internal/utils/async-queue.mjs
-var async_queue = __nccwpck_require__(3758);
-// EXTERNAL MODULE: ../../main/node_modules/@anthropic-ai/sdk/lib/tools/ToolError.mjs
-var tools_ToolError = __nccwpck_require__(5756);
-;// CONCATENATED MODULE: ../../main/node_modules/@anthropic-ai/sdk/lib/internal/toolsets/sanitize.mjs
+// EXTERNAL MODULE: ./node_modules/@anthropic-ai/sdk/internal/utils/async-queue.mjs
+var async_queue = __nccwpck_require__(8100);
+// EXTERNAL MODULE: ./node_modules/@anthropic-ai/sdk/lib/tools/ToolError.mjs
+var tools_ToolError = __nccwpck_require__(7618);
+;// CONCATENATED MODULE: ./node_modules/@anthropic-ai/sdk/lib/internal/toolsets/sanitize.mjs
 /**
  * C0 and C1 controls, the line separators and the bidi controls: anything that would break or reorder the one line a
  * page- or model-supplied value goes into.
@@ -18744,7 +18744,7 @@ function errorTextContent(content) {
         .map((block) => ({ ...block, text: sanitize_wellFormed(block.text) }));
 }
 //# sourceMappingURL=sanitize.mjs.map
-;// CONCATENATED MODULE: ../../main/node_modules/@anthropic-ai/sdk/lib/tools/BetaRunnableTool.mjs
+;// CONCATENATED MODULE: ./node_modules/@anthropic-ai/sdk/lib/tools/BetaRunnableTool.mjs
 
 
 /**
@@ -18772,7 +18772,7 @@ async function runRunnableTool(tool, rawInput, context) {
     }
 }
 //# sourceMappingURL=BetaRunnableTool.mjs.map
-;// CONCATENATED MODULE: ../../main/node_modules/@anthropic-ai/sdk/lib/internal/tracing/tools.mjs
+;// CONCATENATED MODULE: ./node_modules/@anthropic-ai/sdk/lib/internal/tracing/tools.mjs
 
 
 
@@ -18870,7 +18870,7 @@ async function withToolUseSpan(client, tool, toolUse, options, run) {
     }
 }
 //# sourceMappingURL=tools.mjs.map
-;// CONCATENATED MODULE: ../../main/node_modules/@anthropic-ai/sdk/lib/tools/SessionToolRunner.mjs
+;// CONCATENATED MODULE: ./node_modules/@anthropic-ai/sdk/lib/tools/SessionToolRunner.mjs
 var _IdleClock_maxIdleMs, _IdleClock_onExpire, _IdleClock_blockers, _IdleClock_armPending, _IdleClock_idleMayBeStale, _IdleClock_timer, _SessionToolRunner_instances, _SessionToolRunner_consumed, _SessionToolRunner_controller, _SessionToolRunner_detachExternal, _SessionToolRunner_requestOpts, _SessionToolRunner_toolByName, _SessionToolRunner_logger, _SessionToolRunner_seen, _SessionToolRunner_answered, _SessionToolRunner_confirmationVerdicts, _SessionToolRunner_awaitingConfirmation, _SessionToolRunner_terminatedThreads, _SessionToolRunner_results, _SessionToolRunner_inFlightCount, _SessionToolRunner_sendRetryWindowMs, _SessionToolRunner_onIdle, _SessionToolRunner_idleClock, _SessionToolRunner_otelContext, _SessionToolRunner_primaryThreadId, _SessionToolRunner_historyRead, _SessionToolRunner_requestOptions, _SessionToolRunner_streamLoop, _SessionToolRunner_reconcile, _SessionToolRunner_ingestHistory, _SessionToolRunner_notePrimaryThread, _SessionToolRunner_handleStreamEvent, _SessionToolRunner_inTerminatedThread, _SessionToolRunner_releaseTerminatedHolds, _SessionToolRunner_routeToolEvent, _SessionToolRunner_noteConfirmation, _SessionToolRunner_applyVerdict, _SessionToolRunner_surfaceCall, _SessionToolRunner_execute, _SessionToolRunner_sendResult, _SessionToolRunner_drain;
 
 
@@ -19791,9 +19791,9 @@ function toSessionContent(content) {
     return out.length > 0 ? out : [{ type: 'text', text: '(no output)' }];
 }
 //# sourceMappingURL=SessionToolRunner.mjs.map
-// EXTERNAL MODULE: ../../main/node_modules/@anthropic-ai/sdk/tools/agent-toolset/sync-interval.mjs
-var sync_interval = __nccwpck_require__(797);
-;// CONCATENATED MODULE: ../../main/node_modules/@anthropic-ai/sdk/lib/environments/worker.mjs
+// EXTERNAL MODULE: ./node_modules/@anthropic-ai/sdk/tools/agent-toolset/sync-interval.mjs
+var sync_interval = __nccwpck_require__(8264);
+;// CONCATENATED MODULE: ./node_modules/@anthropic-ai/sdk/lib/environments/worker.mjs
 var _EnvironmentWorker_instances, _EnvironmentWorker_signal, _EnvironmentWorker_handleItem, _Lease_ctrl, _Lease_endReason;
 
 
@@ -20115,7 +20115,7 @@ var EnvironmentWorker = /* @__PURE__ */ (() => {
         const detachExternal = (0,abort/* linkAbort */.H)(externalSignal, ctrl);
         const lease = new Lease(ctrl);
         // Lazily load the Node-only toolset module — see the import note at the top.
-        const agentToolset = await __nccwpck_require__.e(/* import() */ 92).then(__nccwpck_require__.bind(__nccwpck_require__, 1092));
+        const agentToolset = await __nccwpck_require__.e(/* import() */ 526).then(__nccwpck_require__.bind(__nccwpck_require__, 6526));
         // Start the lease heartbeat BEFORE the session fetch and the skill /
         // memory downloads: those can take longer than the lease TTL, and an
         // unheartbeated lease lapsing mid-download would let another worker
@@ -20436,7 +20436,7 @@ onLeaseTtl) {
     }
 }
 //# sourceMappingURL=worker.mjs.map
-;// CONCATENATED MODULE: ../../main/node_modules/@anthropic-ai/sdk/resources/beta/environments/work.mjs
+;// CONCATENATED MODULE: ./node_modules/@anthropic-ai/sdk/resources/beta/environments/work.mjs
 
 
 
@@ -20779,7 +20779,7 @@ var Work = /* @__PURE__ */ (() => {
 
 
 //# sourceMappingURL=work.mjs.map
-;// CONCATENATED MODULE: ../../main/node_modules/@anthropic-ai/sdk/resources/beta/environments/environments.mjs
+;// CONCATENATED MODULE: ./node_modules/@anthropic-ai/sdk/resources/beta/environments/environments.mjs
 
 
 
@@ -21093,7 +21093,7 @@ var Environments = /* @__PURE__ */ (() => {
     return Environments;
 })();
 //# sourceMappingURL=environments.mjs.map
-;// CONCATENATED MODULE: ../../main/node_modules/@anthropic-ai/sdk/resources/beta/memory-stores/memories.mjs
+;// CONCATENATED MODULE: ./node_modules/@anthropic-ai/sdk/resources/beta/memory-stores/memories.mjs
 
 
 
@@ -21267,7 +21267,7 @@ class Memories extends APIResource {
     }
 }
 //# sourceMappingURL=memories.mjs.map
-;// CONCATENATED MODULE: ../../main/node_modules/@anthropic-ai/sdk/resources/beta/memory-stores/memory-versions.mjs
+;// CONCATENATED MODULE: ./node_modules/@anthropic-ai/sdk/resources/beta/memory-stores/memory-versions.mjs
 
 
 
@@ -21388,7 +21388,7 @@ class MemoryVersions extends APIResource {
     }
 }
 //# sourceMappingURL=memory-versions.mjs.map
-;// CONCATENATED MODULE: ../../main/node_modules/@anthropic-ai/sdk/resources/beta/memory-stores/memory-stores.mjs
+;// CONCATENATED MODULE: ./node_modules/@anthropic-ai/sdk/resources/beta/memory-stores/memory-stores.mjs
 
 
 
@@ -21583,7 +21583,7 @@ var MemoryStores = /* @__PURE__ */ (() => {
     return MemoryStores;
 })();
 //# sourceMappingURL=memory-stores.mjs.map
-;// CONCATENATED MODULE: ../../main/node_modules/@anthropic-ai/sdk/internal/decoders/jsonl.mjs
+;// CONCATENATED MODULE: ./node_modules/@anthropic-ai/sdk/internal/decoders/jsonl.mjs
 
 
 
@@ -21631,7 +21631,7 @@ var JSONLDecoder = /* @__PURE__ */ (() => {
     return JSONLDecoder;
 })();
 //# sourceMappingURL=jsonl.mjs.map
-;// CONCATENATED MODULE: ../../main/node_modules/@anthropic-ai/sdk/resources/beta/messages/batches.mjs
+;// CONCATENATED MODULE: ./node_modules/@anthropic-ai/sdk/resources/beta/messages/batches.mjs
 
 
 
@@ -21904,7 +21904,7 @@ class Batches extends APIResource {
     }
 }
 //# sourceMappingURL=batches.mjs.map
-;// CONCATENATED MODULE: ../../main/node_modules/@anthropic-ai/sdk/internal/constants.mjs
+;// CONCATENATED MODULE: ./node_modules/@anthropic-ai/sdk/internal/constants.mjs
 // File containing shared constants
 /**
  * Model-specific timeout constraints for non-streaming requests
@@ -21915,7 +21915,7 @@ const MODEL_NONSTREAMING_TOKENS = {
     'claude-opus-4-1@20250805': 8192,
 };
 //# sourceMappingURL=constants.mjs.map
-;// CONCATENATED MODULE: ../../main/node_modules/@anthropic-ai/sdk/lib/internal/tracing/api-call.mjs
+;// CONCATENATED MODULE: ./node_modules/@anthropic-ai/sdk/lib/internal/tracing/api-call.mjs
 
 
 
@@ -21992,7 +21992,7 @@ function recordMessagesCreateResponse(client, call, body, data) {
     }
 }
 //# sourceMappingURL=api-call.mjs.map
-;// CONCATENATED MODULE: ../../main/node_modules/@anthropic-ai/sdk/lib/beta-parser.mjs
+;// CONCATENATED MODULE: ./node_modules/@anthropic-ai/sdk/lib/beta-parser.mjs
 
 function getOutputFormat(params) {
     // Prefer output_format (deprecated) over output_config.format for backward compatibility
@@ -22068,7 +22068,7 @@ function parseBetaOutputFormat(params, content) {
     }
 }
 //# sourceMappingURL=beta-parser.mjs.map
-;// CONCATENATED MODULE: ../../main/node_modules/@anthropic-ai/sdk/lib/internal/beta-messages-request.mjs
+;// CONCATENATED MODULE: ./node_modules/@anthropic-ai/sdk/lib/internal/beta-messages-request.mjs
 
 
 
@@ -22129,7 +22129,7 @@ function assertOneOutputFormat(params) {
     }
 }
 //# sourceMappingURL=beta-messages-request.mjs.map
-;// CONCATENATED MODULE: ../../main/node_modules/@anthropic-ai/sdk/_vendor/partial-json-parser/parser.mjs
+;// CONCATENATED MODULE: ./node_modules/@anthropic-ai/sdk/_vendor/partial-json-parser/parser.mjs
 // Completes truncated JSON (drops a partial trailing token, closes open brackets) for
 // JSON.parse. Input that contains anything other than truncated JSON — an unknown word
 // or character outside a string, a mismatched or unopened closing bracket — is handed
@@ -22386,7 +22386,7 @@ unstrip = (tokens) => {
 };
 
 //# sourceMappingURL=parser.mjs.map
-;// CONCATENATED MODULE: ../../main/node_modules/@anthropic-ai/sdk/internal/message-stream-utils.mjs
+;// CONCATENATED MODULE: ./node_modules/@anthropic-ai/sdk/internal/message-stream-utils.mjs
 
 const JSON_BUF_PROPERTY = '__json_buf';
 /**
@@ -22417,7 +22417,7 @@ function withLazyInput(prev, jsonBuf) {
     return next;
 }
 //# sourceMappingURL=message-stream-utils.mjs.map
-;// CONCATENATED MODULE: ../../main/node_modules/@anthropic-ai/sdk/lib/BetaMessageStream.mjs
+;// CONCATENATED MODULE: ./node_modules/@anthropic-ai/sdk/lib/BetaMessageStream.mjs
 var _BetaMessageStream_instances, _BetaMessageStream_currentMessageSnapshot, _BetaMessageStream_params, _BetaMessageStream_connectedPromise, _BetaMessageStream_resolveConnectedPromise, _BetaMessageStream_rejectConnectedPromise, _BetaMessageStream_endPromise, _BetaMessageStream_resolveEndPromise, _BetaMessageStream_rejectEndPromise, _BetaMessageStream_listeners, _BetaMessageStream_ended, _BetaMessageStream_errored, _BetaMessageStream_aborted, _BetaMessageStream_catchingPromiseCreated, _BetaMessageStream_response, _BetaMessageStream_request_id, _BetaMessageStream_workspace_id, _BetaMessageStream_logger, _BetaMessageStream_client, _BetaMessageStream_span, _BetaMessageStream_spanBody, _BetaMessageStream_getFinalMessage, _BetaMessageStream_getFinalText, _BetaMessageStream_handleError, _BetaMessageStream_beginRequest, _BetaMessageStream_addStreamEvent, _BetaMessageStream_endRequest, _BetaMessageStream_accumulateMessage, _BetaMessageStream_toolInputParseError;
 
 
@@ -23147,7 +23147,7 @@ var BetaMessageStream = /* @__PURE__ */ (() => {
     return BetaMessageStream;
 })();
 //# sourceMappingURL=BetaMessageStream.mjs.map
-;// CONCATENATED MODULE: ../../main/node_modules/@anthropic-ai/sdk/lib/internal/toolsets/family.mjs
+;// CONCATENATED MODULE: ./node_modules/@anthropic-ai/sdk/lib/internal/toolsets/family.mjs
 /** Dated `tools[]` entry `type` → the family stamped on member blocks. */
 const TOOLSET_TYPE_TO_FAMILY = {
     browser_toolset_20260801: 'browser',
@@ -23162,7 +23162,7 @@ function isRunnableToolset(t) {
     return 'run' in t && t.type != null && Object.prototype.hasOwnProperty.call(TOOLSET_TYPE_TO_FAMILY, t.type);
 }
 //# sourceMappingURL=family.mjs.map
-;// CONCATENATED MODULE: ../../main/node_modules/@anthropic-ai/sdk/lib/internal/toolsets/errors.mjs
+;// CONCATENATED MODULE: ./node_modules/@anthropic-ai/sdk/lib/internal/toolsets/errors.mjs
 
 
 
@@ -23289,7 +23289,7 @@ class UploadRefusedError extends tools_ToolError/* ToolError */.v {
 /** The refusal for a `file_upload` by path when no upload root is configured (no file policy, or one without roots). */
 const NO_UPLOAD_ROOTS = 'file_upload has no configured upload roots';
 //# sourceMappingURL=errors.mjs.map
-;// CONCATENATED MODULE: ../../main/node_modules/@anthropic-ai/sdk/lib/internal/toolsets/run.mjs
+;// CONCATENATED MODULE: ./node_modules/@anthropic-ai/sdk/lib/internal/toolsets/run.mjs
 
 
 
@@ -23381,7 +23381,7 @@ async function runToolsetMember(toolset, toolUse, options = {}) {
     }
 }
 //# sourceMappingURL=run.mjs.map
-;// CONCATENATED MODULE: ../../main/node_modules/@anthropic-ai/sdk/lib/internal/BetaToolRunnerStream.mjs
+;// CONCATENATED MODULE: ./node_modules/@anthropic-ai/sdk/lib/internal/BetaToolRunnerStream.mjs
 var _BetaToolRunnerStream_instances, _BetaToolRunnerStream_onToolCall, _BetaToolRunnerStream_emitted, _BetaToolRunnerStream_readers, _BetaToolRunnerStream_toolCalls, _BetaToolRunnerStream_closed, _BetaToolRunnerStream_ready, _BetaToolRunnerStream_fallback, _BetaToolRunnerStream_track, _BetaToolRunnerStream_release, _BetaToolRunnerStream_removeReader;
 
 
@@ -23504,9 +23504,9 @@ var BetaToolRunnerStream = /* @__PURE__ */ (() => {
     return BetaToolRunnerStream;
 })();
 //# sourceMappingURL=BetaToolRunnerStream.mjs.map
-// EXTERNAL MODULE: ../../main/node_modules/@anthropic-ai/sdk/internal/utils/promise.mjs
-var promise = __nccwpck_require__(8411);
-;// CONCATENATED MODULE: ../../main/node_modules/@anthropic-ai/sdk/lib/internal/threads/ThreadState.mjs
+// EXTERNAL MODULE: ./node_modules/@anthropic-ai/sdk/internal/utils/promise.mjs
+var promise = __nccwpck_require__(7793);
+;// CONCATENATED MODULE: ./node_modules/@anthropic-ai/sdk/lib/internal/threads/ThreadState.mjs
 var _ThreadState_instances, _ThreadState_fields, _ThreadState_stored, _ThreadState_staged, _ThreadState_anchor, _ThreadState_turn, _ThreadState_logger, _ThreadState_lastReply_get, _ThreadState_repeatsLastReply, _ThreadState_startNewThread, _ThreadState_retryPartialTurn, _ThreadState_dropsRefusedTurn, _ThreadState_storeTurn, _ThreadState_adoptContainer, _ThreadState_checkCreateOnly, _ThreadState_requestOptions;
 
 
@@ -24002,7 +24002,7 @@ function toMessageList(input) {
     return (0,utils_values/* isReadonlyArray */.MH)(input) ? input : [input];
 }
 //# sourceMappingURL=ThreadState.mjs.map
-;// CONCATENATED MODULE: ../../main/node_modules/@anthropic-ai/sdk/lib/internal/threads/tool-runner-params.mjs
+;// CONCATENATED MODULE: ./node_modules/@anthropic-ai/sdk/lib/internal/threads/tool-runner-params.mjs
 /**
  * `params` split into the runner's own settings, the `thread` choice, and the params of the thread it runs over. Throws
  * on a `thread` the params type leaves out.
@@ -24016,7 +24016,7 @@ function splitToolRunnerParams(params) {
     return { settings: { stream, max_iterations, runToolsEagerly }, thread, threadParams };
 }
 //# sourceMappingURL=tool-runner-params.mjs.map
-;// CONCATENATED MODULE: ../../main/node_modules/@anthropic-ai/sdk/lib/tools/BetaToolRunner.mjs
+;// CONCATENATED MODULE: ./node_modules/@anthropic-ai/sdk/lib/tools/BetaToolRunner.mjs
 var _BetaToolRunner_instances, _BetaToolRunner_consumed, _BetaToolRunner_mutated, _BetaToolRunner_thread, _BetaToolRunner_settings, _BetaToolRunner_options, _BetaToolRunner_helperHeader, _BetaToolRunner_messagesWithoutReply, _BetaToolRunner_message, _BetaToolRunner_stream, _BetaToolRunner_toolResponse, _BetaToolRunner_completion, _BetaToolRunner_iterationCount, _BetaToolRunner_toolRunnerOtelContext, _BetaToolRunner_compaction, _BetaToolRunner_calls, _BetaToolRunner_lastStopReason, _BetaToolRunner_toolOverrides, _BetaToolRunner_pendingToolChanges, _BetaToolRunner_withToolRunnerSpan, _BetaToolRunner_send, _BetaToolRunner_turnOptions, _BetaToolRunner_streamThatStartsTools, _BetaToolRunner_startedCallsSettled, _BetaToolRunner_compact, _BetaToolRunner_compactionThread, _BetaToolRunner_runnableTools, _BetaToolRunner_availableToolNames, _BetaToolRunner_recordRemovalsFromHistory, _BetaToolRunner_compactAfterFinalTurn, _BetaToolRunner_generateToolResponse, _BetaToolRunner_toolsetFamilies, _BetaToolRunner_toolsetParams, _BetaToolRunner_flushPendingToolChanges, _BetaToolRunner_pendingToolChangesMessage;
 
 
@@ -25068,7 +25068,7 @@ function determineNextStepFromStopReason(stopReason) {
     }
 }
 //# sourceMappingURL=BetaToolRunner.mjs.map
-;// CONCATENATED MODULE: ../../main/node_modules/@anthropic-ai/sdk/lib/threads/BetaMessageThread.mjs
+;// CONCATENATED MODULE: ./node_modules/@anthropic-ai/sdk/lib/threads/BetaMessageThread.mjs
 
 
 
@@ -25238,7 +25238,7 @@ class BetaMessageThread {
     }
 }
 //# sourceMappingURL=BetaMessageThread.mjs.map
-;// CONCATENATED MODULE: ../../main/node_modules/@anthropic-ai/sdk/resources/beta/messages/messages.mjs
+;// CONCATENATED MODULE: ./node_modules/@anthropic-ai/sdk/resources/beta/messages/messages.mjs
 
 
 
@@ -25514,7 +25514,7 @@ const BETA_COMPUTER_MEMBER_NAME_VALUES = (/* unused pure expression or super */ 
 
 
 //# sourceMappingURL=messages.mjs.map
-;// CONCATENATED MODULE: ../../main/node_modules/@anthropic-ai/sdk/resources/beta/organization/api-keys.mjs
+;// CONCATENATED MODULE: ./node_modules/@anthropic-ai/sdk/resources/beta/organization/api-keys.mjs
 
 
 
@@ -25592,7 +25592,7 @@ class APIKeys extends APIResource {
     }
 }
 //# sourceMappingURL=api-keys.mjs.map
-;// CONCATENATED MODULE: ../../main/node_modules/@anthropic-ai/sdk/resources/beta/organization/compliance-settings.mjs
+;// CONCATENATED MODULE: ./node_modules/@anthropic-ai/sdk/resources/beta/organization/compliance-settings.mjs
 
 
 class ComplianceSettings extends APIResource {
@@ -25659,7 +25659,7 @@ class ComplianceSettings extends APIResource {
     }
 }
 //# sourceMappingURL=compliance-settings.mjs.map
-;// CONCATENATED MODULE: ../../main/node_modules/@anthropic-ai/sdk/resources/beta/organization/external-keys.mjs
+;// CONCATENATED MODULE: ./node_modules/@anthropic-ai/sdk/resources/beta/organization/external-keys.mjs
 
 
 
@@ -25826,7 +25826,7 @@ class ExternalKeys extends APIResource {
     }
 }
 //# sourceMappingURL=external-keys.mjs.map
-;// CONCATENATED MODULE: ../../main/node_modules/@anthropic-ai/sdk/resources/beta/organization/invites.mjs
+;// CONCATENATED MODULE: ./node_modules/@anthropic-ai/sdk/resources/beta/organization/invites.mjs
 
 
 
@@ -25937,7 +25937,7 @@ class Invites extends APIResource {
     }
 }
 //# sourceMappingURL=invites.mjs.map
-;// CONCATENATED MODULE: ../../main/node_modules/@anthropic-ai/sdk/resources/beta/organization/plugin-marketplaces.mjs
+;// CONCATENATED MODULE: ./node_modules/@anthropic-ai/sdk/resources/beta/organization/plugin-marketplaces.mjs
 
 
 
@@ -26191,7 +26191,7 @@ class PluginMarketplaces extends APIResource {
     }
 }
 //# sourceMappingURL=plugin-marketplaces.mjs.map
-;// CONCATENATED MODULE: ../../main/node_modules/@anthropic-ai/sdk/resources/beta/organization/rate-limits.mjs
+;// CONCATENATED MODULE: ./node_modules/@anthropic-ai/sdk/resources/beta/organization/rate-limits.mjs
 
 
 
@@ -26227,7 +26227,7 @@ class RateLimits extends APIResource {
     }
 }
 //# sourceMappingURL=rate-limits.mjs.map
-;// CONCATENATED MODULE: ../../main/node_modules/@anthropic-ai/sdk/resources/beta/organization/users.mjs
+;// CONCATENATED MODULE: ./node_modules/@anthropic-ai/sdk/resources/beta/organization/users.mjs
 
 
 
@@ -26482,7 +26482,7 @@ var Users = /* @__PURE__ */ (() => {
     return Users;
 })();
 //# sourceMappingURL=users.mjs.map
-;// CONCATENATED MODULE: ../../main/node_modules/@anthropic-ai/sdk/resources/beta/organization/webhooks.mjs
+;// CONCATENATED MODULE: ./node_modules/@anthropic-ai/sdk/resources/beta/organization/webhooks.mjs
 
 
 
@@ -26713,7 +26713,7 @@ class webhooks_Webhooks extends APIResource {
     }
 }
 //# sourceMappingURL=webhooks.mjs.map
-;// CONCATENATED MODULE: ../../main/node_modules/@anthropic-ai/sdk/resources/beta/organization/analytics/artifacts.mjs
+;// CONCATENATED MODULE: ./node_modules/@anthropic-ai/sdk/resources/beta/organization/analytics/artifacts.mjs
 
 
 
@@ -26749,7 +26749,7 @@ class Artifacts extends APIResource {
     }
 }
 //# sourceMappingURL=artifacts.mjs.map
-;// CONCATENATED MODULE: ../../main/node_modules/@anthropic-ai/sdk/resources/beta/organization/analytics/connectors.mjs
+;// CONCATENATED MODULE: ./node_modules/@anthropic-ai/sdk/resources/beta/organization/analytics/connectors.mjs
 
 
 
@@ -26797,7 +26797,7 @@ class Connectors extends APIResource {
     }
 }
 //# sourceMappingURL=connectors.mjs.map
-;// CONCATENATED MODULE: ../../main/node_modules/@anthropic-ai/sdk/resources/beta/organization/analytics/cost.mjs
+;// CONCATENATED MODULE: ./node_modules/@anthropic-ai/sdk/resources/beta/organization/analytics/cost.mjs
 
 
 
@@ -26871,7 +26871,7 @@ class Cost extends APIResource {
     }
 }
 //# sourceMappingURL=cost.mjs.map
-;// CONCATENATED MODULE: ../../main/node_modules/@anthropic-ai/sdk/resources/beta/organization/analytics/cost-report.mjs
+;// CONCATENATED MODULE: ./node_modules/@anthropic-ai/sdk/resources/beta/organization/analytics/cost-report.mjs
 
 
 
@@ -26931,7 +26931,7 @@ class CostReport extends APIResource {
     }
 }
 //# sourceMappingURL=cost-report.mjs.map
-;// CONCATENATED MODULE: ../../main/node_modules/@anthropic-ai/sdk/resources/beta/organization/analytics/plugins.mjs
+;// CONCATENATED MODULE: ./node_modules/@anthropic-ai/sdk/resources/beta/organization/analytics/plugins.mjs
 
 
 
@@ -26982,7 +26982,7 @@ class Plugins extends APIResource {
     }
 }
 //# sourceMappingURL=plugins.mjs.map
-;// CONCATENATED MODULE: ../../main/node_modules/@anthropic-ai/sdk/resources/beta/organization/analytics/skills.mjs
+;// CONCATENATED MODULE: ./node_modules/@anthropic-ai/sdk/resources/beta/organization/analytics/skills.mjs
 
 
 
@@ -27028,7 +27028,7 @@ class Skills extends APIResource {
     }
 }
 //# sourceMappingURL=skills.mjs.map
-;// CONCATENATED MODULE: ../../main/node_modules/@anthropic-ai/sdk/resources/beta/organization/analytics/summaries.mjs
+;// CONCATENATED MODULE: ./node_modules/@anthropic-ai/sdk/resources/beta/organization/analytics/summaries.mjs
 
 
 
@@ -27069,7 +27069,7 @@ class Summaries extends APIResource {
     }
 }
 //# sourceMappingURL=summaries.mjs.map
-;// CONCATENATED MODULE: ../../main/node_modules/@anthropic-ai/sdk/resources/beta/organization/analytics/usage.mjs
+;// CONCATENATED MODULE: ./node_modules/@anthropic-ai/sdk/resources/beta/organization/analytics/usage.mjs
 
 
 
@@ -27144,7 +27144,7 @@ class Usage extends APIResource {
     }
 }
 //# sourceMappingURL=usage.mjs.map
-;// CONCATENATED MODULE: ../../main/node_modules/@anthropic-ai/sdk/resources/beta/organization/analytics/usage-report.mjs
+;// CONCATENATED MODULE: ./node_modules/@anthropic-ai/sdk/resources/beta/organization/analytics/usage-report.mjs
 
 
 
@@ -27204,7 +27204,7 @@ class UsageReport extends APIResource {
     }
 }
 //# sourceMappingURL=usage-report.mjs.map
-;// CONCATENATED MODULE: ../../main/node_modules/@anthropic-ai/sdk/resources/beta/organization/analytics/user-cost-report.mjs
+;// CONCATENATED MODULE: ./node_modules/@anthropic-ai/sdk/resources/beta/organization/analytics/user-cost-report.mjs
 
 
 
@@ -27272,7 +27272,7 @@ class UserCostReport extends APIResource {
     }
 }
 //# sourceMappingURL=user-cost-report.mjs.map
-;// CONCATENATED MODULE: ../../main/node_modules/@anthropic-ai/sdk/resources/beta/organization/analytics/user-usage-report.mjs
+;// CONCATENATED MODULE: ./node_modules/@anthropic-ai/sdk/resources/beta/organization/analytics/user-usage-report.mjs
 
 
 
@@ -27340,7 +27340,7 @@ class UserUsageReport extends APIResource {
     }
 }
 //# sourceMappingURL=user-usage-report.mjs.map
-;// CONCATENATED MODULE: ../../main/node_modules/@anthropic-ai/sdk/resources/beta/organization/analytics/users.mjs
+;// CONCATENATED MODULE: ./node_modules/@anthropic-ai/sdk/resources/beta/organization/analytics/users.mjs
 
 
 
@@ -27386,7 +27386,7 @@ class users_Users extends APIResource {
     }
 }
 //# sourceMappingURL=users.mjs.map
-;// CONCATENATED MODULE: ../../main/node_modules/@anthropic-ai/sdk/resources/beta/organization/analytics/apps/chat/projects.mjs
+;// CONCATENATED MODULE: ./node_modules/@anthropic-ai/sdk/resources/beta/organization/analytics/apps/chat/projects.mjs
 
 
 
@@ -27431,7 +27431,7 @@ class Projects extends APIResource {
     }
 }
 //# sourceMappingURL=projects.mjs.map
-;// CONCATENATED MODULE: ../../main/node_modules/@anthropic-ai/sdk/resources/beta/organization/analytics/apps/chat/chat.mjs
+;// CONCATENATED MODULE: ./node_modules/@anthropic-ai/sdk/resources/beta/organization/analytics/apps/chat/chat.mjs
 
 
 
@@ -27446,7 +27446,7 @@ var Chat = /* @__PURE__ */ (() => {
     return Chat;
 })();
 //# sourceMappingURL=chat.mjs.map
-;// CONCATENATED MODULE: ../../main/node_modules/@anthropic-ai/sdk/resources/beta/organization/analytics/apps/apps.mjs
+;// CONCATENATED MODULE: ./node_modules/@anthropic-ai/sdk/resources/beta/organization/analytics/apps/apps.mjs
 
 
 
@@ -27461,7 +27461,7 @@ var Apps = /* @__PURE__ */ (() => {
     return Apps;
 })();
 //# sourceMappingURL=apps.mjs.map
-;// CONCATENATED MODULE: ../../main/node_modules/@anthropic-ai/sdk/resources/beta/organization/analytics/analytics.mjs
+;// CONCATENATED MODULE: ./node_modules/@anthropic-ai/sdk/resources/beta/organization/analytics/analytics.mjs
 
 
 
@@ -27524,7 +27524,7 @@ var Analytics = /* @__PURE__ */ (() => {
     return Analytics;
 })();
 //# sourceMappingURL=analytics.mjs.map
-;// CONCATENATED MODULE: ../../main/node_modules/@anthropic-ai/sdk/resources/beta/organization/claude-code/managed-settings/configuration.mjs
+;// CONCATENATED MODULE: ./node_modules/@anthropic-ai/sdk/resources/beta/organization/claude-code/managed-settings/configuration.mjs
 
 
 
@@ -27621,7 +27621,7 @@ class Configuration extends APIResource {
     }
 }
 //# sourceMappingURL=configuration.mjs.map
-;// CONCATENATED MODULE: ../../main/node_modules/@anthropic-ai/sdk/resources/beta/organization/claude-code/managed-settings/rbac-group-default.mjs
+;// CONCATENATED MODULE: ./node_modules/@anthropic-ai/sdk/resources/beta/organization/claude-code/managed-settings/rbac-group-default.mjs
 
 
 
@@ -27705,7 +27705,7 @@ class RBACGroupDefault extends APIResource {
     }
 }
 //# sourceMappingURL=rbac-group-default.mjs.map
-;// CONCATENATED MODULE: ../../main/node_modules/@anthropic-ai/sdk/resources/beta/organization/claude-code/managed-settings/rbac-groups.mjs
+;// CONCATENATED MODULE: ./node_modules/@anthropic-ai/sdk/resources/beta/organization/claude-code/managed-settings/rbac-groups.mjs
 
 
 
@@ -27901,7 +27901,7 @@ class RBACGroups extends APIResource {
     }
 }
 //# sourceMappingURL=rbac-groups.mjs.map
-;// CONCATENATED MODULE: ../../main/node_modules/@anthropic-ai/sdk/resources/beta/organization/claude-code/managed-settings/managed-settings.mjs
+;// CONCATENATED MODULE: ./node_modules/@anthropic-ai/sdk/resources/beta/organization/claude-code/managed-settings/managed-settings.mjs
 
 
 
@@ -28017,7 +28017,7 @@ var ManagedSettings = /* @__PURE__ */ (() => {
     return ManagedSettings;
 })();
 //# sourceMappingURL=managed-settings.mjs.map
-;// CONCATENATED MODULE: ../../main/node_modules/@anthropic-ai/sdk/resources/beta/organization/claude-code/claude-code.mjs
+;// CONCATENATED MODULE: ./node_modules/@anthropic-ai/sdk/resources/beta/organization/claude-code/claude-code.mjs
 
 
 
@@ -28037,7 +28037,7 @@ var ClaudeCode = /* @__PURE__ */ (() => {
     return ClaudeCode;
 })();
 //# sourceMappingURL=claude-code.mjs.map
-;// CONCATENATED MODULE: ../../main/node_modules/@anthropic-ai/sdk/resources/beta/organization/claude-tag/slack-channels.mjs
+;// CONCATENATED MODULE: ./node_modules/@anthropic-ai/sdk/resources/beta/organization/claude-tag/slack-channels.mjs
 
 
 
@@ -28258,7 +28258,7 @@ class SlackChannels extends APIResource {
     }
 }
 //# sourceMappingURL=slack-channels.mjs.map
-;// CONCATENATED MODULE: ../../main/node_modules/@anthropic-ai/sdk/resources/beta/organization/claude-tag/slack-workspaces.mjs
+;// CONCATENATED MODULE: ./node_modules/@anthropic-ai/sdk/resources/beta/organization/claude-tag/slack-workspaces.mjs
 
 
 
@@ -28383,7 +28383,7 @@ class SlackWorkspaces extends APIResource {
     }
 }
 //# sourceMappingURL=slack-workspaces.mjs.map
-;// CONCATENATED MODULE: ../../main/node_modules/@anthropic-ai/sdk/resources/beta/organization/claude-tag/bundles/targets.mjs
+;// CONCATENATED MODULE: ./node_modules/@anthropic-ai/sdk/resources/beta/organization/claude-tag/bundles/targets.mjs
 
 
 
@@ -28543,7 +28543,7 @@ class Targets extends APIResource {
     }
 }
 //# sourceMappingURL=targets.mjs.map
-;// CONCATENATED MODULE: ../../main/node_modules/@anthropic-ai/sdk/resources/beta/organization/claude-tag/bundles/bundles.mjs
+;// CONCATENATED MODULE: ./node_modules/@anthropic-ai/sdk/resources/beta/organization/claude-tag/bundles/bundles.mjs
 
 
 
@@ -28667,7 +28667,7 @@ var Bundles = /* @__PURE__ */ (() => {
     return Bundles;
 })();
 //# sourceMappingURL=bundles.mjs.map
-;// CONCATENATED MODULE: ../../main/node_modules/@anthropic-ai/sdk/resources/beta/organization/claude-tag/claude-tag.mjs
+;// CONCATENATED MODULE: ./node_modules/@anthropic-ai/sdk/resources/beta/organization/claude-tag/claude-tag.mjs
 
 
 
@@ -28833,7 +28833,7 @@ var ClaudeTag = /* @__PURE__ */ (() => {
     return ClaudeTag;
 })();
 //# sourceMappingURL=claude-tag.mjs.map
-;// CONCATENATED MODULE: ../../main/node_modules/@anthropic-ai/sdk/resources/beta/organization/federation/issuers.mjs
+;// CONCATENATED MODULE: ./node_modules/@anthropic-ai/sdk/resources/beta/organization/federation/issuers.mjs
 
 
 
@@ -29031,7 +29031,7 @@ class Issuers extends APIResource {
     }
 }
 //# sourceMappingURL=issuers.mjs.map
-;// CONCATENATED MODULE: ../../main/node_modules/@anthropic-ai/sdk/resources/beta/organization/federation/rules/workspaces.mjs
+;// CONCATENATED MODULE: ./node_modules/@anthropic-ai/sdk/resources/beta/organization/federation/rules/workspaces.mjs
 
 
 
@@ -29167,7 +29167,7 @@ class Workspaces extends APIResource {
     }
 }
 //# sourceMappingURL=workspaces.mjs.map
-;// CONCATENATED MODULE: ../../main/node_modules/@anthropic-ai/sdk/resources/beta/organization/federation/rules/rules.mjs
+;// CONCATENATED MODULE: ./node_modules/@anthropic-ai/sdk/resources/beta/organization/federation/rules/rules.mjs
 
 
 
@@ -29396,7 +29396,7 @@ var Rules = /* @__PURE__ */ (() => {
     return Rules;
 })();
 //# sourceMappingURL=rules.mjs.map
-;// CONCATENATED MODULE: ../../main/node_modules/@anthropic-ai/sdk/resources/beta/organization/federation/federation.mjs
+;// CONCATENATED MODULE: ./node_modules/@anthropic-ai/sdk/resources/beta/organization/federation/federation.mjs
 
 
 
@@ -29415,7 +29415,7 @@ var Federation = /* @__PURE__ */ (() => {
     return Federation;
 })();
 //# sourceMappingURL=federation.mjs.map
-;// CONCATENATED MODULE: ../../main/node_modules/@anthropic-ai/sdk/resources/beta/organization/plugins/installation-settings.mjs
+;// CONCATENATED MODULE: ./node_modules/@anthropic-ai/sdk/resources/beta/organization/plugins/installation-settings.mjs
 
 
 
@@ -29585,7 +29585,7 @@ class InstallationSettings extends APIResource {
     }
 }
 //# sourceMappingURL=installation-settings.mjs.map
-;// CONCATENATED MODULE: ../../main/node_modules/@anthropic-ai/sdk/resources/beta/organization/plugins/shares.mjs
+;// CONCATENATED MODULE: ./node_modules/@anthropic-ai/sdk/resources/beta/organization/plugins/shares.mjs
 
 
 
@@ -29642,7 +29642,7 @@ class Shares extends APIResource {
     }
 }
 //# sourceMappingURL=shares.mjs.map
-;// CONCATENATED MODULE: ../../main/node_modules/@anthropic-ai/sdk/resources/beta/organization/plugins/versions.mjs
+;// CONCATENATED MODULE: ./node_modules/@anthropic-ai/sdk/resources/beta/organization/plugins/versions.mjs
 
 
 
@@ -29873,7 +29873,7 @@ class versions_Versions extends APIResource {
     }
 }
 //# sourceMappingURL=versions.mjs.map
-;// CONCATENATED MODULE: ../../main/node_modules/@anthropic-ai/sdk/resources/beta/organization/plugins/plugins.mjs
+;// CONCATENATED MODULE: ./node_modules/@anthropic-ai/sdk/resources/beta/organization/plugins/plugins.mjs
 
 
 
@@ -30272,7 +30272,7 @@ var plugins_Plugins = /* @__PURE__ */ (() => {
     return Plugins;
 })();
 //# sourceMappingURL=plugins.mjs.map
-;// CONCATENATED MODULE: ../../main/node_modules/@anthropic-ai/sdk/resources/beta/organization/rbac-groups/members.mjs
+;// CONCATENATED MODULE: ./node_modules/@anthropic-ai/sdk/resources/beta/organization/rbac-groups/members.mjs
 
 
 
@@ -30374,7 +30374,7 @@ class Members extends APIResource {
     }
 }
 //# sourceMappingURL=members.mjs.map
-;// CONCATENATED MODULE: ../../main/node_modules/@anthropic-ai/sdk/resources/beta/organization/rbac-groups/rbac-groups.mjs
+;// CONCATENATED MODULE: ./node_modules/@anthropic-ai/sdk/resources/beta/organization/rbac-groups/rbac-groups.mjs
 
 
 
@@ -30539,7 +30539,7 @@ var rbac_groups_RBACGroups = /* @__PURE__ */ (() => {
     return RBACGroups;
 })();
 //# sourceMappingURL=rbac-groups.mjs.map
-;// CONCATENATED MODULE: ../../main/node_modules/@anthropic-ai/sdk/resources/beta/organization/rbac-roles/permissions.mjs
+;// CONCATENATED MODULE: ./node_modules/@anthropic-ai/sdk/resources/beta/organization/rbac-roles/permissions.mjs
 
 
 
@@ -30578,7 +30578,7 @@ class Permissions extends APIResource {
     }
 }
 //# sourceMappingURL=permissions.mjs.map
-;// CONCATENATED MODULE: ../../main/node_modules/@anthropic-ai/sdk/resources/beta/organization/rbac-roles/rbac-roles.mjs
+;// CONCATENATED MODULE: ./node_modules/@anthropic-ai/sdk/resources/beta/organization/rbac-roles/rbac-roles.mjs
 
 
 
@@ -30650,7 +30650,7 @@ var RBACRoles = /* @__PURE__ */ (() => {
     return RBACRoles;
 })();
 //# sourceMappingURL=rbac-roles.mjs.map
-;// CONCATENATED MODULE: ../../main/node_modules/@anthropic-ai/sdk/resources/beta/organization/service-accounts/workspaces.mjs
+;// CONCATENATED MODULE: ./node_modules/@anthropic-ai/sdk/resources/beta/organization/service-accounts/workspaces.mjs
 
 
 
@@ -30797,7 +30797,7 @@ class workspaces_Workspaces extends APIResource {
     }
 }
 //# sourceMappingURL=workspaces.mjs.map
-;// CONCATENATED MODULE: ../../main/node_modules/@anthropic-ai/sdk/resources/beta/organization/service-accounts/service-accounts.mjs
+;// CONCATENATED MODULE: ./node_modules/@anthropic-ai/sdk/resources/beta/organization/service-accounts/service-accounts.mjs
 
 
 
@@ -31002,7 +31002,7 @@ var ServiceAccounts = /* @__PURE__ */ (() => {
     return ServiceAccounts;
 })();
 //# sourceMappingURL=service-accounts.mjs.map
-;// CONCATENATED MODULE: ../../main/node_modules/@anthropic-ai/sdk/resources/beta/organization/spend-limits/effective.mjs
+;// CONCATENATED MODULE: ./node_modules/@anthropic-ai/sdk/resources/beta/organization/spend-limits/effective.mjs
 
 
 
@@ -31038,7 +31038,7 @@ class Effective extends APIResource {
     }
 }
 //# sourceMappingURL=effective.mjs.map
-;// CONCATENATED MODULE: ../../main/node_modules/@anthropic-ai/sdk/resources/beta/organization/spend-limits/increase-requests.mjs
+;// CONCATENATED MODULE: ./node_modules/@anthropic-ai/sdk/resources/beta/organization/spend-limits/increase-requests.mjs
 
 
 
@@ -31158,7 +31158,7 @@ class IncreaseRequests extends APIResource {
     }
 }
 //# sourceMappingURL=increase-requests.mjs.map
-;// CONCATENATED MODULE: ../../main/node_modules/@anthropic-ai/sdk/resources/beta/organization/spend-limits/spend-limits.mjs
+;// CONCATENATED MODULE: ./node_modules/@anthropic-ai/sdk/resources/beta/organization/spend-limits/spend-limits.mjs
 
 
 
@@ -31329,7 +31329,7 @@ var SpendLimits = /* @__PURE__ */ (() => {
     return SpendLimits;
 })();
 //# sourceMappingURL=spend-limits.mjs.map
-;// CONCATENATED MODULE: ../../main/node_modules/@anthropic-ai/sdk/resources/beta/organization/telemetry-destinations/workspaces.mjs
+;// CONCATENATED MODULE: ./node_modules/@anthropic-ai/sdk/resources/beta/organization/telemetry-destinations/workspaces.mjs
 
 
 
@@ -31458,7 +31458,7 @@ class telemetry_destinations_workspaces_Workspaces extends APIResource {
     }
 }
 //# sourceMappingURL=workspaces.mjs.map
-;// CONCATENATED MODULE: ../../main/node_modules/@anthropic-ai/sdk/resources/beta/organization/telemetry-destinations/telemetry-destinations.mjs
+;// CONCATENATED MODULE: ./node_modules/@anthropic-ai/sdk/resources/beta/organization/telemetry-destinations/telemetry-destinations.mjs
 
 
 
@@ -31685,7 +31685,7 @@ var TelemetryDestinations = /* @__PURE__ */ (() => {
     return TelemetryDestinations;
 })();
 //# sourceMappingURL=telemetry-destinations.mjs.map
-;// CONCATENATED MODULE: ../../main/node_modules/@anthropic-ai/sdk/resources/beta/organization/workspaces/members.mjs
+;// CONCATENATED MODULE: ./node_modules/@anthropic-ai/sdk/resources/beta/organization/workspaces/members.mjs
 
 
 
@@ -31836,7 +31836,7 @@ class members_Members extends APIResource {
     }
 }
 //# sourceMappingURL=members.mjs.map
-;// CONCATENATED MODULE: ../../main/node_modules/@anthropic-ai/sdk/resources/beta/organization/workspaces/rate-limits.mjs
+;// CONCATENATED MODULE: ./node_modules/@anthropic-ai/sdk/resources/beta/organization/workspaces/rate-limits.mjs
 
 
 
@@ -31919,7 +31919,7 @@ class rate_limits_RateLimits extends APIResource {
     }
 }
 //# sourceMappingURL=rate-limits.mjs.map
-;// CONCATENATED MODULE: ../../main/node_modules/@anthropic-ai/sdk/resources/beta/organization/workspaces/service-accounts.mjs
+;// CONCATENATED MODULE: ./node_modules/@anthropic-ai/sdk/resources/beta/organization/workspaces/service-accounts.mjs
 
 
 
@@ -32148,7 +32148,7 @@ class service_accounts_ServiceAccounts extends APIResource {
     }
 }
 //# sourceMappingURL=service-accounts.mjs.map
-;// CONCATENATED MODULE: ../../main/node_modules/@anthropic-ai/sdk/resources/beta/organization/workspaces/workspaces.mjs
+;// CONCATENATED MODULE: ./node_modules/@anthropic-ai/sdk/resources/beta/organization/workspaces/workspaces.mjs
 
 
 
@@ -32307,7 +32307,7 @@ var workspaces_workspaces_Workspaces = /* @__PURE__ */ (() => {
     return Workspaces;
 })();
 //# sourceMappingURL=workspaces.mjs.map
-;// CONCATENATED MODULE: ../../main/node_modules/@anthropic-ai/sdk/resources/beta/organization/organization.mjs
+;// CONCATENATED MODULE: ./node_modules/@anthropic-ai/sdk/resources/beta/organization/organization.mjs
 
 
 
@@ -32436,7 +32436,7 @@ var Organization = /* @__PURE__ */ (() => {
     return Organization;
 })();
 //# sourceMappingURL=organization.mjs.map
-;// CONCATENATED MODULE: ../../main/node_modules/@anthropic-ai/sdk/resources/beta/sessions/events.mjs
+;// CONCATENATED MODULE: ./node_modules/@anthropic-ai/sdk/resources/beta/sessions/events.mjs
 
 
 
@@ -32592,7 +32592,7 @@ var Events = /* @__PURE__ */ (() => {
 })();
 
 //# sourceMappingURL=events.mjs.map
-;// CONCATENATED MODULE: ../../main/node_modules/@anthropic-ai/sdk/resources/beta/sessions/resources.mjs
+;// CONCATENATED MODULE: ./node_modules/@anthropic-ai/sdk/resources/beta/sessions/resources.mjs
 
 
 
@@ -32763,7 +32763,7 @@ class Resources extends APIResource {
     }
 }
 //# sourceMappingURL=resources.mjs.map
-;// CONCATENATED MODULE: ../../main/node_modules/@anthropic-ai/sdk/resources/beta/sessions/threads/events.mjs
+;// CONCATENATED MODULE: ./node_modules/@anthropic-ai/sdk/resources/beta/sessions/threads/events.mjs
 
 
 
@@ -32842,7 +32842,7 @@ class events_Events extends APIResource {
     }
 }
 //# sourceMappingURL=events.mjs.map
-;// CONCATENATED MODULE: ../../main/node_modules/@anthropic-ai/sdk/resources/beta/sessions/threads/threads.mjs
+;// CONCATENATED MODULE: ./node_modules/@anthropic-ai/sdk/resources/beta/sessions/threads/threads.mjs
 
 
 
@@ -32954,7 +32954,7 @@ var Threads = /* @__PURE__ */ (() => {
     return Threads;
 })();
 //# sourceMappingURL=threads.mjs.map
-;// CONCATENATED MODULE: ../../main/node_modules/@anthropic-ai/sdk/resources/beta/sessions/sessions.mjs
+;// CONCATENATED MODULE: ./node_modules/@anthropic-ai/sdk/resources/beta/sessions/sessions.mjs
 
 
 
@@ -33191,7 +33191,7 @@ var Sessions = /* @__PURE__ */ (() => {
     return Sessions;
 })();
 //# sourceMappingURL=sessions.mjs.map
-;// CONCATENATED MODULE: ../../main/node_modules/@anthropic-ai/sdk/resources/beta/skills/versions.mjs
+;// CONCATENATED MODULE: ./node_modules/@anthropic-ai/sdk/resources/beta/skills/versions.mjs
 
 
 
@@ -33372,7 +33372,7 @@ class skills_versions_Versions extends APIResource {
     }
 }
 //# sourceMappingURL=versions.mjs.map
-;// CONCATENATED MODULE: ../../main/node_modules/@anthropic-ai/sdk/resources/beta/skills/skills.mjs
+;// CONCATENATED MODULE: ./node_modules/@anthropic-ai/sdk/resources/beta/skills/skills.mjs
 
 
 
@@ -33522,7 +33522,7 @@ var skills_Skills = /* @__PURE__ */ (() => {
     return Skills;
 })();
 //# sourceMappingURL=skills.mjs.map
-;// CONCATENATED MODULE: ../../main/node_modules/@anthropic-ai/sdk/resources/beta/tunnels/certificates.mjs
+;// CONCATENATED MODULE: ./node_modules/@anthropic-ai/sdk/resources/beta/tunnels/certificates.mjs
 
 
 
@@ -33682,7 +33682,7 @@ class Certificates extends APIResource {
     }
 }
 //# sourceMappingURL=certificates.mjs.map
-;// CONCATENATED MODULE: ../../main/node_modules/@anthropic-ai/sdk/resources/beta/tunnels/tunnels.mjs
+;// CONCATENATED MODULE: ./node_modules/@anthropic-ai/sdk/resources/beta/tunnels/tunnels.mjs
 
 
 
@@ -33910,7 +33910,7 @@ var Tunnels = /* @__PURE__ */ (() => {
     return Tunnels;
 })();
 //# sourceMappingURL=tunnels.mjs.map
-;// CONCATENATED MODULE: ../../main/node_modules/@anthropic-ai/sdk/resources/beta/user-profiles/action-urls.mjs
+;// CONCATENATED MODULE: ./node_modules/@anthropic-ai/sdk/resources/beta/user-profiles/action-urls.mjs
 
 
 
@@ -33949,7 +33949,7 @@ class ActionURLs extends APIResource {
     }
 }
 //# sourceMappingURL=action-urls.mjs.map
-;// CONCATENATED MODULE: ../../main/node_modules/@anthropic-ai/sdk/resources/beta/user-profiles/user-profiles.mjs
+;// CONCATENATED MODULE: ./node_modules/@anthropic-ai/sdk/resources/beta/user-profiles/user-profiles.mjs
 
 
 
@@ -34144,7 +34144,7 @@ var UserProfiles = /* @__PURE__ */ (() => {
     return UserProfiles;
 })();
 //# sourceMappingURL=user-profiles.mjs.map
-;// CONCATENATED MODULE: ../../main/node_modules/@anthropic-ai/sdk/resources/beta/vaults/credentials.mjs
+;// CONCATENATED MODULE: ./node_modules/@anthropic-ai/sdk/resources/beta/vaults/credentials.mjs
 
 
 
@@ -34376,7 +34376,7 @@ class Credentials extends APIResource {
     }
 }
 //# sourceMappingURL=credentials.mjs.map
-;// CONCATENATED MODULE: ../../main/node_modules/@anthropic-ai/sdk/resources/beta/vaults/vaults.mjs
+;// CONCATENATED MODULE: ./node_modules/@anthropic-ai/sdk/resources/beta/vaults/vaults.mjs
 
 
 
@@ -34573,7 +34573,7 @@ var Vaults = /* @__PURE__ */ (() => {
     return Vaults;
 })();
 //# sourceMappingURL=vaults.mjs.map
-;// CONCATENATED MODULE: ../../main/node_modules/@anthropic-ai/sdk/resources/beta/beta.mjs
+;// CONCATENATED MODULE: ./node_modules/@anthropic-ai/sdk/resources/beta/beta.mjs
 
 
 
@@ -34703,7 +34703,7 @@ var Beta = /* @__PURE__ */ (() => {
     return Beta;
 })();
 //# sourceMappingURL=beta.mjs.map
-;// CONCATENATED MODULE: ../../main/node_modules/@anthropic-ai/sdk/lib/internal/messages-request.mjs
+;// CONCATENATED MODULE: ./node_modules/@anthropic-ai/sdk/lib/internal/messages-request.mjs
 
 
 
@@ -34737,7 +34737,7 @@ function messages_request_startMessagesStreamSpan(client, body, options) {
     return startApiCallSpan(client, 'anthropic.messages.create', options, messagesCreateSpanSettings(client, { body, headers, stream: true }));
 }
 //# sourceMappingURL=messages-request.mjs.map
-;// CONCATENATED MODULE: ../../main/node_modules/@anthropic-ai/sdk/lib/parser.mjs
+;// CONCATENATED MODULE: ./node_modules/@anthropic-ai/sdk/lib/parser.mjs
 
 function parser_getOutputFormat(params) {
     return params?.output_config?.format;
@@ -34800,7 +34800,7 @@ function parseOutputFormat(params, content) {
     }
 }
 //# sourceMappingURL=parser.mjs.map
-;// CONCATENATED MODULE: ../../main/node_modules/@anthropic-ai/sdk/lib/MessageStream.mjs
+;// CONCATENATED MODULE: ./node_modules/@anthropic-ai/sdk/lib/MessageStream.mjs
 var _MessageStream_instances, _MessageStream_currentMessageSnapshot, _MessageStream_params, _MessageStream_connectedPromise, _MessageStream_resolveConnectedPromise, _MessageStream_rejectConnectedPromise, _MessageStream_endPromise, _MessageStream_resolveEndPromise, _MessageStream_rejectEndPromise, _MessageStream_listeners, _MessageStream_ended, _MessageStream_errored, _MessageStream_aborted, _MessageStream_catchingPromiseCreated, _MessageStream_response, _MessageStream_request_id, _MessageStream_workspace_id, _MessageStream_logger, _MessageStream_client, _MessageStream_span, _MessageStream_getFinalMessage, _MessageStream_getFinalText, _MessageStream_handleError, _MessageStream_beginRequest, _MessageStream_addStreamEvent, _MessageStream_endRequest, _MessageStream_accumulateMessage;
 
 
@@ -35447,7 +35447,7 @@ var MessageStream = /* @__PURE__ */ (() => {
     return MessageStream;
 })();
 //# sourceMappingURL=MessageStream.mjs.map
-;// CONCATENATED MODULE: ../../main/node_modules/@anthropic-ai/sdk/resources/messages/batches.mjs
+;// CONCATENATED MODULE: ./node_modules/@anthropic-ai/sdk/resources/messages/batches.mjs
 
 
 
@@ -35695,7 +35695,7 @@ class batches_Batches extends APIResource {
     }
 }
 //# sourceMappingURL=batches.mjs.map
-;// CONCATENATED MODULE: ../../main/node_modules/@anthropic-ai/sdk/resources/messages/messages.mjs
+;// CONCATENATED MODULE: ./node_modules/@anthropic-ai/sdk/resources/messages/messages.mjs
 
 
 
@@ -36211,7 +36211,7 @@ const messages_DEPRECATED_MODELS = {
 };
 const messages_MODELS_TO_WARN_WITH_THINKING_ENABLED = ['claude-mythos-preview', 'claude-opus-4-6'];
 //# sourceMappingURL=messages.mjs.map
-;// CONCATENATED MODULE: ../../main/node_modules/@anthropic-ai/sdk/resources/organization/api-keys.mjs
+;// CONCATENATED MODULE: ./node_modules/@anthropic-ai/sdk/resources/organization/api-keys.mjs
 
 
 
@@ -36316,7 +36316,7 @@ var api_keys_APIKeys = /* @__PURE__ */ (() => {
     return APIKeys;
 })();
 //# sourceMappingURL=api-keys.mjs.map
-;// CONCATENATED MODULE: ../../main/node_modules/@anthropic-ai/sdk/resources/organization/external-keys.mjs
+;// CONCATENATED MODULE: ./node_modules/@anthropic-ai/sdk/resources/organization/external-keys.mjs
 
 
 
@@ -36545,7 +36545,7 @@ var external_keys_ExternalKeys = /* @__PURE__ */ (() => {
     return ExternalKeys;
 })();
 //# sourceMappingURL=external-keys.mjs.map
-;// CONCATENATED MODULE: ../../main/node_modules/@anthropic-ai/sdk/resources/organization/invites.mjs
+;// CONCATENATED MODULE: ./node_modules/@anthropic-ai/sdk/resources/organization/invites.mjs
 
 
 
@@ -36717,7 +36717,7 @@ var invites_Invites = /* @__PURE__ */ (() => {
     return Invites;
 })();
 //# sourceMappingURL=invites.mjs.map
-;// CONCATENATED MODULE: ../../main/node_modules/@anthropic-ai/sdk/resources/organization/compliance-settings.mjs
+;// CONCATENATED MODULE: ./node_modules/@anthropic-ai/sdk/resources/organization/compliance-settings.mjs
 
 
 class compliance_settings_ComplianceSettings extends APIResource {
@@ -36782,7 +36782,7 @@ class compliance_settings_ComplianceSettings extends APIResource {
     }
 }
 //# sourceMappingURL=compliance-settings.mjs.map
-;// CONCATENATED MODULE: ../../main/node_modules/@anthropic-ai/sdk/resources/organization/rate-limits.mjs
+;// CONCATENATED MODULE: ./node_modules/@anthropic-ai/sdk/resources/organization/rate-limits.mjs
 
 
 
@@ -36817,7 +36817,7 @@ class organization_rate_limits_RateLimits extends APIResource {
     }
 }
 //# sourceMappingURL=rate-limits.mjs.map
-;// CONCATENATED MODULE: ../../main/node_modules/@anthropic-ai/sdk/resources/organization/users.mjs
+;// CONCATENATED MODULE: ./node_modules/@anthropic-ai/sdk/resources/organization/users.mjs
 
 
 
@@ -36930,7 +36930,7 @@ var organization_users_Users = /* @__PURE__ */ (() => {
     return Users;
 })();
 //# sourceMappingURL=users.mjs.map
-;// CONCATENATED MODULE: ../../main/node_modules/@anthropic-ai/sdk/resources/organization/analytics/artifacts.mjs
+;// CONCATENATED MODULE: ./node_modules/@anthropic-ai/sdk/resources/organization/analytics/artifacts.mjs
 
 
 
@@ -36965,7 +36965,7 @@ class artifacts_Artifacts extends APIResource {
     }
 }
 //# sourceMappingURL=artifacts.mjs.map
-;// CONCATENATED MODULE: ../../main/node_modules/@anthropic-ai/sdk/resources/organization/analytics/connectors.mjs
+;// CONCATENATED MODULE: ./node_modules/@anthropic-ai/sdk/resources/organization/analytics/connectors.mjs
 
 
 
@@ -37012,7 +37012,7 @@ class connectors_Connectors extends APIResource {
     }
 }
 //# sourceMappingURL=connectors.mjs.map
-;// CONCATENATED MODULE: ../../main/node_modules/@anthropic-ai/sdk/resources/organization/analytics/plugins.mjs
+;// CONCATENATED MODULE: ./node_modules/@anthropic-ai/sdk/resources/organization/analytics/plugins.mjs
 
 
 
@@ -37062,7 +37062,7 @@ class analytics_plugins_Plugins extends APIResource {
     }
 }
 //# sourceMappingURL=plugins.mjs.map
-;// CONCATENATED MODULE: ../../main/node_modules/@anthropic-ai/sdk/resources/organization/analytics/skills.mjs
+;// CONCATENATED MODULE: ./node_modules/@anthropic-ai/sdk/resources/organization/analytics/skills.mjs
 
 
 
@@ -37107,7 +37107,7 @@ class analytics_skills_Skills extends APIResource {
     }
 }
 //# sourceMappingURL=skills.mjs.map
-;// CONCATENATED MODULE: ../../main/node_modules/@anthropic-ai/sdk/resources/organization/analytics/summaries.mjs
+;// CONCATENATED MODULE: ./node_modules/@anthropic-ai/sdk/resources/organization/analytics/summaries.mjs
 
 
 
@@ -37147,7 +37147,7 @@ class summaries_Summaries extends APIResource {
     }
 }
 //# sourceMappingURL=summaries.mjs.map
-;// CONCATENATED MODULE: ../../main/node_modules/@anthropic-ai/sdk/resources/organization/analytics/users.mjs
+;// CONCATENATED MODULE: ./node_modules/@anthropic-ai/sdk/resources/organization/analytics/users.mjs
 
 
 
@@ -37192,7 +37192,7 @@ class analytics_users_Users extends APIResource {
     }
 }
 //# sourceMappingURL=users.mjs.map
-;// CONCATENATED MODULE: ../../main/node_modules/@anthropic-ai/sdk/resources/organization/analytics/apps/chat/projects.mjs
+;// CONCATENATED MODULE: ./node_modules/@anthropic-ai/sdk/resources/organization/analytics/apps/chat/projects.mjs
 
 
 
@@ -37236,7 +37236,7 @@ class projects_Projects extends APIResource {
     }
 }
 //# sourceMappingURL=projects.mjs.map
-;// CONCATENATED MODULE: ../../main/node_modules/@anthropic-ai/sdk/resources/organization/analytics/apps/chat/chat.mjs
+;// CONCATENATED MODULE: ./node_modules/@anthropic-ai/sdk/resources/organization/analytics/apps/chat/chat.mjs
 
 
 
@@ -37251,7 +37251,7 @@ var chat_Chat = /* @__PURE__ */ (() => {
     return Chat;
 })();
 //# sourceMappingURL=chat.mjs.map
-;// CONCATENATED MODULE: ../../main/node_modules/@anthropic-ai/sdk/resources/organization/analytics/apps/apps.mjs
+;// CONCATENATED MODULE: ./node_modules/@anthropic-ai/sdk/resources/organization/analytics/apps/apps.mjs
 
 
 
@@ -37266,7 +37266,7 @@ var apps_Apps = /* @__PURE__ */ (() => {
     return Apps;
 })();
 //# sourceMappingURL=apps.mjs.map
-;// CONCATENATED MODULE: ../../main/node_modules/@anthropic-ai/sdk/resources/organization/analytics/analytics.mjs
+;// CONCATENATED MODULE: ./node_modules/@anthropic-ai/sdk/resources/organization/analytics/analytics.mjs
 
 
 
@@ -37305,7 +37305,7 @@ var analytics_Analytics = /* @__PURE__ */ (() => {
     return Analytics;
 })();
 //# sourceMappingURL=analytics.mjs.map
-;// CONCATENATED MODULE: ../../main/node_modules/@anthropic-ai/sdk/resources/organization/federation/issuers.mjs
+;// CONCATENATED MODULE: ./node_modules/@anthropic-ai/sdk/resources/organization/federation/issuers.mjs
 
 
 
@@ -37472,7 +37472,7 @@ class issuers_Issuers extends APIResource {
     }
 }
 //# sourceMappingURL=issuers.mjs.map
-;// CONCATENATED MODULE: ../../main/node_modules/@anthropic-ai/sdk/resources/organization/federation/rules/workspaces.mjs
+;// CONCATENATED MODULE: ./node_modules/@anthropic-ai/sdk/resources/organization/federation/rules/workspaces.mjs
 
 
 
@@ -37590,7 +37590,7 @@ class rules_workspaces_Workspaces extends APIResource {
     }
 }
 //# sourceMappingURL=workspaces.mjs.map
-;// CONCATENATED MODULE: ../../main/node_modules/@anthropic-ai/sdk/resources/organization/federation/rules/rules.mjs
+;// CONCATENATED MODULE: ./node_modules/@anthropic-ai/sdk/resources/organization/federation/rules/rules.mjs
 
 
 
@@ -37788,7 +37788,7 @@ var rules_Rules = /* @__PURE__ */ (() => {
     return Rules;
 })();
 //# sourceMappingURL=rules.mjs.map
-;// CONCATENATED MODULE: ../../main/node_modules/@anthropic-ai/sdk/resources/organization/federation/federation.mjs
+;// CONCATENATED MODULE: ./node_modules/@anthropic-ai/sdk/resources/organization/federation/federation.mjs
 
 
 
@@ -37807,7 +37807,7 @@ var federation_Federation = /* @__PURE__ */ (() => {
     return Federation;
 })();
 //# sourceMappingURL=federation.mjs.map
-;// CONCATENATED MODULE: ../../main/node_modules/@anthropic-ai/sdk/resources/organization/rbac-groups/members.mjs
+;// CONCATENATED MODULE: ./node_modules/@anthropic-ai/sdk/resources/organization/rbac-groups/members.mjs
 
 
 
@@ -37906,7 +37906,7 @@ class rbac_groups_members_Members extends APIResource {
     }
 }
 //# sourceMappingURL=members.mjs.map
-;// CONCATENATED MODULE: ../../main/node_modules/@anthropic-ai/sdk/resources/organization/rbac-groups/rbac-groups.mjs
+;// CONCATENATED MODULE: ./node_modules/@anthropic-ai/sdk/resources/organization/rbac-groups/rbac-groups.mjs
 
 
 
@@ -38090,7 +38090,7 @@ var rbac_groups_rbac_groups_RBACGroups = /* @__PURE__ */ (() => {
     return RBACGroups;
 })();
 //# sourceMappingURL=rbac-groups.mjs.map
-;// CONCATENATED MODULE: ../../main/node_modules/@anthropic-ai/sdk/resources/organization/rbac-roles/permissions.mjs
+;// CONCATENATED MODULE: ./node_modules/@anthropic-ai/sdk/resources/organization/rbac-roles/permissions.mjs
 
 
 
@@ -38128,7 +38128,7 @@ class permissions_Permissions extends APIResource {
     }
 }
 //# sourceMappingURL=permissions.mjs.map
-;// CONCATENATED MODULE: ../../main/node_modules/@anthropic-ai/sdk/resources/organization/rbac-roles/rbac-roles.mjs
+;// CONCATENATED MODULE: ./node_modules/@anthropic-ai/sdk/resources/organization/rbac-roles/rbac-roles.mjs
 
 
 
@@ -38198,7 +38198,7 @@ var rbac_roles_RBACRoles = /* @__PURE__ */ (() => {
     return RBACRoles;
 })();
 //# sourceMappingURL=rbac-roles.mjs.map
-;// CONCATENATED MODULE: ../../main/node_modules/@anthropic-ai/sdk/resources/organization/service-accounts/workspaces.mjs
+;// CONCATENATED MODULE: ./node_modules/@anthropic-ai/sdk/resources/organization/service-accounts/workspaces.mjs
 
 
 
@@ -38327,7 +38327,7 @@ class service_accounts_workspaces_Workspaces extends APIResource {
     }
 }
 //# sourceMappingURL=workspaces.mjs.map
-;// CONCATENATED MODULE: ../../main/node_modules/@anthropic-ai/sdk/resources/organization/service-accounts/service-accounts.mjs
+;// CONCATENATED MODULE: ./node_modules/@anthropic-ai/sdk/resources/organization/service-accounts/service-accounts.mjs
 
 
 
@@ -38501,7 +38501,7 @@ var service_accounts_service_accounts_ServiceAccounts = /* @__PURE__ */ (() => {
     return ServiceAccounts;
 })();
 //# sourceMappingURL=service-accounts.mjs.map
-;// CONCATENATED MODULE: ../../main/node_modules/@anthropic-ai/sdk/resources/organization/spend-limits/effective.mjs
+;// CONCATENATED MODULE: ./node_modules/@anthropic-ai/sdk/resources/organization/spend-limits/effective.mjs
 
 
 
@@ -38536,7 +38536,7 @@ class effective_Effective extends APIResource {
     }
 }
 //# sourceMappingURL=effective.mjs.map
-;// CONCATENATED MODULE: ../../main/node_modules/@anthropic-ai/sdk/resources/organization/spend-limits/increase-requests.mjs
+;// CONCATENATED MODULE: ./node_modules/@anthropic-ai/sdk/resources/organization/spend-limits/increase-requests.mjs
 
 
 
@@ -38652,7 +38652,7 @@ class increase_requests_IncreaseRequests extends APIResource {
     }
 }
 //# sourceMappingURL=increase-requests.mjs.map
-;// CONCATENATED MODULE: ../../main/node_modules/@anthropic-ai/sdk/resources/organization/spend-limits/spend-limits.mjs
+;// CONCATENATED MODULE: ./node_modules/@anthropic-ai/sdk/resources/organization/spend-limits/spend-limits.mjs
 
 
 
@@ -38671,7 +38671,7 @@ var spend_limits_SpendLimits = /* @__PURE__ */ (() => {
     return SpendLimits;
 })();
 //# sourceMappingURL=spend-limits.mjs.map
-;// CONCATENATED MODULE: ../../main/node_modules/@anthropic-ai/sdk/resources/organization/workspaces/members.mjs
+;// CONCATENATED MODULE: ./node_modules/@anthropic-ai/sdk/resources/organization/workspaces/members.mjs
 
 
 
@@ -38817,7 +38817,7 @@ class workspaces_members_Members extends APIResource {
     }
 }
 //# sourceMappingURL=members.mjs.map
-;// CONCATENATED MODULE: ../../main/node_modules/@anthropic-ai/sdk/resources/organization/workspaces/rate-limits.mjs
+;// CONCATENATED MODULE: ./node_modules/@anthropic-ai/sdk/resources/organization/workspaces/rate-limits.mjs
 
 
 
@@ -38898,7 +38898,7 @@ class workspaces_rate_limits_RateLimits extends APIResource {
     }
 }
 //# sourceMappingURL=rate-limits.mjs.map
-;// CONCATENATED MODULE: ../../main/node_modules/@anthropic-ai/sdk/resources/organization/workspaces/service-accounts.mjs
+;// CONCATENATED MODULE: ./node_modules/@anthropic-ai/sdk/resources/organization/workspaces/service-accounts.mjs
 
 
 
@@ -39099,7 +39099,7 @@ class workspaces_service_accounts_ServiceAccounts extends APIResource {
     }
 }
 //# sourceMappingURL=service-accounts.mjs.map
-;// CONCATENATED MODULE: ../../main/node_modules/@anthropic-ai/sdk/resources/organization/workspaces/workspaces.mjs
+;// CONCATENATED MODULE: ./node_modules/@anthropic-ai/sdk/resources/organization/workspaces/workspaces.mjs
 
 
 
@@ -39298,7 +39298,7 @@ var organization_workspaces_workspaces_Workspaces = /* @__PURE__ */ (() => {
     return Workspaces;
 })();
 //# sourceMappingURL=workspaces.mjs.map
-;// CONCATENATED MODULE: ../../main/node_modules/@anthropic-ai/sdk/resources/organization/organization.mjs
+;// CONCATENATED MODULE: ./node_modules/@anthropic-ai/sdk/resources/organization/organization.mjs
 
 
 
@@ -39443,7 +39443,7 @@ var organization_Organization = /* @__PURE__ */ (() => {
     return Organization;
 })();
 //# sourceMappingURL=organization.mjs.map
-;// CONCATENATED MODULE: ../../main/node_modules/@anthropic-ai/sdk/resources/skills/versions.mjs
+;// CONCATENATED MODULE: ./node_modules/@anthropic-ai/sdk/resources/skills/versions.mjs
 
 
 
@@ -39574,7 +39574,7 @@ class resources_skills_versions_Versions extends APIResource {
     }
 }
 //# sourceMappingURL=versions.mjs.map
-;// CONCATENATED MODULE: ../../main/node_modules/@anthropic-ai/sdk/resources/skills/skills.mjs
+;// CONCATENATED MODULE: ./node_modules/@anthropic-ai/sdk/resources/skills/skills.mjs
 
 
 
@@ -39721,7 +39721,7 @@ var skills_skills_Skills = /* @__PURE__ */ (() => {
     return Skills;
 })();
 //# sourceMappingURL=skills.mjs.map
-;// CONCATENATED MODULE: ../../main/node_modules/@anthropic-ai/sdk/resources/user-profiles/action-urls.mjs
+;// CONCATENATED MODULE: ./node_modules/@anthropic-ai/sdk/resources/user-profiles/action-urls.mjs
 
 
 
@@ -39756,7 +39756,7 @@ class action_urls_ActionURLs extends APIResource {
     }
 }
 //# sourceMappingURL=action-urls.mjs.map
-;// CONCATENATED MODULE: ../../main/node_modules/@anthropic-ai/sdk/resources/user-profiles/user-profiles.mjs
+;// CONCATENATED MODULE: ./node_modules/@anthropic-ai/sdk/resources/user-profiles/user-profiles.mjs
 
 
 
@@ -39967,7 +39967,7 @@ var user_profiles_UserProfiles = /* @__PURE__ */ (() => {
     return UserProfiles;
 })();
 //# sourceMappingURL=user-profiles.mjs.map
-;// CONCATENATED MODULE: ../../main/node_modules/@anthropic-ai/sdk/core/error-classes.mjs
+;// CONCATENATED MODULE: ./node_modules/@anthropic-ai/sdk/core/error-classes.mjs
 
 
 
@@ -40093,7 +40093,7 @@ const ERROR_CODE_CLASSES = /* @__PURE__ */ new Map([
     ['529 compaction_unavailable', CompactionUnavailableError],
 ]);
 //# sourceMappingURL=error-classes.mjs.map
-;// CONCATENATED MODULE: ../../main/node_modules/@anthropic-ai/sdk/lib/credentials/types.mjs
+;// CONCATENATED MODULE: ./node_modules/@anthropic-ai/sdk/lib/credentials/types.mjs
 
 const GRANT_TYPE_JWT_BEARER = 'urn:ietf:params:oauth:grant-type:jwt-bearer';
 const GRANT_TYPE_REFRESH_TOKEN = 'refresh_token';
@@ -40205,7 +40205,7 @@ function redactSensitive(body) {
 async function checkCredentialsFileSafety(path, onWarn = (m) => console.warn(`anthropic-sdk: ${m}`)) {
     if (typeof process === 'undefined' || process.platform === 'win32')
         return;
-    const { fs } = await __nccwpck_require__.e(/* import() */ 162).then(__nccwpck_require__.bind(__nccwpck_require__, 9162));
+    const { fs } = await __nccwpck_require__.e(/* import() */ 168).then(__nccwpck_require__.bind(__nccwpck_require__, 168));
     let resolved = path;
     let st;
     try {
@@ -40235,7 +40235,7 @@ async function checkCredentialsFileSafety(path, onWarn = (m) => console.warn(`an
  * Creates the parent directory with mode 0700 and the file with mode 0600.
  */
 async function writeCredentialsFileAtomic(targetPath, data) {
-    const { fs, path } = await __nccwpck_require__.e(/* import() */ 162).then(__nccwpck_require__.bind(__nccwpck_require__, 9162));
+    const { fs, path } = await __nccwpck_require__.e(/* import() */ 168).then(__nccwpck_require__.bind(__nccwpck_require__, 168));
     const dir = path.dirname(targetPath);
     await fs.promises.mkdir(dir, { recursive: true, mode: 0o700 });
     // Unique temp name avoids two concurrent writers (different processes or
@@ -40321,13 +40321,13 @@ var WorkloadIdentityError = /* @__PURE__ */ (() => {
     return WorkloadIdentityError;
 })();
 //# sourceMappingURL=types.mjs.map
-;// CONCATENATED MODULE: ../../main/node_modules/@anthropic-ai/sdk/internal/utils/time.mjs
+;// CONCATENATED MODULE: ./node_modules/@anthropic-ai/sdk/internal/utils/time.mjs
 /** Current time as unix epoch seconds. */
 function nowAsSeconds() {
     return Math.floor(Date.now() / 1000);
 }
 //# sourceMappingURL=time.mjs.map
-;// CONCATENATED MODULE: ../../main/node_modules/@anthropic-ai/sdk/lib/credentials/token-cache.mjs
+;// CONCATENATED MODULE: ./node_modules/@anthropic-ai/sdk/lib/credentials/token-cache.mjs
 
 
 /**
@@ -40436,7 +40436,7 @@ class TokenCache {
     }
 }
 //# sourceMappingURL=token-cache.mjs.map
-;// CONCATENATED MODULE: ../../main/node_modules/@anthropic-ai/sdk/internal/trace-headers.mjs
+;// CONCATENATED MODULE: ./node_modules/@anthropic-ai/sdk/internal/trace-headers.mjs
 
 
 /**
@@ -40459,7 +40459,7 @@ function traceHeaderNames() {
     return names;
 }
 //# sourceMappingURL=trace-headers.mjs.map
-;// CONCATENATED MODULE: ../../main/node_modules/@anthropic-ai/sdk/lib/internal/tracing/headers.mjs
+;// CONCATENATED MODULE: ./node_modules/@anthropic-ai/sdk/lib/internal/tracing/headers.mjs
 
 /**
  * Removes the trace-context headers ({@link traceHeaderNames}) from `headers` and returns them.
@@ -40490,7 +40490,7 @@ function withoutTraceHeaders(middleware) {
     };
 }
 //# sourceMappingURL=headers.mjs.map
-;// CONCATENATED MODULE: ../../main/node_modules/@anthropic-ai/sdk/core/credentials.mjs
+;// CONCATENATED MODULE: ./node_modules/@anthropic-ai/sdk/core/credentials.mjs
 
 
 
@@ -40597,7 +40597,7 @@ const loadConfigWithSource = async (profile) => {
         return null;
     }
     validateProfileName(profileName);
-    const { fs, path } = await __nccwpck_require__.e(/* import() */ 162).then(__nccwpck_require__.bind(__nccwpck_require__, 9162));
+    const { fs, path } = await __nccwpck_require__.e(/* import() */ 168).then(__nccwpck_require__.bind(__nccwpck_require__, 168));
     const configPath = path.join(rootConfigPath, 'configs', `${profileName}.json`);
     let configRaw;
     try {
@@ -40675,7 +40675,7 @@ const loadCredentials = async () => {
     if (!credentialsPath) {
         return null;
     }
-    const { fs } = await __nccwpck_require__.e(/* import() */ 162).then(__nccwpck_require__.bind(__nccwpck_require__, 9162));
+    const { fs } = await __nccwpck_require__.e(/* import() */ 168).then(__nccwpck_require__.bind(__nccwpck_require__, 168));
     let raw;
     try {
         raw = await fs.promises.readFile(credentialsPath, 'utf-8');
@@ -40719,14 +40719,14 @@ const getCredentialsPath = async (config, profile) => {
         return null;
     }
     validateProfileName(profileName);
-    const { path } = await __nccwpck_require__.e(/* import() */ 162).then(__nccwpck_require__.bind(__nccwpck_require__, 9162));
+    const { path } = await __nccwpck_require__.e(/* import() */ 168).then(__nccwpck_require__.bind(__nccwpck_require__, 168));
     return path.join(rootConfigPath, 'credentials', `${profileName}.json`);
 };
 const getRootConfigPath = async () => {
     if (!supportsLocalConfigFiles()) {
         return null;
     }
-    const { path } = await __nccwpck_require__.e(/* import() */ 162).then(__nccwpck_require__.bind(__nccwpck_require__, 9162));
+    const { path } = await __nccwpck_require__.e(/* import() */ 168).then(__nccwpck_require__.bind(__nccwpck_require__, 168));
     // ANTHROPIC_CONFIG_DIR is treated as a trusted path: it is set by the
     // process operator, not by remote input, so it is not validated.
     const configDir = (0,utils_env/* readEnv */.s)('ANTHROPIC_CONFIG_DIR');
@@ -40770,7 +40770,7 @@ const getActiveProfileName = async () => {
     if (profileName) {
         return profileName;
     }
-    const { fs, path } = await __nccwpck_require__.e(/* import() */ 162).then(__nccwpck_require__.bind(__nccwpck_require__, 9162));
+    const { fs, path } = await __nccwpck_require__.e(/* import() */ 168).then(__nccwpck_require__.bind(__nccwpck_require__, 168));
     const filePath = path.join(rootConfigPath, 'active_config');
     try {
         return (await fs.promises.readFile(filePath, 'utf-8')).trim() || 'default';
@@ -40783,7 +40783,7 @@ const getActiveProfileName = async () => {
     }
 };
 //# sourceMappingURL=credentials.mjs.map
-;// CONCATENATED MODULE: ../../main/node_modules/@anthropic-ai/sdk/lib/credentials/identity-token.mjs
+;// CONCATENATED MODULE: ./node_modules/@anthropic-ai/sdk/lib/credentials/identity-token.mjs
 
 /**
  * Reads a JWT from a file on every call. Supports automatic rotation
@@ -40794,7 +40794,7 @@ function identityTokenFromFile(path) {
         throw new core_error/* AnthropicError */.pJ('Identity token file path is empty');
     }
     return async () => {
-        const { fs } = await __nccwpck_require__.e(/* import() */ 162).then(__nccwpck_require__.bind(__nccwpck_require__, 9162));
+        const { fs } = await __nccwpck_require__.e(/* import() */ 168).then(__nccwpck_require__.bind(__nccwpck_require__, 168));
         let content;
         try {
             content = await fs.promises.readFile(path, 'utf-8');
@@ -40819,7 +40819,7 @@ function identityTokenFromValue(token) {
     return () => token;
 }
 //# sourceMappingURL=identity-token.mjs.map
-;// CONCATENATED MODULE: ../../main/node_modules/@anthropic-ai/sdk/lib/credentials/oidc-federation.mjs
+;// CONCATENATED MODULE: ./node_modules/@anthropic-ai/sdk/lib/credentials/oidc-federation.mjs
 
 
 
@@ -40900,7 +40900,7 @@ function oidcFederationProvider(config) {
     };
 }
 //# sourceMappingURL=oidc-federation.mjs.map
-;// CONCATENATED MODULE: ../../main/node_modules/@anthropic-ai/sdk/lib/credentials/user-oauth.mjs
+;// CONCATENATED MODULE: ./node_modules/@anthropic-ai/sdk/lib/credentials/user-oauth.mjs
 
 
 
@@ -40916,7 +40916,7 @@ function oidcFederationProvider(config) {
  */
 function userOAuthProvider(config) {
     return async (opts) => {
-        const { fs } = await __nccwpck_require__.e(/* import() */ 162).then(__nccwpck_require__.bind(__nccwpck_require__, 9162));
+        const { fs } = await __nccwpck_require__.e(/* import() */ 168).then(__nccwpck_require__.bind(__nccwpck_require__, 168));
         await checkCredentialsFileSafety(config.credentialsPath, config.onSafetyWarning);
         let raw;
         try {
@@ -40996,7 +40996,7 @@ function userOAuthProvider(config) {
     };
 }
 //# sourceMappingURL=user-oauth.mjs.map
-;// CONCATENATED MODULE: ../../main/node_modules/@anthropic-ai/sdk/lib/credentials/credential-chain.mjs
+;// CONCATENATED MODULE: ./node_modules/@anthropic-ai/sdk/lib/credentials/credential-chain.mjs
 
 
 
@@ -41160,7 +41160,7 @@ function resolveIdentityTokenProvider(auth) {
  */
 function cachedExchangeProvider(exchange, credentialsPath, onCacheWriteError, onSafetyWarning) {
     return async (opts) => {
-        const { fs } = await __nccwpck_require__.e(/* import() */ 162).then(__nccwpck_require__.bind(__nccwpck_require__, 9162));
+        const { fs } = await __nccwpck_require__.e(/* import() */ 168).then(__nccwpck_require__.bind(__nccwpck_require__, 168));
         await checkCredentialsFileSafety(credentialsPath, onSafetyWarning);
         // Try cached credentials file
         let existing;
@@ -41208,7 +41208,7 @@ function cachedExchangeProvider(exchange, credentialsPath, onCacheWriteError, on
     };
 }
 //# sourceMappingURL=credential-chain.mjs.map
-;// CONCATENATED MODULE: ../../main/node_modules/@anthropic-ai/sdk/core/middleware.mjs
+;// CONCATENATED MODULE: ./node_modules/@anthropic-ai/sdk/core/middleware.mjs
 
 
 
@@ -41377,7 +41377,7 @@ function applyMiddleware(fetchFn, middleware, options, client) {
     return next;
 }
 //# sourceMappingURL=middleware.mjs.map
-;// CONCATENATED MODULE: ../../main/node_modules/@anthropic-ai/sdk/internal/to-file.mjs
+;// CONCATENATED MODULE: ./node_modules/@anthropic-ai/sdk/internal/to-file.mjs
 
 
 /**
@@ -41471,7 +41471,7 @@ function propsForError(value) {
     return `; props: [${props.map((p) => `"${p}"`).join(', ')}]`;
 }
 //# sourceMappingURL=to-file.mjs.map
-;// CONCATENATED MODULE: ../../main/node_modules/@anthropic-ai/sdk/resources/models.mjs
+;// CONCATENATED MODULE: ./node_modules/@anthropic-ai/sdk/resources/models.mjs
 
 
 
@@ -41540,7 +41540,7 @@ class models_Models extends APIResource {
     }
 }
 //# sourceMappingURL=models.mjs.map
-;// CONCATENATED MODULE: ../../main/node_modules/@anthropic-ai/sdk/client.mjs
+;// CONCATENATED MODULE: ./node_modules/@anthropic-ai/sdk/client.mjs
 var _BaseAnthropic_instances, _a, _BaseAnthropic_encoder, _BaseAnthropic_apiKeyFunction, _BaseAnthropic_openTelemetry, _BaseAnthropic_baseURLOverridden;
 
 
@@ -43355,8 +43355,8 @@ function createRepositoryReader(options) {
     };
 }
 
-// EXTERNAL MODULE: ../../main/node_modules/ajv/dist/ajv.js
-var ajv = __nccwpck_require__(9153);
+// EXTERNAL MODULE: ./node_modules/ajv/dist/ajv.js
+var ajv = __nccwpck_require__(2463);
 // EXTERNAL MODULE: external "node:child_process"
 var external_node_child_process_ = __nccwpck_require__(1421);
 ;// CONCATENATED MODULE: ./src/ports/git.ts
@@ -44292,8 +44292,8 @@ async function describeEntry(folder, rootReal, name) {
     }
 }
 
-// EXTERNAL MODULE: ../../main/node_modules/parse-diff/index.js
-var parse_diff = __nccwpck_require__(3663);
+// EXTERNAL MODULE: ./node_modules/parse-diff/index.js
+var parse_diff = __nccwpck_require__(2673);
 var parse_diff_default = /*#__PURE__*/__nccwpck_require__.n(parse_diff);
 ;// CONCATENATED MODULE: ./src/diff/classify.ts
 const CODE_EXTENSIONS = /\.(?:[cm]?[jt]sx?|py)$/;
@@ -47517,11 +47517,11 @@ function weakProof(tests) {
 
 // EXTERNAL MODULE: external "events"
 var external_events_ = __nccwpck_require__(4434);
-// EXTERNAL MODULE: ../../main/node_modules/yaml/dist/index.js
-var yaml_dist = __nccwpck_require__(3645);
-// EXTERNAL MODULE: ../../main/node_modules/yaml-types/dist/index.js
-var yaml_types_dist = __nccwpck_require__(8409);
-;// CONCATENATED MODULE: ../../main/node_modules/tap-yaml/dist/esm/types/date.js
+// EXTERNAL MODULE: ./node_modules/yaml/dist/index.js
+var yaml_dist = __nccwpck_require__(8815);
+// EXTERNAL MODULE: ./node_modules/yaml-types/dist/index.js
+var yaml_types_dist = __nccwpck_require__(9087);
+;// CONCATENATED MODULE: ./node_modules/tap-yaml/dist/esm/types/date.js
 const date = {
     tag: '!date',
     // use !!timestamp instead, this is for parsing only
@@ -47540,7 +47540,7 @@ const date = {
     },
 };
 //# sourceMappingURL=date.js.map
-;// CONCATENATED MODULE: ../../main/node_modules/tap-yaml/dist/esm/types/timestamp.js
+;// CONCATENATED MODULE: ./node_modules/tap-yaml/dist/esm/types/timestamp.js
 // this just sets the !!timestamp tag to be not considered a default,
 // so that we don't confuse date strings and actual dates.
 // See: https://github.com/eemeli/yaml/issues/475
@@ -47549,7 +47549,7 @@ const schema = new yaml_dist.Schema({ resolveKnownTags: true });
 const timestamp = schema.knownTags['tag:yaml.org,2002:timestamp'];
 timestamp.default = false;
 //# sourceMappingURL=timestamp.js.map
-;// CONCATENATED MODULE: ../../main/node_modules/tap-yaml/dist/esm/types/index.js
+;// CONCATENATED MODULE: ./node_modules/tap-yaml/dist/esm/types/index.js
 
 
 
@@ -47572,23 +47572,23 @@ const t = [
 ];
 const customTags = (tags) => [...new Set(t.concat(tags))];
 //# sourceMappingURL=index.js.map
-;// CONCATENATED MODULE: ../../main/node_modules/tap-yaml/dist/esm/parse.js
+;// CONCATENATED MODULE: ./node_modules/tap-yaml/dist/esm/parse.js
 
 
 const parse = (str) => yaml_dist.parse(str, { customTags: customTags, prettyErrors: true });
 //# sourceMappingURL=parse.js.map
-;// CONCATENATED MODULE: ../../main/node_modules/tap-yaml/dist/esm/stringify.js
+;// CONCATENATED MODULE: ./node_modules/tap-yaml/dist/esm/stringify.js
 
 
 const stringify_stringify = (obj) => yaml_dist.stringify(obj, { customTags: customTags, prettyErrors: true });
 //# sourceMappingURL=stringify.js.map
-;// CONCATENATED MODULE: ../../main/node_modules/tap-yaml/dist/esm/index.js
+;// CONCATENATED MODULE: ./node_modules/tap-yaml/dist/esm/index.js
 
 
 
 /* harmony default export */ const esm = ({ parse: parse, stringify: stringify_stringify });
 //# sourceMappingURL=index.js.map
-;// CONCATENATED MODULE: ../../main/node_modules/tap-parser/dist/esm/final-plan.js
+;// CONCATENATED MODULE: ./node_modules/tap-parser/dist/esm/final-plan.js
 /**
  * The summary of the plan, for inclusion in the results
  * provided in the `complete` event.
@@ -47610,7 +47610,7 @@ class FinalPlan {
     }
 }
 //# sourceMappingURL=final-plan.js.map
-;// CONCATENATED MODULE: ../../main/node_modules/tap-parser/dist/esm/final-results.js
+;// CONCATENATED MODULE: ./node_modules/tap-parser/dist/esm/final-results.js
 
 /**
  * The summary results provided in the `complete` event when the TAP
@@ -47647,7 +47647,7 @@ class FinalResults {
     }
 }
 //# sourceMappingURL=final-results.js.map
-;// CONCATENATED MODULE: ../../main/node_modules/tap-parser/dist/esm/line-type.js
+;// CONCATENATED MODULE: ./node_modules/tap-parser/dist/esm/line-type.js
 /**
  * Collection of the various types of lines encountered in a TAP stream
  */
@@ -47674,7 +47674,7 @@ const lineType = (line) => {
     return null;
 };
 //# sourceMappingURL=line-type.js.map
-;// CONCATENATED MODULE: ../../main/node_modules/tap-parser/dist/esm/brace-patterns.js
+;// CONCATENATED MODULE: ./node_modules/tap-parser/dist/esm/brace-patterns.js
 /**
  * this isn't for performance or anything, it just confuses vim's
  * brace-matching to have these in the middle of functions, and
@@ -47686,7 +47686,7 @@ const lineType = (line) => {
 const OPEN_BRACE_EOL = /\{\s*$/;
 const SPACE_OPEN_BRACE_EOL = / \{$/;
 //# sourceMappingURL=brace-patterns.js.map
-;// CONCATENATED MODULE: ../../main/node_modules/tap-parser/dist/esm/parse-directive.js
+;// CONCATENATED MODULE: ./node_modules/tap-parser/dist/esm/parse-directive.js
 
 /**
  * Parse a "directive", the bit that follows the `#` character
@@ -47722,7 +47722,7 @@ const parseDirective = (line) => {
     return [type, msg || true];
 };
 //# sourceMappingURL=parse-directive.js.map
-;// CONCATENATED MODULE: ../../main/node_modules/tap-parser/dist/esm/plan.js
+;// CONCATENATED MODULE: ./node_modules/tap-parser/dist/esm/plan.js
 /**
  * A class representing the TAP plan line
  */
@@ -47737,7 +47737,7 @@ class Plan {
     }
 }
 //# sourceMappingURL=plan.js.map
-;// CONCATENATED MODULE: ../../main/node_modules/tap-parser/dist/esm/result.js
+;// CONCATENATED MODULE: ./node_modules/tap-parser/dist/esm/result.js
 
 
 /**
@@ -47817,9 +47817,9 @@ class Result {
     }
 }
 //# sourceMappingURL=result.js.map
-// EXTERNAL MODULE: ../../main/node_modules/events-to-array/index.js
-var events_to_array = __nccwpck_require__(7731);
-;// CONCATENATED MODULE: ../../main/node_modules/tap-parser/dist/esm/escape.js
+// EXTERNAL MODULE: ./node_modules/events-to-array/index.js
+var events_to_array = __nccwpck_require__(2569);
+;// CONCATENATED MODULE: ./node_modules/tap-parser/dist/esm/escape.js
 /**
  * turn \ into \\ and # into \#, for stringifying back to TAP
  */
@@ -47833,7 +47833,7 @@ const unesc = (str) => str
     .replace(/\u0000/g, '\\')
     .trim();
 //# sourceMappingURL=escape.js.map
-;// CONCATENATED MODULE: ../../main/node_modules/tap-parser/dist/esm/statics.js
+;// CONCATENATED MODULE: ./node_modules/tap-parser/dist/esm/statics.js
 /**
  * Static `parse()` and `stringify()` methods
  */
@@ -47951,7 +47951,7 @@ const statics_stringify = (msg, { flat = false, indent = '', id = getId() }) => 
         '\n');
 };
 //# sourceMappingURL=statics.js.map
-;// CONCATENATED MODULE: ../../main/node_modules/tap-parser/dist/esm/index.js
+;// CONCATENATED MODULE: ./node_modules/tap-parser/dist/esm/index.js
 
 
 
@@ -48861,7 +48861,7 @@ class Parser extends external_events_.EventEmitter {
     }
 }
 //# sourceMappingURL=index.js.map
-;// CONCATENATED MODULE: ../../main/node_modules/fast-xml-parser/src/util.js
+;// CONCATENATED MODULE: ./node_modules/fast-xml-parser/src/util.js
 
 
 const nameStartChar = ':A-Za-z_\\u00C0-\\u00D6\\u00D8-\\u00F6\\u00F8-\\u02FF\\u0370-\\u037D\\u037F-\\u1FFF\\u200C-\\u200D\\u2070-\\u218F\\u2C00-\\u2FEF\\u3001-\\uD7FF\\uF900-\\uFDCF\\uFDF0-\\uFFFD';
@@ -48923,7 +48923,7 @@ const DANGEROUS_PROPERTY_NAMES = [
 ];
 
 const criticalProperties = ["__proto__", "constructor", "prototype"];
-;// CONCATENATED MODULE: ../../main/node_modules/fast-xml-parser/src/xmlparser/OptionsBuilder.js
+;// CONCATENATED MODULE: ./node_modules/fast-xml-parser/src/xmlparser/OptionsBuilder.js
 
 
 
@@ -49088,7 +49088,7 @@ const buildOptions = function (options) {
   //console.debug(built.processEntities)
   return built;
 };
-;// CONCATENATED MODULE: ../../main/node_modules/fast-xml-parser/src/xmlparser/xmlNode.js
+;// CONCATENATED MODULE: ./node_modules/fast-xml-parser/src/xmlparser/xmlNode.js
 
 
 let METADATA_SYMBOL;
@@ -49144,7 +49144,7 @@ class XmlNode {
   }
 }
 
-;// CONCATENATED MODULE: ../../main/node_modules/xml-naming/src/index.js
+;// CONCATENATED MODULE: ./node_modules/xml-naming/src/index.js
 /**
  * xml-naming
  * Validates XML Name productions as defined in the XML 1.0 and 1.1 specifications.
@@ -49527,7 +49527,7 @@ const sanitize = (str, production = 'name', { replacement = '_', asciiOnly = fal
 
   return result || replacement;
 };
-;// CONCATENATED MODULE: ../../main/node_modules/fast-xml-parser/src/xmlparser/DocTypeReader.js
+;// CONCATENATED MODULE: ./node_modules/fast-xml-parser/src/xmlparser/DocTypeReader.js
 
 
 class DocTypeReader {
@@ -49954,7 +49954,7 @@ function validateEntityName(name, xmlVersion) {
     else
         throw new Error(`Invalid entity name ${name}`);
 }
-;// CONCATENATED MODULE: ../../main/node_modules/anynum/digitTable.js
+;// CONCATENATED MODULE: ./node_modules/anynum/digitTable.js
 /**
  * Flat lookup table: maps Unicode code point → ASCII digit (0-9).
  * Only decimal digit characters (Unicode category Nd) are included.
@@ -50072,7 +50072,7 @@ for (const zero of SCRIPT_ZEROS) {
 
 
 
-;// CONCATENATED MODULE: ../../main/node_modules/anynum/anynum.js
+;// CONCATENATED MODULE: ./node_modules/anynum/anynum.js
 
 
 
@@ -50208,7 +50208,7 @@ function anynum(str) {
 
 
 /* harmony default export */ const anynum_anynum = (anynum);
-;// CONCATENATED MODULE: ../../main/node_modules/strnum/strnum.js
+;// CONCATENATED MODULE: ./node_modules/strnum/strnum.js
 const hexRegex = /^[-+]?0x[a-fA-F0-9]+$/;
 const binRegex = /^0b[01]+$/;
 const octRegex = /^0o[0-7]+$/;
@@ -50386,7 +50386,7 @@ function handleInfinity(str, num, options) {
     }
 }
 
-;// CONCATENATED MODULE: ../../main/node_modules/fast-xml-parser/src/ignoreAttributes.js
+;// CONCATENATED MODULE: ./node_modules/fast-xml-parser/src/ignoreAttributes.js
 function getIgnoreAttributesFn(ignoreAttributes) {
     if (typeof ignoreAttributes === 'function') {
         return ignoreAttributes
@@ -50405,7 +50405,7 @@ function getIgnoreAttributesFn(ignoreAttributes) {
     }
     return () => false
 }
-;// CONCATENATED MODULE: ../../main/node_modules/path-expression-matcher/src/Matcher.js
+;// CONCATENATED MODULE: ./node_modules/path-expression-matcher/src/Matcher.js
 
 
 /**
@@ -51070,7 +51070,7 @@ class Matcher {
   }
 }
 
-;// CONCATENATED MODULE: ../../main/node_modules/path-expression-matcher/src/Expression.js
+;// CONCATENATED MODULE: ./node_modules/path-expression-matcher/src/Expression.js
 /**
  * Expression - Parses and stores a tag pattern expression
  * 
@@ -51303,7 +51303,7 @@ class Expression {
     return this.pattern;
   }
 }
-;// CONCATENATED MODULE: ../../main/node_modules/path-expression-matcher/src/ExpressionSet.js
+;// CONCATENATED MODULE: ./node_modules/path-expression-matcher/src/ExpressionSet.js
 /**
  * ExpressionSet - An indexed collection of Expressions for efficient bulk matching
  *
@@ -51530,7 +51530,7 @@ class ExpressionSet {
   }
 }
 
-;// CONCATENATED MODULE: ../../main/node_modules/@nodable/entities/src/entities.js
+;// CONCATENATED MODULE: ./node_modules/@nodable/entities/src/entities.js
 // ---------------------------------------------------------------------------
 // Complete HTML5 named entity reference
 // Organized by logical categories for easy maintenance and selective importing
@@ -52670,7 +52670,7 @@ const COMMON_HTML = {
 // Note: NUMERIC_ENTITIES (&#NNN; / &#xHH;) are handled by the scanner directly
 // via String.fromCodePoint() without any map lookup.
 // ---------------------------------------------------------------------------
-;// CONCATENATED MODULE: ../../main/node_modules/@nodable/entities/src/EntityDecoder.js
+;// CONCATENATED MODULE: ./node_modules/@nodable/entities/src/EntityDecoder.js
 // ---------------------------------------------------------------------------
 // Built-in named entity map  (name → replacement string)
 // No regex, no {regex,val} objects — just flat key/value pairs.
@@ -53315,7 +53315,7 @@ class EntityDecoder {
     return this._applyNCRAction(effective, token, cp);
   }
 }
-;// CONCATENATED MODULE: ../../main/node_modules/is-unsafe/src/contexts/sql.js
+;// CONCATENATED MODULE: ./node_modules/is-unsafe/src/contexts/sql.js
 /**
  * SQL context patterns — high-precision rules only.
  *
@@ -53412,7 +53412,7 @@ const SQL_PATTERNS = [
 
 /* harmony default export */ const sql = (SQL_PATTERNS);
 
-;// CONCATENATED MODULE: ../../main/node_modules/is-unsafe/src/contexts/sql-strict.js
+;// CONCATENATED MODULE: ./node_modules/is-unsafe/src/contexts/sql-strict.js
 /**
  * SQL-STRICT context patterns.
  *
@@ -53461,7 +53461,7 @@ const SQL_STRICT_PATTERNS = [...sql, ...SQL_STRICT_EXTRA];
 
 /* harmony default export */ const sql_strict = (SQL_STRICT_PATTERNS);
 
-;// CONCATENATED MODULE: ../../main/node_modules/is-unsafe/src/util/decode-entities.js
+;// CONCATENATED MODULE: ./node_modules/is-unsafe/src/util/decode-entities.js
 /**
  * Decode the HTML character references that matter for markup-context
  * detection.
@@ -53511,7 +53511,7 @@ function decodeEntities(input) {
   });
 }
 
-;// CONCATENATED MODULE: ../../main/node_modules/is-unsafe/src/contexts/html.js
+;// CONCATENATED MODULE: ./node_modules/is-unsafe/src/contexts/html.js
 /**
  * HTML context patterns.
  *
@@ -53615,7 +53615,7 @@ const HTML_PATTERNS = [
 
 /* harmony default export */ const html = (HTML_PATTERNS);
 
-;// CONCATENATED MODULE: ../../main/node_modules/is-unsafe/src/contexts/xml.js
+;// CONCATENATED MODULE: ./node_modules/is-unsafe/src/contexts/xml.js
 /**
  * XML context patterns.
  *
@@ -53696,7 +53696,7 @@ const XML_PATTERNS = [
 
 /* harmony default export */ const xml = (XML_PATTERNS);
 
-;// CONCATENATED MODULE: ../../main/node_modules/is-unsafe/src/contexts/svg.js
+;// CONCATENATED MODULE: ./node_modules/is-unsafe/src/contexts/svg.js
 /**
  * SVG context patterns.
  *
@@ -53779,7 +53779,7 @@ const SVG_PATTERNS = [
 
 /* harmony default export */ const svg = (SVG_PATTERNS);
 
-;// CONCATENATED MODULE: ../../main/node_modules/is-unsafe/src/contexts/shell.js
+;// CONCATENATED MODULE: ./node_modules/is-unsafe/src/contexts/shell.js
 /**
  * SHELL context patterns.
  *
@@ -53886,7 +53886,7 @@ const SHELL_PATTERNS = [
 
 /* harmony default export */ const shell = (SHELL_PATTERNS);
 
-;// CONCATENATED MODULE: ../../main/node_modules/is-unsafe/src/contexts/redos.js
+;// CONCATENATED MODULE: ./node_modules/is-unsafe/src/contexts/redos.js
 /**
  * REDOS context patterns.
  *
@@ -53948,7 +53948,7 @@ const REDOS_PATTERNS = [
 
 /* harmony default export */ const redos = (REDOS_PATTERNS);
 
-;// CONCATENATED MODULE: ../../main/node_modules/is-unsafe/src/contexts/nosql.js
+;// CONCATENATED MODULE: ./node_modules/is-unsafe/src/contexts/nosql.js
 /**
  * NOSQL context patterns.
  *
@@ -54064,7 +54064,7 @@ const NOSQL_PATTERNS = [
 
 /* harmony default export */ const nosql = (NOSQL_PATTERNS);
 
-;// CONCATENATED MODULE: ../../main/node_modules/is-unsafe/src/contexts/log.js
+;// CONCATENATED MODULE: ./node_modules/is-unsafe/src/contexts/log.js
 /**
  * LOG context patterns.
  *
@@ -54164,7 +54164,7 @@ const LOG_PATTERNS = [
 
 /* harmony default export */ const log = (LOG_PATTERNS);
 
-;// CONCATENATED MODULE: ../../main/node_modules/is-unsafe/src/index.js
+;// CONCATENATED MODULE: ./node_modules/is-unsafe/src/index.js
 /**
  * is-unsafe v2
  *
@@ -54458,7 +54458,7 @@ function allUnsafe(value, context) {
 
 /* harmony default export */ const src = ((/* unused pure expression or super */ null && (isUnsafe)));
 
-;// CONCATENATED MODULE: ../../main/node_modules/fast-xml-parser/src/xmlparser/OrderedObjParser.js
+;// CONCATENATED MODULE: ./node_modules/fast-xml-parser/src/xmlparser/OrderedObjParser.js
 
 ///@ts-check
 
@@ -55372,7 +55372,7 @@ function sanitizeName(name, options) {
   }
   return name;
 }
-;// CONCATENATED MODULE: ../../main/node_modules/fast-xml-parser/src/xmlparser/node2json.js
+;// CONCATENATED MODULE: ./node_modules/fast-xml-parser/src/xmlparser/node2json.js
 
 
 
@@ -55550,7 +55550,7 @@ function isLeafTag(obj, options) {
 
   return false;
 }
-;// CONCATENATED MODULE: ../../main/node_modules/fast-xml-parser/src/validator.js
+;// CONCATENATED MODULE: ./node_modules/fast-xml-parser/src/validator.js
 
 
 
@@ -56068,7 +56068,7 @@ function getLineNumberForPosition(xmlData, index) {
 function getPositionFromMatch(match) {
   return match.startIndex + match[1].length;
 }
-;// CONCATENATED MODULE: ../../main/node_modules/fast-xml-parser/src/xmlparser/XMLParser.js
+;// CONCATENATED MODULE: ./node_modules/fast-xml-parser/src/xmlparser/XMLParser.js
 /* global Uint8Array */
 
 
@@ -56854,8 +56854,8 @@ async function madeByTheTool(dir) {
     await (0,promises_.mkdir)(dir, { recursive: true });
 }
 
-// EXTERNAL MODULE: ../../main/node_modules/v8-to-istanbul/index.js
-var v8_to_istanbul = __nccwpck_require__(8371);
+// EXTERNAL MODULE: ./node_modules/v8-to-istanbul/index.js
+var v8_to_istanbul = __nccwpck_require__(9313);
 var v8_to_istanbul_default = /*#__PURE__*/__nccwpck_require__.n(v8_to_istanbul);
 ;// CONCATENATED MODULE: ./src/frameworks/v8-coverage.ts
 /**
@@ -60902,7 +60902,7 @@ function foldersOf(paths) {
     return folders;
 }
 
-;// CONCATENATED MODULE: ../../main/node_modules/balanced-match/dist/esm/index.js
+;// CONCATENATED MODULE: ./node_modules/balanced-match/dist/esm/index.js
 const balanced = (a, b, str) => {
     const ma = a instanceof RegExp ? maybeMatch(a, str) : a;
     const mb = b instanceof RegExp ? maybeMatch(b, str) : b;
@@ -60957,7 +60957,7 @@ const range = (a, b, str) => {
     return result;
 };
 //# sourceMappingURL=index.js.map
-;// CONCATENATED MODULE: ../../main/node_modules/brace-expansion/dist/esm/index.js
+;// CONCATENATED MODULE: ./node_modules/brace-expansion/dist/esm/index.js
 
 const escSlash = '\0SLASH' + Math.random().toFixed(16) + '\0';
 const escOpen = '\0OPEN' + Math.random().toFixed(16) + '\0';
@@ -61473,7 +61473,7 @@ function expand_(str, max, maxLength, maxDepth, depth, maxRewrites, budget, isTo
     return acc;
 }
 //# sourceMappingURL=index.js.map
-;// CONCATENATED MODULE: ../../main/node_modules/minimatch/dist/esm/assert-valid-pattern.js
+;// CONCATENATED MODULE: ./node_modules/minimatch/dist/esm/assert-valid-pattern.js
 const MAX_PATTERN_LENGTH = 1024 * 64;
 const assertValidPattern = (pattern) => {
     if (typeof pattern !== 'string') {
@@ -61484,7 +61484,7 @@ const assertValidPattern = (pattern) => {
     }
 };
 //# sourceMappingURL=assert-valid-pattern.js.map
-;// CONCATENATED MODULE: ../../main/node_modules/minimatch/dist/esm/brace-expressions.js
+;// CONCATENATED MODULE: ./node_modules/minimatch/dist/esm/brace-expressions.js
 // translate the various posix character classes into unicode properties
 // this works across all unicode locales
 // { <posix class>: [<translation>, /u flag required, negated]
@@ -61631,7 +61631,7 @@ const parseClass = (glob, position) => {
     return [comb, uflag, endPos - pos, true];
 };
 //# sourceMappingURL=brace-expressions.js.map
-;// CONCATENATED MODULE: ../../main/node_modules/minimatch/dist/esm/unescape.js
+;// CONCATENATED MODULE: ./node_modules/minimatch/dist/esm/unescape.js
 /**
  * Un-escape a string that has been escaped with {@link escape}.
  *
@@ -61666,7 +61666,7 @@ const unescape_unescape = (s, { windowsPathsNoEscape = false, magicalBraces = tr
             .replace(/\\([^/{}])/g, '$1');
 };
 //# sourceMappingURL=unescape.js.map
-;// CONCATENATED MODULE: ../../main/node_modules/minimatch/dist/esm/ast.js
+;// CONCATENATED MODULE: ./node_modules/minimatch/dist/esm/ast.js
 // parse a single path portion
 var ast_a;
 
@@ -62508,7 +62508,7 @@ class AST {
 }
 ast_a = AST;
 //# sourceMappingURL=ast.js.map
-;// CONCATENATED MODULE: ../../main/node_modules/minimatch/dist/esm/escape.js
+;// CONCATENATED MODULE: ./node_modules/minimatch/dist/esm/escape.js
 /**
  * Escape all magic characters in a glob pattern.
  *
@@ -62535,7 +62535,7 @@ const escape_escape = (s, { windowsPathsNoEscape = false, magicalBraces = false,
         : s.replace(/[?*()[\]\\]/g, '\\$&');
 };
 //# sourceMappingURL=escape.js.map
-;// CONCATENATED MODULE: ../../main/node_modules/minimatch/dist/esm/index.js
+;// CONCATENATED MODULE: ./node_modules/minimatch/dist/esm/index.js
 
 
 
@@ -63650,8 +63650,8 @@ minimatch.Minimatch = Minimatch;
 minimatch.escape = escape_escape;
 minimatch.unescape = unescape_unescape;
 //# sourceMappingURL=index.js.map
-// EXTERNAL MODULE: ../../main/node_modules/picomatch/index.js
-var picomatch = __nccwpck_require__(636);
+// EXTERNAL MODULE: ./node_modules/picomatch/index.js
+var picomatch = __nccwpck_require__(4006);
 var picomatch_default = /*#__PURE__*/__nccwpck_require__.n(picomatch);
 ;// CONCATENATED MODULE: ./src/context/collection.ts
 /**
@@ -66712,6 +66712,7 @@ function scenarioOf(name, intents) {
 
 
 
+
 async function runPipeline(settings, ports) {
     const started = performance.now();
     // The run ends by its deadline: every sandboxed command and model call is bound by it.
@@ -66990,6 +66991,7 @@ async function pipeline_hunkGuards(changeSet, tests, context) {
         if (build)
             await runTreeCommand(sandbox.processes, expandCommand(build.command, [], []), (0,external_node_path_.join)(root, settings.tests.workingDirectory), settings.testTimeoutMs, 'The build of a hunk tree', ports.log);
         if (runner?.head.launch.beforeRunner.length) {
+            await makeRunnerFolder((0,external_node_path_.join)(context.scratchDir, 'capture-hunk'));
             await captureLaunch((0,external_node_path_.join)(root, runner.choice.dir), runner.choice.command, treeProcesses(sandbox), { scratchDir: (0,external_node_path_.join)(context.scratchDir, 'capture-hunk'), timeoutMs: settings.testTimeoutMs, network: true });
         }
     };
@@ -67934,7 +67936,7 @@ function describeForCommandLine(error) {
 
 /***/ }),
 
-/***/ 1671:
+/***/ 9558:
 /***/ ((__unused_webpack_module, __webpack_exports__, __nccwpck_require__) => {
 
 
@@ -68257,13 +68259,13 @@ module.exports = __WEBPACK_EXTERNAL_createRequire(import.meta.url)("util");
 
 /***/ }),
 
-/***/ 7041:
+/***/ 4352:
 /***/ ((module, __unused_webpack_exports, __nccwpck_require__) => {
 
 
 
-const { normalizeIPv6, removeDotSegments, removeDotSegmentsRelative, recomposeAuthority, normalizePercentEncoding, normalizePathEncoding, serializePathEncoding, normalizeQueryFragmentEncoding, encodeQuery, encodeFragment, reescapeHostDelimiters, isIPv4, nonSimpleDomain } = __nccwpck_require__(563)
-const { SCHEMES, getSchemeHandler } = __nccwpck_require__(4698)
+const { normalizeIPv6, removeDotSegments, removeDotSegmentsRelative, recomposeAuthority, normalizePercentEncoding, normalizePathEncoding, serializePathEncoding, normalizeQueryFragmentEncoding, encodeQuery, encodeFragment, reescapeHostDelimiters, isIPv4, nonSimpleDomain } = __nccwpck_require__(5077)
+const { SCHEMES, getSchemeHandler } = __nccwpck_require__(5300)
 
 const VALID_SCHEME = /^[A-Za-z][A-Za-z0-9+.-]*$/u
 const MALFORMED_SCHEME_ERROR = 'URI scheme is malformed.'
@@ -68975,12 +68977,12 @@ module.exports.fastUri = fastUri
 
 /***/ }),
 
-/***/ 4698:
+/***/ 5300:
 /***/ ((module, __unused_webpack_exports, __nccwpck_require__) => {
 
 
 
-const { isUUID } = __nccwpck_require__(563)
+const { isUUID } = __nccwpck_require__(5077)
 const URN_REG = /^([\da-z][\d\-a-z]{0,31}):((?:[\w!$'()*+,\-./:;=@]|%[\da-f]{2})+)$/iu
 
 const supportedSchemeNames = /** @type {const} */ (['http', 'https', 'ws',
@@ -69254,7 +69256,7 @@ module.exports = {
 
 /***/ }),
 
-/***/ 563:
+/***/ 5077:
 /***/ ((module) => {
 
 
@@ -70060,16 +70062,16 @@ module.exports = {
 
 /***/ }),
 
-/***/ 7985:
+/***/ 5487:
 /***/ ((__unused_webpack_module, exports, __nccwpck_require__) => {
 
 var __webpack_unused_export__;
 
 __webpack_unused_export__ = ({ value: true });
 exports.KD = __webpack_unused_export__ = void 0;
-const base64 = __nccwpck_require__(1263);
-const sha256 = __nccwpck_require__(7425);
-const timing_safe_equal_1 = __nccwpck_require__(3104);
+const base64 = __nccwpck_require__(973);
+const sha256 = __nccwpck_require__(4887);
+const timing_safe_equal_1 = __nccwpck_require__(2514);
 const WEBHOOK_TOLERANCE_IN_SECONDS = 5 * 60;
 class ExtendableError extends Error {
     constructor(message) {
@@ -70184,7 +70186,7 @@ Webhook.prefix = "whsec_";
 
 /***/ }),
 
-/***/ 3104:
+/***/ 2514:
 /***/ ((__unused_webpack_module, exports) => {
 
 
@@ -70219,13 +70221,13 @@ function timingSafeEqual(a, b) {
 
 /***/ }),
 
-/***/ 4046:
+/***/ 9224:
 /***/ ((__unused_webpack_module, exports, __nccwpck_require__) => {
 
 
 Object.defineProperty(exports, "__esModule", ({ value: true }));
 exports.bigint = void 0;
-const util_1 = __nccwpck_require__(5181);
+const util_1 = __nccwpck_require__(383);
 /**
  * `!bigint` BigInt
  *
@@ -70254,13 +70256,13 @@ exports.bigint = {
 
 /***/ }),
 
-/***/ 6026:
+/***/ 2867:
 /***/ ((__unused_webpack_module, exports, __nccwpck_require__) => {
 
 
 Object.defineProperty(exports, "__esModule", ({ value: true }));
 exports.classTag = void 0;
-const util_1 = __nccwpck_require__(5181);
+const util_1 = __nccwpck_require__(383);
 const options = {
     defaultType: 'BLOCK_LITERAL'
 };
@@ -70312,13 +70314,13 @@ exports.classTag = {
 
 /***/ }),
 
-/***/ 8795:
+/***/ 2141:
 /***/ ((__unused_webpack_module, exports, __nccwpck_require__) => {
 
 
 Object.defineProperty(exports, "__esModule", ({ value: true }));
 exports.error = void 0;
-const yaml_1 = __nccwpck_require__(3645);
+const yaml_1 = __nccwpck_require__(8815);
 const tag = '!error';
 // If the user cared to provide a custom inspect, then use
 // that as the source of extra properties.
@@ -70407,13 +70409,13 @@ exports.error = {
 
 /***/ }),
 
-/***/ 8009:
+/***/ 8163:
 /***/ ((__unused_webpack_module, exports, __nccwpck_require__) => {
 
 
 Object.defineProperty(exports, "__esModule", ({ value: true }));
 exports.functionTag = void 0;
-const util_1 = __nccwpck_require__(5181);
+const util_1 = __nccwpck_require__(383);
 const options = {
     defaultType: 'BLOCK_LITERAL'
 };
@@ -70457,29 +70459,29 @@ exports.functionTag = {
 
 /***/ }),
 
-/***/ 8409:
+/***/ 9087:
 /***/ ((__unused_webpack_module, exports, __nccwpck_require__) => {
 
 var __webpack_unused_export__;
 
 __webpack_unused_export__ = ({ value: true });
 __webpack_unused_export__ = __webpack_unused_export__ = __webpack_unused_export__ = __webpack_unused_export__ = __webpack_unused_export__ = exports.HR = exports.mo = exports.WS = exports.ns = exports.tx = exports.z3 = exports.xS = exports.o = void 0;
-var bigint_js_1 = __nccwpck_require__(4046);
+var bigint_js_1 = __nccwpck_require__(9224);
 Object.defineProperty(exports, "o", ({ enumerable: true, get: function () { return bigint_js_1.bigint; } }));
-var class_js_1 = __nccwpck_require__(6026);
+var class_js_1 = __nccwpck_require__(2867);
 Object.defineProperty(exports, "xS", ({ enumerable: true, get: function () { return class_js_1.classTag; } }));
-var error_js_1 = __nccwpck_require__(8795);
+var error_js_1 = __nccwpck_require__(2141);
 Object.defineProperty(exports, "z3", ({ enumerable: true, get: function () { return error_js_1.error; } }));
-var function_js_1 = __nccwpck_require__(8009);
+var function_js_1 = __nccwpck_require__(8163);
 Object.defineProperty(exports, "tx", ({ enumerable: true, get: function () { return function_js_1.functionTag; } }));
-var null_object_js_1 = __nccwpck_require__(7722);
+var null_object_js_1 = __nccwpck_require__(944);
 Object.defineProperty(exports, "ns", ({ enumerable: true, get: function () { return null_object_js_1.nullobject; } }));
-var regexp_js_1 = __nccwpck_require__(9940);
+var regexp_js_1 = __nccwpck_require__(2650);
 Object.defineProperty(exports, "WS", ({ enumerable: true, get: function () { return regexp_js_1.regexp; } }));
-var symbol_js_1 = __nccwpck_require__(9909);
+var symbol_js_1 = __nccwpck_require__(1463);
 Object.defineProperty(exports, "mo", ({ enumerable: true, get: function () { return symbol_js_1.sharedSymbol; } }));
 Object.defineProperty(exports, "HR", ({ enumerable: true, get: function () { return symbol_js_1.symbol; } }));
-var yaml11_js_1 = __nccwpck_require__(320);
+var yaml11_js_1 = __nccwpck_require__(5190);
 __webpack_unused_export__ = ({ enumerable: true, get: function () { return yaml11_js_1.binary; } });
 __webpack_unused_export__ = ({ enumerable: true, get: function () { return yaml11_js_1.omap; } });
 __webpack_unused_export__ = ({ enumerable: true, get: function () { return yaml11_js_1.pairs; } });
@@ -70489,13 +70491,13 @@ __webpack_unused_export__ = ({ enumerable: true, get: function () { return yaml1
 
 /***/ }),
 
-/***/ 7722:
+/***/ 944:
 /***/ ((__unused_webpack_module, exports, __nccwpck_require__) => {
 
 
 Object.defineProperty(exports, "__esModule", ({ value: true }));
 exports.nullobject = void 0;
-const yaml_1 = __nccwpck_require__(3645);
+const yaml_1 = __nccwpck_require__(8815);
 const tag = '!nullobject';
 class YAMLNullObject extends yaml_1.YAMLMap {
     constructor() {
@@ -70520,7 +70522,7 @@ exports.nullobject = {
 
 /***/ }),
 
-/***/ 9940:
+/***/ 2650:
 /***/ ((__unused_webpack_module, exports) => {
 
 
@@ -70546,13 +70548,13 @@ exports.regexp = {
 
 /***/ }),
 
-/***/ 9909:
+/***/ 1463:
 /***/ ((__unused_webpack_module, exports, __nccwpck_require__) => {
 
 
 Object.defineProperty(exports, "__esModule", ({ value: true }));
 exports.symbol = exports.sharedSymbol = void 0;
-const util_1 = __nccwpck_require__(5181);
+const util_1 = __nccwpck_require__(383);
 exports.sharedSymbol = {
     identify: value => value?.constructor === Symbol && typeof Symbol.keyFor(value) === 'string',
     tag: '!symbol/shared',
@@ -70581,13 +70583,13 @@ exports.symbol = {
 
 /***/ }),
 
-/***/ 320:
+/***/ 5190:
 /***/ ((__unused_webpack_module, exports, __nccwpck_require__) => {
 
 
 Object.defineProperty(exports, "__esModule", ({ value: true }));
 exports.timestamp = exports.set = exports.pairs = exports.omap = exports.binary = void 0;
-const yaml_1 = __nccwpck_require__(3645);
+const yaml_1 = __nccwpck_require__(8815);
 const tags = new yaml_1.Schema({ resolveKnownTags: true }).knownTags;
 exports.binary = tags["tag:yaml.org,2002:binary"], exports.omap = tags["tag:yaml.org,2002:omap"], exports.pairs = tags["tag:yaml.org,2002:pairs"], exports.set = tags["tag:yaml.org,2002:set"];
 exports.timestamp = {
@@ -70598,18 +70600,18 @@ exports.timestamp = {
 
 /***/ }),
 
-/***/ 2387:
+/***/ 7349:
 /***/ ((__unused_webpack_module, exports, __nccwpck_require__) => {
 
 
 
-var identity = __nccwpck_require__(2617);
-var Scalar = __nccwpck_require__(9271);
-var YAMLMap = __nccwpck_require__(2448);
-var YAMLSeq = __nccwpck_require__(5125);
-var resolveBlockMap = __nccwpck_require__(1653);
-var resolveBlockSeq = __nccwpck_require__(2624);
-var resolveFlowCollection = __nccwpck_require__(692);
+var identity = __nccwpck_require__(1127);
+var Scalar = __nccwpck_require__(3301);
+var YAMLMap = __nccwpck_require__(4454);
+var YAMLSeq = __nccwpck_require__(2223);
+var resolveBlockMap = __nccwpck_require__(7103);
+var resolveBlockSeq = __nccwpck_require__(334);
+var resolveFlowCollection = __nccwpck_require__(3142);
 
 function resolveCollection(CN, ctx, token, onError, tagName, tag) {
     const coll = token.type === 'block-map'
@@ -70695,15 +70697,15 @@ exports.composeCollection = composeCollection;
 
 /***/ }),
 
-/***/ 2873:
+/***/ 3683:
 /***/ ((__unused_webpack_module, exports, __nccwpck_require__) => {
 
 
 
-var Document = __nccwpck_require__(5755);
-var composeNode = __nccwpck_require__(3755);
-var resolveEnd = __nccwpck_require__(1462);
-var resolveProps = __nccwpck_require__(8017);
+var Document = __nccwpck_require__(5402);
+var composeNode = __nccwpck_require__(5937);
+var resolveEnd = __nccwpck_require__(5407);
+var resolveProps = __nccwpck_require__(4631);
 
 function composeDoc(options, directives, { offset, start, value, end }, onError) {
     const opts = Object.assign({ _directives: directives }, options);
@@ -70747,17 +70749,17 @@ exports.composeDoc = composeDoc;
 
 /***/ }),
 
-/***/ 3755:
+/***/ 5937:
 /***/ ((__unused_webpack_module, exports, __nccwpck_require__) => {
 
 
 
-var Alias = __nccwpck_require__(9671);
-var identity = __nccwpck_require__(2617);
-var composeCollection = __nccwpck_require__(2387);
-var composeScalar = __nccwpck_require__(4995);
-var resolveEnd = __nccwpck_require__(1462);
-var utilEmptyScalarPosition = __nccwpck_require__(9933);
+var Alias = __nccwpck_require__(4065);
+var identity = __nccwpck_require__(1127);
+var composeCollection = __nccwpck_require__(7349);
+var composeScalar = __nccwpck_require__(5413);
+var resolveEnd = __nccwpck_require__(5407);
+var utilEmptyScalarPosition = __nccwpck_require__(2599);
 
 const CN = { composeNode, composeEmptyNode };
 function composeNode(ctx, token, props, onError) {
@@ -70866,15 +70868,15 @@ exports.composeNode = composeNode;
 
 /***/ }),
 
-/***/ 4995:
+/***/ 5413:
 /***/ ((__unused_webpack_module, exports, __nccwpck_require__) => {
 
 
 
-var identity = __nccwpck_require__(2617);
-var Scalar = __nccwpck_require__(9271);
-var resolveBlockScalar = __nccwpck_require__(599);
-var resolveFlowScalar = __nccwpck_require__(7120);
+var identity = __nccwpck_require__(1127);
+var Scalar = __nccwpck_require__(3301);
+var resolveBlockScalar = __nccwpck_require__(8913);
+var resolveFlowScalar = __nccwpck_require__(6842);
 
 function composeScalar(ctx, token, tagToken, onError) {
     const { value, type, comment, range } = token.type === 'block-scalar'
@@ -70961,18 +70963,18 @@ exports.composeScalar = composeScalar;
 
 /***/ }),
 
-/***/ 2750:
+/***/ 9984:
 /***/ ((__unused_webpack_module, exports, __nccwpck_require__) => {
 
 
 
 var node_process = __nccwpck_require__(932);
-var directives = __nccwpck_require__(8144);
-var Document = __nccwpck_require__(5755);
-var errors = __nccwpck_require__(2130);
-var identity = __nccwpck_require__(2617);
-var composeDoc = __nccwpck_require__(2873);
-var resolveEnd = __nccwpck_require__(1462);
+var directives = __nccwpck_require__(1342);
+var Document = __nccwpck_require__(5402);
+var errors = __nccwpck_require__(1464);
+var identity = __nccwpck_require__(1127);
+var composeDoc = __nccwpck_require__(3683);
+var resolveEnd = __nccwpck_require__(5407);
 
 function getErrorPos(src) {
     if (typeof src === 'number')
@@ -71192,17 +71194,17 @@ exports.Composer = Composer;
 
 /***/ }),
 
-/***/ 1653:
+/***/ 7103:
 /***/ ((__unused_webpack_module, exports, __nccwpck_require__) => {
 
 
 
-var Pair = __nccwpck_require__(2815);
-var YAMLMap = __nccwpck_require__(2448);
-var resolveProps = __nccwpck_require__(8017);
-var utilContainsNewline = __nccwpck_require__(6761);
-var utilFlowIndentCheck = __nccwpck_require__(4437);
-var utilMapIncludes = __nccwpck_require__(3485);
+var Pair = __nccwpck_require__(7165);
+var YAMLMap = __nccwpck_require__(4454);
+var resolveProps = __nccwpck_require__(4631);
+var utilContainsNewline = __nccwpck_require__(9499);
+var utilFlowIndentCheck = __nccwpck_require__(4051);
+var utilMapIncludes = __nccwpck_require__(1187);
 
 const startColMsg = 'All mapping items must start at the same column';
 function resolveBlockMap({ composeNode, composeEmptyNode }, ctx, bm, onError, tag) {
@@ -71316,12 +71318,12 @@ exports.resolveBlockMap = resolveBlockMap;
 
 /***/ }),
 
-/***/ 599:
+/***/ 8913:
 /***/ ((__unused_webpack_module, exports, __nccwpck_require__) => {
 
 
 
-var Scalar = __nccwpck_require__(9271);
+var Scalar = __nccwpck_require__(3301);
 
 function resolveBlockScalar(ctx, scalar, onError) {
     const start = scalar.offset;
@@ -71523,14 +71525,14 @@ exports.resolveBlockScalar = resolveBlockScalar;
 
 /***/ }),
 
-/***/ 2624:
+/***/ 334:
 /***/ ((__unused_webpack_module, exports, __nccwpck_require__) => {
 
 
 
-var YAMLSeq = __nccwpck_require__(5125);
-var resolveProps = __nccwpck_require__(8017);
-var utilFlowIndentCheck = __nccwpck_require__(4437);
+var YAMLSeq = __nccwpck_require__(2223);
+var resolveProps = __nccwpck_require__(4631);
+var utilFlowIndentCheck = __nccwpck_require__(4051);
 
 function resolveBlockSeq({ composeNode, composeEmptyNode }, ctx, bs, onError, tag) {
     const NodeClass = tag?.nodeClass ?? YAMLSeq.YAMLSeq;
@@ -71581,7 +71583,7 @@ exports.resolveBlockSeq = resolveBlockSeq;
 
 /***/ }),
 
-/***/ 1462:
+/***/ 5407:
 /***/ ((__unused_webpack_module, exports) => {
 
 
@@ -71627,19 +71629,19 @@ exports.resolveEnd = resolveEnd;
 
 /***/ }),
 
-/***/ 692:
+/***/ 3142:
 /***/ ((__unused_webpack_module, exports, __nccwpck_require__) => {
 
 
 
-var identity = __nccwpck_require__(2617);
-var Pair = __nccwpck_require__(2815);
-var YAMLMap = __nccwpck_require__(2448);
-var YAMLSeq = __nccwpck_require__(5125);
-var resolveEnd = __nccwpck_require__(1462);
-var resolveProps = __nccwpck_require__(8017);
-var utilContainsNewline = __nccwpck_require__(6761);
-var utilMapIncludes = __nccwpck_require__(3485);
+var identity = __nccwpck_require__(1127);
+var Pair = __nccwpck_require__(7165);
+var YAMLMap = __nccwpck_require__(4454);
+var YAMLSeq = __nccwpck_require__(2223);
+var resolveEnd = __nccwpck_require__(5407);
+var resolveProps = __nccwpck_require__(4631);
+var utilContainsNewline = __nccwpck_require__(9499);
+var utilMapIncludes = __nccwpck_require__(1187);
 
 const blockMsg = 'Block collections are not allowed within flow collections';
 const isBlock = (token) => token && (token.type === 'block-map' || token.type === 'block-seq');
@@ -71843,13 +71845,13 @@ exports.resolveFlowCollection = resolveFlowCollection;
 
 /***/ }),
 
-/***/ 7120:
+/***/ 6842:
 /***/ ((__unused_webpack_module, exports, __nccwpck_require__) => {
 
 
 
-var Scalar = __nccwpck_require__(9271);
-var resolveEnd = __nccwpck_require__(1462);
+var Scalar = __nccwpck_require__(3301);
+var resolveEnd = __nccwpck_require__(5407);
 
 function resolveFlowScalar(scalar, strict, onError) {
     const { offset, type, source, end } = scalar;
@@ -72078,7 +72080,7 @@ exports.resolveFlowScalar = resolveFlowScalar;
 
 /***/ }),
 
-/***/ 8017:
+/***/ 4631:
 /***/ ((__unused_webpack_module, exports) => {
 
 
@@ -72233,7 +72235,7 @@ exports.resolveProps = resolveProps;
 
 /***/ }),
 
-/***/ 6761:
+/***/ 9499:
 /***/ ((__unused_webpack_module, exports) => {
 
 
@@ -72276,7 +72278,7 @@ exports.containsNewline = containsNewline;
 
 /***/ }),
 
-/***/ 9933:
+/***/ 2599:
 /***/ ((__unused_webpack_module, exports) => {
 
 
@@ -72311,12 +72313,12 @@ exports.emptyScalarPosition = emptyScalarPosition;
 
 /***/ }),
 
-/***/ 4437:
+/***/ 4051:
 /***/ ((__unused_webpack_module, exports, __nccwpck_require__) => {
 
 
 
-var utilContainsNewline = __nccwpck_require__(6761);
+var utilContainsNewline = __nccwpck_require__(9499);
 
 function flowIndentCheck(indent, fc, onError) {
     if (fc?.type === 'flow-collection') {
@@ -72335,12 +72337,12 @@ exports.flowIndentCheck = flowIndentCheck;
 
 /***/ }),
 
-/***/ 3485:
+/***/ 1187:
 /***/ ((__unused_webpack_module, exports, __nccwpck_require__) => {
 
 
 
-var identity = __nccwpck_require__(2617);
+var identity = __nccwpck_require__(1127);
 
 function mapIncludes(ctx, items, search) {
     const { uniqueKeys } = ctx.options;
@@ -72357,22 +72359,22 @@ exports.mapIncludes = mapIncludes;
 
 /***/ }),
 
-/***/ 5755:
+/***/ 5402:
 /***/ ((__unused_webpack_module, exports, __nccwpck_require__) => {
 
 
 
-var Alias = __nccwpck_require__(9671);
-var Collection = __nccwpck_require__(6039);
-var identity = __nccwpck_require__(2617);
-var Pair = __nccwpck_require__(2815);
-var toJS = __nccwpck_require__(3709);
-var Schema = __nccwpck_require__(4902);
-var stringifyDocument = __nccwpck_require__(5719);
-var anchors = __nccwpck_require__(5702);
-var applyReviver = __nccwpck_require__(2703);
-var createNode = __nccwpck_require__(9462);
-var directives = __nccwpck_require__(8144);
+var Alias = __nccwpck_require__(4065);
+var Collection = __nccwpck_require__(101);
+var identity = __nccwpck_require__(1127);
+var Pair = __nccwpck_require__(7165);
+var toJS = __nccwpck_require__(4043);
+var Schema = __nccwpck_require__(5840);
+var stringifyDocument = __nccwpck_require__(9210);
+var anchors = __nccwpck_require__(1596);
+var applyReviver = __nccwpck_require__(3661);
+var createNode = __nccwpck_require__(2404);
+var directives = __nccwpck_require__(1342);
 
 class Document {
     constructor(value, replacer, options) {
@@ -72701,13 +72703,13 @@ exports.Document = Document;
 
 /***/ }),
 
-/***/ 5702:
+/***/ 1596:
 /***/ ((__unused_webpack_module, exports, __nccwpck_require__) => {
 
 
 
-var identity = __nccwpck_require__(2617);
-var visit = __nccwpck_require__(7182);
+var identity = __nccwpck_require__(1127);
+var visit = __nccwpck_require__(204);
 
 /**
  * Verify that the input string is a valid anchor.
@@ -72784,7 +72786,7 @@ exports.findNewAnchor = findNewAnchor;
 
 /***/ }),
 
-/***/ 2703:
+/***/ 3661:
 /***/ ((__unused_webpack_module, exports) => {
 
 
@@ -72848,14 +72850,14 @@ exports.applyReviver = applyReviver;
 
 /***/ }),
 
-/***/ 9462:
+/***/ 2404:
 /***/ ((__unused_webpack_module, exports, __nccwpck_require__) => {
 
 
 
-var Alias = __nccwpck_require__(9671);
-var identity = __nccwpck_require__(2617);
-var Scalar = __nccwpck_require__(9271);
+var Alias = __nccwpck_require__(4065);
+var identity = __nccwpck_require__(1127);
+var Scalar = __nccwpck_require__(3301);
 
 const defaultTagPrefix = 'tag:yaml.org,2002:';
 function findTagObject(value, tagName, tags) {
@@ -72945,13 +72947,13 @@ exports.createNode = createNode;
 
 /***/ }),
 
-/***/ 8144:
+/***/ 1342:
 /***/ ((__unused_webpack_module, exports, __nccwpck_require__) => {
 
 
 
-var identity = __nccwpck_require__(2617);
-var visit = __nccwpck_require__(7182);
+var identity = __nccwpck_require__(1127);
+var visit = __nccwpck_require__(204);
 
 const escapeChars = {
     '!': '%21',
@@ -73130,7 +73132,7 @@ exports.Directives = Directives;
 
 /***/ }),
 
-/***/ 2130:
+/***/ 1464:
 /***/ ((__unused_webpack_module, exports) => {
 
 
@@ -73199,27 +73201,27 @@ exports.prettifyError = prettifyError;
 
 /***/ }),
 
-/***/ 3645:
+/***/ 8815:
 /***/ ((__unused_webpack_module, exports, __nccwpck_require__) => {
 
 
 
-var composer = __nccwpck_require__(2750);
-var Document = __nccwpck_require__(5755);
-var Schema = __nccwpck_require__(4902);
-var errors = __nccwpck_require__(2130);
-var Alias = __nccwpck_require__(9671);
-var identity = __nccwpck_require__(2617);
-var Pair = __nccwpck_require__(2815);
-var Scalar = __nccwpck_require__(9271);
-var YAMLMap = __nccwpck_require__(2448);
-var YAMLSeq = __nccwpck_require__(5125);
-var cst = __nccwpck_require__(3427);
-var lexer = __nccwpck_require__(795);
-var lineCounter = __nccwpck_require__(9706);
-var parser = __nccwpck_require__(7374);
-var publicApi = __nccwpck_require__(6205);
-var visit = __nccwpck_require__(7182);
+var composer = __nccwpck_require__(9984);
+var Document = __nccwpck_require__(5402);
+var Schema = __nccwpck_require__(5840);
+var errors = __nccwpck_require__(1464);
+var Alias = __nccwpck_require__(4065);
+var identity = __nccwpck_require__(1127);
+var Pair = __nccwpck_require__(7165);
+var Scalar = __nccwpck_require__(3301);
+var YAMLMap = __nccwpck_require__(4454);
+var YAMLSeq = __nccwpck_require__(2223);
+var cst = __nccwpck_require__(3461);
+var lexer = __nccwpck_require__(361);
+var lineCounter = __nccwpck_require__(6628);
+var parser = __nccwpck_require__(3456);
+var publicApi = __nccwpck_require__(4047);
+var visit = __nccwpck_require__(204);
 
 
 
@@ -73256,7 +73258,7 @@ exports.visitAsync = visit.visitAsync;
 
 /***/ }),
 
-/***/ 9923:
+/***/ 7249:
 /***/ ((__unused_webpack_module, exports, __nccwpck_require__) => {
 
 
@@ -73282,16 +73284,16 @@ exports.warn = warn;
 
 /***/ }),
 
-/***/ 9671:
+/***/ 4065:
 /***/ ((__unused_webpack_module, exports, __nccwpck_require__) => {
 
 
 
-var anchors = __nccwpck_require__(5702);
-var visit = __nccwpck_require__(7182);
-var identity = __nccwpck_require__(2617);
-var Node = __nccwpck_require__(4615);
-var toJS = __nccwpck_require__(3709);
+var anchors = __nccwpck_require__(1596);
+var visit = __nccwpck_require__(204);
+var identity = __nccwpck_require__(1127);
+var Node = __nccwpck_require__(6673);
+var toJS = __nccwpck_require__(4043);
 
 class Alias extends Node.NodeBase {
     constructor(source) {
@@ -73409,14 +73411,14 @@ exports.Alias = Alias;
 
 /***/ }),
 
-/***/ 6039:
+/***/ 101:
 /***/ ((__unused_webpack_module, exports, __nccwpck_require__) => {
 
 
 
-var createNode = __nccwpck_require__(9462);
-var identity = __nccwpck_require__(2617);
-var Node = __nccwpck_require__(4615);
+var createNode = __nccwpck_require__(2404);
+var identity = __nccwpck_require__(1127);
+var Node = __nccwpck_require__(6673);
 
 function collectionFromPath(schema, path, value) {
     let v = value;
@@ -73567,14 +73569,14 @@ exports.isEmptyPath = isEmptyPath;
 
 /***/ }),
 
-/***/ 4615:
+/***/ 6673:
 /***/ ((__unused_webpack_module, exports, __nccwpck_require__) => {
 
 
 
-var applyReviver = __nccwpck_require__(2703);
-var identity = __nccwpck_require__(2617);
-var toJS = __nccwpck_require__(3709);
+var applyReviver = __nccwpck_require__(3661);
+var identity = __nccwpck_require__(1127);
+var toJS = __nccwpck_require__(4043);
 
 class NodeBase {
     constructor(type) {
@@ -73614,15 +73616,15 @@ exports.NodeBase = NodeBase;
 
 /***/ }),
 
-/***/ 2815:
+/***/ 7165:
 /***/ ((__unused_webpack_module, exports, __nccwpck_require__) => {
 
 
 
-var createNode = __nccwpck_require__(9462);
-var stringifyPair = __nccwpck_require__(1174);
-var addPairToJSMap = __nccwpck_require__(614);
-var identity = __nccwpck_require__(2617);
+var createNode = __nccwpck_require__(2404);
+var stringifyPair = __nccwpck_require__(9748);
+var addPairToJSMap = __nccwpck_require__(7104);
+var identity = __nccwpck_require__(1127);
 
 function createPair(key, value, ctx) {
     const k = createNode.createNode(key, undefined, ctx);
@@ -73660,14 +73662,14 @@ exports.createPair = createPair;
 
 /***/ }),
 
-/***/ 9271:
+/***/ 3301:
 /***/ ((__unused_webpack_module, exports, __nccwpck_require__) => {
 
 
 
-var identity = __nccwpck_require__(2617);
-var Node = __nccwpck_require__(4615);
-var toJS = __nccwpck_require__(3709);
+var identity = __nccwpck_require__(1127);
+var Node = __nccwpck_require__(6673);
+var toJS = __nccwpck_require__(4043);
 
 const isScalarValue = (value) => !value || (typeof value !== 'function' && typeof value !== 'object');
 class Scalar extends Node.NodeBase {
@@ -73694,17 +73696,17 @@ exports.isScalarValue = isScalarValue;
 
 /***/ }),
 
-/***/ 2448:
+/***/ 4454:
 /***/ ((__unused_webpack_module, exports, __nccwpck_require__) => {
 
 
 
-var stringifyCollection = __nccwpck_require__(8454);
-var addPairToJSMap = __nccwpck_require__(614);
-var Collection = __nccwpck_require__(6039);
-var identity = __nccwpck_require__(2617);
-var Pair = __nccwpck_require__(2815);
-var Scalar = __nccwpck_require__(9271);
+var stringifyCollection = __nccwpck_require__(1212);
+var addPairToJSMap = __nccwpck_require__(7104);
+var Collection = __nccwpck_require__(101);
+var identity = __nccwpck_require__(1127);
+var Pair = __nccwpck_require__(7165);
+var Scalar = __nccwpck_require__(3301);
 
 function findPair(items, key) {
     const k = identity.isScalar(key) ? key.value : key;
@@ -73848,17 +73850,17 @@ exports.findPair = findPair;
 
 /***/ }),
 
-/***/ 5125:
+/***/ 2223:
 /***/ ((__unused_webpack_module, exports, __nccwpck_require__) => {
 
 
 
-var createNode = __nccwpck_require__(9462);
-var stringifyCollection = __nccwpck_require__(8454);
-var Collection = __nccwpck_require__(6039);
-var identity = __nccwpck_require__(2617);
-var Scalar = __nccwpck_require__(9271);
-var toJS = __nccwpck_require__(3709);
+var createNode = __nccwpck_require__(2404);
+var stringifyCollection = __nccwpck_require__(1212);
+var Collection = __nccwpck_require__(101);
+var identity = __nccwpck_require__(1127);
+var Scalar = __nccwpck_require__(3301);
+var toJS = __nccwpck_require__(4043);
 
 class YAMLSeq extends Collection.Collection {
     static get tagName() {
@@ -73970,16 +73972,16 @@ exports.YAMLSeq = YAMLSeq;
 
 /***/ }),
 
-/***/ 614:
+/***/ 7104:
 /***/ ((__unused_webpack_module, exports, __nccwpck_require__) => {
 
 
 
-var log = __nccwpck_require__(9923);
-var merge = __nccwpck_require__(2610);
-var stringify = __nccwpck_require__(9666);
-var identity = __nccwpck_require__(2617);
-var toJS = __nccwpck_require__(3709);
+var log = __nccwpck_require__(7249);
+var merge = __nccwpck_require__(452);
+var stringify = __nccwpck_require__(2148);
+var identity = __nccwpck_require__(1127);
+var toJS = __nccwpck_require__(4043);
 
 function addPairToJSMap(ctx, map, { key, value }) {
     if (identity.isNode(key) && key.addToJSMap)
@@ -74042,7 +74044,7 @@ exports.addPairToJSMap = addPairToJSMap;
 
 /***/ }),
 
-/***/ 2617:
+/***/ 1127:
 /***/ ((__unused_webpack_module, exports) => {
 
 
@@ -74102,12 +74104,12 @@ exports.isSeq = isSeq;
 
 /***/ }),
 
-/***/ 3709:
+/***/ 4043:
 /***/ ((__unused_webpack_module, exports, __nccwpck_require__) => {
 
 
 
-var identity = __nccwpck_require__(2617);
+var identity = __nccwpck_require__(1127);
 
 /**
  * Recursively convert any node or its contents to native JavaScript
@@ -74148,15 +74150,15 @@ exports.toJS = toJS;
 
 /***/ }),
 
-/***/ 8564:
+/***/ 110:
 /***/ ((__unused_webpack_module, exports, __nccwpck_require__) => {
 
 
 
-var resolveBlockScalar = __nccwpck_require__(599);
-var resolveFlowScalar = __nccwpck_require__(7120);
-var errors = __nccwpck_require__(2130);
-var stringifyString = __nccwpck_require__(6179);
+var resolveBlockScalar = __nccwpck_require__(8913);
+var resolveFlowScalar = __nccwpck_require__(6842);
+var errors = __nccwpck_require__(1464);
+var stringifyString = __nccwpck_require__(3069);
 
 function resolveAsScalar(token, strict = true, onError) {
     if (token) {
@@ -74373,7 +74375,7 @@ exports.setScalarValue = setScalarValue;
 
 /***/ }),
 
-/***/ 7455:
+/***/ 1733:
 /***/ ((__unused_webpack_module, exports) => {
 
 
@@ -74443,7 +74445,7 @@ exports.stringify = stringify;
 
 /***/ }),
 
-/***/ 4257:
+/***/ 7715:
 /***/ ((__unused_webpack_module, exports) => {
 
 
@@ -74549,14 +74551,14 @@ exports.visit = visit;
 
 /***/ }),
 
-/***/ 3427:
+/***/ 3461:
 /***/ ((__unused_webpack_module, exports, __nccwpck_require__) => {
 
 
 
-var cstScalar = __nccwpck_require__(8564);
-var cstStringify = __nccwpck_require__(7455);
-var cstVisit = __nccwpck_require__(4257);
+var cstScalar = __nccwpck_require__(110);
+var cstStringify = __nccwpck_require__(1733);
+var cstVisit = __nccwpck_require__(7715);
 
 /** The byte order mark */
 const BOM = '\u{FEFF}';
@@ -74668,12 +74670,12 @@ exports.tokenType = tokenType;
 
 /***/ }),
 
-/***/ 795:
+/***/ 361:
 /***/ ((__unused_webpack_module, exports, __nccwpck_require__) => {
 
 
 
-var cst = __nccwpck_require__(3427);
+var cst = __nccwpck_require__(3461);
 
 /*
 START -> stream
@@ -75398,7 +75400,7 @@ exports.Lexer = Lexer;
 
 /***/ }),
 
-/***/ 9706:
+/***/ 6628:
 /***/ ((__unused_webpack_module, exports) => {
 
 
@@ -75446,14 +75448,14 @@ exports.LineCounter = LineCounter;
 
 /***/ }),
 
-/***/ 7374:
+/***/ 3456:
 /***/ ((__unused_webpack_module, exports, __nccwpck_require__) => {
 
 
 
 var node_process = __nccwpck_require__(932);
-var cst = __nccwpck_require__(3427);
-var lexer = __nccwpck_require__(795);
+var cst = __nccwpck_require__(3461);
+var lexer = __nccwpck_require__(361);
 
 function includesToken(list, type) {
     for (let i = 0; i < list.length; ++i)
@@ -76433,18 +76435,18 @@ exports.Parser = Parser;
 
 /***/ }),
 
-/***/ 6205:
+/***/ 4047:
 /***/ ((__unused_webpack_module, exports, __nccwpck_require__) => {
 
 
 
-var composer = __nccwpck_require__(2750);
-var Document = __nccwpck_require__(5755);
-var errors = __nccwpck_require__(2130);
-var log = __nccwpck_require__(9923);
-var identity = __nccwpck_require__(2617);
-var lineCounter = __nccwpck_require__(9706);
-var parser = __nccwpck_require__(7374);
+var composer = __nccwpck_require__(9984);
+var Document = __nccwpck_require__(5402);
+var errors = __nccwpck_require__(1464);
+var log = __nccwpck_require__(7249);
+var identity = __nccwpck_require__(1127);
+var lineCounter = __nccwpck_require__(6628);
+var parser = __nccwpck_require__(3456);
 
 function parseOptions(options) {
     const prettyErrors = options.prettyErrors !== false;
@@ -76547,16 +76549,16 @@ exports.stringify = stringify;
 
 /***/ }),
 
-/***/ 4902:
+/***/ 5840:
 /***/ ((__unused_webpack_module, exports, __nccwpck_require__) => {
 
 
 
-var identity = __nccwpck_require__(2617);
-var map = __nccwpck_require__(8229);
-var seq = __nccwpck_require__(2400);
-var string = __nccwpck_require__(2374);
-var tags = __nccwpck_require__(1656);
+var identity = __nccwpck_require__(1127);
+var map = __nccwpck_require__(7451);
+var seq = __nccwpck_require__(1706);
+var string = __nccwpck_require__(6464);
+var tags = __nccwpck_require__(18);
 
 const sortMapEntriesByKey = (a, b) => a.key < b.key ? -1 : a.key > b.key ? 1 : 0;
 class Schema {
@@ -76593,13 +76595,13 @@ exports.Schema = Schema;
 
 /***/ }),
 
-/***/ 8229:
+/***/ 7451:
 /***/ ((__unused_webpack_module, exports, __nccwpck_require__) => {
 
 
 
-var identity = __nccwpck_require__(2617);
-var YAMLMap = __nccwpck_require__(2448);
+var identity = __nccwpck_require__(1127);
+var YAMLMap = __nccwpck_require__(4454);
 
 const map = {
     collection: 'map',
@@ -76619,12 +76621,12 @@ exports.map = map;
 
 /***/ }),
 
-/***/ 7890:
+/***/ 3632:
 /***/ ((__unused_webpack_module, exports, __nccwpck_require__) => {
 
 
 
-var Scalar = __nccwpck_require__(9271);
+var Scalar = __nccwpck_require__(3301);
 
 const nullTag = {
     identify: value => value == null,
@@ -76643,13 +76645,13 @@ exports.nullTag = nullTag;
 
 /***/ }),
 
-/***/ 2400:
+/***/ 1706:
 /***/ ((__unused_webpack_module, exports, __nccwpck_require__) => {
 
 
 
-var identity = __nccwpck_require__(2617);
-var YAMLSeq = __nccwpck_require__(5125);
+var identity = __nccwpck_require__(1127);
+var YAMLSeq = __nccwpck_require__(2223);
 
 const seq = {
     collection: 'seq',
@@ -76669,12 +76671,12 @@ exports.seq = seq;
 
 /***/ }),
 
-/***/ 2374:
+/***/ 6464:
 /***/ ((__unused_webpack_module, exports, __nccwpck_require__) => {
 
 
 
-var stringifyString = __nccwpck_require__(6179);
+var stringifyString = __nccwpck_require__(3069);
 
 const string = {
     identify: value => typeof value === 'string',
@@ -76692,12 +76694,12 @@ exports.string = string;
 
 /***/ }),
 
-/***/ 1477:
+/***/ 3959:
 /***/ ((__unused_webpack_module, exports, __nccwpck_require__) => {
 
 
 
-var Scalar = __nccwpck_require__(9271);
+var Scalar = __nccwpck_require__(3301);
 
 const boolTag = {
     identify: value => typeof value === 'boolean',
@@ -76720,13 +76722,13 @@ exports.boolTag = boolTag;
 
 /***/ }),
 
-/***/ 8251:
+/***/ 8405:
 /***/ ((__unused_webpack_module, exports, __nccwpck_require__) => {
 
 
 
-var Scalar = __nccwpck_require__(9271);
-var stringifyNumber = __nccwpck_require__(2491);
+var Scalar = __nccwpck_require__(3301);
+var stringifyNumber = __nccwpck_require__(8689);
 
 const floatNaN = {
     identify: value => typeof value === 'number',
@@ -76774,12 +76776,12 @@ exports.floatNaN = floatNaN;
 
 /***/ }),
 
-/***/ 7052:
+/***/ 9874:
 /***/ ((__unused_webpack_module, exports, __nccwpck_require__) => {
 
 
 
-var stringifyNumber = __nccwpck_require__(2491);
+var stringifyNumber = __nccwpck_require__(8689);
 
 const intIdentify = (value) => typeof value === 'bigint' || Number.isInteger(value);
 const intResolve = (str, offset, radix, { intAsBigInt }) => (intAsBigInt ? BigInt(str) : parseInt(str.substring(offset), radix));
@@ -76823,18 +76825,18 @@ exports.intOct = intOct;
 
 /***/ }),
 
-/***/ 4810:
+/***/ 896:
 /***/ ((__unused_webpack_module, exports, __nccwpck_require__) => {
 
 
 
-var map = __nccwpck_require__(8229);
-var _null = __nccwpck_require__(7890);
-var seq = __nccwpck_require__(2400);
-var string = __nccwpck_require__(2374);
-var bool = __nccwpck_require__(1477);
-var float = __nccwpck_require__(8251);
-var int = __nccwpck_require__(7052);
+var map = __nccwpck_require__(7451);
+var _null = __nccwpck_require__(3632);
+var seq = __nccwpck_require__(1706);
+var string = __nccwpck_require__(6464);
+var bool = __nccwpck_require__(3959);
+var float = __nccwpck_require__(8405);
+var int = __nccwpck_require__(9874);
 
 const schema = [
     map.map,
@@ -76855,14 +76857,14 @@ exports.schema = schema;
 
 /***/ }),
 
-/***/ 7925:
+/***/ 3559:
 /***/ ((__unused_webpack_module, exports, __nccwpck_require__) => {
 
 
 
-var Scalar = __nccwpck_require__(9271);
-var map = __nccwpck_require__(8229);
-var seq = __nccwpck_require__(2400);
+var Scalar = __nccwpck_require__(3301);
+var map = __nccwpck_require__(7451);
+var seq = __nccwpck_require__(1706);
 
 function intIdentify(value) {
     return typeof value === 'bigint' || Number.isInteger(value);
@@ -76926,27 +76928,27 @@ exports.schema = schema;
 
 /***/ }),
 
-/***/ 1656:
+/***/ 18:
 /***/ ((__unused_webpack_module, exports, __nccwpck_require__) => {
 
 
 
-var map = __nccwpck_require__(8229);
-var _null = __nccwpck_require__(7890);
-var seq = __nccwpck_require__(2400);
-var string = __nccwpck_require__(2374);
-var bool = __nccwpck_require__(1477);
-var float = __nccwpck_require__(8251);
-var int = __nccwpck_require__(7052);
-var schema = __nccwpck_require__(4810);
-var schema$1 = __nccwpck_require__(7925);
-var binary = __nccwpck_require__(6817);
-var merge = __nccwpck_require__(2610);
-var omap = __nccwpck_require__(61);
-var pairs = __nccwpck_require__(7815);
-var schema$2 = __nccwpck_require__(7755);
-var set = __nccwpck_require__(9138);
-var timestamp = __nccwpck_require__(6282);
+var map = __nccwpck_require__(7451);
+var _null = __nccwpck_require__(3632);
+var seq = __nccwpck_require__(1706);
+var string = __nccwpck_require__(6464);
+var bool = __nccwpck_require__(3959);
+var float = __nccwpck_require__(8405);
+var int = __nccwpck_require__(9874);
+var schema = __nccwpck_require__(896);
+var schema$1 = __nccwpck_require__(3559);
+var binary = __nccwpck_require__(6083);
+var merge = __nccwpck_require__(452);
+var omap = __nccwpck_require__(303);
+var pairs = __nccwpck_require__(8385);
+var schema$2 = __nccwpck_require__(5913);
+var set = __nccwpck_require__(1528);
+var timestamp = __nccwpck_require__(6752);
 
 const schemas = new Map([
     ['core', schema.schema],
@@ -77032,14 +77034,14 @@ exports.getTags = getTags;
 
 /***/ }),
 
-/***/ 6817:
+/***/ 6083:
 /***/ ((__unused_webpack_module, exports, __nccwpck_require__) => {
 
 
 
 var node_buffer = __nccwpck_require__(181);
-var Scalar = __nccwpck_require__(9271);
-var stringifyString = __nccwpck_require__(6179);
+var Scalar = __nccwpck_require__(3301);
+var stringifyString = __nccwpck_require__(3069);
 
 const binary = {
     identify: value => value instanceof Uint8Array, // Buffer inherits from Uint8Array
@@ -77109,12 +77111,12 @@ exports.binary = binary;
 
 /***/ }),
 
-/***/ 3260:
+/***/ 8398:
 /***/ ((__unused_webpack_module, exports, __nccwpck_require__) => {
 
 
 
-var Scalar = __nccwpck_require__(9271);
+var Scalar = __nccwpck_require__(3301);
 
 function boolStringify({ value, source }, ctx) {
     const boolObj = value ? trueTag : falseTag;
@@ -77145,13 +77147,13 @@ exports.trueTag = trueTag;
 
 /***/ }),
 
-/***/ 396:
+/***/ 5782:
 /***/ ((__unused_webpack_module, exports, __nccwpck_require__) => {
 
 
 
-var Scalar = __nccwpck_require__(9271);
-var stringifyNumber = __nccwpck_require__(2491);
+var Scalar = __nccwpck_require__(3301);
+var stringifyNumber = __nccwpck_require__(8689);
 
 const floatNaN = {
     identify: value => typeof value === 'number',
@@ -77202,12 +77204,12 @@ exports.floatNaN = floatNaN;
 
 /***/ }),
 
-/***/ 5883:
+/***/ 873:
 /***/ ((__unused_webpack_module, exports, __nccwpck_require__) => {
 
 
 
-var stringifyNumber = __nccwpck_require__(2491);
+var stringifyNumber = __nccwpck_require__(8689);
 
 const intIdentify = (value) => typeof value === 'bigint' || Number.isInteger(value);
 function intResolve(str, offset, radix, { intAsBigInt }) {
@@ -77285,13 +77287,13 @@ exports.intOct = intOct;
 
 /***/ }),
 
-/***/ 2610:
+/***/ 452:
 /***/ ((__unused_webpack_module, exports, __nccwpck_require__) => {
 
 
 
-var identity = __nccwpck_require__(2617);
-var Scalar = __nccwpck_require__(9271);
+var identity = __nccwpck_require__(1127);
+var Scalar = __nccwpck_require__(3301);
 
 // If the value associated with a merge key is a single mapping node, each of
 // its key/value pairs is inserted into the current mapping, unless the key
@@ -77363,16 +77365,16 @@ exports.merge = merge;
 
 /***/ }),
 
-/***/ 61:
+/***/ 303:
 /***/ ((__unused_webpack_module, exports, __nccwpck_require__) => {
 
 
 
-var identity = __nccwpck_require__(2617);
-var toJS = __nccwpck_require__(3709);
-var YAMLMap = __nccwpck_require__(2448);
-var YAMLSeq = __nccwpck_require__(5125);
-var pairs = __nccwpck_require__(7815);
+var identity = __nccwpck_require__(1127);
+var toJS = __nccwpck_require__(4043);
+var YAMLMap = __nccwpck_require__(4454);
+var YAMLSeq = __nccwpck_require__(2223);
+var pairs = __nccwpck_require__(8385);
 
 class YAMLOMap extends YAMLSeq.YAMLSeq {
     constructor() {
@@ -77447,15 +77449,15 @@ exports.omap = omap;
 
 /***/ }),
 
-/***/ 7815:
+/***/ 8385:
 /***/ ((__unused_webpack_module, exports, __nccwpck_require__) => {
 
 
 
-var identity = __nccwpck_require__(2617);
-var Pair = __nccwpck_require__(2815);
-var Scalar = __nccwpck_require__(9271);
-var YAMLSeq = __nccwpck_require__(5125);
+var identity = __nccwpck_require__(1127);
+var Pair = __nccwpck_require__(7165);
+var Scalar = __nccwpck_require__(3301);
+var YAMLSeq = __nccwpck_require__(2223);
 
 function resolvePairs(seq, onError) {
     if (identity.isSeq(seq)) {
@@ -77536,24 +77538,24 @@ exports.resolvePairs = resolvePairs;
 
 /***/ }),
 
-/***/ 7755:
+/***/ 5913:
 /***/ ((__unused_webpack_module, exports, __nccwpck_require__) => {
 
 
 
-var map = __nccwpck_require__(8229);
-var _null = __nccwpck_require__(7890);
-var seq = __nccwpck_require__(2400);
-var string = __nccwpck_require__(2374);
-var binary = __nccwpck_require__(6817);
-var bool = __nccwpck_require__(3260);
-var float = __nccwpck_require__(396);
-var int = __nccwpck_require__(5883);
-var merge = __nccwpck_require__(2610);
-var omap = __nccwpck_require__(61);
-var pairs = __nccwpck_require__(7815);
-var set = __nccwpck_require__(9138);
-var timestamp = __nccwpck_require__(6282);
+var map = __nccwpck_require__(7451);
+var _null = __nccwpck_require__(3632);
+var seq = __nccwpck_require__(1706);
+var string = __nccwpck_require__(6464);
+var binary = __nccwpck_require__(6083);
+var bool = __nccwpck_require__(8398);
+var float = __nccwpck_require__(5782);
+var int = __nccwpck_require__(873);
+var merge = __nccwpck_require__(452);
+var omap = __nccwpck_require__(303);
+var pairs = __nccwpck_require__(8385);
+var set = __nccwpck_require__(1528);
+var timestamp = __nccwpck_require__(6752);
 
 const schema = [
     map.map,
@@ -77584,14 +77586,14 @@ exports.schema = schema;
 
 /***/ }),
 
-/***/ 9138:
+/***/ 1528:
 /***/ ((__unused_webpack_module, exports, __nccwpck_require__) => {
 
 
 
-var identity = __nccwpck_require__(2617);
-var Pair = __nccwpck_require__(2815);
-var YAMLMap = __nccwpck_require__(2448);
+var identity = __nccwpck_require__(1127);
+var Pair = __nccwpck_require__(7165);
+var YAMLMap = __nccwpck_require__(4454);
 
 class YAMLSet extends YAMLMap.YAMLMap {
     constructor(schema) {
@@ -77687,12 +77689,12 @@ exports.set = set;
 
 /***/ }),
 
-/***/ 6282:
+/***/ 6752:
 /***/ ((__unused_webpack_module, exports, __nccwpck_require__) => {
 
 
 
-var stringifyNumber = __nccwpck_require__(2491);
+var stringifyNumber = __nccwpck_require__(8689);
 
 /** Internal types handle bigint as number, because TS can't figure it out. */
 function parseSexagesimal(str, asBigInt) {
@@ -77799,7 +77801,7 @@ exports.timestamp = timestamp;
 
 /***/ }),
 
-/***/ 7089:
+/***/ 4475:
 /***/ ((__unused_webpack_module, exports) => {
 
 
@@ -77957,15 +77959,15 @@ exports.foldFlowLines = foldFlowLines;
 
 /***/ }),
 
-/***/ 9666:
+/***/ 2148:
 /***/ ((__unused_webpack_module, exports, __nccwpck_require__) => {
 
 
 
-var anchors = __nccwpck_require__(5702);
-var identity = __nccwpck_require__(2617);
-var stringifyComment = __nccwpck_require__(6949);
-var stringifyString = __nccwpck_require__(6179);
+var anchors = __nccwpck_require__(1596);
+var identity = __nccwpck_require__(1127);
+var stringifyComment = __nccwpck_require__(9799);
+var stringifyString = __nccwpck_require__(3069);
 
 function createStringifyContext(doc, options) {
     const opt = Object.assign({
@@ -78096,14 +78098,14 @@ exports.stringify = stringify;
 
 /***/ }),
 
-/***/ 8454:
+/***/ 1212:
 /***/ ((__unused_webpack_module, exports, __nccwpck_require__) => {
 
 
 
-var identity = __nccwpck_require__(2617);
-var stringify = __nccwpck_require__(9666);
-var stringifyComment = __nccwpck_require__(6949);
+var identity = __nccwpck_require__(1127);
+var stringify = __nccwpck_require__(2148);
+var stringifyComment = __nccwpck_require__(9799);
 
 function stringifyCollection(collection, ctx, options) {
     const flow = ctx.inFlow ?? collection.flow;
@@ -78258,7 +78260,7 @@ exports.stringifyCollection = stringifyCollection;
 
 /***/ }),
 
-/***/ 6949:
+/***/ 9799:
 /***/ ((__unused_webpack_module, exports) => {
 
 
@@ -78289,14 +78291,14 @@ exports.stringifyComment = stringifyComment;
 
 /***/ }),
 
-/***/ 5719:
+/***/ 9210:
 /***/ ((__unused_webpack_module, exports, __nccwpck_require__) => {
 
 
 
-var identity = __nccwpck_require__(2617);
-var stringify = __nccwpck_require__(9666);
-var stringifyComment = __nccwpck_require__(6949);
+var identity = __nccwpck_require__(1127);
+var stringify = __nccwpck_require__(2148);
+var stringifyComment = __nccwpck_require__(9799);
 
 function stringifyDocument(doc, options) {
     const lines = [];
@@ -78383,7 +78385,7 @@ exports.stringifyDocument = stringifyDocument;
 
 /***/ }),
 
-/***/ 2491:
+/***/ 8689:
 /***/ ((__unused_webpack_module, exports) => {
 
 
@@ -78417,15 +78419,15 @@ exports.stringifyNumber = stringifyNumber;
 
 /***/ }),
 
-/***/ 1174:
+/***/ 9748:
 /***/ ((__unused_webpack_module, exports, __nccwpck_require__) => {
 
 
 
-var identity = __nccwpck_require__(2617);
-var Scalar = __nccwpck_require__(9271);
-var stringify = __nccwpck_require__(9666);
-var stringifyComment = __nccwpck_require__(6949);
+var identity = __nccwpck_require__(1127);
+var Scalar = __nccwpck_require__(3301);
+var stringify = __nccwpck_require__(2148);
+var stringifyComment = __nccwpck_require__(9799);
 
 function stringifyPair({ key, value }, ctx, onComment, onChompKeep) {
     const { allNullValues, doc, indent, indentStep, options: { commentString, indentSeq, simpleKeys } } = ctx;
@@ -78576,13 +78578,13 @@ exports.stringifyPair = stringifyPair;
 
 /***/ }),
 
-/***/ 6179:
+/***/ 3069:
 /***/ ((__unused_webpack_module, exports, __nccwpck_require__) => {
 
 
 
-var Scalar = __nccwpck_require__(9271);
-var foldFlowLines = __nccwpck_require__(7089);
+var Scalar = __nccwpck_require__(3301);
+var foldFlowLines = __nccwpck_require__(4475);
 
 const getFoldOptions = (ctx, isBlock) => ({
     indentAtStart: isBlock ? ctx.indent.length : ctx.indentAtStart,
@@ -78921,22 +78923,22 @@ exports.stringifyString = stringifyString;
 
 /***/ }),
 
-/***/ 5181:
+/***/ 383:
 /***/ ((__unused_webpack_module, exports, __nccwpck_require__) => {
 
 
 
-var createNode = __nccwpck_require__(9462);
-var log = __nccwpck_require__(9923);
-var Pair = __nccwpck_require__(2815);
-var toJS = __nccwpck_require__(3709);
-var YAMLMap = __nccwpck_require__(2448);
-var map = __nccwpck_require__(8229);
-var seq = __nccwpck_require__(2400);
-var string = __nccwpck_require__(2374);
-var foldFlowLines = __nccwpck_require__(7089);
-var stringifyNumber = __nccwpck_require__(2491);
-var stringifyString = __nccwpck_require__(6179);
+var createNode = __nccwpck_require__(2404);
+var log = __nccwpck_require__(7249);
+var Pair = __nccwpck_require__(7165);
+var toJS = __nccwpck_require__(4043);
+var YAMLMap = __nccwpck_require__(4454);
+var map = __nccwpck_require__(7451);
+var seq = __nccwpck_require__(1706);
+var string = __nccwpck_require__(6464);
+var foldFlowLines = __nccwpck_require__(4475);
+var stringifyNumber = __nccwpck_require__(8689);
+var stringifyString = __nccwpck_require__(3069);
 
 
 
@@ -78956,12 +78958,12 @@ exports.stringifyString = stringifyString.stringifyString;
 
 /***/ }),
 
-/***/ 7182:
+/***/ 204:
 /***/ ((__unused_webpack_module, exports, __nccwpck_require__) => {
 
 
 
-var identity = __nccwpck_require__(2617);
+var identity = __nccwpck_require__(1127);
 
 const BREAK = Symbol('break visit');
 const SKIP = Symbol('skip children');
@@ -79199,7 +79201,7 @@ exports.visitAsync = visitAsync;
 
 /***/ }),
 
-/***/ 8974:
+/***/ 5064:
 /***/ ((__unused_webpack___webpack_module__, __webpack_exports__, __nccwpck_require__) => {
 
 /* harmony export */ __nccwpck_require__.d(__webpack_exports__, {
@@ -79228,7 +79230,7 @@ exports.visitAsync = visitAsync;
 /* harmony export */   xX: () => (/* binding */ APIConnectionError),
 /* harmony export */   yP: () => (/* binding */ PaymentRequiredError)
 /* harmony export */ });
-/* harmony import */ var _internal_errors_mjs__WEBPACK_IMPORTED_MODULE_0__ = __nccwpck_require__(883);
+/* harmony import */ var _internal_errors_mjs__WEBPACK_IMPORTED_MODULE_0__ = __nccwpck_require__(2533);
 
 var AnthropicError = /* @__PURE__ */ (() => {
     class AnthropicError extends Error {
@@ -79504,7 +79506,7 @@ const STATUS_ERROR_CLASSES = /* @__PURE__ */ new Map([
 
 /***/ }),
 
-/***/ 883:
+/***/ 2533:
 /***/ ((__unused_webpack___webpack_module__, __webpack_exports__, __nccwpck_require__) => {
 
 /* harmony export */ __nccwpck_require__.d(__webpack_exports__, {
@@ -79551,7 +79553,7 @@ const castToError = (err) => {
 
 /***/ }),
 
-/***/ 4274:
+/***/ 3364:
 /***/ ((__unused_webpack___webpack_module__, __webpack_exports__, __nccwpck_require__) => {
 
 /* harmony export */ __nccwpck_require__.d(__webpack_exports__, {
@@ -79579,7 +79581,7 @@ function __classPrivateFieldGet(receiver, state, kind, f) {
 
 /***/ }),
 
-/***/ 5510:
+/***/ 9612:
 /***/ ((__unused_webpack___webpack_module__, __webpack_exports__, __nccwpck_require__) => {
 
 /* harmony export */ __nccwpck_require__.d(__webpack_exports__, {
@@ -79611,13 +79613,13 @@ function linkAbort(external, controller) {
 
 /***/ }),
 
-/***/ 3758:
+/***/ 8100:
 /***/ ((__unused_webpack___webpack_module__, __webpack_exports__, __nccwpck_require__) => {
 
 /* harmony export */ __nccwpck_require__.d(__webpack_exports__, {
 /* harmony export */   O: () => (/* binding */ AsyncQueue)
 /* harmony export */ });
-/* harmony import */ var _tslib_mjs__WEBPACK_IMPORTED_MODULE_0__ = __nccwpck_require__(4274);
+/* harmony import */ var _tslib_mjs__WEBPACK_IMPORTED_MODULE_0__ = __nccwpck_require__(3364);
 var _AsyncQueue_items, _AsyncQueue_waiters, _AsyncQueue_closed;
 
 /**
@@ -79702,7 +79704,7 @@ var AsyncQueue = /* @__PURE__ */ (() => {
 
 /***/ }),
 
-/***/ 7376:
+/***/ 7594:
 /***/ ((__unused_webpack___webpack_module__, __webpack_exports__, __nccwpck_require__) => {
 
 /* harmony export */ __nccwpck_require__.d(__webpack_exports__, {
@@ -79713,7 +79715,7 @@ var AsyncQueue = /* @__PURE__ */ (() => {
 /* harmony export */   zM: () => (/* binding */ isStatus)
 /* harmony export */ });
 /* unused harmony export is4xx */
-/* harmony import */ var _core_error_mjs__WEBPACK_IMPORTED_MODULE_0__ = __nccwpck_require__(8974);
+/* harmony import */ var _core_error_mjs__WEBPACK_IMPORTED_MODULE_0__ = __nccwpck_require__(5064);
 
 /** True when `e` is an {@link APIError} whose HTTP status equals `code`. */
 function isStatus(e, code) {
@@ -79753,7 +79755,7 @@ function applyJitter(ms) {
 
 /***/ }),
 
-/***/ 8369:
+/***/ 9083:
 /***/ ((__unused_webpack___webpack_module__, __webpack_exports__, __nccwpck_require__) => {
 
 /* harmony export */ __nccwpck_require__.d(__webpack_exports__, {
@@ -79790,7 +79792,7 @@ function decodeUTF8(bytes) {
 
 /***/ }),
 
-/***/ 7989:
+/***/ 111:
 /***/ ((__unused_webpack___webpack_module__, __webpack_exports__, __nccwpck_require__) => {
 
 /* harmony export */ __nccwpck_require__.d(__webpack_exports__, {
@@ -79816,7 +79818,7 @@ const readEnv = (env) => {
 
 /***/ }),
 
-/***/ 3178:
+/***/ 7412:
 /***/ ((__unused_webpack___webpack_module__, __webpack_exports__, __nccwpck_require__) => {
 
 /* harmony export */ __nccwpck_require__.d(__webpack_exports__, {
@@ -79827,8 +79829,8 @@ const readEnv = (env) => {
 /* harmony export */   dF: () => (/* binding */ debugLogRequestDetails)
 /* harmony export */ });
 /* unused harmony export formatRequestDetails */
-/* harmony import */ var _values_mjs__WEBPACK_IMPORTED_MODULE_0__ = __nccwpck_require__(1034);
-/* harmony import */ var _env_mjs__WEBPACK_IMPORTED_MODULE_1__ = __nccwpck_require__(7989);
+/* harmony import */ var _values_mjs__WEBPACK_IMPORTED_MODULE_0__ = __nccwpck_require__(9296);
+/* harmony import */ var _env_mjs__WEBPACK_IMPORTED_MODULE_1__ = __nccwpck_require__(111);
 
 
 const defaultLogLevel = 'warn';
@@ -79950,7 +79952,7 @@ const formatRequestDetails = (details) => {
 
 /***/ }),
 
-/***/ 8411:
+/***/ 7793:
 /***/ ((__unused_webpack___webpack_module__, __webpack_exports__, __nccwpck_require__) => {
 
 /* harmony export */ __nccwpck_require__.d(__webpack_exports__, {
@@ -79974,7 +79976,7 @@ function promiseWithResolvers() {
 
 /***/ }),
 
-/***/ 1034:
+/***/ 9296:
 /***/ ((__unused_webpack___webpack_module__, __webpack_exports__, __nccwpck_require__) => {
 
 /* harmony export */ __nccwpck_require__.d(__webpack_exports__, {
@@ -79991,7 +79993,7 @@ function promiseWithResolvers() {
 /* harmony export */   ze: () => (/* binding */ isEmptyObj)
 /* harmony export */ });
 /* unused harmony exports ensurePresent, rejectUnsupportedCredentials, coerceInteger, coerceFloat, coerceBoolean, maybeCoerceInteger, maybeCoerceFloat, maybeCoerceBoolean, pop */
-/* harmony import */ var _core_error_mjs__WEBPACK_IMPORTED_MODULE_0__ = __nccwpck_require__(8974);
+/* harmony import */ var _core_error_mjs__WEBPACK_IMPORTED_MODULE_0__ = __nccwpck_require__(5064);
 
 // https://url.spec.whatwg.org/#url-scheme-string
 const startsWithSchemeRegexp = /^[a-z][a-z0-9+.-]*:/i;
@@ -80114,7 +80116,7 @@ function checkNever(_value) { }
 
 /***/ }),
 
-/***/ 5756:
+/***/ 7618:
 /***/ ((__unused_webpack___webpack_module__, __webpack_exports__, __nccwpck_require__) => {
 
 /* harmony export */ __nccwpck_require__.d(__webpack_exports__, {
@@ -80187,7 +80189,7 @@ var ToolError = /* @__PURE__ */ (() => {
 
 /***/ }),
 
-/***/ 797:
+/***/ 8264:
 /***/ ((__unused_webpack___webpack_module__, __webpack_exports__, __nccwpck_require__) => {
 
 /* harmony export */ __nccwpck_require__.d(__webpack_exports__, {
@@ -80195,7 +80197,7 @@ var ToolError = /* @__PURE__ */ (() => {
 /* harmony export */   hL: () => (/* binding */ DEFAULT_MEMORY_SYNC_INTERVAL_MS),
 /* harmony export */   iT: () => (/* binding */ checkMemorySyncInterval)
 /* harmony export */ });
-/* harmony import */ var _core_error_mjs__WEBPACK_IMPORTED_MODULE_0__ = __nccwpck_require__(8974);
+/* harmony import */ var _core_error_mjs__WEBPACK_IMPORTED_MODULE_0__ = __nccwpck_require__(5064);
 /**
  * The memory sync cadence, split out of `memories.ts` so runtime-agnostic
  * callers (the environment worker) can validate an interval up front without
@@ -80224,21 +80226,21 @@ function checkMemorySyncInterval(ms, option) {
 
 /***/ }),
 
-/***/ 9422:
+/***/ 3837:
 /***/ ((module) => {
 
 module.exports = /*#__PURE__*/JSON.parse('{"$id":"https://raw.githubusercontent.com/ajv-validator/ajv/master/lib/refs/data.json#","description":"Meta-schema for $data reference (JSON AnySchema extension proposal)","type":"object","required":["$data"],"properties":{"$data":{"type":"string","anyOf":[{"format":"relative-json-pointer"},{"format":"json-pointer"}]}},"additionalProperties":false}');
 
 /***/ }),
 
-/***/ 372:
+/***/ 2079:
 /***/ ((module) => {
 
 module.exports = /*#__PURE__*/JSON.parse('{"$schema":"http://json-schema.org/draft-07/schema#","$id":"http://json-schema.org/draft-07/schema#","title":"Core schema meta-schema","definitions":{"schemaArray":{"type":"array","minItems":1,"items":{"$ref":"#"}},"nonNegativeInteger":{"type":"integer","minimum":0},"nonNegativeIntegerDefault0":{"allOf":[{"$ref":"#/definitions/nonNegativeInteger"},{"default":0}]},"simpleTypes":{"enum":["array","boolean","integer","null","number","object","string"]},"stringArray":{"type":"array","items":{"type":"string"},"uniqueItems":true,"default":[]}},"type":["object","boolean"],"properties":{"$id":{"type":"string","format":"uri-reference"},"$schema":{"type":"string","format":"uri"},"$ref":{"type":"string","format":"uri-reference"},"$comment":{"type":"string"},"title":{"type":"string"},"description":{"type":"string"},"default":true,"readOnly":{"type":"boolean","default":false},"examples":{"type":"array","items":true},"multipleOf":{"type":"number","exclusiveMinimum":0},"maximum":{"type":"number"},"exclusiveMaximum":{"type":"number"},"minimum":{"type":"number"},"exclusiveMinimum":{"type":"number"},"maxLength":{"$ref":"#/definitions/nonNegativeInteger"},"minLength":{"$ref":"#/definitions/nonNegativeIntegerDefault0"},"pattern":{"type":"string","format":"regex"},"additionalItems":{"$ref":"#"},"items":{"anyOf":[{"$ref":"#"},{"$ref":"#/definitions/schemaArray"}],"default":true},"maxItems":{"$ref":"#/definitions/nonNegativeInteger"},"minItems":{"$ref":"#/definitions/nonNegativeIntegerDefault0"},"uniqueItems":{"type":"boolean","default":false},"contains":{"$ref":"#"},"maxProperties":{"$ref":"#/definitions/nonNegativeInteger"},"minProperties":{"$ref":"#/definitions/nonNegativeIntegerDefault0"},"required":{"$ref":"#/definitions/stringArray"},"additionalProperties":{"$ref":"#"},"definitions":{"type":"object","additionalProperties":{"$ref":"#"},"default":{}},"properties":{"type":"object","additionalProperties":{"$ref":"#"},"default":{}},"patternProperties":{"type":"object","additionalProperties":{"$ref":"#"},"propertyNames":{"format":"regex"},"default":{}},"dependencies":{"type":"object","additionalProperties":{"anyOf":[{"$ref":"#"},{"$ref":"#/definitions/stringArray"}]}},"propertyNames":{"$ref":"#"},"const":true,"enum":{"type":"array","items":true,"minItems":1,"uniqueItems":true},"type":{"anyOf":[{"$ref":"#/definitions/simpleTypes"},{"type":"array","items":{"$ref":"#/definitions/simpleTypes"},"minItems":1,"uniqueItems":true}]},"format":{"type":"string"},"contentMediaType":{"type":"string"},"contentEncoding":{"type":"string"},"if":{"$ref":"#"},"then":{"$ref":"#"},"else":{"$ref":"#"},"allOf":{"$ref":"#/definitions/schemaArray"},"anyOf":{"$ref":"#/definitions/schemaArray"},"oneOf":{"$ref":"#/definitions/schemaArray"},"not":{"$ref":"#"}},"default":true}');
 
 /***/ }),
 
-/***/ 1892:
+/***/ 559:
 /***/ ((module) => {
 
 module.exports = /*#__PURE__*/JSON.parse('{"sP":{"r":">=10.12.0"}}');
@@ -80525,6 +80527,6 @@ module.exports = /*#__PURE__*/JSON.parse('{"sP":{"r":">=10.12.0"}}');
 /******/ // startup
 /******/ // Load entry module and return exports
 /******/ // This entry module used 'module' so it can't be inlined
-/******/ var __webpack_exports__ = __nccwpck_require__(9051);
+/******/ var __webpack_exports__ = __nccwpck_require__(8084);
 /******/ __webpack_exports__ = await __webpack_exports__;
 /******/ 

@@ -90,3 +90,17 @@ test('verify, where the pre-fix code does not build with the change\'s test (tsc
   expect(run.report.tests.find((entry) => entry.file === 'src/test/wrap-all.test.ts')?.preFixFailureLine).toMatch(/wrapAll|not a function/)
   expect(run.report.verdict).toBe('fail-to-pass')
 })
+
+test('verify, two hunks in compiled code: each hunk tree builds as the others did (its test command up to the runner), and the guard of each hunk is told', async () => {
+  const filler = Array.from({ length: 8 }, (_, i) => `export const unit${i} = ${i}`).join('\n')
+  const source = (comparison: string, fallback: string) =>
+    `/** \`i\` wrapped into \`0..n-1\`. */\nexport function wrap(i: number, n: number): number {\n  if (i ${comparison} n) return i % n\n  return i\n}\n\n${filler}\n\n/** \`i\` wrapped, or the fallback for an empty range. */\nexport function wrapOr(i: number, n: number, fallback: number): number {\n  return n > 0 ? wrap(i, n) : ${fallback}\n}\n`
+  const test = "import { strict as assert } from 'node:assert'\nimport { wrap, wrapOr } from '../index'\n\ndescribe('wrap', () => {\n  it('wraps the end itself (#7)', () => {\n    assert.equal(wrap(5, 5), 0)\n  })\n  it('gives the fallback for an empty range (#7)', () => {\n    assert.equal(wrapOr(1, 0, -1), -1)\n  })\n})\n"
+  const run = await runBundledCliOnFixture('wrap-tsc-mocha', { fixtureOptions: { baseChanges: { 'src/index.ts': source('>', 'i') }, headChanges: { 'src/index.ts': source('>=', 'fallback'), 'src/test/wrap.test.ts': test } } })
+  expect(run.report.verdict).toBe('fail-to-pass')
+  expect(run.log.join('\n')).not.toContain('Could not tell which test guards which hunk')
+  expect(run.report.hunks).toEqual([
+    expect.objectContaining({ file: 'src/index.ts', startLine: 3, guardedBy: ['wrap › wraps the end itself (#7)'] }),
+    expect.objectContaining({ file: 'src/index.ts', guardedBy: ['wrap › gives the fallback for an empty range (#7)'] })
+  ])
+})

@@ -1,8 +1,8 @@
-export const id = 162;
-export const ids = [162];
+export const id = 168;
+export const ids = [168];
 export const modules = {
 
-/***/ 59162:
+/***/ 97787:
 /***/ ((__unused_webpack___webpack_module__, __webpack_exports__, __webpack_require__) => {
 
 var node_fs__WEBPACK_IMPORTED_MODULE_2___namespace_cache;

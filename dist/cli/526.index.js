@@ -1,8 +1,8 @@
-export const id = 92;
-export const ids = [92];
+export const id = 526;
+export const ids = [526];
 export const modules = {
 
-/***/ 1092:
+/***/ 6526:
 /***/ ((__unused_webpack___webpack_module__, __webpack_exports__, __webpack_require__) => {
 
 // ESM COMPAT FLAG
@@ -30,8 +30,8 @@ __webpack_require__.d(__webpack_exports__, {
   setupSkills: () => (/* reexport */ setupSkills)
 });
 
-// EXTERNAL MODULE: ../../main/node_modules/@anthropic-ai/sdk/internal/tslib.mjs
-var tslib = __webpack_require__(4274);
+// EXTERNAL MODULE: ./node_modules/@anthropic-ai/sdk/internal/tslib.mjs
+var tslib = __webpack_require__(3364);
 // EXTERNAL MODULE: external "node:fs/promises"
 var promises_ = __webpack_require__(1455);
 // EXTERNAL MODULE: external "node:fs"
@@ -48,11 +48,11 @@ var external_node_readline_ = __webpack_require__(481);
 var external_node_events_ = __webpack_require__(8474);
 // EXTERNAL MODULE: external "node:worker_threads"
 var external_node_worker_threads_ = __webpack_require__(5919);
-// EXTERNAL MODULE: ../../main/node_modules/@anthropic-ai/sdk/core/error.mjs
-var error = __webpack_require__(8974);
-// EXTERNAL MODULE: ../../main/node_modules/@anthropic-ai/sdk/lib/tools/ToolError.mjs
-var ToolError = __webpack_require__(5756);
-;// CONCATENATED MODULE: ../../main/node_modules/@anthropic-ai/sdk/helpers/beta/json-schema.mjs
+// EXTERNAL MODULE: ./node_modules/@anthropic-ai/sdk/core/error.mjs
+var error = __webpack_require__(5064);
+// EXTERNAL MODULE: ./node_modules/@anthropic-ai/sdk/lib/tools/ToolError.mjs
+var ToolError = __webpack_require__(7618);
+;// CONCATENATED MODULE: ./node_modules/@anthropic-ai/sdk/helpers/beta/json-schema.mjs
 
 
 /**
@@ -110,15 +110,15 @@ function betaJSONSchemaOutputFormat(jsonSchema, options) {
     };
 }
 //# sourceMappingURL=json-schema.mjs.map
-// EXTERNAL MODULE: ../../main/node_modules/@anthropic-ai/sdk/internal/utils/abort.mjs
-var abort = __webpack_require__(5510);
-// EXTERNAL MODULE: ../../main/node_modules/@anthropic-ai/sdk/internal/utils/async-queue.mjs
-var async_queue = __webpack_require__(3758);
-// EXTERNAL MODULE: ../../main/node_modules/@anthropic-ai/sdk/internal/utils/promise.mjs
-var promise = __webpack_require__(8411);
-// EXTERNAL MODULE: ../../main/node_modules/@anthropic-ai/sdk/internal/utils/env.mjs
-var env = __webpack_require__(7989);
-;// CONCATENATED MODULE: ../../main/node_modules/@anthropic-ai/sdk/tools/agent-toolset/fs-util.mjs
+// EXTERNAL MODULE: ./node_modules/@anthropic-ai/sdk/internal/utils/abort.mjs
+var abort = __webpack_require__(9612);
+// EXTERNAL MODULE: ./node_modules/@anthropic-ai/sdk/internal/utils/async-queue.mjs
+var async_queue = __webpack_require__(8100);
+// EXTERNAL MODULE: ./node_modules/@anthropic-ai/sdk/internal/utils/promise.mjs
+var promise = __webpack_require__(7793);
+// EXTERNAL MODULE: ./node_modules/@anthropic-ai/sdk/internal/utils/env.mjs
+var env = __webpack_require__(111);
+;// CONCATENATED MODULE: ./node_modules/@anthropic-ai/sdk/tools/agent-toolset/fs-util.mjs
 
 
 
@@ -398,9 +398,9 @@ function scrubbedShellEnv() {
 //# sourceMappingURL=fs-util.mjs.map
 // EXTERNAL MODULE: external "node:stream"
 var external_node_stream_ = __webpack_require__(7075);
-// EXTERNAL MODULE: ../../main/node_modules/@anthropic-ai/sdk/internal/utils/log.mjs
-var utils_log = __webpack_require__(3178);
-;// CONCATENATED MODULE: ../../main/node_modules/@anthropic-ai/sdk/tools/agent-toolset/skills.mjs
+// EXTERNAL MODULE: ./node_modules/@anthropic-ai/sdk/internal/utils/log.mjs
+var utils_log = __webpack_require__(7412);
+;// CONCATENATED MODULE: ./node_modules/@anthropic-ai/sdk/tools/agent-toolset/skills.mjs
 /**
  * Node-only skill plumbing for the agent toolset: downloading a session
  * agent's skills into the workdir and extracting the archives. Kept in its own
@@ -807,11 +807,11 @@ async function readHead(file, n) {
     }
 }
 //# sourceMappingURL=skills.mjs.map
-// EXTERNAL MODULE: ../../main/node_modules/@anthropic-ai/sdk/internal/utils/bytes.mjs
-var bytes = __webpack_require__(8369);
-// EXTERNAL MODULE: ../../main/node_modules/@anthropic-ai/sdk/internal/utils/backoff.mjs
-var backoff = __webpack_require__(7376);
-;// CONCATENATED MODULE: ../../main/node_modules/@anthropic-ai/sdk/internal/file-store.mjs
+// EXTERNAL MODULE: ./node_modules/@anthropic-ai/sdk/internal/utils/bytes.mjs
+var bytes = __webpack_require__(9083);
+// EXTERNAL MODULE: ./node_modules/@anthropic-ai/sdk/internal/utils/backoff.mjs
+var backoff = __webpack_require__(7594);
+;// CONCATENATED MODULE: ./node_modules/@anthropic-ai/sdk/internal/file-store.mjs
 
 
 const fsp = external_node_fs_.promises;
@@ -1347,9 +1347,9 @@ if (asyncDispose) {
     });
 }
 //# sourceMappingURL=file-store.mjs.map
-// EXTERNAL MODULE: ../../main/node_modules/@anthropic-ai/sdk/tools/agent-toolset/sync-interval.mjs
-var sync_interval = __webpack_require__(797);
-;// CONCATENATED MODULE: ../../main/node_modules/@anthropic-ai/sdk/tools/agent-toolset/memories.mjs
+// EXTERNAL MODULE: ./node_modules/@anthropic-ai/sdk/tools/agent-toolset/sync-interval.mjs
+var sync_interval = __webpack_require__(8264);
+;// CONCATENATED MODULE: ./node_modules/@anthropic-ai/sdk/tools/agent-toolset/memories.mjs
 var _SessionMemoryStores_instances, _SessionMemoryStores_client, _SessionMemoryStores_workdir, _SessionMemoryStores_syncIntervalMs, _SessionMemoryStores_syncDeletions, _SessionMemoryStores_log, _SessionMemoryStores_lastSyncAt, _SessionMemoryStores_finished, _SessionMemoryStores_stores, _SessionMemoryStores_storeRoot, _SessionMemoryStores_scanMarker, _SessionMemoryStores_syncStore, _SessionMemoryStores_flushStore, _SessionMemoryStores_recover, _SessionMemoryStores_settleSent, _SessionMemoryStores_stampAndPull, _SessionMemoryStores_syncPath, _SessionMemoryStores_removeLocal, _SessionMemoryStores_write, _SessionMemoryStores_pullAll, _SessionMemoryStores_uploadAll, _SessionMemoryStores_listMemories, _SessionMemoryStores_upload, _SessionMemoryStores_corroboratedDelete, _SessionMemoryStores_deleteRemote;
 
 /**
@@ -2352,7 +2352,7 @@ async function settledOrAborted(p, signal) {
     }
 }
 //# sourceMappingURL=memories.mjs.map
-;// CONCATENATED MODULE: ../../main/node_modules/@anthropic-ai/sdk/tools/agent-toolset/node.mjs
+;// CONCATENATED MODULE: ./node_modules/@anthropic-ai/sdk/tools/agent-toolset/node.mjs
 var _BashSession_instances, _BashSession_proc, _BashSession_buf, _BashSession_truncated, _BashSession_closed, _BashSession_waiting, _BashSession_append, _LineRangeCollector_instances, _LineRangeCollector_filePath, _LineRangeCollector_startLine, _LineRangeCollector_endLine, _LineRangeCollector_start, _LineRangeCollector_end, _LineRangeCollector_limit, _LineRangeCollector_line, _LineRangeCollector_collected, _LineRangeCollector_collectedBytes, _LineRangeCollector_collect, _LineRangeCollector_overLimitError;
 
 /**
