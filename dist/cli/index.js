@@ -59604,14 +59604,17 @@ const GENERIC_FILE_NAMES = new Set(['cli', 'index', 'main', 'run', 'bin']);
  */
 function beforeRunner(runner, records) {
     const onTheWay = new Set((runner.ancestors ?? []).map((ancestor) => ancestor.pid));
-    const before = records.filter((record) => record.kind === 'process' && record.at <= runner.at && !onTheWay.has(record.pid));
-    const beforePids = new Set(before.map((record) => record.pid));
     const exits = new Map(records.filter((record) => record.kind === 'exit').map((record) => [record.pid, record.at]));
+    // A step before the runner ended before it: what still ran beside it (c8's and nyc's watchdog, a server
+    // started in the background) was no build.
+    const endedBefore = (record) => (exits.get(record.pid) ?? Infinity) <= runner.at;
+    const before = records.filter((record) => record.kind === 'process' && record.at <= runner.at && !onTheWay.has(record.pid) && endedBefore(record));
+    const beforePids = new Set(before.map((record) => record.pid));
     return before
         .filter((record) => !(record.ancestors ?? []).some((ancestor) => beforePids.has(ancestor.pid)))
         .map((record) => {
         const exit = exits.get(record.pid);
-        return { command: processText(record), durationMs: exit === undefined ? null : exit - record.at };
+        return { command: processText(record), durationMs: exit - record.at };
     });
 }
 function processText(record) {
@@ -64923,7 +64926,7 @@ async function captureRunner(settings, log, sandbox, trees, scratchDir) {
         log.info(`Runner: \`${choice.command}\` ${reason}`);
         return { choice, reason, durationMs };
     }
-    const before = launch.beforeRunner.map((step) => `${step.command}${step.durationMs === null ? '' : ` (${elapsed(step.durationMs)})`}`);
+    const before = launch.beforeRunner.map((step) => `${step.command} (${elapsed(step.durationMs)})`);
     log.info(`Runner: ${launch.via.join(' → ')} in ${runDir || 'the root'}, asked in ${elapsed(durationMs)}${before.length ? `; before it ran: ${before.join(', ')}` : ''}`);
     return runner;
 }

@@ -9,8 +9,8 @@ export type RunnerName = 'jest' | 'vitest' | 'mocha' | 'ava' | 'node-test' | 'ta
 /** A command that ran before the runner in the same test command (a build, a `pretest`). */
 export interface BeforeRunner {
   command: string
-  /** Null when the process left no exit record (killed, or not Node/Python). */
-  durationMs: number | null
+  /** From its start to its exit (it ended before the runner started). */
+  durationMs: number
 }
 
 /**
@@ -214,14 +214,17 @@ const GENERIC_FILE_NAMES = new Set(['cli', 'index', 'main', 'run', 'bin'])
  */
 function beforeRunner(runner: CaptureRecord, records: CaptureRecord[]): BeforeRunner[] {
   const onTheWay = new Set((runner.ancestors ?? []).map((ancestor) => ancestor.pid))
-  const before = records.filter((record) => record.kind === 'process' && record.at <= runner.at && !onTheWay.has(record.pid))
-  const beforePids = new Set(before.map((record) => record.pid))
   const exits = new Map(records.filter((record) => record.kind === 'exit').map((record) => [record.pid, record.at]))
+  // A step before the runner ended before it: what still ran beside it (c8's and nyc's watchdog, a server
+  // started in the background) was no build.
+  const endedBefore = (record: CaptureRecord) => (exits.get(record.pid) ?? Infinity) <= runner.at
+  const before = records.filter((record) => record.kind === 'process' && record.at <= runner.at && !onTheWay.has(record.pid) && endedBefore(record))
+  const beforePids = new Set(before.map((record) => record.pid))
   return before
     .filter((record) => !(record.ancestors ?? []).some((ancestor) => beforePids.has(ancestor.pid)))
     .map((record) => {
-      const exit = exits.get(record.pid)
-      return { command: processText(record), durationMs: exit === undefined ? null : exit - record.at }
+      const exit = exits.get(record.pid)!
+      return { command: processText(record), durationMs: exit - record.at }
     })
 }
 

@@ -140,7 +140,7 @@ async function captureRunner(settings: Settings, log: Logger, sandbox: Sandbox, 
     log.info(`Runner: \`${choice.command}\` ${reason}`)
     return { choice, reason, durationMs }
   }
-  const before = launch.beforeRunner.map((step) => `${step.command}${step.durationMs === null ? '' : ` (${elapsed(step.durationMs)})`}`)
+  const before = launch.beforeRunner.map((step) => `${step.command} (${elapsed(step.durationMs)})`)
   log.info(`Runner: ${launch.via.join(' → ')} in ${runDir || 'the root'}, asked in ${elapsed(durationMs)}${before.length ? `; before it ran: ${before.join(', ')}` : ''}`)
   return runner
 }

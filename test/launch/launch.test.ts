@@ -73,3 +73,15 @@ test('of the runners one script started, the package\'s own and broadest: the ru
   // A root config that collects the package's tests.
   expect(packageLaunch([other, everything], 'packages/a')).toBe(everything)
 })
+
+test('before the runner: the steps that ended before it started, not what ran beside it (c8\'s watchdog)', () => {
+  const footprint2: CaptureFootprint = { ...footprint, command: 'npm test' }
+  const records: CaptureRecord[] = [
+    { kind: 'process', pid: 10, at: 100, argv0: '/usr/bin/node', main: '/r/node_modules/typescript/bin/tsc', argv: [], execArgv: [], cwd: '/r', ancestors: [{ pid: 1, argv: ['sh', '-c', 'tsc && c8 mocha'] }] },
+    { kind: 'exit', pid: 10, at: 900 },
+    { kind: 'process', pid: 20, at: 950, argv0: '/usr/bin/node', main: null, argv: [], execArgv: ['-e', 'watchdog'], cwd: '/r', ancestors: [{ pid: 1, argv: ['sh', '-c', 'tsc && c8 mocha'] }, { pid: 15, argv: ['node', '/r/node_modules/c8/bin/c8.js', 'mocha'] }] },
+    { kind: 'runner', runner: 'mocha', pid: 30, at: 1000, argv0: '/usr/bin/node', main: '/r/node_modules/mocha/bin/mocha.js', argv: [], execArgv: [], cwd: '/r', env: {}, ancestors: [{ pid: 1, argv: ['sh', '-c', 'tsc && c8 mocha'] }, { pid: 15, argv: ['node', '/r/node_modules/c8/bin/c8.js', 'mocha'] }] },
+    { kind: 'exit', pid: 20, at: 5000 }
+  ]
+  expect(launchesFrom(records, footprint2)[0].beforeRunner).toEqual([{ command: 'tsc', durationMs: 800 }])
+})
