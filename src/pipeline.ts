@@ -38,9 +38,7 @@ import { proveSuite } from './execute/prove.js'
 import { TestBench } from './execute/test-bench.js'
 import { preFixSources, prepareTrees, type Trees } from './execute/trees.js'
 import { wrapperFor } from './frameworks/detect.js'
-import { captureLaunch } from './launch/capture.js'
-import { makeRunnerFolder } from './frameworks/runner-folder.js'
-import { packageFramework, prepareTestRuns, throughBuild, treeProcesses, withUncapturedRunner } from './launch/test-runs.js'
+import { buildAgain, packageFramework, prepareTestRuns, throughBuild, withUncapturedRunner } from './launch/test-runs.js'
 import type { CapturedRunner } from './launch/tree-launches.js'
 import { describeWrapper } from './frameworks/wrapper.js'
 import { readCollection, UNKNOWN_COLLECTION, type Collection, type HeadTree } from './context/collection.js'
@@ -355,10 +353,7 @@ async function hunkGuards(
   // A hunk tree builds as the others did: the build setting or detected build, and what its test command runs before the runner.
   const prepare = async (root: string) => {
     if (build) await runTreeCommand(sandbox.processes, expandCommand(build.command, [], []), join(root, settings.tests.workingDirectory), settings.testTimeoutMs, 'The build of a hunk tree', ports.log)
-    if (runner?.head.launch.beforeRunner.length) {
-      await makeRunnerFolder(join(context.scratchDir, 'capture-hunk'))
-      await captureLaunch(join(root, runner.choice.dir), runner.choice.command, treeProcesses(sandbox), { scratchDir: join(context.scratchDir, 'capture-hunk'), timeoutMs: settings.testTimeoutMs, network: true })
-    }
+    if (runner?.head.launch.beforeRunner.length) await buildAgain(runner, root, { sandbox, settings, scratchDir: context.scratchDir })
   }
   try {
     return await guardHunks(changeSet, tests, { git: ports.git, trees, bench, prepare, deadline: Date.now() + settings.testTimeoutMs, log: ports.log })

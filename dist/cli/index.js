@@ -64942,13 +64942,22 @@ async function compiledTests(runner, context) {
         return null;
     log.info(`Compiled tests: the runner collects ${layout.outputDir}/ (${layout.how}); each test runs from its compiled file, the build rerun once a suite is written`);
     const rebuild = async (treeRoot) => {
-        const rebuildDir = (0,external_node_path_.join)(scratchDir, 'capture-rebuild');
-        await makeRunnerFolder(rebuildDir);
-        const again = await captureLaunch((0,external_node_path_.join)(treeRoot, runner.choice.dir), runner.choice.command, treeProcesses(sandbox), { scratchDir: rebuildDir, timeoutMs: settings.testTimeoutMs, network: true });
-        if (!again.launch)
-            log.warn(`The build before the runner failed once the suite was written (${runner.choice.command}); its output ends:\n${again.outputTail.slice(-1500)}`);
+        const stopped = await buildAgain(runner, treeRoot, { sandbox, settings, scratchDir });
+        if (stopped)
+            log.warn(`The build before the runner failed once the suite was written (${runner.choice.command}); its output ends:\n${stopped.slice(-1500)}`);
     };
     return { layout, rebuild };
+}
+/**
+ * The tree's test command once more, up to its runner, so what it runs first (its build) runs there again:
+ * in a hunk's tree, or after a suite was written that must be compiled. Null, or how it ended when it
+ * stopped before its runner (the output's tail).
+ */
+async function buildAgain(runner, treeRoot, context) {
+    const scratchDir = (0,external_node_path_.join)(context.scratchDir, 'capture-again');
+    await makeRunnerFolder(scratchDir);
+    const again = await captureLaunch((0,external_node_path_.join)(treeRoot, runner.choice.dir), runner.choice.command, treeProcesses(context.sandbox), { scratchDir, timeoutMs: context.settings.testTimeoutMs, network: true });
+    return again.launch ? null : again.outputTail;
 }
 /** Collection of compiled tests: a source test is collected when the file it compiles to is. */
 function throughBuild(rules, layout) {
@@ -66714,8 +66723,6 @@ function scenarioOf(name, intents) {
 
 
 
-
-
 async function runPipeline(settings, ports) {
     const started = performance.now();
     // The run ends by its deadline: every sandboxed command and model call is bound by it.
@@ -66993,10 +67000,8 @@ async function pipeline_hunkGuards(changeSet, tests, context) {
     const prepare = async (root) => {
         if (build)
             await runTreeCommand(sandbox.processes, expandCommand(build.command, [], []), (0,external_node_path_.join)(root, settings.tests.workingDirectory), settings.testTimeoutMs, 'The build of a hunk tree', ports.log);
-        if (runner?.head.launch.beforeRunner.length) {
-            await makeRunnerFolder((0,external_node_path_.join)(context.scratchDir, 'capture-hunk'));
-            await captureLaunch((0,external_node_path_.join)(root, runner.choice.dir), runner.choice.command, treeProcesses(sandbox), { scratchDir: (0,external_node_path_.join)(context.scratchDir, 'capture-hunk'), timeoutMs: settings.testTimeoutMs, network: true });
-        }
+        if (runner?.head.launch.beforeRunner.length)
+            await buildAgain(runner, root, { sandbox, settings, scratchDir: context.scratchDir });
     };
     try {
         return await guardHunks(changeSet, tests, { git: ports.git, trees, bench, prepare, deadline: Date.now() + settings.testTimeoutMs, log: ports.log });

@@ -156,12 +156,22 @@ async function compiledTests(runner: CapturedRunner, context: Pick<TestRunsConte
   if (!layout) return null
   log.info(`Compiled tests: the runner collects ${layout.outputDir}/ (${layout.how}); each test runs from its compiled file, the build rerun once a suite is written`)
   const rebuild = async (treeRoot: string) => {
-    const rebuildDir = join(scratchDir, 'capture-rebuild')
-    await makeRunnerFolder(rebuildDir)
-    const again = await captureLaunch(join(treeRoot, runner.choice.dir), runner.choice.command, treeProcesses(sandbox), { scratchDir: rebuildDir, timeoutMs: settings.testTimeoutMs, network: true })
-    if (!again.launch) log.warn(`The build before the runner failed once the suite was written (${runner.choice.command}); its output ends:\n${again.outputTail.slice(-1500)}`)
+    const stopped = await buildAgain(runner, treeRoot, { sandbox, settings, scratchDir })
+    if (stopped) log.warn(`The build before the runner failed once the suite was written (${runner.choice.command}); its output ends:\n${stopped.slice(-1500)}`)
   }
   return { layout, rebuild }
+}
+
+/**
+ * The tree's test command once more, up to its runner, so what it runs first (its build) runs there again:
+ * in a hunk's tree, or after a suite was written that must be compiled. Null, or how it ended when it
+ * stopped before its runner (the output's tail).
+ */
+export async function buildAgain(runner: CapturedRunner, treeRoot: string, context: Pick<TestRunsContext, 'sandbox' | 'settings' | 'scratchDir'>): Promise<string | null> {
+  const scratchDir = join(context.scratchDir, 'capture-again')
+  await makeRunnerFolder(scratchDir)
+  const again = await captureLaunch(join(treeRoot, runner.choice.dir), runner.choice.command, treeProcesses(context.sandbox), { scratchDir, timeoutMs: context.settings.testTimeoutMs, network: true })
+  return again.launch ? null : again.outputTail
 }
 
 /** Collection of compiled tests: a source test is collected when the file it compiles to is. */
