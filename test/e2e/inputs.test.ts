@@ -56,5 +56,5 @@ test('framework names the adapter; an unknown one is refused with the list', asy
   const log: string[] = []
   const code = await runCli(['verify', '--base', 'a', '--head', 'b', '--framework', 'karma'], {}, linesLogger(log))
   expect(code).toBe(2)
-  expect(log[0]).toMatch(/^error: regression-testgen: Invalid --framework: "karma" is not one of vitest, jest, mocha, ava, node-test, pytest/)
+  expect(log[0]).toMatch(/^error: regression-testgen: Invalid --framework: "karma" is not one of vitest, jest, mocha, ava, tap, node-test, pytest/)
 })
