@@ -43,7 +43,7 @@ Options:
   --run-timeout-minutes N         the whole run's deadline (default: 60; fractions allowed): running commands are
                                   killed, nothing more starts, the report is written with what was learned (error)
   --reruns N                      runs of the suite at head, 2 to ${MAX_RERUNS} (default: 3); a test whose result changes is flaky
-  --framework NAME                jest, vitest, mocha, ava, node-test or pytest (default: detected)
+  --framework NAME                jest, vitest, mocha, ava, tap, node-test or pytest (default: detected)
   --test-command CMD              the repository's own test command; {files} marks where the test files go
   --build-command CMD             run in each tree before its tests (for tests that import built output)
   --install-command CMD           install in the pre-fix tree when the change touched manifests (default: by lockfile)
