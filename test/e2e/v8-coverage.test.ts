@@ -74,7 +74,9 @@ describe('node:test on a node without the lcov reporter, without c8', () => {
   })
 
   test('V8 coverage measures the changed line, as the lcov reporter does', async () => {
-    const run = await runCliOnFixture({ fixture: 'csv-esm', fixtureOptions: { withoutPackages: ['c8'] } })
+    // Run as given (`{files}`): a captured launch would run the real node behind the stand-in, as the test
+    // command's own processes do (process.execPath), and that node has the lcov reporter.
+    const run = await runCliOnFixture({ fixture: 'csv-esm', fixtureOptions: { withoutPackages: ['c8'] }, args: ['--test-command', `${join(binDir, 'node')} --test {files}`] })
     expect(run.report).toMatchObject({ verdict: 'fail-to-pass', framework: 'node-test', isolation: 'sandbox' })
     // The tests ran under the stand-in node (it is the one on PATH), so its answer decided the coverage.
     expect(run.log.join('\n')).toContain(join(binDir, 'node'))

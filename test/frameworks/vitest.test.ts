@@ -103,7 +103,8 @@ describe('vitestAdapter.run', () => {
 
   it('runs again without --includeTaskLocation where the installed vitest keeps it off the command line (2.0)', async () => {
     // vitest 2.0's own refusal, in front of the real vitest: the same words, the same exit.
-    const refuser = join(treeDir, 'vitest-2.0.cjs')
+    // Outside the tree: the coverage test below measures every file the tree holds.
+    const refuser = join(await mkdtemp(join(tmpdir(), 'vitest-2.0-')), 'vitest.cjs')
     await writeFile(
       refuser,
       "const args = process.argv.slice(2)\nif (args.includes('--includeTaskLocation')) { console.error('CACError: Unknown option `--includeTaskLocation`'); process.exit(1) }\n" +
