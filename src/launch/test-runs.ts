@@ -194,7 +194,7 @@ export function withUncapturedRunner(error: UserFacingError, runner: Report['run
 }
 
 /** The repository's commands as its scripts run them: its `node_modules/.bin` on PATH. */
-export function treeProcesses(sandbox: Sandbox): ProcessRunner {
+function treeProcesses(sandbox: Sandbox): ProcessRunner {
   return { run: (request) => sandbox.processes.run(withPackageBins(request)) }
 }
 

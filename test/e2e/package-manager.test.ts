@@ -5,20 +5,12 @@
 import { runCliOnFixture } from '../support/cli-run.js'
 import { describeWhereSandboxed } from '../support/sandbox-probe.js'
 import { onPath } from '../../src/ports/programs.js'
+import { withoutCorepackSignatureCheck } from '../support/corepack-mirror.js'
 
 const PNPM_LOCK = "lockfileVersion: '9.0'\n\nsettings:\n  autoInstallPeers: true\n  excludeLinksFromLockfile: false\n\nimporters:\n\n  .: {}\n"
 
 describeWhereSandboxed('a repository that names a package manager this machine lacks', () => {
-  // This machine's registry mirror serves package metadata without npm's signatures, which corepack checks;
-  // the machine's COREPACK_* settings reach the sandbox's commands that download (corepackEnvironment).
-  const integrityKeys = process.env.COREPACK_INTEGRITY_KEYS
-  beforeAll(() => {
-    process.env.COREPACK_INTEGRITY_KEYS = '0'
-  })
-  afterAll(() => {
-    if (integrityKeys === undefined) delete process.env.COREPACK_INTEGRITY_KEYS
-    else process.env.COREPACK_INTEGRITY_KEYS = integrityKeys
-  })
+  withoutCorepackSignatureCheck()
 
   test('verify, zero-config: the detected `pnpm run build` runs through corepack in each tree, and proves the fix', async () => {
     expect(onPath('pnpm', process.env.PATH ?? '')).toBeNull()

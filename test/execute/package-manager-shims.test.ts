@@ -14,6 +14,7 @@ import type { Logger } from '../../src/ports/logger.js'
 import { onPath } from '../../src/ports/programs.js'
 import { createSandboxProvider } from '../../src/ports/sandbox.js'
 import { describeWhereSandboxed } from '../support/sandbox-probe.js'
+import { withoutCorepackSignatureCheck } from '../support/corepack-mirror.js'
 
 const PNPM_LOCK = "lockfileVersion: '9.0'\n\nsettings:\n  autoInstallPeers: true\n  excludeLinksFromLockfile: false\n\nimporters:\n\n  .: {}\n"
 
@@ -57,16 +58,7 @@ describe('which package manager, and whether a shim stands in for it', () => {
 })
 
 describeWhereSandboxed('in the real sandbox, on a machine without pnpm', () => {
-  // This machine's registry mirror serves package metadata without npm's signatures, which corepack checks;
-  // the machine's COREPACK_* settings reach the sandboxed commands (corepackEnvironment), as a user's would.
-  const integrityKeys = process.env.COREPACK_INTEGRITY_KEYS
-  beforeAll(() => {
-    process.env.COREPACK_INTEGRITY_KEYS = '0'
-  })
-  afterAll(() => {
-    if (integrityKeys === undefined) delete process.env.COREPACK_INTEGRITY_KEYS
-    else process.env.COREPACK_INTEGRITY_KEYS = integrityKeys
-  })
+  withoutCorepackSignatureCheck()
 
   test('the build command `pnpm run build` and the test script calling it run through corepack at the lockfile’s major; without the shims, exit 127', async () => {
     expect(onPath('pnpm', process.env.PATH ?? '')).toBeNull()
