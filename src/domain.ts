@@ -72,6 +72,8 @@ export interface SourceContext {
   importSpecifier: string
   /** The fix added the module: before it, nothing is there to import. */
   addedByFix: boolean
+  /** A command-line entry (package.json `bin`, `bin/`, a shebang): it runs when loaded, so no test imports it. */
+  commandLine?: boolean
 }
 
 export interface StyleExample {
@@ -97,12 +99,16 @@ export interface RelatedModule {
    * naming the changed module. A named file: the whole file (only small ones are shown).
    */
   content: string | null
+  /** A command-line entry: it runs when loaded, so no test imports it. */
+  commandLine?: boolean
 }
 
 /** A relative import of the style example, rewritten for a test file in the regression folder. */
 export interface RebasedImport {
   original: string
   rebased: string
+  /** The repository's source module it names, with that module's exports: an API the repository's tests use. */
+  source?: { path: string; exports: string[] }
 }
 
 /** One way a new test may import a changed module. */

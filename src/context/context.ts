@@ -4,7 +4,7 @@
  */
 import { readFileSync } from 'node:fs'
 import { join } from 'node:path'
-import type { BugReport, ChangeSet, ChangedFile, CodeExcerpt, ContextPack, RebasedImport, SourceContext, StyleExample } from '../domain.js'
+import type { BugReport, ChangeSet, ChangedFile, CodeExcerpt, ContextPack, RebasedImport, RelatedModule, SourceContext, StyleExample } from '../domain.js'
 import type { FrameworkAdapter } from '../frameworks/adapter.js'
 import type { GitCommands } from '../ports/git.js'
 import { sourceFiles } from '../diff/change-set.js'
@@ -12,7 +12,7 @@ import { classifyFile } from '../diff/classify.js'
 import { allot, Budget, CONTEXT_BUDGET, PIECE_OVERHEAD, RELATED_RESERVE, RENDERING_RESERVE } from './budget.js'
 import { exportedNames, exportStatementLines, planExcerpts, WHOLE_FILE, WHOLE_FILE_LIMIT, type ExcerptPlan } from './functions.js'
 import { diffSize, diffText, showHunks } from './hunks.js'
-import { importSpecifier, importStyleOf } from './imports.js'
+import { importSpecifier, importSpellings, importStyleOf } from './imports.js'
 import { readRuntimeFacts } from './runtime-facts.js'
 import { importedModuleNames, pythonModuleName } from './python-imports.js'
 import { boundedReader, type FileReader } from './read.js'
@@ -20,7 +20,7 @@ import { capNames, filesNamedIn, rebaseImports, relatedModules, relativeImports,
 import { UNKNOWN_COLLECTION, type Collection } from './collection.js'
 import { collectedLayout, layoutFor, styleExampleTest, suiteStem } from './test-layout.js'
 import { calledNames, definitionLines } from './callees.js'
-import { waysIn } from './way-in.js'
+import { commandLineEntries, waysIn, withExampleSources } from './way-in.js'
 
 /** A style example up to this size is shown whole; a longer one is cut at a blank line, saying which lines are left out. */
 const STYLE_EXAMPLE_LIMIT = 16_000
@@ -77,22 +77,28 @@ export async function buildContext(changeSet: ChangeSet, git: GitCommands, frame
   // The changed code first, leaving a reserve for the modules around it.
   const shown = await sourceContexts(sources, changeSet, reader, importOf, budget.remaining - RELATED_RESERVE)
   budget.spend(shown.reduce((sum, source) => sum + sourceCost(source), 0))
+  const commandLines = await commandLineEntries(shown.map((source) => source.path), { reader, head: changeSet.head, packageDir })
+  const spellings = (path: string) => (path.endsWith('.py') ? [importOf(path)] : importSpellings(layout.regressionDir, path, style))
+  const wayIn = { files: headFileSet, reader, head: changeSet.head, styleExample, styleImports, packageDir, importOf, spellings, commandLines }
   const imports = await waysIn(
     shown.map((source) => source.path),
-    { files: headFileSet, reader, head: changeSet.head, styleExample, styleImports, packageDir, importOf }
+    wayIn
   )
   const language = primary.endsWith('.py') ? 'python' : /\.[cm]?tsx?$/.test(primary) ? 'typescript' : 'javascript'
+  // The API the repository's tests reach the code through: its names are listed in the conventions.
+  const exampleImports = await withExampleSources(wayIn)
+  budget.spend(exampleImports.reduce((sum, entry) => sum + namesCost(entry.source?.exports ?? []), 0))
   return {
-    sources: shown,
+    sources: shown.map((source) => (commandLines.has(source.path) ? { ...source, commandLine: true } : source)),
     imports,
     styleExample,
-    styleImports,
-    related: await relatedModules(
+    styleImports: exampleImports,
+    related: await markCommandLines({ reader, head: changeSet.head, packageDir }, await relatedModules(
       sources.map((file) => file.path),
       imports.flatMap(({ module, through }) => (through ? [{ module, entry: through }] : [])),
       namedSources(bugReport, headFiles, changeSet, framework),
       { files: headFileSet, reader, head: changeSet.head, importOf, budget, changedCode: (path) => changedCode(shown, path) }
-    ),
+    )),
     regressionDir: layout.regressionDir,
     testFileSuffix: layout.testFileSuffix,
     framework: framework.name,
@@ -101,6 +107,12 @@ export async function buildContext(changeSet: ChangeSet, git: GitCommands, frame
     language,
     runtime: [...(testRuntime ? [`${testRuntime} runs the tests.`] : []), ...(await readRuntimeFacts(reader, changeSet.head, headFileSet, framework.name, language))]
   }
+}
+
+/** Related modules that are command-line entries are marked: no test imports them. */
+async function markCommandLines(source: Parameters<typeof commandLineEntries>[1], modules: RelatedModule[]): Promise<RelatedModule[]> {
+  const commandLines = await commandLineEntries(modules.map((module) => module.path), source)
+  return modules.map((module) => (commandLines.has(module.path) ? { ...module, commandLine: true } : module))
 }
 
 /** A changed file being shown: its context so far, and its code after and before the fix, worked out once. */

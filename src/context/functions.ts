@@ -179,7 +179,7 @@ function firstStartingAfter(blocks: ChangedBlock[], line: number): number {
   return low
 }
 
-const EXPORT_STATEMENT = /^\s*(?:module\.exports\s*=|export\s+default\b|export\s*\{)/
+const EXPORT_STATEMENT = /^\s*(?:module\.exports\s*=|export\s+default\b|export\s*\{|export\s*\*)/
 
 /** The lines that say what a module exports as a whole (`module.exports = …`, `export default …`), 1-based. */
 export function exportStatementLines(content: string | readonly string[]): number[] {
@@ -193,10 +193,13 @@ export function exportStatementLines(content: string | readonly string[]): numbe
  */
 const INDENT = String.raw`[^\S\r\n\u2028\u2029]*`
 const EXPORT_PATTERNS = [
-  new RegExp(String.raw`^${INDENT}export\s+(?:default\s+)?(?:declare\s+)?(?:abstract\s+)?(?:async\s+)?(?:function\s*\*?|class|const|let|var|interface|type|enum)\s+([\w$]+)`, 'gm'),
+  // `export default class extends Tag` is anonymous: `extends` is no name.
+  new RegExp(String.raw`^${INDENT}export\s+(?:default\s+)?(?:declare\s+)?(?:abstract\s+)?(?:async\s+)?(?:function\s*\*?|class|const|let|var|interface|type|enum)\s+(?!(?:extends|implements)\b)([\w$]+)`, 'gm'),
   new RegExp(String.raw`^${INDENT}(?:module\.)?exports\.([\w$]+)\s*=`, 'gm')
 ]
 const EXPORT_LIST = new RegExp(String.raw`^${INDENT}export\s+(?:type\s+)?\{([^}]*)\}`, 'gm')
+/** `export * from './x'` re-exports all of `./x` (listed as that statement); `export * as x from` names `x`. */
+const EXPORT_ALL = new RegExp(String.raw`^${INDENT}export\s+\*\s+(?:as\s+([\w$]+)\s+)?from\s+(['"][^'"\n]+['"])`, 'gm')
 const EXPORT_DEFAULT = new RegExp(String.raw`^${INDENT}export\s+default\b`, 'm')
 /** The `module.exports = { … }` objects read for their keys, and how far into each. */
 const MAX_EXPORT_OBJECTS = 4
@@ -207,6 +210,7 @@ export function exportedNames(content: string): string[] {
   const names = new Set<string>()
   for (const pattern of EXPORT_PATTERNS) for (const match of content.matchAll(pattern)) names.add(match[1])
   // `export { a as b }` exports the name after `as`; `module.exports = { b: a }` the key before the colon.
+  for (const [, name, from] of content.matchAll(EXPORT_ALL)) names.add(name ?? `* from ${from}`)
   for (const list of upToLast(content, '}').matchAll(EXPORT_LIST)) addListed(list[1], names, (item) => item.split(/\s+as\s+/).pop())
   for (const match of [...content.matchAll(/module\.exports\s*=\s*\{/g)].slice(0, MAX_EXPORT_OBJECTS)) {
     for (const key of topLevelKeys(content, match.index + match[0].length)) names.add(key)

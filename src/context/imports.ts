@@ -27,3 +27,15 @@ export function importSpecifier(fromDir: string, modulePath: string, style: Impo
   const relative = posix.relative(fromDir, target) || '.'
   return (relative.startsWith('.') ? relative : `./${relative}`) + (target === withoutExtension ? extension : '')
 }
+
+/**
+ * Every spelling of the specifier for `modulePath` worth loading where the loader is strict about extensions
+ * (ES modules, TypeScript): the style's own first, then without an extension, with `.js`, with `.ts`. The
+ * import check keeps the one that loads (execute/import-check.ts); CommonJS JavaScript resolves them all alike.
+ */
+export function importSpellings(fromDir: string, modulePath: string, style: ImportStyle): string[] {
+  const first = importSpecifier(fromDir, modulePath, style)
+  if (style.moduleSystem !== 'esm' && !/\.[cm]?tsx?$/.test(modulePath)) return [first]
+  const others = (['', '.js', '.ts'] as const).map((extension) => importSpecifier(fromDir, modulePath, { ...style, extension }))
+  return [...new Set([first, ...others])]
+}

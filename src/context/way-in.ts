@@ -8,7 +8,8 @@ import { posix } from 'node:path'
 import type { ImportCandidate, ImportLine, RebasedImport, StyleExample } from '../domain.js'
 import type { FileReader } from './read.js'
 import { escapeRegExp } from '../regexp.js'
-import { relativeImports, resolveImport } from './related.js'
+import { exportedNames } from './functions.js'
+import { capNames, relativeImports, resolveImport } from './related.js'
 
 /** How far an entry's imports are followed, and how many files at most, looking for the changed module. */
 const MAX_DEPTH = 4
@@ -26,6 +27,13 @@ export interface WayInSource {
   packageDir: string
   /** The module's own specifier from the regression folder (context/imports.ts, python-imports.ts). */
   importOf: (path: string) => string
+  /**
+   * Every spelling of a module's specifier worth loading, `importOf`'s first (with or without `.js`, `.ts`):
+   * the import check keeps the one that loads. Default: `importOf`'s alone.
+   */
+  spellings?: (path: string) => string[]
+  /** Changed modules that are command-line entries (commandLineEntries): never imported. */
+  commandLines?: ReadonlySet<string>
 }
 
 /**
@@ -37,14 +45,43 @@ export interface WayInSource {
 export async function waysIn(modules: string[], source: WayInSource): Promise<ImportLine[]> {
   const entries = await entryCandidates(source)
   const reach = reachability(source)
+  const spellings = source.spellings ?? ((path: string) => [source.importOf(path)])
   const lines: ImportLine[] = []
-  for (const module of modules) {
-    const own: ImportCandidate = { module, specifier: source.importOf(module), through: null }
+  for (const module of modules.filter((path) => !source.commandLines?.has(path))) {
+    const own: ImportCandidate[] = spellings(module).map((specifier) => ({ module, specifier, through: null }))
     const entry = module.endsWith('.py') ? await pythonPackageOf(module, source) : entries.imported.includes(module) ? undefined : await findAsync(entries.usable, (candidate) => reach(candidate.path, module))
-    const candidates = entry ? [{ module, specifier: entry.specifier, through: entry.path }, own] : [own]
+    // An entry the example imports is spelt as the example spells it; the package entry found by itself is spelt every way.
+    const through = !entry ? [] : entry.spelt ? [entry.specifier] : spellings(entry.path)
+    const candidates = [...through.map((specifier) => ({ module, specifier, through: entry!.path })), ...own]
     lines.push(...candidates.map((candidate) => ({ ...candidate, loads: { head: null, preFix: null } })))
   }
   return lines
+}
+
+/**
+ * Per module, the first way in that was not seen failing to load at head; where every way failed, none:
+ * the conventions then say what failed and why (model/render.ts).
+ */
+export function loadingImports(lines: ImportLine[]): ImportLine[] {
+  return chosenImports(lines).filter((line) => line.loads.head !== false)
+}
+
+/**
+ * The modules among `paths` that are command-line entries, run rather than imported: named by a package.json
+ * `bin` (the root's or the package folder's), kept in a `bin/` folder, or starting with a shebang line.
+ */
+export async function commandLineEntries(paths: string[], source: Pick<WayInSource, 'reader' | 'head' | 'packageDir'>): Promise<Set<string>> {
+  const manifests = await Promise.all([...new Set(['', source.packageDir])].map((dir) => packageManifest(dir, source).then((manifest) => ({ dir, manifest }))))
+  const bins = new Set(manifests.flatMap(({ dir, manifest }) => binPaths(manifest.bin).map((bin) => posix.join(dir, bin))))
+  const scripts = paths.filter((path) => /\.[cm]?[jt]sx?$/.test(path))
+  const firstLines = await Promise.all(scripts.map((path) => source.reader.text(source.head, path).then((text) => (text ?? '').slice(0, 2))))
+  const shebang = new Set(scripts.filter((_, i) => firstLines[i] === '#!'))
+  return new Set(scripts.filter((path) => bins.has(path) || path.split('/').slice(0, -1).includes('bin') || shebang.has(path)))
+}
+
+function binPaths(bin: unknown): string[] {
+  const values = typeof bin === 'string' ? [bin] : bin && typeof bin === 'object' ? Object.values(bin) : []
+  return values.filter((value): value is string => typeof value === 'string').map((value) => posix.normalize(value))
 }
 
 /** Per module, the first way in that was not seen failing to load at head. */
@@ -60,6 +97,8 @@ export function chosenImports(lines: ImportLine[]): ImportLine[] {
 interface Entry {
   path: string
   specifier: string
+  /** Spelt as the repository's own tests spell it. */
+  spelt?: boolean
 }
 
 /** A private Python module (`pkg/_parser.py`) is used through its package when `pkg/__init__.py` names it. */
@@ -73,20 +112,36 @@ async function pythonPackageOf(module: string, { files, reader, head, importOf }
 
 /** The source files the style example imports, and the entries a new test may go through (as the example writes them, from the regression folder). */
 async function entryCandidates(source: WayInSource): Promise<{ imported: string[]; usable: Entry[] }> {
-  const { styleExample } = source
   const main = await packageEntry(source.packageDir, source)
   const isEntry = (path: string) => path === main || /^index\.[cm]?[jt]sx?$/.test(posix.basename(path))
-  const examples = !styleExample || styleExample.path.endsWith('.py') ? [] : source.styleImports
-  const resolved = await Promise.all(examples.map(({ original }) => resolveFromExample(styleExample!.path, original, source)))
-  const imported = examples.flatMap(({ rebased }, i) => {
-    const path = resolved[i]
-    return path && !isTestSupport(path) ? [{ path, specifier: rebased }] : []
-  })
+  const imported = [...(await exampleSources(source))].map(([specifier, path]) => ({ path, specifier, spelt: true }))
   const viaEntries = imported.filter((entry) => isEntry(entry.path))
   // Tests that import source modules directly, and no entry, are the repository's way: the module itself.
   const direct = imported.length > 0 && viaEntries.length === 0
   const usable = direct || !main || viaEntries.some((entry) => entry.path === main) ? viaEntries : [...viaEntries, { path: main, specifier: source.importOf(main) }]
   return { imported: imported.map((entry) => entry.path), usable }
+}
+
+/** How many of the style example's source imports are listed with their exports. */
+const MAX_EXAMPLE_SOURCES = 6
+
+/**
+ * The style example's imports, each source module among them with its path and exports: the API the
+ * repository's tests reach the changed code through (a `Liquid` from the main entry), which a new test needs too.
+ */
+export async function withExampleSources(source: WayInSource): Promise<RebasedImport[]> {
+  const listed = [...(await exampleSources(source))].slice(0, MAX_EXAMPLE_SOURCES)
+  const exports = await Promise.all(listed.map(([, path]) => source.reader.text(source.head, path).then((text) => capNames(exportedNames(text ?? '')))))
+  const found = new Map(listed.map(([specifier, path], i) => [specifier, { path, exports: exports[i] }]))
+  return source.styleImports.map((entry) => (found.has(entry.rebased) ? { ...entry, source: found.get(entry.rebased)! } : entry))
+}
+
+/** The source files the style example imports, with the rebased specifier of each (not fixtures or helpers). */
+export async function exampleSources(source: WayInSource): Promise<Map<string, string>> {
+  const { styleExample } = source
+  const examples = !styleExample || styleExample.path.endsWith('.py') ? [] : source.styleImports
+  const resolved = await Promise.all(examples.map(({ original }) => resolveFromExample(styleExample!.path, original, source)))
+  return new Map(examples.flatMap(({ rebased }, i) => (resolved[i] && !isTestSupport(resolved[i]!) ? [[rebased, resolved[i]!] as const] : [])))
 }
 
 /** Fixtures and helpers the example imports are not the code under test. */
@@ -107,7 +162,7 @@ async function resolveFromExample(fromFile: string, specifier: string, source: W
 async function packageEntry(packageDir: string, source: WayInSource): Promise<string | null> {
   const { files } = source
   const manifest = await packageManifest(packageDir, source)
-  const fields = [manifest.source, exportOfRoot(manifest.exports), manifest.module, manifest.main, 'index.js', 'src/index.ts', 'src/index.js']
+  const fields = [manifest.source, exportOfRoot(manifest.exports), manifest.module, manifest.main, 'index.js', 'index.mjs', 'src/index.ts', 'src/index.js']
   for (const field of fields.filter((value): value is string => typeof value === 'string')) {
     const relative = field.replace(/^\.\//, '')
     const candidates = [relative, relative.replace(BUILD_FOLDERS, 'src/').replace(/\.(?:c|m)?js$/, '')]
@@ -119,7 +174,7 @@ async function packageEntry(packageDir: string, source: WayInSource): Promise<st
   return null
 }
 
-async function packageManifest(packageDir: string, { reader, head }: WayInSource): Promise<Record<string, unknown>> {
+async function packageManifest(packageDir: string, { reader, head }: Pick<WayInSource, 'reader' | 'head'>): Promise<Record<string, unknown>> {
   try {
     const manifest: unknown = JSON.parse((await reader.text(head, posix.join(packageDir, 'package.json'))) ?? '{}')
     return manifest && typeof manifest === 'object' ? (manifest as Record<string, unknown>) : {}
@@ -133,7 +188,7 @@ function exportOfRoot(exports: unknown): unknown {
   const root = '.' in exports ? (exports as Record<string, unknown>)['.'] : exports
   if (typeof root === 'string' || root === null || typeof root !== 'object') return root
   const conditions = root as Record<string, unknown>
-  return exportOfRoot(conditions.source ?? conditions.import ?? conditions.require ?? conditions.default)
+  return exportOfRoot(conditions.source ?? conditions.import ?? conditions.node ?? conditions.require ?? conditions.default)
 }
 
 /** Whether `from` reaches `target` through relative imports, within MAX_DEPTH steps and MAX_FILES_READ reads. */

@@ -93,9 +93,14 @@ test('without a style example that says otherwise, the package entry (its build 
     },
     'src/cart.ts'
   )
+  // TypeScript: every spelling of each, the style's first, for the import check to keep the one that loads.
   expect(ways).toEqual([
     { specifier: '../../src', through: 'src/index.ts' },
-    { specifier: '../../src/cart', through: null }
+    { specifier: '../../src/index.js', through: 'src/index.ts' },
+    { specifier: '../../src/index.ts', through: 'src/index.ts' },
+    { specifier: '../../src/cart', through: null },
+    { specifier: '../../src/cart.js', through: null },
+    { specifier: '../../src/cart.ts', through: null }
   ])
 })
 
@@ -151,5 +156,8 @@ test('the conventions give the checked line, and say when it cannot load before 
   expect(render([line('../../src/a', null, true, false, "Cannot find module '../../src/a'")])).toMatch(
     /^- Import `src\/a\.js` as `\.\.\/\.\.\/src\/a`\. Checked: it loads at head, not before the fix \(Cannot find module '\.\.\/\.\.\/src\/a'\): a test file importing it fails there only by loading, a weak proof\./m
   )
-  expect(render([line('../../src/a', null, false, false, 'SyntaxError')])).toMatch(/^- Import `src\/a\.js` as `\.\.\/\.\.\/src\/a`\. A test file importing it did not load at head \(SyntaxError\): read the module/m)
+  // Nothing loaded: no import is offered, only what failed and why.
+  const none = render([line('../../src/a', null, false, false, 'SyntaxError')])
+  expect(none).toMatch(/^- No import of `src\/a\.js` loaded at head: `\.\.\/\.\.\/src\/a` \(SyntaxError\)\. Read the module/m)
+  expect(none).not.toMatch(/^- Import `src\/a\.js`/m)
 })

@@ -22,11 +22,11 @@ test('each read once, in order, under its summary and stage; a name cannot break
   ])
 })
 
-test('past the size bound the reads that do not fit are left out, and the model is told to read them again', () => {
+test('past the size bound the reads that do not fit are left out and named, so the model reads again only those', () => {
   const big = 'x'.repeat(EARLIER_READS_CHARS - 10)
   const rendered = renderEarlierReads([record('read big', big), record('read next', 'y'.repeat(20)), record('read small', 'z')])!
   expect(rendered).toContain('### read big (analyse stage)')
   expect(rendered).not.toContain('### read next')
   expect(rendered).toContain('### read small (analyse stage)\nz')
-  expect(rendered).toMatch(/\(1 more earlier read\(s\) left out for size: read again what you need\.\)$/)
+  expect(rendered).toMatch(/Left out for size \(read one again only if you need it\):\n- read next \(analyse stage\)$/)
 })
