@@ -13,7 +13,8 @@ export function importStyleOf(styleExampleContent: string | null, packageType: s
   const esm = /^\s*import\s[^;]*?from\s+['"]/m.test(styleExampleContent)
   const cjs = /\brequire\(\s*['"]\.{1,2}\//.test(styleExampleContent)
   const relative = [...styleExampleContent.matchAll(/(?:from\s+|require\(\s*)['"](\.{1,2}\/[^'"]+)['"]/g)].map((m) => m[1])
-  const extension = relative.some((s) => s.endsWith('.js')) ? '.js' : relative.some((s) => s.endsWith('.ts')) ? '.ts' : ''
+  // `.mjs` and `.cjs` are written out as `.js` is (importSpecifier keeps the module's own `m`/`c`).
+  const extension = relative.some((s) => /\.[cm]?js$/.test(s)) ? '.js' : relative.some((s) => /\.[cm]?ts$/.test(s)) ? '.ts' : ''
   return { moduleSystem: esm || !cjs ? (esm ? 'esm' : fallback.moduleSystem) : 'cjs', extension: relative.length ? extension : fallback.extension }
 }
 
@@ -29,13 +30,13 @@ export function importSpecifier(fromDir: string, modulePath: string, style: Impo
 }
 
 /**
- * Every spelling of the specifier for `modulePath` worth loading where the loader is strict about extensions
- * (ES modules, TypeScript): the style's own first, then without an extension, with `.js`, with `.ts`. The
- * import check keeps the one that loads (execute/import-check.ts); CommonJS JavaScript resolves them all alike.
+ * Every spelling of the specifier for `modulePath` worth loading, the style's own first; the import check
+ * keeps the one that loads (execute/import-check.ts). TypeScript: without an extension, with `.js`, with
+ * `.ts` (each fails under some loader: ts-jest, NodeNext, TS5097). A JavaScript ES module: with `.js` (Node
+ * resolves nothing else). CommonJS JavaScript resolves them all alike: the style's alone.
  */
 export function importSpellings(fromDir: string, modulePath: string, style: ImportStyle): string[] {
-  const first = importSpecifier(fromDir, modulePath, style)
-  if (style.moduleSystem !== 'esm' && !/\.[cm]?tsx?$/.test(modulePath)) return [first]
-  const others = (['', '.js', '.ts'] as const).map((extension) => importSpecifier(fromDir, modulePath, { ...style, extension }))
-  return [...new Set([first, ...others])]
+  const typescript = /\.[cm]?tsx?$/.test(modulePath)
+  const extensions = typescript ? (['', '.js', '.ts'] as const) : style.moduleSystem === 'esm' ? (['.js'] as const) : []
+  return [...new Set([style, ...extensions.map((extension) => ({ ...style, extension }))].map((spelling) => importSpecifier(fromDir, modulePath, spelling)))]
 }

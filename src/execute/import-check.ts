@@ -64,5 +64,11 @@ function loadResult(run: RunResult, file: string): { loads: boolean | null; erro
   const fileError = run.fileErrors.find((error) => error.file === file)
   if (tests.length === 0 && !fileError) return { loads: null }
   if (!fileError && tests.every((test) => test.status === 'passed')) return { loads: true }
-  return { loads: false, error: firstErrorLines(fileError?.message ?? tests.find((test) => test.message)?.message ?? '', 2) }
+  return { loads: false, error: loadError(fileError?.message ?? tests.find((test) => test.message)?.message ?? '') }
+}
+
+/** Why a file did not load, as the conventions quote it: the error's own line (Node prints the throwing source line first), else the first lines. */
+function loadError(message: string): string {
+  const named = message.split('\n').find((line) => /\b(?:[A-Z]\w*Error\b|ERR_[A-Z_]+|TS\d{4}\b)/.test(line) && !/^\s+at /.test(line))
+  return named ? firstErrorLines(named, 1) : firstErrorLines(message, 2)
 }
