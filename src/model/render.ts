@@ -2,6 +2,7 @@
 import { WHOLE_FILE } from '../context/functions.js'
 import { LIMITS } from '../context/repository-view.js'
 import { escapeQuoteTags } from '../bug-report/sanitize.js'
+import { importSpecifier } from '../context/imports.js'
 import { loadingImports } from '../context/way-in.js'
 import { isFailure, type Analysis, type BugReport, type ContextPack, type RebasedImport, type RelatedModule, type RunResult, type Scenario, type Suite } from '../domain.js'
 import { headAndTail } from '../frameworks/output.js'
@@ -87,9 +88,23 @@ function importLine(module: string, pack: ContextPack): string {
 const oneLine = (text: string) => text.replace(/\s+/g, ' ').trim()
 
 /** `` `../../src/liquid` (`src/liquid.ts`: `Liquid`, `Tag`) ``: a specifier, and the API it gives where known. */
-function exampleImport(entry: RebasedImport): string {
+function exampleImport(entry: RebasedImport, respell: Respell): string {
   const names = entry.source?.exports.length ? `: ${entry.source.exports.map((name) => `\`${name}\``).join(', ')}` : ''
-  return entry.source ? `\`${entry.rebased}\` (\`${entry.source.path}\`${names})` : `\`${entry.rebased}\``
+  return entry.source ? `\`${respell(entry.source.path, entry.rebased)}\` (\`${entry.source.path}\`${names})` : `\`${entry.rebased}\``
+}
+
+type Respell = (path: string, specifier: string) => string
+
+/**
+ * Where the import check showed a changed module loading only in another spelling than the style's (`.js`
+ * in an ES module), the other modules offered are spelt that way too: the way that did not load is never offered.
+ */
+function respelling(pack: ContextPack): Respell {
+  const own = pack.imports.filter((line) => line.through === null)
+  const loaded = own.find((line) => line.loads.head === true && own.some((other) => other.module === line.module && other.loads.head === false))
+  if (!loaded || pack.language === 'python') return (_, specifier) => specifier
+  const extension = /\.[cm]?tsx?$/.test(loaded.specifier) ? '.ts' : /\.[cm]?jsx?$/.test(loaded.specifier) ? '.js' : ''
+  return (path) => importSpecifier(pack.regressionDir, path, { moduleSystem: pack.moduleSystem, extension })
 }
 
 export function renderConventions(pack: ContextPack, suitePath: string): string {
@@ -114,6 +129,7 @@ export function renderConventions(pack: ContextPack, suitePath: string): string 
   const others = pack.related.filter((module) => !entries.has(module.path) && !module.commandLine)
   const modules = [...changed]
   const commandLines = pack.sources.filter((source) => source.commandLine)
+  const respell = respelling(pack)
   return [
     '## Conventions',
     `- Framework: ${framework}; language: ${pack.language}; module syntax: ${moduleSyntax}.`,
@@ -125,8 +141,8 @@ export function renderConventions(pack: ContextPack, suitePath: string): string 
     ...commandLines.map((source) => `- \`${source.path}\` is a command-line entry: loading it runs the command, so no test imports it; test the code it calls.`),
     // Kept apart, so the model never takes a module the fix did not change for one it must import.
     ...(others.length ? ['- The other modules shown are not changed by the fix: import one only where a test needs it, as given here:'] : []),
-    ...others.map((module) => `- Import \`${module.path}\` as \`${module.importSpecifier}\`.`),
-    ...(rebased.length ? [`- The style example's own imports, written from \`${pack.regressionDir}/\`: ${rebased.map((entry) => `\`${entry.original}\` → ${exampleImport(entry)}`).join(', ')}.`] : []),
+    ...others.map((module) => `- Import \`${module.path}\` as \`${respell(module.path, module.importSpecifier)}\`.`),
+    ...(rebased.length ? [`- The style example's own imports, written from \`${pack.regressionDir}/\`: ${rebased.map((entry) => `\`${entry.original}\` → ${exampleImport(entry, respell)}`).join(', ')}.`] : []),
     '',
     example
   ].join('\n')
