@@ -162,7 +162,7 @@ async function resolveFromExample(fromFile: string, specifier: string, source: W
 async function packageEntry(packageDir: string, source: WayInSource): Promise<string | null> {
   const { files } = source
   const manifest = await packageManifest(packageDir, source)
-  const fields = [manifest.source, exportOfRoot(manifest.exports), manifest.module, manifest.main, 'index.js', 'index.mjs', 'src/index.ts', 'src/index.js']
+  const fields = [manifest.source, exportOfRoot(manifest.exports), manifest.module, manifest.main, 'index.js', 'src/index.ts', 'src/index.js']
   for (const field of fields.filter((value): value is string => typeof value === 'string')) {
     const relative = field.replace(/^\.\//, '')
     const candidates = [relative, relative.replace(BUILD_FOLDERS, 'src/').replace(/\.(?:c|m)?js$/, '')]
@@ -188,7 +188,7 @@ function exportOfRoot(exports: unknown): unknown {
   const root = '.' in exports ? (exports as Record<string, unknown>)['.'] : exports
   if (typeof root === 'string' || root === null || typeof root !== 'object') return root
   const conditions = root as Record<string, unknown>
-  return exportOfRoot(conditions.source ?? conditions.import ?? conditions.node ?? conditions.require ?? conditions.default)
+  return exportOfRoot(conditions.source ?? conditions.import ?? conditions.require ?? conditions.default)
 }
 
 /** Whether `from` reaches `target` through relative imports, within MAX_DEPTH steps and MAX_FILES_READ reads. */

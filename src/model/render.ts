@@ -32,13 +32,16 @@ const RELATED_ROLES: Record<RelatedModule['role'], string> = {
 const COMMAND_LINE = 'A command-line entry: loading it runs the command, so no test imports it; test the code it calls.'
 
 export function renderContext(pack: ContextPack): string {
-  const unexported = pack.related.some((module) => module.role === 'wrapper') ? '(none: test it through the public API shown below)' : '(none found: reach this code through the import the conventions give)'
-  const exportsLine = (names: string[]) => `Exports: ${names.map((name) => `\`${name}\``).join(', ') || unexported}.`
+  // Where the conventions offer no import that loads, they are not pointed to for one.
+  const offered = new Set([...loadingImports(pack.imports).map((line) => line.module), ...pack.related.map((module) => module.path)])
+  const unexported = (path: string) =>
+    pack.related.some((module) => module.role === 'wrapper') ? '(none: test it through the public API shown below)' : offered.has(path) ? '(none found: reach this code through the import the conventions give)' : '(none found)'
+  const exportsLine = (names: string[], path: string) => `Exports: ${names.map((name) => `\`${name}\``).join(', ') || unexported(path)}.`
   const sources = pack.sources.map((source) => {
     const whole = source.head.length === 1 && source.head[0].name === WHOLE_FILE
     return [
       `### ${source.path}`,
-      source.commandLine ? COMMAND_LINE : exportsLine(source.exports),
+      source.commandLine ? COMMAND_LINE : exportsLine(source.exports, source.path),
       `The fix:\n${fence(source.diff, 'diff')}`,
       ...source.head.map((excerpt) => `${whole ? 'The whole file after the fix' : `After the fix: ${excerpt.name} (from line ${excerpt.startLine})`}:\n${fence(excerpt.code, languageTag(pack))}`),
       // With the whole file after the fix and the diff, the file before it adds nothing.
@@ -48,7 +51,7 @@ export function renderContext(pack: ContextPack): string {
   const related = pack.related.map((module) =>
     [
       `### ${module.path} (${RELATED_ROLES[module.role]})`,
-      module.commandLine ? COMMAND_LINE : exportsLine(module.exports),
+      module.commandLine ? COMMAND_LINE : exportsLine(module.exports, module.path),
       ...(module.content === null ? [] : [fence(module.content, languageTag(pack))])
     ].join('\n\n')
   )

@@ -105,6 +105,23 @@ test("the entry the repository's tests import (Liquid from the main module) is i
   expect(code).not.toContain('`extends`')
 })
 
+test("a package's own entry (`index.mjs`) is in the import list when its tests import the package by name", async () => {
+  const serializer = (quote: string) => `export function serialize(value) {\n  return ${quote} + String(value) + ${quote}\n}\n`
+  const { pack } = await contextFor(
+    {
+      'package.json': JSON.stringify({ name: 'ser-lite', type: 'module', exports: { '.': { import: './index.mjs' } }, scripts: { test: 'node --test' } }),
+      'index.mjs': "export { serialize } from './lib/serialize.mjs'\n",
+      'lib/serialize.mjs': serializer("'\"'"),
+      'test/serialize.test.mjs': "import { test } from 'node:test'\nimport assert from 'node:assert/strict'\nimport { serialize } from 'ser-lite'\n\ntest('quotes', () => assert.equal(serialize(1), '\"1\"'))\n"
+    },
+    { 'lib/serialize.mjs': serializer('JSON.stringify("\\"")') },
+    'node-test'
+  )
+  const conventions = renderConventions(pack, 'test/regression/fix.test.mjs')
+  expect(conventions).toMatch(/^- Reach `lib\/serialize\.mjs` through `index\.mjs`, which imports it: import `\.\.\/\.\.\/index\.mjs`\. Only for a name it does not export: `\.\.\/\.\.\/lib\/serialize\.mjs`\.$/m)
+  expect(renderContext(pack)).toContain('### index.mjs (the public API around the changed module: test through it)\n\nExports: `serialize`.')
+})
+
 test('an index that re-exports everything lists what it re-exports, never "none"', async () => {
   const { pack } = await contextFor(
     {
