@@ -67,8 +67,11 @@ function loadResult(run: RunResult, file: string): { loads: boolean | null; erro
   return { loads: false, error: loadError(fileError?.message ?? tests.find((test) => test.message)?.message ?? '') }
 }
 
-/** Why a file did not load, as the conventions quote it: the error's own line (Node prints the throwing source line first), else the first lines. */
+/**
+ * Why a file did not load, as the conventions quote it: the error's own line (`Error [ERR_MODULE_NOT_FOUND]: …`,
+ * `SyntaxError: …`, `error TS5097: …`; Node prints the throwing source line before it), else the first lines.
+ */
 function loadError(message: string): string {
-  const named = message.split('\n').find((line) => /\b(?:[A-Z]\w*Error\b|ERR_[A-Z_]+|TS\d{4}\b)/.test(line) && !/^\s+at /.test(line))
+  const named = message.split('\n').find((line) => /(?:^|[\s/])(?:[A-Z]\w*)?Error\b[^:]*:|\bTS\d{4}\b/.test(line) && !/^\s+at /.test(line))
   return named ? firstErrorLines(named, 1) : firstErrorLines(message, 2)
 }
