@@ -68,7 +68,8 @@ export function loadingImports(lines: ImportLine[]): ImportLine[] {
 
 /**
  * The modules among `paths` that are command-line entries, run rather than imported: named by a package.json
- * `bin` (the root's or the package folder's), kept in a `bin/` folder, or starting with a shebang line.
+ * `bin` (the root's or the package folder's), or starting with a shebang line. (A `bin/` folder alone says
+ * nothing: helpers live there too.)
  */
 export async function commandLineEntries(paths: string[], source: Pick<WayInSource, 'reader' | 'head' | 'packageDir'>): Promise<Set<string>> {
   const manifests = await Promise.all([...new Set(['', source.packageDir])].map((dir) => packageManifest(dir, source).then((manifest) => ({ dir, manifest }))))
@@ -76,7 +77,7 @@ export async function commandLineEntries(paths: string[], source: Pick<WayInSour
   const scripts = paths.filter((path) => /\.[cm]?[jt]sx?$/.test(path))
   const firstLines = await Promise.all(scripts.map((path) => source.reader.text(source.head, path).then((text) => (text ?? '').slice(0, 2))))
   const shebang = new Set(scripts.filter((_, i) => firstLines[i] === '#!'))
-  return new Set(scripts.filter((path) => bins.has(path) || path.split('/').slice(0, -1).includes('bin') || shebang.has(path)))
+  return new Set(scripts.filter((path) => bins.has(path) || shebang.has(path)))
 }
 
 function binPaths(bin: unknown): string[] {

@@ -138,25 +138,29 @@ test('an index that re-exports everything lists what it re-exports, never "none"
   expect(code).not.toContain('(none')
 })
 
-test('a command-line entry (package.json bin) is never offered as a module to import; the code it calls is', async () => {
+test('a command-line entry (package.json bin, or a shebang line) is never offered as a module to import; the code it calls is', async () => {
   const run = (sep: string) => `export function run(args) {\n  return args.join(${JSON.stringify(sep)})\n}\n`
   const { pack } = await contextFor(
     {
       'package.json': JSON.stringify({ name: 'joiner', type: 'module', bin: { joiner: './bin/joiner.mjs' }, scripts: { test: 'node --test' } }),
       'bin/joiner.mjs': "#!/usr/bin/env node\nimport { run } from '../src/run.mjs'\nconsole.log(run(process.argv.slice(2)))\n",
       'src/run.mjs': run(','),
+      // Named in the report, unchanged: a command run by its shebang.
+      'src/stamp.mjs': "#!/usr/bin/env node\nimport { run } from './run.mjs'\nconsole.log(run(['v', '1']))\n",
       'test/run.test.mjs': "import { test } from 'node:test'\nimport assert from 'node:assert/strict'\nimport { run } from '../src/run.mjs'\n\ntest('joins', () => assert.equal(run(['a']), 'a'))\n"
     },
     { 'src/run.mjs': run(', '), 'bin/joiner.mjs': "#!/usr/bin/env node\nimport { run } from '../src/run.mjs'\nprocess.stdout.write(run(process.argv.slice(2)))\n" },
     'node-test',
-    { bugReport: { title: 'joiner joins without a space', body: 'Running bin/joiner.mjs a b prints a,b', source: 'linked-issues', truncated: false, issue: 3 } }
+    { bugReport: { title: 'joiner joins without a space', body: 'Running bin/joiner.mjs a b prints a,b; src/stamp.mjs prints v,1', source: 'linked-issues', truncated: false, issue: 3 } }
   )
   const conventions = renderConventions(pack, 'test/regression/issue-3.test.mjs')
   expect(pack.imports.map((line) => line.module)).not.toContain('bin/joiner.mjs')
-  expect(offeredSpecifiers(conventions).some((specifier) => specifier.includes('bin/'))).toBe(false)
+  expect(pack.related).toContainEqual(expect.objectContaining({ path: 'src/stamp.mjs', role: 'named', commandLine: true }))
+  expect(offeredSpecifiers(conventions).filter((specifier) => /bin\/|stamp/.test(specifier))).toEqual([])
   expect(conventions).toContain('- `bin/joiner.mjs` is a command-line entry: loading it runs the command, so no test imports it; test the code it calls.')
   expect(conventions).toMatch(/^- Import `src\/run\.mjs` as `\.\.\/\.\.\/src\/run\.mjs`\.$/m)
   expect(renderContext(pack)).toMatch(/### bin\/joiner\.mjs\n\nA command-line entry: loading it runs the command, so no test imports it/)
+  expect(renderContext(pack)).toMatch(/### src\/stamp\.mjs \(named in the bug report\)\n\nA command-line entry/)
 })
 
 test('an extensionless ES module specifier that fails the import check is not offered: the one that loads is, and the failure is named with its error', async () => {
