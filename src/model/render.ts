@@ -145,7 +145,7 @@ export function renderConventions(pack: ContextPack, suitePath: string): string 
     // Kept apart, so the model never takes a module the fix did not change for one it must import.
     ...(others.length ? ['- The other modules shown are not changed by the fix: import one only where a test needs it, as given here:'] : []),
     ...others.map((module) => `- Import \`${module.path}\` as \`${respell(module.path, module.importSpecifier)}\`.`),
-    ...(rebased.length ? [`- The style example's own imports, written from \`${pack.regressionDir}/\`: ${rebased.map((entry) => `\`${entry.original}\` → ${exampleImport(entry, respell)}`).join(', ')}.`] : []),
+    ...(rebased.length ? [`- The style example's own imports, written from \`${pack.regressionDir}/\`: ${rebased.map((entry) => `${entry.original === entry.rebased ? '' : `\`${entry.original}\` → `}${exampleImport(entry, respell)}`).join(', ')}.`] : []),
     '',
     example
   ].join('\n')
