@@ -72,7 +72,8 @@ function offeredSpecifiers(conventions: string): string[] {
       const told = line.split(/ Not `/)[0]
       return [...told.matchAll(/(?: as |: import |: )`([^`]+)`/g)].map((match) => match[1])
     }
-    if (line.startsWith("- The style example's own imports")) return [...line.matchAll(/→ `([^`]+)`/g)].map((match) => match[1])
+    // `original` → `rebased`, or `rebased` (`path`: names) where the spelling does not change.
+    if (line.startsWith("- The style example's own imports")) return [...line.matchAll(/→ `([^`]+)`|`([^`]+)` \(`/g)].map((match) => match[1] ?? match[2])
     return []
   })
   return [...new Set(offers)]
@@ -98,6 +99,7 @@ test("the entry the repository's tests import (Liquid from the main module) is i
   // The changed module's own line, and the entry the example takes `Liquid` from, named with what it exports.
   expect(conventions).toMatch(/^- Import `src\/tags\/for\.ts` as `\.\.\/\.\.\/src\/tags\/for`\.$/m)
   expect(conventions).toContain("`../../../src/liquid` → `../../src/liquid` (`src/liquid.ts`: `Liquid`)")
+  expect(offeredSpecifiers(conventions)).toEqual(['../../src/tags/for', '../../src/tag', '../../src/liquid'])
   // Nothing forbids using it: the changed code's import is not "the one import".
   expect(conventions).not.toMatch(/one import per changed module|exactly as given/)
   const code = renderContext(pack)
