@@ -60128,7 +60128,7 @@ const OPTION_GRAMMARS = { jest: JEST, vitest: VITEST, ava: AVA, tap: TAP, pytest
 async function captureTrees(trees, choice, processes, options) {
     const head = await captureTree(trees.head, 'head', choice, processes, options);
     if ('reason' in head)
-        return { choice, reason: head.reason, durationMs: head.durationMs };
+        return { choice, ...head };
     const preFix = await captureTree(trees.preFix, 'pre-fix', choice, processes, options, head);
     if (!('reason' in preFix))
         return { choice, head, preFix };
@@ -60148,13 +60148,14 @@ async function captureTree(treeRoot, name, choice, processes, options, like) {
     }
     if (!captured.launch) {
         const how = captured.timedOut ? `timed out after ${options.timeoutMs} ms` : `exit ${captured.exitCode ?? 'none'}`;
-        return { reason: `it started no test runner regression-testgen knows (${how}); its output ends:\n${captured.outputTail.slice(-1500)}`, durationMs: captured.durationMs };
+        const ranNoRunner = captured.exitCode === 0 && !captured.timedOut;
+        return { reason: `started no test runner regression-testgen knows (${how}); its output ends:\n${captured.outputTail.slice(-1500)}`, durationMs: captured.durationMs, ranNoRunner };
     }
     const roots = await treeRoots(treeRoot);
     const launches = [captured.launch, ...captured.later].map((launch) => ({ launch, runDir: treeRelative(launch.cwd, roots) }));
     const chosen = like ? launches.find((entry) => entry.launch.runner === like.launch.runner && entry.runDir === like.runDir) : packageLaunch(launches, options.packageDir);
     if (!chosen || chosen.runDir === null)
-        return { reason: `the runner it started (${captured.launch.runner} in ${captured.launch.cwd}) works outside the tree`, durationMs: captured.durationMs };
+        return { reason: `started its runner (${captured.launch.runner} in ${captured.launch.cwd}) outside the tree`, durationMs: captured.durationMs, ranNoRunner: false };
     return { launch: chosen.launch, command: launchTemplate(chosen.launch), runDir: chosen.runDir, durationMs: captured.durationMs };
 }
 /**
@@ -64854,6 +64855,10 @@ async function prepareTestRuns(context) {
         await buildEachTree(build);
     const runner = await timings.time('capture', () => captureRunner(settings, log, sandbox, trees, scratchDir));
     report.runner = runner && runnerReport(runner, trees.head);
+    if (runner && 'reason' in runner && runner.ranNoRunner && !tests.framework) {
+        report.framework = null;
+        throw ranNoRunnerError(runner);
+    }
     const captured = runner && 'head' in runner ? runner : null;
     const launches = captured && { head: captured.head, preFix: captured.preFix };
     let { collectionFromFiles, wrapper } = context;
@@ -64914,7 +64919,10 @@ async function captureRunner(settings, log, sandbox, trees, scratchDir) {
         return null;
     const runner = await captureTrees(trees, choice, treeProcesses(sandbox), { packageDir: tests.workingDirectory, scratchDir, timeoutMs: settings.testTimeoutMs, log });
     if ('reason' in runner) {
-        log.warn(`Runner: \`${choice.command}\` (${choice.source}) ${runner.reason}\nGoing on with the runner detected from the repository's files`);
+        // A command that failed before its runner (a lint step, a missing tool) may still have tests the detected runner runs; one that ended well ran its tests some other way.
+        const goingOn = tests.framework ? `Going on with the framework setting's ${tests.framework}` : runner.ranNoRunner ? null : "Going on with the runner detected from the repository's files";
+        if (goingOn)
+            log.warn(`Runner: \`${choice.command}\` (${choice.source}) ${runner.reason}\n${goingOn}`);
         return runner;
     }
     const { launch, runDir, durationMs } = runner.head;
@@ -64924,11 +64932,16 @@ async function captureRunner(settings, log, sandbox, trees, scratchDir) {
     if (tests.framework && tests.framework !== launch.runner) {
         const reason = `it runs ${launch.runner}, not the framework setting's ${tests.framework}: the setting wins`;
         log.info(`Runner: \`${choice.command}\` ${reason}`);
-        return { choice, reason, durationMs };
+        return { choice, reason, durationMs, ranNoRunner: false };
     }
     const before = launch.beforeRunner.map((step) => `${step.command} (${elapsed(step.durationMs)})`);
     log.info(`Runner: ${launch.via.join(' → ')} in ${runDir || 'the root'}, asked in ${elapsed(durationMs)}${before.length ? `; before it ran: ${before.join(', ')}` : ''}`);
     return runner;
+}
+/** The test command ended well without a runner the tool knows: guessing one would run tests the repository does not. */
+function ranNoRunnerError(runner) {
+    const { choice } = runner;
+    return new UserFacingError(`The repository's test command \`${choice.command}\` (${choice.source}) ${runner.reason}`, 'set test-command to the command that runs one test file ({files} marks where it goes), or framework to the runner its tests use');
 }
 /**
  * Where the captured runner runs compiled tests (`tsc && mocha` with `spec: dist/**\/*.test.js`): how source
