@@ -64374,6 +64374,7 @@ const tsconfig_list = (value) => (typeof value === 'string' ? [value] : Array.is
 
 
 
+
 const runner_specs_SCRIPT_FILE = /\.(?:[cm]?[jt]sx?)$/;
 /**
  * What the launch collects; `collected` (the files the runner listed, tree-relative), when given, decides
@@ -64396,8 +64397,10 @@ async function specsOf(treeDir, launch, cwd) {
     switch (launch.runner) {
         case 'mocha':
             return mochaSpecs(treeDir, launch, cwd);
-        case 'node-test':
-            return fromSpecs('node --test', launch.argv.filter((arg) => !arg.startsWith('-')), cwd, nodeTestName);
+        case 'node-test': {
+            const patterns = launch.argv.filter((arg) => !arg.startsWith('-'));
+            return patterns.length ? fromSpecs('node --test', patterns, cwd, nodeTestName) : nodeTestDefaults(treeDir, cwd);
+        }
         case 'ava':
         case 'tap':
             return fromSpecs(launch.runner, positionals(launch.argv, AVA_TAP_VALUE_FLAGS), cwd, () => true);
@@ -64464,6 +64467,22 @@ const NODE_TEST_NAME = /(?:^|[.\-_])test(?:[.\-_]|$)|^test-/;
 function nodeTestName(path, folder) {
     const rest = path.slice(folder ? folder.length + 1 : 0);
     return /\.[cm]?[jt]s$/.test(path) && (NODE_TEST_NAME.test(external_node_path_.posix.basename(path).replace(/\.[cm]?[jt]s$/, '')) || rest.split('/').slice(0, -1).includes('test'));
+}
+/**
+ * `node --test` with no patterns runs every file its default patterns match under its folder, build output
+ * too (`npm run build && node --test` collects `lib/test/*.js`): the folders it finds them in are what it
+ * collects from. TypeScript names only where this Node strips types by default, as the runner's would.
+ */
+async function nodeTestDefaults(treeDir, cwd) {
+    const extensions = process.features.typescript ? '{cjs,mjs,js,cts,mts,ts}' : '{cjs,mjs,js}';
+    const patterns = ['*.test', '*-test', '*_test', 'test-*', 'test'].map((name) => `**/${name}.${extensions}`).concat(`**/test/**/*.${extensions}`);
+    const matchers = patterns.map((pattern) => new Minimatch(pattern, { dot: false }));
+    const inCwd = (path) => path.slice(cwd ? cwd.length + 1 : 0);
+    const collects = (path) => tsconfig_within(path, cwd) && !path.split('/').includes('node_modules') && matchers.some((matcher) => matcher.match(inCwd(path)));
+    const { files } = await listSandboxFiles(treeDir, cwd, { keep: collects, limit: 20_000 });
+    if (files.length === 0)
+        return null;
+    return { bases: runner_specs_foldersOf(files), collects, source: `node --test (its default patterns, ${files.length} file(s) found)` };
 }
 // -------------------------------------------------------------------------------------------------- mocha
 // mocha's own order of precedence (lib/cli/config.js).
