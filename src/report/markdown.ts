@@ -1,7 +1,8 @@
 /** report.md: what a reviewer reads — verdict first, then why, then the numbers. */
 import { briefList } from '../diff/generated.js'
 import type { Report } from './report.js'
-import { failToPassCount, inputTokens } from './report.js'
+import { failToPassCount } from './report.js'
+import { inputTokens } from '../model/cost.js'
 import { describeRanges } from '../verdict/line-ranges.js'
 import { persistedCredentialsWarning } from '../persisted-credentials.js'
 import { cell, inertText, inlineCode } from './markdown-text.js'

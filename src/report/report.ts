@@ -207,5 +207,3 @@ export function modelUsage(name: string | null, ledger: UsageLedger): ModelUsage
     reads: ledger.reads
   }
 }
-
-export { inputTokens } from '../model/cost.js'
