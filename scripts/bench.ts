@@ -30,6 +30,7 @@ import { buildLargeChange } from '../test/context/large-change.js'
 import { buildFixtureRepo } from '../test/support/fixture-repo.js'
 import { byStage, fixtureAnswers } from '../test/support/scripted-model.js'
 import { TWO_HUNK_FIX } from '../test/support/two-hunk-fix.js'
+import { printModelCost } from './bench-cost.js'
 
 const RUNS = Number(process.env.BENCH_RUNS ?? 3)
 const MODEL_PHASES = ['analyse', 'scenarios', 'write-tests', 'repair', 'strengthen']
@@ -76,6 +77,8 @@ async function pipelinePhases(): Promise<void> {
   console.log(`Preflight share: ${((100 * phase('preflight')) / total).toFixed(1)}% of the run (one existing test file at head, before any model call)`)
   const capture = median(reports.map((report) => report.runner?.durationMs ?? 0))
   console.log(`Capture share: ${((100 * phase('capture')) / total).toFixed(1)}% of the run (\`npm test\` asked once per tree how it starts its runner; ${ms(capture)} at head)`)
+  // The scripted model answers alike in every run: the first run's tokens are every run's.
+  printModelCost(reports[0])
 }
 
 /**

@@ -43,6 +43,7 @@ import type { CapturedRunner } from './launch/tree-launches.js'
 import { describeWrapper } from './frameworks/wrapper.js'
 import { readCollection, UNKNOWN_COLLECTION, type Collection, type HeadTree } from './context/collection.js'
 import { describeChangeSet, emptyReport, modelUsage, suiteFileEntry, type Report } from './report/report.js'
+import { costLine } from './report/cost-line.js'
 import { redactDeep, redactor } from './report/redact.js'
 import { persistedCredentialsWarning } from './persisted-credentials.js'
 import { RunDeadline } from './run-deadline.js'
@@ -222,6 +223,8 @@ export async function runPipeline(settings: Settings, ports: Ports): Promise<Out
   report.durationMs = Math.round(performance.now() - started)
   // An error's reason was just logged as an error.
   ports.log.info(`verdict: ${report.verdict}${report.reason && report.verdict !== 'error' ? ` (${report.reason})` : ''}`)
+  const cost = costLine(report.model)
+  if (cost) ports.log.info(cost)
   // Everything written or posted from here on (files, summary, comment, annotations) comes from these.
   const redact = redactor(settings.secrets)
   const safeReport = redactDeep(report, redact)

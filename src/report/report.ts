@@ -6,7 +6,8 @@ import type { DependencySource } from '../execute/dependencies.js'
 import type { HunkGuard } from '../execute/hunk-guards.js'
 import type { Preflight } from '../execute/preflight.js'
 import { UsageLedger, type ModelCall, type ModelRead, type TokenUsage } from '../model/model-port.js'
-import { estimateCostUsd } from '../model/pricing.js'
+import { costOfCalls, PRICES_AS_OF } from '../model/pricing.js'
+import { cacheReadShare, usageByStage, type StageUsage } from '../model/cost.js'
 import type { RefusedFile } from '../suite/placement.js'
 import type { IsolationMode } from '../ports/sandbox.js'
 import type { Mode } from '../settings.js'
@@ -136,6 +137,12 @@ export interface ModelUsage extends TokenUsage {
   cachedCalls: number
   /** At list prices; null without a model or with one whose price is unknown. */
   costUsd: number | null
+  /** The day the price table was checked (YYYY-MM-DD). */
+  pricesAsOf: string
+  /** Cache reads as a share of all input tokens (0 to 1); null when no input was sent. */
+  cacheReadShare: number | null
+  /** Each stage's requests, tokens and cost. */
+  stages: Record<string, StageUsage>
   perCall: ModelCall[]
   /** The repository reads the model asked for, in order. */
   reads: ModelRead[]
@@ -187,8 +194,16 @@ export const failToPassCount = (report: Report) => report.tests.filter((test) =>
 
 export function modelUsage(name: string | null, ledger: UsageLedger): ModelUsage {
   const usage = ledger.usage
-  return { name, calls: ledger.sentCalls, cachedCalls: ledger.cachedCalls, ...usage, costUsd: name ? estimateCostUsd(name, usage) : null, perCall: ledger.calls, reads: ledger.reads }
+  return {
+    name,
+    calls: ledger.sentCalls,
+    cachedCalls: ledger.cachedCalls,
+    ...usage,
+    costUsd: name ? costOfCalls(name, ledger.calls) : null,
+    pricesAsOf: PRICES_AS_OF,
+    cacheReadShare: cacheReadShare(usage),
+    stages: usageByStage(name, ledger.calls),
+    perCall: ledger.calls,
+    reads: ledger.reads
+  }
 }
-
-/** All input tokens, however billed. */
-export const inputTokens = (usage: TokenUsage) => usage.inputTokens + usage.cacheWriteTokens + usage.cacheReadTokens

@@ -19,6 +19,8 @@ export type ScriptedReply =
 export interface RecordedRequest {
   body: any
   headers: Record<string, string | string[] | undefined>
+  /** The usage the fake reported for it, as the API spells it; none: it answered with an error. */
+  usage?: { input_tokens: number; output_tokens: number; cache_creation_input_tokens: number; cache_read_input_tokens: number }
 }
 export type Script = ScriptedReply[] | ((request: RecordedRequest, index: number) => ScriptedReply)
 export interface FakeAnthropic {
@@ -55,6 +57,7 @@ export async function startFakeAnthropic(script: Script): Promise<FakeAnthropic>
     if ('error' in reply) return sendError(res, reply.error.status, reply.error.type, reply.error.message, true)
     if ('stream_error' in reply) return sendStreamError(res, body, reply.stream_error)
     const message = toMessage(body, reply)
+    request.usage = message.usage
     if (body.stream) sendStream(res, message)
     else sendJson(res, 200, message)
   })
