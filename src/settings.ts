@@ -277,7 +277,8 @@ function runTimeoutMinutes(value: string | undefined): number {
 
 /** Minutes, 0 or more (0: no optional run), fractions allowed; by default a share of the run's deadline. */
 function testBudgetMinutes(value: string | undefined, runMinutes: number): number {
-  if (value === undefined || value.trim() === '') return runMinutes * TEST_BUDGET_SHARE
+  // To a hundredth of a minute: what the log and report say stays readable (70 minutes: 11.67).
+  if (value === undefined || value.trim() === '') return Math.round(runMinutes * TEST_BUDGET_SHARE * 100) / 100
   const parsed = Number(value)
   if (!Number.isFinite(parsed) || parsed < 0) throw new SettingsError('test-budget-minutes', `"${value}" is not a number of minutes, 0 or more`)
   return parsed

@@ -169,7 +169,7 @@ function fixConcerns(report: Report): string | null {
 
 /** The optional runs the test budget left out: a reader should know what was not checked, and why. */
 function budgetLine(report: Report): string | null {
-  const { minutes, spentMs, skipped } = report.testBudget
+  const { minutes, spentMs, skipped } = report.testBudget ?? { minutes: 0, spentMs: 0, skipped: [] }
   if (skipped.length === 0) return null
   return `⏱️ The test budget (test-budget-minutes: ${minutes}) was spent after ${(spentMs / 1000).toFixed(1)} s of test runs: skipped ${skipped.map(inertText).join(', ')}.`
 }

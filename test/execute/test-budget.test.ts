@@ -49,10 +49,11 @@ test('a budget of 0 starts no optional step', () => {
 describe('test-budget-minutes', () => {
   const base = { mode: 'verify', repo: '.', base: 'a', head: 'b' }
 
-  test('defaults to a sixth of the run deadline: 10 minutes of 60, 5 of 30', () => {
+  test('defaults to a sixth of the run deadline: 10 minutes of 60, 5 of 30, to a hundredth of a minute', () => {
     expect(DEFAULT_RUN_TIMEOUT_MINUTES).toBe(60)
     expect(buildSettings(base).testBudgetMinutes).toBe(10)
     expect(buildSettings({ ...base, runTimeoutMinutes: '30' }).testBudgetMinutes).toBe(5)
+    expect(buildSettings({ ...base, runTimeoutMinutes: '70' }).testBudgetMinutes).toBe(11.67)
   })
 
   test('takes minutes, fractions and 0', () => {
