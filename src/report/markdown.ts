@@ -40,6 +40,7 @@ export function renderMarkdown(report: Report): string {
     // What a reviewer reads at a glance first; the long analysis and the accounting folded away below.
     scenarios(report),
     hunkGuards(report),
+    budgetLine(report),
     fixConcerns(report),
     tests(report),
     diffCoverage(report),
@@ -167,6 +168,13 @@ function fixConcerns(report: Report): string | null {
     `| ${cell(inlineCode(concern.input))} | ${cell(inertText(concern.expected))} | ${cell(inertText(concern.actual))} | ${cell(`${inlineCode(concern.where.file)} · ${inlineCode(concern.where.function)}`)} | ${cell(inlineCode(concern.test.name))} | **${concern.failure}**: ${cell(inlineCode(concern.failureLine))} | ${BEFORE_THE_FIX[concern.preFixResult ?? 'unknown']} |`
   )
   return [intro, ['| Input | Expected | The fixed code | Where | Test | At head | Before the fix |', '|---|---|---|---|---|---|---|', ...rows].join('\n')].join('\n\n')
+}
+
+/** The optional runs the test budget left out: a reader should know what was not checked, and why. */
+function budgetLine(report: Report): string | null {
+  const { minutes, spentMs, skipped } = report.testBudget ?? { minutes: 0, spentMs: 0, skipped: [] }
+  if (skipped.length === 0) return null
+  return `⏱️ The test budget (test-budget-minutes: ${minutes}) was spent after ${(spentMs / 1000).toFixed(1)} s of test runs: skipped ${skipped.map(inertText).join(', ')}.`
 }
 
 const BEFORE_THE_FIX = { passed: '**passed**: the fix broke this', failed: 'failed too', unknown: 'did not run' }

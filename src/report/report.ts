@@ -5,6 +5,7 @@ import type { ConfirmedConcern } from '../execute/concerns.js'
 import type { DependencySource } from '../execute/dependencies.js'
 import type { HunkGuard } from '../execute/hunk-guards.js'
 import type { Preflight } from '../execute/preflight.js'
+import type { TestBudgetReport } from '../execute/test-budget.js'
 import { UsageLedger, type ModelCall, type ModelRead, type TokenUsage } from '../model/model-port.js'
 import { costOfCalls, PRICES_AS_OF } from '../model/pricing.js'
 import { cacheReadShare, usageByStage, type StageUsage } from '../model/cost.js'
@@ -92,6 +93,8 @@ export interface Report {
   rounds: { repair: number; strengthen: number }
   /** How many times the delivered suite ran in each tree (the determinism gate). */
   runs: { head: number; preFix: number }
+  /** The test runs' time budget (test-budget-minutes), what they took, and the optional runs skipped past it. */
+  testBudget: TestBudgetReport
   model: ModelUsage
   timings: Record<string, number>
   durationMs: number
@@ -180,6 +183,7 @@ export function emptyReport(mode: Mode, repoDir: string, base: string, head: str
     network: { tests: 'open', why: 'nothing ran yet' },
     rounds: { repair: 0, strengthen: 0 },
     runs: { head: 0, preFix: 0 },
+    testBudget: { minutes: 0, spentMs: 0, skipped: [] },
     model: modelUsage(null, new UsageLedger()),
     timings: {},
     durationMs: 0
