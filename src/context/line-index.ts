@@ -74,6 +74,11 @@ export class LineIndex {
     return start < 0 ? null : { name: this.names[start]!, start, end: this.blockEnd(start) }
   }
 
+  /** Every declaration's block, in the order they start. */
+  declarations(): Block[] {
+    return this.names.flatMap((name, start) => (name === null ? [] : [{ name, start, end: this.blockEnd(start) }]))
+  }
+
   /** Brace matching for C-like code; indentation for Python-like blocks (a line ending in ':'). */
   private blockEnd(start: number): number {
     const line = this.lines[start]
