@@ -21,6 +21,8 @@ const FALLBACK_WINDOW = 15
 /** A block cut to its allowance keeps its first lines (the signature) and a few lines around each change. */
 const SIGNATURE_LINES = 3
 const AROUND_CHANGE = 5
+/** Room left once all is picked widens the lines around each change, to these. */
+const WIDER_AROUND_CHANGE = [20]
 /** Below this, a block is left out rather than shown as a stub. */
 const MIN_SHARE = 600
 /** The excerpt that counts the blocks left out. */
@@ -163,7 +165,8 @@ function cutBlock(index: LineIndex, block: ChangedBlock, spans: Span[], allowanc
  * What a block too long to show whole shows, picked in this order while it fits: its first lines (the
  * signature); for each changed line the function nested in the block around it, whole (else its first
  * line and the lines around the change); then for each other line (a definition the change calls, an
- * export) its nested function whole, else its first lines. Returned in line order, overlaps joined.
+ * export) its nested function whole, else its first lines; then, with room left, more lines around each
+ * change. Returned in line order, overlaps joined.
  */
 function pickSpans(index: LineIndex, block: ChangedBlock, allowance: number, fixLines: ReadonlySet<number>): Span[] {
   const covered = new Uint8Array(block.end - block.start + 1)
@@ -196,6 +199,7 @@ function pickSpans(index: LineIndex, block: ChangedBlock, allowance: number, fix
     const inner = nested(line)
     if (!(inner && inner.start === line && take(inner.start, inner.end))) take(line, line + SIGNATURE_LINES - 1)
   }
+  for (const around of WIDER_AROUND_CHANGE) for (const line of block.changed.filter((line) => fixLines.has(line))) take(line - around, line + around)
   return joinSpans(picked)
 }
 

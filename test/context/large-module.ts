@@ -30,8 +30,11 @@ const FIXED_FUNCTION = 'applyFee'
 const FIXED_LINE = '  if (fee <= 0) return balance'
 const CALLEE = 'normaliseFee'
 
-/** A repository whose head commit fixes one line of `applyFee` in a module of `functions` other functions (16 lines each). */
-export async function buildLargeModule(functions = 130): Promise<LargeModule> {
+/**
+ * A repository whose head commit fixes one line of `applyFee` in a module of `functions` other functions
+ * (16 lines each); `applyFee` has `longBody` more lines before the fix (a long function).
+ */
+export async function buildLargeModule(functions = 130, longBody = 0): Promise<LargeModule> {
   const dir = await mkdtemp(join(tmpdir(), 'rtg-large-module-'))
   const git = async (...args: string[]) => (await promisify(execFile)('git', args, { cwd: dir, env: GIT_ENV })).stdout.trim()
   const commit = async (files: Record<string, string>) => {
@@ -48,15 +51,15 @@ export async function buildLargeModule(functions = 130): Promise<LargeModule> {
     'package.json': JSON.stringify({ devDependencies: { jest: '^29' } }),
     'src/money.ts': 'export function roundCents(value: number): number {\n  return Math.round(value * 100) / 100\n}\n',
     'test/ledger.test.ts': `import { ${FIXED_FUNCTION} } from '../src/ledger'\n\ntest('fees', () => {\n  expect(${FIXED_FUNCTION}(10, 2)).toBe(8)\n})\n`,
-    [PATH]: ledger(functions, '  if (fee < 0) return balance')
+    [PATH]: ledger(functions, longBody, '  if (fee < 0) return balance')
   })
-  const head = await commit({ [PATH]: ledger(functions, FIXED_LINE) })
-  const lines = ledger(functions, FIXED_LINE).split('\n').length
+  const head = await commit({ [PATH]: ledger(functions, longBody, FIXED_LINE) })
+  const lines = ledger(functions, longBody, FIXED_LINE).split('\n').length
   return { dir, base, head, path: PATH, lines, fixedFunction: FIXED_FUNCTION, fixedLine: FIXED_LINE, callee: CALLEE, untouched: `report${functions - 1}`, cleanup: () => rm(dir, { recursive: true, force: true }) }
 }
 
 /** The imports, half the filler functions, the fixed function, the other half, the callee at the end. */
-function ledger(functions: number, guard: string): string {
+function ledger(functions: number, longBody: number, guard: string): string {
   const filler = (i: number) => [
     `export function report${i}(entries: number[], limit: number): number {`,
     `  // Report ${i}: the sum of the entries under the limit, rounded to cents.`,
@@ -81,6 +84,7 @@ function ledger(functions: number, guard: string): string {
     '',
     ...Array.from({ length: half }, (_, i) => filler(i)).flat(),
     `export function ${FIXED_FUNCTION}(balance: number, fee: number): number {`,
+    ...Array.from({ length: longBody }, (_, i) => `  balance = fee > ${i * 10} ? balance - ${i % 7} : balance // tier ${i} of the fee table`),
     guard,
     `  return roundCents(balance - ${CALLEE}(fee))`,
     '}',
