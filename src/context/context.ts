@@ -9,7 +9,7 @@ import type { FrameworkAdapter } from '../frameworks/adapter.js'
 import type { GitCommands } from '../ports/git.js'
 import { sourceFiles } from '../diff/change-set.js'
 import { classifyFile } from '../diff/classify.js'
-import { allot, Budget, CONTEXT_BUDGET, LARGE_MODULE_CODE, OUTLINE_LIMIT, PIECE_OVERHEAD, RELATED_RESERVE, RENDERING_RESERVE } from './budget.js'
+import { allot, Budget, CONTEXT_BUDGET, LARGE_MODULE_CODE, OUTLINE_LIMIT, PIECE_OVERHEAD, RELATED_RESERVE, RENDERING_RESERVE, STYLE_EXAMPLE_LIMIT } from './budget.js'
 import { exportedNames, exportStatementLines, planExcerpts, WHOLE_FILE, WHOLE_FILE_LIMIT, type ExcerptPlan } from './functions.js'
 import { diffSize, diffText, showHunks } from './hunks.js'
 import { importSpecifier, importStyleOf } from './imports.js'
@@ -20,10 +20,9 @@ import { capNames, filesNamedIn, rebaseImports, relatedModules, relativeImports,
 import { UNKNOWN_COLLECTION, type Collection } from './collection.js'
 import { collectedLayout, layoutFor, styleExampleTest, suiteStem } from './test-layout.js'
 import { calledNames, definitionLines } from './callees.js'
+import { testsNamingTheChange } from './test-excerpts.js'
 import { waysIn } from './way-in.js'
 
-/** A style example up to this size is shown whole; a longer one is cut at a blank line, saying which lines are left out. */
-const STYLE_EXAMPLE_LIMIT = 16_000
 /** Changed source files shown; a fix touching more names the rest. */
 const MAX_SOURCES = 12
 /** Per changed file: its hunks, its changed code after the fix (the rule in budget.ts), and before it. */
@@ -65,7 +64,7 @@ export async function buildContext(changeSet: ChangeSet, git: GitCommands, frame
   const layout = collectedLayout(usual, suiteStem(bugReport, changeSet.head), (path) => collection.collects(path))
   const examplePath = layout.styleExample
   const [styleExample, type] = await Promise.all([
-    !examplePath ? null : readStyleExample(reader, examplePath, changedBefore.has(examplePath) ? { commit: changeSet.mergeBase, path: changedBefore.get(examplePath)! } : null, changeSet.head),
+    !examplePath ? null : readStyleExample(reader, examplePath, changedBefore.has(examplePath) ? { commit: changeSet.mergeBase, path: changedBefore.get(examplePath)! } : null, changeSet.head, changedNames(sources)),
     packageType(reader, changeSet.head)
   ])
   const styleImports = styleExample ? rebaseImports(styleExample.path, styleExample.content, layout.regressionDir) : []
@@ -226,20 +225,35 @@ async function importsAny(reader: FileReader, head: string, testPath: string, mo
 
 /**
  * The example at `path` — as the fix found it when the fix changed it (`beforeFix`: where, maybe under
- * another name), else at head — cut at a blank line when long, so no test is shown half-written.
+ * another name), else at head. A long one by its head and the tests naming the changed code (`names`),
+ * else cut at a blank line, so no test is shown half-written.
  */
-async function readStyleExample(reader: FileReader, path: string, beforeFix: { commit: string; path: string } | null, head: string): Promise<StyleExample> {
+async function readStyleExample(reader: FileReader, path: string, beforeFix: { commit: string; path: string } | null, head: string, names: string[]): Promise<StyleExample> {
   const from = beforeFix ?? { commit: head, path }
   const changed = beforeFix ? { changedByFix: true } : {}
   const content = (await reader.text(from.commit, from.path)) ?? ''
-  if (content.length <= STYLE_EXAMPLE_LIMIT) return { path, content, ...changed }
-  const cut = content.lastIndexOf('\n\n', STYLE_EXAMPLE_LIMIT)
-  const shown = content.slice(0, cut > 0 ? cut : STYLE_EXAMPLE_LIMIT)
+  const byParts = testsNamingTheChange(content, names, STYLE_EXAMPLE_LIMIT)
+  if (byParts !== null) return { path, content: byParts, ...changed }
+  // Room kept for the note saying what is left out.
+  const cut = content.lastIndexOf('\n\n', STYLE_EXAMPLE_LIMIT - 80)
+  const shown = content.slice(0, cut > 0 ? cut : STYLE_EXAMPLE_LIMIT - 80)
   // Where the rest starts (past the blank line it was cut at, or the line cut through), so a model that can
   // read asks for exactly that.
   const next = shown.split('\n').length + (cut > 0 ? 2 : 0)
   const total = content.split('\n').length - (content.endsWith('\n') ? 1 : 0)
   return { path, content: `${shown}\n\n… (lines ${next}-${total} of the file are left out)`, ...changed }
+}
+
+/**
+ * The names the fix's changed lines call, and those its hunks declare (with their context lines and
+ * headers: the functions the changes are in): what a test of the changed code names.
+ */
+function changedNames(files: ChangedFile[]): string[] {
+  const text = files.map((file) => diffText(file.hunks)).join('\n')
+  const changedLines = text.split('\n').filter((line) => /^[+-]/.test(line)).join('\n')
+  // Around the changes only functions and classes: a local variable there names nothing a test calls.
+  const declared = [...text.matchAll(/\b(?:function\*?|def|class)\s+([A-Za-z_$][\w$]*)/g), ...changedLines.matchAll(/\b(?:const|let|var)\s+([A-Za-z_$][\w$]*)/g)].map((match) => match[1])
+  return [...new Set([...declared, ...calledNames(changedLines)])]
 }
 
 /** The version of the framework installed in the repository (JavaScript runners), for the model's API choices. */

@@ -152,7 +152,7 @@ function leftOutExcerpt(blocks: ChangedBlock[]): CodeExcerpt {
 }
 
 /** Lines `from..to` (0-based, inclusive). */
-type Span = [number, number]
+export type Span = [number, number]
 
 /** A block longer than its allowance, by the spans picked for it (in line order), the gaps marked. */
 function cutBlock(index: LineIndex, block: ChangedBlock, spans: Span[], allowance: number): string {
@@ -204,7 +204,7 @@ function pickSpans(index: LineIndex, block: ChangedBlock, allowance: number, fix
 }
 
 /** Spans sorted, those overlapping or touching joined. */
-function joinSpans(spans: Span[]): Span[] {
+export function joinSpans(spans: Span[]): Span[] {
   const joined: Span[] = []
   for (const [from, to] of [...spans].sort((a, b) => a[0] - b[0])) {
     const last = joined[joined.length - 1]

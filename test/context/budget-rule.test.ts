@@ -4,7 +4,7 @@
  * rule's limits, and nothing a test needs (the function, its callee, the import, the exports) is lost.
  */
 import { buildContext } from '../../src/context/context.js'
-import { LARGE_MODULE_CODE, OUTLINE_LIMIT, WHOLE_FILE_LIMIT } from '../../src/context/budget.js'
+import { LARGE_MODULE_CODE, OUTLINE_LIMIT, STYLE_EXAMPLE_LIMIT, WHOLE_FILE_LIMIT } from '../../src/context/budget.js'
 import { OUTLINE, WHOLE_FILE } from '../../src/context/functions.js'
 import { readChangeSet } from '../../src/diff/change-set.js'
 import type { ContextPack } from '../../src/domain.js'
@@ -74,6 +74,23 @@ test('a small changed module goes whole, and its code before the fix is not repe
     expect(source.head).toEqual([{ name: WHOLE_FILE, startLine: 1, code: content }])
     expect(renderContext(pack)).toContain(`The whole file after the fix:\n\`\`\`ts\n${content}`)
     expect(renderContext(pack)).not.toContain('Before the fix')
+  } finally {
+    await module.cleanup()
+  }
+})
+
+test('a long test file as the style example: its imports and the test of the changed function, the rest by line', async () => {
+  const module = await buildLargeModule(4, 0, 400)
+  try {
+    const pack = await contextOf(module)
+    const example = pack.styleExample!
+    const original = (await createGit(module.dir).fileAt(module.head, example.path))!
+    expect(original.length).toBeGreaterThan(2 * STYLE_EXAMPLE_LIMIT)
+    expect(example.content.length).toBeLessThanOrEqual(STYLE_EXAMPLE_LIMIT)
+    expect(example.content.startsWith(`import { ${module.fixedFunction}, report0 } from '../src/ledger'\n\n[… `)).toBe(true)
+    expect(example.content).toContain(`test('fees', () => {\n  expect(${module.fixedFunction}(10, 2)).toBe(8)\n})`)
+    expect(example.content).toContain("\n3: test('report 0', () => {\n")
+    expect(example.content).not.toContain('report0([0, 1], 10)')
   } finally {
     await module.cleanup()
   }

@@ -32,9 +32,10 @@ const CALLEE = 'normaliseFee'
 
 /**
  * A repository whose head commit fixes one line of `applyFee` in a module of `functions` other functions
- * (16 lines each); `applyFee` has `longBody` more lines before the fix (a long function).
+ * (16 lines each); `applyFee` has `longBody` more lines before the fix (a long function), and its test
+ * file `otherTests` tests of other functions before the one of `applyFee`.
  */
-export async function buildLargeModule(functions = 130, longBody = 0): Promise<LargeModule> {
+export async function buildLargeModule(functions = 130, longBody = 0, otherTests = 0): Promise<LargeModule> {
   const dir = await mkdtemp(join(tmpdir(), 'rtg-large-module-'))
   const git = async (...args: string[]) => (await promisify(execFile)('git', args, { cwd: dir, env: GIT_ENV })).stdout.trim()
   const commit = async (files: Record<string, string>) => {
@@ -50,12 +51,17 @@ export async function buildLargeModule(functions = 130, longBody = 0): Promise<L
   const base = await commit({
     'package.json': JSON.stringify({ devDependencies: { jest: '^29' } }),
     'src/money.ts': 'export function roundCents(value: number): number {\n  return Math.round(value * 100) / 100\n}\n',
-    'test/ledger.test.ts': `import { ${FIXED_FUNCTION} } from '../src/ledger'\n\ntest('fees', () => {\n  expect(${FIXED_FUNCTION}(10, 2)).toBe(8)\n})\n`,
+    'test/ledger.test.ts': `import { ${FIXED_FUNCTION}, report0 } from '../src/ledger'\n\n${ledgerTests(otherTests)}test('fees', () => {\n  expect(${FIXED_FUNCTION}(10, 2)).toBe(8)\n})\n`,
     [PATH]: ledger(functions, longBody, '  if (fee < 0) return balance')
   })
   const head = await commit({ [PATH]: ledger(functions, longBody, FIXED_LINE) })
   const lines = ledger(functions, longBody, FIXED_LINE).split('\n').length
   return { dir, base, head, path: PATH, lines, fixedFunction: FIXED_FUNCTION, fixedLine: FIXED_LINE, callee: CALLEE, untouched: `report${functions - 1}`, cleanup: () => rm(dir, { recursive: true, force: true }) }
+}
+
+/** Tests of a function the fix does not touch. */
+function ledgerTests(count: number): string {
+  return Array.from({ length: count }, (_, i) => `test('report ${i}', () => {\n  expect(report0([${i}, 1], 10)).toBe(${i <= 10 ? i + 1 : 1})\n})\n\n`).join('')
 }
 
 /** The imports, half the filler functions, the fixed function, the other half, the callee at the end. */
