@@ -55,7 +55,13 @@ export function testsNamingTheChange(content: string, names: readonly string[], 
     take(test.start, test.end)
     for (const group of groups.reverse()) if (group.end > test.end) take(group.end, group.end)
   }
-  const spans = joinSpans(picked)
+  // A gap of blank lines alone is shown: a marker there would cost more and say nothing.
+  const spans = joinSpans(picked).reduce<Span[]>((kept, span) => {
+    const last = kept[kept.length - 1]
+    if (last && index.lines.slice(last[1] + 1, span[0]).every((line) => !line.trim())) last[1] = span[1]
+    else kept.push(span)
+    return kept
+  }, [])
   const shown = (line: number) => spans.some(([from, to]) => line >= from && line <= to)
   const text = new ClippedText(limit - TITLES_ROOM, index.lines)
   for (const [from, to] of spans) text.show(from, to)
