@@ -135,7 +135,8 @@ function showBlocks(index: LineIndex, blocks: ChangedBlock[], allowances: number
       lines.push([block.start, block.end])
     } else if (allowances[i] >= MIN_SHARE) {
       const allowance = allowances[i] - block.name.length - PIECE_OVERHEAD
-      const spans = pickSpans(index, block, allowance, fixLines)
+      // Picked with room kept for the marker closing the block, so the last span picked is shown whole.
+      const spans = pickSpans(index, block, allowance - GAP_COST, fixLines)
       excerpts.push({ name: block.name, startLine: block.start + 1, code: cutBlock(index, block, spans, allowance) })
       append(lines, spans)
     } else leftOut.push(block)
