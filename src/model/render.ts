@@ -1,5 +1,5 @@
 /** Pipeline data rendered as the markdown the prompts embed. */
-import { WHOLE_FILE } from '../context/functions.js'
+import { OUTLINE, WHOLE_FILE } from '../context/functions.js'
 import { escapeQuoteTags } from '../bug-report/sanitize.js'
 import { chosenImports } from '../context/way-in.js'
 import { isFailure, type Analysis, type BugReport, type ContextPack, type ImportLine, type RelatedModule, type RunResult, type Scenario, type SourceContext, type Suite } from '../domain.js'
@@ -26,6 +26,9 @@ const RELATED_ROLES: Record<RelatedModule['role'], string> = {
   named: 'named in the bug report'
 }
 
+/** A large file is shown by parts: the rest is named, to be read with the read tools. */
+const OUTLINE_HEADING = 'The rest of the file in outline (its imports, then the declarations not shown above, each with its line number; read what you need with the read tools)'
+
 export function renderContext(pack: ContextPack): string {
   const unexported = pack.related.some((module) => module.role === 'wrapper') ? '(none: test it through the public API shown below)' : '(none found: reach this code through the import the conventions give)'
   const exportsLine = (names: string[]) => `Exports: ${names.map((name) => `\`${name}\``).join(', ') || unexported}.`
@@ -35,7 +38,7 @@ export function renderContext(pack: ContextPack): string {
       `### ${source.path}`,
       exportsLine(source.exports),
       `The fix:\n${fence(source.diff, 'diff')}`,
-      ...source.head.map((excerpt) => `${whole ? 'The whole file after the fix' : `After the fix: ${excerpt.name} (from line ${excerpt.startLine})`}:\n${fence(excerpt.code, languageTag(pack))}`),
+      ...source.head.map((excerpt) => `${whole ? 'The whole file after the fix' : excerpt.name === OUTLINE ? OUTLINE_HEADING : `After the fix: ${excerpt.name} (from line ${excerpt.startLine})`}:\n${fence(excerpt.code, languageTag(pack))}`),
       // With the whole file after the fix and the diff, the file before it adds nothing.
       ...(whole ? [] : source.base.map((excerpt) => `Before the fix: ${excerpt.name} (from line ${excerpt.startLine}):\n${fence(excerpt.code, languageTag(pack))}`))
     ].join('\n\n')
