@@ -31,7 +31,10 @@ export interface FakeAnthropic {
   close(): Promise<void>
 }
 
-/** With FAKE_ANTHROPIC_RECORD_DIR set, each request body is kept there as `NNNN.request.json` (model-bridge.py's queue format). */
+/**
+ * With FAKE_ANTHROPIC_RECORD_DIR set, each request body is kept there as `NNNN.request.json` and its scripted
+ * reply as `NNNN.response.json` (model-bridge.py's queue format), for scripts/request-cost.ts.
+ */
 const RECORD_DIR = process.env.FAKE_ANTHROPIC_RECORD_DIR
 
 export async function startFakeAnthropic(script: Script): Promise<FakeAnthropic> {
@@ -60,8 +63,8 @@ export async function startFakeAnthropic(script: Script): Promise<FakeAnthropic>
     }
     const request: RecordedRequest = { body, headers: req.headers }
     const index = requests.push(request) - 1
-    if (RECORD_DIR) recordRequest(RECORD_DIR, index, body)
     const reply = nextReply(request, index)
+    if (RECORD_DIR) record(RECORD_DIR, index, body, reply)
     if (typeof reply === 'string') return sendError(res, 500, 'api_error', `fake-anthropic: ${reply}`, false)
     if ('error' in reply) return sendError(res, reply.error.status, reply.error.type, reply.error.message, true)
     let cache: CacheUsage
@@ -97,9 +100,11 @@ export function requestText(request: RecordedRequest): string {
   return [...texts(request.body.system), ...(request.body.messages ?? []).flatMap((m: any) => texts(m.content))].join('\n')
 }
 
-function recordRequest(dir: string, index: number, body: unknown): void {
+function record(dir: string, index: number, body: unknown, reply: ScriptedReply | string): void {
   mkdirSync(dir, { recursive: true })
-  writeFileSync(join(dir, `${String(index + 1).padStart(4, '0')}.request.json`), JSON.stringify(body, null, 1))
+  const stem = join(dir, String(index + 1).padStart(4, '0'))
+  writeFileSync(`${stem}.request.json`, JSON.stringify(body, null, 1))
+  if (typeof reply !== 'string') writeFileSync(`${stem}.response.json`, JSON.stringify(reply, null, 1))
 }
 
 let ids = 0
