@@ -4,7 +4,6 @@ import { askForTool, type RepositoryReader } from './ask.js'
 import type { ModelPort } from './model-port.js'
 import { loadPrompt, renderPrompt } from './prompts.js'
 import * as render from './render.js'
-import type { EarlierAnswers } from './render.js'
 import { MAX_FIX_CONCERNS, ROOT_CAUSE_TOOL, SCENARIOS_TOOL, suiteSizeProblems, TEST_FILES_TOOL } from './tools.js'
 
 export interface GenerationInput {
@@ -126,12 +125,12 @@ async function askForSuite(model: ModelPort, input: GenerationInput, planned: Pl
 }
 
 /** Only P0 and P1 scenarios become tests: the same list for every stage after planning, so it stays cached. */
-function shownAnswers({ analysis, scenarios }: PlannedTests): EarlierAnswers {
+function shownAnswers({ analysis, scenarios }: PlannedTests): render.EarlierAnswers {
   return { analysis, scenarios: scenarios.filter((s) => s.priority !== 'P2') }
 }
 
 /** What every request of a run shares (system, context), then what the stages before this one produced. */
-function base(stage: string, input: GenerationInput, answers: EarlierAnswers) {
+function base(stage: string, input: GenerationInput, answers: render.EarlierAnswers) {
   const system = renderPrompt('system', { reading: loadPrompt(input.reader ? 'reading-tools' : 'reading-none').trim() })
   const earlier = render.renderEarlierWork(input.reader?.readsSoFar() ?? [], answers)
   return { stage, system, context: sharedContext(input), ...(input.reader && { reader: input.reader }), ...(earlier.length && { earlier }) }
