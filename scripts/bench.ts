@@ -3,7 +3,8 @@
  * harness overhead — the share of a run spent outside the model and the test runs — and the pre-fix
  * tree made by worktree + dependency reuse against a fresh clone + install of the same commit.
  * The model is the scripted fake (answers at once), so the model phases here are the harness's own cost.
- * Then context building on a fix beside a rewritten table of 1k to 100k lines: its time and the context's size.
+ * Then context building on a fix beside a rewritten table of 1k to 100k lines: its time and the context's size;
+ * and the context's size for a one-function fix in a 2,400-line module (the budget rule in context/budget.ts).
  * Last, what the model's repository reads cost on a repository of 2,000 files.
  */
 import { execFile, spawnSync } from 'node:child_process'
@@ -27,9 +28,11 @@ import { runWithRealPorts } from '../src/run.js'
 import { buildSettings } from '../src/settings.js'
 import { startFakeAnthropic } from '../test/support/fake-anthropic.js'
 import { buildLargeChange } from '../test/context/large-change.js'
+import { buildLargeModule } from '../test/context/large-module.js'
 import { buildFixtureRepo } from '../test/support/fixture-repo.js'
 import { byStage, fixtureAnswers } from '../test/support/scripted-model.js'
 import { TWO_HUNK_FIX } from '../test/support/two-hunk-fix.js'
+import { printModelCost } from './bench-cost.js'
 
 const RUNS = Number(process.env.BENCH_RUNS ?? 3)
 const MODEL_PHASES = ['analyse', 'scenarios', 'write-tests', 'repair', 'strengthen']
@@ -76,6 +79,8 @@ async function pipelinePhases(): Promise<void> {
   console.log(`Preflight share: ${((100 * phase('preflight')) / total).toFixed(1)}% of the run (one existing test file at head, before any model call)`)
   const capture = median(reports.map((report) => report.runner?.durationMs ?? 0))
   console.log(`Capture share: ${((100 * phase('capture')) / total).toFixed(1)}% of the run (\`npm test\` asked once per tree how it starts its runner; ${ms(capture)} at head)`)
+  // The scripted model answers alike in every run: the first run's tokens are every run's.
+  printModelCost(reports[0])
 }
 
 /**
@@ -244,6 +249,26 @@ async function contextBuilding(): Promise<void> {
       console.log(`  ${`${count(lines)} lines`.padEnd(14)}${`(${count(fileSize)} chars)`.padEnd(18)}${ms(median(times))}   context ${count(size).padStart(7)} chars (${(size / fileSize).toFixed(2)}x the file)`)
     } finally {
       await change.cleanup()
+    }
+  }
+  await largeModuleContext()
+}
+
+/** A one-line fix in one function of a large module: the context sent with every model call, against the module's size. */
+async function largeModuleContext(): Promise<void> {
+  const count = (value: number) => value.toLocaleString('en-US')
+  console.log('Context building, a one-line fix in one function of a large module (the budget rule in src/context/budget.ts):')
+  for (const [label, longBody] of [['a 4-line function', 0], ['a 300-line function', 300]] as const) {
+    const module = await buildLargeModule(150, longBody)
+    try {
+      const git = createGit(module.dir)
+      const pack = await buildContext(await readChangeSet(git, module.base, module.head), git, await frameworkFor(module.dir, 'jest'))
+      const code = renderContext(pack).length
+      const size = code + renderConventions(pack, 'test/regression/bench.test.ts').length
+      const fileSize = (await git.fileAt(module.head, module.path))?.length ?? 0
+      console.log(`  ${label.padEnd(20)} ${count(module.lines)} lines (${count(fileSize)} chars): context ${count(size)} chars (the code ${count(code)}), ${(size / fileSize).toFixed(2)}x the module, about ${count(Math.round(size / 4))} tokens in each model call`)
+    } finally {
+      await module.cleanup()
     }
   }
 }

@@ -42,6 +42,8 @@ Options:
   --timeout-minutes N             timeout of each test run (default: 5)
   --run-timeout-minutes N         the whole run's deadline (default: 60; fractions allowed): running commands are
                                   killed, nothing more starts, the report is written with what was learned (error)
+  --test-budget-minutes N         time for all test runs (default: a sixth of the run's deadline, 10; 0 allowed): past it
+                                  the optional runs (hunk trees, fix-concern tests) are skipped, the report names them
   --reruns N                      runs of the suite at head, 2 to ${MAX_RERUNS} (default: 3); a test whose result changes is flaky
   --framework NAME                jest, vitest, mocha, ava, tap, node-test or pytest (default: detected)
   --test-command CMD              the repository's own test command; {files} marks where the test files go
@@ -85,6 +87,7 @@ export const CLI_OPTIONS = {
   'on-fix-concern': { type: 'string' },
   'timeout-minutes': { type: 'string' },
   'run-timeout-minutes': { type: 'string' },
+  'test-budget-minutes': { type: 'string' },
   framework: { type: 'string' },
   'test-command': { type: 'string' },
   'build-command': { type: 'string' },
@@ -125,6 +128,7 @@ export async function runCli(argv: string[], env: NodeJS.ProcessEnv = process.en
       onFixConcern: values['on-fix-concern'],
       testTimeoutMinutes: values['timeout-minutes'],
       runTimeoutMinutes: values['run-timeout-minutes'],
+      testBudgetMinutes: values['test-budget-minutes'],
       framework: values.framework,
       testCommand: values['test-command'],
       buildCommand: values['build-command'],

@@ -43,9 +43,11 @@ import type { CapturedRunner } from './launch/tree-launches.js'
 import { describeWrapper } from './frameworks/wrapper.js'
 import { readCollection, UNKNOWN_COLLECTION, type Collection, type HeadTree } from './context/collection.js'
 import { describeChangeSet, emptyReport, modelUsage, suiteFileEntry, type Report } from './report/report.js'
+import { costLine } from './report/cost-line.js'
 import { redactDeep, redactor } from './report/redact.js'
 import { persistedCredentialsWarning } from './persisted-credentials.js'
 import { RunDeadline } from './run-deadline.js'
+import { TestBudget } from './execute/test-budget.js'
 import { writeReport, type ReportPaths } from './report/write.js'
 import { generateSuite, type GeneratedSuite } from './suite/generate.js'
 import { pullRequestTests } from './suite/pull-request-tests.js'
@@ -81,6 +83,8 @@ export async function runPipeline(settings: Settings, ports: Ports): Promise<Out
   const deadline = new RunDeadline(settings.runTimeoutMinutes)
   ports = { ...ports, sandboxes: deadline.boundSandboxes(ports.sandboxes), model: ports.model && deadline.boundModel(ports.model) }
   const report = emptyReport(settings.mode, settings.repoDir, settings.base, settings.head)
+  // All test runs share one budget: past it, the optional ones are skipped (the required ones never).
+  const budget = new TestBudget(settings.testBudgetMinutes, ports.log)
   const timings = new Timings(report.timings)
   report.persistedCredentials = settings.persistedCredentials ?? []
   const credentialsWarning = persistedCredentialsWarning(report.persistedCredentials)
@@ -147,6 +151,7 @@ export async function runPipeline(settings: Settings, ports: Ports): Promise<Out
       launches,
       compiled,
       network: settings.network,
+      budget,
       log: ports.log
     })
     // Before any model call: a repository whose tests cannot run here ends now, saying why.
@@ -189,12 +194,12 @@ export async function runPipeline(settings: Settings, ports: Ports): Promise<Out
       report.diffCoverageNote = `not measured: ${framework.name} collected no coverage here; it needs ${framework.coverageNeeds}`
     }
     if (report.diffCoverageNote) ports.log.info(`Diff coverage ${report.diffCoverageNote}`)
-    if (candidate.concerns && report.verdict !== 'error') {
+    if (candidate.concerns && report.verdict !== 'error' && budget.allows('the fix-concern tests')) {
       const checked = await checkFixConcerns(bench, candidate.concerns, { taken: delivered.map((file) => file.path), timings, log: ports.log })
       report.fixConcerns = checked.confirmed
       concernFiles = checked.files
     }
-    report.hunks = await timings.time('hunks', () => hunkGuards(changeSet, report.tests, { trees: trees!, bench, build, runner: captured, scratchDir, settings, sandbox: sandbox!, ports }))
+    report.hunks = await timings.time('hunks', () => hunkGuards(changeSet, report.tests, { trees: trees!, bench, build, runner: captured, scratchDir, settings, sandbox: sandbox!, ports, budget }))
   } catch (error) {
     if (error instanceof NotApplicable) {
       Object.assign(report, { verdict: 'not-applicable', reason: error.reason })
@@ -219,9 +224,12 @@ export async function runPipeline(settings: Settings, ports: Ports): Promise<Out
     ports.log.warn(`${file.path}: the model left ${file.unconfirmed.length} TODO: confirm (something it could not see): ${file.unconfirmed.join('; ')}`)
   }
   report.model = modelUsage(settings.model?.model ?? null, ports.ledger)
+  report.testBudget = budget.report()
   report.durationMs = Math.round(performance.now() - started)
   // An error's reason was just logged as an error.
   ports.log.info(`verdict: ${report.verdict}${report.reason && report.verdict !== 'error' ? ` (${report.reason})` : ''}`)
+  const cost = costLine(report.model)
+  if (cost) ports.log.info(cost)
   // Everything written or posted from here on (files, summary, comment, annotations) comes from these.
   const redact = redactor(settings.secrets)
   const safeReport = redactDeep(report, redact)
@@ -341,22 +349,22 @@ function repositoryReader(model: ModelSettings, settings: Settings, ports: Ports
 }
 
 /**
- * Which test guards which hunk of the fix, within one test timeout. It only adds to a verdict already
+ * Which test guards which hunk of the fix, while the test budget allows. It only adds to a verdict already
  * reached: a failure here costs a warning, never the report.
  */
 async function hunkGuards(
   changeSet: ChangeSet,
   tests: ClassifiedTest[],
-  context: { trees: Trees; bench: TestBench; build: TreeBuild | null; runner: CapturedRunner | null; scratchDir: string; settings: Settings; sandbox: Sandbox; ports: Ports }
+  context: { trees: Trees; bench: TestBench; build: TreeBuild | null; runner: CapturedRunner | null; scratchDir: string; settings: Settings; sandbox: Sandbox; ports: Ports; budget: TestBudget }
 ): Promise<HunkGuard[] | null> {
-  const { trees, bench, build, runner, settings, sandbox, ports } = context
+  const { trees, bench, build, runner, settings, sandbox, ports, budget } = context
   // A hunk tree builds as the others did: the build setting or detected build, and what its test command runs before the runner.
   const prepare = async (root: string) => {
     if (build) await runTreeCommand(sandbox.processes, expandCommand(build.command, [], []), join(root, settings.tests.workingDirectory), settings.testTimeoutMs, 'The build of a hunk tree', ports.log)
     if (runner?.head.launch.beforeRunner.length) await buildAgain(runner, root, { sandbox, settings, scratchDir: context.scratchDir })
   }
   try {
-    return await guardHunks(changeSet, tests, { git: ports.git, trees, bench, prepare, deadline: Date.now() + settings.testTimeoutMs, log: ports.log })
+    return await guardHunks(changeSet, tests, { git: ports.git, trees, bench, prepare, budget, log: ports.log })
   } catch (error) {
     ports.log.warn(`Could not tell which test guards which hunk: ${describeError(error)}`)
     return null

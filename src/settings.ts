@@ -60,6 +60,8 @@ export interface Settings {
   testTimeoutMs: number
   /** The whole run's deadline, in minutes (fractions allowed): see run-deadline.ts. */
   runTimeoutMinutes: number
+  /** The test runs' time budget, in minutes: past it, the optional runs are skipped (see execute/test-budget.ts). */
+  testBudgetMinutes: number
   /** How this repository runs its tests, where detection is not enough. */
   tests: TestSettings
   /** Run model-written tests even where the sandbox cannot start (as the tool's own user). */
@@ -100,6 +102,8 @@ export const DEFAULT_TEST_TIMEOUT_MS = 5 * 60_000
 export const DEFAULT_RUN_TIMEOUT_MINUTES = 60
 /** A week: longer than any runner lets a job last (and within what a timer can wait). */
 export const MAX_RUN_TIMEOUT_MINUTES = 7 * 24 * 60
+/** The test budget's default share of the run's deadline (10 minutes of 60): the optional runs never take a run near it. */
+export const TEST_BUDGET_SHARE = 1 / 6
 
 export interface RawSettings {
   mode?: string
@@ -123,6 +127,7 @@ export interface RawSettings {
   onFixConcern?: string
   testTimeoutMinutes?: string
   runTimeoutMinutes?: string
+  testBudgetMinutes?: string
   reruns?: string
   framework?: string
   testCommand?: string
@@ -180,6 +185,7 @@ export function buildSettings(raw: RawSettings, cwd: string = process.cwd(), env
       ? positiveInt('timeout-minutes', raw.testTimeoutMinutes, 5) * 60_000
       : DEFAULT_TEST_TIMEOUT_MS,
     runTimeoutMinutes: runTimeoutMinutes(raw.runTimeoutMinutes),
+    testBudgetMinutes: testBudgetMinutes(raw.testBudgetMinutes, runTimeoutMinutes(raw.runTimeoutMinutes)),
     tests: {
       framework: raw.framework?.trim() ? oneOf('framework', raw.framework, ADAPTERS.map((adapter) => adapter.name)) : null,
       command: optionalCommand('test-command', raw.testCommand),
@@ -266,6 +272,15 @@ function runTimeoutMinutes(value: string | undefined): number {
   const parsed = Number(value)
   if (!Number.isFinite(parsed) || parsed <= 0) throw new SettingsError('run-timeout-minutes', `"${value}" is not a number of minutes above 0`)
   if (parsed > MAX_RUN_TIMEOUT_MINUTES) throw new SettingsError('run-timeout-minutes', `"${value}" is above ${MAX_RUN_TIMEOUT_MINUTES} (a week): no runner lets a job last that long`)
+  return parsed
+}
+
+/** Minutes, 0 or more (0: no optional run), fractions allowed; by default a share of the run's deadline. */
+function testBudgetMinutes(value: string | undefined, runMinutes: number): number {
+  // To a hundredth of a minute: what the log and report say stays readable (70 minutes: 11.67).
+  if (value === undefined || value.trim() === '') return Math.round(runMinutes * TEST_BUDGET_SHARE * 100) / 100
+  const parsed = Number(value)
+  if (!Number.isFinite(parsed) || parsed < 0) throw new SettingsError('test-budget-minutes', `"${value}" is not a number of minutes, 0 or more`)
   return parsed
 }
 

@@ -73,7 +73,7 @@ describe('RunDeadline', () => {
     const sent: string[] = []
     const model: ModelPort = { send: async (asked) => (sent.push(asked.stage), REPLY) }
     const bound = deadline.boundModel(model)
-    const ask = (stage: string) => bound.send({ stage, system: '', messages: [], tool: { name: 'answer', input_schema: { type: 'object' } } })
+    const ask = (stage: string) => bound.send({ stage, system: '', messages: [], tools: [{ name: 'answer', input_schema: { type: 'object' } }] })
     await expect(ask('analyse')).resolves.toBe(REPLY)
     clock.advance(MINUTE)
     await expect(ask('scenarios')).rejects.toThrow(DeadlineReached)
@@ -85,7 +85,7 @@ describe('RunDeadline', () => {
     deadline = new RunDeadline(0.0005)
     const signals: (AbortSignal | undefined)[] = []
     const model: ModelPort = { send: (asked) => (signals.push(asked.signal), new Promise<ModelReply>(() => undefined)) }
-    await expect(deadline.boundModel(model).send({ stage: 'analyse', system: '', messages: [], tool: { name: 'answer', input_schema: { type: 'object' } } })).rejects.toThrow(DeadlineReached)
+    await expect(deadline.boundModel(model).send({ stage: 'analyse', system: '', messages: [], tools: [{ name: 'answer', input_schema: { type: 'object' } }] })).rejects.toThrow(DeadlineReached)
     // Its request is aborted too: nothing of it outlives the run.
     expect(signals.map((signal) => signal?.aborted)).toEqual([true])
   })

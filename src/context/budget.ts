@@ -4,6 +4,25 @@
  * functions first, then the modules around them and the style example, anything cut marked where it was cut.
  */
 
+/**
+ * The budget rule. The shared context is sent with every model call of a run (3 to 8), and the model can
+ * read any file with its read tools, so what it shows of a changed module depends on what the fix touches:
+ * - a module up to WHOLE_FILE_LIMIT characters (about 4k tokens) goes whole: every name a test may call;
+ * - a larger one goes by parts, within LARGE_MODULE_CODE: the changed functions (a nested changed function
+ *   whole, a long one by its signature and the lines around each change), the definitions the changed
+ *   lines call, the export statements; then an outline within OUTLINE_LIMIT (its imports, and a line per
+ *   declaration not shown, with its line number) so the model knows what exists and where to read it;
+ * - its code before the fix only where the diff was cut: with the whole diff beside the code after the
+ *   fix, it repeats them;
+ * - the style example (an existing test) whole up to STYLE_EXAMPLE_LIMIT; a longer one by its head (imports,
+ *   setup) and the tests naming the changed code, the rest as an outline of its test titles.
+ * CONTEXT_BUDGET bounds it all: a pull request controls how much code there is.
+ */
+export const WHOLE_FILE_LIMIT = 16_000
+export const LARGE_MODULE_CODE = 12_000
+export const OUTLINE_LIMIT = 3_000
+export const STYLE_EXAMPLE_LIMIT = 8_000
+
 /** Characters of code and conventions the model is shown, all files together. */
 export const CONTEXT_BUDGET = 120_000
 /** Kept back from the changed files for the modules around them (imports, wrappers, named files). */

@@ -63,17 +63,21 @@ export function calledNames(code: string): string[] {
   return [...new Set(names.filter((name) => name && !NOT_CALLS.has(name)))]
 }
 
-/** The 1-based lines where `content` defines any of `names` at its top level (or as an `exports.` property). */
-export function definitionLines(content: string | readonly string[], names: string[]): number[] {
+/**
+ * The 1-based lines where `content` defines any of `names` at its top level (or as an `exports.` property);
+ * with `nested`, also inside other functions (a module whose code lives in one large function).
+ */
+export function definitionLines(content: string | readonly string[], names: string[], { nested = false } = {}): number[] {
   if (names.length === 0) return []
   const name = `(?:${names.map(escapeRegExp).join('|')})`
+  const indent = nested ? '[ \\t]*' : ''
   const definition = new RegExp(
     [
-      `^(?:export\\s+)?(?:default\\s+)?(?:declare\\s+)?(?:abstract\\s+)?(?:async\\s+)?(?:function\\*?|class|interface|type|enum)\\s+${name}\\b`,
-      `^(?:export\\s+)?(?:const|let|var)\\s+${name}\\s*[=:]`,
+      `^${indent}(?:export\\s+)?(?:default\\s+)?(?:declare\\s+)?(?:abstract\\s+)?(?:async\\s+)?(?:function\\*?|class|interface|type|enum)\\s+${name}\\b`,
+      `^${indent}(?:export\\s+)?(?:const|let|var)\\s+${name}\\s*[=:]`,
       `^(?:module\\.)?exports\\.${name}\\s*=`,
-      `^(?:async\\s+)?def\\s+${name}\\s*\\(`,
-      `^class\\s+${name}\\b`
+      `^${indent}(?:async\\s+)?def\\s+${name}\\s*\\(`,
+      `^${indent}class\\s+${name}\\b`
     ].join('|')
   )
   const lines = typeof content === 'string' ? content.split('\n') : content

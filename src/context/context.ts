@@ -9,7 +9,7 @@ import type { FrameworkAdapter } from '../frameworks/adapter.js'
 import type { GitCommands } from '../ports/git.js'
 import { sourceFiles } from '../diff/change-set.js'
 import { classifyFile } from '../diff/classify.js'
-import { allot, Budget, CONTEXT_BUDGET, PIECE_OVERHEAD, RELATED_RESERVE, RENDERING_RESERVE } from './budget.js'
+import { allot, Budget, CONTEXT_BUDGET, LARGE_MODULE_CODE, OUTLINE_LIMIT, PIECE_OVERHEAD, RELATED_RESERVE, RENDERING_RESERVE, STYLE_EXAMPLE_LIMIT } from './budget.js'
 import { exportedNames, exportStatementLines, planExcerpts, WHOLE_FILE, WHOLE_FILE_LIMIT, type ExcerptPlan } from './functions.js'
 import { diffSize, diffText, showHunks } from './hunks.js'
 import { importSpecifier, importSpellings, importStyleOf } from './imports.js'
@@ -20,15 +20,14 @@ import { capNames, filesNamedIn, rebaseImports, relatedModules, relativeImports,
 import { UNKNOWN_COLLECTION, type Collection } from './collection.js'
 import { collectedLayout, layoutFor, styleExampleTest, suiteStem } from './test-layout.js'
 import { calledNames, definitionLines } from './callees.js'
+import { testsNamingTheChange } from './test-excerpts.js'
 import { commandLineEntries, waysIn, withExampleSources } from './way-in.js'
 
-/** A style example up to this size is shown whole; a longer one is cut at a blank line, saying which lines are left out. */
-const STYLE_EXAMPLE_LIMIT = 16_000
 /** Changed source files shown; a fix touching more names the rest. */
 const MAX_SOURCES = 12
-/** Per changed file: its hunks, its changed code after the fix, and before it. */
+/** Per changed file: its hunks, its changed code after the fix (the rule in budget.ts), and before it. */
 const DIFF_LIMIT = 24_000
-const HEAD_LIMIT = 32_000
+const HEAD_LIMIT = Math.max(WHOLE_FILE_LIMIT, LARGE_MODULE_CODE + OUTLINE_LIMIT) + PIECE_OVERHEAD
 const BASE_LIMIT = 16_000
 /** Below this share, a file's part is cut to nothing rather than to a stub. */
 const MIN_FILE_SHARE = 2_000
@@ -65,7 +64,7 @@ export async function buildContext(changeSet: ChangeSet, git: GitCommands, frame
   const layout = collectedLayout(usual, suiteStem(bugReport, changeSet.head), (path) => collection.collects(path))
   const examplePath = layout.styleExample
   const [styleExample, type] = await Promise.all([
-    !examplePath ? null : readStyleExample(reader, examplePath, changedBefore.has(examplePath) ? { commit: changeSet.mergeBase, path: changedBefore.get(examplePath)! } : null, changeSet.head),
+    !examplePath ? null : readStyleExample(reader, examplePath, changedBefore.has(examplePath) ? { commit: changeSet.mergeBase, path: changedBefore.get(examplePath)! } : null, changeSet.head, changedNames(sources)),
     packageType(reader, changeSet.head)
   ])
   const styleImports = styleExample ? rebaseImports(styleExample.path, styleExample.content, layout.regressionDir) : []
@@ -123,6 +122,8 @@ interface SourceDraft {
   base: ExcerptPlan | null
   /** The size of a head version too large to read: the file is shown by its hunks. */
   unreadSize: number | null
+  /** The diff was cut to its share: the code before the fix then shows what it lost. */
+  diffCut: boolean
 }
 
 /**
@@ -134,15 +135,17 @@ async function sourceContexts(files: ChangedFile[], changeSet: ChangeSet, reader
   const budget = new Budget(allowance)
   const shown = drafts.filter((draft) => budget.claim(headingCost(draft.context)))
   share(budget, shown, DIFF_LIMIT, (draft) => diffSize(draft.file.hunks) + PIECE_OVERHEAD, (draft, allowance) => {
+    draft.diffCut = diffSize(draft.file.hunks) > allowance - PIECE_OVERHEAD
     draft.context.diff = withUnreadNote(draft, showHunks(draft.file.hunks, allowance - PIECE_OVERHEAD))
     return draft.context.diff.length + PIECE_OVERHEAD
   })
   share(budget, shown, HEAD_LIMIT, (draft) => draft.head?.cost ?? 0, (draft, allowance) => excerptsCost((draft.context.head = draft.head!.show(allowance))))
-  // With the whole file after the fix and the diff, the file before it adds nothing: it is not rendered, so
-  // it costs nothing and is kept as it always was (a file under the read limit, so bounded).
-  const showsBase = (draft: SourceDraft) => draft.base !== null && !isWhole(draft.context.head)
+  // With the whole diff and the code after the fix, the code before it adds nothing: beside the whole file
+  // it is not rendered, so it costs nothing and is kept as it always was (a file under the read limit, so
+  // bounded); beside parts of the file it is left out.
+  const showsBase = (draft: SourceDraft) => draft.base !== null && !isWhole(draft.context.head) && draft.diffCut
   share(budget, shown.filter(showsBase), BASE_LIMIT, (draft) => draft.base!.cost, (draft, allowance) => excerptsCost((draft.context.base = draft.base!.show(allowance))))
-  for (const draft of shown.filter((draft) => draft.base !== null && !showsBase(draft))) draft.context.base = draft.base!.show(Infinity)
+  for (const draft of shown.filter((draft) => draft.base !== null && isWhole(draft.context.head))) draft.context.base = draft.base!.show(Infinity)
   const contexts = shown.map((draft) => draft.context)
   noteLeftOut(contexts, files.filter((file) => !contexts.some((context) => context.path === file.path)))
   return contexts
@@ -156,15 +159,15 @@ async function draftSource(file: ChangedFile, changeSet: ChangeSet, reader: File
   // When a module exports more names than are listed, those the diff uses come first.
   const exports = headContent === null ? [] : capNames(exportedNames(headContent), () => diffText(file.hunks))
   const context: SourceContext = { path: file.path, head: [], base: [], exports, diff: '', importSpecifier: importOf(file.path), addedByFix: file.status === 'added' }
-  // Shown by parts, a file also shows how it exports itself (the API a test calls) and the definitions in
-  // it that its changed lines call (one level deep).
+  // Shown by parts, a file also shows how it exports itself (the API a test calls), the definitions in it
+  // that its changed lines call (one level deep, nested ones too), and an outline of the rest.
   const called = calledNames(diffText(file.hunks))
-  const alsoShown = (lines: readonly string[]) => [...exportStatementLines(lines), ...definitionLines(lines, called)]
-  const headPlan = headContent === null ? null : planExcerpts(headContent, file.hunks.flatMap((hunk) => (hunk.addedLines.length ? hunk.addedLines : [hunk.head.start])), alsoShown)
+  const alsoShown = (lines: readonly string[]) => [...exportStatementLines(lines), ...definitionLines(lines, called, { nested: true })]
+  const headPlan = headContent === null ? null : planExcerpts(headContent, file.hunks.flatMap((hunk) => (hunk.addedLines.length ? hunk.addedLines : [hunk.head.start])), alsoShown, { outline: true })
   // A large function before the fix is the diff's other side, shown again at length.
   const showBase = baseContent !== null && headPlan !== null && headPlan.codeSize <= WHOLE_FILE_LIMIT
   const basePlan = showBase ? planExcerpts(baseContent, file.hunks.flatMap((hunk) => (hunk.removedLines.length ? hunk.removedLines : [hunk.base.start]))) : null
-  return { file, context, head: headPlan, base: basePlan, unreadSize: headContent === null ? head.size : null }
+  return { file, context, head: headPlan, base: basePlan, unreadSize: headContent === null ? head.size : null, diffCut: false }
 }
 
 /** Shares what `budget` has left among the drafts, each capped at `limit`: `show` fills a draft's part and says what it cost. */
@@ -234,20 +237,35 @@ async function importsAny(reader: FileReader, head: string, testPath: string, mo
 
 /**
  * The example at `path` — as the fix found it when the fix changed it (`beforeFix`: where, maybe under
- * another name), else at head — cut at a blank line when long, so no test is shown half-written.
+ * another name), else at head. A long one by its head and the tests naming the changed code (`names`),
+ * else cut at a blank line, so no test is shown half-written.
  */
-async function readStyleExample(reader: FileReader, path: string, beforeFix: { commit: string; path: string } | null, head: string): Promise<StyleExample> {
+async function readStyleExample(reader: FileReader, path: string, beforeFix: { commit: string; path: string } | null, head: string, names: string[]): Promise<StyleExample> {
   const from = beforeFix ?? { commit: head, path }
   const changed = beforeFix ? { changedByFix: true } : {}
   const content = (await reader.text(from.commit, from.path)) ?? ''
-  if (content.length <= STYLE_EXAMPLE_LIMIT) return { path, content, ...changed }
-  const cut = content.lastIndexOf('\n\n', STYLE_EXAMPLE_LIMIT)
-  const shown = content.slice(0, cut > 0 ? cut : STYLE_EXAMPLE_LIMIT)
+  const byParts = testsNamingTheChange(content, names, STYLE_EXAMPLE_LIMIT)
+  if (byParts !== null) return { path, content: byParts, ...changed }
+  // Room kept for the note saying what is left out.
+  const cut = content.lastIndexOf('\n\n', STYLE_EXAMPLE_LIMIT - 80)
+  const shown = content.slice(0, cut > 0 ? cut : STYLE_EXAMPLE_LIMIT - 80)
   // Where the rest starts (past the blank line it was cut at, or the line cut through), so a model that can
   // read asks for exactly that.
   const next = shown.split('\n').length + (cut > 0 ? 2 : 0)
   const total = content.split('\n').length - (content.endsWith('\n') ? 1 : 0)
   return { path, content: `${shown}\n\n… (lines ${next}-${total} of the file are left out)`, ...changed }
+}
+
+/**
+ * The names the fix's changed lines call, and those its hunks declare (with their context lines and
+ * headers: the functions the changes are in): what a test of the changed code names.
+ */
+function changedNames(files: ChangedFile[]): string[] {
+  const text = files.map((file) => diffText(file.hunks)).join('\n')
+  const changedLines = text.split('\n').filter((line) => /^[+-]/.test(line)).join('\n')
+  // Around the changes only functions and classes: a local variable there names nothing a test calls.
+  const declared = [...text.matchAll(/\b(?:function\*?|def|class)\s+([A-Za-z_$][\w$]*)/g), ...changedLines.matchAll(/\b(?:const|let|var)\s+([A-Za-z_$][\w$]*)/g)].map((match) => match[1])
+  return [...new Set([...declared, ...calledNames(changedLines)])]
 }
 
 /** The version of the framework installed in the repository (JavaScript runners), for the model's API choices. */

@@ -1,17 +1,28 @@
 /**
  * The code the change touched, as whole functions: small files go in whole (the model then sees every
- * name it may call); larger ones as the enclosing blocks of the changed lines, within an allowance.
+ * name it may call); larger ones as the enclosing blocks of the changed lines and an outline of the rest,
+ * within an allowance (the rule is in budget.ts).
  */
 import type { CodeExcerpt } from '../domain.js'
-import { allot, ClippedText, linesLeftOut, PIECE_OVERHEAD } from './budget.js'
+import { allot, ClippedText, LARGE_MODULE_CODE, linesLeftOut, OUTLINE_LIMIT, PIECE_OVERHEAD, WHOLE_FILE_LIMIT } from './budget.js'
 import { LineIndex, type Block } from './line-index.js'
 
-export const WHOLE_FILE_LIMIT = 16_000
+export { WHOLE_FILE_LIMIT }
 export const WHOLE_FILE = '(whole file)'
+/** The excerpt listing a large file's imports and the declarations not shown. */
+export const OUTLINE = '(outline of the rest of the file)'
+/** An outline line shows this much of a declaration's first line. */
+const OUTLINE_LINE = 120
+/** Import statements read from the top of a file for its outline. */
+const IMPORT_LINES = 60
+/** What a gap between shown spans costs: its marker. */
+const GAP_COST = 30
 const FALLBACK_WINDOW = 15
 /** A block cut to its allowance keeps its first lines (the signature) and a few lines around each change. */
 const SIGNATURE_LINES = 3
 const AROUND_CHANGE = 5
+/** Room left once all is picked widens the lines around each change, to these. */
+const WIDER_AROUND_CHANGE = [20]
 /** Below this, a block is left out rather than shown as a stub. */
 const MIN_SHARE = 600
 /** The excerpt that counts the blocks left out. */
@@ -38,26 +49,36 @@ export interface ExcerptPlan {
 
 /**
  * The whole file when small, else the blocks of `changedLines` and of `alsoLines` (1-based, found in the
- * file's lines, split once); when not all fit, the blocks of `changedLines` get their share first.
+ * file's lines, split once) within LARGE_MODULE_CODE; when not all fit, the blocks of `changedLines` get
+ * their share first. With `outline`, a file shown by parts ends with an outline of what is not shown.
  */
-export function planExcerpts(content: string, changedLines: number[], alsoLines: (lines: readonly string[]) => number[] = () => []): ExcerptPlan {
+export function planExcerpts(content: string, changedLines: number[], alsoLines: (lines: readonly string[]) => number[] = () => [], options: { outline?: boolean } = {}): ExcerptPlan {
   if (content.length <= WHOLE_FILE_LIMIT) {
     const whole = { name: WHOLE_FILE, startLine: 1, code: content }
     const cost = content.length + PIECE_OVERHEAD
-    return { codeSize: content.length, cost, show: (allowance) => (allowance >= cost ? [whole] : byParts(new LineIndex(content), changedLines, alsoLines).show(allowance)) }
+    return { codeSize: content.length, cost, show: (allowance) => (allowance >= cost ? [whole] : byParts(new LineIndex(content), changedLines, alsoLines, options).show(allowance)) }
   }
-  return byParts(new LineIndex(content), changedLines, alsoLines)
+  return byParts(new LineIndex(content), changedLines, alsoLines, options)
 }
 
-function byParts(index: LineIndex, changedLines: number[], alsoLines: (lines: readonly string[]) => number[]): ExcerptPlan {
+function byParts(index: LineIndex, changedLines: number[], alsoLines: (lines: readonly string[]) => number[], { outline = false }: { outline?: boolean }): ExcerptPlan {
   const blocks = changedBlocks(index, [...changedLines, ...alsoLines(index.lines)])
   const changed = new Set(changedLines.map((line) => line - 1))
   const first = blocks.map((block) => block.changed.some((line) => changed.has(line)))
   const costs = blocks.map((block) => blockCost(index, block))
+  const outlineCost = outline ? Math.min(OUTLINE_LIMIT, fullOutlineCost(index)) : 0
+  const codeCost = Math.min(LARGE_MODULE_CODE, costs.reduce((sum, cost) => sum + cost, 0))
   return {
     codeSize: blocks.reduce((sum, block) => sum + index.size(block.start, block.end), 0),
-    cost: costs.reduce((sum, cost) => sum + cost, 0),
-    show: (allowance) => showBlocks(index, blocks, allotFirst(costs, first, allowance))
+    cost: codeCost + outlineCost,
+    show: (allowance) => {
+      // The outline takes what the changed code leaves, and no more than a quarter of an allowance too
+      // small for both: the changed code comes first.
+      const outlineRoom = Math.min(outlineCost, Math.max(allowance - codeCost, Math.floor(allowance / 4)))
+      const shown = showBlocks(index, blocks, allotFirst(costs, first, Math.min(LARGE_MODULE_CODE, allowance - outlineRoom)), changed)
+      const rest = outline ? outlineExcerpt(index, shown.lines, outlineRoom) : null
+      return rest ? [...shown.excerpts, rest] : shown.excerpts
+    }
   }
 }
 
@@ -65,10 +86,14 @@ function byParts(index: LineIndex, changedLines: number[], alsoLines: (lines: re
 function allotFirst(costs: number[], first: boolean[], allowance: number): number[] {
   const fits = costs.reduce((sum, cost) => sum + cost, 0) <= allowance
   let left = fits ? allowance : Math.max(0, allowance - LEFT_OUT_ROOM)
+  // A changed block too long for the allowance would take all of it: the rest (what the change calls, the
+  // exports) keeps up to a third.
+  const rest = costs.reduce((sum, cost, i) => sum + (first[i] ? 0 : cost), 0)
+  const kept = Math.min(rest, Math.floor(left / 3))
   const shares = new Array<number>(costs.length).fill(0)
   for (const tier of [true, false]) {
     const members = costs.flatMap((_, i) => (first[i] === tier ? [i] : []))
-    const tierShares = allot(members.map((i) => costs[i]), left, MIN_SHARE)
+    const tierShares = allot(members.map((i) => costs[i]), tier ? left - kept : left, MIN_SHARE)
     members.forEach((i, at) => (shares[i] = tierShares[at]))
     left -= tierShares.reduce((sum, share) => sum + share, 0)
   }
@@ -98,18 +123,26 @@ function changedBlocks(index: LineIndex, changedLines: number[]): ChangedBlock[]
 /** What showing a block whole costs. */
 const blockCost = (index: LineIndex, block: Block) => index.size(block.start, block.end) + block.name.length + PIECE_OVERHEAD
 
-/** Each block whole, cut to its allowance, or (allowance 0) counted in one closing marker. */
-function showBlocks(index: LineIndex, blocks: ChangedBlock[], allowances: number[]): CodeExcerpt[] {
-  const shown: CodeExcerpt[] = []
+/** Each block whole, cut to its allowance, or (allowance 0) counted in one closing marker; and the line spans shown. */
+function showBlocks(index: LineIndex, blocks: ChangedBlock[], allowances: number[], fixLines: ReadonlySet<number>): { excerpts: CodeExcerpt[]; lines: Span[] } {
+  const excerpts: CodeExcerpt[] = []
+  const lines: Span[] = []
   const leftOut: ChangedBlock[] = []
   blocks.forEach((block, i) => {
     const cost = blockCost(index, block)
-    if (allowances[i] >= cost) shown.push({ name: block.name, startLine: block.start + 1, code: index.text(block.start, block.end) })
-    else if (allowances[i] >= MIN_SHARE) shown.push({ name: block.name, startLine: block.start + 1, code: cutBlock(index, block, allowances[i] - block.name.length - PIECE_OVERHEAD) })
-    else leftOut.push(block)
+    if (allowances[i] >= cost) {
+      excerpts.push({ name: block.name, startLine: block.start + 1, code: index.text(block.start, block.end) })
+      lines.push([block.start, block.end])
+    } else if (allowances[i] >= MIN_SHARE) {
+      const allowance = allowances[i] - block.name.length - PIECE_OVERHEAD
+      // Picked with room kept for the marker closing the block, so the last span picked is shown whole.
+      const spans = pickSpans(index, block, allowance - GAP_COST, fixLines)
+      excerpts.push({ name: block.name, startLine: block.start + 1, code: cutBlock(index, block, spans, allowance) })
+      append(lines, spans)
+    } else leftOut.push(block)
   })
-  if (leftOut.length > 0) shown.push(leftOutExcerpt(leftOut))
-  return shown
+  if (leftOut.length > 0) excerpts.push(leftOutExcerpt(leftOut))
+  return { excerpts, lines }
 }
 
 /** Blocks left out for the budget, as one marker the model can see. */
@@ -119,13 +152,149 @@ function leftOutExcerpt(blocks: ChangedBlock[]): CodeExcerpt {
   return { name: `(${blocks.length} more changed blocks left out: ${names.join(', ')}${blocks.length > names.length ? ', …' : ''})`, startLine: blocks[0].start + 1, code: linesLeftOut(lines) }
 }
 
-/** A block longer than its allowance: its first lines, then the lines around each change, the gaps marked. */
-function cutBlock(index: LineIndex, block: ChangedBlock, allowance: number): string {
+/** Lines `from..to` (0-based, inclusive). */
+export type Span = [number, number]
+
+/** A block longer than its allowance, by the spans picked for it (in line order), the gaps marked. */
+function cutBlock(index: LineIndex, block: ChangedBlock, spans: Span[], allowance: number): string {
   const text = new ClippedText(allowance, index.lines, block.start)
-  const spans = [[block.start, block.start + SIGNATURE_LINES - 1], ...block.changed.map((line) => [line - AROUND_CHANGE, line + AROUND_CHANGE])]
-  for (const [from, to] of spans) if (!text.show(Math.max(block.start, from), Math.min(block.end, to))) break
+  for (const [from, to] of spans) if (!text.show(from, to)) break
   return text.finish(block.end)
 }
+
+/**
+ * What a block too long to show whole shows, picked in this order while it fits: its first lines (the
+ * signature); for each changed line the function nested in the block around it, whole (else its first
+ * line and the lines around the change); then for each other line (a definition the change calls, an
+ * export) its nested function whole, else its first lines; then, with room left, more lines around each
+ * change. Returned in line order, overlaps joined.
+ */
+function pickSpans(index: LineIndex, block: ChangedBlock, allowance: number, fixLines: ReadonlySet<number>): Span[] {
+  const covered = new Uint8Array(block.end - block.start + 1)
+  const picked: Span[] = []
+  let left = allowance
+  const take = (from: number, to: number): boolean => {
+    const [start, end] = [Math.max(block.start, from), Math.min(block.end, to)]
+    let cost = GAP_COST
+    for (let line = start; line <= end; line++) if (!covered[line - block.start]) cost += index.lines[line].length + 1
+    if (cost > left) return false
+    covered.fill(1, start - block.start, end - block.start + 1)
+    picked.push([start, end])
+    left -= cost
+    return true
+  }
+  const nested = (line: number) => {
+    const inner = index.enclosing(line)
+    return inner && inner.start > block.start && inner.end <= block.end ? inner : null
+  }
+  take(block.start, block.start + SIGNATURE_LINES - 1)
+  for (const line of block.changed.filter((line) => fixLines.has(line))) {
+    if (covered[line - block.start]) continue
+    const inner = nested(line)
+    if (inner && take(inner.start, inner.end)) continue
+    if (inner) take(inner.start, inner.start)
+    take(line - AROUND_CHANGE, line + AROUND_CHANGE)
+  }
+  for (const line of block.changed.filter((line) => !fixLines.has(line))) {
+    if (covered[line - block.start]) continue
+    const inner = nested(line)
+    if (!(inner && inner.start === line && take(inner.start, inner.end))) take(line, line + SIGNATURE_LINES - 1)
+  }
+  for (const around of WIDER_AROUND_CHANGE) for (const line of block.changed.filter((line) => fixLines.has(line))) take(line - around, line + around)
+  return joinSpans(picked)
+}
+
+/** Spans sorted, those overlapping or touching joined. */
+export function joinSpans(spans: Span[]): Span[] {
+  const joined: Span[] = []
+  for (const [from, to] of [...spans].sort((a, b) => a[0] - b[0])) {
+    const last = joined[joined.length - 1]
+    if (last && from <= last[1] + 1) last[1] = Math.max(last[1], to)
+    else joined.push([from, to])
+  }
+  return joined
+}
+
+/** A file's import statements at its top level, and its declarations at the top level or one level in. */
+function outlineEntries(index: LineIndex): { imports: Span[]; declarations: (Block & { depth: number })[] } {
+  const declarations: (Block & { depth: number })[] = []
+  const open: number[] = []
+  for (const block of index.declarations()) {
+    while (open.length && open[open.length - 1] < block.start) open.pop()
+    if (open.length <= 1) declarations.push({ ...block, depth: open.length })
+    open.push(block.end)
+  }
+  return { imports: importStatements(index.lines), declarations }
+}
+
+const IMPORT_START = /^(?:import[\s{*'"]|from\s+[\w.]+\s+import\s|(?:const|let|var)\s[^=]*=\s*require\(\s*['"])/
+
+/** The top-level import statements (a statement over several lines whole), up to IMPORT_LINES lines. */
+function importStatements(lines: readonly string[]): Span[] {
+  const spans: Span[] = []
+  let taken = 0
+  for (let line = 0; line < lines.length && taken < IMPORT_LINES; line++) {
+    if (!IMPORT_START.test(lines[line])) continue
+    let end = line
+    // `import {` and `from x import (` go on until the line that closes them.
+    const closes = lines[line].startsWith('from') ? (text: string) => !/\(\s*(?:#.*)?$/.test(lines[line]) || text.includes(')') : (text: string) => /['"]\)?;?\s*(?:\/\/.*)?$/.test(text)
+    while (end < lines.length - 1 && end - line < IMPORT_LINES && !closes(lines[end])) end++
+    spans.push([line, end])
+    taken += end - line + 1
+    line = end
+  }
+  return spans
+}
+
+/** What the whole outline costs: its imports and a line per declaration. */
+function fullOutlineCost(index: LineIndex): number {
+  const { imports, declarations } = outlineEntries(index)
+  const importCost = imports.reduce((sum, [from, to]) => sum + index.size(from, to) + 1, 0)
+  return OUTLINE.length + PIECE_OVERHEAD + importCost + declarations.reduce((sum, block) => sum + outlineLine(index, block).length + 1, 0)
+}
+
+function outlineLine(index: LineIndex, block: Block & { depth: number }): string {
+  return `${block.start + 1}: ${'  '.repeat(block.depth)}${index.lines[block.start].trim().slice(0, OUTLINE_LINE)}`
+}
+
+/**
+ * The outline of what `shown` does not show, within `room`: the import statements, then a line per
+ * declaration (its line number and first line), so the model knows what exists and where to read it.
+ */
+function outlineExcerpt(index: LineIndex, shown: Span[], room: number): CodeExcerpt | null {
+  const isShown = (line: number) => shown.some(([from, to]) => line >= from && line <= to)
+  const { imports, declarations } = outlineEntries(index)
+  const notShown = declarations.filter((block) => !isShown(block.start))
+  const roomLeft = room - OUTLINE.length - PIECE_OVERHEAD - MARKER_RESERVE
+  const importLines = imports.filter(([from]) => !isShown(from)).map(([from, to]) => index.text(from, to))
+  const full = notShown.map((block) => outlineLine(index, block))
+  // Too many declarations for their first lines: their names and lines, several to a line.
+  const listed = [...importLines, '', ...full].join('\n').length <= roomLeft ? full : compactOutline(notShown)
+  const text = [...importLines, ...(importLines.length ? [''] : []), ...listed]
+  const kept: string[] = []
+  let left = roomLeft
+  for (const line of text) {
+    if (line.length + 1 > left) break
+    kept.push(line)
+    left -= line.length + 1
+  }
+  if (kept.length < text.length) kept.push(`[… ${text.length - kept.length} more outline lines left out]`)
+  return kept.some((line) => line.trim() && !line.startsWith('[…')) ? { name: OUTLINE, startLine: 1, code: kept.join('\n') } : null
+}
+/** Declarations as `name (line)`, about 100 characters to a line. */
+function compactOutline(blocks: Block[]): string[] {
+  const lines: string[] = []
+  let line = ''
+  for (const block of blocks) {
+    const entry = `${block.name} (${block.start + 1})`
+    if (line && line.length + entry.length + 2 > 100) (lines.push(`${line},`), (line = ''))
+    line = line ? `${line}, ${entry}` : entry
+  }
+  return line ? [...lines, line] : lines
+}
+
+/** Room for the marker ending a cut outline. */
+const MARKER_RESERVE = 50
 
 /** Blocks that no other contains, sorted; a contained block's changed lines go to the block containing it. */
 function outermost(blocks: ChangedBlock[]): ChangedBlock[] {
@@ -154,7 +323,7 @@ function joinWindows(windows: ChangedBlock[]): ChangedBlock[] {
 }
 
 /** Pushes one by one: a spread of 100,000 lines would overflow the stack. */
-function append(target: number[], items: number[]): void {
+function append<T>(target: T[], items: readonly T[]): void {
   for (const item of items) target.push(item)
 }
 

@@ -74,8 +74,16 @@ export class LineIndex {
     return start < 0 ? null : { name: this.names[start]!, start, end: this.blockEnd(start) }
   }
 
-  /** Brace matching for C-like code; indentation for Python-like blocks (a line ending in ':'). */
-  private blockEnd(start: number): number {
+  /** Every declaration's block, in the order they start. */
+  declarations(): Block[] {
+    return this.names.flatMap((name, start) => (name === null ? [] : [{ name, start, end: this.blockEnd(start) }]))
+  }
+
+  /**
+   * The last line of the block opening at `start` (a declaration, or a call like `test('…', () => {`):
+   * brace matching for C-like code; indentation for Python-like blocks (a line ending in ':').
+   */
+  blockEnd(start: number): number {
     const line = this.lines[start]
     if (/:\s*(?:#.*)?$/.test(line) && !line.includes('{')) return this.indentedBlockEnd(start)
     // The block ends on the first line, from the one that opens a brace, back at the depth before it.

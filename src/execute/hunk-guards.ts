@@ -1,9 +1,11 @@
 /**
  * Which test guards which hunk. A fix of two or more source hunks gets one more tree per hunk (at most
- * MAX_HUNKS, within a time box), with only that hunk taken out, where the tests that pass at head run
- * again. A test that fails there proves that hunk necessary — a pass-to-pass one too: it guards a hunk
- * the rest of the fix cannot do without (a guard the new code needs) — and a hunk no test fails without
- * is one the suite does not show the fix needs.
+ * MAX_HUNKS, while the test budget allows), with only that hunk taken out, where the files holding the
+ * fail-to-pass tests run again. A test that fails there proves that hunk necessary — a pass-to-pass one
+ * in those files too: it guards a hunk the rest of the fix cannot do without (a guard the new code needs)
+ * — and a hunk no such test fails without is one the suite does not show the fix needs. Files with only
+ * pass-to-pass tests stay out: a hunk tree is as slow as a run of the suite, and what the fix is proven
+ * by is its fail-to-pass tests.
  */
 import { removeInside, writeInside } from '../ports/sandbox-writes.js'
 import { extent } from '../arrays.js'
@@ -16,6 +18,7 @@ import type { Trees } from './trees.js'
 import { identityKey, withOccurrences } from '../test-identity.js'
 import { describeLimit } from '../sandbox-limits.js'
 import { limitHit } from '../verdict/failure-kind.js'
+import type { TestBudget } from './test-budget.js'
 
 export const MAX_HUNKS = 8
 
@@ -39,8 +42,8 @@ export interface GuardOptions {
   bench: TestBench
   /** Makes a variant tree ready to test (its build), if it needs anything. */
   prepare: (treeDir: string) => Promise<void>
-  /** No new hunk tree is started after this time (ms since the epoch). */
-  deadline: number
+  /** A hunk tree is optional: it starts only while the budget allows, and is charged to it (preparation and run). */
+  budget: TestBudget
   log: Logger
 }
 
@@ -54,20 +57,25 @@ export async function guardHunks(changeSet: ChangeSet, tests: ClassifiedTest[], 
   const hunks = sourceFiles(changeSet).flatMap((file) => file.hunks.map((hunk) => ({ file, hunk })))
   const failToPass = tests.filter((test) => test.kind === 'fail-to-pass')
   if (hunks.length < 2 || failToPass.length === 0) return null
-  const passing = tests.filter((test) => test.kind === 'fail-to-pass' || test.kind === 'pass-to-pass')
-  const files = [...new Set(passing.map((test) => test.file))]
+  const files = [...new Set(failToPass.map((test) => test.file))]
+  const passing = tests.filter((test) => (test.kind === 'fail-to-pass' || test.kind === 'pass-to-pass') && files.includes(test.file))
+  const others = [...new Set(tests.filter((test) => !files.includes(test.file)).map((test) => test.file))]
+  options.log.info(`Hunk trees run the ${files.length} file(s) holding fail-to-pass tests: ${files.join(', ')}${others.length ? `; not the ${others.length} with none (${others.join(', ')})` : ''}`)
   const guards: HunkGuard[] = []
   for (const [index, fixHunk] of hunks.entries()) {
     const lines = linesOf(fixHunk)
-    if (index >= MAX_HUNKS || Date.now() > options.deadline) {
+    const label = `hunk ${index + 1} of ${hunks.length} (${lines.file}:${lines.startLine}-${lines.endLine})`
+    if (index >= MAX_HUNKS || !options.budget.allows(label)) {
       guards.push({ ...lines, guardedBy: null })
       continue
     }
     const where = `with hunk ${index + 1} of ${hunks.length} taken out (${lines.file}:${lines.startLine}-${lines.endLine})`
-    const root = await options.trees.addVariant(`hunk-${index + 1}`, (treeDir) => takeOut(options.git, changeSet, fixHunk, treeDir))
-    await options.bench.installInto(root)
-    await options.prepare(root)
-    const run = await options.bench.run({ root, where }, files)
+    const run = await options.budget.charge(async () => {
+      const root = await options.trees.addVariant(`hunk-${index + 1}`, (treeDir) => takeOut(options.git, changeSet, fixHunk, treeDir))
+      await options.bench.installInto(root)
+      await options.prepare(root)
+      return options.bench.run({ root, where }, files)
+    })
     const inconclusive = whyInconclusive(run)
     if (inconclusive) {
       // A test that ran out of time or met a limit says nothing of the hunk: not a guard, and said so.

@@ -15,6 +15,7 @@ import { withoutTreePaths } from './tree-paths.js'
 import type { Trees } from './trees.js'
 import { launchIn, type TreeLaunch } from '../launch/tree-launches.js'
 import type { CompiledLayout } from '../launch/compiled-tests.js'
+import type { TestBudget } from './test-budget.js'
 
 export type TreeName = 'head' | 'preFix'
 
@@ -43,6 +44,8 @@ export interface BenchOptions {
   compiled?: { layout: CompiledLayout; rebuild: (treeRoot: string) => Promise<void> } | null
   /** The tests may reach the network (`network: true`); absent: loopback only, where the sandbox can. */
   network?: boolean
+  /** Every run is charged to the run's test budget; absent: none kept. */
+  budget?: TestBudget
   log: Logger
 }
 
@@ -136,9 +139,9 @@ export class TestBench {
     const where = tree === 'head' ? 'at head' : tree === 'preFix' ? 'on the pre-fix tree' : tree.where
     // Not "Run N …": that line is the run's result, below.
     const starting = `Testing ${files.length} file(s) ${where} (${title.toLowerCase()})`
-    const result = await withProgress(this.options.log, starting, () =>
-      this.framework.run({ treeDir, files: packageFiles, scratchDir, timeoutMs, coverage: options.coverage, shuffle: options.shuffle, command, wrapper }, this.processes)
-    )
+    const runFiles = () => this.framework.run({ treeDir, files: packageFiles, scratchDir, timeoutMs, coverage: options.coverage, shuffle: options.shuffle, command, wrapper }, this.processes)
+    const budget = this.options.budget
+    const result = await withProgress(this.options.log, starting, () => (budget ? budget.charge(runFiles) : runFiles()))
     const run = asSources(repoRelativeRun(withoutTreePaths(result, [treeDir, await realpath(treeDir)]), runDir), sources, this.options.compiled?.layout ?? null)
     const coverage = options.coverage ? (run.coverage ? ' (with coverage)' : ' (coverage asked for, none collected)') : ''
     this.logRun(`${title} ${where}${coverage}${run.shuffled ? ' (shuffled)' : ''}`, run)

@@ -11,6 +11,7 @@ export const Inputs = {
   OnFixConcern: 'on-fix-concern',
   TimeoutMinutes: 'timeout-minutes',
   RunTimeoutMinutes: 'run-timeout-minutes',
+  TestBudgetMinutes: 'test-budget-minutes',
   OutputDir: 'output-dir',
   Framework: 'framework',
   TestCommand: 'test-command',

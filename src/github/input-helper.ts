@@ -69,6 +69,7 @@ async function pipelineSettings(): Promise<{ settings: Settings; pullRequest: Pu
     onFixConcern: core.getInput(Inputs.OnFixConcern) || 'warn',
     testTimeoutMinutes: core.getInput(Inputs.TimeoutMinutes),
     runTimeoutMinutes: core.getInput(Inputs.RunTimeoutMinutes),
+    testBudgetMinutes: core.getInput(Inputs.TestBudgetMinutes),
     framework: core.getInput(Inputs.Framework),
     testCommand: core.getInput(Inputs.TestCommand),
     buildCommand: core.getInput(Inputs.BuildCommand),

@@ -7,6 +7,7 @@
 import { realpath } from 'node:fs/promises'
 import { isAbsolute, posix, relative, sep } from 'node:path'
 import { Minimatch } from 'minimatch'
+import { listSandboxFiles } from '../ports/sandbox-listing.js'
 import { parse as parseYaml } from 'yaml'
 import { parseArgs } from '../context/collection.js'
 import { ALIASES as MOCHA_ALIASES, VALUE_FLAGS as MOCHA_VALUE_FLAGS } from '../frameworks/mocha-args.js'
@@ -51,8 +52,10 @@ async function specsOf(treeDir: string, launch: Launch, cwd: string): Promise<Ru
   switch (launch.runner) {
     case 'mocha':
       return mochaSpecs(treeDir, launch, cwd)
-    case 'node-test':
-      return fromSpecs('node --test', launch.argv.filter((arg) => !arg.startsWith('-')), cwd, nodeTestName)
+    case 'node-test': {
+      const patterns = launch.argv.filter((arg) => !arg.startsWith('-'))
+      return patterns.length ? fromSpecs('node --test', patterns, cwd, nodeTestName) : nodeTestDefaults(treeDir, cwd)
+    }
     case 'ava':
     case 'tap':
       return fromSpecs(launch.runner, positionals(launch.argv, AVA_TAP_VALUE_FLAGS), cwd, () => true)
@@ -124,6 +127,22 @@ const NODE_TEST_NAME = /(?:^|[.\-_])test(?:[.\-_]|$)|^test-/
 function nodeTestName(path: string, folder: string): boolean {
   const rest = path.slice(folder ? folder.length + 1 : 0)
   return /\.[cm]?[jt]s$/.test(path) && (NODE_TEST_NAME.test(posix.basename(path).replace(/\.[cm]?[jt]s$/, '')) || rest.split('/').slice(0, -1).includes('test'))
+}
+
+/**
+ * `node --test` with no patterns runs every file its default patterns match under its folder, build output
+ * too (`npm run build && node --test` collects `lib/test/*.js`): the folders it finds them in are what it
+ * collects from. TypeScript names only where this Node strips types by default, as the runner's would.
+ */
+async function nodeTestDefaults(treeDir: string, cwd: string): Promise<RunnerSpecs | null> {
+  const extensions = process.features.typescript ? '{cjs,mjs,js,cts,mts,ts}' : '{cjs,mjs,js}'
+  const patterns = ['*.test', '*-test', '*_test', 'test-*', 'test'].map((name) => `**/${name}.${extensions}`).concat(`**/test/**/*.${extensions}`)
+  const matchers = patterns.map((pattern) => new Minimatch(pattern, { dot: false }))
+  const inCwd = (path: string) => path.slice(cwd ? cwd.length + 1 : 0)
+  const collects = (path: string) => within(path, cwd) && !path.split('/').includes('node_modules') && matchers.some((matcher) => matcher.match(inCwd(path)))
+  const { files } = await listSandboxFiles(treeDir, cwd, { keep: collects, limit: 20_000 })
+  if (files.length === 0) return null
+  return { bases: foldersOf(files), collects, source: `node --test (its default patterns, ${files.length} file(s) found)` }
 }
 
 // -------------------------------------------------------------------------------------------------- mocha

@@ -71,6 +71,10 @@ export async function prepareTestRuns(context: TestRunsContext): Promise<TestRun
   if (build) await buildEachTree(build)
   const runner = await timings.time('capture', () => captureRunner(settings, log, sandbox, trees, scratchDir))
   report.runner = runner && runnerReport(runner, trees.head)
+  if (runner && 'reason' in runner && runner.ranNoRunner && !tests.framework) {
+    report.framework = null
+    throw ranNoRunnerError(runner)
+  }
   const captured = runner && 'head' in runner ? runner : null
   const launches = captured && { head: captured.head, preFix: captured.preFix }
   let { collectionFromFiles, wrapper } = context
@@ -128,7 +132,9 @@ async function captureRunner(settings: Settings, log: Logger, sandbox: Sandbox, 
   if (!choice) return null
   const runner = await captureTrees(trees, choice, treeProcesses(sandbox), { packageDir: tests.workingDirectory, scratchDir, timeoutMs: settings.testTimeoutMs, log })
   if ('reason' in runner) {
-    log.warn(`Runner: \`${choice.command}\` (${choice.source}) ${runner.reason}\nGoing on with the runner detected from the repository's files`)
+    // A command that failed before its runner (a lint step, a missing tool) may still have tests the detected runner runs; one that ended well ran its tests some other way.
+    const goingOn = tests.framework ? `Going on with the framework setting's ${tests.framework}` : runner.ranNoRunner ? null : "Going on with the runner detected from the repository's files"
+    if (goingOn) log.warn(`Runner: \`${choice.command}\` (${choice.source}) ${runner.reason}\n${goingOn}`)
     return runner
   }
   const { launch, runDir, durationMs } = runner.head
@@ -138,11 +144,20 @@ async function captureRunner(settings: Settings, log: Logger, sandbox: Sandbox, 
   if (tests.framework && tests.framework !== launch.runner) {
     const reason = `it runs ${launch.runner}, not the framework setting's ${tests.framework}: the setting wins`
     log.info(`Runner: \`${choice.command}\` ${reason}`)
-    return { choice, reason, durationMs }
+    return { choice, reason, durationMs, ranNoRunner: false }
   }
   const before = launch.beforeRunner.map((step) => `${step.command} (${elapsed(step.durationMs)})`)
   log.info(`Runner: ${launch.via.join(' → ')} in ${runDir || 'the root'}, asked in ${elapsed(durationMs)}${before.length ? `; before it ran: ${before.join(', ')}` : ''}`)
   return runner
+}
+
+/** The test command ended well without a runner the tool knows: guessing one would run tests the repository does not. */
+function ranNoRunnerError(runner: NotCaptured): UserFacingError {
+  const { choice } = runner
+  return new UserFacingError(
+    `The repository's test command \`${choice.command}\` (${choice.source}) ${runner.reason}`,
+    'set test-command to the command that runs one test file ({files} marks where it goes), or framework to the runner its tests use'
+  )
 }
 
 /**

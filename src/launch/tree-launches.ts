@@ -40,6 +40,8 @@ export interface NotCaptured {
   choice: CommandToCapture
   reason: string
   durationMs: number
+  /** The command ended well without starting a runner: it runs its tests some other way (or none), not a step that failed. */
+  ranNoRunner: boolean
 }
 
 export interface CaptureTreesOptions {
@@ -54,7 +56,7 @@ export interface CaptureTreesOptions {
 /** Captures at head, then in the pre-fix tree; a pre-fix tree whose command starts no runner fails the run, as its failed build would. */
 export async function captureTrees(trees: { head: string; preFix: string }, choice: CommandToCapture, processes: ProcessRunner, options: CaptureTreesOptions): Promise<CapturedRunner | NotCaptured> {
   const head = await captureTree(trees.head, 'head', choice, processes, options)
-  if ('reason' in head) return { choice, reason: head.reason, durationMs: head.durationMs }
+  if ('reason' in head) return { choice, ...head }
   const preFix = await captureTree(trees.preFix, 'pre-fix', choice, processes, options, head)
   if (!('reason' in preFix)) return { choice, head, preFix }
   // The pre-fix code (with the change's tests) may not build: a type check of a test that uses what the fix
@@ -64,7 +66,7 @@ export async function captureTrees(trees: { head: string; preFix: string }, choi
   return { choice, head, preFix: await launchIn(head, trees.head, trees.preFix), preFixStopped: preFix.reason }
 }
 
-async function captureTree(treeRoot: string, name: string, choice: CommandToCapture, processes: ProcessRunner, options: CaptureTreesOptions, like?: TreeLaunch): Promise<TreeLaunch | { reason: string; durationMs: number }> {
+async function captureTree(treeRoot: string, name: string, choice: CommandToCapture, processes: ProcessRunner, options: CaptureTreesOptions, like?: TreeLaunch): Promise<TreeLaunch | Omit<NotCaptured, 'choice'>> {
   const scratchDir = join(options.scratchDir, `capture-${name}`)
   await makeRunnerFolder(scratchDir)
   // Builds before the runner may fetch (as the tree's build does): the network is theirs; the tests stop before running.
@@ -76,12 +78,13 @@ async function captureTree(treeRoot: string, name: string, choice: CommandToCapt
   }
   if (!captured.launch) {
     const how = captured.timedOut ? `timed out after ${options.timeoutMs} ms` : `exit ${captured.exitCode ?? 'none'}`
-    return { reason: `it started no test runner regression-testgen knows (${how}); its output ends:\n${captured.outputTail.slice(-1500)}`, durationMs: captured.durationMs }
+    const ranNoRunner = captured.exitCode === 0 && !captured.timedOut
+    return { reason: `started no test runner regression-testgen knows (${how}); its output ends:\n${captured.outputTail.slice(-1500)}`, durationMs: captured.durationMs, ranNoRunner }
   }
   const roots = await treeRoots(treeRoot)
   const launches = [captured.launch, ...captured.later].map((launch) => ({ launch, runDir: treeRelative(launch.cwd, roots) }))
   const chosen = like ? launches.find((entry) => entry.launch.runner === like.launch.runner && entry.runDir === like.runDir) : packageLaunch(launches, options.packageDir)
-  if (!chosen || chosen.runDir === null) return { reason: `the runner it started (${captured.launch.runner} in ${captured.launch.cwd}) works outside the tree`, durationMs: captured.durationMs }
+  if (!chosen || chosen.runDir === null) return { reason: `started its runner (${captured.launch.runner} in ${captured.launch.cwd}) outside the tree`, durationMs: captured.durationMs, ranNoRunner: false }
   return { launch: chosen.launch, command: launchTemplate(chosen.launch), runDir: chosen.runDir, durationMs: captured.durationMs }
 }
 

@@ -24,13 +24,14 @@ export function createAnthropicModel(settings: ModelSettings, ledger: UsageLedge
           max_tokens: settings.maxTokens,
           system: request.system,
           messages: request.messages,
-          tools: [request.tool, ...(request.readTools ?? [])],
+          tools: request.tools,
           // Thinking rules out a forced tool choice and any temperature but the default; the prompt asks for
-          // the tool and a missing call is retried. Without thinking: temperature 0 and a tool call forced
-          // (the answer's, or any when the model may read first).
+          // the tool and a missing call is retried. Without thinking: temperature 0 and some tool call forced,
+          // never one named tool: a tool_choice that changes between stages invalidates the cached messages
+          // (the shared context), so it stays the same for the whole run and the task names the tool.
           ...(thinking
             ? { thinking: { type: 'adaptive' as const }, tool_choice: { type: 'auto' as const } }
-            : { temperature: 0, tool_choice: request.readTools?.length ? { type: 'any' as const } : { type: 'tool' as const, name: request.tool.name } })
+            : { temperature: 0, tool_choice: { type: 'any' as const } })
         }, { signal: request.signal })
         .finalMessage()
         .catch((error: unknown) => {

@@ -2,11 +2,18 @@
  * One structured exchange: ask for a tool call, validate its input, and on a bad answer ask once more with
  * the problems listed. A second bad answer is a ModelOutputError. Before it answers, the model may read the
  * repository (a RepositoryReader's tools) for a few rounds; each read's output goes back as a tool result.
+ *
+ * Every request of a run starts the same way, so the API's prompt cache carries from stage to stage: the
+ * same tools (all answer tools, then the read tools) and system text, then the shared context (breakpoint
+ * 1), then what earlier stages produced, each block unchanged since it was first sent (breakpoint 2), then
+ * this stage's task. Inside a read loop the conversation's tail is a breakpoint too (3), so the next round
+ * reads the rounds before it from the cache.
  */
 import { Ajv, type ValidateFunction } from 'ajv'
 import { ModelOutputError } from '../errors.js'
 import type { ToolOutput } from '../context/repository-view.js'
 import type { ContentBlock, Message, ModelPort, ToolDefinition } from './model-port.js'
+import { ANSWER_TOOLS } from './tools.js'
 
 /** Read-only tools offered with every stage, run here; their output goes back to the model as data. */
 export interface RepositoryReader {
@@ -31,10 +38,14 @@ export interface Ask<T> {
   system: string
   /** The bug, the code and the conventions: the same for every stage, so it is sent first and cached. */
   context: string
-  /** What earlier stages read of the repository, rendered; none: nothing was read. */
-  earlierReads?: string
-  /** This stage's task. */
+  /**
+   * What earlier stages produced (their reads, the analysis, the scenarios), one block each in the order they
+   * came: a block never changes once sent and new ones only follow, so a later stage reads them all from the cache.
+   */
+  earlier?: string[]
+  /** This stage's task: it names the answer tool. */
   task: string
+  /** This stage's answer: one of ANSWER_TOOLS. */
   tool: ToolDefinition
   /** Rules a schema cannot say (e.g. "at least one scenario fails before the fix"); returns problems. */
   check?: (value: T) => string[]
@@ -48,29 +59,37 @@ type ToolResult = { type: 'tool_result'; tool_use_id: string; content: string; i
 const ajv = new Ajv({ allErrors: true, strict: false })
 const validators = new WeakMap<ToolDefinition, ValidateFunction>()
 
+const CACHED = { type: 'ephemeral' } as const
+
 export async function askForTool<T>(model: ModelPort, ask: Ask<T>): Promise<T> {
+  if (!ANSWER_TOOLS.includes(ask.tool)) throw new Error(`${ask.tool.name} is not one of the answer tools every request offers`)
+  const reader = ask.reader
+  const tools = [...ANSWER_TOOLS, ...(reader?.tools ?? [])]
+  const earlier = ask.earlier ?? []
   const messages: Message[] = [
     {
       role: 'user',
       content: [
-        { type: 'text', text: ask.context, cache_control: { type: 'ephemeral' } },
-        // Cached too: this stage's own read rounds send it again.
-        ...(ask.earlierReads ? [{ type: 'text' as const, text: ask.earlierReads, cache_control: { type: 'ephemeral' as const } }] : []),
+        { type: 'text', text: ask.context, cache_control: CACHED },
+        ...earlier.map((text, index) => ({ type: 'text' as const, text, ...(index === earlier.length - 1 && { cache_control: CACHED }) })),
         { type: 'text', text: ask.task }
       ]
     }
   ]
-  const reader = ask.reader
   let readRounds = 0
   let problems: string[] = []
   for (let attempt = 1; attempt <= 2; ) {
-    const reply = await model.send({ stage: ask.stage, system: ask.system, messages, tool: ask.tool, readTools: reader?.tools })
+    // With a reader the next request may well continue this one (a read round), so its tail is cached.
+    const reply = await model.send({ stage: ask.stage, system: ask.system, messages: reader ? withCachedTail(messages) : messages, tools })
     messages.push({ role: 'assistant', content: reply.content as Message['content'] })
     const calls = reply.content.filter((block): block is ToolUse => block.type === 'tool_use')
     const answer = calls.find((call) => call.name === ask.tool.name)
+    const otherAnswer = calls.find((call) => call.name !== ask.tool.name && ANSWER_TOOLS.some((tool) => tool.name === call.name))
     if (answer) {
       problems = validate(ask, answer.input)
       if (problems.length === 0) return answer.input as T
+    } else if (otherAnswer) {
+      problems = [`${otherAnswer.name} is another stage's tool: this task is answered with ${ask.tool.name}`]
     } else if (calls.length > 0 && reader && readRounds < reader.rounds && reader.canRead()) {
       readRounds++
       const last = readRounds === reader.rounds || !reader.canRead()
@@ -83,6 +102,14 @@ export async function askForTool<T>(model: ModelPort, ask: Ask<T>): Promise<T> {
     attempt++
   }
   throw new ModelOutputError(ask.stage, problems)
+}
+
+/** The messages with a breakpoint on the last block of the last one (a copy: the next round's tail moves on). */
+function withCachedTail(messages: Message[]): Message[] {
+  const last = messages[messages.length - 1]
+  const blocks = typeof last.content === 'string' ? [{ type: 'text' as const, text: last.content }] : last.content
+  const tail = { ...blocks[blocks.length - 1], cache_control: CACHED } as (typeof blocks)[number]
+  return [...messages.slice(0, -1), { ...last, content: [...blocks.slice(0, -1), tail] } as Message]
 }
 
 /** Every read of one reply, in order; a call of a tool the stage does not offer is told so. */

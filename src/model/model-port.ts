@@ -11,10 +11,12 @@ export interface ModelRequest {
   stage: string
   system: string
   messages: Message[]
-  /** The stage's own tool: its answer. */
-  tool: ToolDefinition
-  /** Read-only tools the model may call before it answers (the repository's files); none: it answers at once. */
-  readTools?: ToolDefinition[]
+  /**
+   * Every tool of the run, the same array in every request (the prompt cache's prefix starts here): all the
+   * stages' answer tools, then the read-only tools when the model may read the repository. The stage's
+   * task names its answer tool.
+   */
+  tools: ToolDefinition[]
   /** Ends the call when aborted (at the run's deadline), so no request outlives the run. */
   signal?: AbortSignal
 }

@@ -32,9 +32,8 @@ export function withResponseCache(model: ModelPort, { dir, modelIdentity, ledger
 }
 
 /** The stage is a label only: the same request from another stage may share the answer. */
-export function requestHash({ system, messages, tool, readTools }: ModelRequest, modelIdentity: string): string {
-  // Without read tools the hash stays what it was before there were any: older caches still answer.
-  return createHash('sha256').update(JSON.stringify({ modelIdentity, system, messages, tool, ...(readTools?.length && { readTools }) })).digest('hex')
+export function requestHash({ system, messages, tools }: ModelRequest, modelIdentity: string): string {
+  return createHash('sha256').update(JSON.stringify({ modelIdentity, system, messages, tools })).digest('hex')
 }
 
 /** A missing or unreadable entry is a miss, never an error. */

@@ -25,7 +25,7 @@ export function sharedContext(input: GenerationInput): string {
 }
 
 export function analyse(model: ModelPort, input: GenerationInput): Promise<Analysis> {
-  return askForTool<Analysis>(model, { ...base('analyse', input), task: renderPrompt('analyse', {}), tool: ROOT_CAUSE_TOOL })
+  return askForTool<Analysis>(model, { ...base('analyse', input, {}), task: renderPrompt('analyse', {}), tool: ROOT_CAUSE_TOOL })
 }
 
 /** The scenario stage's answer: the ranked scenarios, and the concerns it found that the analysis had not. */
@@ -37,8 +37,8 @@ export interface ScenarioPlan {
 export async function planScenarios(model: ModelPort, input: GenerationInput, analysis: Analysis): Promise<ScenarioPlan> {
   const sharedState = analysis.defects.some((defect) => defect.sharedState)
   const answer = await askForTool<{ scenarios: Scenario[]; fixConcerns?: FixConcern[] }>(model, {
-    ...base('scenarios', input),
-    task: renderPrompt('scenarios', { analysis: render.renderAnalysis(analysis) }),
+    ...base('scenarios', input, { analysis }),
+    task: renderPrompt('scenarios', {}),
     tool: SCENARIOS_TOOL,
     check: ({ scenarios }) => scenarioRuleProblems(scenarios, sharedState)
   })
@@ -68,34 +68,37 @@ export function scenarioRuleProblems(scenarios: Scenario[], sharedState: boolean
   return problems
 }
 
-export function writeTests(model: ModelPort, input: GenerationInput, analysis: Analysis, scenarios: Scenario[]): Promise<Suite> {
-  return askForSuite(model, input, 'write-tests', {
-    scenarios: render.renderScenarios(scenarios.filter((s) => s.priority !== 'P2')),
-    analysis: render.renderAnalysis(analysis)
-  })
+/** What the analysis and the scenario stage answered: every later stage is shown it, after the shared context. */
+export interface PlannedTests {
+  analysis: Analysis
+  scenarios: Scenario[]
 }
 
-export function repairTests(model: ModelPort, input: GenerationInput, suite: Suite, headRun: RunResult): Promise<Suite> {
-  return askForSuite(model, input, 'repair', { suite: render.renderSuite(suite), failures: render.renderFailures(headRun) })
+export function writeTests(model: ModelPort, input: GenerationInput, planned: PlannedTests): Promise<Suite> {
+  return askForSuite(model, input, planned, 'write-tests', {})
+}
+
+export function repairTests(model: ModelPort, input: GenerationInput, planned: PlannedTests, suite: Suite, headRun: RunResult): Promise<Suite> {
+  return askForSuite(model, input, planned, 'repair', { suite: render.renderSuite(suite), failures: render.renderFailures(headRun) })
 }
 
 /** `weak`: tests do fail before the fix, but only because their file cannot load there. */
-export function strengthenTests(model: ModelPort, input: GenerationInput, suite: Suite, preFixRun: RunResult, weak = false): Promise<Suite> {
+export function strengthenTests(model: ModelPort, input: GenerationInput, planned: PlannedTests, suite: Suite, preFixRun: RunResult, weak = false): Promise<Suite> {
   const why = weak
     ? 'the only ones that fail against the code BEFORE the fix fail because their file cannot load there (they use a symbol or module the fix added): that shows the new code exists, not that the bug is gone.'
     : 'none of them fails against the code BEFORE the fix, so the suite does not yet prove the fix.'
-  return askForSuite(model, input, 'strengthen', { why, suite: render.renderSuite(suite), pre_fix_output: render.renderRun(preFixRun) })
+  return askForSuite(model, input, planned, 'strengthen', { why, suite: render.renderSuite(suite), pre_fix_output: render.renderRun(preFixRun) })
 }
 
 /** How a concern and its test are named to each other: `concern 1`, `concern 2`, … in the analysis's order. */
 export const concernLabel = (index: number) => `concern ${index + 1}`
 
 /** One test per concern, asserting the behaviour the fixed code may not deliver: in one file at `path`. */
-export async function writeConcernTests(model: ModelPort, input: GenerationInput, analysis: Analysis, concerns: FixConcern[], path: string): Promise<Suite> {
+export async function writeConcernTests(model: ModelPort, input: GenerationInput, planned: PlannedTests, concerns: FixConcern[], path: string): Promise<Suite> {
   const labelled = concerns.map((concern, index) => ({ label: concernLabel(index), ...concern }))
   const answer = await askForTool<{ files: SuiteFile[] }>(model, {
-    ...base('concerns', input),
-    task: renderPrompt('concerns', { path, concerns: JSON.stringify(labelled, null, 2), analysis: render.renderAnalysis(analysis) }),
+    ...base('concerns', input, shownAnswers(planned)),
+    task: renderPrompt('concerns', { path, concerns: JSON.stringify(labelled, null, 2) }),
     tool: TEST_FILES_TOOL,
     check: ({ files }) => [...suiteSizeProblems(files), ...concernTestProblems(files, concerns.length)]
   })
@@ -111,9 +114,9 @@ export function concernTestProblems(files: SuiteFile[], count: number): string[]
   return problems
 }
 
-async function askForSuite(model: ModelPort, input: GenerationInput, stage: 'write-tests' | 'repair' | 'strengthen', values: Record<string, string>): Promise<Suite> {
+async function askForSuite(model: ModelPort, input: GenerationInput, planned: PlannedTests, stage: 'write-tests' | 'repair' | 'strengthen', values: Record<string, string>): Promise<Suite> {
   const answer = await askForTool<{ files: SuiteFile[] }>(model, {
-    ...base(stage, input),
+    ...base(stage, input, shownAnswers(planned)),
     task: renderPrompt(stage, values),
     tool: TEST_FILES_TOOL,
     check: ({ files }) => suiteSizeProblems(files)
@@ -121,8 +124,14 @@ async function askForSuite(model: ModelPort, input: GenerationInput, stage: 'wri
   return { files: answer.files }
 }
 
-function base(stage: string, input: GenerationInput) {
+/** Only P0 and P1 scenarios become tests: the same list for every stage after planning, so it stays cached. */
+function shownAnswers({ analysis, scenarios }: PlannedTests): render.EarlierAnswers {
+  return { analysis, scenarios: scenarios.filter((s) => s.priority !== 'P2') }
+}
+
+/** What every request of a run shares (system, context), then what the stages before this one produced. */
+function base(stage: string, input: GenerationInput, answers: render.EarlierAnswers) {
   const system = renderPrompt('system', { reading: loadPrompt(input.reader ? 'reading-tools' : 'reading-none').trim() })
-  const earlierReads = input.reader ? render.renderEarlierReads(input.reader.readsSoFar()) : undefined
-  return { stage, system, context: sharedContext(input), ...(input.reader && { reader: input.reader }), ...(earlierReads && { earlierReads }) }
+  const earlier = render.renderEarlierWork(input.reader?.readsSoFar() ?? [], answers)
+  return { stage, system, context: sharedContext(input), ...(input.reader && { reader: input.reader }), ...(earlier.length && { earlier }) }
 }

@@ -142,6 +142,12 @@ export const TEST_FILES_TOOL: ToolDefinition = {
   }
 }
 
+/**
+ * Every stage's answer tool, in a fixed order: each request of a run offers all of them (and then the read
+ * tools), so the prompt cache's prefix is the same from the first stage to the last.
+ */
+export const ANSWER_TOOLS: readonly ToolDefinition[] = [ROOT_CAUSE_TOOL, SCENARIOS_TOOL, TEST_FILES_TOOL]
+
 /** Sizes over SUITE_LIMITS, as validation problems (the model gets one retry); the schema caps the count. */
 export function suiteSizeProblems(files: SuiteFile[]): string[] {
   const problems: string[] = []

@@ -1,10 +1,12 @@
 /** report.md: what a reviewer reads — verdict first, then why, then the numbers. */
 import { briefList } from '../diff/generated.js'
 import type { Report } from './report.js'
-import { failToPassCount, inputTokens } from './report.js'
+import { failToPassCount } from './report.js'
+import { inputTokens } from '../model/cost.js'
 import { describeRanges } from '../verdict/line-ranges.js'
 import { persistedCredentialsWarning } from '../persisted-credentials.js'
 import { cell, inertText, inlineCode } from './markdown-text.js'
+import { costLine } from './cost-line.js'
 
 const VERDICT_LINE: Record<Report['verdict'], string> = {
   'fail-to-pass': '✅ **fail-to-pass** — the suite proves the fix: it passes on the fix and fails without it.',
@@ -38,11 +40,13 @@ export function renderMarkdown(report: Report): string {
     // What a reviewer reads at a glance first; the long analysis and the accounting folded away below.
     scenarios(report),
     hunkGuards(report),
+    budgetLine(report),
     fixConcerns(report),
     tests(report),
     diffCoverage(report),
     generated(report),
     suite(report),
+    costLine(report.model),
     collapsed('Root-cause analysis', rootCause(report)),
     collapsed('Model calls and tokens', model(report)),
     collapsed('Timings', timings(report))
@@ -166,6 +170,13 @@ function fixConcerns(report: Report): string | null {
   return [intro, ['| Input | Expected | The fixed code | Where | Test | At head | Before the fix |', '|---|---|---|---|---|---|---|', ...rows].join('\n')].join('\n\n')
 }
 
+/** The optional runs the test budget left out: a reader should know what was not checked, and why. */
+function budgetLine(report: Report): string | null {
+  const { minutes, spentMs, skipped } = report.testBudget ?? { minutes: 0, spentMs: 0, skipped: [] }
+  if (skipped.length === 0) return null
+  return `⏱️ The test budget (test-budget-minutes: ${minutes}) was spent after ${(spentMs / 1000).toFixed(1)} s of test runs: skipped ${skipped.map(inertText).join(', ')}.`
+}
+
 const BEFORE_THE_FIX = { passed: '**passed**: the fix broke this', failed: 'failed too', unknown: 'did not run' }
 
 function unguardedNote(report: Report): string | null {
@@ -240,6 +251,7 @@ function model(report: Report): string | null {
   if (usage.calls + usage.cachedCalls === 0) return null
   const cached = usage.cachedCalls > 0 ? ` and ${usage.cachedCalls} answered from the response cache` : ''
   const cost = usage.costUsd === null ? 'cost unknown for this model' : `≈ $${usage.costUsd.toFixed(4)} at list prices`
+  const stageRows = Object.entries(usage.stages).map(([stage, own]) => `| ${stage} | ${own.calls} | ${inputTokens(own)} | ${own.cacheWriteTokens} | ${own.cacheReadTokens} | ${own.outputTokens} | ${own.costUsd === null ? '?' : own.costUsd.toFixed(4)} |`)
   const rows = usage.perCall.map((call) => `| ${call.stage}${call.cached ? ' (cached)' : ''} | ${inputTokens(call)} | ${call.cacheReadTokens} | ${call.outputTokens} | ${call.durationMs} |`)
   const refused = usage.reads.filter((read) => read.isError).length
   const reads = usage.reads.length
@@ -247,7 +259,8 @@ function model(report: Report): string | null {
     : null
   return [
     `## Model\n\n${usage.name}: ${usage.calls} call(s)${cached}; ${inputTokens(usage)} input (${usage.cacheReadTokens} from the prompt cache) and ${usage.outputTokens} output tokens, ${cost}; ${report.rounds.repair} repair and ${report.rounds.strengthen} strengthen round(s).`,
-    '| Stage | Input tokens | of which cache reads | Output tokens | ms |\n|---|---|---|---|---|\n' + rows.join('\n'),
+    '| Stage | Calls | Input tokens | of which cache writes | of which cache reads | Output tokens | ≈ $ |\n|---|---|---|---|---|---|---|\n' + stageRows.join('\n'),
+    '| Call | Input tokens | of which cache reads | Output tokens | ms |\n|---|---|---|---|---|\n' + rows.join('\n'),
     reads
   ].filter(Boolean).join('\n\n')
 }

@@ -5,8 +5,10 @@ import type { ConfirmedConcern } from '../execute/concerns.js'
 import type { DependencySource } from '../execute/dependencies.js'
 import type { HunkGuard } from '../execute/hunk-guards.js'
 import type { Preflight } from '../execute/preflight.js'
+import type { TestBudgetReport } from '../execute/test-budget.js'
 import { UsageLedger, type ModelCall, type ModelRead, type TokenUsage } from '../model/model-port.js'
-import { estimateCostUsd } from '../model/pricing.js'
+import { costOfCalls, PRICES_AS_OF } from '../model/pricing.js'
+import { cacheReadShare, usageByStage, type StageUsage } from '../model/cost.js'
 import type { RefusedFile } from '../suite/placement.js'
 import type { IsolationMode } from '../ports/sandbox.js'
 import type { Mode } from '../settings.js'
@@ -91,6 +93,8 @@ export interface Report {
   rounds: { repair: number; strengthen: number }
   /** How many times the delivered suite ran in each tree (the determinism gate). */
   runs: { head: number; preFix: number }
+  /** The test runs' time budget (test-budget-minutes), what they took, and the optional runs skipped past it. */
+  testBudget: TestBudgetReport
   model: ModelUsage
   timings: Record<string, number>
   durationMs: number
@@ -136,6 +140,12 @@ export interface ModelUsage extends TokenUsage {
   cachedCalls: number
   /** At list prices; null without a model or with one whose price is unknown. */
   costUsd: number | null
+  /** The day the price table was checked (YYYY-MM-DD). */
+  pricesAsOf: string
+  /** Cache reads as a share of all input tokens (0 to 1); null when no input was sent. */
+  cacheReadShare: number | null
+  /** Each stage's requests, tokens and cost. */
+  stages: Record<string, StageUsage>
   perCall: ModelCall[]
   /** The repository reads the model asked for, in order. */
   reads: ModelRead[]
@@ -173,6 +183,7 @@ export function emptyReport(mode: Mode, repoDir: string, base: string, head: str
     network: { tests: 'open', why: 'nothing ran yet' },
     rounds: { repair: 0, strengthen: 0 },
     runs: { head: 0, preFix: 0 },
+    testBudget: { minutes: 0, spentMs: 0, skipped: [] },
     model: modelUsage(null, new UsageLedger()),
     timings: {},
     durationMs: 0
@@ -187,8 +198,16 @@ export const failToPassCount = (report: Report) => report.tests.filter((test) =>
 
 export function modelUsage(name: string | null, ledger: UsageLedger): ModelUsage {
   const usage = ledger.usage
-  return { name, calls: ledger.sentCalls, cachedCalls: ledger.cachedCalls, ...usage, costUsd: name ? estimateCostUsd(name, usage) : null, perCall: ledger.calls, reads: ledger.reads }
+  return {
+    name,
+    calls: ledger.sentCalls,
+    cachedCalls: ledger.cachedCalls,
+    ...usage,
+    costUsd: name ? costOfCalls(name, ledger.calls) : null,
+    pricesAsOf: PRICES_AS_OF,
+    cacheReadShare: cacheReadShare(usage),
+    stages: usageByStage(name, ledger.calls),
+    perCall: ledger.calls,
+    reads: ledger.reads
+  }
 }
-
-/** All input tokens, however billed. */
-export const inputTokens = (usage: TokenUsage) => usage.inputTokens + usage.cacheWriteTokens + usage.cacheReadTokens

@@ -88,7 +88,8 @@ export async function generateSuite(changeSet: ChangeSet, source: BugReportSourc
   const plan = await timings.time('scenarios', () => planScenarios(model, input, analysis))
   report.scenarios = plan.scenarios
   log.info(`Scenarios: ${describeScenarios(report.scenarios)}`)
-  const suite = await timings.time('write-tests', () => writeTests(model, input, analysis, report.scenarios))
+  const planned = { analysis, scenarios: report.scenarios }
+  const suite = await timings.time('write-tests', () => writeTests(model, input, planned))
   const files = place(suite.files)
   log.info(`Tests written: ${files.map((file) => file.path).join(', ')}`)
   const concerns = concernsToCheck(analysis, plan)
@@ -101,7 +102,7 @@ export async function generateSuite(changeSet: ChangeSet, source: BugReportSourc
           concerns,
           write: async (taken) => {
             log.info(`Fix concerns: the model writes a test for each of the ${concerns.length} concern(s)`)
-            const suite = await timings.time('concerns', () => writeConcernTests(model, input, analysis, concerns, concernsPathFor(input.suitePath, context.testFileSuffix)))
+            const suite = await timings.time('concerns', () => writeConcernTests(model, input, planned, concerns, concernsPathFor(input.suitePath, context.testFileSuffix)))
             const placement = placeSuite(suite.files, context, new Set([...existingFiles, ...taken]))
             return { files: placement.accepted, refused: placement.refused }
           }
@@ -110,11 +111,11 @@ export async function generateSuite(changeSet: ChangeSet, source: BugReportSourc
     refiner: {
       repair: async (files, headRun) => {
         log.info('Repair: the model fixes the tests that failed at head, from their failures')
-        return place((await timings.time('repair', () => repairTests(model, input, { files }, headRun))).files)
+        return place((await timings.time('repair', () => repairTests(model, input, planned, { files }, headRun))).files)
       },
       strengthen: async (files, preFixRun, weak) => {
         log.info(`Strengthen: ${weak ? 'tests failed on the pre-fix tree only because their file could not load there' : 'no test failed on the pre-fix tree'}; the model rewrites the suite to reach the bug`)
-        return place((await timings.time('strengthen', () => strengthenTests(model, input, { files }, preFixRun, weak))).files)
+        return place((await timings.time('strengthen', () => strengthenTests(model, input, planned, { files }, preFixRun, weak))).files)
       }
     }
   }

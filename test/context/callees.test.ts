@@ -75,3 +75,9 @@ test('a changed file too large to show whole shows the definitions in it that it
   expect(shown.map((excerpt) => excerpt.name)).toEqual(expect.arrayContaining(['normalise', 'total']))
   expect(shown.some((excerpt) => excerpt.code.includes('unrelated1('))).toBe(false)
 })
+
+test('definitions nested in another function are found only when asked for (a module whose code lives in one function)', () => {
+  const module = 'function parse (args) {\n  function setArg (key) {\n    return key\n  }\n  const toKey = (arg) => arg\n  return setArg(toKey(args))\n}\n'
+  expect(definitionLines(module, ['setArg', 'toKey'])).toEqual([])
+  expect(definitionLines(module, ['setArg', 'toKey'], { nested: true })).toEqual([2, 5])
+})

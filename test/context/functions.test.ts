@@ -1,4 +1,6 @@
-import { excerptsFor, exportedNames, exportStatementLines, WHOLE_FILE_LIMIT } from '../../src/context/functions.js'
+import { LARGE_MODULE_CODE, OUTLINE_LIMIT } from '../../src/context/budget.js'
+import { definitionLines } from '../../src/context/callees.js'
+import { excerptsFor, exportedNames, exportStatementLines, OUTLINE, planExcerpts, WHOLE_FILE_LIMIT } from '../../src/context/functions.js'
 
 const padding = Array.from({ length: 400 }, (_, i) => `// filler line ${i} ${'x'.repeat(40)}`).join('\n')
 
@@ -113,4 +115,40 @@ test('exported names past long runs of blank lines and unclosed lists, comments 
   expect(exportedNames(`export { a }\n${'export {\n'.repeat(20_000)}`)).toEqual(['a'])
   expect(exportedNames(`module.exports = { parse, 'format': fmt }\n${'/* unclosed '.repeat(5_000)}`).sort()).toEqual(['format', 'parse'])
   expect(exportedNames(`module.exports = {\n  re: /[/"']/, key: '"',\n  last }\nconst s = "${'\\"'.repeat(20_000)}\n`).sort()).toEqual(['key', 'last', 're'])
+})
+
+test('a changed function too long to show whole shows its signature, the nested function around each change whole, the nested callee, and an outline of the rest', () => {
+  const nested = (name: string, body: string) => [`  function ${name} (key) {`, ...Array.from({ length: 12 }, (_, i) => `    // ${name} step ${i}`), `    ${body}`, '  }', '']
+  const lines = [
+    "const path = require('path')",
+    '',
+    'function parse (args, opts) {',
+    '  const flags = {}',
+    ...Array.from({ length: 400 }, (_, i) => `  args.push(${i}) // the long body of parse, line ${i}`),
+    '  const value = eatArray(args, opts)',
+    ...nested('eatArray', 'return setArg(key)'),
+    ...Array.from({ length: 300 }, (_, i) => `  // more of parse ${i} ${'y'.repeat(30)}`),
+    ...nested('setArg', 'return key'),
+    ...nested('unrelated', 'return 0'),
+    '  return value',
+    '}',
+    '',
+    'module.exports = parse',
+    ''
+  ]
+  const code = lines.join('\n')
+  const at = (text: string) => lines.findIndex((line) => line.includes(text)) + 1
+  const plan = planExcerpts(code, [at('const value = eatArray'), at('return setArg(key)')], (all) => [...exportStatementLines(all), ...definitionLines(all, ['eatArray', 'setArg'], { nested: true })], { outline: true })
+  const excerpts = plan.show(LARGE_MODULE_CODE + OUTLINE_LIMIT)
+  expect(excerpts.map((excerpt) => excerpt.name)).toEqual(['parse', `(lines around ${at('module.exports')})`, OUTLINE])
+  const parse = excerpts[0].code
+  expect(parse.split('\n')[0]).toBe('function parse (args, opts) {')
+  expect(parse).toContain('  const value = eatArray(args, opts)')
+  expect(parse).toContain(nested('eatArray', 'return setArg(key)').slice(0, -1).join('\n'))
+  expect(parse).toContain(nested('setArg', 'return key').slice(0, -1).join('\n'))
+  expect(parse).not.toContain('unrelated')
+  expect(parse).toMatch(/\[… \d+ lines left out\]/)
+  expect(parse.length).toBeLessThan(code.length / 4)
+  expect(excerpts[1].code).toContain('module.exports = parse')
+  expect(excerpts[2].code).toBe(`const path = require('path')\n\n${at('function unrelated')}:   function unrelated (key) {`)
 })

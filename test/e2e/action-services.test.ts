@@ -75,7 +75,7 @@ test('the artifact holds the suite and reports, is linked from the summary, and 
     expect(first.outputs).toMatch(new RegExp(`artifact-id<<.*\\n${artifact.id}\\n`))
     const link = `📦 Artifact [regression-testgen](https://github.com/acme/transport/actions/runs/42/artifacts/${artifact.id})`
     expect(first.summary).toContain(link)
-    expect(first.summary).toMatch(/claude-sonnet-5-5: 3 call\(s\); \d+ input \(0 from the prompt cache\) and \d+ output tokens, ≈ \$0\.0\d{3} at list prices/)
+    expect(first.summary).toMatch(/claude-sonnet-5-5: 3 call\(s\); \d+ input \([1-9]\d* from the prompt cache\) and \d+ output tokens, ≈ \$0\.0\d{3} at list prices/)
     expect(services.cacheEntries.map((entry) => entry.key)).toEqual([expect.stringMatching(/^regression-testgen-responses-v1-[0-9a-f]{16}-[0-9a-f]{16}$/)])
 
     // The comment: created once beside the reviewer's, which is left as it was.

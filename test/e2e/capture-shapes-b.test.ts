@@ -191,12 +191,33 @@ describeWhereTestPython()('pytest through a script: test-command `sh scripts/tes
   })
 })
 
-test('a make test that starts no runner, where no file shows one either: the detection\'s own error, the capture\'s account in the report', async () => {
-  // In-process: the error path of the stand-in framework (pipeline.ts packageFramework).
-  const run = await runCliOnFixture({ fixture: 'wordcount-make-pytest', fixtureOptions: { baseChanges: { Makefile: 'test:\n\techo "no tests yet"\n' } } })
-  expect(run.report).toMatchObject({ verdict: 'error', framework: null })
-  expect(run.report.reason).toMatch(/^No supported test framework found in /)
-  expect(run.report.runner).toMatchObject({ captured: false, command: 'make test', source: "the Makefile's test target", runner: null })
-  expect(run.report.runner?.reason).toContain('no tests yet')
-  expect(run.exitCode).toBe(2)
+describe('a test command that ends well without starting a runner the tool knows', () => {
+  // In-process runs: the error path, before any test runs. Guessing a runner from the files would run
+  // tests the repository itself does not (its own harness, `bun test`, or none at all).
+  const hint = 'set test-command to the command that runs one test file ({files} marks where it goes), or framework to the runner its tests use'
+
+  test('make test that only echoes: error, with the command, what it printed and the setting to use', async () => {
+    const run = await runCliOnFixture({ fixture: 'wordcount-make-pytest', fixtureOptions: { baseChanges: { Makefile: 'test:\n\techo "no tests yet"\n' } } })
+    expect(run.report).toMatchObject({ verdict: 'error', framework: null })
+    expect(run.report.reason).toMatch(/^The repository's test command `make test` \(the Makefile's test target\) started no test runner regression-testgen knows \(exit 0\).*no tests yet/s)
+    expect(run.report.runner).toMatchObject({ captured: false, command: 'make test', source: "the Makefile's test target", runner: null })
+    expect(run.log.join('\n')).toContain(hint)
+    expect(run.exitCode).toBe(2)
+  })
+
+  test('a package whose test script runs its own harness: error naming the script, though jest is installed and configured', async () => {
+    const manifest = { name: 'tiny-range', private: true, scripts: { test: 'node -e "console.log(\'own harness: 12 checks passed\')"' }, jest: { moduleNameMapper: { '^@units/(.*)$': '<rootDir>/src/$1' } } }
+    const run = await runCliOnFixture({ fixture: 'range-wrapper', fixtureOptions: { baseChanges: { 'package.json': JSON.stringify(manifest, null, 2) } } })
+    expect(run.report).toMatchObject({ verdict: 'error', runner: { captured: false, command: 'npm test' } })
+    expect(run.report.reason).toContain('own harness: 12 checks passed')
+    expect(run.report.runner?.source).toContain('the test script: node -e')
+    expect(run.report.preflight).toBeNull()
+  })
+
+  test('the framework setting names the runner: the run goes on with it, and proves the fix', async () => {
+    const manifest = { name: 'tiny-range', private: true, scripts: { test: 'node -e "console.log(\'own harness\')"' }, jest: { moduleNameMapper: { '^@units/(.*)$': '<rootDir>/src/$1' } } }
+    const run = await runCliOnFixture({ fixture: 'range-wrapper', args: ['--framework', 'jest'], fixtureOptions: { baseChanges: { 'package.json': JSON.stringify(manifest, null, 2) } } })
+    expect(run.log.join('\n')).toContain("Going on with the framework setting's jest")
+    expect(run.report).toMatchObject({ verdict: 'fail-to-pass', framework: 'jest', runner: { captured: false } })
+  })
 })

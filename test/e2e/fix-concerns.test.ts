@@ -84,6 +84,12 @@ test('a concern its test confirms at head is reported apart from the suite, with
   expect(requestText(concerns)).toContain(`in one file at \`${CONCERNS_PATH}\``)
   expect(requestText(concerns)).toContain('"label": "concern 1"')
   expect(requestText(concerns)).toContain('"input": "range(0, 5, NaN)"')
+  // It reuses the run's cached prefix: the context, the analysis and the scenarios as the test writer sent them.
+  const blocks = (request: typeof concerns) => (request.body.messages[0].content as Array<{ text: string }>).map((block) => block.text)
+  const write = result.model!.requests.find((request) => stageOf(request) === 'write-tests')!
+  expect(blocks(concerns).slice(0, -1)).toEqual(blocks(write).slice(0, -1))
+  expect(JSON.stringify([concerns.body.tools, concerns.body.system])).toBe(JSON.stringify([write.body.tools, write.body.system]))
+  expect(report.model.perCall[3].cacheReadTokens).toBeGreaterThan(report.model.perCall[2].cacheReadTokens)
 
   expect(report.fixConcerns).toEqual([
     {

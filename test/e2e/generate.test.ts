@@ -34,7 +34,8 @@ test('(a) the scripted model gives a fail-to-pass suite, and the report says so'
   expect(report.tests.every((t) => t.kind === 'fail-to-pass' && t.head === 'passed' && t.preFix === 'failed')).toBe(true)
   expect(report.tests[0]).toMatchObject({ file: SUITE_PATH, name: 'StreamingTransport retry budget (#4471) › retries a streaming call after a single 429' })
   expect(report.model).toMatchObject({ calls: 3, name: 'claude-sonnet-5-5' })
-  expect(report.model.inputTokens).toBeGreaterThan(1000)
+  // Input tokens, most of them from the prompt cache (e2e/prompt-cache.test.ts).
+  expect(report.model.inputTokens + report.model.cacheWriteTokens + report.model.cacheReadTokens).toBeGreaterThan(1000)
   expect(report.model.outputTokens).toBeGreaterThan(100)
   expect(Object.keys(report.timings)).toEqual(expect.arrayContaining(['diff', 'context', 'analyse', 'scenarios', 'write-tests', 'prepare-trees', 'run-head', 'run-pre-fix']))
   expect(report.preFixTree).toEqual({ reverted: ['src/streaming-transport.ts'], dependencies: 'reused' })
@@ -84,6 +85,10 @@ test('a suite that fails before the fix only because its file cannot load there 
   expect(run.report.tests.filter((test) => test.kind === 'fail-to-pass').every((test) => test.preFixFailure !== 'load')).toBe(true)
   const strengthen = run.model!.requests.find((request) => stageOf(request) === 'strengthen')!
   expect(requestText(strengthen)).toContain('the only ones that fail against the code BEFORE the fix fail because their file cannot load there')
+  // It reuses the run's cached prefix: everything before its task is what the test writer was sent.
+  const write = run.model!.requests.find((request) => stageOf(request) === 'write-tests')!
+  expect(JSON.stringify({ ...strengthen.body, messages: strengthen.body.messages[0].content.slice(0, -1) })).toBe(JSON.stringify({ ...write.body, messages: write.body.messages[0].content.slice(0, -1) }))
+  expect(run.report.model.perCall.at(-1)!.cacheReadTokens).toBeGreaterThan(run.report.model.perCall[2].cacheReadTokens)
   expect(run.log).toContain('Strengthen: tests failed on the pre-fix tree only because their file could not load there; the model rewrites the suite to reach the bug')
 })
 

@@ -3,7 +3,7 @@
  * are readable there, `via` is walked in the sandbox's own PID namespace, and no test runs.
  */
 import { existsSync, realpathSync } from 'node:fs'
-import { mkdir, mkdtemp, rm, symlink, writeFile } from 'node:fs/promises'
+import { chmod, mkdir, mkdtemp, readFile, rm, symlink, writeFile } from 'node:fs/promises'
 import { tmpdir } from 'node:os'
 import { dirname, join } from 'node:path'
 import { fileURLToPath } from 'node:url'
@@ -39,6 +39,38 @@ describeWhereSandboxed('where this machine can isolate', () => {
       expect(result.launch.beforeRunner).toEqual([])
       expect(existsSync(join(tree, 'TESTS-RAN'))).toBe(false)
       process.stdout.write(`sandboxed capture: ${result.durationMs} ms\n`)
+    } finally {
+      sandbox.close()
+    }
+  })
+
+  // The records come back through a folder the command can write: a test script that plants something
+  // there in their place is refused, never followed, read through or waited on.
+  const planted: Array<[what: string, script: string, refusal: RegExp]> = [
+    ['a link to a file only the tool can read', 'ln -sf "$CANARY" "$RTG_CAPTURE_FILE"', /symbolic link/],
+    ['a FIFO (a read would wait forever)', 'mkfifo "$RTG_CAPTURE_FILE"', /not a plain file|FIFO|fifo/i],
+    ['a link in place of the start environment', 'ln -sf "$CANARY" "$RTG_CAPTURE_START_ENV"', /symbolic link/]
+  ]
+  test.each(planted)('a test command that plants %s as the capture\'s records: refused, the canary never read', async (_what, script, refusal) => {
+    work = await mkdtemp(join(tmpdir(), 'capture-planted-'))
+    const tree = join(work, 'tree')
+    const scratch = join(work, 'scratch')
+    await mkdir(tree)
+    await mkdir(scratch)
+    const canary = join(work, 'canary')
+    await writeFile(canary, 'CANARY-7f3a')
+    await chmod(canary, 0o600)
+    // After the shell's own start environment is written: the command replaces what the tool will read.
+    const command = `CANARY=${canary}; rm -f "$RTG_CAPTURE_FILE" "$RTG_CAPTURE_START_ENV"; ${script}`
+    const sandbox = await createSandboxProvider().open(work, [])
+    try {
+      await sandbox.share(tree)
+      await sandbox.share(scratch)
+      const capture = captureLaunch(tree, command, sandbox.processes, { scratchDir: scratch, timeoutMs: 60_000 })
+      const refused = await capture.then(() => null, (error: Error) => error)
+      expect(refused?.message).toMatch(refusal)
+      expect(refused?.message).not.toContain('CANARY-7f3a')
+      expect(await readFile(canary, 'utf8')).toBe('CANARY-7f3a')
     } finally {
       sandbox.close()
     }

@@ -185,6 +185,37 @@ test('`pretest: npm run build` then `node --test dist/test/*.test.js`, tests und
   expect(run.status).toBe(0)
 }, BUILDS)
 
+// Where Node strips types by default (22.18+), its defaults collect the .ts sources too: no compiled layout then.
+const unlessNodeStripsTypes = process.features.typescript ? test.skip : test
+unlessNodeStripsTypes('`npm run build && node --test` with no patterns: node\'s defaults find the build\'s lib/test/*_test.js, not the .ts sources', async () => {
+  // tinyexec's shape: tsc with outDir lib (rootDir from include src), tests named main_test.ts.
+  await repository({
+    '.gitignore': 'node_modules\nlib/\n',
+    'package.json': packageJson({ build: 'tsc', test: 'npm run build && node --test' }, { type: 'module' }),
+    'tsconfig.json': JSON.stringify({ compilerOptions: { target: 'ES2022', module: 'NodeNext', moduleResolution: 'NodeNext', strict: true, types: ['node'], skipLibCheck: true, outDir: './lib' }, include: ['src/**/*.ts'] }),
+    'src/main.ts': 'export const exitCode = (code: number | null): number => code ?? 0\n',
+    'src/test/main_test.ts': "import { test } from 'node:test'\nimport { strictEqual } from 'node:assert'\nimport { exitCode } from '../main.js'\ntest('keeps the code', () => strictEqual(exitCode(3), 3))\n"
+  })
+  const launch = await capture()
+  expect(launch).toMatchObject({ runner: 'node-test', argv: [] })
+
+  const layout = expectLayout(await layoutFor(launch))
+  expect(layout.outputDir).toBe('lib/test')
+  expect(layout.how).toContain('node --test (its default patterns, 1 file(s) found)')
+  expect(layout.compiledPath('src/test/main_test.ts')).toBe('lib/test/main_test.js')
+  expect(layout.sourcePath('lib/test/main_test.js')).toBe('src/test/main_test.ts')
+  expect(layout.collects('lib/test/helpers.js')).toBe(true)
+  expect(layout.collects('lib/main.js')).toBe(false)
+
+  const source = layout.sourceTestPath('exit-code_test.ts', 'src/main.ts')
+  expect(source).toBe('src/test/exit-code_test.ts')
+  await writeFile(join(tree, source!), "import { test } from 'node:test'\nimport { strictEqual } from 'node:assert'\nimport { exitCode } from '../main.js'\ntest('gives 0 for no code (regression)', () => strictEqual(exitCode(null), 0))\n")
+  rebuild('')
+  const run = runCaptured(launch, [layout.compiledPath(source!)!])
+  expect(run.output).toContain('gives 0 for no code (regression)')
+  expect(run.status).toBe(0)
+}, BUILDS)
+
 test('a dual build (`node --test dist/esm/test/*.js`): the tsconfig the build output confirms, not the editor\'s', async () => {
   await repository({
     '.gitignore': 'node_modules\ndist/\n',

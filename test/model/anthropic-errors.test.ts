@@ -15,7 +15,7 @@ afterEach(async () => {
   fake = undefined
 })
 
-const request: ModelRequest = { stage: 'analyse', system: 'system', messages: [{ role: 'user', content: 'the bug' }], tool: TEST_FILES_TOOL }
+const request: ModelRequest = { stage: 'analyse', system: 'system', messages: [{ role: 'user', content: 'the bug' }], tools: [TEST_FILES_TOOL] }
 
 /** The error one model call fails with, against `baseURL` (default: the fake, answering `replies`). */
 async function failureOf(replies: ScriptedReply[], baseURL?: string): Promise<UserFacingError> {

@@ -25,7 +25,8 @@ test('a valid tool call comes back as its input, with usage recorded', async () 
   expect(ledger.usage.inputTokens).toBeGreaterThan(0)
   const body = fake.requests[0].body
   expect(body).toMatchObject({ model: 'claude-sonnet-5-5', system: 'system prompt', thinking: { type: 'adaptive' }, tool_choice: { type: 'auto' } })
-  expect(body.tools[0].name).toBe('write_test_files')
+  // Every stage's answer tool, in one order for the whole run: the prompt cache's prefix starts with them.
+  expect(body.tools.map((tool: { name: string }) => tool.name)).toEqual(['record_root_cause', 'record_scenarios', 'write_test_files'])
   expect(body.temperature).toBeUndefined()
   // The shared context goes first and is marked for the prompt cache; the stage's task follows.
   expect(body.messages[0].content).toEqual([
@@ -35,14 +36,31 @@ test('a valid tool call comes back as its input, with usage recorded', async () 
   expect(JSON.stringify(fake.requests[0].headers)).toContain('test-key')
 })
 
-test('models without adaptive thinking get temperature 0 and a forced tool', async () => {
+test('models without adaptive thinking get temperature 0 and a tool call forced, the same tool_choice in every stage (a change would void the cached messages)', async () => {
   expect(supportsAdaptiveThinking('claude-haiku-4-5-20251001')).toBe(false)
   expect(supportsAdaptiveThinking('claude-sonnet-4-20250514')).toBe(false)
   expect(supportsAdaptiveThinking('claude-opus-4-6')).toBe(true)
   const { model, fake } = await modelWith([{ tool_use: { name: 'write_test_files', input: files } }], 'claude-haiku-4-5')
   await askForTool(model, ask)
-  expect(fake.requests[0].body).toMatchObject({ temperature: 0, tool_choice: { type: 'tool', name: 'write_test_files' } })
+  expect(fake.requests[0].body).toMatchObject({ temperature: 0, tool_choice: { type: 'any' } })
   expect(fake.requests[0].body.thinking).toBeUndefined()
+})
+
+test('a reply that calls another stage\'s answer tool is asked again once, naming the right tool', async () => {
+  const scenarios = { tool_use: { name: 'record_scenarios', input: { scenarios: [] } } }
+  const { model, fake } = await modelWith([scenarios, { tool_use: { name: 'write_test_files', input: files } }])
+  await expect(askForTool(model, ask)).resolves.toEqual(files)
+  const feedback = fake.requests[1].body.messages.at(-1).content
+  expect(feedback).toEqual([expect.objectContaining({ type: 'tool_result', is_error: true })])
+  expect(feedback[0].content).toContain('record_scenarios is another stage\'s tool: this task is answered with write_test_files')
+  await fake.close()
+  const { model: stubborn } = await modelWith([scenarios, scenarios])
+  await expect(askForTool(stubborn, ask)).rejects.toThrow(ModelOutputError)
+})
+
+test('a stage whose answer tool is not among the run\'s answer tools is a programming error', async () => {
+  const { model } = await modelWith([])
+  await expect(askForTool(model, { ...ask, tool: { ...TEST_FILES_TOOL } })).rejects.toThrow('write_test_files is not one of the answer tools')
 })
 
 test('an invalid answer is retried once with the problems listed', async () => {
@@ -113,24 +131,37 @@ describe('reading the repository before answering', () => {
     await expect(askForTool(model, { ...ask, reader: repository })).resolves.toEqual(files)
     expect(repository.reads).toEqual(['write-tests read_file src/a.js', 'write-tests read_file src/b.js', 'write-tests read_file secret.pem'])
     expect(ledger.calls).toHaveLength(3)
-    // The read tools are offered with the stage's own tool, in every request (the prompt cache keeps them).
-    expect(fake.requests.map((request) => request.body.tools.map((tool: { name: string }) => tool.name))).toEqual(Array(3).fill(['write_test_files', 'read_file']))
+    // The read tools follow the answer tools, the same in every request (the prompt cache keeps them).
+    expect(fake.requests.map((request) => request.body.tools.map((tool: { name: string }) => tool.name))).toEqual(Array(3).fill(['record_root_cause', 'record_scenarios', 'write_test_files', 'read_file']))
     const last = fake.requests[2].body.messages
     expect(last).toHaveLength(5)
     expect(last[3].content).toEqual([expect.objectContaining({ type: 'tool_use', id: 'toolu_1' }), expect.objectContaining({ type: 'tool_use', id: 'toolu_2' })])
     expect(last[4].content).toEqual([
       { type: 'tool_result', tool_use_id: 'toolu_1', content: 'the text of src/b.js' },
-      { type: 'tool_result', tool_use_id: 'toolu_2', content: 'refused: a secret-looking file', is_error: true }
+      { type: 'tool_result', tool_use_id: 'toolu_2', content: 'refused: a secret-looking file', is_error: true, cache_control: { type: 'ephemeral' } }
     ])
   })
 
-  test("earlier stages' reads are sent between the context and the task, cached with the context", async () => {
+  test('inside a read loop the tail is a breakpoint that moves on: the context, the earlier work and the tail, never more', async () => {
+    const { model, fake } = await modelWith([read('a'), read('b'), answer])
+    await askForTool(model, { ...ask, reader: reader(6), earlier: ['first earlier block', 'second earlier block'] })
+    const breakpoints = (request: { body: { messages: Array<{ content: Array<{ text?: string; cache_control?: object }> }> } }) =>
+      request.body.messages.flatMap((message, m) => message.content.flatMap((block, b) => (block.cache_control ? [`${m}.${b}`] : [])))
+    expect(fake.requests.map(breakpoints)).toEqual([
+      ['0.0', '0.2', '0.3'],
+      ['0.0', '0.2', '2.0'],
+      ['0.0', '0.2', '4.0']
+    ])
+  })
+
+  test("earlier stages' work is sent between the context and the task, one block each, the last one a breakpoint", async () => {
     const { model, fake } = await modelWith([answer])
-    await expect(askForTool(model, { ...ask, reader: reader(6), earlierReads: '## What you read in earlier stages\n\nthe text of src/a.js' })).resolves.toEqual(files)
+    await expect(askForTool(model, { ...ask, earlier: ['## What you read in earlier stages\n\nthe text of src/a.js', '## Root-cause analysis\n{}'] })).resolves.toEqual(files)
     const [first] = fake.requests[0].body.messages
     expect(first.content.map((block: { text: string; cache_control?: object }) => [block.text.split('\n')[0], block.cache_control ?? null])).toEqual([
       [ask.context.split('\n')[0], { type: 'ephemeral' }],
-      ['## What you read in earlier stages', { type: 'ephemeral' }],
+      ['## What you read in earlier stages', null],
+      ['## Root-cause analysis', { type: 'ephemeral' }],
       [ask.task.split('\n')[0], null]
     ])
   })
@@ -141,7 +172,7 @@ describe('reading the repository before answering', () => {
     await expect(askForTool(model, { ...ask, reader: repository })).resolves.toEqual(files)
     expect(repository.reads).toEqual(['write-tests read_file a', 'write-tests read_file b'])
     const afterSecond = fake.requests[2].body.messages.at(-1).content
-    expect(afterSecond.at(-1)).toEqual({ type: 'text', text: 'That was the last read of this stage: answer now with write_test_files.' })
+    expect(afterSecond.at(-1)).toEqual({ type: 'text', text: 'That was the last read of this stage: answer now with write_test_files.', cache_control: { type: 'ephemeral' } })
     expect(requestText(fake.requests[3])).toContain('no reads are left in this stage: answer with write_test_files now')
   })
 

@@ -15,7 +15,7 @@ import { judgeImports, loadingTests } from '../../src/execute/import-check.js'
 import type { FrameworkAdapter } from '../../src/frameworks/adapter.js'
 import { frameworkFor } from '../../src/frameworks/detect.js'
 import { loadPrompt } from '../../src/model/prompts.js'
-import { EARLIER_READS_CHARS, renderContext, renderConventions, renderEarlierReads } from '../../src/model/render.js'
+import { EARLIER_READS_CHARS, renderContext, renderConventions, renderEarlierWork } from '../../src/model/render.js'
 import { createGit } from '../../src/ports/git.js'
 import { createProcessRunner } from '../../src/ports/process.js'
 import { scratchRepo } from '../support/scratch-repo.js'
@@ -214,10 +214,10 @@ test('a .ts specifier that fails with TS5097 is not offered: the spelling that l
 test('earlier reads: a whole page of read_file always fits; what is left out is named, and the rule says to read again only that', () => {
   const page = pageOf('src/big.ts', 'at head', `${'x'.repeat(LIMITS.charsPerLine)}\n`.repeat(LIMITS.linesPerRead), { path: 'src/big.ts' })
   const read = (summary: string) => ({ stage: 'analyse', summary, text: page.text })
-  const rendered = renderEarlierReads([read('read src/big.ts lines 1-80 of 400 at head'), read('read src/other.ts lines 1-80 of 400 at head')])!
+  const blocks = renderEarlierWork([read('read src/big.ts lines 1-80 of 400 at head'), read('read src/other.ts lines 1-80 of 400 at head')], {})
   expect(page.text.length).toBeLessThanOrEqual(EARLIER_READS_CHARS)
-  expect(rendered).toContain('### read src/big.ts lines 1-80 of 400 at head (analyse stage)')
-  expect(rendered).toMatch(/Left out for size \(read one again only if you need it\):\n- read src\/other\.ts lines 1-80 of 400 at head \(analyse stage\)$/)
+  expect(blocks[0]).toContain(`### read src/big.ts lines 1-80 of 400 at head (analyse stage)\n${page.text}`)
+  expect(blocks[1]).toBe('### read src/other.ts lines 1-80 of 400 at head (analyse stage)\n(Left out for size: read again what you need.)')
   // The read tools' rule points at that list, not at "never twice".
   const rules = loadPrompt('reading-tools')
   expect(rules).toContain('(only\n  what that section names as left out)')
@@ -231,5 +231,5 @@ test('scenarios are planned one input each, as the test writer writes one litera
   expect(writing).toMatch(/write one test per scenario with a literal title, with no\s+loops, tables \(`test\.each`\) or computed titles/)
   // Only P0 and P1 become tests: the test writer is given exactly those.
   expect(planning).toContain('Only P0 and P1 scenarios become tests')
-  expect(writing).toContain('Write runnable tests for every P0 and P1 scenario below')
+  expect(writing).toContain('Write runnable tests for every P0 and P1 scenario')
 })

@@ -24,7 +24,7 @@ function cachedModel(modelIdentity = 'claude-sonnet-5-5 max_tokens=1000', maxCal
   return { model: withResponseCache(createAnthropicModel(settings, ledger), { dir, modelIdentity, ledger }), ledger }
 }
 
-const request = (text: string, stage = 'analyse'): ModelRequest => ({ stage, system: 'system', messages: [{ role: 'user', content: text }], tool: TEST_FILES_TOOL })
+const request = (text: string, stage = 'analyse'): ModelRequest => ({ stage, system: 'system', messages: [{ role: 'user', content: text }], tools: [TEST_FILES_TOOL] })
 
 test('the same request is answered once by the API, then from the cache, across runs', async () => {
   const first = cachedModel()

@@ -41,7 +41,7 @@ const answer = (suite: object): ScriptedReply => ({ tool_use: { name: 'write_tes
 async function writeTestsWith(replies: ScriptedReply[]) {
   fake = await startFakeAnthropic(replies)
   const model = createAnthropicModel({ apiKey: 'test-key', model: 'claude-sonnet-5-5', maxTokens: 1000, baseURL: fake.baseURL, maxRetries: 0, maxCalls: 10, toolRounds: 0, responseCacheDir: null }, new UsageLedger())
-  return writeTests(model, input, analysis, [])
+  return writeTests(model, input, { analysis, scenarios: [] })
 }
 
 test('the tool tells the model the limits up front', () => {

@@ -113,3 +113,28 @@ test('other paths get a 404 error', async () => {
   expect(await response.json()).toMatchObject({ type: 'error', error: { type: 'not_found_error' } })
   expect(fake.requests).toHaveLength(0)
 })
+
+describe('the prompt cache, as the API keeps it (prompt-cache.ts)', () => {
+  const context = { type: 'text' as const, text: `The shared context. ${'x'.repeat(8000)}`, cache_control: { type: 'ephemeral' as const } }
+  const ask = (task: string) => ({ ...params, model: 'claude-sonnet-5-5', messages: [{ role: 'user' as const, content: [context, { type: 'text' as const, text: task }] }] })
+
+  test('a second request with the same prefix reads it; the usage adds up to the request', async () => {
+    const client = await clientFor([{ text: 'one' }, { text: 'two' }])
+    const first = await client.messages.create(ask('first task'))
+    const second = await client.messages.stream(ask('second task')).finalMessage()
+    expect(first.usage.cache_read_input_tokens).toBe(0)
+    expect(first.usage.cache_creation_input_tokens).toBeGreaterThan(1024)
+    expect(second.usage.cache_read_input_tokens).toBe(first.usage.cache_creation_input_tokens)
+    expect(second.usage.cache_creation_input_tokens).toBe(0)
+    expect(second.usage.input_tokens).toBeGreaterThan(0)
+  })
+
+  test('more than 4 cache_control breakpoints: a 400, as the API answers', async () => {
+    const client = await clientFor([{ text: 'never' }], 2)
+    const blocks = Array.from({ length: 5 }, (_, index) => ({ ...context, text: `part ${index}` }))
+    const error = await client.messages.create({ ...params, messages: [{ role: 'user', content: blocks }] }).catch((e: unknown) => e)
+    expect(error).toBeInstanceOf(Anthropic.BadRequestError)
+    expect((error as Error).message).toMatch(/A maximum of 4 blocks with cache_control/)
+    expect(fake!.requests).toHaveLength(1)
+  })
+})
