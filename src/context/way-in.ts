@@ -59,6 +59,31 @@ export async function waysIn(modules: string[], source: WayInSource): Promise<Im
 }
 
 /**
+ * The import check by spelling: the first spelling of each way in (a module itself, or through an entry) is
+ * checked; the others only for the ways whose first did not load at head, in a second round, so a
+ * repository whose own spelling loads pays for no more. Unchecked spellings are dropped.
+ */
+export async function checkBySpelling(lines: ImportLine[], check: (lines: ImportLine[]) => Promise<ImportLine[]>): Promise<ImportLine[]> {
+  const way = (line: ImportLine) => `${line.module}\0${line.through ?? ''}`
+  const firsts = firstSpellings(lines)
+  const first = await check(firsts)
+  const failed = new Set(first.filter((line) => line.loads.head === false).map(way))
+  const others = lines.filter((line) => failed.has(way(line)) && !firsts.includes(line))
+  const second = others.length ? await check(others) : []
+  // Back in the order of the ways in, best first.
+  return lines.flatMap((line) => [...first, ...second].filter((checked) => checked.module === line.module && checked.specifier === line.specifier && checked.through === line.through))
+}
+
+/** Each way in by its first spelling: what a run that checks nothing, or checks first, is given. */
+export function firstSpellings(lines: ImportLine[]): ImportLine[] {
+  const seen = new Set<string>()
+  return lines.filter((line) => {
+    const way = `${line.module}\0${line.through ?? ''}`
+    return !seen.has(way) && !!seen.add(way)
+  })
+}
+
+/**
  * Per module, the first way in that was not seen failing to load at head; where every way failed, none:
  * the conventions then say what failed and why (model/render.ts).
  */

@@ -15,6 +15,7 @@ import type { Timings } from '../timings.js'
 import { readBugReport } from '../bug-report/bug-report.js'
 import type { Collection } from '../context/collection.js'
 import { buildContext } from '../context/context.js'
+import { checkBySpelling, firstSpellings } from '../context/way-in.js'
 import { UserFacingError } from '../errors.js'
 import { analyse, concernsToCheck, planScenarios, repairTests, sharedContext, strengthenTests, writeConcernTests, writeTests, type GenerationInput } from '../model/stages.js'
 import { placeSuite, suitePathFor, type RefusedFile } from './placement.js'
@@ -67,7 +68,9 @@ export async function generateSuite(changeSet: ChangeSet, source: BugReportSourc
   if (built.sources.length === 0) {
     throw new UserFacingError('The change touches no source file, so there is no fix to test', 'use verify mode to check the PR\'s own tests')
   }
-  const context = checkImports ? { ...built, imports: await timings.time('import-check', () => checkImports(built)) } : built
+  // Each way in by its first spelling; the others only where the first does not load (context/way-in.ts).
+  const imports = checkImports ? await timings.time('import-check', () => checkBySpelling(built.imports, (lines) => checkImports({ ...built, imports: lines }))) : firstSpellings(built.imports)
+  const context = { ...built, imports }
   const input: GenerationInput = { bugReport, context, suitePath: suitePathFor(bugReport, changeSet.head, context), reader }
   report.context = summarizeContext(input)
   const existingFiles = new Set(await git.listFiles(changeSet.head))

@@ -1,7 +1,7 @@
 /** One import per changed module, from a real git history: the repository's tests decide the way in. */
 import type { ImportLine } from '../../src/domain.js'
 import { buildContext } from '../../src/context/context.js'
-import { chosenImports } from '../../src/context/way-in.js'
+import { checkBySpelling, chosenImports } from '../../src/context/way-in.js'
 import { readChangeSet } from '../../src/diff/change-set.js'
 import { frameworkFor } from '../../src/frameworks/detect.js'
 import { renderConventions } from '../../src/model/render.js'
@@ -143,6 +143,25 @@ test('the model is given, per module, the first way in not seen failing to load 
   // Unchecked, the first; failing everywhere, the first (the conventions then say it did not load).
   expect(chosenImports([line('../../src', 'src/index.ts', null, null), line('../../src/a', null, null, null)])).toEqual([line('../../src', 'src/index.ts', null, null)])
   expect(chosenImports([line('../../src', 'src/index.ts', false, false), line('../../src/a', null, false, false)])).toEqual([line('../../src', 'src/index.ts', false, false)])
+})
+
+test('the import check by spelling: the first spelling of each way in, the others only where it did not load at head', async () => {
+  const lines = [line('../../src', 'src/index.ts', null, null), line('../../src/index.js', 'src/index.ts', null, null), line('../../src/a', null, null, null), line('../../src/a.js', null, null, null), line('../../src/a.ts', null, null, null)]
+  const loads = new Map([['../../src', true], ['../../src/a', false], ['../../src/a.js', true], ['../../src/a.ts', false]])
+  const rounds: string[][] = []
+  const check = async (checked: ImportLine[]) => {
+    rounds.push(checked.map((way) => way.specifier))
+    return checked.map((way) => ({ ...way, loads: { head: loads.get(way.specifier)!, preFix: loads.get(way.specifier)! } }))
+  }
+  const result = await checkBySpelling(lines, check)
+  // The entry's first spelling loads: its other is never loaded. The module's does not: its others are, in a second round.
+  expect(rounds).toEqual([['../../src', '../../src/a'], ['../../src/a.js', '../../src/a.ts']])
+  expect(result.map((way) => [way.specifier, way.loads.head])).toEqual([['../../src', true], ['../../src/a', false], ['../../src/a.js', true], ['../../src/a.ts', false]])
+  // Nothing fails: one round.
+  rounds.length = 0
+  loads.set('../../src/a', true)
+  expect((await checkBySpelling(lines, check)).map((way) => way.specifier)).toEqual(['../../src', '../../src/a'])
+  expect(rounds).toHaveLength(1)
 })
 
 test('the conventions give the checked line, and say when it cannot load before the fix (a weak proof)', async () => {

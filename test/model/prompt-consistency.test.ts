@@ -10,12 +10,13 @@ import { dirname, join } from 'node:path'
 import { buildContext, type ContextOptions } from '../../src/context/context.js'
 import { LIMITS, pageOf } from '../../src/context/repository-view.js'
 import { readChangeSet } from '../../src/diff/change-set.js'
-import type { ContextPack, ImportLine } from '../../src/domain.js'
+import type { ContextPack, ImportLine, SuiteFile } from '../../src/domain.js'
 import { judgeImports, loadingTests } from '../../src/execute/import-check.js'
 import type { FrameworkAdapter } from '../../src/frameworks/adapter.js'
 import { frameworkFor } from '../../src/frameworks/detect.js'
 import { loadPrompt } from '../../src/model/prompts.js'
 import { EARLIER_READS_CHARS, renderContext, renderConventions, renderEarlierWork } from '../../src/model/render.js'
+import { checkBySpelling } from '../../src/context/way-in.js'
 import { createGit } from '../../src/ports/git.js'
 import { createProcessRunner } from '../../src/ports/process.js'
 import { scratchRepo } from '../support/scratch-repo.js'
@@ -40,24 +41,32 @@ async function contextFor(files: Record<string, string>, fix: Record<string, str
   return { pack: await buildContext(await readChangeSet(repo, base, head), repo, framework, options), framework, base }
 }
 
-/** The import check for real: each way in loaded by the repository's runner, at head and in a checkout of the base. */
+/**
+ * The import check for real, as generate runs it (checkBySpelling): each round's loading files run by the
+ * repository's runner at head and in a checkout of the base, then taken out again.
+ */
 async function checked({ pack, framework, base }: Built): Promise<ContextPack> {
-  const files = loadingTests(pack, framework.loadingTest!)
   const preFixDir = await mkdtemp(join(tmpdir(), 'rtg-prompt-consistency-pre-'))
   const scratchDir = await mkdtemp(join(tmpdir(), 'rtg-prompt-consistency-runner-'))
+  let rounds = 0
   try {
     git('worktree', 'add', '-q', '--detach', preFixDir, base)
-    const runIn = async (treeDir: string) => {
-      await symlink(projectModules, join(treeDir, 'node_modules'))
+    for (const treeDir of [scratch.dir, preFixDir]) await symlink(projectModules, join(treeDir, 'node_modules'))
+    const runIn = async (treeDir: string, files: SuiteFile[]) => {
       for (const file of files) {
         await mkdir(dirname(join(treeDir, file.path)), { recursive: true })
         await writeFile(join(treeDir, file.path), file.content)
       }
-      return framework.run({ treeDir, files: files.map((file) => file.path), scratchDir: join(scratchDir, treeDir === preFixDir ? 'pre' : 'head'), timeoutMs: 120_000 }, createProcessRunner())
+      const run = await framework.run({ treeDir, files: files.map((file) => file.path), scratchDir: join(scratchDir, `${rounds}-${treeDir === preFixDir ? 'pre' : 'head'}`), timeoutMs: 120_000 }, createProcessRunner())
+      for (const file of files) await rm(join(treeDir, file.path))
+      return run
     }
-    const head = await runIn(scratch.dir)
-    const preFix = await runIn(preFixDir)
-    return { ...pack, imports: judgeImports(pack.imports, files, head, preFix) }
+    const round = async (imports: ImportLine[]) => {
+      rounds++
+      const files = loadingTests({ ...pack, imports }, framework.loadingTest!)
+      return judgeImports(imports, files, await runIn(scratch.dir, files), await runIn(preFixDir, files))
+    }
+    return { ...pack, imports: await checkBySpelling(pack.imports, round) }
   } finally {
     git('worktree', 'remove', '--force', preFixDir)
     await rm(preFixDir, { recursive: true, force: true })
