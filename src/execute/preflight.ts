@@ -7,7 +7,7 @@
  * output: the same for any file) or when none of the few files tried yields a test — instead of paying the
  * model for tests that could never run.
  */
-import type { ChangeSet, RunResult } from '../domain.js'
+import type { ChangeSet, RunResult, SuiteFile } from '../domain.js'
 import { sourceFiles } from '../diff/change-set.js'
 import { UserFacingError } from '../errors.js'
 import type { FrameworkAdapter } from '../frameworks/adapter.js'
@@ -65,16 +65,23 @@ export function preflightCandidates(changeSet: ChangeSet, headFiles: string[], f
 export interface PreflightRun {
   preflight: Preflight
   run: RunResult
+  /** Files written for this run alone that ran beside the preflight's file (the import check's): their results are in `run` too. */
+  riders?: SuiteFile[]
 }
 
-/** One file, run at head: it passes when a test of it ran (passed or not; not all skipped). */
-export async function runPreflight(bench: TestBench, file: string): Promise<PreflightRun> {
-  const run = await bench.run('head', [file], { title: 'Preflight' })
+/**
+ * One file, run at head: it passes when a test of it ran (passed or not; not all skipped). `riders` are
+ * written into the head tree for this run alone and run beside it, in the same runner start.
+ */
+export async function runPreflight(bench: TestBench, file: string, riders: SuiteFile[] = []): Promise<PreflightRun> {
+  const run = riders.length ? (await bench.runAlone('head', riders, 'Preflight and import check', 1, [file]))[0] : await bench.run('head', [file], { title: 'Preflight' })
   const command = bench.lastCommand
   const result = (ok: boolean, detail: string): PreflightRun => ({ run, preflight: { file, command, ok, durationMs: run.durationMs, detail, tried: [{ file, detail }] } })
-  const ran = run.tests.filter((test) => test.status !== 'skipped').length
-  if (ran > 0) return result(true, `${run.tests.length} test(s) ran at head`)
-  if (run.tests.length > 0) return result(false, `no test ran at head: all ${run.tests.length} skipped`)
+  // Beside the riders, only the file's own results count.
+  const tests = riders.length ? run.tests.filter((test) => test.file === file) : run.tests
+  const ran = tests.filter((test) => test.status !== 'skipped').length
+  if (ran > 0) return result(true, `${tests.length} test(s) ran at head`)
+  if (tests.length > 0) return result(false, `no test ran at head: all ${tests.length} skipped`)
   const how = run.timedOut ? 'timed out' : `exit ${run.exitCode ?? 'none'}`
   return result(false, `no test results (${how}): ${firstErrorLines(errorOf(run, file))}`)
 }
@@ -83,6 +90,8 @@ export interface PreflightSearch {
   /** Another way to run a file that gave nothing (the runner without its wrapper CLI); null: none. */
   retry(file: string): Promise<PreflightRun | null>
   log: { info(message: string): void }
+  /** Files to run beside the first candidate, in the same runner start (the import check's); none: the candidates alone. */
+  riders?: SuiteFile[]
 }
 
 /**
@@ -90,6 +99,10 @@ export interface PreflightSearch {
  * search on; a failure of the runner itself ends it at once, since every other file would fail the same way.
  */
 export async function searchPreflight(bench: TestBench, candidates: string[], search: PreflightSearch): Promise<PreflightRun> {
+  const shared = search.riders?.length ? await runPreflight(bench, candidates[0], search.riders) : null
+  if (shared?.preflight.ok) return { ...shared, riders: search.riders }
+  // Beside the riders, a file that ran no test is tried again alone: whatever failed, it is judged (and reported) as ever.
+  if (shared) search.log.info(`Preflight: ${candidates[0]} ran no test beside the import check's files (${shared.preflight.detail}); it runs alone`)
   const tried: PreflightRun[] = []
   let durationMs = 0
   for (const file of candidates) {
