@@ -150,10 +150,10 @@ export async function runPipeline(settings: Settings, ports: Ports): Promise<Out
       network: settings.network,
       log: ports.log
     })
-    // Before any model call: a repository whose tests cannot run here ends now, saying why. Generate mode runs
-    // it once the context is built, beside the import check's files (one runner start at head for both); not
-    // where it may drop a wrapper, which would change the collection read below.
-    const shareStart = settings.mode === 'generate' && !bench.wrapper
+    // Before any model call: a repository whose tests cannot run here ends now, saying why. Where it cannot
+    // drop a wrapper (which would change the collection read below), it waits for the files its first run can
+    // take along in the same runner start: generate mode's import check, verify mode's whole suite.
+    const shareStart = !bench.wrapper
     const preflightRun = shareStart ? null : await timings.time('preflight', () => preflight(bench, changeSet, framework, settings.mode, ports))
     if (!shareStart) keepPreflight(report, preflightRun, bench)
 
@@ -171,15 +171,18 @@ export async function runPipeline(settings: Settings, ports: Ports): Promise<Out
             collection: collected,
             bench,
             runtime: preflightRun?.run.runtime ?? null,
-            preflight: shareStart ? async (riders) => keepPreflight(report, await preflight(bench, changeSet, framework, settings.mode, ports, riders), bench) : null
+            preflight: shareStart ? async (written) => keepPreflight(report, await preflight(bench, changeSet, framework, settings.mode, ports, { written }), bench) : null
           }, timings, report)
+    // Verify mode: the preflight's first file runs with the pull request's other tests, a run that is then the suite's first at head.
+    const suite = candidate.files.map((file) => file.path)
+    const headStart = settings.mode === 'verify' && shareStart ? keepPreflight(report, await timings.time('preflight', () => preflight(bench, changeSet, framework, 'verify', ports, { suite })), bench) : preflightRun
     const proof = await proveSuite(bench, candidate.files, {
       refiner: candidate.refiner,
       repairRounds: settings.repairRounds,
       reruns: settings.reruns,
       installFiles: settings.mode === 'generate',
-      // Verify mode on the preflight's own file: its run at head is the suite's first.
-      firstHeadRun: preflightRun && { files: [preflightRun.preflight.file], run: preflightRun.run },
+      // Verify mode on the preflight's own files: its run at head is the suite's first.
+      firstHeadRun: headStart && { files: [headStart.preflight.file, ...(headStart.beside?.present ?? [])], run: headStart.run },
       timings,
       report,
       log: ports.log
@@ -311,8 +314,8 @@ interface TestSetup {
   bench: TestBench
   /** What ran the preflight (RunResult.runtime), when the adapter said. */
   runtime: string | null
-  /** The preflight still to run, beside the import check's files (`riders`), in one runner start; null: it ran. */
-  preflight: ((riders: SuiteFile[]) => Promise<PreflightRun | null>) | null
+  /** The preflight still to run, beside the import check's files (`written`), in one runner start; null: it ran. */
+  preflight: ((written: SuiteFile[]) => Promise<PreflightRun | null>) | null
 }
 
 async function generate(settings: Settings, ports: Ports, changeSet: ChangeSet, setup: TestSetup, timings: Timings, report: Report): Promise<GeneratedSuite> {
@@ -337,7 +340,7 @@ async function generate(settings: Settings, ports: Ports, changeSet: ChangeSet, 
 async function checkedContext(context: ContextPack, { framework, bench, preflight }: TestSetup, timings: Timings, log: Logger): Promise<ContextPack> {
   if (!preflight) return { ...context, imports: await timings.time('import-check', () => checkImports(bench, framework, context, log)) }
   const kept = await timings.time('preflight', () => preflight(importCheckFiles(framework, context)))
-  const imports = await timings.time('import-check', () => checkImports(bench, framework, context, log, kept?.riders ? kept.run : null))
+  const imports = await timings.time('import-check', () => checkImports(bench, framework, context, log, kept?.beside ? kept.run : null))
   return { ...context, imports, runtime: [...testRuntimeFacts(kept?.run.runtime ?? null), ...context.runtime] }
 }
 
@@ -402,15 +405,21 @@ function keepPreflight(report: Report, kept: PreflightRun | null, bench: TestBen
   return kept
 }
 
-/** `riders`: files run beside the first candidate, in the same runner start (the import check's). */
-async function preflight(bench: TestBench, changeSet: ChangeSet, framework: FrameworkAdapter, mode: Mode, ports: Ports, riders: SuiteFile[] = []): Promise<PreflightRun | null> {
+/**
+ * The first candidate runs in one runner start with the `written` files (the import check's) and, when it
+ * is one of the `suite`'s files (verify mode), with the suite's others.
+ */
+async function preflight(bench: TestBench, changeSet: ChangeSet, framework: FrameworkAdapter, mode: Mode, ports: Ports, along: { written?: SuiteFile[]; suite?: string[] } = {}): Promise<PreflightRun | null> {
   const candidates = preflightCandidates(changeSet, await ports.git.listFiles(changeSet.head), framework, mode)
   if (candidates.length === 0) {
     ports.log.info('Preflight: the repository has no test file to try; going on')
     return null
   }
+  const { written = [], suite = [] } = along
+  const present = suite.includes(candidates[0]) ? suite.filter((path) => path !== candidates[0]) : []
+  const beside = written.length || present.length ? { written, present } : null
   const retry = async (file: string) => (bench.wrapper ? withoutWrapper(bench, file, framework, ports) : null)
-  const kept = await searchPreflight(bench, candidates, { retry, log: ports.log, riders })
+  const kept = await searchPreflight(bench, candidates, { retry, log: ports.log, beside })
   const { file, detail, command, tried } = kept.preflight
   const after = tried.length > 1 ? `, after ${tried.slice(0, -1).map((attempt) => attempt.file).join(', ')} yielded none` : ''
   if (kept.preflight.ok) ports.log.info(`Preflight: ${file} runs here (${detail}${after}): ${command}`)

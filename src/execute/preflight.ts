@@ -65,20 +65,27 @@ export function preflightCandidates(changeSet: ChangeSet, headFiles: string[], f
 export interface PreflightRun {
   preflight: Preflight
   run: RunResult
-  /** Files written for this run alone that ran beside the preflight's file (the import check's): their results are in `run` too. */
-  riders?: SuiteFile[]
+  /** The files that ran beside the preflight's file, in its runner start: their results are in `run` too. */
+  beside?: Beside
+}
+
+/** Files that run beside the preflight's first file, in its runner start (one start instead of several). */
+export interface Beside {
+  /** Written into the head tree for that run alone (the import check's files). */
+  written: SuiteFile[]
+  /** Already there (verify mode: the pull request's other tests, so that the run is the suite's first at head). */
+  present: string[]
 }
 
 /**
- * One file, run at head: it passes when a test of it ran (passed or not; not all skipped). `riders` are
- * written into the head tree for this run alone and run beside it, in the same runner start.
+ * One file, run at head: it passes when a test of it ran (passed or not; not all skipped). The files
+ * `beside` it run in the same runner start; only the file's own results count.
  */
-export async function runPreflight(bench: TestBench, file: string, riders: SuiteFile[] = []): Promise<PreflightRun> {
-  const run = riders.length ? (await bench.runAlone('head', riders, 'Preflight and import check', 1, [file]))[0] : await bench.run('head', [file], { title: 'Preflight' })
+export async function runPreflight(bench: TestBench, file: string, beside: Beside | null = null): Promise<PreflightRun> {
+  const run = await runBeside(bench, file, beside)
   const command = bench.lastCommand
   const result = (ok: boolean, detail: string): PreflightRun => ({ run, preflight: { file, command, ok, durationMs: run.durationMs, detail, tried: [{ file, detail }] } })
-  // Beside the riders, only the file's own results count.
-  const tests = riders.length ? run.tests.filter((test) => test.file === file) : run.tests
+  const tests = beside ? run.tests.filter((test) => test.file === file) : run.tests
   const ran = tests.filter((test) => test.status !== 'skipped').length
   if (ran > 0) return result(true, `${tests.length} test(s) ran at head`)
   if (tests.length > 0) return result(false, `no test ran at head: all ${tests.length} skipped`)
@@ -86,12 +93,18 @@ export async function runPreflight(bench: TestBench, file: string, riders: Suite
   return result(false, `no test results (${how}): ${firstErrorLines(errorOf(run, file))}`)
 }
 
+async function runBeside(bench: TestBench, file: string, beside: Beside | null): Promise<RunResult> {
+  if (!beside) return bench.run('head', [file], { title: 'Preflight' })
+  if (beside.written.length === 0) return bench.run('head', [file, ...beside.present], { title: 'Preflight' })
+  return (await bench.runAlone('head', beside.written, 'Preflight and import check', 1, [file, ...beside.present]))[0]
+}
+
 export interface PreflightSearch {
   /** Another way to run a file that gave nothing (the runner without its wrapper CLI); null: none. */
   retry(file: string): Promise<PreflightRun | null>
   log: { info(message: string): void }
-  /** Files to run beside the first candidate, in the same runner start (the import check's); none: the candidates alone. */
-  riders?: SuiteFile[]
+  /** Files to run beside the first candidate, in the same runner start; null: the candidates alone. */
+  beside?: Beside | null
 }
 
 /**
@@ -99,10 +112,11 @@ export interface PreflightSearch {
  * search on; a failure of the runner itself ends it at once, since every other file would fail the same way.
  */
 export async function searchPreflight(bench: TestBench, candidates: string[], search: PreflightSearch): Promise<PreflightRun> {
-  const shared = search.riders?.length ? await runPreflight(bench, candidates[0], search.riders) : null
-  if (shared?.preflight.ok) return { ...shared, riders: search.riders }
-  // Beside the riders, a file that ran no test is tried again alone: whatever failed, it is judged (and reported) as ever.
-  if (shared) search.log.info(`Preflight: ${candidates[0]} ran no test beside the import check's files (${shared.preflight.detail}); it runs alone`)
+  const beside = search.beside ?? null
+  const shared = beside ? await runPreflight(bench, candidates[0], beside) : null
+  if (shared?.preflight.ok) return { ...shared, beside: beside! }
+  // Beside other files, a file that ran no test is tried again alone: whatever failed, it is judged (and reported) as ever.
+  if (shared) search.log.info(`Preflight: ${candidates[0]} ran no test beside ${beside!.written.length + beside!.present.length} other file(s) (${shared.preflight.detail}); it runs alone`)
   const tried: PreflightRun[] = []
   let durationMs = 0
   for (const file of candidates) {
