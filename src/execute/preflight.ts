@@ -5,7 +5,8 @@
  * the search to the next one; the run stops, naming every file tried, the command, the error and the setting
  * to change, when the runner itself fails (its configuration, its setup files, a missing module or build
  * output: the same for any file) or when none of the few files tried yields a test — instead of paying the
- * model for tests that could never run.
+ * model for tests that could never run. The first file runs in one runner start with the files `beside` it
+ * (generate mode: the import check's; verify mode: the pull request's other tests), its own results read apart.
  */
 import type { ChangeSet, RunResult, SuiteFile } from '../domain.js'
 import { sourceFiles } from '../diff/change-set.js'
