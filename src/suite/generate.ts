@@ -3,7 +3,7 @@
  * refiner that the prove loop calls back for repair and strengthen rounds.
  */
 import { appendAll } from '../arrays.js'
-import type { ChangeSet, ContextPack, FixConcern, ImportLine, RunResult, Scenario, SuiteFile } from '../domain.js'
+import type { ChangeSet, ContextPack, FixConcern, RunResult, Scenario, SuiteFile } from '../domain.js'
 import type { FrameworkAdapter } from '../frameworks/adapter.js'
 import type { GitCommands } from '../ports/git.js'
 import type { RepositoryReader } from '../model/ask.js'
@@ -55,8 +55,11 @@ export interface GenerateDeps {
   packageDir: string
   /** What ran the repository's tests here (the preflight's RunResult.runtime), when it said. */
   testRuntime: string | null
-  /** Which ways into the changed code load in each tree (execute/import-check.ts); null: unchecked. */
-  checkImports: ((context: ContextPack) => Promise<ImportLine[]>) | null
+  /**
+   * The context with each way into the changed code checked: whether it loads in each tree
+   * (execute/import-check.ts), and what ran the tests where the check's run said; null: unchecked.
+   */
+  checkImports: ((context: ContextPack) => Promise<ContextPack>) | null
 }
 
 export async function generateSuite(changeSet: ChangeSet, source: BugReportSource, deps: GenerateDeps): Promise<GeneratedSuite> {
@@ -67,7 +70,7 @@ export async function generateSuite(changeSet: ChangeSet, source: BugReportSourc
   if (built.sources.length === 0) {
     throw new UserFacingError('The change touches no source file, so there is no fix to test', 'use verify mode to check the PR\'s own tests')
   }
-  const context = checkImports ? { ...built, imports: await timings.time('import-check', () => checkImports(built)) } : built
+  const context = checkImports ? await checkImports(built) : built
   const input: GenerationInput = { bugReport, context, suitePath: suitePathFor(bugReport, changeSet.head, context), reader }
   report.context = summarizeContext(input)
   const existingFiles = new Set(await git.listFiles(changeSet.head))
