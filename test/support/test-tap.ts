@@ -19,7 +19,7 @@ const DEV_DEPENDENCY: Record<TapVersion, string> = { '16.3.10': 'tap16', '21.8.0
 const projectNodeModules = join(dirname(fileURLToPath(import.meta.url)), '..', '..', 'node_modules')
 
 /** The installed folder of tap at `version`; throws (saying to run `npm ci`) when it is not that version. */
-export async function installedTap(version: TapVersion): Promise<string> {
+async function installedTap(version: TapVersion): Promise<string> {
   const folder = join(projectNodeModules, DEV_DEPENDENCY[version])
   const found = await readFile(join(folder, 'package.json'), 'utf8').then((text) => (JSON.parse(text) as { version?: string }).version, () => undefined)
   if (found !== version) throw new Error(`tap ${version} is a devDependency (${DEV_DEPENDENCY[version]}) of this repository, but ${folder} holds ${found ?? 'nothing'}: run npm ci`)
