@@ -124,7 +124,8 @@ function runnerOf(main) {
   let dir = path.dirname(main)
   for (let depth = 0; depth < 6; depth++) {
     const manifest = readJson(path.join(dir, 'package.json'))
-    if (manifest) {
+    // A nameless package.json is a build's marker (tshy's dist/esm/package.json: `{"type": "module"}`), not the package.
+    if (manifest && typeof manifest.name === 'string') {
       const runner = RUNNER_PACKAGES[manifest.name]
       if (!runner) return null
       const bins = typeof manifest.bin === 'string' ? [manifest.bin] : Object.values(manifest.bin || {})

@@ -7,7 +7,7 @@ import { rmSync } from 'node:fs'
 import { mkdir, mkdtemp, rm } from 'node:fs/promises'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
-import type { ChangeSet, ClassifiedTest, RunResult, SuiteFile, VerdictName } from './domain.js'
+import type { ChangeSet, ClassifiedTest, ContextPack, ImportLine, RunResult, SuiteFile, VerdictName } from './domain.js'
 import { installedDependencyFolders, type DependencyCache } from './execute/dependencies.js'
 import type { FrameworkAdapter } from './frameworks/adapter.js'
 import type { RepositoryReader } from './model/ask.js'
@@ -32,7 +32,8 @@ import { runTreeCommand } from './execute/tree-command.js'
 import { usePackageManagers } from './execute/package-manager-shims.js'
 import { expandCommand } from './frameworks/command.js'
 import { runnerFailure } from './execute/outside-failure.js'
-import { checkImports } from './execute/import-check.js'
+import { checkImports, importCheckFiles } from './execute/import-check.js'
+import { checkBySpelling, firstSpellings } from './context/way-in.js'
 import { preflightCandidates, preflightFailure, runPreflight, searchPreflight, type PreflightRun } from './execute/preflight.js'
 import { proveSuite } from './execute/prove.js'
 import { TestBench } from './execute/test-bench.js'
@@ -42,6 +43,7 @@ import { buildAgain, packageFramework, prepareTestRuns, throughBuild, withUncapt
 import type { CapturedRunner } from './launch/tree-launches.js'
 import { describeWrapper } from './frameworks/wrapper.js'
 import { readCollection, UNKNOWN_COLLECTION, type Collection, type HeadTree } from './context/collection.js'
+import { testRuntimeFacts } from './context/context.js'
 import { describeChangeSet, emptyReport, modelUsage, suiteFileEntry, type Report } from './report/report.js'
 import { costLine } from './report/cost-line.js'
 import { redactDeep, redactor } from './report/redact.js'
@@ -154,11 +156,12 @@ export async function runPipeline(settings: Settings, ports: Ports): Promise<Out
       budget,
       log: ports.log
     })
-    // Before any model call: a repository whose tests cannot run here ends now, saying why.
-    const preflightRun = await timings.time('preflight', () => preflight(bench, changeSet, framework, settings.mode, ports))
-    report.preflight = preflightRun?.preflight ?? null
-    report.runnerWrapper = bench.wrapper && describeWrapper(bench.wrapper)
-    if (report.preflight && !report.preflight.ok) throw withUncapturedRunner(preflightFailure(report.preflight), report.runner)
+    // Before any model call: a repository whose tests cannot run here ends now, saying why. Where it cannot
+    // drop a wrapper (which would change the collection read below), it waits for the files its first run can
+    // take along in the same runner start: generate mode's import check, verify mode's whole suite.
+    const shareStart = !bench.wrapper
+    const preflightRun = shareStart ? null : await timings.time('preflight', () => preflight(bench, changeSet, framework, settings.mode, ports))
+    if (!shareStart) keepPreflight(report, preflightRun, bench)
 
     const ownRules = await timings.time('collection', () => repositoryCollection(bench, framework, collectionFromFiles, headTree, tests.workingDirectory))
     const collected = compiled ? throughBuild(ownRules, compiled.layout) : ownRules
@@ -169,14 +172,23 @@ export async function runPipeline(settings: Settings, ports: Ports): Promise<Out
     const candidate =
       settings.mode === 'verify'
         ? { files: await pullRequestTests(changeSet, { name: framework.name, isTestFile }, ports.git), refiner: null, concerns: null }
-        : await generate(settings, ports, changeSet, { framework, collection: collected, bench, runtime: preflightRun?.run.runtime ?? null }, timings, report)
+        : await generate(settings, ports, changeSet, {
+            framework,
+            collection: collected,
+            bench,
+            runtime: preflightRun?.run.runtime ?? null,
+            preflight: shareStart ? async (written) => keepPreflight(report, await preflight(bench, changeSet, framework, settings.mode, ports, { written }), bench) : null
+          }, timings, report)
+    // Verify mode: the preflight's first file runs with the pull request's other tests, a run that is then the suite's first at head.
+    const suite = candidate.files.map((file) => file.path)
+    const headStart = settings.mode === 'verify' && shareStart ? keepPreflight(report, await timings.time('preflight', () => preflight(bench, changeSet, framework, 'verify', ports, { suite })), bench) : preflightRun
     const proof = await proveSuite(bench, candidate.files, {
       refiner: candidate.refiner,
       repairRounds: settings.repairRounds,
       reruns: settings.reruns,
       installFiles: settings.mode === 'generate',
-      // Verify mode on the preflight's own file: its run at head is the suite's first.
-      firstHeadRun: preflightRun && { files: [preflightRun.preflight.file], run: preflightRun.run },
+      // Verify mode on the preflight's own files: its run at head is the suite's first.
+      firstHeadRun: headStart && { files: [headStart.preflight.file, ...(headStart.beside?.present ?? [])], run: headStart.run },
       timings,
       report,
       log: ports.log
@@ -311,9 +323,12 @@ interface TestSetup {
   bench: TestBench
   /** What ran the preflight (RunResult.runtime), when the adapter said. */
   runtime: string | null
+  /** The preflight still to run, beside the import check's files (`written`), in one runner start; null: it ran. */
+  preflight: ((written: SuiteFile[]) => Promise<PreflightRun | null>) | null
 }
 
-async function generate(settings: Settings, ports: Ports, changeSet: ChangeSet, { framework, collection, bench, runtime }: TestSetup, timings: Timings, report: Report): Promise<GeneratedSuite> {
+async function generate(settings: Settings, ports: Ports, changeSet: ChangeSet, setup: TestSetup, timings: Timings, report: Report): Promise<GeneratedSuite> {
+  const { framework, collection, runtime } = setup
   if (!ports.model || !settings.model) throw new UserFacingError('Generate mode needs a model', 'set ANTHROPIC_API_KEY, or use verify mode')
   return generateSuite(changeSet, settings.bugReport, {
     git: ports.git,
@@ -326,8 +341,25 @@ async function generate(settings: Settings, ports: Ports, changeSet: ChangeSet, 
     reader: repositoryReader(settings.model, settings, ports, changeSet),
     packageDir: settings.tests.workingDirectory,
     testRuntime: runtime,
-    checkImports: (context) => checkImports(bench, framework, context, ports.log)
+    checkImports: (context) => checkedContext(context, setup, timings, ports.log)
   })
+}
+
+/**
+ * The context's ways in checked, each by its first spelling, the others only where that does not load
+ * (context/way-in.ts checkBySpelling); where the preflight is still to run, its run at head holds the first
+ * round's files.
+ */
+async function checkedContext(context: ContextPack, { framework, bench, preflight }: TestSetup, timings: Timings, log: Logger): Promise<ContextPack> {
+  const kept = preflight ? await timings.time('preflight', () => preflight(importCheckFiles(framework, { ...context, imports: firstSpellings(context.imports) }))) : null
+  let headRun = kept?.beside ? kept.run : null
+  const round = (imports: ImportLine[]) => {
+    const run = headRun
+    headRun = null
+    return checkImports(bench, framework, { ...context, imports }, log, run)
+  }
+  const imports = await timings.time('import-check', () => checkBySpelling(context.imports, round))
+  return { ...context, imports, runtime: [...testRuntimeFacts(kept?.run.runtime ?? null), ...context.runtime] }
 }
 
 /**
@@ -383,14 +415,29 @@ async function repositoryCollection(bench: TestBench, framework: FrameworkAdapte
   return resolved ? readCollection(framework.name, headTree, { packageDir, resolved }) : UNKNOWN_COLLECTION
 }
 
-async function preflight(bench: TestBench, changeSet: ChangeSet, framework: FrameworkAdapter, mode: Mode, ports: Ports): Promise<PreflightRun | null> {
+/** The preflight in the report; a repository whose tests cannot run here ends the run, saying why. */
+function keepPreflight(report: Report, kept: PreflightRun | null, bench: TestBench): PreflightRun | null {
+  report.preflight = kept?.preflight ?? null
+  report.runnerWrapper = bench.wrapper && describeWrapper(bench.wrapper)
+  if (report.preflight && !report.preflight.ok) throw withUncapturedRunner(preflightFailure(report.preflight), report.runner)
+  return kept
+}
+
+/**
+ * The first candidate runs in one runner start with the `written` files (the import check's) and, when it
+ * is one of the `suite`'s files (verify mode), with the suite's others.
+ */
+async function preflight(bench: TestBench, changeSet: ChangeSet, framework: FrameworkAdapter, mode: Mode, ports: Ports, along: { written?: SuiteFile[]; suite?: string[] } = {}): Promise<PreflightRun | null> {
   const candidates = preflightCandidates(changeSet, await ports.git.listFiles(changeSet.head), framework, mode)
   if (candidates.length === 0) {
     ports.log.info('Preflight: the repository has no test file to try; going on')
     return null
   }
+  const { written = [], suite = [] } = along
+  const present = suite.includes(candidates[0]) ? suite.filter((path) => path !== candidates[0]) : []
+  const beside = written.length || present.length ? { written, present } : null
   const retry = async (file: string) => (bench.wrapper ? withoutWrapper(bench, file, framework, ports) : null)
-  const kept = await searchPreflight(bench, candidates, { retry, log: ports.log })
+  const kept = await searchPreflight(bench, candidates, { retry, log: ports.log, beside })
   const { file, detail, command, tried } = kept.preflight
   const after = tried.length > 1 ? `, after ${tried.slice(0, -1).map((attempt) => attempt.file).join(', ')} yielded none` : ''
   if (kept.preflight.ok) ports.log.info(`Preflight: ${file} runs here (${detail}${after}): ${command}`)

@@ -47532,16 +47532,24 @@ function collectedLayout(layout, stem, collects) {
 ;// CONCATENATED MODULE: ./src/execute/import-check.ts
 
 
-async function checkImports(bench, framework, pack, log) {
-    if (!framework.loadingTest || pack.imports.length === 0)
+/**
+ * `headRun`: a run at head that already held the files (the preflight's, sharing its runner start); else
+ * they run at head here.
+ */
+async function checkImports(bench, framework, pack, log, headRun = null) {
+    const files = importCheckFiles(framework, pack);
+    if (files.length === 0)
         return pack.imports;
-    const files = loadingTests(pack, framework.loadingTest);
-    const head = (await bench.runAlone('head', files, 'Import check'))[0];
+    const head = headRun ?? (await bench.runAlone('head', files, 'Import check'))[0];
     const preFix = (await bench.runAlone('preFix', files, 'Import check'))[0];
     const lines = judgeImports(pack.imports, files, head, preFix);
     for (const line of lines)
         log.info(`Import check: ${line.module} as '${line.specifier}': ${describeLoads(line)}`);
     return lines;
+}
+/** The files the import check runs; none where the adapter has no loading test or there is no way in to check. */
+function importCheckFiles(framework, pack) {
+    return framework.loadingTest && pack.imports.length > 0 ? loadingTests(pack, framework.loadingTest) : [];
 }
 /** One test file per distinct specifier, in the regression folder: `import-check-1.test.js`. */
 function loadingTests(pack, loadingTest) {
@@ -47613,24 +47621,42 @@ function preflightCandidates(changeSet, headFiles, framework, mode) {
     const ordered = groups.flatMap((files) => rankedTests(files, primary));
     return [...new Set(ordered)].slice(0, PREFLIGHT_TRIES);
 }
-/** One file, run at head: it passes when a test of it ran (passed or not; not all skipped). */
-async function runPreflight(bench, file) {
-    const run = await bench.run('head', [file], { title: 'Preflight' });
+/**
+ * One file, run at head: it passes when a test of it ran (passed or not; not all skipped). The files
+ * `beside` it run in the same runner start; only the file's own results count.
+ */
+async function runPreflight(bench, file, beside = null) {
+    const run = await runBeside(bench, file, beside);
     const command = bench.lastCommand;
     const result = (ok, detail) => ({ run, preflight: { file, command, ok, durationMs: run.durationMs, detail, tried: [{ file, detail }] } });
-    const ran = run.tests.filter((test) => test.status !== 'skipped').length;
+    const tests = beside ? run.tests.filter((test) => test.file === file) : run.tests;
+    const ran = tests.filter((test) => test.status !== 'skipped').length;
     if (ran > 0)
-        return result(true, `${run.tests.length} test(s) ran at head`);
-    if (run.tests.length > 0)
-        return result(false, `no test ran at head: all ${run.tests.length} skipped`);
+        return result(true, `${tests.length} test(s) ran at head`);
+    if (tests.length > 0)
+        return result(false, `no test ran at head: all ${tests.length} skipped`);
     const how = run.timedOut ? 'timed out' : `exit ${run.exitCode ?? 'none'}`;
     return result(false, `no test results (${how}): ${firstErrorLines(errorOf(run, file))}`);
+}
+async function runBeside(bench, file, beside) {
+    if (!beside)
+        return bench.run('head', [file], { title: 'Preflight' });
+    if (beside.written.length === 0)
+        return bench.run('head', [file, ...beside.present], { title: 'Preflight' });
+    return (await bench.runAlone('head', beside.written, 'Preflight and import check', 1, [file, ...beside.present]))[0];
 }
 /**
  * The candidates (at least one), one at a time, until one runs a test. A file that yields nothing sends the
  * search on; a failure of the runner itself ends it at once, since every other file would fail the same way.
  */
 async function searchPreflight(bench, candidates, search) {
+    const beside = search.beside ?? null;
+    const shared = beside ? await runPreflight(bench, candidates[0], beside) : null;
+    if (shared?.preflight.ok)
+        return { ...shared, beside: beside };
+    // Beside other files, a file that ran no test is tried again alone: whatever failed, it is judged (and reported) as ever.
+    if (shared)
+        search.log.info(`Preflight: ${candidates[0]} ran no test beside ${beside.written.length + beside.present.length} other file(s) (${shared.preflight.detail}); it runs alone`);
     const tried = [];
     let durationMs = 0;
     for (const file of candidates) {
@@ -60509,8 +60535,9 @@ class TestBench {
     /**
      * Files run in one tree alone, then taken out again (the fix-concern tests): the suite installed stays
      * as it is, and their paths must be none of its. `times` runs, the later ones shuffled where the runner can.
+     * `beside`: files already in the tree that run with them, in the same runner start (the preflight's).
      */
-    async runAlone(tree, files, title, times = 1) {
+    async runAlone(tree, files, title, times = 1, beside = []) {
         const clash = files.find((file) => this.installed.some((installed) => installed.path === file.path));
         if (clash)
             throw new Error(`${clash.path} is a file of the suite: it cannot run alone`);
@@ -60519,7 +60546,7 @@ class TestBench {
             await this.options.compiled?.rebuild(this.trees[tree]);
             const runs = [];
             for (let run = 1; run <= times; run++)
-                runs.push(await this.run(tree, files.map((file) => file.path), { title: run === 1 ? title : `${title}, run ${run}`, shuffle: run > 1 }));
+                runs.push(await this.run(tree, [...beside, ...files.map((file) => file.path)], { title: run === 1 ? title : `${title}, run ${run}`, shuffle: run > 1 }));
             return runs;
         }
         finally {
@@ -65299,6 +65326,615 @@ function runnerReport(runner, headRoot) {
     return { ...asked, preFixStopped: runner.preFixStopped ?? null, captured: true, runner: launch.runner, via: launch.via, argv: launch.argv.map(inTree), execArgv: launch.execArgv.map(inTree), cwd: runDir, env: launch.env, beforeRunner: launch.beforeRunner, durationMs, reason: null };
 }
 
+;// CONCATENATED MODULE: ./src/context/hunks.ts
+/**
+ * A changed file's hunks as the model sees them, within an allowance. Each hunk is cut into pieces, one per
+ * run of changed lines with the context before it, and the allowance is shared among the pieces: a
+ * one-line fix beside a rewritten 100,000-line table keeps all its lines, and the table is cut.
+ */
+
+
+/** Below this, a piece is counted in a marker rather than shown as a stub. */
+const hunks_MIN_SHARE = 400;
+/** Room for the markers of pieces left out, when some are. */
+const hunks_MARKER_ROOM = 200;
+/** The hunks' text whole. */
+const diffText = (hunks) => hunks.map((hunk) => hunk.text).join('\n');
+/** Its length, without building it. */
+const diffSize = (hunks) => hunks.reduce((sum, hunk) => sum + hunk.text.length + 1, 0) - Math.min(1, hunks.length);
+/** The hunks within `allowance` characters; whatever is cut or left out is marked where it was. */
+function showHunks(hunks, allowance) {
+    if (diffSize(hunks) <= allowance)
+        return diffText(hunks);
+    const pieces = hunks.flatMap((hunk, index) => piecesOf(hunk, index));
+    const shares = allot(pieces.map((piece) => piece.cost), Math.max(0, allowance - hunks_MARKER_ROOM), hunks_MIN_SHARE);
+    return render(hunks, pieces, shares);
+}
+/** Each run of changed lines with the context lines before it; the header opens the first, trailing context closes the last. */
+function piecesOf(hunk, index) {
+    const [header, ...body] = hunk.text.split('\n');
+    const pieces = [[header]];
+    let inChange = false;
+    for (const line of body) {
+        const changed = line.startsWith('+') || line.startsWith('-');
+        if (!changed && inChange && pieces[pieces.length - 1].length > 1)
+            pieces.push([]);
+        pieces[pieces.length - 1].push(line);
+        inChange = changed;
+    }
+    // The context after the last run belongs to it, not to a piece of its own.
+    const last = pieces[pieces.length - 1];
+    if (pieces.length > 1 && !last.some((line) => line.startsWith('+') || line.startsWith('-')))
+        appendAll(pieces[pieces.length - 2], pieces.pop());
+    return pieces.map((lines, at) => ({ hunk: index, opens: at === 0, lines, cost: lines.reduce((sum, line) => sum + line.length + 1, 0) }));
+}
+function render(hunks, pieces, shares) {
+    const out = [];
+    let leftOut = 0;
+    const flush = () => {
+        if (leftOut > 0)
+            out.push(linesLeftOut(leftOut));
+        leftOut = 0;
+    };
+    let headed = -1;
+    pieces.forEach((piece, i) => {
+        if (shares[i] < Math.min(piece.cost, hunks_MIN_SHARE)) {
+            leftOut += piece.lines.length;
+            return;
+        }
+        flush();
+        // A piece shown from a hunk whose opening piece was left out still says which hunk it is in.
+        if (!piece.opens && headed !== piece.hunk)
+            out.push(hunks[piece.hunk].header);
+        headed = piece.hunk;
+        out.push(shares[i] >= piece.cost ? piece.lines.join('\n') : hunks_cut(piece, shares[i]));
+    });
+    flush();
+    return out.join('\n');
+}
+function hunks_cut(piece, share) {
+    const text = new ClippedText(share, piece.lines);
+    text.show(0, piece.lines.length - 1);
+    return text.finish(piece.lines.length - 1);
+}
+
+;// CONCATENATED MODULE: ./src/context/imports.ts
+/** How a new test imports a module: follow what the repository's own tests do, not a guess. */
+
+function importStyleOf(styleExampleContent, packageType) {
+    const fallback = { moduleSystem: packageType === 'module' ? 'esm' : 'cjs', extension: packageType === 'module' ? '.js' : '' };
+    if (!styleExampleContent)
+        return fallback;
+    const esm = /^\s*import\s[^;]*?from\s+['"]/m.test(styleExampleContent);
+    const cjs = /\brequire\(\s*['"]\.{1,2}\//.test(styleExampleContent);
+    const relative = [...styleExampleContent.matchAll(/(?:from\s+|require\(\s*)['"](\.{1,2}\/[^'"]+)['"]/g)].map((m) => m[1]);
+    const extension = relative.some((s) => s.endsWith('.js')) ? '.js' : relative.some((s) => s.endsWith('.ts')) ? '.ts' : '';
+    return { moduleSystem: esm || !cjs ? (esm ? 'esm' : fallback.moduleSystem) : 'cjs', extension: relative.length ? extension : fallback.extension };
+}
+/** The specifier a test in `fromDir` uses for `modulePath`, e.g. `../../src/transport`. */
+function importSpecifier(fromDir, modulePath, style) {
+    const withoutExtension = modulePath.replace(/\.[cm]?[jt]sx?$/, '');
+    const sourceExtension = /\.([cm]?)[jt]sx?$/.exec(modulePath)?.[1] ?? '';
+    const extension = style.extension === '.js' ? `.${sourceExtension}js` : style.extension === '.ts' ? external_node_path_.posix.extname(modulePath) : '';
+    // Without extensions, `dir/index` is imported as `dir`, as repositories write it.
+    const target = extension === '' && external_node_path_.posix.basename(withoutExtension) === 'index' ? external_node_path_.posix.dirname(withoutExtension) : withoutExtension;
+    const relative = external_node_path_.posix.relative(fromDir, target) || '.';
+    return (relative.startsWith('.') ? relative : `./${relative}`) + (target === withoutExtension ? extension : '');
+}
+
+;// CONCATENATED MODULE: ./src/context/runtime-facts.ts
+/**
+ * How the repository's tests run, as the model needs to know it and cannot see it: the Node version, whether
+ * TypeScript tests are type-checked (it decides how a test of a type-only change fails before the fix, and
+ * whether a cast is needed), mocha's test interface, jest's test environment — read from the configuration,
+ * never guessed.
+ */
+
+const RUNNER_CONFIGS = ['jest.config.js', 'jest.config.ts', 'jest.config.cjs', 'jest.config.mjs', 'jest.config.json', '.mocharc.js', '.mocharc.cjs', '.mocharc.json', '.mocharc.yml', '.mocharc.yaml'];
+/** The facts, each a line for the conventions. */
+async function readRuntimeFacts(reader, head, files, framework, language) {
+    if (language === 'python')
+        return [];
+    const paths = ['package.json', ...RUNNER_CONFIGS.filter((path) => files.has(path))];
+    const texts = await Promise.all(paths.map((path) => reader.text(head, path)));
+    return runtimeFacts({ framework, language, config: texts.filter((text) => text !== null).join('\n'), nodeVersion: await nodeVersion() });
+}
+function runtimeFacts(input) {
+    return [
+        input.nodeVersion && `Node ${input.nodeVersion.replace(/^v/, '')} runs the tests.`,
+        input.language === 'typescript' && typeChecking(input.framework, input.config),
+        input.framework === 'mocha' && /["']?ui["']?\s*[:=]\s*["']?tdd\b|--ui[= ]tdd\b|-u tdd\b/.test(input.config) && "mocha's TDD interface: suite(), test(), suiteSetup(), setup() — not describe()/it().",
+        input.framework === 'jest' && testEnvironment(input.config)
+    ].filter((fact) => typeof fact === 'string');
+}
+function typeChecking(framework, config) {
+    const checked = 'TypeScript tests are type-checked: a type error fails the whole file (before the fix too), so reach code whose types the fix changed through a cast, and put a type-only check in a file of its own';
+    const stripped = 'TypeScript tests are not type-checked: the types are stripped, so a type error does not fail a test';
+    if (framework === 'vitest')
+        return `${stripped} (vitest, esbuild).`;
+    if (framework === 'jest') {
+        // tsdx and ts-jest check types unless told not to; babel-jest, @swc/jest and esbuild transforms never do.
+        const tsJest = /\bts-jest\b|"tsdx"/.test(config);
+        if (tsJest && !/isolatedModules["']?\s*:\s*true|diagnostics["']?\s*:\s*false/.test(config))
+            return `${checked} (ts-jest).`;
+        if (tsJest || /@swc\/jest|babel-jest|esbuild-jest|@babel\/preset-typescript/.test(config))
+            return `${stripped}.`;
+    }
+    if (framework === 'mocha' || framework === 'node-test') {
+        const tsNode = /ts-node\/register|ts-node\/esm/.test(config);
+        if (tsNode && !/transpile-?only|TS_NODE_TRANSPILE_ONLY/i.test(config))
+            return `${checked} (ts-node).`;
+        if (tsNode || /\btsx\b|--experimental-strip-types|@swc-node|esbuild-register/.test(config))
+            return `${stripped}.`;
+    }
+    return null;
+}
+function testEnvironment(config) {
+    const environment = /testEnvironment["']?\s*:\s*["']([\w@/.-]+)["']/.exec(config)?.[1] ?? /--env[= ]([\w-]+)/.exec(config)?.[1];
+    return environment ? `jest's test environment: ${environment}${/jsdom/.test(environment) ? ' (a browser-like DOM: document, window)' : ''}.` : null;
+}
+/** The `node` on PATH, as the repository's test commands find it (not necessarily the one running this tool). */
+function nodeVersion() {
+    return new Promise((resolve) => {
+        (0,external_node_child_process_.execFile)('node', ['--version'], { timeout: 5000, env: { PATH: process.env.PATH ?? '' } }, (error, stdout) => resolve(error ? null : stdout.trim() || null));
+    });
+}
+
+;// CONCATENATED MODULE: ./src/context/python-imports.ts
+/**
+ * How a new Python test imports a changed module: its canonical absolute module path, as the package's
+ * users and the repository's own tests write it (`from pricing.discounts import apply_discount`).
+ * src layout → without `src/`; flat layout → as it is; a project folder in a monorepo → from that
+ * project's own root. Never `src.pricing…`, never a relative import.
+ */
+
+
+/** `src/pricing/discounts.py` → `pricing.discounts`; `src/pricing/__init__.py` → `pricing`. */
+function pythonModuleName(sourcePath, hasFile, existingTests = []) {
+    const parts = modulePartsOf(sourcePath);
+    const structural = importRootDepth(sourcePath, hasFile);
+    const imported = importedTopLevelNames(existingTests);
+    // What the repository's tests already import wins over the layout guess, when they name this module's package.
+    const candidates = [structural, ...parts.keys()].filter((depth) => depth < parts.length && isImportable(parts.slice(depth)));
+    const evidenced = candidates.find((depth) => imported.has(parts[depth]));
+    return parts.slice(evidenced ?? candidates[0] ?? structural).join('.');
+}
+/**
+ * How many leading folders of `sourcePath` are not part of its module name: up to the nearest project root
+ * (a folder with pyproject.toml, setup.py or setup.cfg; else the repository root), plus its `src/`, or else
+ * up to the top of the chain of `__init__.py` packages that holds the file.
+ */
+function importRootDepth(sourcePath, hasFile) {
+    const dirs = sourcePath.split('/').slice(0, -1);
+    let project = dirs.length;
+    while (project > 0 && !PROJECT_FILES.some((file) => hasFile(external_node_path_.posix.join(...dirs.slice(0, project), file))))
+        project--;
+    if (dirs[project] === 'src')
+        return project + 1;
+    let root = dirs.length;
+    while (root > project && hasFile(external_node_path_.posix.join(...dirs.slice(0, root), '__init__.py')))
+        root--;
+    // A file outside any regular package: namespace packages from the project root.
+    return root === dirs.length ? project : root;
+}
+function modulePartsOf(sourcePath) {
+    const parts = sourcePath.replace(/\.pyi?$/, '').split('/');
+    return parts[parts.length - 1] === '__init__' && parts.length > 1 ? parts.slice(0, -1) : parts;
+}
+function isImportable(parts) {
+    return parts[0] !== 'src' && parts.every((part) => /^[A-Za-z_]\w*$/.test(part));
+}
+/** The top-level module names that test code imports (`from a.b import c`, `import a.b, d`). */
+function importedTopLevelNames(sources) {
+    const names = new Set();
+    for (const source of sources) {
+        for (const match of source.matchAll(/^[ \t]*from[ \t]+([A-Za-z_]\w*)[\w.]*[ \t]+import\b/gm))
+            names.add(match[1]);
+        for (const match of source.matchAll(/^[ \t]*import[ \t]+([\w.]+(?:[ \t]+as[ \t]+\w+)?(?:[ \t]*,[ \t]*[\w.]+(?:[ \t]+as[ \t]+\w+)?)*)/gm)) {
+            for (const item of match[1].split(','))
+                names.add(item.trim().split(/[.\s]/)[0]);
+        }
+    }
+    return names;
+}
+/** The dotted module names test code imports: `import a.b` → a.b; `from a.b import c, d` → a.b, a.b.c, a.b.d. */
+function importedModuleNames(source) {
+    const names = new Set();
+    for (const [, module, list] of source.matchAll(/^[ \t]*from[ \t]+([A-Za-z_][\w.]*)[ \t]+import[ \t]+\(?([\w \t,]+)/gm)) {
+        names.add(module);
+        for (const item of list.split(','))
+            if (item.trim())
+                names.add(`${module}.${item.trim().split(/\s/)[0]}`);
+    }
+    for (const [, list] of source.matchAll(/^[ \t]*import[ \t]+([\w. \t,]+)/gm)) {
+        for (const item of list.split(','))
+            if (item.trim())
+                names.add(item.trim().split(/\s/)[0]);
+    }
+    return names;
+}
+
+;// CONCATENATED MODULE: ./src/context/read.ts
+/** One file shown beyond its hunks is parsed only up to this size (a 100,000-line module is ~3 MB). */
+const MAX_FILE_BYTES = 4 * 1024 * 1024;
+/** All files the context reads together. */
+const MAX_READ_BYTES = 16 * 1024 * 1024;
+function boundedReader(git, limits = { file: MAX_FILE_BYTES, total: MAX_READ_BYTES }) {
+    const reads = new Map();
+    let decided = Promise.resolve();
+    let left = limits.total;
+    // Sizes are asked and contents read in parallel; only the decision to read is taken in call order.
+    const admit = (size) => {
+        const admitted = decided.then(async () => {
+            const bytes = await size;
+            if (bytes === null || bytes > Math.min(limits.file, left))
+                return false;
+            left -= bytes;
+            return true;
+        });
+        decided = admitted.catch(() => undefined);
+        return admitted;
+    };
+    const readNow = async (commit, path) => {
+        const size = sizeOf(git, commit, path);
+        if (!(await admit(size)))
+            return { content: null, size: await size };
+        const content = await git.fileAt(commit, path);
+        return { content, size: content === null ? null : await size };
+    };
+    const read = (commit, path) => {
+        const key = `${commit}:${path}`;
+        if (!reads.has(key))
+            reads.set(key, readNow(commit, path));
+        return reads.get(key);
+    };
+    return { read, text: async (commit, path) => (await read(commit, path)).content };
+}
+/** A blob's size in bytes, or null when the path is no file at that commit. */
+async function sizeOf(git, commit, path) {
+    try {
+        const size = Number((await git.inTree(git.repoDir, ['cat-file', '-s', `${commit}:${path}`])).trim());
+        return Number.isFinite(size) ? size : null;
+    }
+    catch {
+        return null;
+    }
+}
+
+;// CONCATENATED MODULE: ./src/context/test-excerpts.ts
+/**
+ * A long existing test file, shown as the style example the way a large changed module is shown (the rule
+ * in budget.ts): its head (imports, setup), the tests that name the changed code whole, and the titles of
+ * the other tests with their lines, for the model to read with its read tools.
+ */
+
+
+
+
+/** A test or a group of tests opening on this line (JavaScript runners, pytest, unittest). */
+const TEST_OPENING = /^\s*(?:(?:describe|context|suite|it|test|specify)(?:\.\w+)*\s*\(|(?:async\s+)?def\s+test\w*\s*\(|class\s+Test\w*\s*[(:])/;
+/** A single test, not a group. */
+const SINGLE_TEST = /^\s*(?:(?:it|test|specify)(?:\.\w+)*\s*\(|(?:async\s+)?def\s+test\w*\s*\()/;
+/** The head (imports, setup) takes at most this share of the limit. */
+const HEAD_SHARE = 1 / 3;
+/** Room for the titles of the tests not shown. */
+const TITLES_ROOM = 1_500;
+const TITLE_LINE = 120;
+/** Names too common in tests to say a test is about the changed code. */
+const COMMON_NAMES = new Set(['expect', 'assert', 'require', 'describe', 'test', 'Error', 'String', 'Number', 'Object', 'Array', 'JSON', 'Math', 'Promise', 'Boolean', 'Date', 'Symbol', 'Map', 'Set', 'self', 'super', 'isinstance', 'str', 'int', 'dict', 'list']);
+/**
+ * `content` within `limit` characters: whole when it fits; by parts when some of its tests name any of
+ * `names` (the changed code's); else null, for the caller to cut it as a prefix.
+ */
+function testsNamingTheChange(content, names, limit) {
+    if (content.length <= limit)
+        return content;
+    const wanted = names.filter((name) => name.length >= 3 && !COMMON_NAMES.has(name));
+    if (wanted.length === 0)
+        return null;
+    const naming = new RegExp(`(?<![\\w$])(?:${wanted.map(escapeRegExp).join('|')})(?![\\w$])`);
+    const index = new LineIndex(content);
+    const openings = index.lines.flatMap((line, at) => (TEST_OPENING.test(line) ? [{ start: at, end: index.blockEnd(at), single: SINGLE_TEST.test(line) }] : []));
+    const tests = openings.filter((opening) => opening.single);
+    const relevant = tests.filter((test) => naming.test(index.text(test.start, test.end)));
+    if (relevant.length === 0)
+        return null;
+    const picked = [];
+    let left = limit - TITLES_ROOM;
+    const take = (from, to) => {
+        const cost = index.size(from, to) + 40;
+        if (to < from || cost > left)
+            return false;
+        picked.push([from, to]);
+        left -= cost;
+        return true;
+    };
+    // The head up to the first test, or the part of it that fits its share.
+    const headEnd = (openings[0]?.start ?? index.lineCount) - 1;
+    let head = headEnd;
+    while (head >= 0 && index.size(0, head) > limit * HEAD_SHARE)
+        head--;
+    take(0, head);
+    for (const test of relevant) {
+        // The groups around a test open and close on lines of their own: shown too, so the test reads in its place.
+        const groups = openings.filter((opening) => !opening.single && opening.start < test.start && opening.end >= test.end);
+        for (const group of groups)
+            take(group.start, group.start);
+        take(test.start, test.end);
+        for (const group of groups.reverse())
+            if (group.end > test.end)
+                take(group.end, group.end);
+    }
+    // A gap of blank lines alone is shown: a marker there would cost more and say nothing.
+    const spans = joinSpans(picked).reduce((kept, span) => {
+        const last = kept[kept.length - 1];
+        if (last && index.lines.slice(last[1] + 1, span[0]).every((line) => !line.trim()))
+            last[1] = span[1];
+        else
+            kept.push(span);
+        return kept;
+    }, []);
+    const shown = (line) => spans.some(([from, to]) => line >= from && line <= to);
+    const text = new ClippedText(limit - TITLES_ROOM, index.lines);
+    for (const [from, to] of spans)
+        text.show(from, to);
+    const last = index.lines[index.lineCount - 1] === '' ? index.lineCount - 2 : index.lineCount - 1;
+    const titles = tests.filter((test) => !shown(test.start)).map((test) => `${test.start + 1}: ${index.lines[test.start].trim().slice(0, TITLE_LINE)}`);
+    return [text.finish(last), ...titlesWithin(titles, TITLES_ROOM)].join('\n');
+}
+const TITLES_HEADING = '… (the other tests of the file, by line, to read what you need:)';
+/** The titles that fit `room`, with the line joining them to the code and a marker for the rest. */
+function titlesWithin(titles, room) {
+    if (titles.length === 0)
+        return [];
+    const kept = ['', TITLES_HEADING];
+    // The line breaks before the heading and the closing marker.
+    let left = room - TITLES_HEADING.length - 3 - 40;
+    for (const title of titles) {
+        if (title.length + 1 > left)
+            break;
+        kept.push(title);
+        left -= title.length + 1;
+    }
+    const more = titles.length - (kept.length - 2);
+    return more > 0 ? [...kept, `[… ${more} more tests left out]`] : kept;
+}
+
+;// CONCATENATED MODULE: ./src/context/context.ts
+/**
+ * The context stage: what the model may see and call, and how a new test must look and import. All of it
+ * within CONTEXT_BUDGET characters (see budget.ts), from a bounded amount of text read (see read.ts).
+ */
+
+
+
+
+
+
+
+
+
+
+
+
+
+
+
+
+
+/** Changed source files shown; a fix touching more names the rest. */
+const MAX_SOURCES = 12;
+/** Per changed file: its hunks, its changed code after the fix (the rule in budget.ts), and before it. */
+const DIFF_LIMIT = 24_000;
+const HEAD_LIMIT = Math.max(WHOLE_FILE_LIMIT, LARGE_MODULE_CODE + OUTLINE_LIMIT) + PIECE_OVERHEAD;
+const BASE_LIMIT = 16_000;
+/** Below this share, a file's part is cut to nothing rather than to a stub. */
+const MIN_FILE_SHARE = 2_000;
+/** What ran the repository's tests here, as the context states it (none when no run said). */
+const testRuntimeFacts = (testRuntime) => (testRuntime ? [`${testRuntime} runs the tests.`] : []);
+async function buildContext(changeSet, git, framework, options = {}) {
+    const { bugReport = null, collection = UNKNOWN_COLLECTION, packageDir = '', testRuntime = null } = options;
+    const reader = boundedReader(git);
+    const budget = new Budget(CONTEXT_BUDGET - RENDERING_RESERVE);
+    const sources = sourceFiles(changeSet).filter((file) => file.status !== 'deleted');
+    const headFiles = await git.listFiles(changeSet.head);
+    const headFileSet = new Set(headFiles);
+    // The style example is a test as it was before the PR: a test the fix changed is the most relevant one,
+    // and its pre-fix version does not give away the fix's own new tests.
+    const fixTests = changeSet.files.filter((file) => file.role === 'test');
+    const changedBefore = new Map(fixTests.filter((file) => file.basePath && file.status !== 'added').map((file) => [file.path, file.basePath]));
+    const primary = sources[0]?.path ?? '';
+    // Where the repository's own test command will collect the suite once copied in (see collection.ts).
+    const example = await styleExampleTest(fixTests, headFiles, primary, {
+        isTestFile: (path) => framework.isTestFile(path),
+        collects: (path) => collection.collects(path),
+        importsChangedCode: (path) => importsAny(reader, changeSet.head, path, sources.map((file) => file.path), headFileSet)
+    });
+    const usual = layoutFor(example, primary);
+    const layout = collectedLayout(usual, suiteStem(bugReport, changeSet.head), (path) => collection.collects(path));
+    const examplePath = layout.styleExample;
+    const [styleExample, type] = await Promise.all([
+        !examplePath ? null : readStyleExample(reader, examplePath, changedBefore.has(examplePath) ? { commit: changeSet.mergeBase, path: changedBefore.get(examplePath) } : null, changeSet.head, changedNames(sources)),
+        packageType(reader, changeSet.head)
+    ]);
+    const styleImports = styleExample ? rebaseImports(styleExample.path, styleExample.content, layout.regressionDir) : [];
+    budget.spend(styleCost(styleExample, styleImports));
+    const style = importStyleOf(styleExample?.content ?? null, type);
+    // Python imports by module name from the import root; JavaScript by a path relative to the regression folder.
+    const importOf = (path) => path.endsWith('.py') ? pythonModuleName(path, (file) => headFileSet.has(file), styleExample ? [styleExample.content] : []) : importSpecifier(layout.regressionDir, path, style);
+    // The changed code first, leaving a reserve for the modules around it.
+    const shown = await sourceContexts(sources, changeSet, reader, importOf, budget.remaining - RELATED_RESERVE);
+    budget.spend(shown.reduce((sum, source) => sum + sourceCost(source), 0));
+    const imports = await waysIn(shown.map((source) => source.path), { files: headFileSet, reader, head: changeSet.head, styleExample, styleImports, packageDir, importOf });
+    const language = primary.endsWith('.py') ? 'python' : /\.[cm]?tsx?$/.test(primary) ? 'typescript' : 'javascript';
+    return {
+        sources: shown,
+        imports,
+        styleExample,
+        styleImports,
+        related: await relatedModules(sources.map((file) => file.path), imports.flatMap(({ module, through }) => (through ? [{ module, entry: through }] : [])), namedSources(bugReport, headFiles, changeSet, framework), { files: headFileSet, reader, head: changeSet.head, importOf, budget, changedCode: (path) => changedCode(shown, path) }),
+        regressionDir: layout.regressionDir,
+        testFileSuffix: layout.testFileSuffix,
+        framework: framework.name,
+        frameworkVersion: context_installedVersion(git.repoDir, framework.name),
+        moduleSystem: style.moduleSystem,
+        language,
+        runtime: [...testRuntimeFacts(testRuntime), ...(await readRuntimeFacts(reader, changeSet.head, headFileSet, framework.name, language))]
+    };
+}
+/**
+ * The changed files within `allowance`: every file's name, import and exports, then all hunks, then the
+ * changed code after the fix, then before it; each part shared among the files, each capped per file.
+ */
+async function sourceContexts(files, changeSet, reader, importOf, allowance) {
+    const drafts = await Promise.all(files.slice(0, MAX_SOURCES).map((file) => draftSource(file, changeSet, reader, importOf)));
+    const budget = new Budget(allowance);
+    const shown = drafts.filter((draft) => budget.claim(context_headingCost(draft.context)));
+    share(budget, shown, DIFF_LIMIT, (draft) => diffSize(draft.file.hunks) + PIECE_OVERHEAD, (draft, allowance) => {
+        draft.diffCut = diffSize(draft.file.hunks) > allowance - PIECE_OVERHEAD;
+        draft.context.diff = withUnreadNote(draft, showHunks(draft.file.hunks, allowance - PIECE_OVERHEAD));
+        return draft.context.diff.length + PIECE_OVERHEAD;
+    });
+    share(budget, shown, HEAD_LIMIT, (draft) => draft.head?.cost ?? 0, (draft, allowance) => excerptsCost((draft.context.head = draft.head.show(allowance))));
+    // With the whole diff and the code after the fix, the code before it adds nothing: beside the whole file
+    // it is not rendered, so it costs nothing and is kept as it always was (a file under the read limit, so
+    // bounded); beside parts of the file it is left out.
+    const showsBase = (draft) => draft.base !== null && !isWhole(draft.context.head) && draft.diffCut;
+    share(budget, shown.filter(showsBase), BASE_LIMIT, (draft) => draft.base.cost, (draft, allowance) => excerptsCost((draft.context.base = draft.base.show(allowance))));
+    for (const draft of shown.filter((draft) => draft.base !== null && isWhole(draft.context.head)))
+        draft.context.base = draft.base.show(Infinity);
+    const contexts = shown.map((draft) => draft.context);
+    noteLeftOut(contexts, files.filter((file) => !contexts.some((context) => context.path === file.path)));
+    return contexts;
+}
+async function draftSource(file, changeSet, reader, importOf) {
+    // Both asked for before either is awaited: the reader admits reads in the order they are asked for.
+    const [head, baseContent] = await Promise.all([reader.read(changeSet.head, file.path), file.basePath ? reader.text(changeSet.mergeBase, file.basePath) : null]);
+    // A missing file reads as empty, as before; one too large to read is shown by its hunks.
+    const headContent = head.content ?? (head.size === null ? '' : null);
+    // When a module exports more names than are listed, those the diff uses come first.
+    const exports = headContent === null ? [] : capNames(exportedNames(headContent), () => diffText(file.hunks));
+    const context = { path: file.path, head: [], base: [], exports, diff: '', importSpecifier: importOf(file.path), addedByFix: file.status === 'added' };
+    // Shown by parts, a file also shows how it exports itself (the API a test calls), the definitions in it
+    // that its changed lines call (one level deep, nested ones too), and an outline of the rest.
+    const called = calledNames(diffText(file.hunks));
+    const alsoShown = (lines) => [...exportStatementLines(lines), ...definitionLines(lines, called, { nested: true })];
+    const headPlan = headContent === null ? null : planExcerpts(headContent, file.hunks.flatMap((hunk) => (hunk.addedLines.length ? hunk.addedLines : [hunk.head.start])), alsoShown, { outline: true });
+    // A large function before the fix is the diff's other side, shown again at length.
+    const showBase = baseContent !== null && headPlan !== null && headPlan.codeSize <= WHOLE_FILE_LIMIT;
+    const basePlan = showBase ? planExcerpts(baseContent, file.hunks.flatMap((hunk) => (hunk.removedLines.length ? hunk.removedLines : [hunk.base.start]))) : null;
+    return { file, context, head: headPlan, base: basePlan, unreadSize: headContent === null ? head.size : null, diffCut: false };
+}
+/** Shares what `budget` has left among the drafts, each capped at `limit`: `show` fills a draft's part and says what it cost. */
+function share(budget, drafts, limit, demand, show) {
+    const wanted = drafts.map((draft) => Math.min(limit, demand(draft)));
+    const shares = allot(wanted, budget.remaining, MIN_FILE_SHARE);
+    drafts.forEach((draft, i) => {
+        if (wanted[i] > 0)
+            budget.spend(show(draft, Math.min(shares[i], budget.remaining)));
+    });
+}
+function withUnreadNote(draft, diff) {
+    return draft.unreadSize === null ? diff : `[${draft.file.path} is ${draft.unreadSize} bytes, too large to read: shown by its hunks only]\n${diff}`;
+}
+/** Changed files not shown are named at the end of the last one's diff, so the model knows they exist. */
+function noteLeftOut(contexts, leftOut) {
+    const last = contexts[contexts.length - 1];
+    if (!last || leftOut.length === 0)
+        return;
+    const names = leftOut.slice(0, 10).map((file) => file.path.slice(0, 200));
+    last.diff += `\n[… ${leftOut.length} more changed source files left out: ${names.join(', ')}${leftOut.length > names.length ? ', …' : ''}]`;
+}
+/** A changed file's code after the fix as shown: its changed functions (or the whole file), and its hunks' lines at head. */
+function changedCode(shown, path) {
+    const source = shown.find((entry) => entry.path === path);
+    if (!source)
+        return '';
+    // Not the hunk headers (their function context may be any line) nor the removed lines.
+    const hunkLines = source.diff.split('\n').filter((line) => !line.startsWith('@@') && !line.startsWith('-'));
+    return [...hunkLines, ...source.head.map((excerpt) => excerpt.code)].join('\n');
+}
+const isWhole = (excerpts) => excerpts.length === 1 && excerpts[0].name === WHOLE_FILE;
+const excerptsCost = (excerpts) => excerpts.reduce((sum, excerpt) => sum + excerpt.code.length + excerpt.name.length + PIECE_OVERHEAD, 0);
+const namesCost = (names) => names.reduce((sum, name) => sum + name.length + 4, 0);
+/** A file's heading, exports line and import convention: its path three times. */
+const context_headingCost = (source) => 3 * source.path.length + source.importSpecifier.length + namesCost(source.exports) + 2 * PIECE_OVERHEAD;
+/** What a changed file costs as rendered (its code before the fix is not rendered beside the whole file). */
+function sourceCost(source) {
+    return context_headingCost(source) + source.diff.length + PIECE_OVERHEAD + excerptsCost(source.head) + (isWhole(source.head) ? 0 : excerptsCost(source.base));
+}
+function styleCost(example, imports) {
+    if (!example)
+        return PIECE_OVERHEAD;
+    return example.content.length + example.path.length + imports.reduce((sum, entry) => sum + entry.original.length + entry.rebased.length + 10, 0) + 2 * PIECE_OVERHEAD;
+}
+/** Source files the bug report names, other than the changed ones (shown already). */
+function namedSources(bugReport, headFiles, changeSet, framework) {
+    if (!bugReport)
+        return [];
+    const changed = new Set(changeSet.files.map((file) => file.path));
+    const sources = headFiles.filter((file) => classifyFile(file) === 'source' && !framework.isTestFile(file) && !changed.has(file));
+    return filesNamedIn(`${bugReport.title}\n${bugReport.body}`, sources);
+}
+/** Whether a test imports any of `modules`: by a relative path (JavaScript), or by module name (Python). */
+async function importsAny(reader, head, testPath, modules, files) {
+    const content = (await reader.text(head, testPath)) ?? '';
+    if (testPath.endsWith('.py')) {
+        const imported = importedModuleNames(content);
+        return modules.some((module) => module.endsWith('.py') && imported.has(pythonModuleName(module, (file) => files.has(file))));
+    }
+    return relativeImports(content).some((specifier) => modules.includes(resolveImport(testPath, specifier, files) ?? ''));
+}
+/**
+ * The example at `path` — as the fix found it when the fix changed it (`beforeFix`: where, maybe under
+ * another name), else at head. A long one by its head and the tests naming the changed code (`names`),
+ * else cut at a blank line, so no test is shown half-written.
+ */
+async function readStyleExample(reader, path, beforeFix, head, names) {
+    const from = beforeFix ?? { commit: head, path };
+    const changed = beforeFix ? { changedByFix: true } : {};
+    const content = (await reader.text(from.commit, from.path)) ?? '';
+    const byParts = testsNamingTheChange(content, names, STYLE_EXAMPLE_LIMIT);
+    if (byParts !== null)
+        return { path, content: byParts, ...changed };
+    // Room kept for the note saying what is left out.
+    const cut = content.lastIndexOf('\n\n', STYLE_EXAMPLE_LIMIT - 80);
+    const shown = content.slice(0, cut > 0 ? cut : STYLE_EXAMPLE_LIMIT - 80);
+    // Where the rest starts (past the blank line it was cut at, or the line cut through), so a model that can
+    // read asks for exactly that.
+    const next = shown.split('\n').length + (cut > 0 ? 2 : 0);
+    const total = content.split('\n').length - (content.endsWith('\n') ? 1 : 0);
+    return { path, content: `${shown}\n\n… (lines ${next}-${total} of the file are left out)`, ...changed };
+}
+/**
+ * The names the fix's changed lines call, and those its hunks declare (with their context lines and
+ * headers: the functions the changes are in): what a test of the changed code names.
+ */
+function changedNames(files) {
+    const text = files.map((file) => diffText(file.hunks)).join('\n');
+    const changedLines = text.split('\n').filter((line) => /^[+-]/.test(line)).join('\n');
+    // Around the changes only functions and classes: a local variable there names nothing a test calls.
+    const declared = [...text.matchAll(/\b(?:function\*?|def|class)\s+([A-Za-z_$][\w$]*)/g), ...changedLines.matchAll(/\b(?:const|let|var)\s+([A-Za-z_$][\w$]*)/g)].map((match) => match[1]);
+    return [...new Set([...declared, ...calledNames(changedLines)])];
+}
+/** The version of the framework installed in the repository (JavaScript runners), for the model's API choices. */
+function context_installedVersion(repoDir, framework) {
+    try {
+        return JSON.parse((0,external_node_fs_.readFileSync)((0,external_node_path_.join)(repoDir, 'node_modules', framework, 'package.json'), 'utf8')).version ?? null;
+    }
+    catch {
+        return null;
+    }
+}
+async function packageType(reader, head) {
+    try {
+        return JSON.parse((await reader.text(head, 'package.json')) ?? '{}').type;
+    }
+    catch {
+        return undefined;
+    }
+}
+
 ;// CONCATENATED MODULE: ./src/model/pricing.ts
 /** The day the table below was checked against Anthropic's pricing page; the report names it beside every cost. */
 const PRICES_AS_OF = '2026-11-27';
@@ -66141,613 +66777,6 @@ async function writeReport(outDir, report, suiteFiles, concernFiles = []) {
     return paths;
 }
 
-;// CONCATENATED MODULE: ./src/context/hunks.ts
-/**
- * A changed file's hunks as the model sees them, within an allowance. Each hunk is cut into pieces, one per
- * run of changed lines with the context before it, and the allowance is shared among the pieces: a
- * one-line fix beside a rewritten 100,000-line table keeps all its lines, and the table is cut.
- */
-
-
-/** Below this, a piece is counted in a marker rather than shown as a stub. */
-const hunks_MIN_SHARE = 400;
-/** Room for the markers of pieces left out, when some are. */
-const hunks_MARKER_ROOM = 200;
-/** The hunks' text whole. */
-const diffText = (hunks) => hunks.map((hunk) => hunk.text).join('\n');
-/** Its length, without building it. */
-const diffSize = (hunks) => hunks.reduce((sum, hunk) => sum + hunk.text.length + 1, 0) - Math.min(1, hunks.length);
-/** The hunks within `allowance` characters; whatever is cut or left out is marked where it was. */
-function showHunks(hunks, allowance) {
-    if (diffSize(hunks) <= allowance)
-        return diffText(hunks);
-    const pieces = hunks.flatMap((hunk, index) => piecesOf(hunk, index));
-    const shares = allot(pieces.map((piece) => piece.cost), Math.max(0, allowance - hunks_MARKER_ROOM), hunks_MIN_SHARE);
-    return render(hunks, pieces, shares);
-}
-/** Each run of changed lines with the context lines before it; the header opens the first, trailing context closes the last. */
-function piecesOf(hunk, index) {
-    const [header, ...body] = hunk.text.split('\n');
-    const pieces = [[header]];
-    let inChange = false;
-    for (const line of body) {
-        const changed = line.startsWith('+') || line.startsWith('-');
-        if (!changed && inChange && pieces[pieces.length - 1].length > 1)
-            pieces.push([]);
-        pieces[pieces.length - 1].push(line);
-        inChange = changed;
-    }
-    // The context after the last run belongs to it, not to a piece of its own.
-    const last = pieces[pieces.length - 1];
-    if (pieces.length > 1 && !last.some((line) => line.startsWith('+') || line.startsWith('-')))
-        appendAll(pieces[pieces.length - 2], pieces.pop());
-    return pieces.map((lines, at) => ({ hunk: index, opens: at === 0, lines, cost: lines.reduce((sum, line) => sum + line.length + 1, 0) }));
-}
-function render(hunks, pieces, shares) {
-    const out = [];
-    let leftOut = 0;
-    const flush = () => {
-        if (leftOut > 0)
-            out.push(linesLeftOut(leftOut));
-        leftOut = 0;
-    };
-    let headed = -1;
-    pieces.forEach((piece, i) => {
-        if (shares[i] < Math.min(piece.cost, hunks_MIN_SHARE)) {
-            leftOut += piece.lines.length;
-            return;
-        }
-        flush();
-        // A piece shown from a hunk whose opening piece was left out still says which hunk it is in.
-        if (!piece.opens && headed !== piece.hunk)
-            out.push(hunks[piece.hunk].header);
-        headed = piece.hunk;
-        out.push(shares[i] >= piece.cost ? piece.lines.join('\n') : hunks_cut(piece, shares[i]));
-    });
-    flush();
-    return out.join('\n');
-}
-function hunks_cut(piece, share) {
-    const text = new ClippedText(share, piece.lines);
-    text.show(0, piece.lines.length - 1);
-    return text.finish(piece.lines.length - 1);
-}
-
-;// CONCATENATED MODULE: ./src/context/imports.ts
-/** How a new test imports a module: follow what the repository's own tests do, not a guess. */
-
-function importStyleOf(styleExampleContent, packageType) {
-    const fallback = { moduleSystem: packageType === 'module' ? 'esm' : 'cjs', extension: packageType === 'module' ? '.js' : '' };
-    if (!styleExampleContent)
-        return fallback;
-    const esm = /^\s*import\s[^;]*?from\s+['"]/m.test(styleExampleContent);
-    const cjs = /\brequire\(\s*['"]\.{1,2}\//.test(styleExampleContent);
-    const relative = [...styleExampleContent.matchAll(/(?:from\s+|require\(\s*)['"](\.{1,2}\/[^'"]+)['"]/g)].map((m) => m[1]);
-    const extension = relative.some((s) => s.endsWith('.js')) ? '.js' : relative.some((s) => s.endsWith('.ts')) ? '.ts' : '';
-    return { moduleSystem: esm || !cjs ? (esm ? 'esm' : fallback.moduleSystem) : 'cjs', extension: relative.length ? extension : fallback.extension };
-}
-/** The specifier a test in `fromDir` uses for `modulePath`, e.g. `../../src/transport`. */
-function importSpecifier(fromDir, modulePath, style) {
-    const withoutExtension = modulePath.replace(/\.[cm]?[jt]sx?$/, '');
-    const sourceExtension = /\.([cm]?)[jt]sx?$/.exec(modulePath)?.[1] ?? '';
-    const extension = style.extension === '.js' ? `.${sourceExtension}js` : style.extension === '.ts' ? external_node_path_.posix.extname(modulePath) : '';
-    // Without extensions, `dir/index` is imported as `dir`, as repositories write it.
-    const target = extension === '' && external_node_path_.posix.basename(withoutExtension) === 'index' ? external_node_path_.posix.dirname(withoutExtension) : withoutExtension;
-    const relative = external_node_path_.posix.relative(fromDir, target) || '.';
-    return (relative.startsWith('.') ? relative : `./${relative}`) + (target === withoutExtension ? extension : '');
-}
-
-;// CONCATENATED MODULE: ./src/context/runtime-facts.ts
-/**
- * How the repository's tests run, as the model needs to know it and cannot see it: the Node version, whether
- * TypeScript tests are type-checked (it decides how a test of a type-only change fails before the fix, and
- * whether a cast is needed), mocha's test interface, jest's test environment — read from the configuration,
- * never guessed.
- */
-
-const RUNNER_CONFIGS = ['jest.config.js', 'jest.config.ts', 'jest.config.cjs', 'jest.config.mjs', 'jest.config.json', '.mocharc.js', '.mocharc.cjs', '.mocharc.json', '.mocharc.yml', '.mocharc.yaml'];
-/** The facts, each a line for the conventions. */
-async function readRuntimeFacts(reader, head, files, framework, language) {
-    if (language === 'python')
-        return [];
-    const paths = ['package.json', ...RUNNER_CONFIGS.filter((path) => files.has(path))];
-    const texts = await Promise.all(paths.map((path) => reader.text(head, path)));
-    return runtimeFacts({ framework, language, config: texts.filter((text) => text !== null).join('\n'), nodeVersion: await nodeVersion() });
-}
-function runtimeFacts(input) {
-    return [
-        input.nodeVersion && `Node ${input.nodeVersion.replace(/^v/, '')} runs the tests.`,
-        input.language === 'typescript' && typeChecking(input.framework, input.config),
-        input.framework === 'mocha' && /["']?ui["']?\s*[:=]\s*["']?tdd\b|--ui[= ]tdd\b|-u tdd\b/.test(input.config) && "mocha's TDD interface: suite(), test(), suiteSetup(), setup() — not describe()/it().",
-        input.framework === 'jest' && testEnvironment(input.config)
-    ].filter((fact) => typeof fact === 'string');
-}
-function typeChecking(framework, config) {
-    const checked = 'TypeScript tests are type-checked: a type error fails the whole file (before the fix too), so reach code whose types the fix changed through a cast, and put a type-only check in a file of its own';
-    const stripped = 'TypeScript tests are not type-checked: the types are stripped, so a type error does not fail a test';
-    if (framework === 'vitest')
-        return `${stripped} (vitest, esbuild).`;
-    if (framework === 'jest') {
-        // tsdx and ts-jest check types unless told not to; babel-jest, @swc/jest and esbuild transforms never do.
-        const tsJest = /\bts-jest\b|"tsdx"/.test(config);
-        if (tsJest && !/isolatedModules["']?\s*:\s*true|diagnostics["']?\s*:\s*false/.test(config))
-            return `${checked} (ts-jest).`;
-        if (tsJest || /@swc\/jest|babel-jest|esbuild-jest|@babel\/preset-typescript/.test(config))
-            return `${stripped}.`;
-    }
-    if (framework === 'mocha' || framework === 'node-test') {
-        const tsNode = /ts-node\/register|ts-node\/esm/.test(config);
-        if (tsNode && !/transpile-?only|TS_NODE_TRANSPILE_ONLY/i.test(config))
-            return `${checked} (ts-node).`;
-        if (tsNode || /\btsx\b|--experimental-strip-types|@swc-node|esbuild-register/.test(config))
-            return `${stripped}.`;
-    }
-    return null;
-}
-function testEnvironment(config) {
-    const environment = /testEnvironment["']?\s*:\s*["']([\w@/.-]+)["']/.exec(config)?.[1] ?? /--env[= ]([\w-]+)/.exec(config)?.[1];
-    return environment ? `jest's test environment: ${environment}${/jsdom/.test(environment) ? ' (a browser-like DOM: document, window)' : ''}.` : null;
-}
-/** The `node` on PATH, as the repository's test commands find it (not necessarily the one running this tool). */
-function nodeVersion() {
-    return new Promise((resolve) => {
-        (0,external_node_child_process_.execFile)('node', ['--version'], { timeout: 5000, env: { PATH: process.env.PATH ?? '' } }, (error, stdout) => resolve(error ? null : stdout.trim() || null));
-    });
-}
-
-;// CONCATENATED MODULE: ./src/context/python-imports.ts
-/**
- * How a new Python test imports a changed module: its canonical absolute module path, as the package's
- * users and the repository's own tests write it (`from pricing.discounts import apply_discount`).
- * src layout → without `src/`; flat layout → as it is; a project folder in a monorepo → from that
- * project's own root. Never `src.pricing…`, never a relative import.
- */
-
-
-/** `src/pricing/discounts.py` → `pricing.discounts`; `src/pricing/__init__.py` → `pricing`. */
-function pythonModuleName(sourcePath, hasFile, existingTests = []) {
-    const parts = modulePartsOf(sourcePath);
-    const structural = importRootDepth(sourcePath, hasFile);
-    const imported = importedTopLevelNames(existingTests);
-    // What the repository's tests already import wins over the layout guess, when they name this module's package.
-    const candidates = [structural, ...parts.keys()].filter((depth) => depth < parts.length && isImportable(parts.slice(depth)));
-    const evidenced = candidates.find((depth) => imported.has(parts[depth]));
-    return parts.slice(evidenced ?? candidates[0] ?? structural).join('.');
-}
-/**
- * How many leading folders of `sourcePath` are not part of its module name: up to the nearest project root
- * (a folder with pyproject.toml, setup.py or setup.cfg; else the repository root), plus its `src/`, or else
- * up to the top of the chain of `__init__.py` packages that holds the file.
- */
-function importRootDepth(sourcePath, hasFile) {
-    const dirs = sourcePath.split('/').slice(0, -1);
-    let project = dirs.length;
-    while (project > 0 && !PROJECT_FILES.some((file) => hasFile(external_node_path_.posix.join(...dirs.slice(0, project), file))))
-        project--;
-    if (dirs[project] === 'src')
-        return project + 1;
-    let root = dirs.length;
-    while (root > project && hasFile(external_node_path_.posix.join(...dirs.slice(0, root), '__init__.py')))
-        root--;
-    // A file outside any regular package: namespace packages from the project root.
-    return root === dirs.length ? project : root;
-}
-function modulePartsOf(sourcePath) {
-    const parts = sourcePath.replace(/\.pyi?$/, '').split('/');
-    return parts[parts.length - 1] === '__init__' && parts.length > 1 ? parts.slice(0, -1) : parts;
-}
-function isImportable(parts) {
-    return parts[0] !== 'src' && parts.every((part) => /^[A-Za-z_]\w*$/.test(part));
-}
-/** The top-level module names that test code imports (`from a.b import c`, `import a.b, d`). */
-function importedTopLevelNames(sources) {
-    const names = new Set();
-    for (const source of sources) {
-        for (const match of source.matchAll(/^[ \t]*from[ \t]+([A-Za-z_]\w*)[\w.]*[ \t]+import\b/gm))
-            names.add(match[1]);
-        for (const match of source.matchAll(/^[ \t]*import[ \t]+([\w.]+(?:[ \t]+as[ \t]+\w+)?(?:[ \t]*,[ \t]*[\w.]+(?:[ \t]+as[ \t]+\w+)?)*)/gm)) {
-            for (const item of match[1].split(','))
-                names.add(item.trim().split(/[.\s]/)[0]);
-        }
-    }
-    return names;
-}
-/** The dotted module names test code imports: `import a.b` → a.b; `from a.b import c, d` → a.b, a.b.c, a.b.d. */
-function importedModuleNames(source) {
-    const names = new Set();
-    for (const [, module, list] of source.matchAll(/^[ \t]*from[ \t]+([A-Za-z_][\w.]*)[ \t]+import[ \t]+\(?([\w \t,]+)/gm)) {
-        names.add(module);
-        for (const item of list.split(','))
-            if (item.trim())
-                names.add(`${module}.${item.trim().split(/\s/)[0]}`);
-    }
-    for (const [, list] of source.matchAll(/^[ \t]*import[ \t]+([\w. \t,]+)/gm)) {
-        for (const item of list.split(','))
-            if (item.trim())
-                names.add(item.trim().split(/\s/)[0]);
-    }
-    return names;
-}
-
-;// CONCATENATED MODULE: ./src/context/read.ts
-/** One file shown beyond its hunks is parsed only up to this size (a 100,000-line module is ~3 MB). */
-const MAX_FILE_BYTES = 4 * 1024 * 1024;
-/** All files the context reads together. */
-const MAX_READ_BYTES = 16 * 1024 * 1024;
-function boundedReader(git, limits = { file: MAX_FILE_BYTES, total: MAX_READ_BYTES }) {
-    const reads = new Map();
-    let decided = Promise.resolve();
-    let left = limits.total;
-    // Sizes are asked and contents read in parallel; only the decision to read is taken in call order.
-    const admit = (size) => {
-        const admitted = decided.then(async () => {
-            const bytes = await size;
-            if (bytes === null || bytes > Math.min(limits.file, left))
-                return false;
-            left -= bytes;
-            return true;
-        });
-        decided = admitted.catch(() => undefined);
-        return admitted;
-    };
-    const readNow = async (commit, path) => {
-        const size = sizeOf(git, commit, path);
-        if (!(await admit(size)))
-            return { content: null, size: await size };
-        const content = await git.fileAt(commit, path);
-        return { content, size: content === null ? null : await size };
-    };
-    const read = (commit, path) => {
-        const key = `${commit}:${path}`;
-        if (!reads.has(key))
-            reads.set(key, readNow(commit, path));
-        return reads.get(key);
-    };
-    return { read, text: async (commit, path) => (await read(commit, path)).content };
-}
-/** A blob's size in bytes, or null when the path is no file at that commit. */
-async function sizeOf(git, commit, path) {
-    try {
-        const size = Number((await git.inTree(git.repoDir, ['cat-file', '-s', `${commit}:${path}`])).trim());
-        return Number.isFinite(size) ? size : null;
-    }
-    catch {
-        return null;
-    }
-}
-
-;// CONCATENATED MODULE: ./src/context/test-excerpts.ts
-/**
- * A long existing test file, shown as the style example the way a large changed module is shown (the rule
- * in budget.ts): its head (imports, setup), the tests that name the changed code whole, and the titles of
- * the other tests with their lines, for the model to read with its read tools.
- */
-
-
-
-
-/** A test or a group of tests opening on this line (JavaScript runners, pytest, unittest). */
-const TEST_OPENING = /^\s*(?:(?:describe|context|suite|it|test|specify)(?:\.\w+)*\s*\(|(?:async\s+)?def\s+test\w*\s*\(|class\s+Test\w*\s*[(:])/;
-/** A single test, not a group. */
-const SINGLE_TEST = /^\s*(?:(?:it|test|specify)(?:\.\w+)*\s*\(|(?:async\s+)?def\s+test\w*\s*\()/;
-/** The head (imports, setup) takes at most this share of the limit. */
-const HEAD_SHARE = 1 / 3;
-/** Room for the titles of the tests not shown. */
-const TITLES_ROOM = 1_500;
-const TITLE_LINE = 120;
-/** Names too common in tests to say a test is about the changed code. */
-const COMMON_NAMES = new Set(['expect', 'assert', 'require', 'describe', 'test', 'Error', 'String', 'Number', 'Object', 'Array', 'JSON', 'Math', 'Promise', 'Boolean', 'Date', 'Symbol', 'Map', 'Set', 'self', 'super', 'isinstance', 'str', 'int', 'dict', 'list']);
-/**
- * `content` within `limit` characters: whole when it fits; by parts when some of its tests name any of
- * `names` (the changed code's); else null, for the caller to cut it as a prefix.
- */
-function testsNamingTheChange(content, names, limit) {
-    if (content.length <= limit)
-        return content;
-    const wanted = names.filter((name) => name.length >= 3 && !COMMON_NAMES.has(name));
-    if (wanted.length === 0)
-        return null;
-    const naming = new RegExp(`(?<![\\w$])(?:${wanted.map(escapeRegExp).join('|')})(?![\\w$])`);
-    const index = new LineIndex(content);
-    const openings = index.lines.flatMap((line, at) => (TEST_OPENING.test(line) ? [{ start: at, end: index.blockEnd(at), single: SINGLE_TEST.test(line) }] : []));
-    const tests = openings.filter((opening) => opening.single);
-    const relevant = tests.filter((test) => naming.test(index.text(test.start, test.end)));
-    if (relevant.length === 0)
-        return null;
-    const picked = [];
-    let left = limit - TITLES_ROOM;
-    const take = (from, to) => {
-        const cost = index.size(from, to) + 40;
-        if (to < from || cost > left)
-            return false;
-        picked.push([from, to]);
-        left -= cost;
-        return true;
-    };
-    // The head up to the first test, or the part of it that fits its share.
-    const headEnd = (openings[0]?.start ?? index.lineCount) - 1;
-    let head = headEnd;
-    while (head >= 0 && index.size(0, head) > limit * HEAD_SHARE)
-        head--;
-    take(0, head);
-    for (const test of relevant) {
-        // The groups around a test open and close on lines of their own: shown too, so the test reads in its place.
-        const groups = openings.filter((opening) => !opening.single && opening.start < test.start && opening.end >= test.end);
-        for (const group of groups)
-            take(group.start, group.start);
-        take(test.start, test.end);
-        for (const group of groups.reverse())
-            if (group.end > test.end)
-                take(group.end, group.end);
-    }
-    // A gap of blank lines alone is shown: a marker there would cost more and say nothing.
-    const spans = joinSpans(picked).reduce((kept, span) => {
-        const last = kept[kept.length - 1];
-        if (last && index.lines.slice(last[1] + 1, span[0]).every((line) => !line.trim()))
-            last[1] = span[1];
-        else
-            kept.push(span);
-        return kept;
-    }, []);
-    const shown = (line) => spans.some(([from, to]) => line >= from && line <= to);
-    const text = new ClippedText(limit - TITLES_ROOM, index.lines);
-    for (const [from, to] of spans)
-        text.show(from, to);
-    const last = index.lines[index.lineCount - 1] === '' ? index.lineCount - 2 : index.lineCount - 1;
-    const titles = tests.filter((test) => !shown(test.start)).map((test) => `${test.start + 1}: ${index.lines[test.start].trim().slice(0, TITLE_LINE)}`);
-    return [text.finish(last), ...titlesWithin(titles, TITLES_ROOM)].join('\n');
-}
-const TITLES_HEADING = '… (the other tests of the file, by line, to read what you need:)';
-/** The titles that fit `room`, with the line joining them to the code and a marker for the rest. */
-function titlesWithin(titles, room) {
-    if (titles.length === 0)
-        return [];
-    const kept = ['', TITLES_HEADING];
-    // The line breaks before the heading and the closing marker.
-    let left = room - TITLES_HEADING.length - 3 - 40;
-    for (const title of titles) {
-        if (title.length + 1 > left)
-            break;
-        kept.push(title);
-        left -= title.length + 1;
-    }
-    const more = titles.length - (kept.length - 2);
-    return more > 0 ? [...kept, `[… ${more} more tests left out]`] : kept;
-}
-
-;// CONCATENATED MODULE: ./src/context/context.ts
-/**
- * The context stage: what the model may see and call, and how a new test must look and import. All of it
- * within CONTEXT_BUDGET characters (see budget.ts), from a bounded amount of text read (see read.ts).
- */
-
-
-
-
-
-
-
-
-
-
-
-
-
-
-
-
-
-/** Changed source files shown; a fix touching more names the rest. */
-const MAX_SOURCES = 12;
-/** Per changed file: its hunks, its changed code after the fix (the rule in budget.ts), and before it. */
-const DIFF_LIMIT = 24_000;
-const HEAD_LIMIT = Math.max(WHOLE_FILE_LIMIT, LARGE_MODULE_CODE + OUTLINE_LIMIT) + PIECE_OVERHEAD;
-const BASE_LIMIT = 16_000;
-/** Below this share, a file's part is cut to nothing rather than to a stub. */
-const MIN_FILE_SHARE = 2_000;
-async function buildContext(changeSet, git, framework, options = {}) {
-    const { bugReport = null, collection = UNKNOWN_COLLECTION, packageDir = '', testRuntime = null } = options;
-    const reader = boundedReader(git);
-    const budget = new Budget(CONTEXT_BUDGET - RENDERING_RESERVE);
-    const sources = sourceFiles(changeSet).filter((file) => file.status !== 'deleted');
-    const headFiles = await git.listFiles(changeSet.head);
-    const headFileSet = new Set(headFiles);
-    // The style example is a test as it was before the PR: a test the fix changed is the most relevant one,
-    // and its pre-fix version does not give away the fix's own new tests.
-    const fixTests = changeSet.files.filter((file) => file.role === 'test');
-    const changedBefore = new Map(fixTests.filter((file) => file.basePath && file.status !== 'added').map((file) => [file.path, file.basePath]));
-    const primary = sources[0]?.path ?? '';
-    // Where the repository's own test command will collect the suite once copied in (see collection.ts).
-    const example = await styleExampleTest(fixTests, headFiles, primary, {
-        isTestFile: (path) => framework.isTestFile(path),
-        collects: (path) => collection.collects(path),
-        importsChangedCode: (path) => importsAny(reader, changeSet.head, path, sources.map((file) => file.path), headFileSet)
-    });
-    const usual = layoutFor(example, primary);
-    const layout = collectedLayout(usual, suiteStem(bugReport, changeSet.head), (path) => collection.collects(path));
-    const examplePath = layout.styleExample;
-    const [styleExample, type] = await Promise.all([
-        !examplePath ? null : readStyleExample(reader, examplePath, changedBefore.has(examplePath) ? { commit: changeSet.mergeBase, path: changedBefore.get(examplePath) } : null, changeSet.head, changedNames(sources)),
-        packageType(reader, changeSet.head)
-    ]);
-    const styleImports = styleExample ? rebaseImports(styleExample.path, styleExample.content, layout.regressionDir) : [];
-    budget.spend(styleCost(styleExample, styleImports));
-    const style = importStyleOf(styleExample?.content ?? null, type);
-    // Python imports by module name from the import root; JavaScript by a path relative to the regression folder.
-    const importOf = (path) => path.endsWith('.py') ? pythonModuleName(path, (file) => headFileSet.has(file), styleExample ? [styleExample.content] : []) : importSpecifier(layout.regressionDir, path, style);
-    // The changed code first, leaving a reserve for the modules around it.
-    const shown = await sourceContexts(sources, changeSet, reader, importOf, budget.remaining - RELATED_RESERVE);
-    budget.spend(shown.reduce((sum, source) => sum + sourceCost(source), 0));
-    const imports = await waysIn(shown.map((source) => source.path), { files: headFileSet, reader, head: changeSet.head, styleExample, styleImports, packageDir, importOf });
-    const language = primary.endsWith('.py') ? 'python' : /\.[cm]?tsx?$/.test(primary) ? 'typescript' : 'javascript';
-    return {
-        sources: shown,
-        imports,
-        styleExample,
-        styleImports,
-        related: await relatedModules(sources.map((file) => file.path), imports.flatMap(({ module, through }) => (through ? [{ module, entry: through }] : [])), namedSources(bugReport, headFiles, changeSet, framework), { files: headFileSet, reader, head: changeSet.head, importOf, budget, changedCode: (path) => changedCode(shown, path) }),
-        regressionDir: layout.regressionDir,
-        testFileSuffix: layout.testFileSuffix,
-        framework: framework.name,
-        frameworkVersion: context_installedVersion(git.repoDir, framework.name),
-        moduleSystem: style.moduleSystem,
-        language,
-        runtime: [...(testRuntime ? [`${testRuntime} runs the tests.`] : []), ...(await readRuntimeFacts(reader, changeSet.head, headFileSet, framework.name, language))]
-    };
-}
-/**
- * The changed files within `allowance`: every file's name, import and exports, then all hunks, then the
- * changed code after the fix, then before it; each part shared among the files, each capped per file.
- */
-async function sourceContexts(files, changeSet, reader, importOf, allowance) {
-    const drafts = await Promise.all(files.slice(0, MAX_SOURCES).map((file) => draftSource(file, changeSet, reader, importOf)));
-    const budget = new Budget(allowance);
-    const shown = drafts.filter((draft) => budget.claim(context_headingCost(draft.context)));
-    share(budget, shown, DIFF_LIMIT, (draft) => diffSize(draft.file.hunks) + PIECE_OVERHEAD, (draft, allowance) => {
-        draft.diffCut = diffSize(draft.file.hunks) > allowance - PIECE_OVERHEAD;
-        draft.context.diff = withUnreadNote(draft, showHunks(draft.file.hunks, allowance - PIECE_OVERHEAD));
-        return draft.context.diff.length + PIECE_OVERHEAD;
-    });
-    share(budget, shown, HEAD_LIMIT, (draft) => draft.head?.cost ?? 0, (draft, allowance) => excerptsCost((draft.context.head = draft.head.show(allowance))));
-    // With the whole diff and the code after the fix, the code before it adds nothing: beside the whole file
-    // it is not rendered, so it costs nothing and is kept as it always was (a file under the read limit, so
-    // bounded); beside parts of the file it is left out.
-    const showsBase = (draft) => draft.base !== null && !isWhole(draft.context.head) && draft.diffCut;
-    share(budget, shown.filter(showsBase), BASE_LIMIT, (draft) => draft.base.cost, (draft, allowance) => excerptsCost((draft.context.base = draft.base.show(allowance))));
-    for (const draft of shown.filter((draft) => draft.base !== null && isWhole(draft.context.head)))
-        draft.context.base = draft.base.show(Infinity);
-    const contexts = shown.map((draft) => draft.context);
-    noteLeftOut(contexts, files.filter((file) => !contexts.some((context) => context.path === file.path)));
-    return contexts;
-}
-async function draftSource(file, changeSet, reader, importOf) {
-    // Both asked for before either is awaited: the reader admits reads in the order they are asked for.
-    const [head, baseContent] = await Promise.all([reader.read(changeSet.head, file.path), file.basePath ? reader.text(changeSet.mergeBase, file.basePath) : null]);
-    // A missing file reads as empty, as before; one too large to read is shown by its hunks.
-    const headContent = head.content ?? (head.size === null ? '' : null);
-    // When a module exports more names than are listed, those the diff uses come first.
-    const exports = headContent === null ? [] : capNames(exportedNames(headContent), () => diffText(file.hunks));
-    const context = { path: file.path, head: [], base: [], exports, diff: '', importSpecifier: importOf(file.path), addedByFix: file.status === 'added' };
-    // Shown by parts, a file also shows how it exports itself (the API a test calls), the definitions in it
-    // that its changed lines call (one level deep, nested ones too), and an outline of the rest.
-    const called = calledNames(diffText(file.hunks));
-    const alsoShown = (lines) => [...exportStatementLines(lines), ...definitionLines(lines, called, { nested: true })];
-    const headPlan = headContent === null ? null : planExcerpts(headContent, file.hunks.flatMap((hunk) => (hunk.addedLines.length ? hunk.addedLines : [hunk.head.start])), alsoShown, { outline: true });
-    // A large function before the fix is the diff's other side, shown again at length.
-    const showBase = baseContent !== null && headPlan !== null && headPlan.codeSize <= WHOLE_FILE_LIMIT;
-    const basePlan = showBase ? planExcerpts(baseContent, file.hunks.flatMap((hunk) => (hunk.removedLines.length ? hunk.removedLines : [hunk.base.start]))) : null;
-    return { file, context, head: headPlan, base: basePlan, unreadSize: headContent === null ? head.size : null, diffCut: false };
-}
-/** Shares what `budget` has left among the drafts, each capped at `limit`: `show` fills a draft's part and says what it cost. */
-function share(budget, drafts, limit, demand, show) {
-    const wanted = drafts.map((draft) => Math.min(limit, demand(draft)));
-    const shares = allot(wanted, budget.remaining, MIN_FILE_SHARE);
-    drafts.forEach((draft, i) => {
-        if (wanted[i] > 0)
-            budget.spend(show(draft, Math.min(shares[i], budget.remaining)));
-    });
-}
-function withUnreadNote(draft, diff) {
-    return draft.unreadSize === null ? diff : `[${draft.file.path} is ${draft.unreadSize} bytes, too large to read: shown by its hunks only]\n${diff}`;
-}
-/** Changed files not shown are named at the end of the last one's diff, so the model knows they exist. */
-function noteLeftOut(contexts, leftOut) {
-    const last = contexts[contexts.length - 1];
-    if (!last || leftOut.length === 0)
-        return;
-    const names = leftOut.slice(0, 10).map((file) => file.path.slice(0, 200));
-    last.diff += `\n[… ${leftOut.length} more changed source files left out: ${names.join(', ')}${leftOut.length > names.length ? ', …' : ''}]`;
-}
-/** A changed file's code after the fix as shown: its changed functions (or the whole file), and its hunks' lines at head. */
-function changedCode(shown, path) {
-    const source = shown.find((entry) => entry.path === path);
-    if (!source)
-        return '';
-    // Not the hunk headers (their function context may be any line) nor the removed lines.
-    const hunkLines = source.diff.split('\n').filter((line) => !line.startsWith('@@') && !line.startsWith('-'));
-    return [...hunkLines, ...source.head.map((excerpt) => excerpt.code)].join('\n');
-}
-const isWhole = (excerpts) => excerpts.length === 1 && excerpts[0].name === WHOLE_FILE;
-const excerptsCost = (excerpts) => excerpts.reduce((sum, excerpt) => sum + excerpt.code.length + excerpt.name.length + PIECE_OVERHEAD, 0);
-const namesCost = (names) => names.reduce((sum, name) => sum + name.length + 4, 0);
-/** A file's heading, exports line and import convention: its path three times. */
-const context_headingCost = (source) => 3 * source.path.length + source.importSpecifier.length + namesCost(source.exports) + 2 * PIECE_OVERHEAD;
-/** What a changed file costs as rendered (its code before the fix is not rendered beside the whole file). */
-function sourceCost(source) {
-    return context_headingCost(source) + source.diff.length + PIECE_OVERHEAD + excerptsCost(source.head) + (isWhole(source.head) ? 0 : excerptsCost(source.base));
-}
-function styleCost(example, imports) {
-    if (!example)
-        return PIECE_OVERHEAD;
-    return example.content.length + example.path.length + imports.reduce((sum, entry) => sum + entry.original.length + entry.rebased.length + 10, 0) + 2 * PIECE_OVERHEAD;
-}
-/** Source files the bug report names, other than the changed ones (shown already). */
-function namedSources(bugReport, headFiles, changeSet, framework) {
-    if (!bugReport)
-        return [];
-    const changed = new Set(changeSet.files.map((file) => file.path));
-    const sources = headFiles.filter((file) => classifyFile(file) === 'source' && !framework.isTestFile(file) && !changed.has(file));
-    return filesNamedIn(`${bugReport.title}\n${bugReport.body}`, sources);
-}
-/** Whether a test imports any of `modules`: by a relative path (JavaScript), or by module name (Python). */
-async function importsAny(reader, head, testPath, modules, files) {
-    const content = (await reader.text(head, testPath)) ?? '';
-    if (testPath.endsWith('.py')) {
-        const imported = importedModuleNames(content);
-        return modules.some((module) => module.endsWith('.py') && imported.has(pythonModuleName(module, (file) => files.has(file))));
-    }
-    return relativeImports(content).some((specifier) => modules.includes(resolveImport(testPath, specifier, files) ?? ''));
-}
-/**
- * The example at `path` — as the fix found it when the fix changed it (`beforeFix`: where, maybe under
- * another name), else at head. A long one by its head and the tests naming the changed code (`names`),
- * else cut at a blank line, so no test is shown half-written.
- */
-async function readStyleExample(reader, path, beforeFix, head, names) {
-    const from = beforeFix ?? { commit: head, path };
-    const changed = beforeFix ? { changedByFix: true } : {};
-    const content = (await reader.text(from.commit, from.path)) ?? '';
-    const byParts = testsNamingTheChange(content, names, STYLE_EXAMPLE_LIMIT);
-    if (byParts !== null)
-        return { path, content: byParts, ...changed };
-    // Room kept for the note saying what is left out.
-    const cut = content.lastIndexOf('\n\n', STYLE_EXAMPLE_LIMIT - 80);
-    const shown = content.slice(0, cut > 0 ? cut : STYLE_EXAMPLE_LIMIT - 80);
-    // Where the rest starts (past the blank line it was cut at, or the line cut through), so a model that can
-    // read asks for exactly that.
-    const next = shown.split('\n').length + (cut > 0 ? 2 : 0);
-    const total = content.split('\n').length - (content.endsWith('\n') ? 1 : 0);
-    return { path, content: `${shown}\n\n… (lines ${next}-${total} of the file are left out)`, ...changed };
-}
-/**
- * The names the fix's changed lines call, and those its hunks declare (with their context lines and
- * headers: the functions the changes are in): what a test of the changed code names.
- */
-function changedNames(files) {
-    const text = files.map((file) => diffText(file.hunks)).join('\n');
-    const changedLines = text.split('\n').filter((line) => /^[+-]/.test(line)).join('\n');
-    // Around the changes only functions and classes: a local variable there names nothing a test calls.
-    const declared = [...text.matchAll(/\b(?:function\*?|def|class)\s+([A-Za-z_$][\w$]*)/g), ...changedLines.matchAll(/\b(?:const|let|var)\s+([A-Za-z_$][\w$]*)/g)].map((match) => match[1]);
-    return [...new Set([...declared, ...calledNames(changedLines)])];
-}
-/** The version of the framework installed in the repository (JavaScript runners), for the model's API choices. */
-function context_installedVersion(repoDir, framework) {
-    try {
-        return JSON.parse((0,external_node_fs_.readFileSync)((0,external_node_path_.join)(repoDir, 'node_modules', framework, 'package.json'), 'utf8')).version ?? null;
-    }
-    catch {
-        return null;
-    }
-}
-async function packageType(reader, head) {
-    try {
-        return JSON.parse((await reader.text(head, 'package.json')) ?? '{}').type;
-    }
-    catch {
-        return undefined;
-    }
-}
-
 ;// CONCATENATED MODULE: ./src/suite/file-path.ts
 /** The one rule for a test file path the model proposes: a plain relative path that reads as what it is. */
 
@@ -66848,7 +66877,7 @@ async function generateSuite(changeSet, source, deps) {
     if (built.sources.length === 0) {
         throw new UserFacingError('The change touches no source file, so there is no fix to test', 'use verify mode to check the PR\'s own tests');
     }
-    const context = checkImports ? { ...built, imports: await timings.time('import-check', () => checkImports(built)) } : built;
+    const context = checkImports ? await checkImports(built) : built;
     const input = { bugReport, context, suitePath: suitePathFor(bugReport, changeSet.head, context), reader };
     report.context = summarizeContext(input);
     const existingFiles = new Set(await git.listFiles(changeSet.head));
@@ -67270,6 +67299,7 @@ function scenarioOf(name, intents) {
 
 
 
+
 async function runPipeline(settings, ports) {
     const started = performance.now();
     // The run ends by its deadline: every sandboxed command and model call is bound by it.
@@ -67352,12 +67382,13 @@ async function runPipeline(settings, ports) {
             budget,
             log: ports.log
         });
-        // Before any model call: a repository whose tests cannot run here ends now, saying why.
-        const preflightRun = await timings.time('preflight', () => preflight(bench, changeSet, framework, settings.mode, ports));
-        report.preflight = preflightRun?.preflight ?? null;
-        report.runnerWrapper = bench.wrapper && describeWrapper(bench.wrapper);
-        if (report.preflight && !report.preflight.ok)
-            throw withUncapturedRunner(preflightFailure(report.preflight), report.runner);
+        // Before any model call: a repository whose tests cannot run here ends now, saying why. Where it cannot
+        // drop a wrapper (which would change the collection read below), it waits for the files its first run can
+        // take along in the same runner start: generate mode's import check, verify mode's whole suite.
+        const shareStart = !bench.wrapper;
+        const preflightRun = shareStart ? null : await timings.time('preflight', () => preflight(bench, changeSet, framework, settings.mode, ports));
+        if (!shareStart)
+            keepPreflight(report, preflightRun, bench);
         const ownRules = await timings.time('collection', () => repositoryCollection(bench, framework, collectionFromFiles, headTree, tests.workingDirectory));
         const collected = compiled ? throughBuild(ownRules, compiled.layout) : ownRules;
         collection = collected;
@@ -67366,14 +67397,23 @@ async function runPipeline(settings, ports) {
         const isTestFile = (path) => framework.isTestFile(path) || collected.collects(path) === true;
         const candidate = settings.mode === 'verify'
             ? { files: await pullRequestTests(changeSet, { name: framework.name, isTestFile }, ports.git), refiner: null, concerns: null }
-            : await pipeline_generate(settings, ports, changeSet, { framework, collection: collected, bench, runtime: preflightRun?.run.runtime ?? null }, timings, report);
+            : await pipeline_generate(settings, ports, changeSet, {
+                framework,
+                collection: collected,
+                bench,
+                runtime: preflightRun?.run.runtime ?? null,
+                preflight: shareStart ? async (written) => keepPreflight(report, await preflight(bench, changeSet, framework, settings.mode, ports, { written }), bench) : null
+            }, timings, report);
+        // Verify mode: the preflight's first file runs with the pull request's other tests, a run that is then the suite's first at head.
+        const suite = candidate.files.map((file) => file.path);
+        const headStart = settings.mode === 'verify' && shareStart ? keepPreflight(report, await timings.time('preflight', () => preflight(bench, changeSet, framework, 'verify', ports, { suite })), bench) : preflightRun;
         const proof = await proveSuite(bench, candidate.files, {
             refiner: candidate.refiner,
             repairRounds: settings.repairRounds,
             reruns: settings.reruns,
             installFiles: settings.mode === 'generate',
-            // Verify mode on the preflight's own file: its run at head is the suite's first.
-            firstHeadRun: preflightRun && { files: [preflightRun.preflight.file], run: preflightRun.run },
+            // Verify mode on the preflight's own files: its run at head is the suite's first.
+            firstHeadRun: headStart && { files: [headStart.preflight.file, ...(headStart.beside?.present ?? [])], run: headStart.run },
             timings,
             report,
             log: ports.log
@@ -67509,7 +67549,8 @@ async function setUpTrees(settings, ports, sandbox, changeSet, dir) {
     }
     return trees;
 }
-async function pipeline_generate(settings, ports, changeSet, { framework, collection, bench, runtime }, timings, report) {
+async function pipeline_generate(settings, ports, changeSet, setup, timings, report) {
+    const { framework, collection, runtime } = setup;
     if (!ports.model || !settings.model)
         throw new UserFacingError('Generate mode needs a model', 'set ANTHROPIC_API_KEY, or use verify mode');
     return generateSuite(changeSet, settings.bugReport, {
@@ -67523,8 +67564,16 @@ async function pipeline_generate(settings, ports, changeSet, { framework, collec
         reader: repositoryReader(settings.model, settings, ports, changeSet),
         packageDir: settings.tests.workingDirectory,
         testRuntime: runtime,
-        checkImports: (context) => checkImports(bench, framework, context, ports.log)
+        checkImports: (context) => checkedContext(context, setup, timings, ports.log)
     });
+}
+/** The context's ways in checked; where the preflight is still to run, its run at head holds the check's files. */
+async function checkedContext(context, { framework, bench, preflight }, timings, log) {
+    if (!preflight)
+        return { ...context, imports: await timings.time('import-check', () => checkImports(bench, framework, context, log)) };
+    const kept = await timings.time('preflight', () => preflight(importCheckFiles(framework, context)));
+    const imports = await timings.time('import-check', () => checkImports(bench, framework, context, log, kept?.beside ? kept.run : null));
+    return { ...context, imports, runtime: [...testRuntimeFacts(kept?.run.runtime ?? null), ...context.runtime] };
 }
 /**
  * What the model may read before each answer: the tracked files at head and as the pre-fix tree has them,
@@ -67576,14 +67625,29 @@ async function repositoryCollection(bench, framework, fromFiles, headTree, packa
     const resolved = await bench.resolveConfig();
     return resolved ? readCollection(framework.name, headTree, { packageDir, resolved }) : UNKNOWN_COLLECTION;
 }
-async function preflight(bench, changeSet, framework, mode, ports) {
+/** The preflight in the report; a repository whose tests cannot run here ends the run, saying why. */
+function keepPreflight(report, kept, bench) {
+    report.preflight = kept?.preflight ?? null;
+    report.runnerWrapper = bench.wrapper && describeWrapper(bench.wrapper);
+    if (report.preflight && !report.preflight.ok)
+        throw withUncapturedRunner(preflightFailure(report.preflight), report.runner);
+    return kept;
+}
+/**
+ * The first candidate runs in one runner start with the `written` files (the import check's) and, when it
+ * is one of the `suite`'s files (verify mode), with the suite's others.
+ */
+async function preflight(bench, changeSet, framework, mode, ports, along = {}) {
     const candidates = preflightCandidates(changeSet, await ports.git.listFiles(changeSet.head), framework, mode);
     if (candidates.length === 0) {
         ports.log.info('Preflight: the repository has no test file to try; going on');
         return null;
     }
+    const { written = [], suite = [] } = along;
+    const present = suite.includes(candidates[0]) ? suite.filter((path) => path !== candidates[0]) : [];
+    const beside = written.length || present.length ? { written, present } : null;
     const retry = async (file) => (bench.wrapper ? withoutWrapper(bench, file, framework, ports) : null);
-    const kept = await searchPreflight(bench, candidates, { retry, log: ports.log });
+    const kept = await searchPreflight(bench, candidates, { retry, log: ports.log, beside });
     const { file, detail, command, tried } = kept.preflight;
     const after = tried.length > 1 ? `, after ${tried.slice(0, -1).map((attempt) => attempt.file).join(', ')} yielded none` : '';
     if (kept.preflight.ok)

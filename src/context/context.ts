@@ -42,6 +42,9 @@ export interface ContextOptions {
   testRuntime?: string | null
 }
 
+/** What ran the repository's tests here, as the context states it (none when no run said). */
+export const testRuntimeFacts = (testRuntime: string | null): string[] => (testRuntime ? [`${testRuntime} runs the tests.`] : [])
+
 export async function buildContext(changeSet: ChangeSet, git: GitCommands, framework: FrameworkAdapter, options: ContextOptions = {}): Promise<ContextPack> {
   const { bugReport = null, collection = UNKNOWN_COLLECTION, packageDir = '', testRuntime = null } = options
   const reader = boundedReader(git)
@@ -104,7 +107,7 @@ export async function buildContext(changeSet: ChangeSet, git: GitCommands, frame
     frameworkVersion: installedVersion(git.repoDir, framework.name),
     moduleSystem: style.moduleSystem,
     language,
-    runtime: [...(testRuntime ? [`${testRuntime} runs the tests.`] : []), ...(await readRuntimeFacts(reader, changeSet.head, headFileSet, framework.name, language))]
+    runtime: [...testRuntimeFacts(testRuntime), ...(await readRuntimeFacts(reader, changeSet.head, headFileSet, framework.name, language))]
   }
 }
 

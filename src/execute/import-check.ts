@@ -1,7 +1,8 @@
 /**
  * Before the model writes a test: does each way into the changed code load, with the repository's own
  * runner, loader and transpiler, at head and on the pre-fix tree? One test file per import, holding only
- * that import and one empty test, runs in each tree (one runner start per tree); the files go again after.
+ * that import and one empty test, runs in each tree (one runner start per tree; at head, in generate mode,
+ * the preflight's start: execute/preflight.ts); the files go again after.
  */
 import type { ContextPack, ImportLine, RunResult, SuiteFile } from '../domain.js'
 import type { FrameworkAdapter } from '../frameworks/adapter.js'
@@ -10,14 +11,23 @@ import { regressionFileName } from '../context/test-layout.js'
 import type { Logger } from '../ports/logger.js'
 import type { TestBench } from './test-bench.js'
 
-export async function checkImports(bench: TestBench, framework: FrameworkAdapter, pack: ContextPack, log: Logger): Promise<ImportLine[]> {
-  if (!framework.loadingTest || pack.imports.length === 0) return pack.imports
-  const files = loadingTests(pack, framework.loadingTest)
-  const head = (await bench.runAlone('head', files, 'Import check'))[0]
+/**
+ * `headRun`: a run at head that already held the files (the preflight's, sharing its runner start); else
+ * they run at head here.
+ */
+export async function checkImports(bench: TestBench, framework: FrameworkAdapter, pack: ContextPack, log: Logger, headRun: RunResult | null = null): Promise<ImportLine[]> {
+  const files = importCheckFiles(framework, pack)
+  if (files.length === 0) return pack.imports
+  const head = headRun ?? (await bench.runAlone('head', files, 'Import check'))[0]
   const preFix = (await bench.runAlone('preFix', files, 'Import check'))[0]
   const lines = judgeImports(pack.imports, files, head, preFix)
   for (const line of lines) log.info(`Import check: ${line.module} as '${line.specifier}': ${describeLoads(line)}`)
   return lines
+}
+
+/** The files the import check runs; none where the adapter has no loading test or there is no way in to check. */
+export function importCheckFiles(framework: FrameworkAdapter, pack: ContextPack): ImportTestFile[] {
+  return framework.loadingTest && pack.imports.length > 0 ? loadingTests(pack, framework.loadingTest) : []
 }
 
 /** One test file per distinct specifier, in the regression folder: `import-check-1.test.js`. */

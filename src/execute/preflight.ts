@@ -5,9 +5,10 @@
  * the search to the next one; the run stops, naming every file tried, the command, the error and the setting
  * to change, when the runner itself fails (its configuration, its setup files, a missing module or build
  * output: the same for any file) or when none of the few files tried yields a test — instead of paying the
- * model for tests that could never run.
+ * model for tests that could never run. The first file runs in one runner start with the files `beside` it
+ * (generate mode: the import check's; verify mode: the pull request's other tests), its own results read apart.
  */
-import type { ChangeSet, RunResult } from '../domain.js'
+import type { ChangeSet, RunResult, SuiteFile } from '../domain.js'
 import { sourceFiles } from '../diff/change-set.js'
 import { UserFacingError } from '../errors.js'
 import type { FrameworkAdapter } from '../frameworks/adapter.js'
@@ -65,24 +66,46 @@ export function preflightCandidates(changeSet: ChangeSet, headFiles: string[], f
 export interface PreflightRun {
   preflight: Preflight
   run: RunResult
+  /** The files that ran beside the preflight's file, in its runner start: their results are in `run` too. */
+  beside?: Beside
 }
 
-/** One file, run at head: it passes when a test of it ran (passed or not; not all skipped). */
-export async function runPreflight(bench: TestBench, file: string): Promise<PreflightRun> {
-  const run = await bench.run('head', [file], { title: 'Preflight' })
+/** Files that run beside the preflight's first file, in its runner start (one start instead of several). */
+export interface Beside {
+  /** Written into the head tree for that run alone (the import check's files). */
+  written: SuiteFile[]
+  /** Already there (verify mode: the pull request's other tests, so that the run is the suite's first at head). */
+  present: string[]
+}
+
+/**
+ * One file, run at head: it passes when a test of it ran (passed or not; not all skipped). The files
+ * `beside` it run in the same runner start; only the file's own results count.
+ */
+export async function runPreflight(bench: TestBench, file: string, beside: Beside | null = null): Promise<PreflightRun> {
+  const run = await runBeside(bench, file, beside)
   const command = bench.lastCommand
   const result = (ok: boolean, detail: string): PreflightRun => ({ run, preflight: { file, command, ok, durationMs: run.durationMs, detail, tried: [{ file, detail }] } })
-  const ran = run.tests.filter((test) => test.status !== 'skipped').length
-  if (ran > 0) return result(true, `${run.tests.length} test(s) ran at head`)
-  if (run.tests.length > 0) return result(false, `no test ran at head: all ${run.tests.length} skipped`)
+  const tests = beside ? run.tests.filter((test) => test.file === file) : run.tests
+  const ran = tests.filter((test) => test.status !== 'skipped').length
+  if (ran > 0) return result(true, `${tests.length} test(s) ran at head`)
+  if (tests.length > 0) return result(false, `no test ran at head: all ${tests.length} skipped`)
   const how = run.timedOut ? 'timed out' : `exit ${run.exitCode ?? 'none'}`
   return result(false, `no test results (${how}): ${firstErrorLines(errorOf(run, file))}`)
+}
+
+async function runBeside(bench: TestBench, file: string, beside: Beside | null): Promise<RunResult> {
+  if (!beside) return bench.run('head', [file], { title: 'Preflight' })
+  if (beside.written.length === 0) return bench.run('head', [file, ...beside.present], { title: 'Preflight' })
+  return (await bench.runAlone('head', beside.written, 'Preflight and import check', 1, [file, ...beside.present]))[0]
 }
 
 export interface PreflightSearch {
   /** Another way to run a file that gave nothing (the runner without its wrapper CLI); null: none. */
   retry(file: string): Promise<PreflightRun | null>
   log: { info(message: string): void }
+  /** Files to run beside the first candidate, in the same runner start; null: the candidates alone. */
+  beside?: Beside | null
 }
 
 /**
@@ -90,6 +113,11 @@ export interface PreflightSearch {
  * search on; a failure of the runner itself ends it at once, since every other file would fail the same way.
  */
 export async function searchPreflight(bench: TestBench, candidates: string[], search: PreflightSearch): Promise<PreflightRun> {
+  const beside = search.beside ?? null
+  const shared = beside ? await runPreflight(bench, candidates[0], beside) : null
+  if (shared?.preflight.ok) return { ...shared, beside: beside! }
+  // Beside other files, a file that ran no test is tried again alone: whatever failed, it is judged (and reported) as ever.
+  if (shared) search.log.info(`Preflight: ${candidates[0]} ran no test beside ${beside!.written.length + beside!.present.length} other file(s) (${shared.preflight.detail}); it runs alone`)
   const tried: PreflightRun[] = []
   let durationMs = 0
   for (const file of candidates) {

@@ -95,15 +95,16 @@ export class TestBench {
   /**
    * Files run in one tree alone, then taken out again (the fix-concern tests): the suite installed stays
    * as it is, and their paths must be none of its. `times` runs, the later ones shuffled where the runner can.
+   * `beside`: files already in the tree that run with them, in the same runner start (the preflight's).
    */
-  async runAlone(tree: TreeName, files: SuiteFile[], title: string, times = 1): Promise<RunResult[]> {
+  async runAlone(tree: TreeName, files: SuiteFile[], title: string, times = 1, beside: string[] = []): Promise<RunResult[]> {
     const clash = files.find((file) => this.installed.some((installed) => installed.path === file.path))
     if (clash) throw new Error(`${clash.path} is a file of the suite: it cannot run alone`)
     try {
       await writeSuiteFiles(this.trees[tree], files)
       await this.options.compiled?.rebuild(this.trees[tree])
       const runs: RunResult[] = []
-      for (let run = 1; run <= times; run++) runs.push(await this.run(tree, files.map((file) => file.path), { title: run === 1 ? title : `${title}, run ${run}`, shuffle: run > 1 }))
+      for (let run = 1; run <= times; run++) runs.push(await this.run(tree, [...beside, ...files.map((file) => file.path)], { title: run === 1 ? title : `${title}, run ${run}`, shuffle: run > 1 }))
       return runs
     } finally {
       await removeSuiteFiles(this.trees[tree], files)

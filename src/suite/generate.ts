@@ -3,7 +3,7 @@
  * refiner that the prove loop calls back for repair and strengthen rounds.
  */
 import { appendAll } from '../arrays.js'
-import type { ChangeSet, ContextPack, FixConcern, ImportLine, RunResult, Scenario, SuiteFile } from '../domain.js'
+import type { ChangeSet, ContextPack, FixConcern, RunResult, Scenario, SuiteFile } from '../domain.js'
 import type { FrameworkAdapter } from '../frameworks/adapter.js'
 import type { GitCommands } from '../ports/git.js'
 import type { RepositoryReader } from '../model/ask.js'
@@ -15,7 +15,7 @@ import type { Timings } from '../timings.js'
 import { readBugReport } from '../bug-report/bug-report.js'
 import type { Collection } from '../context/collection.js'
 import { buildContext } from '../context/context.js'
-import { checkBySpelling, firstSpellings } from '../context/way-in.js'
+import { firstSpellings } from '../context/way-in.js'
 import { UserFacingError } from '../errors.js'
 import { analyse, concernsToCheck, planScenarios, repairTests, sharedContext, strengthenTests, writeConcernTests, writeTests, type GenerationInput } from '../model/stages.js'
 import { placeSuite, suitePathFor, type RefusedFile } from './placement.js'
@@ -56,8 +56,11 @@ export interface GenerateDeps {
   packageDir: string
   /** What ran the repository's tests here (the preflight's RunResult.runtime), when it said. */
   testRuntime: string | null
-  /** Which ways into the changed code load in each tree (execute/import-check.ts); null: unchecked. */
-  checkImports: ((context: ContextPack) => Promise<ImportLine[]>) | null
+  /**
+   * The context with each way into the changed code checked: whether it loads in each tree
+   * (execute/import-check.ts), and what ran the tests where the check's run said; null: unchecked.
+   */
+  checkImports: ((context: ContextPack) => Promise<ContextPack>) | null
 }
 
 export async function generateSuite(changeSet: ChangeSet, source: BugReportSource, deps: GenerateDeps): Promise<GeneratedSuite> {
@@ -68,9 +71,8 @@ export async function generateSuite(changeSet: ChangeSet, source: BugReportSourc
   if (built.sources.length === 0) {
     throw new UserFacingError('The change touches no source file, so there is no fix to test', 'use verify mode to check the PR\'s own tests')
   }
-  // Each way in by its first spelling; the others only where the first does not load (context/way-in.ts).
-  const imports = checkImports ? await timings.time('import-check', () => checkBySpelling(built.imports, (lines) => checkImports({ ...built, imports: lines }))) : firstSpellings(built.imports)
-  const context = { ...built, imports }
+  // Unchecked, each way in by its first spelling (a check tries the others where that does not load: context/way-in.ts).
+  const context = checkImports ? await checkImports(built) : { ...built, imports: firstSpellings(built.imports) }
   const input: GenerationInput = { bugReport, context, suitePath: suitePathFor(bugReport, changeSet.head, context), reader }
   report.context = summarizeContext(input)
   const existingFiles = new Set(await git.listFiles(changeSet.head))

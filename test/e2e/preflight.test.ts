@@ -92,6 +92,8 @@ describe('a test file that yields no test does not condemn the repository (mocha
       { file: 'test/parse.js', detail: expect.stringMatching(/^no test results \(exit \d+\): mocha ran no test from this file/) },
       { file: 'test/parse.test.js', detail: run.report.preflight!.detail }
     ])
+    // Its first try shared a runner start with the import check's file; the helper yielding nothing there, it ran again alone.
+    expect(run.log.filter((line) => line.startsWith('Preflight: test/parse.js ran no test beside 1 other file(s) ('))).toHaveLength(1)
     expect(run.log).toContain(`Preflight: test/parse.js yields no test (${run.report.preflight!.tried[0].detail}); trying the next test file`)
     expect(run.log).toContain(`Preflight: test/parse.test.js runs here (${run.report.preflight!.detail}, after test/parse.js yielded none): ${run.report.preflight!.command}`)
   })

@@ -1,34 +1,26 @@
 /**
  * The CLI end to end on an ESM project tested with node-tap (16 and a current one), zero-config: real git,
- * the real tap installed once into the test cache (test/support/test-tap.ts), its TAP report read with
+ * the real tap, a devDependency of this repository (test/support/test-tap.ts), its TAP report read with
  * tap-parser, node's V8 coverage for diff coverage.
  */
 import { readFileSync } from 'node:fs'
-import { rm, symlink } from 'node:fs/promises'
 import { join } from 'node:path'
 import { runCliOnFixture } from '../support/cli-run.js'
 import type { FixtureRepo } from '../support/fixture-repo.js'
 import { fixtureAnswers } from '../support/scripted-model.js'
-import { installedTap, TAP_VERSIONS } from '../support/test-tap.js'
+import { installTapInto, TAP_VERSIONS, type TapVersion } from '../support/test-tap.js'
 
 const FIX_TEST = 'test/pages.test.js'
 const SUITE_PATH = 'test/regression/issue-18.test.js'
 const answers = fixtureAnswers('paginate-tap')
-const installs = TAP_VERSIONS.map((version) => ({ version, install: installedTap(version) }))
-for (const { version, install } of installs) if ('missing' in install) console.warn(`\nThe tap ${version} end-to-end test is SKIPPED: ${install.missing}\n`)
-
-describe.each(installs)('tap $version', ({ version, install }) => {
-  const maybe = 'missing' in install ? test.skip : test
-
-  /** The fixture's node_modules: the cached tap install (its only dependency), not this project's. */
+describe.each(TAP_VERSIONS.map((version) => ({ version })))('tap $version', ({ version }: { version: TapVersion }) => {
+  /** The fixture's node_modules: tap at this version (its only dependency), not this project's. */
   const withTap = async (repo: FixtureRepo) => {
-    if ('missing' in install) throw new Error(install.missing)
-    await rm(join(repo.dir, 'node_modules'), { force: true })
-    await symlink(install.nodeModules, join(repo.dir, 'node_modules'), 'dir')
+    await installTapInto(repo.dir, version)
     return { base: repo.base, head: repo.head }
   }
 
-  maybe('verify proves the fix with its own tap test: fail-to-pass, nested tests by their titles, the rest pass-to-pass', async () => {
+  test('verify proves the fix with its own tap test: fail-to-pass, nested tests by their titles, the rest pass-to-pass', async () => {
     const run = await runCliOnFixture({ fixture: 'paginate-tap', range: withTap })
     expect(run.report).toMatchObject({ mode: 'verify', verdict: 'fail-to-pass', framework: 'tap', model: { calls: 0 } })
     expect(run.report.preFixTree).toEqual({ reverted: ['src/pages.js'], dependencies: 'reused' })
@@ -47,7 +39,7 @@ describe.each(installs)('tap $version', ({ version, install }) => {
 
   // Generate mode's runs (the imports' loading tests, the suite's gate runs) once, with the current tap.
   if (version === TAP_VERSIONS[TAP_VERSIONS.length - 1]) {
-    maybe('generate: the scripted model gives a fail-to-pass tap suite, its imports checked with a tap loading test in both trees', async () => {
+    test('generate: the scripted model gives a fail-to-pass tap suite, its imports checked with a tap loading test in both trees', async () => {
       const run = await runCliOnFixture({ fixture: 'paginate-tap', script: answers, range: withTap, fixtureOptions: { withFixTest: false }, args: ['--issue', join('__fixtures__', 'paginate-tap', 'issue.md')] })
       expect(run.report).toMatchObject({ mode: 'generate', verdict: 'fail-to-pass', reason: null, framework: 'tap', rounds: { repair: 0, strengthen: 0 } })
       expect(run.report.context!.imports).toContainEqual(expect.objectContaining({ module: 'src/pages.js', loads: { head: true, preFix: true } }))

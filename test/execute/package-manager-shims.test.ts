@@ -1,7 +1,7 @@
 /**
  * A repository that names pnpm (its lockfile) or yarn (its packageManager field) on a machine without either: the tool's own build command and
  * the test script's `pnpm run build`, both in the real sandbox, run pnpm through corepack instead of ending
- * `exit 127`.
+ * `exit 127`. Corepack downloads them from a fake registry on 127.0.0.1 (test/support/fake-npm-registry.ts).
  */
 import { existsSync, readFileSync } from 'node:fs'
 import { mkdir, mkdtemp, rm, writeFile } from 'node:fs/promises'
@@ -14,7 +14,7 @@ import type { Logger } from '../../src/ports/logger.js'
 import { onPath } from '../../src/ports/programs.js'
 import { createSandboxProvider } from '../../src/ports/sandbox.js'
 import { describeWhereSandboxed } from '../support/sandbox-probe.js'
-import { withoutCorepackSignatureCheck } from '../support/corepack-mirror.js'
+import { corepackFromFakeRegistry } from '../support/fake-npm-registry.js'
 
 const PNPM_LOCK = "lockfileVersion: '9.0'\n\nsettings:\n  autoInstallPeers: true\n  excludeLinksFromLockfile: false\n\nimporters:\n\n  .: {}\n"
 
@@ -58,7 +58,7 @@ describe('which package manager, and whether a shim stands in for it', () => {
 })
 
 describeWhereSandboxed('in the real sandbox, on a machine without pnpm', () => {
-  withoutCorepackSignatureCheck()
+  const { registry } = corepackFromFakeRegistry(['pnpm', 'yarn'])
 
   test('the build command `pnpm run build` and the test script calling it run through corepack at the lockfile’s major; without the shims, exit 127', async () => {
     expect(onPath('pnpm', process.env.PATH ?? '')).toBeNull()
@@ -78,10 +78,14 @@ describeWhereSandboxed('in the real sandbox, on a machine without pnpm', () => {
       const log = recordingLog()
       const shimmed = await usePackageManagers(sandbox, tree, '', join(work, 'package-managers'), log)
       process.stdout.write(`corepack's first pnpm@9 in the sandbox: ${log.lines[1]}\n`)
+      // The 9.x the registry serves, resolved, downloaded and checked (signature, integrity) by corepack.
+      const pnpm = registry().versions.pnpm
+      expect(pnpm).toMatch(/^9\./)
       expect(log.lines).toEqual([
         'Package manager: pnpm (pnpm-lock.yaml lockfileVersion 9.0) is not on PATH; it runs through corepack as pnpm@9',
-        expect.stringMatching(/^Package manager: pnpm 9\.\d+\.\d+ ready \(\d+\.\d s\)$/)
+        expect.stringMatching(new RegExp(`^Package manager: pnpm ${pnpm.replace(/\./g, '\\.')} ready \\(\\d+\\.\\d s\\)$`))
       ])
+      expect(registry().requests).toEqual(expect.arrayContaining(['/pnpm', `/pnpm/${pnpm}`, `/pnpm/-/pnpm-${pnpm}.tgz`]))
       await runTreeCommand(shimmed.processes, { command: 'pnpm', args: ['run', 'build'], env: {} }, tree, 120_000, 'The build at head', log)
       expect(readFileSync(join(tree, 'lib/out.js'), 'utf8')).toBe('module.exports = 42\n')
 
@@ -110,6 +114,7 @@ describeWhereSandboxed('in the real sandbox, on a machine without pnpm', () => {
       const log = recordingLog()
       const shimmed = await usePackageManagers(sandbox, tree, '', join(work, 'package-managers'), log)
       expect(log.lines).toEqual(['Package manager: yarn (packageManager "yarn@1.22.22") is not on PATH; it runs through corepack as yarn@1.22.22', expect.stringMatching(/^Package manager: yarn 1\.22\.22 ready \(\d+\.\d s\)$/)])
+      expect(registry().requests).toEqual(expect.arrayContaining(['/yarn/1.22.22', '/yarn/-/yarn-1.22.22.tgz']))
       await runTreeCommand(shimmed.processes, { command: 'yarn', args: ['run', 'build'], env: {} }, tree, 120_000, 'The build at head', log)
       expect(readFileSync(join(tree, 'lib/out.js'), 'utf8')).toBe('module.exports = 42\n')
     } finally {

@@ -222,6 +222,18 @@ test('ava (an ESM entry): its bin and arguments', async () => {
   expectNoTestRan()
 })
 
+test('tap 18+ (its bin under tshy\'s nameless dist/esm/package.json): tap, stopped before any test', async () => {
+  await files({
+    'package.json': packageJson({ test: 'tap --allow-empty-coverage test/a.test.js' }, { type: 'module' }),
+    'test/a.test.js': `import t from 'tap'\n${markerTestEsm}t.pass('a')\n`
+  })
+  const launch = captured(await capture('tap'))
+  expect(launch.runner).toBe('tap')
+  expect(launch.main).toBe(realpathSync(join(projectRoot, 'node_modules/tap/dist/esm/run.mjs')))
+  expect(launch.argv).toEqual(['--allow-empty-coverage', 'test/a.test.js'])
+  expectNoTestRan()
+})
+
 test('two runners in one script (`jest && mocha`): the first is the launch, the next is listed after it', async () => {
   await files({
     'package.json': packageJson({ test: 'jest --config jest.config.js && mocha spec/b.test.js' }),

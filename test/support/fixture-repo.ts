@@ -4,7 +4,7 @@
  * project's node_modules (as if installed).
  */
 import { execFile } from 'node:child_process'
-import { cp, mkdir, mkdtemp, readdir, readFile, rm, symlink, writeFile } from 'node:fs/promises'
+import { cp, mkdir, mkdtemp, readdir, readFile, readlink, rm, symlink, writeFile } from 'node:fs/promises'
 import { tmpdir } from 'node:os'
 import { dirname, join, relative, sep } from 'node:path'
 import { fileURLToPath } from 'node:url'
@@ -28,7 +28,7 @@ export interface FixtureOptions {
   packageDir?: string
   /** More files the fix commit writes (path in the package → content), e.g. a changed configuration. */
   headChanges?: Record<string, string>
-  /** Packages of this project's node_modules the fixture goes without (as if not installed). */
+  /** Packages of this project's node_modules the fixture goes without (as if not installed: their bins too). */
   withoutPackages?: string[]
   /** Files the base commit has instead (path in the package → content), kept by the fix commit. */
   baseChanges?: Record<string, string>
@@ -66,18 +66,23 @@ async function linkNodeModules(packageDir: string, source: string, installed: Re
   if (Object.keys(installed).length === 0 && without.length === 0) return symlink(join(projectRoot, 'node_modules'), target, 'dir')
   await mkdir(target)
   for (const entry of await readdir(join(projectRoot, 'node_modules'))) {
-    if (installedBins && entry === '.bin') continue
+    if ((installedBins || without.length > 0) && entry === '.bin') continue
     if (!(entry in installed) && !without.includes(entry)) await symlink(join(projectRoot, 'node_modules', entry), join(target, entry))
   }
   for (const [name, folder] of Object.entries(installed)) await symlink(join(source, folder), join(target, name), 'dir')
-  if (installedBins) await linkBins(target, installed)
+  if (installedBins || without.length > 0) await linkBins(target, installedBins ? installed : {}, without)
 }
 
-/** node_modules/.bin as npm makes it: this project's bins, and each installed package's, linked by name. */
-async function linkBins(target: string, installed: Record<string, string>): Promise<void> {
+/** node_modules/.bin as npm makes it: this project's bins but those of the packages left out, and each installed package's, linked by name. */
+async function linkBins(target: string, installed: Record<string, string>, without: string[]): Promise<void> {
   const bins = join(target, '.bin')
   await mkdir(bins)
-  for (const entry of await readdir(join(projectRoot, 'node_modules', '.bin'))) await symlink(join(projectRoot, 'node_modules', '.bin', entry), join(bins, entry))
+  for (const entry of await readdir(join(projectRoot, 'node_modules', '.bin'))) {
+    // npm's links are relative, `../<package>/<path>`.
+    const into = (await readlink(join(projectRoot, 'node_modules', '.bin', entry))).split('/')
+    const packageName = into[1]?.startsWith('@') ? `${into[1]}/${into[2]}` : into[1]
+    if (!without.includes(packageName)) await symlink(join(projectRoot, 'node_modules', '.bin', entry), join(bins, entry))
+  }
   for (const name of Object.keys(installed)) {
     const { bin } = JSON.parse(await readFile(join(target, name, 'package.json'), 'utf8')) as { bin?: string | Record<string, string> }
     const entries = typeof bin === 'string' ? { [name]: bin } : (bin ?? {})

@@ -1,42 +1,39 @@
 /**
- * node-tap for the tap adapter's tests. Too big for a devDependency of this repository (tap 21 installs 260
- * packages, 142 MB; tap 16 185 packages, 72 MB), so each version the tests need is
- * installed once per machine from the npm registry into a cache folder outside the repository, and reused
- * by every later run. On a fresh machine (`npm ci && npm test`) the first run installs it (about 15 s a
- * version); where it cannot (no registry), the tap tests are skipped and the run says why.
+ * node-tap for the tap adapter's tests. The versions tested are devDependencies of this repository, installed
+ * by `npm ci` with the rest (the current one as `tap`, tap 16 as the npm alias `tap16`), so no test reaches
+ * the registry. A test project gets a node_modules of its own whose `tap` links to one of them, as `npm
+ * install tap` would have made it; node finds tap's own dependencies from its real folder, in this
+ * repository's node_modules.
  */
-import { spawnSync } from 'node:child_process'
-import { existsSync, mkdirSync, renameSync, rmSync } from 'node:fs'
-import { homedir } from 'node:os'
-import { join } from 'node:path'
+import { mkdir, readFile, rm, symlink } from 'node:fs/promises'
+import { dirname, join } from 'node:path'
+import { fileURLToPath } from 'node:url'
 
 /** The versions tested: the last of tap 16 (nyc, `--no-coverage`) and a current one (@tapjs, 18+). */
 export const TAP_VERSIONS = ['16.3.10', '21.8.0'] as const
+export type TapVersion = (typeof TAP_VERSIONS)[number]
 
-/** Where the installs stay between runs: RTG_TEST_CACHE, else the user's cache folder. */
-export function testToolCache(): string {
-  return process.env.RTG_TEST_CACHE || join(process.env.XDG_CACHE_HOME || join(homedir(), '.cache'), 'regression-testgen-tests')
+/** Each version's name in this repository's devDependencies (package.json). */
+const DEV_DEPENDENCY: Record<TapVersion, string> = { '16.3.10': 'tap16', '21.8.0': 'tap' }
+
+const projectNodeModules = join(dirname(fileURLToPath(import.meta.url)), '..', '..', 'node_modules')
+
+/** The installed folder of tap at `version`; throws (saying to run `npm ci`) when it is not that version. */
+async function installedTap(version: TapVersion): Promise<string> {
+  const folder = join(projectNodeModules, DEV_DEPENDENCY[version])
+  const found = await readFile(join(folder, 'package.json'), 'utf8').then((text) => (JSON.parse(text) as { version?: string }).version, () => undefined)
+  if (found !== version) throw new Error(`tap ${version} is a devDependency (${DEV_DEPENDENCY[version]}) of this repository, but ${folder} holds ${found ?? 'nothing'}: run npm ci`)
+  return folder
 }
 
-/** The node_modules folder holding tap at `version`, installed now if missing; or why it cannot be. */
-export function installedTap(version: string): { nodeModules: string } | { missing: string } {
-  const target = join(testToolCache(), `tap-${version}`)
-  const nodeModules = join(target, 'node_modules')
-  if (existsSync(join(nodeModules, 'tap', 'package.json'))) return { nodeModules }
-  // Into a folder of its own, then renamed: two test workers installing at once never share a half-made one.
-  const staging = `${target}.installing-${process.pid}`
-  mkdirSync(staging, { recursive: true })
-  const install = spawnSync('npm', ['install', '--prefix', staging, '--no-save', '--no-package-lock', '--no-audit', '--no-fund', '--loglevel=error', `tap@${version}`], { encoding: 'utf8' })
-  if (install.status !== 0 || !existsSync(join(staging, 'node_modules', 'tap', 'package.json'))) {
-    rmSync(staging, { recursive: true, force: true })
-    const said = (install.stderr || install.stdout || String(install.error ?? '')).trim().split('\n').slice(-3).join(' ')
-    return { missing: `npm install tap@${version} into ${testToolCache()} failed (${said})` }
-  }
-  try {
-    renameSync(staging, target)
-  } catch {
-    // Another worker finished first: its install is as good.
-    rmSync(staging, { recursive: true, force: true })
-  }
-  return { nodeModules }
+/** Gives the project at `projectDir` its own node_modules holding tap at `version` and its `.bin/tap`, in place of the link to this repository's it may have. */
+export async function installTapInto(projectDir: string, version: TapVersion): Promise<void> {
+  const folder = await installedTap(version)
+  const nodeModules = join(projectDir, 'node_modules')
+  await rm(nodeModules, { force: true })
+  await mkdir(join(nodeModules, '.bin'), { recursive: true })
+  await symlink(folder, join(nodeModules, 'tap'), 'dir')
+  const { bin } = JSON.parse(await readFile(join(folder, 'package.json'), 'utf8')) as { bin: Record<string, string> }
+  // Relative, through the package's link, as npm links a bin.
+  await symlink(join('..', 'tap', bin.tap), join(nodeModules, '.bin', 'tap'))
 }
