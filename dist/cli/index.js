@@ -45387,7 +45387,7 @@ function firstStartingAfter(blocks, line) {
     }
     return low;
 }
-const EXPORT_STATEMENT = /^\s*(?:module\.exports\s*=|export\s+default\b|export\s*\{)/;
+const EXPORT_STATEMENT = /^\s*(?:module\.exports\s*=|export\s+default\b|export\s*\{|export\s*\*)/;
 /** The lines that say what a module exports as a whole (`module.exports = …`, `export default …`), 1-based. */
 function exportStatementLines(content) {
     const lines = typeof content === 'string' ? content.split('\n') : content;
@@ -45399,10 +45399,13 @@ function exportStatementLines(content) {
  */
 const INDENT = String.raw `[^\S\r\n\u2028\u2029]*`;
 const EXPORT_PATTERNS = [
-    new RegExp(String.raw `^${INDENT}export\s+(?:default\s+)?(?:declare\s+)?(?:abstract\s+)?(?:async\s+)?(?:function\s*\*?|class|const|let|var|interface|type|enum)\s+([\w$]+)`, 'gm'),
+    // `export default class extends Tag` is anonymous: `extends` is no name.
+    new RegExp(String.raw `^${INDENT}export\s+(?:default\s+)?(?:declare\s+)?(?:abstract\s+)?(?:async\s+)?(?:function\s*\*?|class|const|let|var|interface|type|enum)\s+(?!(?:extends|implements)\b)([\w$]+)`, 'gm'),
     new RegExp(String.raw `^${INDENT}(?:module\.)?exports\.([\w$]+)\s*=`, 'gm')
 ];
 const EXPORT_LIST = new RegExp(String.raw `^${INDENT}export\s+(?:type\s+)?\{([^}]*)\}`, 'gm');
+/** `export * from './x'` re-exports all of `./x` (listed as that statement); `export * as x from` names `x`. */
+const EXPORT_ALL = new RegExp(String.raw `^${INDENT}export\s+\*\s+(?:as\s+([\w$]+)\s+)?from\s+(['"][^'"\n]+['"])`, 'gm');
 const EXPORT_DEFAULT = new RegExp(String.raw `^${INDENT}export\s+default\b`, 'm');
 /** The `module.exports = { … }` objects read for their keys, and how far into each. */
 const MAX_EXPORT_OBJECTS = 4;
@@ -45414,6 +45417,8 @@ function exportedNames(content) {
         for (const match of content.matchAll(pattern))
             names.add(match[1]);
     // `export { a as b }` exports the name after `as`; `module.exports = { b: a }` the key before the colon.
+    for (const [, name, from] of content.matchAll(EXPORT_ALL))
+        names.add(name ?? `* from ${from}`);
     for (const list of upToLast(content, '}').matchAll(EXPORT_LIST))
         addListed(list[1], names, (item) => item.split(/\s+as\s+/).pop());
     for (const match of [...content.matchAll(/module\.exports\s*=\s*\{/g)].slice(0, MAX_EXPORT_OBJECTS)) {
@@ -45601,6 +45606,42 @@ function addListed(list, names, nameOf) {
         if (name && /^[\w$]+$/.test(name))
             names.add(name);
     }
+}
+
+;// CONCATENATED MODULE: ./src/context/imports.ts
+/** How a new test imports a module: follow what the repository's own tests do, not a guess. */
+
+function importStyleOf(styleExampleContent, packageType) {
+    const fallback = { moduleSystem: packageType === 'module' ? 'esm' : 'cjs', extension: packageType === 'module' ? '.js' : '' };
+    if (!styleExampleContent)
+        return fallback;
+    const esm = /^\s*import\s[^;]*?from\s+['"]/m.test(styleExampleContent);
+    const cjs = /\brequire\(\s*['"]\.{1,2}\//.test(styleExampleContent);
+    const relative = [...styleExampleContent.matchAll(/(?:from\s+|require\(\s*)['"](\.{1,2}\/[^'"]+)['"]/g)].map((m) => m[1]);
+    // `.mjs` and `.cjs` are written out as `.js` is (importSpecifier keeps the module's own `m`/`c`).
+    const extension = relative.some((s) => /\.[cm]?js$/.test(s)) ? '.js' : relative.some((s) => /\.[cm]?ts$/.test(s)) ? '.ts' : '';
+    return { moduleSystem: esm || !cjs ? (esm ? 'esm' : fallback.moduleSystem) : 'cjs', extension: relative.length ? extension : fallback.extension };
+}
+/** The specifier a test in `fromDir` uses for `modulePath`, e.g. `../../src/transport`. */
+function importSpecifier(fromDir, modulePath, style) {
+    const withoutExtension = modulePath.replace(/\.[cm]?[jt]sx?$/, '');
+    const sourceExtension = /\.([cm]?)[jt]sx?$/.exec(modulePath)?.[1] ?? '';
+    const extension = style.extension === '.js' ? `.${sourceExtension}js` : style.extension === '.ts' ? external_node_path_.posix.extname(modulePath) : '';
+    // Without extensions, `dir/index` is imported as `dir`, as repositories write it.
+    const target = extension === '' && external_node_path_.posix.basename(withoutExtension) === 'index' ? external_node_path_.posix.dirname(withoutExtension) : withoutExtension;
+    const relative = external_node_path_.posix.relative(fromDir, target) || '.';
+    return (relative.startsWith('.') ? relative : `./${relative}`) + (target === withoutExtension ? extension : '');
+}
+/**
+ * Every spelling of the specifier for `modulePath` worth loading, the style's own first; the import check
+ * keeps the one that loads (execute/import-check.ts). TypeScript: without an extension, with `.js`, with
+ * `.ts` (each fails under some loader: ts-jest, NodeNext, TS5097). A JavaScript ES module: with `.js` (Node
+ * resolves nothing else). CommonJS JavaScript resolves them all alike: the style's alone.
+ */
+function importSpellings(fromDir, modulePath, style) {
+    const typescript = /\.[cm]?tsx?$/.test(modulePath);
+    const extensions = typescript ? ['', '.js', '.ts'] : style.moduleSystem === 'esm' ? ['.js'] : [];
+    return [...new Set([style, ...extensions.map((extension) => ({ ...style, extension }))].map((spelling) => importSpecifier(fromDir, modulePath, spelling)))];
 }
 
 ;// CONCATENATED MODULE: ./src/context/callees.ts
@@ -45903,6 +45944,7 @@ function absolutePythonImports(examplePath, content) {
 
 
 
+
 /** How far an entry's imports are followed, and how many files at most, looking for the changed module. */
 const MAX_DEPTH = 4;
 const MAX_FILES_READ = 60;
@@ -45916,14 +45958,64 @@ const BUILD_FOLDERS = /^(?:dist|lib|build|es|esm|cjs|out)\//;
 async function waysIn(modules, source) {
     const entries = await entryCandidates(source);
     const reach = reachability(source);
+    const spellings = source.spellings ?? ((path) => [source.importOf(path)]);
     const lines = [];
-    for (const module of modules) {
-        const own = { module, specifier: source.importOf(module), through: null };
+    for (const module of modules.filter((path) => !source.commandLines?.has(path))) {
+        const own = spellings(module).map((specifier) => ({ module, specifier, through: null }));
         const entry = module.endsWith('.py') ? await pythonPackageOf(module, source) : entries.imported.includes(module) ? undefined : await findAsync(entries.usable, (candidate) => reach(candidate.path, module));
-        const candidates = entry ? [{ module, specifier: entry.specifier, through: entry.path }, own] : [own];
+        // An entry the example imports is spelt as the example spells it; the package entry found by itself is spelt every way.
+        const through = !entry ? [] : entry.spelt ? [entry.specifier] : spellings(entry.path);
+        const candidates = [...through.map((specifier) => ({ module, specifier, through: entry.path })), ...own];
         lines.push(...candidates.map((candidate) => ({ ...candidate, loads: { head: null, preFix: null } })));
     }
     return lines;
+}
+/**
+ * The import check by spelling: the first spelling of each way in (a module itself, or through an entry) is
+ * checked; the others only for the ways whose first did not load at head, in a second round, so a
+ * repository whose own spelling loads pays for no more. Unchecked spellings are dropped.
+ */
+async function checkBySpelling(lines, check) {
+    const way = (line) => `${line.module}\0${line.through ?? ''}`;
+    const firsts = firstSpellings(lines);
+    const first = await check(firsts);
+    const failed = new Set(first.filter((line) => line.loads.head === false).map(way));
+    const others = lines.filter((line) => failed.has(way(line)) && !firsts.includes(line));
+    const second = others.length ? await check(others) : [];
+    // Back in the order of the ways in, best first.
+    return lines.flatMap((line) => [...first, ...second].filter((checked) => checked.module === line.module && checked.specifier === line.specifier && checked.through === line.through));
+}
+/** Each way in by its first spelling: what a run that checks nothing, or checks first, is given. */
+function firstSpellings(lines) {
+    const seen = new Set();
+    return lines.filter((line) => {
+        const way = `${line.module}\0${line.through ?? ''}`;
+        return !seen.has(way) && !!seen.add(way);
+    });
+}
+/**
+ * Per module, the first way in that was not seen failing to load at head; where every way failed, none:
+ * the conventions then say what failed and why (model/render.ts).
+ */
+function loadingImports(lines) {
+    return chosenImports(lines).filter((line) => line.loads.head !== false);
+}
+/**
+ * The modules among `paths` that are command-line entries, run rather than imported: named by a package.json
+ * `bin` (the root's or the package folder's), or starting with a shebang line. (A `bin/` folder alone says
+ * nothing: helpers live there too.)
+ */
+async function commandLineEntries(paths, source) {
+    const manifests = await Promise.all([...new Set(['', source.packageDir])].map((dir) => packageManifest(dir, source).then((manifest) => ({ dir, manifest }))));
+    const bins = new Set(manifests.flatMap(({ dir, manifest }) => binPaths(manifest.bin).map((bin) => external_node_path_.posix.join(dir, bin))));
+    const scripts = paths.filter((path) => /\.[cm]?[jt]sx?$/.test(path));
+    const firstLines = await Promise.all(scripts.map((path) => source.reader.text(source.head, path).then((text) => (text ?? '').slice(0, 2))));
+    const shebang = new Set(scripts.filter((_, i) => firstLines[i] === '#!'));
+    return new Set(scripts.filter((path) => bins.has(path) || shebang.has(path)));
+}
+function binPaths(bin) {
+    const values = typeof bin === 'string' ? [bin] : bin && typeof bin === 'object' ? Object.values(bin) : [];
+    return values.filter((value) => typeof value === 'string').map((value) => external_node_path_.posix.normalize(value));
 }
 /** Per module, the first way in that was not seen failing to load at head. */
 function chosenImports(lines) {
@@ -45946,20 +46038,33 @@ async function pythonPackageOf(module, { files, reader, head, importOf }) {
 }
 /** The source files the style example imports, and the entries a new test may go through (as the example writes them, from the regression folder). */
 async function entryCandidates(source) {
-    const { styleExample } = source;
     const main = await packageEntry(source.packageDir, source);
     const isEntry = (path) => path === main || /^index\.[cm]?[jt]sx?$/.test(external_node_path_.posix.basename(path));
-    const examples = !styleExample || styleExample.path.endsWith('.py') ? [] : source.styleImports;
-    const resolved = await Promise.all(examples.map(({ original }) => resolveFromExample(styleExample.path, original, source)));
-    const imported = examples.flatMap(({ rebased }, i) => {
-        const path = resolved[i];
-        return path && !isTestSupport(path) ? [{ path, specifier: rebased }] : [];
-    });
+    const imported = [...(await exampleSources(source))].map(([specifier, path]) => ({ path, specifier, spelt: true }));
     const viaEntries = imported.filter((entry) => isEntry(entry.path));
     // Tests that import source modules directly, and no entry, are the repository's way: the module itself.
     const direct = imported.length > 0 && viaEntries.length === 0;
     const usable = direct || !main || viaEntries.some((entry) => entry.path === main) ? viaEntries : [...viaEntries, { path: main, specifier: source.importOf(main) }];
     return { imported: imported.map((entry) => entry.path), usable };
+}
+/** How many of the style example's source imports are listed with their exports. */
+const MAX_EXAMPLE_SOURCES = 6;
+/**
+ * The style example's imports, each source module among them with its path and exports: the API the
+ * repository's tests reach the changed code through (a `Liquid` from the main entry), which a new test needs too.
+ */
+async function withExampleSources(source) {
+    const listed = [...(await exampleSources(source))].slice(0, MAX_EXAMPLE_SOURCES);
+    const exports = await Promise.all(listed.map(([, path]) => source.reader.text(source.head, path).then((text) => capNames(exportedNames(text ?? '')))));
+    const found = new Map(listed.map(([specifier, path], i) => [specifier, { path, exports: exports[i] }]));
+    return source.styleImports.map((entry) => (found.has(entry.rebased) ? { ...entry, source: found.get(entry.rebased) } : entry));
+}
+/** The source files the style example imports, with the rebased specifier of each (not fixtures or helpers). */
+async function exampleSources(source) {
+    const { styleExample } = source;
+    const examples = !styleExample || styleExample.path.endsWith('.py') ? [] : source.styleImports;
+    const resolved = await Promise.all(examples.map(({ original }) => resolveFromExample(styleExample.path, original, source)));
+    return new Map(examples.flatMap(({ rebased }, i) => (resolved[i] && !isTestSupport(resolved[i]) ? [[rebased, resolved[i]]] : [])));
 }
 /** Fixtures and helpers the example imports are not the code under test. */
 const isTestSupport = (path) => /(?:^|\/)(?:__)?(?:tests?|spec|fixtures?|__mocks__|helpers?)(?:__)?\//.test(path);
@@ -46085,6 +46190,8 @@ function firstErrorLines(output, count = 6) {
 
 
 
+
+
 const fence = (code, language = '') => {
     const ticks = code.includes('```') ? '````' : '```';
     return `${ticks}${language}\n${code}\n${ticks}`;
@@ -46101,16 +46208,20 @@ const RELATED_ROLES = {
     wrapper: 'the public API around the changed module: test through it',
     named: 'named in the bug report'
 };
+/** What a command-line entry's heading says instead of its exports: importing it would run the command. */
+const COMMAND_LINE = 'A command-line entry: loading it runs the command, so no test imports it; test the code it calls.';
 /** A large file is shown by parts: the rest is named, to be read with the read tools. */
 const OUTLINE_HEADING = 'The rest of the file in outline (its imports, then the declarations not shown above, each with its line number; read what you need with the read tools)';
 function renderContext(pack) {
-    const unexported = pack.related.some((module) => module.role === 'wrapper') ? '(none: test it through the public API shown below)' : '(none found: reach this code through the import the conventions give)';
-    const exportsLine = (names) => `Exports: ${names.map((name) => `\`${name}\``).join(', ') || unexported}.`;
+    // Where the conventions offer no import that loads, they are not pointed to for one.
+    const offered = new Set([...loadingImports(pack.imports).map((line) => line.module), ...pack.related.map((module) => module.path)]);
+    const unexported = (path) => pack.related.some((module) => module.role === 'wrapper') ? '(none: test it through the public API shown below)' : offered.has(path) ? '(none found: reach this code through the import the conventions give)' : '(none found)';
+    const exportsLine = (names, path) => `Exports: ${names.map((name) => `\`${name}\``).join(', ') || unexported(path)}.`;
     const sources = pack.sources.map((source) => {
         const whole = source.head.length === 1 && source.head[0].name === WHOLE_FILE;
         return [
             `### ${source.path}`,
-            exportsLine(source.exports),
+            source.commandLine ? COMMAND_LINE : exportsLine(source.exports, source.path),
             `The fix:\n${fence(source.diff, 'diff')}`,
             ...source.head.map((excerpt) => `${whole ? 'The whole file after the fix' : excerpt.name === OUTLINE ? OUTLINE_HEADING : `After the fix: ${excerpt.name} (from line ${excerpt.startLine})`}:\n${fence(excerpt.code, languageTag(pack))}`),
             // With the whole file after the fix and the diff, the file before it adds nothing.
@@ -46119,7 +46230,7 @@ function renderContext(pack) {
     });
     const related = pack.related.map((module) => [
         `### ${module.path} (${RELATED_ROLES[module.role]})`,
-        exportsLine(module.exports),
+        module.commandLine ? COMMAND_LINE : exportsLine(module.exports, module.path),
         ...(module.content === null ? [] : [fence(module.content, languageTag(pack))])
     ].join('\n\n'));
     return ['## The code', ...sources, ...related].join('\n\n');
@@ -46127,21 +46238,51 @@ function renderContext(pack) {
 // A file importing a module the fix added cannot load before the fix: it fails there, but proves only that the module exists.
 const WEAK_PROOF = 'a test file importing it fails there only by loading, a weak proof. Keep tests that must import it in a file of their own; reach the behaviour the bug is about through code that loads before the fix where you can.';
 const NEW_MODULE = ` The fix added this module: before the fix there is nothing to import, so ${WEAK_PROOF}`;
-/** The one import line per changed module, with what loading it in each tree showed. */
-function importLine(line, source) {
+/**
+ * A changed module's import: the way in that loads (context/way-in.ts loadingImports), with what loading it
+ * in each tree showed, and the ways tried before it that did not load, with why. Where none loaded, no
+ * import is offered: only what failed.
+ */
+function importLine(module, pack) {
+    const lines = pack.imports.filter((line) => line.module === module);
+    const source = pack.sources.find((entry) => entry.path === module);
+    const line = loadingImports(lines)[0];
+    const failed = lines.slice(0, line ? lines.indexOf(line) : lines.length).filter((tried) => tried.loads.head === false);
+    const why = failed.map((tried) => `\`${tried.specifier}\` (${render_oneLine(tried.error ?? 'no error shown')})`).join('; ');
+    if (!line)
+        return `- No import of \`${module}\` loaded at head: ${why}. Read the module and its package entry to find how the repository's tests load it.`;
+    const notThese = failed.length ? ` Not ${why}: ${failed.length === 1 ? 'it does' : 'they do'} not load.` : '';
     const way = line.through
         ? `- Reach \`${line.module}\` through \`${line.through}\`, which imports it: import \`${line.specifier}\`.`
         : `- Import \`${line.module}\` as \`${line.specifier}\`.`;
-    const own = line.through && source ? ` Only for a name it does not export: \`${source.importSpecifier}\`.` : '';
+    // The module's own import, for a name the entry does not export: one that was not seen failing.
+    const ownLine = line.through ? lines.find((other) => other.through === null && other.loads.head !== false) : undefined;
+    const own = ownLine ? ` Only for a name it does not export: \`${ownLine.specifier}\`.` : '';
     const { head, preFix } = line.loads;
-    const error = line.error ? ` (${line.error})` : '';
-    if (head === false)
-        return `${way} A test file importing it did not load at head${error}: read the module and its entry before relying on it.${own}`;
+    const error = line.error ? ` (${render_oneLine(line.error)})` : '';
     if (preFix === false)
-        return `${way} Checked: it loads at head, not before the fix${error}: ${WEAK_PROOF}${own}`;
+        return `${way} Checked: it loads at head, not before the fix${error}: ${WEAK_PROOF}${own}${notThese}`;
     if (head && preFix)
-        return `${way} Checked: it loads at head and before the fix.${own}`;
-    return `${way}${source?.addedByFix ? NEW_MODULE : ''}${own}`;
+        return `${way} Checked: it loads at head and before the fix.${own}${notThese}`;
+    return `${way}${source?.addedByFix ? NEW_MODULE : ''}${own}${notThese}`;
+}
+const render_oneLine = (text) => text.replace(/\s+/g, ' ').trim();
+/** `` `../../src/liquid` (`src/liquid.ts`: `Liquid`, `Tag`) ``: a specifier, and the API it gives where known. */
+function exampleImport(entry, respell) {
+    const names = entry.source?.exports.length ? `: ${entry.source.exports.map((name) => `\`${name}\``).join(', ')}` : '';
+    return entry.source ? `\`${respell(entry.source.path, entry.rebased)}\` (\`${entry.source.path}\`${names})` : `\`${entry.rebased}\``;
+}
+/**
+ * Where the import check showed a changed module loading only in another spelling than the style's (`.js`
+ * in an ES module), the other modules offered are spelt that way too: the way that did not load is never offered.
+ */
+function respelling(pack) {
+    const own = pack.imports.filter((line) => line.through === null);
+    const loaded = own.find((line) => line.loads.head === true && own.some((other) => other.module === line.module && other.loads.head === false));
+    if (!loaded || pack.language === 'python')
+        return (_, specifier) => specifier;
+    const extension = /\.[cm]?tsx?$/.test(loaded.specifier) ? '.ts' : /\.[cm]?jsx?$/.test(loaded.specifier) ? '.js' : '';
+    return (path) => importSpecifier(pack.regressionDir, path, { moduleSystem: pack.moduleSystem, extension });
 }
 function renderConventions(pack, suitePath) {
     // A test the fix changed, shown before the fix: its expectations of the fixed behaviour are the old ones.
@@ -46151,29 +46292,43 @@ function renderConventions(pack, suitePath) {
         : 'The repository has no test to copy the style from: use the framework\'s most common idioms.';
     const framework = pack.frameworkVersion ? `${pack.framework} ${pack.frameworkVersion} (use only its API as of that version)` : pack.framework;
     const moduleSyntax = pack.language === 'python' ? 'absolute imports of the module paths given below' : pack.moduleSystem === 'esm' ? 'ES modules (import)' : 'CommonJS (require) or whatever the style example uses';
-    const rebased = pack.styleImports.filter((entry) => entry.original !== entry.rebased);
-    const chosen = chosenImports(pack.imports);
+    // The example's imports that name the code's API are listed even where their spelling does not change;
+    // none the import check saw failing, and a changed module only by its own line above.
+    const failing = new Set(pack.imports.filter((line) => line.loads.head === false).map((line) => line.specifier));
+    const changed = new Set(pack.imports.map((line) => line.module));
+    const rebased = pack.styleImports
+        .filter((entry) => !failing.has(entry.rebased))
+        .map((entry) => (entry.source && changed.has(entry.source.path) ? { original: entry.original, rebased: entry.rebased } : entry))
+        .filter((entry) => entry.original !== entry.rebased || entry.source);
+    const chosen = loadingImports(pack.imports);
     const entries = new Set(chosen.flatMap((line) => (line.through ? [line.through] : [])));
-    // An entry the changed code is reached through has its line among the chosen ones already.
-    const others = pack.related.filter((module) => !entries.has(module.path));
+    // An entry the changed code is reached through has its line among the chosen ones already; a command line is never imported.
+    const others = pack.related.filter((module) => !entries.has(module.path) && !module.commandLine);
+    const modules = [...changed];
+    const commandLines = pack.sources.filter((source) => source.commandLine);
+    const respell = respelling(pack);
     return [
         '## Conventions',
         `- Framework: ${framework}; language: ${pack.language}; module syntax: ${moduleSyntax}.`,
         ...pack.runtime.map((fact) => `- ${fact}`),
         `- Write the suite to \`${suitePath}\`. More files are allowed only inside \`${pack.regressionDir}/\`, named \`*${pack.testFileSuffix}\`.`,
-        // One import per changed module: through an entry the tests import when it reaches the module (context/way-in.ts).
-        '- Import the changed code exactly as given here, one import per changed module:',
-        ...chosen.map((line) => importLine(line, pack.sources.find((source) => source.path === line.module))),
+        // Per changed module, its import: through an entry the tests import when it reaches the module (context/way-in.ts).
+        ...(modules.length ? [`- Import the changed code as given here${rebased.some((entry) => entry.source) ? " (the style example's imports below give the API the repository's tests use with it)" : ''}:`] : []),
+        ...modules.map((module) => importLine(module, pack)),
+        ...commandLines.map((source) => `- \`${source.path}\` is a command-line entry: loading it runs the command, so no test imports it; test the code it calls.`),
         // Kept apart, so the model never takes a module the fix did not change for one it must import.
         ...(others.length ? ['- The other modules shown are not changed by the fix: import one only where a test needs it, as given here:'] : []),
-        ...others.map((module) => `- Import \`${module.path}\` as \`${module.importSpecifier}\`.`),
-        ...(rebased.length ? [`- The style example's own imports, written from \`${pack.regressionDir}/\`: ${rebased.map((entry) => `\`${entry.original}\` → \`${entry.rebased}\``).join(', ')}.`] : []),
+        ...others.map((module) => `- Import \`${module.path}\` as \`${respell(module.path, module.importSpecifier)}\`.`),
+        ...(rebased.length ? [`- The style example's own imports, written from \`${pack.regressionDir}/\`: ${rebased.map((entry) => `${entry.original === entry.rebased ? '' : `\`${entry.original}\` → `}${exampleImport(entry, respell)}`).join(', ')}.`] : []),
         '',
         example
     ].join('\n');
 }
-/** At most this much of earlier stages' reads is shown again (about 10k tokens); past it, the model reads again. */
-const EARLIER_READS_CHARS = 40_000;
+/**
+ * At most this much of earlier stages' reads is shown again (about 10k tokens), and never less than one
+ * whole page of read_file; what is left out is named, so the model reads again only that.
+ */
+const EARLIER_READS_CHARS = LIMITS.charsPerRead + 2_000;
 /**
  * What earlier stages produced, one block each in the order it came: the analysis stage's reads, the
  * analysis, the scenario stage's reads, the scenarios, then the later stages' reads. Each block depends only
@@ -47589,7 +47744,15 @@ function loadResult(run, file) {
         return { loads: null };
     if (!fileError && tests.every((test) => test.status === 'passed'))
         return { loads: true };
-    return { loads: false, error: firstErrorLines(fileError?.message ?? tests.find((test) => test.message)?.message ?? '', 2) };
+    return { loads: false, error: loadError(fileError?.message ?? tests.find((test) => test.message)?.message ?? '') };
+}
+/**
+ * Why a file did not load, as the conventions quote it: the error's own line (`Error [ERR_MODULE_NOT_FOUND]: …`,
+ * `SyntaxError: …`, `error TS5097: …`; Node prints the throwing source line before it), else the first lines.
+ */
+function loadError(message) {
+    const named = message.split('\n').find((line) => /(?:^|[\s/])(?:[A-Z]\w*)?Error\b[^:]*:|\bTS\d{4}\b/.test(line) && !/^\s+at /.test(line));
+    return named ? firstErrorLines(named, 1) : firstErrorLines(message, 2);
 }
 
 ;// CONCATENATED MODULE: ./src/execute/preflight.ts
@@ -65398,30 +65561,6 @@ function hunks_cut(piece, share) {
     return text.finish(piece.lines.length - 1);
 }
 
-;// CONCATENATED MODULE: ./src/context/imports.ts
-/** How a new test imports a module: follow what the repository's own tests do, not a guess. */
-
-function importStyleOf(styleExampleContent, packageType) {
-    const fallback = { moduleSystem: packageType === 'module' ? 'esm' : 'cjs', extension: packageType === 'module' ? '.js' : '' };
-    if (!styleExampleContent)
-        return fallback;
-    const esm = /^\s*import\s[^;]*?from\s+['"]/m.test(styleExampleContent);
-    const cjs = /\brequire\(\s*['"]\.{1,2}\//.test(styleExampleContent);
-    const relative = [...styleExampleContent.matchAll(/(?:from\s+|require\(\s*)['"](\.{1,2}\/[^'"]+)['"]/g)].map((m) => m[1]);
-    const extension = relative.some((s) => s.endsWith('.js')) ? '.js' : relative.some((s) => s.endsWith('.ts')) ? '.ts' : '';
-    return { moduleSystem: esm || !cjs ? (esm ? 'esm' : fallback.moduleSystem) : 'cjs', extension: relative.length ? extension : fallback.extension };
-}
-/** The specifier a test in `fromDir` uses for `modulePath`, e.g. `../../src/transport`. */
-function importSpecifier(fromDir, modulePath, style) {
-    const withoutExtension = modulePath.replace(/\.[cm]?[jt]sx?$/, '');
-    const sourceExtension = /\.([cm]?)[jt]sx?$/.exec(modulePath)?.[1] ?? '';
-    const extension = style.extension === '.js' ? `.${sourceExtension}js` : style.extension === '.ts' ? external_node_path_.posix.extname(modulePath) : '';
-    // Without extensions, `dir/index` is imported as `dir`, as repositories write it.
-    const target = extension === '' && external_node_path_.posix.basename(withoutExtension) === 'index' ? external_node_path_.posix.dirname(withoutExtension) : withoutExtension;
-    const relative = external_node_path_.posix.relative(fromDir, target) || '.';
-    return (relative.startsWith('.') ? relative : `./${relative}`) + (target === withoutExtension ? extension : '');
-}
-
 ;// CONCATENATED MODULE: ./src/context/runtime-facts.ts
 /**
  * How the repository's tests run, as the model needs to know it and cannot see it: the Node version, whether
@@ -65765,14 +65904,20 @@ async function buildContext(changeSet, git, framework, options = {}) {
     // The changed code first, leaving a reserve for the modules around it.
     const shown = await sourceContexts(sources, changeSet, reader, importOf, budget.remaining - RELATED_RESERVE);
     budget.spend(shown.reduce((sum, source) => sum + sourceCost(source), 0));
-    const imports = await waysIn(shown.map((source) => source.path), { files: headFileSet, reader, head: changeSet.head, styleExample, styleImports, packageDir, importOf });
+    const commandLines = await commandLineEntries(shown.map((source) => source.path), { reader, head: changeSet.head, packageDir });
+    const spellings = (path) => (path.endsWith('.py') ? [importOf(path)] : importSpellings(layout.regressionDir, path, style));
+    const wayIn = { files: headFileSet, reader, head: changeSet.head, styleExample, styleImports, packageDir, importOf, spellings, commandLines };
+    const imports = await waysIn(shown.map((source) => source.path), wayIn);
     const language = primary.endsWith('.py') ? 'python' : /\.[cm]?tsx?$/.test(primary) ? 'typescript' : 'javascript';
+    // The API the repository's tests reach the code through: its names are listed in the conventions.
+    const exampleImports = await withExampleSources(wayIn);
+    budget.spend(exampleImports.reduce((sum, entry) => sum + namesCost(entry.source?.exports ?? []), 0));
     return {
-        sources: shown,
+        sources: shown.map((source) => (commandLines.has(source.path) ? { ...source, commandLine: true } : source)),
         imports,
         styleExample,
-        styleImports,
-        related: await relatedModules(sources.map((file) => file.path), imports.flatMap(({ module, through }) => (through ? [{ module, entry: through }] : [])), namedSources(bugReport, headFiles, changeSet, framework), { files: headFileSet, reader, head: changeSet.head, importOf, budget, changedCode: (path) => changedCode(shown, path) }),
+        styleImports: exampleImports,
+        related: await markCommandLines({ reader, head: changeSet.head, packageDir }, await relatedModules(sources.map((file) => file.path), imports.flatMap(({ module, through }) => (through ? [{ module, entry: through }] : [])), namedSources(bugReport, headFiles, changeSet, framework), { files: headFileSet, reader, head: changeSet.head, importOf, budget, changedCode: (path) => changedCode(shown, path) })),
         regressionDir: layout.regressionDir,
         testFileSuffix: layout.testFileSuffix,
         framework: framework.name,
@@ -65781,6 +65926,11 @@ async function buildContext(changeSet, git, framework, options = {}) {
         language,
         runtime: [...testRuntimeFacts(testRuntime), ...(await readRuntimeFacts(reader, changeSet.head, headFileSet, framework.name, language))]
     };
+}
+/** Related modules that are command-line entries are marked: no test imports them. */
+async function markCommandLines(source, modules) {
+    const commandLines = await commandLineEntries(modules.map((module) => module.path), source);
+    return modules.map((module) => (commandLines.has(module.path) ? { ...module, commandLine: true } : module));
 }
 /**
  * The changed files within `allowance`: every file's name, import and exports, then all hunks, then the
@@ -66869,6 +67019,7 @@ function refusal(path, context, existing, taken) {
 
 
 
+
 async function generateSuite(changeSet, source, deps) {
     const { git, model, framework, timings, report, log, collection, reader, packageDir, testRuntime, checkImports } = deps;
     const bugReport = await readBugReport(source, git, changeSet.base, changeSet.head);
@@ -66877,7 +67028,8 @@ async function generateSuite(changeSet, source, deps) {
     if (built.sources.length === 0) {
         throw new UserFacingError('The change touches no source file, so there is no fix to test', 'use verify mode to check the PR\'s own tests');
     }
-    const context = checkImports ? await checkImports(built) : built;
+    // Unchecked, each way in by its first spelling (a check tries the others where that does not load: context/way-in.ts).
+    const context = checkImports ? await checkImports(built) : { ...built, imports: firstSpellings(built.imports) };
     const input = { bugReport, context, suitePath: suitePathFor(bugReport, changeSet.head, context), reader };
     report.context = summarizeContext(input);
     const existingFiles = new Set(await git.listFiles(changeSet.head));
@@ -67300,6 +67452,7 @@ function scenarioOf(name, intents) {
 
 
 
+
 async function runPipeline(settings, ports) {
     const started = performance.now();
     // The run ends by its deadline: every sandboxed command and model call is bound by it.
@@ -67567,12 +67720,20 @@ async function pipeline_generate(settings, ports, changeSet, setup, timings, rep
         checkImports: (context) => checkedContext(context, setup, timings, ports.log)
     });
 }
-/** The context's ways in checked; where the preflight is still to run, its run at head holds the check's files. */
+/**
+ * The context's ways in checked, each by its first spelling, the others only where that does not load
+ * (context/way-in.ts checkBySpelling); where the preflight is still to run, its run at head holds the first
+ * round's files.
+ */
 async function checkedContext(context, { framework, bench, preflight }, timings, log) {
-    if (!preflight)
-        return { ...context, imports: await timings.time('import-check', () => checkImports(bench, framework, context, log)) };
-    const kept = await timings.time('preflight', () => preflight(importCheckFiles(framework, context)));
-    const imports = await timings.time('import-check', () => checkImports(bench, framework, context, log, kept?.beside ? kept.run : null));
+    const kept = preflight ? await timings.time('preflight', () => preflight(importCheckFiles(framework, { ...context, imports: firstSpellings(context.imports) }))) : null;
+    let headRun = kept?.beside ? kept.run : null;
+    const round = (imports) => {
+        const run = headRun;
+        headRun = null;
+        return checkImports(bench, framework, { ...context, imports }, log, run);
+    };
+    const imports = await timings.time('import-check', () => checkBySpelling(context.imports, round));
     return { ...context, imports, runtime: [...testRuntimeFacts(kept?.run.runtime ?? null), ...context.runtime] };
 }
 /**
