@@ -17,6 +17,8 @@ export interface Collection {
   source: string | null
   /** True when the repository's own test command runs this repository path; null: unknown. */
   collects(path: string): boolean | null
+  /** Where the runner runs compiled tests: the compiled file a source test runs as (null: none). */
+  compiledPath?(path: string): string | null
 }
 
 /** The head tree as the rules are read: a file's text (null when absent) and every path. */

@@ -195,7 +195,7 @@ export function throughBuild(rules: Collection, layout: CompiledLayout): Collect
     const compiledPath = layout.compiledPath(path)
     return compiledPath ? layout.collects(compiledPath) : rules.collects(path)
   }
-  return { source: `${layout.outputDir}/, compiled from the sources (${layout.how})`, collects }
+  return { source: `${layout.outputDir}/, compiled from the sources (${layout.how})`, collects, compiledPath: layout.compiledPath }
 }
 
 /**

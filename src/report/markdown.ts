@@ -206,7 +206,7 @@ function generated(report: Report): string | null {
 }
 
 function suite(report: Report): string | null {
-  const lines = report.suite.files.map((file) => `- ${inlineCode(file.path)}${collectionNote(file.collectedByRepoTests)}${unconfirmedNote(file.unconfirmed)}`)
+  const lines = report.suite.files.map((file) => `- ${inlineCode(file.path)}${file.compiledPath ? ` (runs as ${inlineCode(file.compiledPath)})` : ''}${collectionNote(file.collectedByRepoTests)}${unconfirmedNote(file.unconfirmed)}`)
   const refused = [...report.suite.refused, ...report.suite.dropped].map((file) => `- ${inlineCode(file.path)} left out: ${inertText(file.reason)}`)
   const reverted = report.preFixTree ? [`Pre-fix tree: reverted ${report.preFixTree.reverted.map((p) => inlineCode(p)).join(', ') || 'nothing'}; dependencies ${report.preFixTree.dependencies}.`] : []
   if (lines.length + refused.length + reverted.length === 0) return null

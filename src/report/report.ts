@@ -114,6 +114,8 @@ export type SuiteFileEntry = Pick<SuiteFile, 'path' | 'tests'> & {
   collectedByRepoTests: boolean | null
   /** Lines where the model wrote `TODO: confirm` (something it could not see), as `line N: text`. */
   unconfirmed: string[]
+  /** The compiled file the runner ran for it, where it runs build output (`dist/test/x.test.js`). */
+  compiledPath?: string
 }
 
 /**
@@ -122,7 +124,8 @@ export type SuiteFileEntry = Pick<SuiteFile, 'path' | 'tests'> & {
  */
 export function suiteFileEntry(file: SuiteFile, collection: Collection | null, modelWritten: boolean): SuiteFileEntry {
   const unconfirmed = modelWritten ? unconfirmedLines(file.content) : []
-  return { path: file.path, tests: file.tests, collectedByRepoTests: collection ? collection.collects(file.path) : null, unconfirmed }
+  const compiledPath = collection?.compiledPath?.(file.path)
+  return { path: file.path, tests: file.tests, collectedByRepoTests: collection ? collection.collects(file.path) : null, unconfirmed, ...(compiledPath && { compiledPath }) }
 }
 
 const TODO_CONFIRM = /\bTODO\b\W{0,3}confirm/i

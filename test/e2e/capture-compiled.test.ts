@@ -48,7 +48,9 @@ test('verify, mocha on tsc output (`rm -rf dist && tsc && mocha`, spec dist/**/*
 
 test('generate, mocha on tsc output: the suite is written as source beside the source tests, compiled, and proves the fix', async () => {
   const run = await runCliOnFixture({ fixture: 'wrap-tsc-mocha', script: fixtureAnswers('wrap-tsc-mocha'), fixtureOptions: { withFixTest: false }, args: issue('wrap-tsc-mocha') })
-  expect(run.report.suite.files).toEqual([expect.objectContaining({ path: 'src/test/regression/wrap-end-7.test.ts', collectedByRepoTests: true })])
+  // Both paths: the source written, the compiled file the runner ran.
+  expect(run.report.suite.files).toEqual([expect.objectContaining({ path: 'src/test/regression/wrap-end-7.test.ts', compiledPath: 'dist/test/regression/wrap-end-7.test.js', collectedByRepoTests: true })])
+  expect(run.markdown).toContain('- `src/test/regression/wrap-end-7.test.ts` (runs as `dist/test/regression/wrap-end-7.test.js`)')
   const kinds = Object.fromEntries(run.report.tests.filter((test) => test.file.includes('regression/')).map((test) => [test.name, test.kind]))
   expect(kinds).toEqual(expectedKinds())
   expect(run.log).toContain('Compiled tests: the runner collects dist/ (mocha dist/**/*.test.js (.mocharc.js), from dist (git ignores it); tsconfig.json rootDir src → outDir dist; 2 existing pairs agree); each test runs from its compiled file, the build rerun once a suite is written')
@@ -73,7 +75,7 @@ test('verify, `node --test dist/test/` after a pretest that builds: the pretest 
 
 test('generate, `node --test` on compiled output: the suite compiles into dist/test and proves the fix', async () => {
   const run = await runCliOnFixture({ fixture: 'wrap-tsc-node-test', script: fixtureAnswers('wrap-tsc-node-test'), fixtureOptions: { withFixTest: false }, args: issue('wrap-tsc-node-test') })
-  expect(run.report.suite.files).toEqual([expect.objectContaining({ path: 'test/regression/wrap-end-7.test.ts' })])
+  expect(run.report.suite.files).toEqual([expect.objectContaining({ path: 'test/regression/wrap-end-7.test.ts', compiledPath: 'dist/test/regression/wrap-end-7.test.js' })])
   const kinds = Object.fromEntries(run.report.tests.filter((test) => test.file.includes('regression/')).map((test) => [test.name, test.kind]))
   expect(kinds).toEqual(expectedKinds())
   expect(run.report.verdict).toBe('fail-to-pass')
