@@ -46410,13 +46410,13 @@ function sharedContext(input) {
     });
 }
 function analyse(model, input) {
-    return askForTool(model, { ...base('analyse', input, {}), task: renderPrompt('analyse', {}), tool: ROOT_CAUSE_TOOL });
+    return askForTool(model, { ...base('analyse', input, {}), task: stageTask('analyse'), tool: ROOT_CAUSE_TOOL });
 }
 async function planScenarios(model, input, analysis) {
     const sharedState = analysis.defects.some((defect) => defect.sharedState);
     const answer = await askForTool(model, {
         ...base('scenarios', input, { analysis }),
-        task: renderPrompt('scenarios', {}),
+        task: stageTask('scenarios'),
         tool: SCENARIOS_TOOL,
         check: ({ scenarios }) => scenarioRuleProblems(scenarios, sharedState)
     });
@@ -46450,17 +46450,17 @@ function scenarioRuleProblems(scenarios, sharedState) {
     return problems;
 }
 function writeTests(model, input, planned) {
-    return askForSuite(model, input, planned, 'write-tests', {});
+    return askForSuite(model, input, planned, 'write-tests');
 }
 function repairTests(model, input, planned, suite, headRun) {
-    return askForSuite(model, input, planned, 'repair', { suite: renderSuite(suite), failures: renderFailures(headRun) });
+    return askForSuite(model, input, planned, 'repair', renderPrompt('repair-task', { suite: renderSuite(suite), failures: renderFailures(headRun) }));
 }
 /** `weak`: tests do fail before the fix, but only because their file cannot load there. */
 function strengthenTests(model, input, planned, suite, preFixRun, weak = false) {
     const why = weak
         ? 'the only ones that fail against the code BEFORE the fix fail because their file cannot load there (they use a symbol or module the fix added): that shows the new code exists, not that the bug is gone.'
         : 'none of them fails against the code BEFORE the fix, so the suite does not yet prove the fix.';
-    return askForSuite(model, input, planned, 'strengthen', { why, suite: renderSuite(suite), pre_fix_output: renderRun(preFixRun) });
+    return askForSuite(model, input, planned, 'strengthen', renderPrompt('strengthen-task', { why, suite: renderSuite(suite), pre_fix_output: renderRun(preFixRun) }));
 }
 /** How a concern and its test are named to each other: `concern 1`, `concern 2`, … in the analysis's order. */
 const concernLabel = (index) => `concern ${index + 1}`;
@@ -46469,7 +46469,7 @@ async function writeConcernTests(model, input, planned, concerns, path) {
     const labelled = concerns.map((concern, index) => ({ label: concernLabel(index), ...concern }));
     const answer = await askForTool(model, {
         ...base('concerns', input, shownAnswers(planned)),
-        task: renderPrompt('concerns', { path, concerns: JSON.stringify(labelled, null, 2) }),
+        task: stageTask('concerns', renderPrompt('concerns-task', { path, concerns: JSON.stringify(labelled, null, 2) })),
         tool: TEST_FILES_TOOL,
         check: ({ files }) => [...suiteSizeProblems(files), ...concernTestProblems(files, concerns.length)]
     });
@@ -46485,10 +46485,11 @@ function concernTestProblems(files, count) {
             problems.push(`no test is listed for ${label}`);
     return problems;
 }
-async function askForSuite(model, input, planned, stage, values) {
+/** `details`: what only this request has (the suite as it ran, its failures). */
+async function askForSuite(model, input, planned, stage, details = '') {
     const answer = await askForTool(model, {
         ...base(stage, input, shownAnswers(planned)),
-        task: renderPrompt(stage, values),
+        task: stageTask(stage, details),
         tool: TEST_FILES_TOOL,
         check: ({ files }) => suiteSizeProblems(files)
     });
@@ -46498,9 +46499,25 @@ async function askForSuite(model, input, planned, stage, values) {
 function shownAnswers({ analysis, scenarios }) {
     return { analysis, scenarios: scenarios.filter((s) => s.priority !== 'P2') };
 }
-/** What every request of a run shares (system, context), then what the stages before this one produced. */
+/** Every stage's instructions, in the order a run asks for them: the same system text for every request of a run. */
+const STAGES = ['analyse', 'scenarios', 'write-tests', 'concerns', 'repair', 'strengthen'];
+/** Each stage's title (its `## Stage:` heading, and the request's `# Task:` heading) and answer tool. */
+const STAGE_TASKS = {
+    analyse: { title: 'root-cause analysis of a bug fix', tool: ROOT_CAUSE_TOOL.name },
+    scenarios: { title: 'ranked regression scenarios', tool: SCENARIOS_TOOL.name },
+    'write-tests': { title: 'write the regression tests', tool: TEST_FILES_TOOL.name },
+    concerns: { title: 'tests for what the fix may still get wrong', tool: TEST_FILES_TOOL.name },
+    repair: { title: 'repair the regression tests', tool: TEST_FILES_TOOL.name },
+    strengthen: { title: 'strengthen the regression tests', tool: TEST_FILES_TOOL.name }
+};
+/** The request's own block: which stage of the system prompt to do now, its tool, and what only this request has. */
+function stageTask(stage, details = '') {
+    return renderPrompt('task', { ...STAGE_TASKS[stage], details });
+}
+/** What every request of a run shares (system with every stage's instructions, context), then what the stages before this one produced. */
 function base(stage, input, answers) {
-    const system = renderPrompt('system', { reading: loadPrompt(input.reader ? 'reading-tools' : 'reading-none').trim() });
+    const reading = loadPrompt(input.reader ? 'reading-tools' : 'reading-none').trim();
+    const system = renderPrompt('system', { reading, stages: STAGES.map((name) => loadPrompt(name).trim()).join('\n\n') });
     const earlier = renderEarlierWork(input.reader?.readsSoFar() ?? [], answers);
     return { stage, system, context: sharedContext(input), ...(input.reader && { reader: input.reader }), ...(earlier.length && { earlier }) };
 }
@@ -65462,7 +65479,7 @@ function throughBuild(rules, layout) {
         const compiledPath = layout.compiledPath(path);
         return compiledPath ? layout.collects(compiledPath) : rules.collects(path);
     };
-    return { source: `${layout.outputDir}/, compiled from the sources (${layout.how})`, collects };
+    return { source: `${layout.outputDir}/, compiled from the sources (${layout.how})`, collects, compiledPath: layout.compiledPath };
 }
 /**
  * A preflight that failed with a detected runner, where the test command started none the tool knows: that
@@ -66173,7 +66190,8 @@ function cacheReadShare(usage) {
  */
 function suiteFileEntry(file, collection, modelWritten) {
     const unconfirmed = modelWritten ? unconfirmedLines(file.content) : [];
-    return { path: file.path, tests: file.tests, collectedByRepoTests: collection ? collection.collects(file.path) : null, unconfirmed };
+    const compiledPath = collection?.compiledPath?.(file.path);
+    return { path: file.path, tests: file.tests, collectedByRepoTests: collection ? collection.collects(file.path) : null, unconfirmed, ...(compiledPath && { compiledPath }) };
 }
 const TODO_CONFIRM = /\bTODO\b\W{0,3}confirm/i;
 /** The lines still saying `TODO: confirm`: the model could not see something, and said so. */
@@ -66825,7 +66843,7 @@ function generated(report) {
     return `🏭 Generated, by the repository's .gitattributes (\`linguist-generated\` or \`-diff\`), so not part of the fix: kept as at head in the pre-fix tree, left out of diff coverage, the hunks and what the model is shown — ${briefList(report.generatedFiles, inlineCode)}.`;
 }
 function suite(report) {
-    const lines = report.suite.files.map((file) => `- ${inlineCode(file.path)}${collectionNote(file.collectedByRepoTests)}${unconfirmedNote(file.unconfirmed)}`);
+    const lines = report.suite.files.map((file) => `- ${inlineCode(file.path)}${file.compiledPath ? ` (runs as ${inlineCode(file.compiledPath)})` : ''}${collectionNote(file.collectedByRepoTests)}${unconfirmedNote(file.unconfirmed)}`);
     const refused = [...report.suite.refused, ...report.suite.dropped].map((file) => `- ${inlineCode(file.path)} left out: ${inertText(file.reason)}`);
     const reverted = report.preFixTree ? [`Pre-fix tree: reverted ${report.preFixTree.reverted.map((p) => inlineCode(p)).join(', ') || 'nothing'}; dependencies ${report.preFixTree.dependencies}.`] : [];
     if (lines.length + refused.length + reverted.length === 0)

@@ -6,7 +6,8 @@ import { existsSync, readFileSync } from 'node:fs'
 import { dirname, join } from 'node:path'
 import { fileURLToPath } from 'node:url'
 
-export type PromptName = 'system' | 'reading-tools' | 'reading-none' | 'context' | 'analyse' | 'scenarios' | 'write-tests' | 'repair' | 'strengthen' | 'concerns'
+export type StagePrompt = 'analyse' | 'scenarios' | 'write-tests' | 'concerns' | 'repair' | 'strengthen'
+export type PromptName = 'system' | 'reading-tools' | 'reading-none' | 'context' | 'task' | 'concerns-task' | 'repair-task' | 'strengthen-task' | StagePrompt
 
 let promptsDir: string | undefined
 

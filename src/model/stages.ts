@@ -2,7 +2,7 @@
 import type { Analysis, BugReport, ContextPack, FixConcern, RunResult, Scenario, Suite, SuiteFile } from '../domain.js'
 import { askForTool, type RepositoryReader } from './ask.js'
 import type { ModelPort } from './model-port.js'
-import { loadPrompt, renderPrompt } from './prompts.js'
+import { loadPrompt, renderPrompt, type StagePrompt } from './prompts.js'
 import * as render from './render.js'
 import { MAX_FIX_CONCERNS, ROOT_CAUSE_TOOL, SCENARIOS_TOOL, suiteSizeProblems, TEST_FILES_TOOL } from './tools.js'
 
@@ -25,7 +25,7 @@ export function sharedContext(input: GenerationInput): string {
 }
 
 export function analyse(model: ModelPort, input: GenerationInput): Promise<Analysis> {
-  return askForTool<Analysis>(model, { ...base('analyse', input, {}), task: renderPrompt('analyse', {}), tool: ROOT_CAUSE_TOOL })
+  return askForTool<Analysis>(model, { ...base('analyse', input, {}), task: stageTask('analyse'), tool: ROOT_CAUSE_TOOL })
 }
 
 /** The scenario stage's answer: the ranked scenarios, and the concerns it found that the analysis had not. */
@@ -38,7 +38,7 @@ export async function planScenarios(model: ModelPort, input: GenerationInput, an
   const sharedState = analysis.defects.some((defect) => defect.sharedState)
   const answer = await askForTool<{ scenarios: Scenario[]; fixConcerns?: FixConcern[] }>(model, {
     ...base('scenarios', input, { analysis }),
-    task: renderPrompt('scenarios', {}),
+    task: stageTask('scenarios'),
     tool: SCENARIOS_TOOL,
     check: ({ scenarios }) => scenarioRuleProblems(scenarios, sharedState)
   })
@@ -75,11 +75,11 @@ export interface PlannedTests {
 }
 
 export function writeTests(model: ModelPort, input: GenerationInput, planned: PlannedTests): Promise<Suite> {
-  return askForSuite(model, input, planned, 'write-tests', {})
+  return askForSuite(model, input, planned, 'write-tests')
 }
 
 export function repairTests(model: ModelPort, input: GenerationInput, planned: PlannedTests, suite: Suite, headRun: RunResult): Promise<Suite> {
-  return askForSuite(model, input, planned, 'repair', { suite: render.renderSuite(suite), failures: render.renderFailures(headRun) })
+  return askForSuite(model, input, planned, 'repair', renderPrompt('repair-task', { suite: render.renderSuite(suite), failures: render.renderFailures(headRun) }))
 }
 
 /** `weak`: tests do fail before the fix, but only because their file cannot load there. */
@@ -87,7 +87,7 @@ export function strengthenTests(model: ModelPort, input: GenerationInput, planne
   const why = weak
     ? 'the only ones that fail against the code BEFORE the fix fail because their file cannot load there (they use a symbol or module the fix added): that shows the new code exists, not that the bug is gone.'
     : 'none of them fails against the code BEFORE the fix, so the suite does not yet prove the fix.'
-  return askForSuite(model, input, planned, 'strengthen', { why, suite: render.renderSuite(suite), pre_fix_output: render.renderRun(preFixRun) })
+  return askForSuite(model, input, planned, 'strengthen', renderPrompt('strengthen-task', { why, suite: render.renderSuite(suite), pre_fix_output: render.renderRun(preFixRun) }))
 }
 
 /** How a concern and its test are named to each other: `concern 1`, `concern 2`, … in the analysis's order. */
@@ -98,7 +98,7 @@ export async function writeConcernTests(model: ModelPort, input: GenerationInput
   const labelled = concerns.map((concern, index) => ({ label: concernLabel(index), ...concern }))
   const answer = await askForTool<{ files: SuiteFile[] }>(model, {
     ...base('concerns', input, shownAnswers(planned)),
-    task: renderPrompt('concerns', { path, concerns: JSON.stringify(labelled, null, 2) }),
+    task: stageTask('concerns', renderPrompt('concerns-task', { path, concerns: JSON.stringify(labelled, null, 2) })),
     tool: TEST_FILES_TOOL,
     check: ({ files }) => [...suiteSizeProblems(files), ...concernTestProblems(files, concerns.length)]
   })
@@ -114,10 +114,11 @@ export function concernTestProblems(files: SuiteFile[], count: number): string[]
   return problems
 }
 
-async function askForSuite(model: ModelPort, input: GenerationInput, planned: PlannedTests, stage: 'write-tests' | 'repair' | 'strengthen', values: Record<string, string>): Promise<Suite> {
+/** `details`: what only this request has (the suite as it ran, its failures). */
+async function askForSuite(model: ModelPort, input: GenerationInput, planned: PlannedTests, stage: 'write-tests' | 'repair' | 'strengthen', details = ''): Promise<Suite> {
   const answer = await askForTool<{ files: SuiteFile[] }>(model, {
     ...base(stage, input, shownAnswers(planned)),
-    task: renderPrompt(stage, values),
+    task: stageTask(stage, details),
     tool: TEST_FILES_TOOL,
     check: ({ files }) => suiteSizeProblems(files)
   })
@@ -129,9 +130,28 @@ function shownAnswers({ analysis, scenarios }: PlannedTests): render.EarlierAnsw
   return { analysis, scenarios: scenarios.filter((s) => s.priority !== 'P2') }
 }
 
-/** What every request of a run shares (system, context), then what the stages before this one produced. */
+/** Every stage's instructions, in the order a run asks for them: the same system text for every request of a run. */
+const STAGES: StagePrompt[] = ['analyse', 'scenarios', 'write-tests', 'concerns', 'repair', 'strengthen']
+
+/** Each stage's title (its `## Stage:` heading, and the request's `# Task:` heading) and answer tool. */
+const STAGE_TASKS: Record<StagePrompt, { title: string; tool: string }> = {
+  analyse: { title: 'root-cause analysis of a bug fix', tool: ROOT_CAUSE_TOOL.name },
+  scenarios: { title: 'ranked regression scenarios', tool: SCENARIOS_TOOL.name },
+  'write-tests': { title: 'write the regression tests', tool: TEST_FILES_TOOL.name },
+  concerns: { title: 'tests for what the fix may still get wrong', tool: TEST_FILES_TOOL.name },
+  repair: { title: 'repair the regression tests', tool: TEST_FILES_TOOL.name },
+  strengthen: { title: 'strengthen the regression tests', tool: TEST_FILES_TOOL.name }
+}
+
+/** The request's own block: which stage of the system prompt to do now, its tool, and what only this request has. */
+function stageTask(stage: StagePrompt, details = ''): string {
+  return renderPrompt('task', { ...STAGE_TASKS[stage], details })
+}
+
+/** What every request of a run shares (system with every stage's instructions, context), then what the stages before this one produced. */
 function base(stage: string, input: GenerationInput, answers: render.EarlierAnswers) {
-  const system = renderPrompt('system', { reading: loadPrompt(input.reader ? 'reading-tools' : 'reading-none').trim() })
+  const reading = loadPrompt(input.reader ? 'reading-tools' : 'reading-none').trim()
+  const system = renderPrompt('system', { reading, stages: STAGES.map((name) => loadPrompt(name).trim()).join('\n\n') })
   const earlier = render.renderEarlierWork(input.reader?.readsSoFar() ?? [], answers)
   return { stage, system, context: sharedContext(input), ...(input.reader && { reader: input.reader }), ...(earlier.length && { earlier }) }
 }
