@@ -75,8 +75,9 @@ describeWhereSandboxed('through the bundled CLI', () => {
       expect(await readFile(join(out, 'report.md'), 'utf8')).toContain('The run reached its deadline (run-timeout-minutes: 0.5)')
       const log = result.stdout + result.stderr
       expect(log).toContain('regression-testgen could not finish: The run reached its deadline (run-timeout-minutes: 0.5)')
-      // It was the waiting test's run that the deadline ended: the suite's first run at head.
-      expect(log).toMatch(/Run 1 at head: .*timed out after \d/)
+      // It was the waiting test's run that the deadline ended: the first start at head, the preflight's file
+      // with the pull request's other test files (the suite's first run).
+      expect(log).toMatch(/Preflight at head: 2 file\(s\) .*timed out after \d/)
       expect(result.code).toBe(2)
       // The deadline's half minute, and the kill's grace; never the test run's own 5 minutes.
       expect(seconds).toBeGreaterThanOrEqual(30)
