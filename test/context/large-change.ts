@@ -3,11 +3,7 @@
  * context building quadratic. The module holds a generated table whose every row the change rewrites
  * (thousands of changed lines with no enclosing function) and, after it, one small function with the fix.
  */
-import { execFile } from 'node:child_process'
-import { mkdir, mkdtemp, rm, writeFile } from 'node:fs/promises'
-import { tmpdir } from 'node:os'
-import { dirname, join } from 'node:path'
-import { promisify } from 'node:util'
+import { tempGitRepo } from '../support/temp-git-repo.js'
 
 export interface LargeChange {
   dir: string
@@ -22,32 +18,20 @@ export interface LargeChange {
   cleanup(): Promise<void>
 }
 
-const GIT_ENV = { ...process.env, GIT_CONFIG_NOSYSTEM: '1', GIT_CONFIG_GLOBAL: '/dev/null', GIT_AUTHOR_NAME: 't', GIT_AUTHOR_EMAIL: 't@t.invalid', GIT_COMMITTER_NAME: 't', GIT_COMMITTER_EMAIL: 't@t.invalid' }
 const PATH = 'src/rates.ts'
 const FIXED_FUNCTION = 'applyRefund'
 const FIXED_LINE = '  if (refund <= 0) return balance'
 
 /** A repository whose head commit rewrites every row of a `lines`-line table and fixes `applyRefund` below it. */
 export async function buildLargeChange(lines: number): Promise<LargeChange> {
-  const dir = await mkdtemp(join(tmpdir(), 'rtg-large-change-'))
-  const git = async (...args: string[]) => (await promisify(execFile)('git', args, { cwd: dir, env: GIT_ENV, maxBuffer: 1 << 30 })).stdout.trim()
-  const commit = async (files: Record<string, string>) => {
-    for (const [path, content] of Object.entries(files)) {
-      await mkdir(dirname(join(dir, path)), { recursive: true })
-      await writeFile(join(dir, path), content)
-    }
-    await git('add', '-A')
-    await git('commit', '-qm', 'x')
-    return git('rev-parse', 'HEAD')
-  }
-  await git('-c', 'init.defaultBranch=main', 'init', '-q')
+  const { dir, commit, cleanup } = await tempGitRepo('rtg-large-change-')
   const base = await commit({
     'package.json': JSON.stringify({ devDependencies: { jest: '^29' } }),
     'test/rates.test.ts': "import { applyRefund } from '../src/rates'\n\ntest('refunds', () => {\n  expect(applyRefund(1, 2)).toBe(3)\n})\n",
     [PATH]: rates(lines, 1, '  if (refund < 0) return balance')
   })
   const head = await commit({ [PATH]: rates(lines, 2, FIXED_LINE) })
-  return { dir, base, head, path: PATH, fixedFunction: FIXED_FUNCTION, fixedLine: FIXED_LINE, lines, cleanup: () => rm(dir, { recursive: true, force: true }) }
+  return { dir, base, head, path: PATH, fixedFunction: FIXED_FUNCTION, fixedLine: FIXED_LINE, lines, cleanup }
 }
 
 /** The module: a table of rows (every one differs between versions), then the function with the fix. */

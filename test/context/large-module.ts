@@ -3,11 +3,7 @@
  * temp folder: the shape whose whole context the budget rule (src/context/budget.ts) keeps small. The
  * fixed function calls a helper defined far below it and a function of a small module it imports.
  */
-import { execFile } from 'node:child_process'
-import { mkdir, mkdtemp, rm, writeFile } from 'node:fs/promises'
-import { tmpdir } from 'node:os'
-import { dirname, join } from 'node:path'
-import { promisify } from 'node:util'
+import { tempGitRepo } from '../support/temp-git-repo.js'
 
 export interface LargeModule {
   dir: string
@@ -24,7 +20,6 @@ export interface LargeModule {
   cleanup(): Promise<void>
 }
 
-const GIT_ENV = { ...process.env, GIT_CONFIG_NOSYSTEM: '1', GIT_CONFIG_GLOBAL: '/dev/null', GIT_AUTHOR_NAME: 't', GIT_AUTHOR_EMAIL: 't@t.invalid', GIT_COMMITTER_NAME: 't', GIT_COMMITTER_EMAIL: 't@t.invalid' }
 const PATH = 'src/ledger.ts'
 const FIXED_FUNCTION = 'applyFee'
 const FIXED_LINE = '  if (fee <= 0) return balance'
@@ -36,18 +31,7 @@ const CALLEE = 'normaliseFee'
  * file `otherTests` tests of other functions before the one of `applyFee`.
  */
 export async function buildLargeModule(functions = 130, longBody = 0, otherTests = 0): Promise<LargeModule> {
-  const dir = await mkdtemp(join(tmpdir(), 'rtg-large-module-'))
-  const git = async (...args: string[]) => (await promisify(execFile)('git', args, { cwd: dir, env: GIT_ENV })).stdout.trim()
-  const commit = async (files: Record<string, string>) => {
-    for (const [path, content] of Object.entries(files)) {
-      await mkdir(dirname(join(dir, path)), { recursive: true })
-      await writeFile(join(dir, path), content)
-    }
-    await git('add', '-A')
-    await git('commit', '-qm', 'x')
-    return git('rev-parse', 'HEAD')
-  }
-  await git('-c', 'init.defaultBranch=main', 'init', '-q')
+  const { dir, commit, cleanup } = await tempGitRepo('rtg-large-module-')
   const base = await commit({
     'package.json': JSON.stringify({ devDependencies: { jest: '^29' } }),
     'src/money.ts': 'export function roundCents(value: number): number {\n  return Math.round(value * 100) / 100\n}\n',
@@ -56,7 +40,7 @@ export async function buildLargeModule(functions = 130, longBody = 0, otherTests
   })
   const head = await commit({ [PATH]: ledger(functions, longBody, FIXED_LINE) })
   const lines = ledger(functions, longBody, FIXED_LINE).split('\n').length
-  return { dir, base, head, path: PATH, lines, fixedFunction: FIXED_FUNCTION, fixedLine: FIXED_LINE, callee: CALLEE, untouched: `report${functions - 1}`, cleanup: () => rm(dir, { recursive: true, force: true }) }
+  return { dir, base, head, path: PATH, lines, fixedFunction: FIXED_FUNCTION, fixedLine: FIXED_LINE, callee: CALLEE, untouched: `report${functions - 1}`, cleanup }
 }
 
 /** Tests of a function the fix does not touch. */
