@@ -46410,14 +46410,13 @@ function sharedContext(input) {
     });
 }
 function analyse(model, input) {
-    return askForTool(model, { ...base('analyse', input, {}), task: stageTask('analyse'), tool: ROOT_CAUSE_TOOL });
+    return askForTool(model, { ...base('analyse', input, {}), ...stageAsk('analyse') });
 }
 async function planScenarios(model, input, analysis) {
     const sharedState = analysis.defects.some((defect) => defect.sharedState);
     const answer = await askForTool(model, {
         ...base('scenarios', input, { analysis }),
-        task: stageTask('scenarios'),
-        tool: SCENARIOS_TOOL,
+        ...stageAsk('scenarios'),
         check: ({ scenarios }) => scenarioRuleProblems(scenarios, sharedState)
     });
     return { scenarios: answer.scenarios, fixConcerns: answer.fixConcerns ?? [] };
@@ -46469,8 +46468,7 @@ async function writeConcernTests(model, input, planned, concerns, path) {
     const labelled = concerns.map((concern, index) => ({ label: concernLabel(index), ...concern }));
     const answer = await askForTool(model, {
         ...base('concerns', input, shownAnswers(planned)),
-        task: stageTask('concerns', renderPrompt('concerns-task', { path, concerns: JSON.stringify(labelled, null, 2) })),
-        tool: TEST_FILES_TOOL,
+        ...stageAsk('concerns', renderPrompt('concerns-task', { path, concerns: JSON.stringify(labelled, null, 2) })),
         check: ({ files }) => [...suiteSizeProblems(files), ...concernTestProblems(files, concerns.length)]
     });
     return { files: answer.files };
@@ -46489,8 +46487,7 @@ function concernTestProblems(files, count) {
 async function askForSuite(model, input, planned, stage, details = '') {
     const answer = await askForTool(model, {
         ...base(stage, input, shownAnswers(planned)),
-        task: stageTask(stage, details),
-        tool: TEST_FILES_TOOL,
+        ...stageAsk(stage, details),
         check: ({ files }) => suiteSizeProblems(files)
     });
     return { files: answer.files };
@@ -46501,18 +46498,25 @@ function shownAnswers({ analysis, scenarios }) {
 }
 /** Every stage's instructions, in the order a run asks for them: the same system text for every request of a run. */
 const STAGES = ['analyse', 'scenarios', 'write-tests', 'concerns', 'repair', 'strengthen'];
-/** Each stage's title (its `## Stage:` heading, and the request's `# Task:` heading) and answer tool. */
-const STAGE_TASKS = {
-    analyse: { title: 'root-cause analysis of a bug fix', tool: ROOT_CAUSE_TOOL.name },
-    scenarios: { title: 'ranked regression scenarios', tool: SCENARIOS_TOOL.name },
-    'write-tests': { title: 'write the regression tests', tool: TEST_FILES_TOOL.name },
-    concerns: { title: 'tests for what the fix may still get wrong', tool: TEST_FILES_TOOL.name },
-    repair: { title: 'repair the regression tests', tool: TEST_FILES_TOOL.name },
-    strengthen: { title: 'strengthen the regression tests', tool: TEST_FILES_TOOL.name }
+/** Each stage's answer tool. */
+const STAGE_TOOLS = {
+    analyse: ROOT_CAUSE_TOOL,
+    scenarios: SCENARIOS_TOOL,
+    'write-tests': TEST_FILES_TOOL,
+    concerns: TEST_FILES_TOOL,
+    repair: TEST_FILES_TOOL,
+    strengthen: TEST_FILES_TOOL
 };
-/** The request's own block: which stage of the system prompt to do now, its tool, and what only this request has. */
-function stageTask(stage, details = '') {
-    return renderPrompt('task', { ...STAGE_TASKS[stage], details });
+/**
+ * The request's own block — which stage of the system prompt to do now (by its `## Stage:` title, which
+ * the task's `# Task:` heading repeats), its tool, and what only this request has — and that tool.
+ */
+function stageAsk(stage, details = '') {
+    const title = /^## Stage: (.+)$/m.exec(loadPrompt(stage))?.[1];
+    if (!title)
+        throw new Error(`prompts/${stage}.md has no "## Stage:" heading`);
+    const tool = STAGE_TOOLS[stage];
+    return { task: renderPrompt('task', { title, tool: tool.name, details }), tool };
 }
 /** What every request of a run shares (system with every stage's instructions, context), then what the stages before this one produced. */
 function base(stage, input, answers) {

@@ -1,7 +1,7 @@
 /** The model's stages: analyse → scenarios → write tests, and the repair and strengthen rounds. */
 import type { Analysis, BugReport, ContextPack, FixConcern, RunResult, Scenario, Suite, SuiteFile } from '../domain.js'
 import { askForTool, type RepositoryReader } from './ask.js'
-import type { ModelPort } from './model-port.js'
+import type { ModelPort, ToolDefinition } from './model-port.js'
 import { loadPrompt, renderPrompt, type StagePrompt } from './prompts.js'
 import * as render from './render.js'
 import { MAX_FIX_CONCERNS, ROOT_CAUSE_TOOL, SCENARIOS_TOOL, suiteSizeProblems, TEST_FILES_TOOL } from './tools.js'
@@ -25,7 +25,7 @@ export function sharedContext(input: GenerationInput): string {
 }
 
 export function analyse(model: ModelPort, input: GenerationInput): Promise<Analysis> {
-  return askForTool<Analysis>(model, { ...base('analyse', input, {}), task: stageTask('analyse'), tool: ROOT_CAUSE_TOOL })
+  return askForTool<Analysis>(model, { ...base('analyse', input, {}), ...stageAsk('analyse') })
 }
 
 /** The scenario stage's answer: the ranked scenarios, and the concerns it found that the analysis had not. */
@@ -38,8 +38,7 @@ export async function planScenarios(model: ModelPort, input: GenerationInput, an
   const sharedState = analysis.defects.some((defect) => defect.sharedState)
   const answer = await askForTool<{ scenarios: Scenario[]; fixConcerns?: FixConcern[] }>(model, {
     ...base('scenarios', input, { analysis }),
-    task: stageTask('scenarios'),
-    tool: SCENARIOS_TOOL,
+    ...stageAsk('scenarios'),
     check: ({ scenarios }) => scenarioRuleProblems(scenarios, sharedState)
   })
   return { scenarios: answer.scenarios, fixConcerns: answer.fixConcerns ?? [] }
@@ -98,8 +97,7 @@ export async function writeConcernTests(model: ModelPort, input: GenerationInput
   const labelled = concerns.map((concern, index) => ({ label: concernLabel(index), ...concern }))
   const answer = await askForTool<{ files: SuiteFile[] }>(model, {
     ...base('concerns', input, shownAnswers(planned)),
-    task: stageTask('concerns', renderPrompt('concerns-task', { path, concerns: JSON.stringify(labelled, null, 2) })),
-    tool: TEST_FILES_TOOL,
+    ...stageAsk('concerns', renderPrompt('concerns-task', { path, concerns: JSON.stringify(labelled, null, 2) })),
     check: ({ files }) => [...suiteSizeProblems(files), ...concernTestProblems(files, concerns.length)]
   })
   return { files: answer.files }
@@ -118,8 +116,7 @@ export function concernTestProblems(files: SuiteFile[], count: number): string[]
 async function askForSuite(model: ModelPort, input: GenerationInput, planned: PlannedTests, stage: 'write-tests' | 'repair' | 'strengthen', details = ''): Promise<Suite> {
   const answer = await askForTool<{ files: SuiteFile[] }>(model, {
     ...base(stage, input, shownAnswers(planned)),
-    task: stageTask(stage, details),
-    tool: TEST_FILES_TOOL,
+    ...stageAsk(stage, details),
     check: ({ files }) => suiteSizeProblems(files)
   })
   return { files: answer.files }
@@ -133,23 +130,29 @@ function shownAnswers({ analysis, scenarios }: PlannedTests): render.EarlierAnsw
 /** Every stage's instructions, in the order a run asks for them: the same system text for every request of a run. */
 const STAGES: StagePrompt[] = ['analyse', 'scenarios', 'write-tests', 'concerns', 'repair', 'strengthen']
 
-/** Each stage's title (its `## Stage:` heading, and the request's `# Task:` heading) and answer tool. */
-const STAGE_TASKS: Record<StagePrompt, { title: string; tool: string }> = {
-  analyse: { title: 'root-cause analysis of a bug fix', tool: ROOT_CAUSE_TOOL.name },
-  scenarios: { title: 'ranked regression scenarios', tool: SCENARIOS_TOOL.name },
-  'write-tests': { title: 'write the regression tests', tool: TEST_FILES_TOOL.name },
-  concerns: { title: 'tests for what the fix may still get wrong', tool: TEST_FILES_TOOL.name },
-  repair: { title: 'repair the regression tests', tool: TEST_FILES_TOOL.name },
-  strengthen: { title: 'strengthen the regression tests', tool: TEST_FILES_TOOL.name }
+/** Each stage's answer tool. */
+const STAGE_TOOLS: Record<StagePrompt, ToolDefinition> = {
+  analyse: ROOT_CAUSE_TOOL,
+  scenarios: SCENARIOS_TOOL,
+  'write-tests': TEST_FILES_TOOL,
+  concerns: TEST_FILES_TOOL,
+  repair: TEST_FILES_TOOL,
+  strengthen: TEST_FILES_TOOL
 }
 
-/** The request's own block: which stage of the system prompt to do now, its tool, and what only this request has. */
-function stageTask(stage: StagePrompt, details = ''): string {
-  return renderPrompt('task', { ...STAGE_TASKS[stage], details })
+/**
+ * The request's own block — which stage of the system prompt to do now (by its `## Stage:` title, which
+ * the task's `# Task:` heading repeats), its tool, and what only this request has — and that tool.
+ */
+function stageAsk(stage: StagePrompt, details = ''): { task: string; tool: ToolDefinition } {
+  const title = /^## Stage: (.+)$/m.exec(loadPrompt(stage))?.[1]
+  if (!title) throw new Error(`prompts/${stage}.md has no "## Stage:" heading`)
+  const tool = STAGE_TOOLS[stage]
+  return { task: renderPrompt('task', { title, tool: tool.name, details }), tool }
 }
 
 /** What every request of a run shares (system with every stage's instructions, context), then what the stages before this one produced. */
-function base(stage: string, input: GenerationInput, answers: render.EarlierAnswers) {
+function base(stage: StagePrompt, input: GenerationInput, answers: render.EarlierAnswers) {
   const reading = loadPrompt(input.reader ? 'reading-tools' : 'reading-none').trim()
   const system = renderPrompt('system', { reading, stages: STAGES.map((name) => loadPrompt(name).trim()).join('\n\n') })
   const earlier = render.renderEarlierWork(input.reader?.readsSoFar() ?? [], answers)
