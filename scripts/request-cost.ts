@@ -7,15 +7,11 @@
  */
 import { existsSync, readdirSync, readFileSync } from 'node:fs'
 import { join } from 'node:path'
-import type { TokenUsage } from '../src/model/model-port.js'
-import { estimateCostUsd } from '../src/model/pricing.js'
+import { cacheReadShare, usageByStage } from '../src/model/cost.js'
+import type { ModelCall, TokenUsage } from '../src/model/model-port.js'
+import { costOfCalls } from '../src/model/pricing.js'
 import { cacheUsageOfRun } from '../test/support/prompt-cache.js'
 import { stageOf } from '../test/support/scripted-model.js'
-
-interface Priced extends TokenUsage {
-  label: string
-  model: string
-}
 
 const dir = process.argv[2]
 if (!dir) {
@@ -25,28 +21,25 @@ if (!dir) {
 
 const names = readdirSync(dir).filter((name) => /^\d+\.request\.json$/.test(name)).sort()
 const bodies = names.map((name) => JSON.parse(readFileSync(join(dir, name), 'utf8')))
+const model = String(bodies[0]?.model ?? '')
 const usages = cacheUsageOfRun(bodies)
-const calls: Priced[] = names.map((name, index) => ({
-  label: `${name.split('.')[0]} ${stageLabel(bodies[index])}`,
-  model: String(bodies[index].model),
+const calls: ModelCall[] = names.map((name, index) => ({
+  stage: stageLabel(bodies[index]),
+  durationMs: 0,
+  cached: false,
   inputTokens: usages[index].input_tokens,
   cacheWriteTokens: usages[index].cache_creation_input_tokens,
   cacheReadTokens: usages[index].cache_read_input_tokens,
   outputTokens: outputTokens(join(dir, name.replace('.request.json', '.response.json')))
 }))
+// The run is one "stage" of every call: summed and priced (each request on its own) as the stages are.
+const total = usageByStage(model, calls.map((call) => ({ ...call, stage: 'total' }))).total
 
-const byStage = new Map<string, Priced>()
-for (const call of calls) {
-  const stage = call.label.split(' ')[1]
-  byStage.set(stage, sum(stage, call.model, [byStage.get(stage), call]))
-}
-
-console.log(table('Per request', calls))
-console.log(table('Per stage', [...byStage.values()]))
-const total = sum('total', calls[0]?.model ?? '', calls)
-console.log(table('Run', [total]))
-const inputSide = total.inputTokens + total.cacheWriteTokens + total.cacheReadTokens
-console.log(`\nCache reads: ${percent(total.cacheReadTokens, inputSide)} of ${inputSide} input tokens over ${calls.length} request(s).`)
+console.log(table('Per request', calls.map((call, index) => [`${names[index].split('.')[0]} ${call.stage}`, call, costOfCalls(model, [call])])))
+console.log(table('Per stage', Object.entries(usageByStage(model, calls)).map(([stage, usage]) => [stage, usage, usage.costUsd])))
+console.log(table('Run', total ? [['total', total, total.costUsd]] : []))
+const inputSide = total ? total.inputTokens + total.cacheWriteTokens + total.cacheReadTokens : 0
+console.log(`\nCache reads: ${percent(total ? cacheReadShare(total) : null)} of ${inputSide} input tokens over ${calls.length} request(s).`)
 
 function stageLabel(body: unknown): string {
   try {
@@ -64,28 +57,13 @@ function outputTokens(file: string): number {
   return Math.ceil(JSON.stringify(content).length / 4)
 }
 
-function sum(label: string, model: string, parts: Array<TokenUsage | undefined>): Priced {
-  const total: Priced = { label, model, inputTokens: 0, cacheWriteTokens: 0, cacheReadTokens: 0, outputTokens: 0 }
-  for (const part of parts) {
-    if (!part) continue
-    total.inputTokens += part.inputTokens
-    total.cacheWriteTokens += part.cacheWriteTokens
-    total.cacheReadTokens += part.cacheReadTokens
-    total.outputTokens += part.outputTokens
-  }
-  return total
-}
-
-function table(title: string, rows: Priced[]): string {
+function table(title: string, rows: Array<[label: string, usage: TokenUsage, cost: number | null]>): string {
   const header = '| | input | cache write | cache read | output | read share | cost (USD) |\n|---|---:|---:|---:|---:|---:|---:|'
-  const line = (row: Priced) => {
-    const cost = estimateCostUsd(row.model, row)
-    const inputSide = row.inputTokens + row.cacheWriteTokens + row.cacheReadTokens
-    return `| ${row.label} | ${row.inputTokens} | ${row.cacheWriteTokens} | ${row.cacheReadTokens} | ${row.outputTokens} | ${percent(row.cacheReadTokens, inputSide)} | ${cost === null ? 'unknown model' : cost.toFixed(4)} |`
-  }
+  const line = ([label, usage, cost]: [string, TokenUsage, number | null]) =>
+    `| ${label} | ${usage.inputTokens} | ${usage.cacheWriteTokens} | ${usage.cacheReadTokens} | ${usage.outputTokens} | ${percent(cacheReadShare(usage))} | ${cost === null ? 'unknown model' : cost.toFixed(4)} |`
   return `\n## ${title}\n\n${header}\n${rows.map(line).join('\n')}`
 }
 
-function percent(part: number, whole: number): string {
-  return whole === 0 ? '-' : `${Math.round((part / whole) * 100)} %`
+function percent(share: number | null): string {
+  return share === null ? '-' : `${Math.round(share * 100)} %`
 }
