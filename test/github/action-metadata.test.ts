@@ -1,20 +1,19 @@
 /** action.yml, the input/output constants and the README agree: every name defined once, documented once. */
 import { readFileSync } from 'node:fs'
+import { parse } from 'yaml'
 import { Inputs, Outputs } from '../../src/github/constants.js'
 
 const root = new URL('../../', import.meta.url)
 const actionYml = readFileSync(new URL('action.yml', root), 'utf8')
 const readme = readFileSync(new URL('README.md', root), 'utf8')
 
-/** The keys of a top-level section of action.yml (two-space indented names). */
-function sectionKeys(section: string): string[] {
-  const body = actionYml.split(new RegExp(`^${section}:\\n`, 'm'))[1].split(/^\S/m)[0]
-  return [...body.matchAll(/^ {2}([\w-]+):/gm)].map((match) => match[1])
-}
+/** action.yml as GitHub reads it: a YAML document (a stray quote makes the whole action unloadable). */
+const metadata = parse(actionYml) as { inputs: Record<string, { description: string }>; outputs: Record<string, { description: string }>; runs: { using: string; main: string } }
 
-test('action.yml declares exactly the inputs and outputs the code reads and sets', () => {
-  expect(sectionKeys('inputs').sort()).toEqual(Object.values(Inputs).sort())
-  expect(sectionKeys('outputs').sort()).toEqual(Object.values(Outputs).sort())
+test('action.yml declares exactly the inputs and outputs the code reads and sets, each with a description', () => {
+  expect(Object.keys(metadata.inputs).sort()).toEqual(Object.values(Inputs).sort())
+  expect(Object.keys(metadata.outputs).sort()).toEqual(Object.values(Outputs).sort())
+  for (const entry of [...Object.values(metadata.inputs), ...Object.values(metadata.outputs)]) expect(entry.description).toEqual(expect.any(String))
 })
 
 test('the README documents every input and output in its tables', () => {
@@ -22,5 +21,5 @@ test('the README documents every input and output in its tables', () => {
 })
 
 test('the action runs the committed bundle on node24', () => {
-  expect(actionYml).toMatch(/^runs:\n {2}using: node24\n {2}main: dist\/index\.js$/m)
+  expect(metadata.runs).toMatchObject({ using: 'node24', main: 'dist/index.js' })
 })
