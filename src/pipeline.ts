@@ -20,6 +20,7 @@ import type { GitCommands } from './ports/git.js'
 import type { Logger } from './ports/logger.js'
 import { onInterrupt } from './ports/process.js'
 import type { Sandbox, SandboxProvider } from './ports/sandbox.js'
+import type { SuiteDestination } from './deliver/delivery.js'
 import type { ModelSettings, Mode, OnFixConcern, OnNoFailToPass, Settings } from './settings.js'
 import { generatedFiles, readChangeSet, sourceFiles, withCollectedTests } from './diff/change-set.js'
 import { briefList } from './diff/generated.js'
@@ -69,6 +70,8 @@ export interface Ports {
   log: Logger
   /** Keeps the pre-fix tree's install between runs; null: install each time. */
   dependencyCache: DependencyCache | null
+  /** Pushes the proven suite (the action's GitHub); null: the CLI, which writes a patch or the working tree. */
+  destination: SuiteDestination | null
 }
 
 export interface Outcome {

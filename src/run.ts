@@ -1,4 +1,5 @@
 /** Wires the real ports to the pipeline: shared by the CLI and the action. */
+import type { SuiteDestination } from './deliver/delivery.js'
 import type { DependencyCache } from './execute/dependencies.js'
 import { createAnthropicModel } from './model/anthropic.js'
 import { UsageLedger, withCallProgress, type ModelPort } from './model/model-port.js'
@@ -28,7 +29,7 @@ export async function learnPersistedCredentials(settings: Settings): Promise<Set
   return withCredentialsLearned(settings, found)
 }
 
-export function runWithRealPorts(settings: Settings, log: Logger, dependencyCache: DependencyCache | null = null): Promise<Outcome> {
+export function runWithRealPorts(settings: Settings, log: Logger, dependencyCache: DependencyCache | null = null, destination: SuiteDestination | null = null): Promise<Outcome> {
   const ledger = new UsageLedger()
   return runPipeline(settings, {
     git: createGit(settings.repoDir),
@@ -36,7 +37,8 @@ export function runWithRealPorts(settings: Settings, log: Logger, dependencyCach
     model: settings.model ? createModel(settings.model, ledger, log) : null,
     ledger,
     log,
-    dependencyCache
+    dependencyCache,
+    destination
   })
 }
 

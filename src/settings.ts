@@ -5,6 +5,7 @@ import { basename, isAbsolute, join, posix, resolve } from 'node:path'
 import { SettingsError, UserFacingError } from './errors.js'
 import { splitCommandLine } from './frameworks/command.js'
 import { ADAPTERS } from './frameworks/detect.js'
+import { DELIVER_MODES, type DeliverMode } from './deliver/delivery.js'
 
 export type Mode = 'generate' | 'verify'
 export type OnNoFailToPass = 'fail' | 'warn'
@@ -70,6 +71,8 @@ export interface Settings {
   network: boolean
   /** Values never to be written or posted anywhere (the API key, tokens): replaced in every output. */
   secrets: string[]
+  /** Where the proven suite goes: the artifact only (default), a commit, a pull request, or a patch (src/deliver/). */
+  deliver: DeliverMode
   /** Where the repository's git config holds credentials a checkout left (see persisted-credentials.ts). */
   persistedCredentials?: string[]
 }
@@ -138,6 +141,7 @@ export interface RawSettings {
   network?: boolean
   /** Secrets besides the API key (tokens) that must never reach an output. */
   secrets?: string[]
+  deliver?: string
   /** How the entry names the API key and verify mode, for the refusal of generate mode without a key. */
   apiKeyNames?: ApiKeyNames
 }
@@ -195,7 +199,8 @@ export function buildSettings(raw: RawSettings, cwd: string = process.cwd(), env
     },
     allowUnisolatedTests: raw.allowUnisolatedTests ?? false,
     network: raw.network ?? false,
-    secrets: [apiKey, ...(raw.secrets ?? [])].filter((secret) => secret.length >= MIN_SECRET_LENGTH)
+    secrets: [apiKey, ...(raw.secrets ?? [])].filter((secret) => secret.length >= MIN_SECRET_LENGTH),
+    deliver: oneOf('deliver', raw.deliver ?? 'artifact', DELIVER_MODES)
   }
 }
 

@@ -91,7 +91,7 @@ test('a run that refuses to start without a sandbox says nothing of the reposito
     const settings = buildSettings({ mode: 'generate', repo: repo.dir, base: repo.base, head: repo.head, out, apiKey: 'sk-ant-test', baseURL: model.baseURL })
     const ledger = new UsageLedger()
     const noSandbox = { open: async () => unisolated('not root, and no passwordless sudo to start the sandbox with') }
-    const outcome = await runPipeline(settings, { git: createGit(repo.dir), sandboxes: noSandbox, model: settings.model && createAnthropicModel(settings.model, ledger), ledger, log: linesLogger([]), dependencyCache: null })
+    const outcome = await runPipeline(settings, { git: createGit(repo.dir), sandboxes: noSandbox, model: settings.model && createAnthropicModel(settings.model, ledger), ledger, log: linesLogger([]), dependencyCache: null, destination: null })
     expect(outcome.report.verdict).toBe('error')
     const markdown = await readFile(outcome.paths.markdown, 'utf8')
     expect(markdown).toContain("Nothing of the repository's code ran (no sandbox: not root, and no passwordless sudo to start the sandbox with).")

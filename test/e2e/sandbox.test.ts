@@ -184,7 +184,8 @@ describe('where no sandbox can start', () => {
         model: settings.model && createAnthropicModel(settings.model, ledger),
         ledger,
         log: linesLogger(lines),
-        dependencyCache: null
+        dependencyCache: null,
+        destination: null
       })
       return { outcome, lines, modelCalls: model.requests.length, markdown: await readFile(outcome.paths.markdown, 'utf8') }
     } finally {
