@@ -19,11 +19,17 @@ export function printModelCost(report: Report): void {
   const model = report.model
   const share = model.cacheReadShare === null ? 'no input sent' : `${Math.round(100 * model.cacheReadShare)} % of input tokens`
   console.log(`Model cost of the example's generate run (${model.name}, list prices as of ${model.pricesAsOf}; cache reads ${share}):`)
-  console.log(`  ${'stage'.padEnd(14)}${cell('calls', 6)}${cell('input', 9)}${cell('cache write', 13)}${cell('cache read', 12)}${cell('output', 9)}${cell('cost', 10)}`)
+  console.log(`  ${'stage'.padEnd(14)}${usageHeader()}`)
   const rows: Array<[string, Report['model']['stages'][string]]> = [...Object.entries(model.stages), ['total', model]]
-  for (const [stage, usage] of rows) {
-    console.log(`  ${stage.padEnd(14)}${cell(usage.calls, 6)}${cell(inputTokens(usage), 9)}${cell(usage.cacheWriteTokens, 13)}${cell(usage.cacheReadTokens, 12)}${cell(usage.outputTokens, 9)}${cell(dollars(usage.costUsd), 10)}`)
-  }
+  for (const [stage, usage] of rows) console.log(`  ${stage.padEnd(14)}${usageRow(usage)}`)
+}
+
+function usageHeader(): string {
+  return `${cell('calls', 6)}${cell('input', 9)}${cell('cache write', 13)}${cell('cache read', 12)}${cell('output', 9)}${cell('cost', 10)}`
+}
+
+function usageRow(usage: StageUsage): string {
+  return `${cell(usage.calls, 6)}${cell(inputTokens(usage), 9)}${cell(usage.cacheWriteTokens, 13)}${cell(usage.cacheReadTokens, 12)}${cell(usage.outputTokens, 9)}${cell(dollars(usage.costUsd), 10)}`
 }
 
 /** Where `npm run bench` finds the dev cases' records: `<case>-before.json` and `<case>-after.json` (scripts/request-shapes.ts). */
@@ -105,14 +111,6 @@ export function printRecordedRunsCost(dir = RECORDED_RUNS_DIR): void {
 }
 
 const NO_CALLS: StageUsage = { calls: 0, inputTokens: 0, cacheWriteTokens: 0, cacheReadTokens: 0, outputTokens: 0, costUsd: 0 }
-
-function usageHeader(): string {
-  return `${cell('calls', 6)}${cell('input', 9)}${cell('cache write', 13)}${cell('cache read', 12)}${cell('output', 9)}${cell('cost', 10)}`
-}
-
-function usageRow(usage: Omit<StageUsage, 'calls'> & { calls: number }): string {
-  return `${cell(usage.calls, 6)}${cell(inputTokens(usage), 9)}${cell(usage.cacheWriteTokens, 13)}${cell(usage.cacheReadTokens, 12)}${cell(usage.outputTokens, 9)}${cell(dollars(usage.costUsd), 10)}`
-}
 
 function sumUsage(usages: StageUsage[]): StageUsage {
   const sum = (key: 'calls' | 'inputTokens' | 'cacheWriteTokens' | 'cacheReadTokens' | 'outputTokens') => usages.reduce((total, usage) => total + usage[key], 0)
