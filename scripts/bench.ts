@@ -5,7 +5,8 @@
  * The model is the scripted fake (answers at once), so the model phases here are the harness's own cost.
  * Then context building on a fix beside a rewritten table of 1k to 100k lines: its time and the context's size;
  * and the context's size for a one-function fix in a 2,400-line module (the budget rule in context/budget.ts).
- * Last, what the model's repository reads cost on a repository of 2,000 files.
+ * Then what the model's repository reads cost on a repository of 2,000 files. Last, the dev cases' recorded
+ * generate runs before and after issue 23 (bench/requests): tokens and estimated cost per stage and per run.
  */
 import { execFile, spawnSync } from 'node:child_process'
 import { mkdir, mkdtemp, rm, writeFile } from 'node:fs/promises'
@@ -32,7 +33,7 @@ import { buildLargeModule } from '../test/context/large-module.js'
 import { buildFixtureRepo } from '../test/support/fixture-repo.js'
 import { byStage, fixtureAnswers } from '../test/support/scripted-model.js'
 import { TWO_HUNK_FIX } from '../test/support/two-hunk-fix.js'
-import { printModelCost } from './bench-cost.js'
+import { printModelCost, printRecordedRunsCost } from './bench-cost.js'
 
 const RUNS = Number(process.env.BENCH_RUNS ?? 3)
 const MODEL_PHASES = ['analyse', 'scenarios', 'write-tests', 'repair', 'strengthen']
@@ -54,6 +55,7 @@ try {
 }
 await contextBuilding()
 await repositoryReads()
+printRecordedRunsCost()
 
 async function pipelinePhases(): Promise<void> {
   const reports: Report[] = []

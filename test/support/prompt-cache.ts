@@ -36,6 +36,28 @@ export function minimumCacheableTokens(model: string): number {
   return family === 'haiku' ? 2048 : 1024
 }
 
+/**
+ * A request as the caching rule sees it, without its text: the settings that key its messages' cache, and each
+ * block of its prompt in order as a digest of its bytes, a token estimate and whether it is a breakpoint.
+ * Enough to price a run exactly as its requests are priced (scripts/request-shapes.ts records these).
+ */
+export interface PromptShape {
+  model: string
+  /** `tool_choice` and `thinking` as sent (null when absent): part of the key from the messages on. */
+  toolChoice: unknown
+  thinking: unknown
+  blocks: PromptBlock[]
+}
+
+export interface PromptBlock {
+  section: 'tools' | 'system' | 'messages'
+  /** sha256 (hex) of the block's JSON; a message's first block is keyed with its role. */
+  sha256: string
+  /** 4 characters a token, of the same JSON. */
+  tokens: number
+  breakpoint: boolean
+}
+
 interface Block {
   /** The prefix up to and including this block, as the cache keys it. */
   id: string
@@ -44,16 +66,21 @@ interface Block {
   breakpoint: boolean
 }
 
-const estimateTokens = (value: unknown) => Math.ceil(JSON.stringify(value).length / 4)
+const sha256 = (...parts: string[]) => parts.reduce((hash, part) => hash.update(part), createHash('sha256')).digest('hex')
 
 /** Each request's usage, as the API would report it had the requests been sent in this order. */
 export function cacheUsageOfRun(requests: unknown[]): CacheUsage[] {
-  const written = new Set<string>()
-  return requests.map((request) => usageOf(request, written))
+  return cacheUsageOfShapes(requests.map(promptShape))
 }
 
-function usageOf(request: any, written: Set<string>): CacheUsage {
-  const blocks = blocksOf(request)
+/** The same, from the requests' shapes. */
+export function cacheUsageOfShapes(shapes: PromptShape[]): CacheUsage[] {
+  const written = new Set<string>()
+  return shapes.map((shape) => usageOf(shape, written))
+}
+
+function usageOf(shape: PromptShape, written: Set<string>): CacheUsage {
+  const blocks = blocksOf(shape)
   const total = blocks.at(-1)?.tokensThrough ?? 0
   const breakpoints = blocks.flatMap((block, index) => (block.breakpoint ? [index] : []))
   if (breakpoints.length > MAX_BREAKPOINTS) throw new PromptCacheRequestError(`A maximum of ${MAX_BREAKPOINTS} blocks with cache_control may be provided. Found ${breakpoints.length}.`)
@@ -67,7 +94,7 @@ function usageOf(request: any, written: Set<string>): CacheUsage {
       }
     }
   }
-  const minimum = minimumCacheableTokens(String(request.model ?? ''))
+  const minimum = minimumCacheableTokens(shape.model)
   let writtenThrough = readThrough
   for (const breakpoint of breakpoints) {
     if (breakpoint <= readThrough || blocks[breakpoint].tokensThrough < minimum) continue
@@ -79,34 +106,43 @@ function usageOf(request: any, written: Set<string>): CacheUsage {
   return { input_tokens: total - read - creation, cache_creation_input_tokens: creation, cache_read_input_tokens: read }
 }
 
-/** tools, system, then every message's content blocks, each with the id of the prefix it ends. */
-function blocksOf(request: any): Block[] {
-  const parts: Array<{ section: 'tools' | 'system' | 'messages'; value: unknown; breakpoint: boolean }> = []
-  for (const tool of request.tools ?? []) parts.push({ section: 'tools', ...withoutBreakpoint(tool) })
+/** tools, system, then every message's content blocks, each as a digest of its JSON. */
+export function promptShape(request: any): PromptShape {
+  const blocks: PromptBlock[] = []
+  const add = (section: PromptBlock['section'], value: unknown, breakpoint: boolean) => {
+    const json = JSON.stringify(value)
+    blocks.push({ section, sha256: sha256(json), tokens: Math.ceil(json.length / 4), breakpoint })
+  }
+  for (const tool of request.tools ?? []) add('tools', ...withoutBreakpoint(tool))
   const system = request.system
-  if (typeof system === 'string') parts.push({ section: 'system', value: system, breakpoint: false })
-  else for (const block of system ?? []) parts.push({ section: 'system', ...withoutBreakpoint(block) })
+  if (typeof system === 'string') add('system', system, false)
+  else for (const block of system ?? []) add('system', ...withoutBreakpoint(block))
   for (const message of request.messages ?? []) {
     const content = typeof message.content === 'string' ? [{ type: 'text', text: message.content }] : message.content
     content.forEach((block: unknown, index: number) => {
-      const { value, breakpoint } = withoutBreakpoint(block)
+      const [value, breakpoint] = withoutBreakpoint(block)
       // The role starts each message: the same text as another role's is another prompt.
-      parts.push({ section: 'messages', value: index === 0 ? { role: message.role, block: value } : value, breakpoint })
+      add('messages', index === 0 ? { role: message.role, block: value } : value, breakpoint)
     })
   }
-  const messageSettings = JSON.stringify({ tool_choice: request.tool_choice ?? null, thinking: request.thinking ?? null })
-  let chain = createHash('sha256').update(String(request.model ?? '')).digest('hex')
+  return { model: String(request.model ?? ''), toolChoice: request.tool_choice ?? null, thinking: request.thinking ?? null, blocks }
+}
+
+/** Each block with the id of the prefix it ends: a hash chain over the blocks' digests. */
+function blocksOf(shape: PromptShape): Block[] {
+  const messageSettings = JSON.stringify({ tool_choice: shape.toolChoice, thinking: shape.thinking })
+  let chain = sha256(shape.model)
   let tokens = 0
-  return parts.map((part) => {
-    chain = createHash('sha256').update(chain).update(JSON.stringify(part.value)).digest('hex')
-    tokens += estimateTokens(part.value)
-    const id = part.section === 'messages' ? createHash('sha256').update(chain).update(messageSettings).digest('hex') : chain
-    return { id, tokensThrough: tokens, breakpoint: part.breakpoint }
+  return shape.blocks.map((block) => {
+    chain = sha256(chain, block.sha256)
+    tokens += block.tokens
+    const id = block.section === 'messages' ? sha256(chain, messageSettings) : chain
+    return { id, tokensThrough: tokens, breakpoint: block.breakpoint }
   })
 }
 
-function withoutBreakpoint(block: any): { value: unknown; breakpoint: boolean } {
-  if (typeof block !== 'object' || block === null || !('cache_control' in block)) return { value: block, breakpoint: false }
+function withoutBreakpoint(block: any): [value: unknown, breakpoint: boolean] {
+  if (typeof block !== 'object' || block === null || !('cache_control' in block)) return [block, false]
   const { cache_control, ...rest } = block
-  return { value: rest, breakpoint: Boolean(cache_control) }
+  return [rest, Boolean(cache_control)]
 }
