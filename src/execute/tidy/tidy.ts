@@ -6,6 +6,7 @@
  */
 import { join, posix } from 'node:path'
 import type { LintMessage, SuiteFile, TidyOutcome } from '../../domain.js'
+import { firstErrorLines } from '../../frameworks/output.js'
 import type { Logger } from '../../ports/logger.js'
 import type { ProcessRunner } from '../../ports/process.js'
 import { readSandboxFile } from '../../ports/sandbox-files.js'
@@ -76,7 +77,7 @@ async function runTool(tool: PlannedTool, paths: string[], deps: TidyDeps): Prom
   const run = () => deps.processes.run(request)
   const result = await (deps.budget ? deps.budget.charge(run) : run())
   if (result.timedOut) return { failure: `timed out after ${Math.round(timeoutMs / 1000)} s` }
-  if (result.exitCode === null || !tool.spec.ranCodes.includes(result.exitCode)) return { failure: `exit ${result.exitCode ?? result.signal}: ${lastLines(result.output)}` }
+  if (result.exitCode === null || !tool.spec.ranCodes.includes(result.exitCode)) return { failure: `exit ${result.exitCode ?? result.signal}: ${firstErrorLines(result.output, 4).slice(0, 400)}` }
   if (!tool.spec.remaining) return { remaining: new Map() }
   try {
     const remaining = tool.spec.remaining(result.stdout, given)
@@ -95,8 +96,6 @@ async function readBack(current: SuiteFile[], taken: SuiteFile[], treeRoot: stri
   }
   return current.map((file) => (read.has(file.path) ? { ...file, content: read.get(file.path)! } : file))
 }
-
-const lastLines = (output: string) => output.trim().split('\n').slice(-3).join(' ').slice(0, 300) || 'no output'
 
 /** `test/regression/issue-7.test.js: prettier formatted it (changed), eslint: 1 problem left: line 3 max-len …`. */
 export function describeTidy(path: string, tidy: TidyOutcome): string {
