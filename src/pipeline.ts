@@ -189,7 +189,7 @@ export async function runPipeline(settings: Settings, ports: Ports): Promise<Out
       reruns: settings.reruns,
       installFiles: settings.mode === 'generate',
       // Generate mode only: verify mode's files are the pull request's own, never touched.
-      tidy: settings.mode === 'generate' ? await repositoryTidy({ head: headTree, treeRoot: trees.head, packageDir: tests.workingDirectory, processes: sandbox.processes, budget, log: ports.log }) : null,
+      tidy: settings.mode === 'generate' ? await repositoryTidy({ head: headTree, treeRoot: trees.head, packageDir: tests.workingDirectory, processes: sandbox.processes, share: (dir) => sandbox!.share(dir), budget, log: ports.log }) : null,
       // Verify mode on the preflight's own files: its run at head is the suite's first.
       firstHeadRun: headStart && { files: [headStart.preflight.file, ...(headStart.beside?.present ?? [])], run: headStart.run },
       timings,

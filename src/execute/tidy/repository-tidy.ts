@@ -18,6 +18,8 @@ export interface TidySetup {
   treeRoot: string
   packageDir: string
   processes: ProcessRunner
+  /** Sandbox.share: the sandbox may write the files the tool puts in the tree for the tools. */
+  share: (dir: string) => Promise<void>
   budget?: TestBudget
   log: Logger
 }
@@ -27,8 +29,8 @@ export async function repositoryTidy(setup: TidySetup): Promise<TidyStep | null>
   const repo: RepositoryAtHead = { ...setup.head, installed: (spec, packageDir) => installedProgram(spec, setup.treeRoot, packageDir) }
   const plan = await detectTidyTools(repo, setup.packageDir)
   if (!hasTools(plan)) return null
-  setup.log.info(`Tidy: the generated tests go through ${describePlan(plan)} before they run`)
-  return (files) => tidySuite(files, { plan, treeRoot: setup.treeRoot, packageDir: setup.packageDir, processes: setup.processes, budget: setup.budget, log: setup.log })
+  setup.log.info(`Tidy: the generated tests go through ${describePlan(plan)}, before they run`)
+  return (files) => tidySuite(files, { plan, treeRoot: setup.treeRoot, packageDir: setup.packageDir, processes: setup.processes, share: setup.share, budget: setup.budget, log: setup.log })
 }
 
 /** A Node tool's bin in the package's or the root's node_modules at head; a Python tool on the PATH. */

@@ -27,6 +27,8 @@ export interface TidyDeps {
   packageDir: string
   /** The sandbox's processes. */
   processes: ProcessRunner
+  /** Lets the sandbox write a folder the tool wrote (Sandbox.share): the tools rewrite the files the tool put there. */
+  share: (dir: string) => Promise<void>
   budget?: TestBudget
   timeoutMs?: number
   log: Logger
@@ -43,7 +45,11 @@ export async function tidySuite(files: SuiteFile[], deps: TidyDeps): Promise<Sui
   const outcomes = new Map<string, TidyOutcome>()
   const outcome = (path: string) => outcomes.get(path) ?? outcomes.set(path, { formatter: null, linter: null, changed: false, remaining: [], failed: [] }).get(path)!
   let current = files
-  await writeSuiteFiles(deps.treeRoot, current)
+  const write = async (next: SuiteFile[]) => {
+    await writeSuiteFiles(deps.treeRoot, next)
+    for (const dir of new Set(next.map((file) => posix.dirname(file.path)))) await deps.share(join(deps.treeRoot, dir))
+  }
+  await write(current)
   for (const tool of [deps.plan.formatter, deps.plan.linter]) {
     const taken = current.filter((file) => tool && takes(tool.spec, file.path))
     if (!tool || taken.length === 0) continue
@@ -52,7 +58,7 @@ export async function tidySuite(files: SuiteFile[], deps: TidyDeps): Promise<Sui
       for (const file of taken) outcome(file.path).failed.push(`${tool.spec.name}: ${result.failure}`)
       deps.log.warn(`Tidy: ${tool.spec.name} failed on the generated tests, which stay as they were: ${result.failure}`)
       // Whatever it wrote before failing is undone.
-      await writeSuiteFiles(deps.treeRoot, current)
+      await write(current)
       continue
     }
     current = await readBack(current, taken, deps.treeRoot)

@@ -43,7 +43,7 @@ async function stepFor(tracked: Record<string, string>, tools: LintTool[]) {
   if (tools.length) await installLintToolsInto(dir, tools)
   const log: string[] = []
   const head = { files: Object.keys(tracked), read: async (path: string) => tracked[path] ?? null }
-  const step = await repositoryTidy({ head, treeRoot: dir, packageDir: '', processes: createProcessRunner(), log: linesLogger(log) })
+  const step = await repositoryTidy({ head, treeRoot: dir, packageDir: '', processes: createProcessRunner(), share: async () => undefined, log: linesLogger(log) })
   return { step, log }
 }
 
@@ -51,7 +51,7 @@ const project = (extra: Record<string, string> = {}) => ({ 'package.json': JSON.
 
 test("prettier formats the generated file by the repository's configuration, then eslint fixes what it can and reports what is left", async () => {
   const { step, log } = await stepFor(project({ '.prettierrc.json': PRETTIER_CONFIG, 'eslint.config.js': ESLINT_CONFIG }), ['prettier', 'eslint'])
-  expect(log).toContain("Tidy: the generated tests go through prettier, as .prettierrc.json says, then eslint (its fixes), as eslint.config.js says before they run")
+  expect(log).toContain("Tidy: the generated tests go through prettier, as .prettierrc.json says, then eslint (its fixes), as eslint.config.js says, before they run")
   const [tidied] = await step!([generated])
 
   const expected = [
