@@ -218,7 +218,7 @@ function tidyNote(tidy: SuiteFileEntry['tidy']): string {
   if (!tidy) return ''
   const notes = [
     ...(tidy.remaining.length ? [`${tidy.linter} still reports ${tidy.remaining.map((message) => inlineCode(`line ${message.line}${message.rule ? ` ${message.rule}` : ''}: ${message.message}`)).join('; ')}`] : []),
-    ...tidy.failed.map((failure) => `${inertText(failure)} (left as the model wrote it)`)
+    ...tidy.failed.map((failure) => `${inertText(failure)} (none of its changes kept)`)
   ]
   return notes.length ? ` — 🧹 ${notes.join('; ')}` : ''
 }
