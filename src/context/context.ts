@@ -73,13 +73,12 @@ export async function buildContext(changeSet: ChangeSet, git: GitCommands, frame
     packageType(reader, changeSet.head)
   ])
   // The extension an ES module test needs where the repository's own tests have it (test-extension.ts).
-  const moduleSystem = importStyleOf(styleExample?.content ?? null, type).moduleSystem
+  const style = importStyleOf(styleExample?.content ?? null, type)
   const testFiles = headFiles.filter((file) => framework.isTestFile(file))
-  const suffix = moduleSuffix(firstLayout.testFileSuffix, { moduleSystem, packageType: await nearestPackageType(firstLayout.regressionDir, headFileSet, (path) => reader.text(changeSet.head, path)), testFiles })
+  const suffix = moduleSuffix(firstLayout.testFileSuffix, { moduleSystem: style.moduleSystem, packageType: await nearestPackageType(firstLayout.regressionDir, headFileSet, (path) => reader.text(changeSet.head, path)), testFiles })
   const layout = suffix === firstLayout.testFileSuffix ? firstLayout : collectedLayout({ ...usual, testFileSuffix: suffix }, stem, (path) => collection.collects(path))
   const styleImports = styleExample ? rebaseImports(styleExample.path, styleExample.content, layout.regressionDir) : []
   budget.spend(styleCost(styleExample, styleImports))
-  const style = importStyleOf(styleExample?.content ?? null, type)
   // Python imports by module name from the import root; JavaScript by a path relative to the regression folder.
   const importOf = (path: string) =>
     path.endsWith('.py') ? pythonModuleName(path, (file) => headFileSet.has(file), styleExample ? [styleExample.content] : []) : importSpecifier(layout.regressionDir, path, style)
