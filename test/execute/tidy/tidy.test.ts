@@ -7,7 +7,10 @@ import { lstat, mkdtemp, readFile, rm, symlink, writeFile } from 'node:fs/promis
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import type { SuiteFile } from '../../../src/domain.js'
+import { TestBudget } from '../../../src/execute/test-budget.js'
 import { repositoryTidy } from '../../../src/execute/tidy/repository-tidy.js'
+import { tidySuite } from '../../../src/execute/tidy/tidy.js'
+import { TOOLS } from '../../../src/execute/tidy/tools.js'
 import { createProcessRunner } from '../../../src/ports/process.js'
 import { writeInside } from '../../../src/ports/sandbox-writes.js'
 import { linesLogger } from '../../support/cli-run.js'
@@ -116,4 +119,19 @@ test('a file the formatter replaced by a link is never read through it', async (
   await symlink(join(dir, 'swap.js'), join(dir, 'node_modules', '.bin', 'prettier'))
   await expect(step!([generated])).rejects.toThrow(/Refused to read .*issue-7\.test\.js.*symbolic link/)
   expect((await lstat(join(dir, SUITE_PATH))).isSymbolicLink()).toBe(true)
+})
+
+test('a formatter that times out changes nothing and is reported; its time is charged to the test budget', async () => {
+  await writeInside(dir, 'package.json', '{}')
+  // A "formatter" that empties the file, then hangs past its time.
+  const hang = `#!/usr/bin/env node\nrequire('fs').writeFileSync(process.argv.at(-1), '')\nsetTimeout(() => {}, 60000)\n`
+  await writeFile(join(dir, 'hang.js'), hang, { mode: 0o755 })
+  const log: string[] = []
+  const budget = new TestBudget(10, linesLogger(log))
+  const plan = { formatter: { spec: TOOLS.prettier, program: join(dir, 'hang.js'), options: [], evidence: '.prettierrc' }, linter: null }
+  const [tidied] = await tidySuite([generated], { plan, treeRoot: dir, packageDir: '', processes: createProcessRunner(), share: async () => undefined, budget, timeoutMs: 500, log: linesLogger(log) })
+  expect(tidied.content).toBe(WRITTEN)
+  expect(await readFile(join(dir, SUITE_PATH), 'utf8')).toBe(WRITTEN)
+  expect(tidied.tidy).toEqual({ formatter: null, linter: null, changed: false, remaining: [], failed: ['prettier: timed out after 1 s'] })
+  expect(budget.report().spentMs).toBeGreaterThanOrEqual(500)
 })
