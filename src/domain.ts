@@ -200,6 +200,29 @@ export interface SuiteFile {
   content: string
   /** The scenario of each test the model wrote; empty for the pull request's own tests. */
   tests: TestIntent[]
+  /** What the repository's own formatter and linter did to the file (execute/tidy/); absent: none ran. */
+  tidy?: TidyOutcome
+}
+
+/** The repository's formatter and linter on one generated file: what ran, whether it changed, what the linter still says. */
+export interface TidyOutcome {
+  /** The formatter that formatted the file (`prettier`); null: none did. */
+  formatter: string | null
+  /** The linter that fixed and checked it (`eslint`); null: none did. */
+  linter: string | null
+  /** The content kept differs from the model's. */
+  changed: boolean
+  /** What the linter still reports after its fixes. */
+  remaining: LintMessage[]
+  /** Tools that failed or timed out, and how: nothing of theirs was kept (`prettier: exit 2: …`). */
+  failed: string[]
+}
+
+export interface LintMessage {
+  line: number
+  /** The rule's id (`max-len`); null for a message with none (a parse error). */
+  rule: string | null
+  message: string
 }
 
 /** Which scenario a generated test was written for. */

@@ -37,6 +37,7 @@ import { checkImports, importCheckFiles } from './execute/import-check.js'
 import { checkBySpelling, firstSpellings } from './context/way-in.js'
 import { preflightCandidates, preflightFailure, runPreflight, searchPreflight, type PreflightRun } from './execute/preflight.js'
 import { proveSuite } from './execute/prove.js'
+import { repositoryTidy } from './execute/tidy/repository-tidy.js'
 import { TestBench } from './execute/test-bench.js'
 import { preFixSources, prepareTrees, type Trees } from './execute/trees.js'
 import { wrapperFor } from './frameworks/detect.js'
@@ -190,6 +191,8 @@ export async function runPipeline(settings: Settings, ports: Ports): Promise<Out
       repairRounds: settings.repairRounds,
       reruns: settings.reruns,
       installFiles: settings.mode === 'generate',
+      // Generate mode only: verify mode's files are the pull request's own, never touched.
+      tidy: settings.mode === 'generate' ? await repositoryTidy({ head: headTree, treeRoot: trees.head, packageDir: tests.workingDirectory, processes: sandbox.processes, share: (dir) => sandbox!.share(dir), budget, log: ports.log }) : null,
       // Verify mode on the preflight's own files: its run at head is the suite's first.
       firstHeadRun: headStart && { files: [headStart.preflight.file, ...(headStart.beside?.present ?? [])], run: headStart.run },
       timings,

@@ -19,6 +19,7 @@ import { boundedReader, type FileReader } from './read.js'
 import { capNames, filesNamedIn, rebaseImports, relatedModules, relativeImports, resolveImport } from './related.js'
 import { UNKNOWN_COLLECTION, type Collection } from './collection.js'
 import { collectedLayout, layoutFor, styleExampleTest, suiteStem } from './test-layout.js'
+import { moduleSuffix, nearestPackageType } from './test-extension.js'
 import { calledNames, definitionLines } from './callees.js'
 import { testsNamingTheChange } from './test-excerpts.js'
 import { commandLineEntries, waysIn, withExampleSources } from './way-in.js'
@@ -64,15 +65,20 @@ export async function buildContext(changeSet: ChangeSet, git: GitCommands, frame
     importsChangedCode: (path) => importsAny(reader, changeSet.head, path, sources.map((file) => file.path), headFileSet)
   })
   const usual = layoutFor(example, primary)
-  const layout = collectedLayout(usual, suiteStem(bugReport, changeSet.head), (path) => collection.collects(path))
-  const examplePath = layout.styleExample
+  const stem = suiteStem(bugReport, changeSet.head)
+  const firstLayout = collectedLayout(usual, stem, (path) => collection.collects(path))
+  const examplePath = firstLayout.styleExample
   const [styleExample, type] = await Promise.all([
     !examplePath ? null : readStyleExample(reader, examplePath, changedBefore.has(examplePath) ? { commit: changeSet.mergeBase, path: changedBefore.get(examplePath)! } : null, changeSet.head, changedNames(sources)),
     packageType(reader, changeSet.head)
   ])
+  // The extension an ES module test needs where the repository's own tests have it (test-extension.ts).
+  const style = importStyleOf(styleExample?.content ?? null, type)
+  const testFiles = headFiles.filter((file) => framework.isTestFile(file))
+  const suffix = moduleSuffix(firstLayout.testFileSuffix, { moduleSystem: style.moduleSystem, packageType: await nearestPackageType(firstLayout.regressionDir, headFileSet, (path) => reader.text(changeSet.head, path)), testFiles })
+  const layout = suffix === firstLayout.testFileSuffix ? firstLayout : collectedLayout({ ...usual, testFileSuffix: suffix }, stem, (path) => collection.collects(path))
   const styleImports = styleExample ? rebaseImports(styleExample.path, styleExample.content, layout.regressionDir) : []
   budget.spend(styleCost(styleExample, styleImports))
-  const style = importStyleOf(styleExample?.content ?? null, type)
   // Python imports by module name from the import root; JavaScript by a path relative to the regression folder.
   const importOf = (path: string) =>
     path.endsWith('.py') ? pythonModuleName(path, (file) => headFileSet.has(file), styleExample ? [styleExample.content] : []) : importSpecifier(layout.regressionDir, path, style)

@@ -94,7 +94,13 @@ export function layoutFor(styleExample: string | null, sourcePath: string): Test
 }
 
 function suffixOf(testFile: string): string | null {
-  return /(\.(?:test|spec)\.[cm]?[jt]sx?)$/.exec(testFile)?.[1] ?? (testFile.endsWith('.py') ? '.py' : null)
+  return /(\.(?:test|spec)\.[cm]?[jt]sx?)$/.exec(testFile)?.[1] ?? (testFile.endsWith('.py') ? '.py' : null) ?? moduleKindSuffix(testFile)
+}
+
+/** A test named without `.test` (`test/parse.mjs`) still says its module kind: `.test.mjs`, `.test.cts`. */
+function moduleKindSuffix(testFile: string): string | null {
+  const kind = /\.([cm][jt]s)$/.exec(testFile)?.[1]
+  return kind ? `.test.${kind}` : null
 }
 
 function defaultSuffix(sourceExtension: string): string {

@@ -31,6 +31,8 @@ export interface ProveOptions {
   repairRounds: number
   /** False in verify mode: the PR's own files are already in both trees. */
   installFiles: boolean
+  /** The repository's formatter and linter on generated files before they run (execute/tidy/); absent: none. */
+  tidy?: ((files: SuiteFile[]) => Promise<SuiteFile[]>) | null
   /** How many times the suite runs at head (settings.reruns). */
   reruns: number
   /** A run at head already made of exactly these files (the preflight's): the first run at head, not repeated. */
@@ -54,7 +56,13 @@ export async function proveSuite(bench: TestBench, files: SuiteFile[], options: 
 async function passAtHeadThenPreFix(bench: TestBench, candidate: SuiteFile[], options: ProveOptions): Promise<Proof> {
   const { refiner, timings, report } = options
   let files = candidate
-  if (options.installFiles) await bench.install(files)
+  // The files that run (and are delivered) are the ones the repository's own tools formatted.
+  const install = async (next: SuiteFile[]) => {
+    const tidied = options.tidy ? await options.tidy(next) : next
+    await bench.install(tidied)
+    return tidied
+  }
+  if (options.installFiles) files = await install(files)
   const runAtHead: RunAtHead = (run = {}) => timings.time('run-head', () => bench.run('head', paths(files), run))
   const known = options.firstHeadRun
   const reuse = !options.installFiles && known && samePaths(known.files, paths(files))
@@ -66,8 +74,7 @@ async function passAtHeadThenPreFix(bench: TestBench, candidate: SuiteFile[], op
     // No answer within the limit, or the same files again: another run would only repeat this one.
     if (!repaired || sameFiles(repaired, files)) break
     report.rounds.repair++
-    files = repaired
-    await bench.install(files)
+    files = await install(repaired)
     headRun = await runAtHead()
   }
   // Passing once is not enough: the gate runs the suite again at head (with coverage, then shuffled where

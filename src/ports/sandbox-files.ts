@@ -22,7 +22,9 @@ export const SANDBOX_FILE_LIMITS = {
   /** Coverage: V8 coverage, istanbul JSON, lcov, coverage.py JSON. */
   coverage: 64 * MB,
   /** The repository's own configuration, read from a tree the tests ran in (package.json, mocha.opts): any owner. */
-  config: 4 * MB
+  config: 4 * MB,
+  /** A generated test file as the repository's formatter or linter left it in the head tree. */
+  suite: 4 * MB
 } as const
 
 export type SandboxFileKind = keyof typeof SANDBOX_FILE_LIMITS

@@ -1,6 +1,6 @@
 /** report.md: what a reviewer reads — verdict first, then why, then the numbers. */
 import { briefList } from '../diff/generated.js'
-import type { Report } from './report.js'
+import type { Report, SuiteFileEntry } from './report.js'
 import { failToPassCount } from './report.js'
 import { inputTokens } from '../model/cost.js'
 import { describeRanges } from '../verdict/line-ranges.js'
@@ -206,11 +206,21 @@ function generated(report: Report): string | null {
 }
 
 function suite(report: Report): string | null {
-  const lines = report.suite.files.map((file) => `- ${inlineCode(file.path)}${file.compiledPath ? ` (runs as ${inlineCode(file.compiledPath)})` : ''}${collectionNote(file.collectedByRepoTests)}${unconfirmedNote(file.unconfirmed)}`)
+  const lines = report.suite.files.map((file) => `- ${inlineCode(file.path)}${file.compiledPath ? ` (runs as ${inlineCode(file.compiledPath)})` : ''}${collectionNote(file.collectedByRepoTests)}${unconfirmedNote(file.unconfirmed)}${tidyNote(file.tidy)}`)
   const refused = [...report.suite.refused, ...report.suite.dropped].map((file) => `- ${inlineCode(file.path)} left out: ${inertText(file.reason)}`)
   const reverted = report.preFixTree ? [`Pre-fix tree: reverted ${report.preFixTree.reverted.map((p) => inlineCode(p)).join(', ') || 'nothing'}; dependencies ${report.preFixTree.dependencies}.`] : []
   if (lines.length + refused.length + reverted.length === 0) return null
   return ['## Suite', ...lines, ...refused, '', ...reverted].join('\n')
+}
+
+/** What the repository's own linter still says about the file, and any of its tools that failed on it. */
+function tidyNote(tidy: SuiteFileEntry['tidy']): string {
+  if (!tidy) return ''
+  const notes = [
+    ...(tidy.remaining.length ? [`${tidy.linter} still reports ${tidy.remaining.map((message) => inlineCode(`line ${message.line}${message.rule ? ` ${message.rule}` : ''}: ${message.message}`)).join('; ')}`] : []),
+    ...tidy.failed.map((failure) => `${inertText(failure)} (none of its changes kept)`)
+  ]
+  return notes.length ? ` — 🧹 ${notes.join('; ')}` : ''
 }
 
 /** Lines where the model said it could not see something: a reviewer checks those first. */

@@ -1,6 +1,6 @@
 /** The report: one JSON document (schema in report.schema.json) from which report.md is rendered. */
 import type { Collection } from '../context/collection.js'
-import type { Analysis, BugReport, ChangeSet, ClassifiedTest, ImportLine, Scenario, SuiteFile, Verdict } from '../domain.js'
+import type { Analysis, BugReport, ChangeSet, ClassifiedTest, ImportLine, Scenario, SuiteFile, TidyOutcome, Verdict } from '../domain.js'
 import type { ConfirmedConcern } from '../execute/concerns.js'
 import type { DependencySource } from '../execute/dependencies.js'
 import type { HunkGuard } from '../execute/hunk-guards.js'
@@ -116,6 +116,8 @@ export type SuiteFileEntry = Pick<SuiteFile, 'path' | 'tests'> & {
   unconfirmed: string[]
   /** The compiled file the runner ran for it, where it runs build output (`dist/test/x.test.js`). */
   compiledPath?: string
+  /** What the repository's own formatter and linter did to it (generate mode); absent: none ran. */
+  tidy?: TidyOutcome
 }
 
 /**
@@ -125,7 +127,7 @@ export type SuiteFileEntry = Pick<SuiteFile, 'path' | 'tests'> & {
 export function suiteFileEntry(file: SuiteFile, collection: Collection | null, modelWritten: boolean): SuiteFileEntry {
   const unconfirmed = modelWritten ? unconfirmedLines(file.content) : []
   const compiledPath = collection?.compiledPath?.(file.path)
-  return { path: file.path, tests: file.tests, collectedByRepoTests: collection ? collection.collects(file.path) : null, unconfirmed, ...(compiledPath && { compiledPath }) }
+  return { path: file.path, tests: file.tests, collectedByRepoTests: collection ? collection.collects(file.path) : null, unconfirmed, ...(compiledPath && { compiledPath }), ...(file.tidy && { tidy: file.tidy }) }
 }
 
 const TODO_CONFIRM = /\bTODO\b\W{0,3}confirm/i
