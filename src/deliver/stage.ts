@@ -4,7 +4,7 @@
  * destination); a push refused falls back to the patch. It never costs the verdict: a failure here is a
  * warning, and the suite stays in the artifact.
  */
-import { mkdir, rm, writeFile } from 'node:fs/promises'
+import { mkdir, writeFile } from 'node:fs/promises'
 import { join } from 'node:path'
 import type { ChangeSet, SuiteFile } from '../domain.js'
 import { describeError } from '../errors.js'
@@ -49,8 +49,6 @@ export const ARTIFACT_ONLY = 'deliver: artifact — the suite is in the artifact
 
 export async function deliverSuite(context: DeliverContext): Promise<DeliveryOutcome> {
   try {
-    // A patch from an earlier run in the same folder would say this run delivered it.
-    await rm(join(context.outDir, PATCH_FILE), { force: true })
     const outcome = await deliver(context)
     context.log.info(deliveryLine(outcome.record))
     return outcome

@@ -19,7 +19,8 @@ afterAll(() => repo.cleanup())
 test('deliver: patch puts suite.patch in the artifact, says so in the outputs, and folds the commands into the summary and the comment', async () => {
   const services = await startFakeActionsServices({})
   const model = await startFakeAnthropic(byStage(fixtureAnswers('retry-budget')))
-  const gitHub = await startFakeGitHub({ issues: {} })
+  // The pull request's own comments live at its issue number.
+  const gitHub = await startFakeGitHub({ issues: { 'acme/transport#7': { title: 'Fix streaming retries', body: '' } } })
   try {
     const pullRequest = { number: 7, title: 'Fix streaming retries', body: 'Streaming calls gave up after the first 429.', base: { sha: repo.base }, head: { sha: repo.head } }
     const run = await runBundledAction({
