@@ -10,8 +10,8 @@ import { forTerminal } from '../text.js'
 import { DELIVERY_MARKER } from './delivery.js'
 import { issueUrl, pullRequestUrl, runUrl, type GitHubLinks } from './links.js'
 
-/** Git's advice for a commit's first line; GitHub shortens longer titles in lists anyway. */
-export const MAX_TITLE_LENGTH = 72
+/** A commit's first line, and a pull request's title: room for a bug report's usual title after the prefix; GitHub shortens longer ones in lists anyway. */
+export const MAX_TITLE_LENGTH = 100
 const TITLE_PREFIX = 'test: regression tests for '
 
 export interface MessageFacts {

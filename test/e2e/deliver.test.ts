@@ -73,6 +73,20 @@ test('--apply on a run that proves nothing writes nothing, and says why', async 
   expect(existsSync(join(run.outDir, 'suite.patch'))).toBe(false)
 })
 
+test('the delivered files are the redacted ones: a secret in a generated test reaches neither suite.patch nor the working tree', async () => {
+  const token = 'ghp_deliveryTokenThatMustNeverLeave0123'
+  const answers = fixtureAnswers('retry-budget')
+  const written = answers['write-tests'] as { tool_use: { name: string; input: { files: Array<{ path: string; content: string; tests: unknown[] }> } } }
+  const [suiteFile] = written.tool_use.input.files
+  const leaky = { tool_use: { ...written.tool_use, input: { files: [{ ...suiteFile, content: `// copied from the environment: ${token}\n${suiteFile.content}` }] } } }
+  const run = await runCliOnFixture({ script: { ...answers, 'write-tests': leaky }, args: ['--apply'], env: { GITHUB_TOKEN: token } })
+  expect(run.report).toMatchObject({ verdict: 'fail-to-pass', delivery: { mode: 'patch', files: [SUITE_PATH] } })
+  const patch = readFileSync(join(run.outDir, 'suite.patch'), 'utf8')
+  expect(patch).toContain('+// copied from the environment: ***\n')
+  expect(readFileSync(join(run.repo.dir, SUITE_PATH), 'utf8')).toMatch(/^\/\/ copied from the environment: \*\*\*\n/)
+  expect(patch).not.toContain(token)
+})
+
 test('commit and pull-request are the action\'s: the CLI refuses them before any work, naming --deliver', async () => {
   const scratch = mkdtempSync(join(tmpdir(), 'rtg-deliver-flags-'))
   const out = join(scratch, 'out')
