@@ -70,6 +70,8 @@ Examples:
   regression-testgen verify --repo ../my-lib --base v1.2.0 --head fix-timeout
   # One package of a monorepo (dependencies installed, as for its own tests)
   regression-testgen verify --base main --head HEAD --working-directory packages/core
+  # Prove a suite, then write its files into this working tree to review (git status) and commit yourself
+  ANTHROPIC_API_KEY=sk-ant-... regression-testgen --base main --head HEAD --issue bug.md --apply
   # A Python repository: pytest in the repository's .venv (or the python3 on PATH)
   regression-testgen --base main --head HEAD --issue bug.md --framework pytest
 
