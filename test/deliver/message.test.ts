@@ -84,3 +84,11 @@ test('untrusted text cannot open HTML, mention, link or end the message early', 
   expect(body.split('\n').filter((line) => line.trim() === DELIVERY_MARKER)).toHaveLength(1)
   expect(body.endsWith(`\n\n${DELIVERY_MARKER}`)).toBe(true)
 })
+
+test('links come only from a plain repository name on a plain http(s) server', () => {
+  expect(githubLinksFrom({ GITHUB_REPOSITORY: 'acme/range', GITHUB_RUN_ID: '7' })).toEqual({ serverUrl: 'https://github.com', repository: 'acme/range', runId: '7', pullRequest: null })
+  expect(githubLinksFrom({ GITHUB_SERVER_URL: 'https://ghe.example:8443/', GITHUB_REPOSITORY: 'acme/range' })).toMatchObject({ serverUrl: 'https://ghe.example:8443', runId: null })
+  expect(githubLinksFrom({ GITHUB_REPOSITORY: 'acme/range)[x](javascript:alert(1)' })).toBeNull()
+  expect(githubLinksFrom({ GITHUB_SERVER_URL: 'javascript:alert(1)', GITHUB_REPOSITORY: 'acme/range' })).toBeNull()
+  expect(githubLinksFrom({ GITHUB_REPOSITORY: 'acme/range', GITHUB_RUN_ID: '7; rm -rf /' })?.runId).toBeNull()
+})
