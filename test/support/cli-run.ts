@@ -72,7 +72,7 @@ export interface BundledRun {
   log: string[]
   /** The output folder's run.log. */
   runLog: string
-  /** The output folder (report.json, suite/, suite.patch). */
+  /** The output folder (suite/, report.json, run.log). */
   outDir: string
   repo: FixtureRepo
   /** The fake model in generate mode (closed): its recorded requests. */
