@@ -13,6 +13,8 @@ import { issueUrl, pullRequestUrl, runUrl, type GitHubLinks } from './links.js'
 /** A commit's first line, and a pull request's title: room for a bug report's usual title after the prefix; GitHub shortens longer ones in lists anyway. */
 export const MAX_TITLE_LENGTH = 100
 const TITLE_PREFIX = 'test: regression tests for '
+/** Under GitHub's 65,536 characters for a pull request's body, with room for the run's link and the marker. */
+export const MAX_BODY_LENGTH = 60_000
 
 export interface MessageFacts {
   report: Report
@@ -45,18 +47,22 @@ function deliveryBody(facts: MessageFacts): string {
   const paths = new Set(files.map((file) => file.path))
   const tests = report.tests.filter((test) => paths.has(test.file))
   const run = runUrl(facts.links)
-  return [
+  const sections = [
     verdictLine(report, tests.length),
     bugReportLine(facts),
     scenarios(report, tests),
     hunks(report, new Set(tests.map((test) => test.name))),
     fixConcerns(report),
-    ['Files:', ...files.map((file) => `- ${inlineCode(file.path)}`)].join('\n'),
-    run && `Run: ${run}`,
-    DELIVERY_MARKER
+    ['Files:', ...files.map((file) => `- ${inlineCode(file.path)}`)].join('\n')
   ]
-    .filter(Boolean)
-    .join('\n\n')
+  return [bounded(sections.filter(Boolean).join('\n\n')), run && `Run: ${run}`, DELIVERY_MARKER].filter(Boolean).join('\n\n')
+}
+
+/** Whole lines up to the limit: the run's link and the marker always follow. */
+function bounded(text: string): string {
+  if (text.length <= MAX_BODY_LENGTH) return text
+  const kept = text.slice(0, MAX_BODY_LENGTH)
+  return `${kept.slice(0, kept.lastIndexOf('\n'))}\n\n… (cut at ${MAX_BODY_LENGTH} characters: the whole report is in the run's artifact)`
 }
 
 function verdictLine(report: Report, testCount: number): string {

@@ -2,7 +2,7 @@
 import type { ClassifiedTest, SuiteFile } from '../../src/domain.js'
 import { DELIVERY_MARKER } from '../../src/deliver/delivery.js'
 import { githubLinksFrom } from '../../src/deliver/links.js'
-import { deliveryMessage, MAX_TITLE_LENGTH } from '../../src/deliver/message.js'
+import { deliveryMessage, MAX_BODY_LENGTH, MAX_TITLE_LENGTH } from '../../src/deliver/message.js'
 import { emptyReport, type Report } from '../../src/report/report.js'
 
 const SUITE = 'test/regression/issue-7.test.js'
@@ -91,4 +91,13 @@ test('links come only from a plain repository name on a plain http(s) server', (
   expect(githubLinksFrom({ GITHUB_REPOSITORY: 'acme/range)[x](javascript:alert(1)' })).toBeNull()
   expect(githubLinksFrom({ GITHUB_SERVER_URL: 'javascript:alert(1)', GITHUB_REPOSITORY: 'acme/range' })).toBeNull()
   expect(githubLinksFrom({ GITHUB_REPOSITORY: 'acme/range', GITHUB_RUN_ID: '7; rm -rf /' })?.runId).toBeNull()
+})
+
+test('a body past the limit is cut at a whole line, and still ends with the run and the marker', () => {
+  const report = proven()
+  report.tests = Array.from({ length: 3000 }, (_, index) => test_(SUITE, `range › case ${index} ${'x'.repeat(20)}`, 'fail-to-pass', 'negative step ends'))
+  const body = deliveryMessage({ report, files, links: githubLinksFrom(env), issueReferences: [] }).body
+  expect(body.length).toBeLessThan(MAX_BODY_LENGTH + 300)
+  expect(body).toContain("\n\n… (cut at 60000 characters: the whole report is in the run's artifact)\n\nRun: https://github.com/acme/range/actions/runs/42\n\n" + DELIVERY_MARKER)
+  expect(body.endsWith(DELIVERY_MARKER)).toBe(true)
 })
