@@ -15,7 +15,7 @@ export const MARKER_FILE = '.regression-testgen-output'
 /** Held by the run writing the folder: its pid and host. */
 export const LOCK_FILE = '.regression-testgen.lock'
 /** What a run writes here, and so what the next run clears first (nothing else is ever removed). */
-export const OWN_ENTRIES = ['report.json', 'report.md', 'run.log', 'suite', 'concerns']
+export const OWN_ENTRIES = ['report.json', 'report.md', 'run.log', 'suite', 'concerns', 'suite.patch']
 
 const MARKER_TEXT = `regression-testgen writes its results here. Each run first clears its own entries (${OWN_ENTRIES.join(', ')}) and nothing else.\n`
 

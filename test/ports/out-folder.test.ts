@@ -50,7 +50,7 @@ test("a marked folder is cleared of the last run's results only: the user's own 
   ;(await claim(dir)).release()
   await mkdir(join(dir, 'suite', 'test'), { recursive: true })
   await mkdir(join(dir, 'concerns'))
-  await Promise.all(['report.json', 'report.md', 'run.log', 'suite/test/a.test.js', 'notes.txt'].map((file) => writeFile(join(dir, file), 'x')))
+  await Promise.all(['report.json', 'report.md', 'run.log', 'suite.patch', 'suite/test/a.test.js', 'notes.txt'].map((file) => writeFile(join(dir, file), 'x')))
   await mkdir(join(dir, 'mine'))
   await writeFile(join(dir, 'mine', 'keep.txt'), 'keep')
   await claim(dir)
