@@ -4,7 +4,8 @@
  * reaches the sandbox). A push GitHub or the rules refuse is `pushed: false` with the reason, and the
  * deliver stage falls back to the patch.
  */
-import type { Delivery, PushResult, SuiteDestination } from '../deliver/delivery.js'
+import * as github from '@actions/github'
+import type { DeliverMode, Delivery, PushResult, SuiteDestination } from '../deliver/delivery.js'
 import { commitOnHeadBranch } from './commit-delivery.js'
 import type { Octokit, Repository } from './git-commit.js'
 import { followUpPullRequest } from './pull-request-delivery.js'
@@ -23,4 +24,10 @@ export function createGitHubDestination(octokit: Octokit, repository: Repository
       }
     }
   }
+}
+
+/** The action's destination for `deliver: commit` or `pull-request` with a token (the settings require one); else none. */
+export function destinationForRun(deliver: DeliverMode, token: string, pullRequest: PullRequestInfo): SuiteDestination | null {
+  if ((deliver !== 'commit' && deliver !== 'pull-request') || !token) return null
+  return createGitHubDestination(github.getOctokit(token), github.context.repo, pullRequest)
 }
