@@ -21,6 +21,7 @@ import type { Logger } from './ports/logger.js'
 import { onInterrupt } from './ports/process.js'
 import type { Sandbox, SandboxProvider } from './ports/sandbox.js'
 import type { SuiteDestination } from './deliver/delivery.js'
+import { deliverSuite } from './deliver/stage.js'
 import type { ModelSettings, Mode, OnFixConcern, OnNoFailToPass, Settings } from './settings.js'
 import { generatedFiles, readChangeSet, sourceFiles, withCollectedTests } from './diff/change-set.js'
 import { briefList } from './diff/generated.js'
@@ -80,6 +81,8 @@ export interface Outcome {
   exitCode: 0 | 1 | 2
   /** The parsed diff, when the run got that far (the action annotates its hunks). */
   changeSet: ChangeSet | null
+  /** The files delivered (or that suite.patch adds), redacted: the CLI's --apply writes them. */
+  deliveredFiles: SuiteFile[]
 }
 
 export async function runPipeline(settings: Settings, ports: Ports): Promise<Outcome> {
@@ -248,9 +251,26 @@ export async function runPipeline(settings: Settings, ports: Ports): Promise<Out
   // Everything written or posted from here on (files, summary, comment, annotations) comes from these.
   const redact = redactor(settings.secrets)
   const safeReport = redactDeep(report, redact)
-  const paths = await writeReport(settings.outDir, safeReport, redactDeep(delivered, redact), redactDeep(concernFiles, redact))
+  const [safeSuite, safeConcerns] = [redactDeep(delivered, redact), redactDeep(concernFiles, redact)]
+  // After the verdict, on the redacted files: where the suite goes (a patch, a commit, a pull request, or only the artifact).
+  const delivery = await deliverSuite({
+    mode: settings.mode,
+    deliver: settings.deliver,
+    outDir: settings.outDir,
+    links: settings.links,
+    issueReferences: settings.bugReport.linkedIssues?.map((issue) => issue.reference) ?? [],
+    report: safeReport,
+    suite: safeSuite,
+    concerns: safeConcerns,
+    changeSet: parsedDiff,
+    git: ports.git,
+    destination: ports.destination,
+    log: ports.log
+  })
+  safeReport.delivery = redactDeep(delivery.record, redact)
+  const paths = await writeReport(settings.outDir, safeReport, safeSuite, safeConcerns)
   const exitCode = exitCodeFor(report.verdict, settings.onNoFailToPass, { fixConcerns: report.fixConcerns.length, onFixConcern: settings.onFixConcern })
-  return { report: safeReport, paths, exitCode, changeSet: parsedDiff }
+  return { report: safeReport, paths, exitCode, changeSet: parsedDiff, deliveredFiles: delivery.files }
 }
 
 /** `fixConcerns`: how many concerns a test confirmed; with on-fix-concern `fail`, any makes a passing run exit 1. */

@@ -6,6 +6,7 @@ import { SettingsError, UserFacingError } from './errors.js'
 import { splitCommandLine } from './frameworks/command.js'
 import { ADAPTERS } from './frameworks/detect.js'
 import { DELIVER_MODES, type DeliverMode } from './deliver/delivery.js'
+import { githubLinksFrom, type GitHubLinks } from './deliver/links.js'
 
 export type Mode = 'generate' | 'verify'
 export type OnNoFailToPass = 'fail' | 'warn'
@@ -73,6 +74,8 @@ export interface Settings {
   secrets: string[]
   /** Where the proven suite goes: the artifact only (default), a commit, a pull request, or a patch (src/deliver/). */
   deliver: DeliverMode
+  /** The run, pull request and repository on GitHub (GITHUB_* environment), for the delivery's message; null: none. */
+  links: GitHubLinks | null
   /** Where the repository's git config holds credentials a checkout left (see persisted-credentials.ts). */
   persistedCredentials?: string[]
 }
@@ -142,6 +145,8 @@ export interface RawSettings {
   /** Secrets besides the API key (tokens) that must never reach an output. */
   secrets?: string[]
   deliver?: string
+  /** The pull request the action runs on: the delivery's message links it. */
+  pullRequestNumber?: number
   /** How the entry names the API key and verify mode, for the refusal of generate mode without a key. */
   apiKeyNames?: ApiKeyNames
 }
@@ -200,7 +205,8 @@ export function buildSettings(raw: RawSettings, cwd: string = process.cwd(), env
     allowUnisolatedTests: raw.allowUnisolatedTests ?? false,
     network: raw.network ?? false,
     secrets: [apiKey, ...(raw.secrets ?? [])].filter((secret) => secret.length >= MIN_SECRET_LENGTH),
-    deliver: oneOf('deliver', raw.deliver ?? 'artifact', DELIVER_MODES)
+    deliver: oneOf('deliver', raw.deliver ?? 'artifact', DELIVER_MODES),
+    links: githubLinksFrom(env, raw.pullRequestNumber ?? null)
   }
 }
 

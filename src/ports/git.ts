@@ -40,6 +40,8 @@ export interface GitCommands {
   /** Lines of tracked text files at a commit that match (git grep); none is an empty list. */
   grep(commit: string, pattern: string, options: GrepOptions): Promise<GrepMatch[]>
   commitMessages(base: string, head: string): Promise<string[]>
+  /** One commit's whole message (the deliver stage looks for its own marker in the head's). */
+  commitMessage(commit: string): Promise<string>
   /**
    * The named attributes of each path as the commit's .gitattributes (and the user's own attributes files)
    * set them: `set`, `unset`, `unspecified` or the value. Read from the commit, not from a work tree.
@@ -190,6 +192,7 @@ export function createGit(repoDir: string, options: GitOptions = {}): GitCommand
     },
     commitMessages: async (base, head) =>
       (await git(['log', '--no-show-signature', '--format=%B%x00', '--end-of-options', `${base}..${head}`, '--'])).split('\0').map((m) => m.trim()).filter(Boolean),
+    commitMessage: async (commit) => git(['log', '-1', '--no-show-signature', '--format=%B', '--end-of-options', commit, '--']),
     // A checkout: the filter drivers it would run are read again just before.
     addWorktree: async (dir, commit) => void (await git(['worktree', 'add', '--detach', '--force', '--end-of-options', dir, commit], { slow: true, fresh: true })),
     async removeWorktree(dir) {

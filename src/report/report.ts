@@ -14,6 +14,7 @@ import type { IsolationMode } from '../ports/sandbox.js'
 import type { Mode } from '../settings.js'
 import type { BeforeRunner, RunnerName } from '../launch/launch.js'
 import type { DiffCoverage } from '../verdict/diff-coverage.js'
+import type { DeliveryRecord } from '../deliver/delivery.js'
 
 export interface RunnerReport {
   /** False: the command started no runner the tool knows (reason says what it did); the runner was detected instead. */
@@ -95,6 +96,8 @@ export interface Report {
   runs: { head: number; preFix: number }
   /** The test runs' time budget (test-budget-minutes), what they took, and the optional runs skipped past it. */
   testBudget: TestBudgetReport
+  /** Where the proven suite went (the deliver setting): a commit, a pull request, a patch, or nowhere but the artifact, and why. */
+  delivery: DeliveryRecord
   model: ModelUsage
   timings: Record<string, number>
   durationMs: number
@@ -187,6 +190,7 @@ export function emptyReport(mode: Mode, repoDir: string, base: string, head: str
     rounds: { repair: 0, strengthen: 0 },
     runs: { head: 0, preFix: 0 },
     testBudget: { minutes: 0, spentMs: 0, skipped: [] },
+    delivery: { mode: 'none', files: [], url: null, reason: 'the run did not get to the delivery' },
     model: modelUsage(null, new UsageLedger()),
     timings: {},
     durationMs: 0
