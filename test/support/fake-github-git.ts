@@ -32,6 +32,8 @@ export interface FakeRepository {
 export interface FakeTokenPermissions {
   contents?: 'read' | 'write'
   pullRequests?: 'read' | 'write'
+  /** `none`: a private repository's issues are refused (403, GraphQL FORBIDDEN). */
+  issues?: 'none' | 'read'
 }
 
 export interface FakePullRequest {

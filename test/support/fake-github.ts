@@ -97,7 +97,13 @@ export async function startFakeGitHub(data: FakeGitHubData): Promise<FakeGitHub>
       res.writeHead(status, { 'content-type': 'application/json' })
       res.end(JSON.stringify(payload))
     }
-    if (req.method === 'POST' && path === '/graphql') return send(200, { data: closingIssues(data.closing ?? []) })
+    const issuesRefused = data.permissions?.issues === 'none'
+    if (req.method === 'POST' && path === '/graphql') {
+      // GitHub answers 200 with the nodes it may not show as null, and says why in `errors`.
+      if (issuesRefused && data.closing?.length) return send(200, { data: { repository: { pullRequest: { closingIssuesReferences: { nodes: data.closing.map(() => null) } } } }, errors: [{ type: 'FORBIDDEN', path: ['repository', 'pullRequest', 'closingIssuesReferences', 'nodes', 0], message: 'Resource not accessible by integration' }] })
+      return send(200, { data: closingIssues(data.closing ?? []) })
+    }
+    if (issuesRefused && /^\/repos\/[^/]+\/[^/]+\/issues\/\d+/.test(path) && req.method === 'GET') return send(403, { message: 'Resource not accessible by integration' })
     if (path === '/user') return data.tokenUser ? send(200, author) : send(403, { message: 'Resource not accessible by integration' })
     const inRepository = /^\/repos\/([^/]+)\/([^/]+)(\/(?:git|branches|pulls)(?:\/.*)?)$/.exec(path)
     if (inRepository) {
