@@ -4,10 +4,14 @@
  * the base branch once the pull request is merged. A later run updates that pull request, never a second.
  */
 import type { Delivery } from '../deliver/delivery.js'
+import { boundedMarkdown, type SizeLimit } from '../report/bounded.js'
 import { DELIVERY_BRANCH_PREFIX } from './constants.js'
 import { branchHead, createCommit, type Octokit, type Repository } from './git-commit.js'
 import type { PullRequestInfo } from './pull-request.js'
 import { needing, PushRefused } from './push-refusal.js'
+
+/** GitHub refuses a pull request body over 65,536 characters (a string's length counts at least as many). */
+const BODY_LIMIT: SizeLimit = { size: (text) => text.length, max: 65_000, name: "65,536 characters, GitHub's limit for a pull request body" }
 
 /** The follow-up pull request's URL. Throws PushRefused with the reason it cannot be opened. */
 export async function followUpPullRequest(octokit: Octokit, repository: Repository, pullRequest: PullRequestInfo, delivery: Delivery): Promise<string> {
@@ -19,7 +23,8 @@ export async function followUpPullRequest(octokit: Octokit, repository: Reposito
   const branch = `${DELIVERY_BRANCH_PREFIX}${pullRequest.number}`
   const commit = await needing('contents', () => createCommit(octokit, repository, { files: delivery.files, message: `${delivery.title}\n\n${delivery.body}`, parent: delivery.head }))
   await needing('contents', () => pointBranchAt(octokit, repository, branch, commit.sha))
-  return needing('pull-requests', () => openOrUpdate(octokit, repository, { branch, into, title: delivery.title, body: delivery.body }))
+  const body = boundedMarkdown(delivery.body, BODY_LIMIT, "The whole message is the commit's.")
+  return needing('pull-requests', () => openOrUpdate(octokit, repository, { branch, into, title: delivery.title, body }))
 }
 
 async function pointBranchAt(octokit: Octokit, repository: Repository, branch: string, sha: string): Promise<void> {

@@ -193,3 +193,15 @@ describe('deliver: pull-request', () => {
     expect(gitHub.repository(REPO).pulls.map((pull) => pull.number)).toEqual([7])
   })
 })
+
+test("a body over GitHub's 65,536 characters is cut for the pull request; the commit keeps it whole", async () => {
+  const destination = await destinationOn(gitHubData())
+  const scenarios = Array.from({ length: 3000 }, (_, index) => `- scenario ${index}: ${'a retry is charged once '.repeat(2)}`).join('\n')
+  const long = { ...delivery(), body: `Scenarios:\n${scenarios}\n\n${DELIVERY_MARKER}` }
+  expect(await destination.push(long, 'pull-request')).toMatchObject({ pushed: true })
+  const pull = gitHub.repository(REPO).pulls.find((candidate) => candidate.head.ref === 'regression-testgen/pr-7')!
+  expect(long.body.length).toBeGreaterThan(65_536)
+  expect(pull.body.length).toBeLessThanOrEqual(65_000)
+  expect(pull.body).toContain('- scenario 0:')
+  expect(gitHub.repository(REPO).commits.get(branchAt('regression-testgen/pr-7')!)!.message).toBe(`${long.title}\n\n${long.body}`)
+})

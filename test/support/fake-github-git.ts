@@ -211,6 +211,7 @@ export class FakeGitRepository {
   }
 
   private createPull(body: Record<string, unknown>, send: Send): void {
+    if (tooLong(body, send)) return
     const head = String(body.head)
     const base = String(body.base)
     const headSha = this.refs.get(`refs/heads/${head}`)
@@ -228,6 +229,7 @@ export class FakeGitRepository {
   private updatePull(number: number, body: Record<string, unknown>, send: Send): void {
     const pull = this.pulls.find((candidate) => candidate.number === number)
     if (!pull) return send(404, NOT_FOUND)
+    if (tooLong(body, send)) return
     if (typeof body.title === 'string') pull.title = body.title
     if (typeof body.body === 'string') pull.body = body.body
     if (typeof body.state === 'string') pull.state = body.state as FakePullRequest['state']
@@ -287,6 +289,13 @@ export class FakeGitRepository {
   private api(path: string): string {
     return `https://api.github.com/repos/${this.name}/${path}`
   }
+}
+
+/** GitHub's limit on a pull request's body. */
+function tooLong(body: Record<string, unknown>, send: Send): boolean {
+  if (typeof body.body !== 'string' || body.body.length <= 65_536) return false
+  send(422, { message: 'Validation Failed', errors: [{ resource: 'PullRequest', code: 'custom', field: 'body', message: 'body is too long (maximum is 65536 characters)' }] })
+  return true
 }
 
 /** A commit of a real repository as the fake holds it: its parents, message and files' blob SHAs. */
