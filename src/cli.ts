@@ -4,14 +4,17 @@ import { parseArgs } from 'node:util'
 // Inlined by the bundler: the bundled CLI has no package.json beside it.
 import packageJson from '../package.json' with { type: 'json' }
 import { givenIssue } from './bug-report/bug-report.js'
+import { applyToWorkingTree } from './deliver/apply.js'
 import { describeError, SettingsError, UserFacingError } from './errors.js'
 import type { Logger } from './ports/logger.js'
 import { consoleLogger } from './ports/console-log.js'
 import { ensureWritableFolder } from './ports/out-folder.js'
+import { createGit } from './ports/git.js'
+import type { Outcome } from './pipeline.js'
 import { withRunLog } from './ports/run-log.js'
 import { redactingLogger, redactor } from './report/redact.js'
 import { claimOutput, learnPersistedCredentials, runWithRealPorts } from './run.js'
-import { buildSettings, MAX_RERUNS } from './settings.js'
+import { buildSettings, MAX_RERUNS, type Settings } from './settings.js'
 import { forTerminal } from './text.js'
 
 export const VERSION: string = packageJson.version
@@ -52,6 +55,10 @@ Options:
   --working-directory DIR         the package whose tests run, inside a monorepo (default: the root)
   --allow-unisolated-tests        run model-written tests as your own user where the sandbox cannot start
   --network                       let the tests reach the network (in the sandbox they reach only loopback)
+  --deliver artifact|patch        where a proven suite goes besides suite/: nowhere (artifact, default), or patch: suite.patch
+                                  in the output folder, to \`git apply\` at the head (commit and pull-request: the action only)
+  --apply                         write the delivered files into the repository's working tree at their paths (implies
+                                  --deliver patch; writes nothing if any path exists or passes through a link), to review with git
   --print                         print report.md to stdout
   -v, --version                   the version
   -h, --help                      this help
@@ -95,6 +102,8 @@ export const CLI_OPTIONS = {
   'working-directory': { type: 'string' },
   'allow-unisolated-tests': { type: 'boolean' },
   network: { type: 'boolean' },
+  deliver: { type: 'string' },
+  apply: { type: 'boolean' },
   print: { type: 'boolean' },
   version: { type: 'boolean', short: 'v' },
   help: { type: 'boolean', short: 'h' }
@@ -136,8 +145,11 @@ export async function runCli(argv: string[], env: NodeJS.ProcessEnv = process.en
       workingDirectory: values['working-directory'],
       allowUnisolatedTests: values['allow-unisolated-tests'],
       network: values.network,
+      // --apply writes what the patch adds.
+      deliver: values.deliver ?? (values.apply ? 'patch' : undefined),
       secrets: [env.GITHUB_TOKEN, env.GH_TOKEN].filter((token): token is string => Boolean(token))
     })
+    refuseDelivery(given, values.apply ?? false)
     // Before any work (git, the run log, the sandbox): a missing or empty issue, or an unusable folder, ends the run now.
     await givenIssue(given.bugReport)
     if (given.model?.responseCacheDir) ensureWritableFolder(given.model.responseCacheDir, '--response-cache')
@@ -148,7 +160,8 @@ export async function runCli(argv: string[], env: NodeJS.ProcessEnv = process.en
       if (values.print) console.log(forTerminal(await readFile(outcome.paths.markdown, 'utf8')))
       log.info(`report: ${outcome.paths.json}`)
       // Last, where it is seen: the default folder is not where the user ran the command.
-      log.info(`output folder: ${settings.outDir} (report.md, report.json, run.log, suite/)`)
+      log.info(`output folder: ${settings.outDir} (report.md, report.json, run.log, suite/${outcome.report.delivery.mode === 'patch' ? ', suite.patch' : ''})`)
+      if (values.apply) await applyDelivered(settings, outcome, log)
       return outcome.exitCode
     } finally {
       output.release()
@@ -157,6 +170,26 @@ export async function runCli(argv: string[], env: NodeJS.ProcessEnv = process.en
     log.error(`regression-testgen: ${describeForCommandLine(error)}`)
     return 2
   }
+}
+
+/** commit and pull-request push through the GitHub API: the action's. --apply writes what a patch adds. */
+function refuseDelivery(settings: Settings, apply: boolean): void {
+  if (settings.deliver === 'commit' || settings.deliver === 'pull-request') {
+    throw new SettingsError('deliver', `${settings.deliver} needs the action (it pushes through the GitHub API with the workflow's token); on the command line use artifact or patch, and --apply to write the files into the working tree`)
+  }
+  if (apply && settings.deliver !== 'patch') throw new SettingsError('apply', `it writes the files a patch adds: use it with --deliver patch (or no --deliver), not ${settings.deliver}`)
+}
+
+/** --apply: the delivered files into the working tree, for the user to review; refused whole if any is in the way. */
+async function applyDelivered(settings: Settings, outcome: Outcome, log: Logger): Promise<void> {
+  const { delivery } = outcome.report
+  if (outcome.deliveredFiles.length === 0) return log.info(`--apply: nothing to write (${delivery.reason})`)
+  const git = createGit(settings.repoDir)
+  const root = (await git.workTreeRoot()) ?? settings.repoDir
+  const checkedOut = await git.resolveCommit('HEAD').catch(() => null)
+  if (checkedOut !== outcome.report.repository.head) log.warn(`--apply: the working tree is at ${checkedOut?.slice(0, 7) ?? 'no commit'}, the suite was proven at ${outcome.report.repository.head.slice(0, 7)}`)
+  const written = await applyToWorkingTree(root, outcome.deliveredFiles)
+  log.info(`--apply: wrote ${written.length} new file(s) into ${root}: ${written.join(', ')}. Review them with \`git status\` (untracked), or \`git add --intent-to-add\` them and \`git diff\``)
 }
 
 /** parseArgs, with its errors (unknown flag, missing or unexpected value) said in a line that names the flag. */

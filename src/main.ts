@@ -22,6 +22,7 @@ import { withRunLog } from './ports/run-log.js'
 import { boundedMarkdown, SUMMARY_LIMIT, WHOLE_REPORT } from './report/bounded.js'
 import { redactingLogger, redactor } from './report/redact.js'
 import { failToPassCount } from './report/report.js'
+import { applyCommands } from './report/delivery-line.js'
 import { claimOutput, learnPersistedCredentials, runWithRealPorts } from './run.js'
 
 export async function run(): Promise<void> {
@@ -63,10 +64,12 @@ async function report(settings: ActionSettings, outcome: Outcome, artifact: Uplo
   core.setOutput(Outputs.ReportPath, paths.json)
   core.setOutput(Outputs.SuitePath, paths.suiteDir)
   if (artifact) core.setOutput(Outputs.ArtifactId, artifact.id)
+  core.setOutput(Outputs.Delivered, report.delivery.mode)
+  core.setOutput(Outputs.DeliveryUrl, report.delivery.url ?? '')
   if (outcome.changeSet) annotate(annotationsFor(report, outcome.changeSet))
 
   // report.md is capped with room for the artifact line; the summary is capped again in case it was not.
-  const markdown = boundedMarkdown(withArtifactLink(await readFile(paths.markdown, 'utf8'), artifact, settings.artifact.name), SUMMARY_LIMIT, WHOLE_REPORT)
+  const markdown = boundedMarkdown(withApplyCommands(withArtifactLink(await readFile(paths.markdown, 'utf8'), artifact, settings.artifact.name), settings, outcome), SUMMARY_LIMIT, WHOLE_REPORT)
   await core.summary.addRaw(markdown).write()
   // Nothing to prove starts no new comment; one from an earlier push still gets the latest verdict.
   const notApplicable = report.verdict === 'not-applicable'
@@ -85,6 +88,14 @@ function withArtifactLink(markdown: string, artifact: UploadedArtifact | null, n
   const link = artifact.url ? `[${name}](${artifact.url})` : `\`${name}\` (#${artifact.id})`
   const titleEnd = markdown.indexOf('\n\n')
   return `${markdown.slice(0, titleEnd)}\n\n📦 Artifact ${link}: the suite at its repository paths, report.json, report.md and run.log.${markdown.slice(titleEnd)}`
+}
+
+/** A patch comes with the commands that apply it, folded under the line saying where the suite went. */
+function withApplyCommands(markdown: string, settings: ActionSettings, outcome: Outcome): string {
+  const commands = applyCommands(outcome.report.delivery, { pullRequest: settings.pullRequest.number, runId: settings.pipeline.links?.runId ?? null, artifactName: settings.artifact.name })
+  const line = markdown.split('\n').find((text) => text.startsWith('📬'))
+  // A function: `$&` in a path must not be read as a replacement pattern.
+  return commands && line ? markdown.replace(line, () => `${line}\n\n${commands}`) : markdown
 }
 
 function annotate(annotations: Annotation[]): void {

@@ -1,7 +1,8 @@
 /**
  * Which generated files are delivered (issue 24 item 1): those whose every test passed every run at head
- * and none flaky, at a safe path inside what placement accepted, never under `.github/`, never where the
- * pull request or the head already has something. Each file left out says why.
+ * and none flaky, at a safe path inside what placement accepted and where the repository's own test
+ * command collects it, never under `.github/`, never where the pull request or the head already has
+ * something. Each file left out says why.
  */
 import { posix } from 'node:path'
 import type { ClassifiedTest, SuiteFile, TestKind } from '../domain.js'
@@ -26,6 +27,8 @@ export interface SelectionFacts {
   changedPaths: ReadonlySet<string>
   /** Every tracked path at head. */
   headFiles: ReadonlySet<string>
+  /** The suite's files the repository's own test command does not collect (report.suite.files): its CI would never run them. */
+  uncollected: ReadonlySet<string>
 }
 
 /** What a delivered test may be: it passed at head in every run; it failed, or passed, before the fix. */
@@ -52,6 +55,7 @@ function pathProblem(path: string, facts: SelectionFacts): string | null {
   if (facts.headFiles.has(path)) return 'a file already exists at this path at head'
   const parent = fileAbove(path, facts.headFiles)
   if (parent) return `${parent} is a file (or a symbolic link) at head, not a folder`
+  if (facts.uncollected.has(path)) return "the repository's own test command does not collect it: its CI would never run it"
   return null
 }
 

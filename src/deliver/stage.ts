@@ -70,7 +70,8 @@ async function deliver(context: DeliverContext): Promise<DeliveryOutcome> {
     tests: report.tests,
     concernPaths: new Set(context.concerns.map((file) => file.path)),
     changedPaths: new Set(changeSet.files.flatMap((file) => [file.path, ...(file.basePath ? [file.basePath] : [])])),
-    headFiles: new Set(await context.git.listFiles(changeSet.head))
+    headFiles: new Set(await context.git.listFiles(changeSet.head)),
+    uncollected: new Set(report.suite.files.filter((file) => file.collectedByRepoTests === false).map((file) => file.path))
   })
   for (const file of selection.leftOut) log.info(`Delivery: ${file.path} left out: ${file.reason}`)
   const { files } = selection

@@ -26,7 +26,8 @@ export const Inputs = {
   ArtifactName: 'artifact-name',
   RetentionDays: 'retention-days',
   Comment: 'comment',
-  CacheModelResponses: 'cache-model-responses'
+  CacheModelResponses: 'cache-model-responses',
+  Deliver: 'deliver'
 } as const
 
 export const Outputs = {
@@ -34,7 +35,9 @@ export const Outputs = {
   FailToPassCount: 'fail-to-pass-count',
   ReportPath: 'report-path',
   SuitePath: 'suite-path',
-  ArtifactId: 'artifact-id'
+  ArtifactId: 'artifact-id',
+  Delivered: 'delivered',
+  DeliveryUrl: 'delivery-url'
 } as const
 
 /** Under RUNNER_TEMP: the model's replies, carried between runs by the Actions cache. */

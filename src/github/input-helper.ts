@@ -28,6 +28,8 @@ export async function getSettings(): Promise<ActionSettings> {
   const artifact = { name: artifactName(), retentionDays: retentionDays() }
   const token = core.getInput(Inputs.GithubToken)
   if (comment && !token) throw new SettingsError(Inputs.Comment, 'the pull request comment needs github-token')
+  const deliver = core.getInput(Inputs.Deliver).trim()
+  if ((deliver === 'commit' || deliver === 'pull-request') && !token) throw new SettingsError(Inputs.Deliver, `${deliver} pushes through the GitHub API and needs github-token`)
   const pipeline = await pipelineSettings()
   return { pipeline: pipeline.settings, pullRequest: pipeline.pullRequest, token, artifact, comment }
 }
@@ -77,6 +79,8 @@ async function pipelineSettings(): Promise<{ settings: Settings; pullRequest: Pu
     workingDirectory: core.getInput(Inputs.WorkingDirectory),
     allowUnisolatedTests: booleanInput(Inputs.AllowUnisolatedTests),
     network: booleanInput(Inputs.Network),
+    deliver: core.getInput(Inputs.Deliver).trim() || 'artifact',
+    pullRequestNumber: pullRequest.number,
     secrets: runnerSecrets()
   })
   return { settings, pullRequest }

@@ -7,6 +7,7 @@ import { describeRanges } from '../verdict/line-ranges.js'
 import { persistedCredentialsWarning } from '../persisted-credentials.js'
 import { cell, inertText, inlineCode } from './markdown-text.js'
 import { costLine } from './cost-line.js'
+import { deliveryLine } from './delivery-line.js'
 
 const VERDICT_LINE: Record<Report['verdict'], string> = {
   'fail-to-pass': '✅ **fail-to-pass** — the suite proves the fix: it passes on the fix and fails without it.',
@@ -29,6 +30,7 @@ export function renderMarkdown(report: Report): string {
     '# Regression tests for this fix',
     VERDICT_LINE[report.verdict] + (report.reason ? `\n\nReason: ${inertText(report.reason)}` : ''),
     `${failToPassCount(report)} fail-to-pass of ${report.tests.length} test(s) · mode \`${report.mode}\` · framework ${report.framework ?? 'unknown'}${report.runnerWrapper ? ` (through ${inlineCode(report.runnerWrapper)})` : ''} · \`${report.repository.base.slice(0, 7)}...${report.repository.head.slice(0, 7)}\``,
+    deliveryLine(report.delivery),
     mergeBaseLine(report),
     isolation(report),
     credentialsWarning(report),

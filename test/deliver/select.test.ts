@@ -5,7 +5,7 @@ import { selectDeliverable, type SelectionFacts } from '../../src/deliver/select
 const file = (path: string): SuiteFile => ({ path, content: "test('x', () => {})\n", tests: [] })
 const test_ = (file: string, kind: ClassifiedTest['kind'], flaky = false, name = 'x'): ClassifiedTest => ({ file, name, head: 'passed', preFix: 'failed', kind, flaky, message: '', scenario: null, preFixFailure: null, preFixFailureLine: null })
 
-const facts = (tests: ClassifiedTest[], more: Partial<SelectionFacts> = {}): SelectionFacts => ({ tests, concernPaths: new Set(), changedPaths: new Set(), headFiles: new Set(['src/a.js', 'test/a.test.js']), ...more })
+const facts = (tests: ClassifiedTest[], more: Partial<SelectionFacts> = {}): SelectionFacts => ({ tests, concernPaths: new Set(), changedPaths: new Set(), headFiles: new Set(['src/a.js', 'test/a.test.js']), uncollected: new Set(), ...more })
 const select = (paths: string[], tests: ClassifiedTest[], more: Partial<SelectionFacts> = {}) => {
   const selection = selectDeliverable(paths.map(file), facts(tests, more))
   return { delivered: selection.files.map((f) => f.path), leftOut: Object.fromEntries(selection.leftOut.map((f) => [f.path, f.reason])) }
@@ -37,7 +37,7 @@ test('a file with a flaky, skipped, failing or unrun test, or none that ran, is 
   })
 })
 
-test('never a fix-concern test, .github/, an unsafe path, a path the PR has or the head has, or one through a file', () => {
+test('never a fix-concern test, .github/, an unsafe path, a path the PR has or the head has, one through a file, or one the tests do not collect', () => {
   const paths = [
     'test/regression/issue-7-concerns.test.js',
     '.github/workflows/x.test.js',
@@ -48,9 +48,10 @@ test('never a fix-concern test, .github/, an unsafe path, a path the PR has or t
     'test/regression/changed.test.js',
     'test/a.test.js',
     'src/a.js/x.test.js',
+    'tests-elsewhere/x.test.js',
     'test/regression/ok.test.js'
   ]
-  const more = { concernPaths: new Set([paths[0]]), changedPaths: new Set(['test/regression/changed.test.js']) }
+  const more = { concernPaths: new Set([paths[0]]), changedPaths: new Set(['test/regression/changed.test.js']), uncollected: new Set(['tests-elsewhere/x.test.js']) }
   expect(select(paths, paths.map((path) => test_(path, 'fail-to-pass')), more)).toEqual({
     delivered: ['test/regression/ok.test.js'],
     leftOut: {
@@ -62,7 +63,8 @@ test('never a fix-concern test, .github/, an unsafe path, a path the PR has or t
       [paths[5]]: 'the path is not in its plain form',
       [paths[6]]: 'the pull request already has a file at this path',
       [paths[7]]: 'a file already exists at this path at head',
-      [paths[8]]: 'src/a.js is a file (or a symbolic link) at head, not a folder'
+      [paths[8]]: 'src/a.js is a file (or a symbolic link) at head, not a folder',
+      [paths[9]]: "the repository's own test command does not collect it: its CI would never run it"
     }
   })
 })

@@ -72,6 +72,8 @@ export interface BundledRun {
   log: string[]
   /** The output folder's run.log. */
   runLog: string
+  /** The output folder (report.json, suite/, suite.patch). */
+  outDir: string
   repo: FixtureRepo
   /** The fake model in generate mode (closed): its recorded requests. */
   model: FakeAnthropic | null
@@ -98,7 +100,7 @@ export async function runBundledCliOnFixture(fixture: string, options: { generat
     const report = JSON.parse(readFileSync(join(outDir, 'report.json'), 'utf8')) as Report
     if (!validateReport(report)) throw new Error(`report.json does not match its schema: ${JSON.stringify(validateReport.errors)}`)
     const read = (name: string) => readFileSync(join(outDir, name), 'utf8')
-    return { exitCode, report, markdown: read('report.md'), log: stderr.split('\n'), runLog: read('run.log'), repo, model }
+    return { exitCode, report, markdown: read('report.md'), log: stderr.split('\n'), runLog: read('run.log'), outDir, repo, model }
   } finally {
     await model?.close()
   }
