@@ -85,6 +85,8 @@ test("deliver: commit lands one commit on the pull request's branch: the head it
   for (const path of delivery.files) expect(files[path]).toBe(await suiteFile(run.runnerTemp, path))
   // The branch moved from the head to the commit, without force.
   expect(gitWrites(fake).at(-1)).toMatchObject({ method: 'PATCH', path: `/repos/${REPO}/git/refs/heads%2F${BRANCH}`, body: { sha: commitSha, force: false } })
+  expect(run.outputs).toMatch(/delivered<<.*\ncommit\n/)
+  expect(run.outputs).toContain(`\nhttps://github.com/${REPO}/commit/${commitSha}\n`)
   expect(run.code).toBe(0)
 })
 
@@ -95,6 +97,7 @@ test("a fork's pull request gets the patch: nothing pushed, the reason named", a
   expect(existsSync(patchOf(run.runnerTemp))).toBe(true)
   expect(gitWrites(fake)).toEqual([])
   expect(run.stdout).toMatch(/::warning::Could not deliver the suite as a commit: the pull request's branch is in mallory\/transport/)
+  expect(run.outputs).toMatch(/delivered<<.*\npatch\n/)
   expect(run.code).toBe(0)
 })
 
