@@ -41,7 +41,12 @@ function refuseElsewhere(repository: Repository, pullRequest: PullRequestInfo): 
 
 /** The tool never pushes to a protected branch, even where the rules would let its token. */
 async function refuseProtected(octokit: Octokit, repository: Repository, branch: string): Promise<void> {
-  const { data } = await needing('contents', () => octokit.rest.repos.getBranch({ ...repository, branch }))
+  const { data } = await needing('contents', () =>
+    octokit.rest.repos.getBranch({ ...repository, branch }).catch((error: unknown) => {
+      // A read the checkout's permission allows: not there is not a missing permission.
+      throw gitHubAnswer(error)?.status === 404 ? new PushRefused(`the branch ${branch} no longer exists`) : error
+    })
+  )
   if (data.protected) throw new PushRefused(`${branch} is a protected branch: the action does not push to it`)
 }
 

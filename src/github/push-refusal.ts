@@ -27,6 +27,7 @@ const ACTIONS_MAY_NOT_CREATE_PULL_REQUESTS = /not permitted to create or approve
 
 /** A refused call → the refusal that names what the job lacks; not GitHub's answer (a bug): unchanged. */
 export function refusalOf(error: unknown, permission: WritePermission): unknown {
+  if (error instanceof PushRefused) return error
   const answer = gitHubAnswer(error)
   if (!answer) return error
   const answered = `GitHub answered ${answer.status}: ${answer.message}`

@@ -136,6 +136,14 @@ describe('deliver: commit', () => {
     expect(branchAt('fix-retries')).toBe(HEAD)
   })
 
+  test('a branch deleted since the run started is said to be gone, not a permission', async () => {
+    const data = gitHubData()
+    delete data.repos![REPO].branches['fix-retries']
+    const destination = await destinationOn(data)
+    expect(await destination.push(delivery(), 'commit')).toEqual({ pushed: false, reason: 'the branch fix-retries no longer exists' })
+    expect(writes()).toEqual([])
+  })
+
   test('a merged pull request gets no commit on its old branch', async () => {
     const destination = await destinationOn(gitHubData(), { ...pullRequest, merged: true })
     const result = await destination.push(delivery(), 'commit')
