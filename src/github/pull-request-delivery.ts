@@ -24,7 +24,12 @@ export async function followUpPullRequest(octokit: Octokit, repository: Reposito
   const commit = await needing('contents', () => createCommit(octokit, repository, { files: delivery.files, message: `${delivery.title}\n\n${delivery.body}`, parent: delivery.head }))
   await needing('contents', () => pointBranchAt(octokit, repository, branch, commit.sha))
   const body = boundedMarkdown(delivery.body, BODY_LIMIT, "The whole message is the commit's.")
-  return needing('pull-requests', () => openOrUpdate(octokit, repository, { branch, into, title: delivery.title, body }))
+  try {
+    return await needing('pull-requests', () => openOrUpdate(octokit, repository, { branch, into, title: delivery.title, body }))
+  } catch (error) {
+    // The commit is pushed by now: say where, so a maintainer can open the pull request by hand.
+    throw error instanceof PushRefused ? new PushRefused(`${error.message}; the commit is on ${branch}`) : error
+  }
 }
 
 async function pointBranchAt(octokit: Octokit, repository: Repository, branch: string, sha: string): Promise<void> {

@@ -192,9 +192,20 @@ describe('deliver: pull-request', () => {
     expect(gitHub.requests).toEqual([])
   })
 
+  test('where the repository does not let Actions open pull requests, the reason names the setting', async () => {
+    const destination = await destinationOn({ ...gitHubData(), repos: { [REPO]: { ...gitHubData().repos![REPO], actionsMayCreatePullRequests: false } } })
+    const result = await destination.push(delivery(), 'pull-request')
+    expect(result).toEqual({
+      pushed: false,
+      reason:
+        'the repository does not let GitHub Actions open pull requests: allow it in Settings → Actions → General → "Allow GitHub Actions to create and approve pull requests" ' +
+        '(GitHub answered 403: GitHub Actions is not permitted to create or approve pull requests.); the commit is on regression-testgen/pr-7'
+    })
+  })
+
   test.each([
     [{ contents: 'read' as const }, 'the job needs `permissions: contents: write` (GitHub answered 403: Resource not accessible by integration)'],
-    [{ pullRequests: 'read' as const }, 'the job needs `permissions: pull-requests: write` (GitHub answered 403: Resource not accessible by integration)']
+    [{ pullRequests: 'read' as const }, 'the job needs `permissions: pull-requests: write` (GitHub answered 403: Resource not accessible by integration); the commit is on regression-testgen/pr-7']
   ])('a missing permission is named: %j', async (permissions, reason) => {
     const destination = await destinationOn(gitHubData({ permissions }))
     expect(await destination.push(delivery(), 'pull-request')).toEqual({ pushed: false, reason })

@@ -26,6 +26,8 @@ export interface FakeRepository {
   protectedBranches?: string[]
   /** A ruleset's target: the branch does not say protected, yet a ref update is refused (422). */
   rulesetBranches?: string[]
+  /** false: the repository's setting "Allow GitHub Actions to create and approve pull requests" is off (GITHUB_TOKEN's POST /pulls → 403). */
+  actionsMayCreatePullRequests?: boolean
 }
 
 /** What the token may do (a job's `permissions:`); GitHub answers 403 to a write it lacks. Default: write. */
@@ -212,6 +214,7 @@ export class FakeGitRepository {
 
   private createPull(body: Record<string, unknown>, send: Send): void {
     if (tooLong(body, send)) return
+    if (this.seed.actionsMayCreatePullRequests === false) return send(403, { message: 'GitHub Actions is not permitted to create or approve pull requests.', documentation_url: 'https://docs.github.com/rest/pulls/pulls#create-a-pull-request', status: '403' })
     const head = String(body.head)
     const base = String(body.base)
     const headSha = this.refs.get(`refs/heads/${head}`)
