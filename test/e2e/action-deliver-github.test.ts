@@ -11,7 +11,7 @@ import { DELIVERY_MARKER } from '../../src/deliver/delivery.js'
 import { runBundledAction } from '../support/action-run.js'
 import { startFakeAnthropic } from '../support/fake-anthropic.js'
 import { commitSeedOf } from '../support/fake-github-git.js'
-import { startFakeGitHub, type FakeGitHub, type FakeRepository } from '../support/fake-github.js'
+import { startFakeGitHub, type FakeGitHub, type FakeGitHubData, type FakeRepository } from '../support/fake-github.js'
 import { buildFixtureRepo, commitOnFix, type FixtureRepo } from '../support/fixture-repo.js'
 import { byStage, fixtureAnswers } from '../support/scripted-model.js'
 
@@ -29,9 +29,9 @@ afterEach(async () => {
 })
 
 /** The fake GitHub holding the fixture's two commits, the base on `main` and the head on the pull request's branch. */
-async function gitHubWithFixture(changes: Partial<FakeRepository> = {}): Promise<FakeGitHub> {
+async function gitHubWithFixture(changes: Partial<FakeRepository> = {}, pulls: FakeGitHubData['pulls'] = {}): Promise<FakeGitHub> {
   const commits = { [repo.base]: await commitSeedOf(repo.dir, repo.base), [repo.head]: await commitSeedOf(repo.dir, repo.head), [LATER]: { parents: [repo.head] } }
-  gitHub = await startFakeGitHub({ issues: {}, repos: { [REPO]: { branches: { main: repo.base, [BRANCH]: repo.head }, commits, ...changes } } })
+  gitHub = await startFakeGitHub({ issues: {}, pulls, repos: { [REPO]: { branches: { main: repo.base, [BRANCH]: repo.head }, commits, ...changes } } })
   return gitHub
 }
 
@@ -139,4 +139,24 @@ test("a run on the tool's own commit delivers nothing again, and says why", asyn
   expect(gitWrites(fake)).toEqual([])
   expect(existsSync(patchOf(run.runnerTemp))).toBe(false)
   expect(run.code).toBe(0)
+})
+
+test('workflow_dispatch on a merged pull request (read from the API): the follow-up pull request goes into the base branch', async () => {
+  const merged = { title: 'Fix streaming retries', body: '', baseSha: repo.base, headSha: repo.head, headRef: BRANCH, baseRef: 'main', merged: true }
+  const fake = await gitHubWithFixture({}, { [`${REPO}#7`]: merged })
+  const model = await startFakeAnthropic(byStage(fixtureAnswers('retry-budget')))
+  try {
+    const run = await runBundledAction({
+      event: 'workflow_dispatch',
+      payload: { inputs: { 'pr-number': '7' } },
+      workspace: repo.dir,
+      inputs: { 'pr-number': '7', 'anthropic-api-key': 'test-key', 'anthropic-base-url': model.baseURL, 'github-token': 'ghs_deliverToken0123456789', deliver: 'pull-request' },
+      env: { GITHUB_API_URL: fake.url, GITHUB_GRAPHQL_URL: `${fake.url}/graphql` }
+    })
+    expect(run.report).toMatchObject({ verdict: 'fail-to-pass', delivery: { mode: 'pull-request', url: `https://github.com/${REPO}/pull/8`, reason: null } })
+    expect(fake.repository(REPO).pulls.find((pull) => pull.number === 8)).toMatchObject({ state: 'open', head: { ref: 'regression-testgen/pr-7' }, base: { ref: 'main' } })
+    expect(run.code).toBe(0)
+  } finally {
+    await model.close()
+  }
 })
