@@ -13,6 +13,7 @@ import { uploadRunArtifact, type UploadedArtifact } from './github/artifact.js'
 import { upsertStickyComment } from './github/comment.js'
 import { Inputs, Outputs } from './github/constants.js'
 import { actionsDependencyCache } from './github/dependency-cache.js'
+import { destinationForRun } from './github/destination.js'
 import { getSettings, type ActionSettings } from './github/input-helper.js'
 import { ResponseCacheStore } from './github/response-cache-store.js'
 import type { Outcome } from './pipeline.js'
@@ -50,7 +51,8 @@ async function generateAndProve(settings: ActionSettings, log: Logger): Promise<
     ? new ResponseCacheStore(pipeline.model.responseCacheDir, { repository: process.env.GITHUB_REPOSITORY ?? '', base: pipeline.base, head: pipeline.head, model: pipeline.model.model }, log)
     : null
   await responses?.restore()
-  const outcome = await runWithRealPorts(pipeline, log, actionsDependencyCache(log))
+  // The push runs in this process after the sandboxed commands ended: the token never reaches the sandbox.
+  const outcome = await runWithRealPorts(pipeline, log, actionsDependencyCache(log), destinationForRun(pipeline.deliver, settings.token, settings.pullRequest))
   await responses?.save()
   return outcome
 }

@@ -42,3 +42,6 @@ export const Outputs = {
 
 /** Under RUNNER_TEMP: the model's replies, carried between runs by the Actions cache. */
 export const RESPONSE_CACHE_FOLDER = 'regression-testgen-model-responses'
+
+/** The follow-up pull request's branch, `regression-testgen/pr-<N>`: the tool's own, force-updated on every delivery. */
+export const DELIVERY_BRANCH_PREFIX = 'regression-testgen/pr-'

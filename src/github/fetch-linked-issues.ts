@@ -37,7 +37,7 @@ export async function fetchLinkedIssues(
       const issue = await fetchIssue(octokit, reference)
       if (issue) issues.push(issue)
     } catch (error) {
-      warn(`Could not read issue ${name(reference)}: ${(error as Error).message}`)
+      warn(`Could not read issue ${name(reference)}: ${(error as Error).message}${permissionHint(error, 'issues: read')}`)
     }
   }
   return issues
@@ -48,7 +48,7 @@ async function closingReferences(octokit: Octokit, number: number, repository: {
     const result = await octokit.graphql<ClosingIssues>(CLOSING_ISSUES, { ...repository, number })
     return (result.repository.pullRequest?.closingIssuesReferences.nodes ?? []).map((node) => ({ owner: node.repository.owner.login, repo: node.repository.name, number: node.number }))
   } catch (error) {
-    warn(`Could not read the issues this pull request closes: ${(error as Error).message}`)
+    warn(`Could not read the issues this pull request closes: ${(error as Error).message}${permissionHint(error, 'pull-requests: read` and `issues: read')}`)
     return []
   }
 }
@@ -60,6 +60,13 @@ async function fetchIssue(octokit: Octokit, reference: IssueReference): Promise<
   if (issue.pull_request) return null
   const { data: comments } = await octokit.rest.issues.listComments({ ...target, per_page: MAX_COMMENTS })
   return { reference: name(reference), title: issue.title, body: issue.body ?? '', comments: comments.map((comment) => comment.body ?? '') }
+}
+
+/** A refusal (REST 403/404, GraphQL FORBIDDEN) names the permission a private repository's issues need. */
+function permissionHint(error: unknown, permission: string): string {
+  const { status, errors } = error as { status?: number; errors?: Array<{ type?: string }> }
+  const refused = status === 403 || status === 404 || errors?.some((entry) => entry.type === 'FORBIDDEN' || entry.type === 'NOT_FOUND')
+  return refused ? ` (on a private repository the job needs \`permissions: ${permission}\`)` : ''
 }
 
 const name = (reference: IssueReference) => `${reference.owner}/${reference.repo}#${reference.number}`

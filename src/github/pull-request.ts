@@ -13,6 +13,13 @@ export interface PullRequestInfo {
   body: string
   baseSha: string
   headSha: string
+  /** The branches, for a delivery (src/github/destination.ts): the head's, and the one it merges into. */
+  headRef: string
+  baseRef: string
+  /** `owner/repo` of each side; the head's is null for a deleted fork. Different: a fork's pull request. */
+  headRepository: string | null
+  baseRepository: string
+  merged: boolean
 }
 
 export const PULL_REQUEST_TARGET_RISK =
@@ -45,7 +52,8 @@ function fromPayload(pullRequest: NonNullable<typeof github.context.payload.pull
     title: String(pullRequest.title ?? ''),
     body: String(pullRequest.body ?? ''),
     baseSha: pullRequest.base.sha,
-    headSha: pullRequest.head.sha
+    headSha: pullRequest.head.sha,
+    ...branchesOf(pullRequest as unknown as PullRequestSides)
   }
 }
 
@@ -56,7 +64,24 @@ async function fromApi(inputs: EventInputs): Promise<PullRequestInfo> {
   const { data } = await github.getOctokit(inputs.token).rest.pulls.get({ ...github.context.repo, pull_number: number })
   const fork = forkOf(data)
   if (fork !== null && !inputs.allowPullRequestTarget) throw new UserFacingError(`Refusing to run on pull request #${number}: its head is in ${fork}, not ${data.base.repo.full_name}. ${FORK_PULL_REQUEST_RISK}`)
-  return { number, title: data.title, body: data.body ?? '', baseSha: data.base.sha, headSha: data.head.sha }
+  return { number, title: data.title, body: data.body ?? '', baseSha: data.base.sha, headSha: data.head.sha, ...branchesOf(data) }
+}
+
+interface PullRequestSides {
+  head: { ref?: string; repo?: { full_name: string } | null }
+  base: { ref?: string; repo?: { full_name: string } }
+  merged?: boolean | null
+}
+
+/** Where each side lives, from the event's payload or the API's pull request (the same fields). */
+function branchesOf(pullRequest: PullRequestSides): Pick<PullRequestInfo, 'headRef' | 'baseRef' | 'headRepository' | 'baseRepository' | 'merged'> {
+  return {
+    headRef: String(pullRequest.head.ref ?? ''),
+    baseRef: String(pullRequest.base.ref ?? ''),
+    headRepository: pullRequest.head.repo?.full_name ?? null,
+    baseRepository: pullRequest.base.repo?.full_name ?? process.env.GITHUB_REPOSITORY ?? '',
+    merged: pullRequest.merged === true
+  }
 }
 
 /** The repository a pull request's head lives in when it is not the base repository (a deleted fork has none); else null. */

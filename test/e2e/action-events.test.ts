@@ -116,6 +116,25 @@ describe("workflow_dispatch on a fork's pull request, which would run the fork's
     dispatch({}, 'pull_request', forked)
     expect(await modules.pullRequest.pullRequestOfEvent({ ...inputs, prNumber: '' })).toMatchObject({ number: 7, headSha: repo.head })
   })
+
+  test('where each side lives, for a delivery: from the API on workflow_dispatch, from the payload on pull_request', async () => {
+    dispatch({})
+    const inputs = { allowPullRequestTarget: true, token: 'ghs_x' }
+    const sides = { headRef: 'fix', baseRef: 'main', baseRepository: 'acme/transport', merged: false }
+    expect(await modules.pullRequest.pullRequestOfEvent({ ...inputs, prNumber: '9' })).toMatchObject({ ...sides, headRepository: 'acme/transport' })
+    expect(await modules.pullRequest.pullRequestOfEvent({ ...inputs, prNumber: '8' })).toMatchObject({ ...sides, headRepository: null })
+
+    const side = (ref: string, name: string) => ({ ref, sha: repo.head, repo: { full_name: name } })
+    const merged = { number: 7, pull_request: { number: 7, title: 'Fix', body: '', merged: true, base: side('release', 'acme/transport'), head: side('retries', 'mallory/transport') } }
+    dispatch({}, 'pull_request', merged)
+    expect(await modules.pullRequest.pullRequestOfEvent({ ...inputs, prNumber: '' })).toMatchObject({
+      headRef: 'retries',
+      baseRef: 'release',
+      headRepository: 'mallory/transport',
+      baseRepository: 'acme/transport',
+      merged: true
+    })
+  })
 })
 
 // One after the other: jest's ESM loader fails on concurrent imports of shared modules.

@@ -14,6 +14,7 @@ import { runBundledAction } from '../support/action-run.js'
 import { actionsEnv, startFakeActionsServices } from '../support/fake-actions-services.js'
 import { startFakeAnthropic } from '../support/fake-anthropic.js'
 import { startFakeGitHub } from '../support/fake-github.js'
+import { commitSeedOf } from '../support/fake-github-git.js'
 import { buildFixtureRepo, type FixtureRepo } from '../support/fixture-repo.js'
 import { contentsOf, describeWhereSandboxed, PROBE_TITLE_PREFIX, probeDamage, probeTargets, probeTestFile, type ProbeTargets } from '../support/sandbox-probe.js'
 import { byStage, fixtureAnswers, type StageScript } from '../support/scripted-model.js'
@@ -125,10 +126,15 @@ describeWhereSandboxed('through the bundled action', () => {
     const [services, model, gitHub] = await Promise.all([
       startFakeActionsServices(),
       startFakeAnthropic(byStage(modelWithProbe(targets))),
-      startFakeGitHub({ issues: { 'acme/transport#7': { title: 'Fix streaming retries', body: '' } } })
+      // The pull request's branch, for deliver: commit — the token pushes with it once the sandbox is gone.
+      startFakeGitHub({
+        issues: { 'acme/transport#7': { title: 'Fix streaming retries', body: '' } },
+        repos: { 'acme/transport': { branches: { main: repo.base, fix: head }, commits: { [repo.base]: await commitSeedOf(repo.dir, repo.base), [head]: await commitSeedOf(repo.dir, head) } } }
+      })
     ])
     try {
-      const pullRequest = { number: 7, title: 'Fix streaming retries', body: 'Streaming calls gave up after the first 429.', base: { sha: repo.base }, head: { sha: head } }
+      const side = (ref: string, sha: string) => ({ ref, sha, repo: { full_name: 'acme/transport' } })
+      const pullRequest = { number: 7, title: 'Fix streaming retries', body: 'Streaming calls gave up after the first 429.', base: side('main', repo.base), head: side('fix', head) }
       await writeFile(githubEnv, '')
       const before = contentsOf(targets.appends.filter((path) => !path.startsWith(runnerTemp)))
       const run = await runBundledAction({
@@ -136,12 +142,13 @@ describeWhereSandboxed('through the bundled action', () => {
         payload: { action: 'synchronize', number: 7, pull_request: pullRequest },
         workspace: repo.dir,
         runnerTemp,
-        inputs: { 'anthropic-api-key': apiKey, 'anthropic-base-url': model.baseURL, 'github-token': TOKEN, comment: 'true' },
+        inputs: { 'anthropic-api-key': apiKey, 'anthropic-base-url': model.baseURL, 'github-token': TOKEN, comment: 'true', deliver: 'commit' },
         env: { ...actionsEnv(services), GITHUB_ENV: githubEnv, GITHUB_TOKEN: TOKEN, GITHUB_API_URL: gitHub.url, GITHUB_GRAPHQL_URL: `${gitHub.url}/graphql`, GITHUB_RUN_ID: '42' }
       })
       const damage = await probeDamage({ ...targets, appends: targets.appends.filter((path) => path !== join(runnerTemp, 'output')) }, before)
       const artifact = services.artifacts.flatMap((entry) => Object.values(entry.files).map((file) => file.toString())).join('\n')
-      return { run, damage, artifact, comments: gitHub.comments.map((comment) => comment.body).join('\n'), model }
+      const pushed = [...gitHub.repository('acme/transport').blobs.values()].map((blob) => blob.toString()).join('\n')
+      return { run, damage, artifact, comments: gitHub.comments.map((comment) => comment.body).join('\n') + pushed, model }
     } finally {
       await Promise.all([services.close(), model.close(), gitHub.close()])
       await repo.cleanup()
@@ -156,6 +163,8 @@ describeWhereSandboxed('through the bundled action', () => {
       // The runner hides what `::add-mask::` names: those lines are the action masking its own tokens.
       const jobLog = run.stdout.split('\n').filter((line) => !line.startsWith('::add-mask::')).join('\n')
       expectProbeRanAndGotNothing(run.report!, [jobLog, run.summary, run.outputs, artifact, comments].join('\n'))
+      // The token pushed the suite (generate mode) from the action's own process; the probe, in the sandbox, never had it.
+      expect(run.report!.delivery).toMatchObject(mode === 'generate' ? { mode: 'commit', reason: null } : { mode: 'none' })
       // The step's outputs are the action's own: the probe's line never landed in GITHUB_OUTPUT.
       expect(run.outputs).not.toContain('PWNED')
       expect(run.outputs).toMatch(/verdict<<.*\nfail-to-pass\n/)
