@@ -78,9 +78,9 @@ async function pipelinePhases(): Promise<void> {
   console.log(`  ${'total'.padEnd(16)}${ms(total)}`)
   console.log(`  model phases ${ms(model)} · test runs ${ms(testRuns)} · harness overhead ${ms(overhead)}`)
   console.log(`Harness overhead share: ${((100 * overhead) / total).toFixed(1)}% of the run is outside the model and the test runs (preflight, the gate's runs)`)
-  console.log(`Preflight share: ${((100 * phase('preflight')) / total).toFixed(1)}% of the run (one existing test file at head, before any model call)`)
+  console.log(`Preflight share: ${((100 * phase('preflight')) / total).toFixed(1)}% of the run (one existing test file at head with the import check's, before any model call; the import check's pre-fix run, ${ms(phase('import-check')).trim()}, starts beside it)`)
   const capture = median(reports.map((report) => report.runner?.durationMs ?? 0))
-  console.log(`Capture share: ${((100 * phase('capture')) / total).toFixed(1)}% of the run (\`npm test\` asked once per tree how it starts its runner; ${ms(capture)} at head)`)
+  console.log(`Capture share: ${((100 * phase('capture')) / total).toFixed(1)}% of the run (\`npm test\` asked at head how it starts its runner, on the pre-fix tree only where the fix reverts what decides it; ${ms(capture)} at head)`)
   // The scripted model answers alike in every run: the first run's tokens are every run's.
   printModelCost(reports[0])
 }

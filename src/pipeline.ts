@@ -34,7 +34,7 @@ import { runTreeCommand } from './execute/tree-command.js'
 import { usePackageManagers } from './execute/package-manager-shims.js'
 import { expandCommand } from './frameworks/command.js'
 import { runnerFailure } from './execute/outside-failure.js'
-import { checkImports, importCheckFiles } from './execute/import-check.js'
+import { checkImports, importCheckFiles, runImportCheck, type ImportCheckRuns } from './execute/import-check.js'
 import { checkBySpelling, firstSpellings } from './context/way-in.js'
 import { preflightCandidates, preflightFailure, runPreflight, searchPreflight, type PreflightRun } from './execute/preflight.js'
 import { proveSuite } from './execute/prove.js'
@@ -52,6 +52,7 @@ import { costLine } from './report/cost-line.js'
 import { redactDeep, redactor } from './report/redact.js'
 import { persistedCredentialsWarning } from './persisted-credentials.js'
 import { RunDeadline } from './run-deadline.js'
+import { together } from './settled.js'
 import { TestBudget } from './execute/test-budget.js'
 import { writeReport, type ReportPaths } from './report/write.js'
 import { generateSuite, type GeneratedSuite } from './suite/generate.js'
@@ -374,15 +375,17 @@ async function generate(settings: Settings, ports: Ports, changeSet: ChangeSet, 
 /**
  * The context's ways in checked, each by its first spelling, the others only where that does not load
  * (context/way-in.ts checkBySpelling); where the preflight is still to run, its run at head holds the first
- * round's files.
+ * round's files, and their run on the pre-fix tree starts beside it (the two trees' runner starts overlap).
  */
 async function checkedContext(context: ContextPack, { framework, bench, preflight }: TestSetup, timings: Timings, log: Logger): Promise<ContextPack> {
-  const kept = preflight ? await timings.time('preflight', () => preflight(importCheckFiles(framework, { ...context, imports: firstSpellings(context.imports) }))) : null
-  let headRun = kept?.beside ? kept.run : null
+  const firstRound = importCheckFiles(framework, { ...context, imports: firstSpellings(context.imports) })
+  const preFixRun = preflight && firstRound.length ? timings.time('import-check', () => runImportCheck(bench, 'preFix', firstRound)) : null
+  const [kept, preFixFirst] = preflight ? await together(timings.time('preflight', () => preflight(firstRound)), preFixRun) : [null, null]
+  let done: ImportCheckRuns | null = { head: kept?.beside ? kept.run : null, preFix: preFixFirst }
   const round = (imports: ImportLine[]) => {
-    const run = headRun
-    headRun = null
-    return checkImports(bench, framework, { ...context, imports }, log, run)
+    const runs = done ?? {}
+    done = null
+    return checkImports(bench, framework, { ...context, imports }, log, runs)
   }
   const imports = await timings.time('import-check', () => checkBySpelling(context.imports, round))
   return { ...context, imports, runtime: [...testRuntimeFacts(kept?.run.runtime ?? null), ...context.runtime] }

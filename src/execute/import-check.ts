@@ -1,28 +1,36 @@
 /**
  * Before the model writes a test: does each way into the changed code load, with the repository's own
  * runner, loader and transpiler, at head and on the pre-fix tree? One test file per import, holding only
- * that import and one empty test, runs in each tree (one runner start per tree; at head, in generate mode,
- * the preflight's start: execute/preflight.ts); the files go again after.
+ * that import and one empty test, runs in each tree (one runner start per tree, the two at once; at head,
+ * in generate mode, the preflight's start: execute/preflight.ts); the files go again after.
  */
 import type { ContextPack, ImportLine, RunResult, SuiteFile } from '../domain.js'
 import type { FrameworkAdapter } from '../frameworks/adapter.js'
 import { firstErrorLines } from '../frameworks/output.js'
 import { regressionFileName } from '../context/test-layout.js'
 import type { Logger } from '../ports/logger.js'
-import type { TestBench } from './test-bench.js'
+import { together } from '../settled.js'
+import type { TestBench, TreeName } from './test-bench.js'
 
-/**
- * `headRun`: a run at head that already held the files (the preflight's, sharing its runner start); else
- * they run at head here.
- */
-export async function checkImports(bench: TestBench, framework: FrameworkAdapter, pack: ContextPack, log: Logger, headRun: RunResult | null = null): Promise<ImportLine[]> {
+/** Runs that already held the check's files (at head the preflight's, in its runner start; on the pre-fix tree one started beside it). */
+export interface ImportCheckRuns {
+  head?: RunResult | null
+  preFix?: RunResult | null
+}
+
+/** `done`: the trees whose run already held the files; the others run here, together. */
+export async function checkImports(bench: TestBench, framework: FrameworkAdapter, pack: ContextPack, log: Logger, done: ImportCheckRuns = {}): Promise<ImportLine[]> {
   const files = importCheckFiles(framework, pack)
   if (files.length === 0) return pack.imports
-  const head = headRun ?? (await bench.runAlone('head', files, 'Import check'))[0]
-  const preFix = (await bench.runAlone('preFix', files, 'Import check'))[0]
+  const [head, preFix] = await together(done.head ?? runImportCheck(bench, 'head', files), done.preFix ?? runImportCheck(bench, 'preFix', files))
   const lines = judgeImports(pack.imports, files, head, preFix)
   for (const line of lines) log.info(`Import check: ${line.module} as '${line.specifier}': ${describeLoads(line)}`)
   return lines
+}
+
+/** The check's files, run in one tree and taken out again. */
+export async function runImportCheck(bench: TestBench, tree: TreeName, files: ImportTestFile[]): Promise<RunResult> {
+  return (await bench.runAlone(tree, files, 'Import check'))[0]
 }
 
 /** The files the import check runs; none where the adapter has no loading test or there is no way in to check. */

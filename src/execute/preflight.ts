@@ -84,7 +84,7 @@ export interface Beside {
  */
 export async function runPreflight(bench: TestBench, file: string, beside: Beside | null = null): Promise<PreflightRun> {
   const run = await runBeside(bench, file, beside)
-  const command = bench.lastCommand
+  const command = bench.commandOf(run)
   const result = (ok: boolean, detail: string): PreflightRun => ({ run, preflight: { file, command, ok, durationMs: run.durationMs, detail, tried: [{ file, detail }] } })
   const tests = beside ? run.tests.filter((test) => test.file === file) : run.tests
   const ran = tests.filter((test) => test.status !== 'skipped').length

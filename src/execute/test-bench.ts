@@ -52,7 +52,8 @@ export interface BenchOptions {
 export class TestBench {
   private installed: SuiteFile[] = []
   private runs = 0
-  private commandLine = ''
+  /** The command line of each run's last process: runs of the two trees may overlap. */
+  private readonly commandLines = new WeakMap<RunResult, string>()
   private readonly processes: ProcessRunner
 
   constructor(
@@ -61,10 +62,9 @@ export class TestBench {
     sandbox: Sandbox,
     private readonly options: BenchOptions
   ) {
-    // The last command the adapter ran is the runner's own: what a reader needs to run it by hand.
     // Every command the adapter runs is the tests' (or a probe of their runner): network only if the user opted in.
     const network = options.network ?? false
-    this.processes = { run: (request) => ((this.commandLine = describeCommand(request)), sandbox.processes.run(withPackageBins({ ...request, network }))) }
+    this.processes = { run: (request) => sandbox.processes.run(withPackageBins({ ...request, network })) }
   }
 
   /** The wrapper CLI the runs go through; null: the runner itself. */
@@ -77,9 +77,9 @@ export class TestBench {
     this.options.wrapper = wrapper
   }
 
-  /** The command line of the last process the last run started, as the repository would type it. */
-  get lastCommand(): string {
-    return this.commandLine
+  /** The command line of the last process a run started (the runner's own), as the repository would type it: what a reader needs to run it by hand. */
+  commandOf(run: RunResult): string {
+    return this.commandLines.get(run) ?? ''
   }
 
   /** Replaces the generated files in both trees (the PR's own files are already there). */
@@ -140,12 +140,15 @@ export class TestBench {
     const where = tree === 'head' ? 'at head' : tree === 'preFix' ? 'on the pre-fix tree' : tree.where
     // Not "Run N …": that line is the run's result, below.
     const starting = `Testing ${files.length} file(s) ${where} (${title.toLowerCase()})`
-    const runFiles = () => this.framework.run({ treeDir, files: packageFiles, scratchDir, timeoutMs, coverage: options.coverage, shuffle: options.shuffle, command, wrapper }, this.processes)
+    let commandLine = ''
+    const processes: ProcessRunner = { run: (request) => ((commandLine = describeCommand(request)), this.processes.run(request)) }
+    const runFiles = () => this.framework.run({ treeDir, files: packageFiles, scratchDir, timeoutMs, coverage: options.coverage, shuffle: options.shuffle, command, wrapper }, processes)
     const budget = this.options.budget
     const result = await withProgress(this.options.log, starting, () => (budget ? budget.charge(runFiles) : runFiles()))
     const run = asSources(repoRelativeRun(withoutTreePaths(result, [treeDir, await realpath(treeDir)]), runDir), sources, this.options.compiled?.layout ?? null)
     const coverage = options.coverage ? (run.coverage ? ' (with coverage)' : ' (coverage asked for, none collected)') : ''
     this.logRun(`${title} ${where}${coverage}${run.shuffled ? ' (shuffled)' : ''}`, run)
+    this.commandLines.set(run, commandLine)
     return run
   }
 

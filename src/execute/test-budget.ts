@@ -18,6 +18,7 @@ export class TestBudget {
   private spent = 0
   private longest = 0
   private depth = 0
+  private since = 0
   private readonly skipped: string[] = []
 
   constructor(
@@ -26,16 +27,18 @@ export class TestBudget {
     private readonly now: () => number = () => performance.now()
   ) {}
 
-  /** Runs a step and charges its wall time; a step inside another (a run inside a hunk step) is charged once, with it. */
+  /**
+   * Runs a step and charges its wall time; a step inside another (a run inside a hunk step) or beside it (the
+   * two trees' runs at once) is charged once, with it: from the first start to the last end.
+   */
   async charge<T>(step: () => Promise<T>): Promise<T> {
-    const started = this.now()
-    this.depth++
+    if (this.depth++ === 0) this.since = this.now()
     try {
       return await step()
     } finally {
       this.depth--
       if (this.depth === 0) {
-        const took = this.now() - started
+        const took = this.now() - this.since
         this.spent += took
         this.longest = Math.max(this.longest, took)
       }

@@ -4,7 +4,7 @@
  * from the repository's files; what builds each tree; and, where the runner runs compiled output, how
  * source tests map into it (compiled-tests.ts). The pipeline gets one answer and the report says it.
  */
-import { join } from 'node:path'
+import { basename, join } from 'node:path'
 import type { ChangeSet } from '../domain.js'
 import { UserFacingError } from '../errors.js'
 import { buildForTrees, commandText, type TreeBuild } from '../execute/build-detection.js'
@@ -183,7 +183,8 @@ async function compiledTests(runner: CapturedRunner, context: Pick<TestRunsConte
  * stopped before its runner (the output's tail).
  */
 export async function buildAgain(runner: CapturedRunner, treeRoot: string, context: Pick<TestRunsContext, 'sandbox' | 'settings' | 'scratchDir'>): Promise<string | null> {
-  const scratchDir = join(context.scratchDir, 'capture-again')
+  // Its own folder per tree: the two trees' runs (and so their rebuilds) may overlap.
+  const scratchDir = join(context.scratchDir, `capture-again-${basename(treeRoot)}`)
   await makeRunnerFolder(scratchDir)
   const again = await captureLaunch(join(treeRoot, runner.choice.dir), runner.choice.command, treeProcesses(context.sandbox), { scratchDir, timeoutMs: context.settings.testTimeoutMs, network: true })
   return again.launch ? null : again.outputTail

@@ -16,6 +16,7 @@ import { isWithin } from '../paths.js'
 import { captureLaunch } from './capture.js'
 import type { Launch } from './launch.js'
 import { launchTemplate, ownSelection, rebaseTemplate } from './runner-command.js'
+import { whyCaptureAgain } from './pre-fix-launch.js'
 import type { CommandToCapture } from './test-command.js'
 
 export interface TreeLaunch {
@@ -53,10 +54,18 @@ export interface CaptureTreesOptions {
   log: Logger
 }
 
-/** Captures at head, then in the pre-fix tree; a pre-fix tree whose command starts no runner fails the run, as its failed build would. */
-export async function captureTrees(trees: { head: string; preFix: string }, choice: CommandToCapture, processes: ProcessRunner, options: CaptureTreesOptions): Promise<CapturedRunner | NotCaptured> {
+/**
+ * Captures at head, then in the pre-fix tree unless nothing the fix reverts can change how its runner starts
+ * (pre-fix-launch.ts): then the head's launch, moved there, is the pre-fix tree's. A pre-fix tree whose
+ * command starts no runner fails the run, as its failed build would.
+ */
+export async function captureTrees(trees: { head: string; preFix: string; reverted: string[] }, choice: CommandToCapture, processes: ProcessRunner, options: CaptureTreesOptions): Promise<CapturedRunner | NotCaptured> {
   const head = await captureTree(trees.head, 'head', choice, processes, options)
   if ('reason' in head) return { choice, ...head }
+  if (!whyCaptureAgain(head.launch, trees.reverted)) {
+    options.log.info(`The pre-fix tree starts its runner as the head does (the fix reverts nothing that decides how): ${choice.command} is not asked again there`)
+    return { choice, head, preFix: await launchIn(head, trees.head, trees.preFix) }
+  }
   const preFix = await captureTree(trees.preFix, 'pre-fix', choice, processes, options, head)
   if (!('reason' in preFix)) return { choice, head, preFix }
   // The pre-fix code (with the change's tests) may not build: a type check of a test that uses what the fix

@@ -1,10 +1,11 @@
 /**
  * Fewer runner starts (issue 23): in generate mode the preflight's file and the import check's files run in
- * one runner start at head, and the import check in one more on the pre-fix tree — not a start for the
- * preflight and another for the import check at head; in verify mode the preflight's file runs with the
- * pull request's other tests, and that run is the suite's first at head. The bundled CLI
- * (`dist/cli/index.js`: run `npm run build` first) on the jest fixture, whose configuration says on stderr,
- * each time jest loads it, which tree it starts in; the run.log keeps every run's output.
+ * one runner start at head, and the import check in one more on the pre-fix tree, started beside it — not a
+ * start for the preflight and another for the import check at head; the test command (`npm test`) is asked
+ * how it starts its runner at head only, where the fix reverts nothing that decides it; in verify mode the
+ * preflight's file runs with the pull request's other tests, and that run is the suite's first at head. The
+ * bundled CLI (`dist/cli/index.js`: run `npm run build` first) on the jest fixture, whose configuration says
+ * on stderr, each time jest loads it, which tree it starts in; the run.log keeps every run's output.
  */
 import type { BundledRun } from '../support/cli-run.js'
 import { runBundledCliOnFixture } from '../support/cli-run.js'
@@ -29,6 +30,13 @@ function startsIn(log: string): Record<string, number> {
 
 const startsBeforeTheModel = (run: BundledRun) => startsIn(run.runLog.slice(0, run.runLog.indexOf('Asking the model:')))
 
+/** How many times the test command was asked, in each tree, how it starts its runner (the capture: one start of `npm test`). */
+function capturesIn(log: string): Record<string, number> {
+  const captures: Record<string, number> = {}
+  for (const [, tree] of log.matchAll(/ info Asking the (head|pre-fix) tree how it runs its tests/g)) captures[tree] = (captures[tree] ?? 0) + 1
+  return captures
+}
+
 test('generate (bundled CLI): one jest start per tree before the model, for the preflight and the import check together; their results told apart', async () => {
   const run = await runBundledCliOnFixture('retry-budget', { generate: true, fixtureOptions: { baseChanges: { 'jest.config.js': COUNTING_CONFIG } } })
   try {
@@ -36,6 +44,13 @@ test('generate (bundled CLI): one jest start per tree before the model, for the 
     expect(startsBeforeTheModel(run)).toEqual({ head: 1, 'pre-fix': 1 })
     expect(run.runLog).toContain('Testing 2 file(s) at head (preflight and import check)')
     expect(run.runLog).not.toContain('at head (import check)')
+    // The pre-fix tree's start does not wait for the head's to end.
+    expect(run.runLog.indexOf('Testing 1 file(s) on the pre-fix tree (import check)')).toBeGreaterThan(-1)
+    expect(run.runLog.indexOf('Testing 1 file(s) on the pre-fix tree (import check)')).toBeLessThan(run.runLog.indexOf('Preflight and import check at head:'))
+    // `npm test` is asked once, at head: the fix reverts one source file, nothing that decides how jest starts; the pre-fix runs still start in the pre-fix tree.
+    expect(capturesIn(run.runLog)).toEqual({ head: 1 })
+    expect(run.runLog).toContain('The pre-fix tree starts its runner as the head does (the fix reverts nothing that decides how): npm test is not asked again there')
+    expect(startsIn(run.runLog)['pre-fix']).toBe(3)
     // The preflight counts its own file's 3 tests, not the import check's one; the import check reads its file's.
     expect(run.report.preflight).toMatchObject({ file: 'test/retry-budget.test.ts', ok: true, detail: '3 test(s) ran at head', tried: [{ file: 'test/retry-budget.test.ts', detail: '3 test(s) ran at head' }] })
     expect(run.report.context!.imports).toEqual([expect.objectContaining({ module: 'src/streaming-transport.ts', loads: { head: true, preFix: true } })])

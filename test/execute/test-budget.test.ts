@@ -40,6 +40,30 @@ test('a step inside another (a run inside a hunk step) is charged once, with the
   expect(budget.allows('last')).toBe(false)
 })
 
+test("steps beside each other (the two trees' runs at once) are charged from the first start to the last end, once", async () => {
+  let now = 0
+  const budget = new TestBudget(1, linesLogger([]), () => now)
+  // The head's run starts first and ends first (at 6 s); the pre-fix tree's, started 2 s later, ends last (at 9 s).
+  const ends: Array<() => void> = []
+  const running = () => budget.charge(() => new Promise<void>((resolve) => ends.push(resolve)))
+  const head = running()
+  now = 2_000
+  const preFix = running()
+  now = 6_000
+  ends[0]()
+  await head
+  now = 9_000
+  ends[1]()
+  await preFix
+  expect(budget.report().spentMs).toBe(9_000)
+  // The longest: the stretch both took together.
+  expect(budget.allows('next')).toBe(true)
+  await budget.charge(async () => {
+    now += 45_000
+  })
+  expect(budget.allows('last')).toBe(false)
+})
+
 test('a budget of 0 starts no optional step', () => {
   const { budget } = clocked(0)
   expect(budget.allows('hunk 1 of 2 (src/a.js:1-1)')).toBe(false)
