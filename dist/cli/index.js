@@ -11384,7 +11384,7 @@ function parsePath (scriptPath) {
 /***/ ((module, __unused_webpack___webpack_exports__, __nccwpck_require__) => {
 
 __nccwpck_require__.a(module, async (__webpack_handle_async_dependencies__, __webpack_async_result__) => { try {
-/* harmony import */ var _cli_js__WEBPACK_IMPORTED_MODULE_0__ = __nccwpck_require__(6709);
+/* harmony import */ var _cli_js__WEBPACK_IMPORTED_MODULE_0__ = __nccwpck_require__(7527);
 /* harmony import */ var _ports_process_js__WEBPACK_IMPORTED_MODULE_1__ = __nccwpck_require__(9558);
 
 
@@ -11396,7 +11396,7 @@ __webpack_async_result__();
 
 /***/ }),
 
-/***/ 6709:
+/***/ 7527:
 /***/ ((__unused_webpack_module, __webpack_exports__, __nccwpck_require__) => {
 
 
@@ -11606,6 +11606,88 @@ function fromLinkedIssues(issues) {
     return build(issues[0].title, sections.join('\n\n'), 'linked-issues', Number(issues[0].reference.split('#')[1]));
 }
 
+// EXTERNAL MODULE: external "node:path"
+var external_node_path_ = __nccwpck_require__(6760);
+;// CONCATENATED MODULE: ./src/suite/file-path.ts
+/** The one rule for a test file path the model proposes: a plain relative path that reads as what it is. */
+
+// Control characters (C0, C1 with NEL), format characters (bidirectional controls, zero-width characters,
+// the BOM, the soft hyphen) and the line and paragraph separators: they hide or reorder what a reader, a
+// log or a terminal shows, and no test file needs them.
+const HIDDEN_OR_CONTROL = /[\p{Cc}\p{Cf}\p{Zl}\p{Zp}]/u;
+/** Why the path may not be used, or null when it is a plain relative path with no `..`. */
+function unsafePathProblem(path) {
+    if (path.trim() === '')
+        return 'the path is empty';
+    const hidden = HIDDEN_OR_CONTROL.exec(path);
+    if (hidden)
+        return `the path has a control, line-breaking, bidirectional or invisible character (${codePoint(hidden[0])})`;
+    if (path.includes('\\'))
+        return 'the path has a backslash';
+    if (external_node_path_.posix.isAbsolute(path) || /^[a-zA-Z]:/.test(path))
+        return 'the path is absolute';
+    if (path.split('/').includes('..'))
+        return 'the path contains ".."';
+    return overLongProblem(path);
+}
+// Linux's NAME_MAX and PATH_MAX, in bytes: a longer name fails every file operation with ENAMETOOLONG.
+const MAX_NAME_BYTES = 255;
+const MAX_PATH_BYTES = 4096;
+function overLongProblem(path) {
+    const bytes = Buffer.byteLength(path, 'utf8');
+    if (bytes > MAX_PATH_BYTES)
+        return `the path is too long (${bytes} bytes; at most ${MAX_PATH_BYTES})`;
+    const longest = Math.max(...path.split('/').map((name) => Buffer.byteLength(name, 'utf8')));
+    if (longest > MAX_NAME_BYTES)
+        return `a name in the path is too long (${longest} bytes; at most ${MAX_NAME_BYTES})`;
+    return null;
+}
+const codePoint = (character) => `U+${character.codePointAt(0).toString(16).toUpperCase().padStart(4, '0')}`;
+
+;// CONCATENATED MODULE: ./src/deliver/apply.ts
+/**
+ * The CLI's --apply (issue 24 item 4): the delivered files written into the repository's working tree at
+ * their paths, for the user to review with git. All or nothing: any path that exists, or that passes
+ * through a symbolic link or a file, refuses them all before one is written.
+ */
+
+
+
+
+async function applyToWorkingTree(root, files) {
+    const problems = (await Promise.all(files.map(async (file) => [file.path, await pathProblem(root, file.path)]))).filter(([, problem]) => problem);
+    if (problems.length) {
+        throw new UserFacingError(`--apply wrote nothing: ${problems.map(([path, problem]) => `${path} (${problem})`).join('; ')}`, 'move or remove what is in the way, or apply suite.patch from the output folder by hand');
+    }
+    for (const file of files) {
+        const target = (0,external_node_path_.join)(root, file.path);
+        await (0,promises_.mkdir)((0,external_node_path_.dirname)(target), { recursive: true });
+        // `wx`: never over a file (nor through a link) that appeared since the check.
+        await (0,promises_.writeFile)(target, file.content, { flag: 'wx', mode: 0o644 });
+    }
+    return files.map((file) => file.path);
+}
+/** Why the file may not be written there: an unsafe path, a link or a file on the way, or something already there. */
+async function pathProblem(root, path) {
+    const unsafe = unsafePathProblem(path);
+    if (unsafe)
+        return unsafe;
+    const names = path.split('/');
+    for (let depth = 1; depth <= names.length; depth++) {
+        const sofar = names.slice(0, depth).join('/');
+        const entry = await (0,promises_.lstat)((0,external_node_path_.join)(root, sofar)).catch(() => null);
+        if (!entry)
+            return null;
+        if (entry.isSymbolicLink())
+            return `${sofar} is a symbolic link`;
+        if (depth === names.length)
+            return 'a file already exists there';
+        if (!entry.isDirectory())
+            return `${sofar} is not a folder`;
+    }
+    return null;
+}
+
 ;// CONCATENATED MODULE: ./src/text.ts
 /** Pure text functions shared by every output: what untrusted text may keep on its way to a reader. */
 // Terminal escape sequences, in their 7-bit (ESC …) and 8-bit (C1) forms: OSC, DCS, SOS, PM and APC strings
@@ -11639,8 +11721,6 @@ const consoleLogger = {
 var external_node_fs_ = __nccwpck_require__(3024);
 // EXTERNAL MODULE: external "node:os"
 var external_node_os_ = __nccwpck_require__(8161);
-// EXTERNAL MODULE: external "node:path"
-var external_node_path_ = __nccwpck_require__(6760);
 // EXTERNAL MODULE: ./src/ports/process.ts + 1 modules
 var ports_process = __nccwpck_require__(9558);
 ;// CONCATENATED MODULE: ./src/paths.ts
@@ -11669,7 +11749,7 @@ const MARKER_FILE = '.regression-testgen-output';
 /** Held by the run writing the folder: its pid and host. */
 const LOCK_FILE = '.regression-testgen.lock';
 /** What a run writes here, and so what the next run clears first (nothing else is ever removed). */
-const OWN_ENTRIES = ['report.json', 'report.md', 'run.log', 'suite', 'concerns'];
+const OWN_ENTRIES = ['report.json', 'report.md', 'run.log', 'suite', 'concerns', 'suite.patch'];
 const MARKER_TEXT = `regression-testgen writes its results here. Each run first clears its own entries (${OWN_ENTRIES.join(', ')}) and nothing else.\n`;
 async function claimOutFolder(dir, options) {
     // `fix`: what to pass the flag instead, so the message names the flag the user typed.
@@ -11879,6 +11959,490 @@ function readSafe(path) {
 }
 function codeOf(error) {
     return error.code ?? error.message;
+}
+
+// EXTERNAL MODULE: external "node:child_process"
+var external_node_child_process_ = __nccwpck_require__(1421);
+;// CONCATENATED MODULE: ./src/ports/git.ts
+/**
+ * Git behind a small interface (as actions/checkout does): argv only, never a shell, hardened against the
+ * repository it reads. The repository is untrusted, its `.git/config` too (on a self-hosted runner a pull
+ * request's code may have written it), so every call:
+ * - runs with an allow-listed environment: no API key, tokens, INPUT_*, ACTIONS_*, NODE_OPTIONS, nor the
+ *   parent's GIT_* variables (GIT_DIR, GIT_CONFIG_*, …);
+ * - turns off what makes git run programs named in config: fsmonitor, hooks, signature checks, submodule
+ *   recursion, auto-gc (by `-c`); the pager, external diffs, textconv and the upload-pack command (by flag);
+ *   transports other than http, https and ssh (file too, for a fetch from a local origin); and pins every
+ *   program-running key the repository itself configures (filter drivers, ssh command, credential helpers,
+ *   askpass, alternate-refs command) back to the user's own (global, system) value or to none;
+ * - passes `--end-of-options` before refs, so a ref such as `--upload-pack=…` is never read as an option;
+ * - is killed, with everything it started, after a timeout.
+ */
+
+
+
+
+
+
+
+/** git grep refused the pattern (a regular expression that does not compile); the message is git's reason. */
+class InvalidPatternError extends Error {
+}
+const GIT_TIMEOUTS = { local: 2 * 60_000, slow: 10 * 60_000 };
+const MAX_OUTPUT = 256 * 1024 * 1024;
+const MAX_ERROR_OUTPUT = 1024 * 1024;
+/** How long stdio may stay open after git exited (a process that left its group may hold it). */
+const CLOSE_WAIT_MS = 2000;
+function createGit(repoDir, options = {}) {
+    const env = gitEnvironment(options.parentEnv ?? process.env);
+    const timeouts = { ...GIT_TIMEOUTS, ...options.timeouts };
+    const overrides = new RepositoryConfigOverrides(env, timeouts.local);
+    const git = async (args, call = {}) => {
+        const cwd = call.cwd ?? repoDir;
+        const config = await overrides.for(cwd, call.fresh ?? false);
+        const protocols = call.protocols ?? REMOTE_PROTOCOLS;
+        return runGit(args, { cwd, env: { ...env, ...call.env, ...configEnvironment(config), GIT_ALLOW_PROTOCOL: protocols }, timeoutMs: call.slow ? timeouts.slow : timeouts.local, noMatchExit: call.noMatchExit });
+    };
+    return {
+        repoDir,
+        async verifyRepository() {
+            const inside = await git(['rev-parse', '--is-inside-work-tree']).catch(() => 'false');
+            if (inside.trim() !== 'true')
+                throw new UserFacingError(`${repoDir} is not a git repository`, 'pass --repo with the folder of a git checkout');
+        },
+        async resolveCommit(ref) {
+            try {
+                return (await git(['rev-parse', '--verify', '--quiet', '--end-of-options', `${ref}^{commit}`])).trim();
+            }
+            catch {
+                throw new UserFacingError(`Commit "${ref}" is not in the repository at ${repoDir}`, 'fetch it first, e.g. git fetch --unshallow or actions/checkout with fetch-depth: 0');
+            }
+        },
+        hasCommit: (ref) => git(['cat-file', '-e', '--end-of-options', `${ref}^{commit}`]).then(() => true, () => false),
+        isShallow: async () => (await git(['rev-parse', '--is-shallow-repository'])).trim() === 'true',
+        async fetchCommits(refs) {
+            const refspec = refs.find(isRefspec);
+            if (refspec !== undefined)
+                throw new UserFacingError(`Refusing to fetch "${refspec}": a refspec would write refs in the repository; give a commit SHA`);
+            const unshallow = (await git(['rev-parse', '--is-shallow-repository'])).trim() === 'true' ? ['--unshallow'] : [];
+            // remote.origin.uploadpack cannot be overridden by config (the first value wins): the option can.
+            const quiet = ['--no-tags', '--quiet', '--no-auto-maintenance', '--recurse-submodules=no', '--upload-pack=git-upload-pack'];
+            const local = isLocalUrl((await git(['remote', 'get-url', 'origin'])).trim());
+            await git(['fetch', ...quiet, ...unshallow, '--end-of-options', 'origin', ...refs], { slow: true, fresh: true, protocols: local ? LOCAL_PROTOCOLS : REMOTE_PROTOCOLS });
+        },
+        mergeBase: async (base, head) => (await git(['merge-base', '--end-of-options', base, head])).trim(),
+        diff: (base, head) => git(['-c', 'core.quotePath=false', 'diff', '--no-color', '--no-ext-diff', '--no-textconv', '-M', '--unified=3', '--end-of-options', `${base}...${head}`, '--']),
+        async fileAt(commit, path) {
+            try {
+                // The blob as committed: cat-file runs no textconv and no filter.
+                return await git(['cat-file', 'blob', '--end-of-options', `${commit}:${path}`]);
+            }
+            catch {
+                return null;
+            }
+        },
+        listFiles: async (commit) => (await git(['ls-tree', '-r', '--name-only', '-z', '--end-of-options', commit])).split('\0').filter(Boolean),
+        treeEntries: async (commit) => parseTreeEntries(await git(['ls-tree', '-r', '-l', '-z', '--full-tree', '--end-of-options', commit])),
+        async grep(commit, pattern, options) {
+            // git grep reads no --end-of-options before its revision (git 2.39: "unable to resolve revision"), so
+            // only a full object name is passed there at all: it cannot be read as an option.
+            if (!/^[0-9a-f]{40,64}$/.test(commit))
+                throw new Error(`git grep needs a full commit id, not ${JSON.stringify(commit)}`);
+            // --no-column: the repository's grep.column would add a field to every match.
+            const args = ['grep', '-n', '-I', '--no-color', '--no-column', '--full-name', '-z', options.regex ? '-E' : '-F'];
+            if (options.ignoreCase)
+                args.push('-i');
+            if (options.maxPerFile)
+                args.push(`--max-count=${options.maxPerFile}`);
+            // -e keeps a pattern that starts with `-` a pattern; `top` searches the whole tree whatever the folder
+            // git runs in, `literal` keeps glob characters in the prefix themselves.
+            args.push('-e', pattern, commit, '--', options.pathPrefix ? `:(top,literal)${options.pathPrefix}` : ':(top)');
+            try {
+                return parseGrep(await git(args, { noMatchExit: true }), commit);
+            }
+            catch (error) {
+                throw invalidPattern(error, pattern) ?? error;
+            }
+        },
+        commitMessages: async (base, head) => (await git(['log', '--no-show-signature', '--format=%B%x00', '--end-of-options', `${base}..${head}`, '--'])).split('\0').map((m) => m.trim()).filter(Boolean),
+        commitMessage: async (commit) => git(['log', '-1', '--no-show-signature', '--format=%B', '--end-of-options', commit, '--']),
+        // A checkout: the filter drivers it would run are read again just before.
+        addWorktree: async (dir, commit) => void (await git(['worktree', 'add', '--detach', '--force', '--end-of-options', dir, commit], { slow: true, fresh: true })),
+        async removeWorktree(dir) {
+            await git(['worktree', 'remove', '--force', '--end-of-options', dir]).catch(() => undefined);
+            await git(['worktree', 'prune']).catch(() => undefined);
+        },
+        async attributesAt(commit, paths, names) {
+            const attributes = new Map();
+            if (paths.length === 0)
+                return attributes;
+            // git < 2.40 has no `check-attr --source`: the commit's tree goes into an index of the tool's own, read with --cached.
+            const indexDir = await (0,promises_.mkdtemp)((0,external_node_path_.join)((0,external_node_os_.tmpdir)(), 'rtg-attributes-'));
+            const env = { GIT_INDEX_FILE: (0,external_node_path_.join)(indexDir, 'index') };
+            try {
+                // A split index would write its shared part into the repository's .git: one file, here, is enough.
+                await git(['-c', 'core.splitIndex=false', 'read-tree', '--end-of-options', commit], { env });
+                for (let at = 0; at < paths.length; at += PATHS_PER_CALL) {
+                    const output = await git(['check-attr', '--cached', '-z', ...names, '--', ...paths.slice(at, at + PATHS_PER_CALL)], { env });
+                    const fields = output.split('\0');
+                    for (let index = 0; index + 2 < fields.length; index += 3) {
+                        const [path, name, value] = fields.slice(index, index + 3);
+                        attributes.set(path, { ...attributes.get(path), [name]: value });
+                    }
+                }
+            }
+            finally {
+                await (0,promises_.rm)(indexDir, { recursive: true, force: true });
+            }
+            return attributes;
+        },
+        inTree: (dir, args) => git(args, { cwd: dir }),
+        workTreeRoot: () => git(['rev-parse', '--show-toplevel']).then((root) => root.replace(/\n$/, ''), () => null),
+        // The trailing slash: a pattern such as `out/` matches a folder, and a folder not yet made is not known as one.
+        persistedCredentials: async () => parseRepositoryHeaders(await git(['config', '--list', '--show-scope', '--show-origin', '-z'])),
+        async credentialFreeConfig(dir) {
+            const commonDir = (0,external_node_fs_.realpathSync)((await git(['rev-parse', '--path-format=absolute', '--git-common-dir'])).replace(/\n$/, ''));
+            const copies = [];
+            for (const name of ['config', 'config.worktree']) {
+                const target = (0,external_node_path_.join)(commonDir, name);
+                if (!(await (0,promises_.lstat)(target).then((found) => found.isFile(), () => false)))
+                    continue;
+                const replacement = (0,external_node_path_.join)(dir, `git-${name}`);
+                // Private until it holds no credentials.
+                await (0,promises_.rm)(replacement, { force: true });
+                await (0,promises_.writeFile)(replacement, await (0,promises_.readFile)(target), { mode: 0o600, flag: 'wx' });
+                const names = (await git(['config', '--file', replacement, '--no-includes', '--name-only', '--list', '-z'])).split('\0');
+                for (const key of new Set(names.filter(holdsCredentials)))
+                    await git(['config', '--file', replacement, '--unset-all', key]);
+                await (0,promises_.chmod)(replacement, 0o644);
+                copies.push({ target, replacement });
+            }
+            return copies;
+        },
+        isIgnored: async (folder) => (await git(['check-ignore', '--', `${folder.replace(/\/+$/, '')}/`], { noMatchExit: true })) !== '',
+        forgetWorktreesUnderSync(folder) {
+            const gitSync = (args) => runGitSync(args, { cwd: repoDir, env: { ...env, ...configEnvironment(overrides.lastRead(repoDir)), GIT_ALLOW_PROTOCOL: '' }, timeoutMs: timeouts.local });
+            // -z from git 2.36; before it, a line per field.
+            const listed = gitSync(['worktree', 'list', '--porcelain', '-z']) ?? gitSync(['worktree', 'list', '--porcelain']);
+            if (listed === null)
+                return;
+            const under = (path) => path === folder || path.startsWith(`${folder.replace(/\/+$/, '')}/`);
+            const ours = listed.split(/[\0\n]/).filter((field) => field.startsWith('worktree ')).map((field) => field.slice('worktree '.length)).filter(under);
+            // A locked entry is one prune keeps: a `worktree add` killed half-way leaves its "initializing" lock.
+            for (const dir of ours)
+                gitSync(['worktree', 'unlock', '--end-of-options', dir]);
+            if (ours.length)
+                gitSync(['worktree', 'prune']);
+        }
+    };
+}
+/** Config keys (as git lists them: section and name lower case) that hold credentials or say where git finds them. */
+function holdsCredentials(key) {
+    return /^http\.(.+\.)?extraheader$/.test(key) || /^(credential|url|include|includeif)\./.test(key);
+}
+/** Paths per `check-attr` call: well within the length of a command line. */
+const PATHS_PER_CALL = 500;
+/** `src:dst`, `+src` and `^src` are refspecs, not commits: fetching them could move refs. */
+const isRefspec = (ref) => ref.includes(':') || ref.startsWith('+') || ref.startsWith('^');
+// --- The environment ---------------------------------------------------------------------------------
+/** What git and the programs of the user's own config (ssh, credential helpers, git-lfs) need, and no more. */
+const PASSED_NAMES = new Set([
+    'PATH', 'HOME', 'USER', 'LOGNAME', 'LANG', 'LANGUAGE', 'TZ', 'TMPDIR', 'XDG_CONFIG_HOME',
+    // fetch through the runner's proxy and CA bundle, with its ssh agent
+    'SSH_AUTH_SOCK', 'http_proxy', 'https_proxy', 'HTTP_PROXY', 'HTTPS_PROXY', 'no_proxy', 'NO_PROXY', 'all_proxy', 'ALL_PROXY',
+    'SSL_CERT_FILE', 'SSL_CERT_DIR', 'CURL_CA_BUNDLE'
+]);
+/**
+ * The environment of the tool's git: an allow-list of the parent's, so that git and anything it starts never
+ * see the API key, tokens, INPUT_*, ACTIONS_*, NODE_OPTIONS or the parent's GIT_* (GIT_DIR, GIT_CONFIG_*,
+ * GIT_SSH_COMMAND, …); plus what keeps it from ever waiting for a person.
+ */
+function gitEnvironment(parent) {
+    const env = {};
+    for (const [name, value] of Object.entries(parent)) {
+        if (value !== undefined && (PASSED_NAMES.has(name) || name.startsWith('LC_')))
+            env[name] = value;
+    }
+    return { ...env, GIT_TERMINAL_PROMPT: '0', GCM_INTERACTIVE: 'never' };
+}
+// --- Config that runs programs -----------------------------------------------------------------------
+/**
+ * Before every command: `-c` settings that turn off what runs a program from config in the commands used
+ * here. Hooks include post-checkout (worktree add) and reference-transaction (fetch, worktree add).
+ */
+const HARDENING_CONFIG = [
+    'core.fsmonitor=false',
+    'core.hooksPath=/dev/null',
+    'log.showSignature=false', // gpg.program
+    'protocol.ext.allow=never',
+    'submodule.recurse=false',
+    // no background gc or maintenance outliving the command and its timeout
+    'gc.auto=0',
+    'maintenance.auto=false'
+];
+/**
+ * The transports git may use. Never ext:: (a command in the URL) nor git:// (core.gitProxy, whose first value
+ * wins: no override). A local repository's upload-pack is a command run here, named by remote.*.uploadpack,
+ * which config cannot override: so `file` only for a fetch from a local origin, which pins it by option, and
+ * never for the lazy fetch of a partial clone, which any command reading a missing object may start.
+ */
+const REMOTE_PROTOCOLS = 'http:https:ssh';
+const LOCAL_PROTOCOLS = `file:${REMOTE_PROTOCOLS}`;
+/** A path (`C:\\…` too) or file:// URL, not `scheme://…`, `scheme::…` or scp-like `host:path`. */
+const isLocalUrl = (url) => /^file:\/\//i.test(url) || /^[a-z]:[\\/]/i.test(url) || !/^[^/]*:/.test(url);
+/** Config keys naming a program, and what they are pinned to when the repository sets them and the user does not. */
+const PROGRAM_KEYS = [
+    // .gitattributes (the tree's or .git/info/attributes) picks the driver; only config gives it a command.
+    { key: /^filter\..+\.(clean|smudge|process)$/, neutral: '' },
+    { key: /^core\.sshcommand$/, neutral: 'ssh' },
+    { key: /^core\.askpass$/, neutral: '' },
+    { key: /^core\.alternaterefscommand$/, neutral: '' },
+    // A list: an empty value empties it, then the user's own helpers come back in order.
+    { key: /^credential\.(.+\.)?helper$/, neutral: '', list: true }
+];
+const TRUSTED_SCOPES = new Set(['system', 'global', 'command']);
+/**
+ * The overrides for config the repository (its .git/config, config.worktree and the files they include)
+ * sets on a program-running key: the user's own value where they have one, else the neutral one. A
+ * filter driver left with no command is no longer required, so the checkout goes on without it.
+ */
+function repositoryOverrides(entries) {
+    const byKey = new Map();
+    for (const entry of entries)
+        byKey.set(entry.key, [...(byKey.get(entry.key) ?? []), entry]);
+    const overrides = [];
+    const neutralised = new Set();
+    for (const [key, values] of byKey) {
+        const rule = PROGRAM_KEYS.find((candidate) => candidate.key.test(key));
+        if (!rule || values.every((entry) => TRUSTED_SCOPES.has(entry.scope)))
+            continue;
+        const trusted = values.filter((entry) => TRUSTED_SCOPES.has(entry.scope)).map((entry) => entry.value);
+        if (rule.list)
+            overrides.push([key, ''], ...trusted.map((value) => [key, value]));
+        else
+            overrides.push([key, trusted.at(-1) ?? rule.neutral]);
+        const driver = /^filter\.(.+)\.[a-z]+$/.exec(key)?.[1];
+        if (driver !== undefined && trusted.length === 0)
+            neutralised.add(driver);
+    }
+    for (const driver of neutralised) {
+        const userCommand = ['clean', 'smudge', 'process'].some((kind) => byKey.get(`filter.${driver}.${kind}`)?.some((entry) => TRUSTED_SCOPES.has(entry.scope)));
+        if (!userCommand)
+            overrides.push([`filter.${driver}.required`, 'false']);
+    }
+    return overrides;
+}
+/**
+ * `git config --list --show-scope -z`: records of scope, then `key\nvalue` (a bare key for a valueless
+ * boolean); with `--show-origin`, the origin between them.
+ */
+function parseConfigList(output, { withOrigin = false } = {}) {
+    const fields = output.split('\0');
+    const width = withOrigin ? 3 : 2;
+    const entries = [];
+    for (let index = 0; index + width - 1 < fields.length; index += width) {
+        const [key, ...value] = fields[index + width - 1].split('\n');
+        entries.push({ scope: fields[index], ...(withOrigin && { origin: fields[index + 1] }), key, value: value.join('\n') });
+    }
+    return entries;
+}
+/** The extraheaders of the repository's scopes. Keys come lower-cased but for the URL between the dots. */
+function parseRepositoryHeaders(output) {
+    return parseConfigList(output, { withOrigin: true })
+        .filter(({ scope, key }) => ['local', 'worktree'].includes(scope) && /^http\.(.+\.)?extraheader$/.test(key))
+        .map(({ origin = '', key, value }) => ({ file: origin.replace(/^file:/, ''), key, value }));
+}
+/** Overrides go in GIT_CONFIG_COUNT/KEY/VALUE: a key may hold `=` (a filter's name), which `-c` cannot. */
+function configEnvironment(overrides) {
+    const env = { GIT_CONFIG_COUNT: String(overrides.length) };
+    overrides.forEach(([key, value], index) => {
+        env[`GIT_CONFIG_KEY_${index}`] = key;
+        env[`GIT_CONFIG_VALUE_${index}`] = value;
+    });
+    return env;
+}
+/**
+ * The overrides of each folder's repository, read once; `fresh` reads them again, for the commands that can
+ * run what they neutralise most (checkout, fetch).
+ */
+class RepositoryConfigOverrides {
+    env;
+    timeoutMs;
+    known = new Map();
+    resolved = new Map();
+    constructor(env, timeoutMs) {
+        this.env = env;
+        this.timeoutMs = timeoutMs;
+    }
+    /** The overrides last read for the folder, for a synchronous call (none read yet: none). */
+    lastRead(cwd) {
+        return this.resolved.get(cwd) ?? [];
+    }
+    for(cwd, fresh) {
+        const cached = this.known.get(cwd);
+        if (cached && !fresh)
+            return cached;
+        const read = runGit(['config', '--list', '--show-scope', '-z'], { cwd, env: { ...this.env, GIT_ALLOW_PROTOCOL: '' }, timeoutMs: this.timeoutMs }).then((output) => {
+            const overrides = repositoryOverrides(parseConfigList(output));
+            this.resolved.set(cwd, overrides);
+            return overrides;
+        });
+        // A failed read is not kept: the next call tries again (and fails the same way if it must).
+        const kept = read.catch((error) => {
+            if (this.known.get(cwd) === kept)
+                this.known.delete(cwd);
+            throw error;
+        });
+        this.known.set(cwd, kept);
+        return kept;
+    }
+}
+/**
+ * One git command with the hardening config, no stdin and its own session (so no terminal to prompt on, and
+ * a process group a timeout kills whole: ssh, remote helpers, filters). Errors name the command without the
+ * hardening prefix.
+ */
+function runGit(args, run) {
+    const describe = `git ${args.join(' ')}`;
+    return new Promise((resolve, reject) => {
+        const child = (0,external_node_child_process_.spawn)('git', ['--no-pager', ...HARDENING_CONFIG.flatMap((setting) => ['-c', setting]), ...args], {
+            cwd: run.cwd,
+            env: run.env,
+            stdio: ['ignore', 'pipe', 'pipe'],
+            detached: true,
+            windowsHide: true
+        });
+        const stdout = new Capture(MAX_OUTPUT);
+        const stderr = new Capture(MAX_ERROR_OUTPUT);
+        let failure = null;
+        let settled = false;
+        let closeTimer;
+        const stop = (why) => {
+            failure ??= why;
+            killGroup(child.pid);
+        };
+        const timer = setTimeout(() => stop(`timed out after ${Math.round(run.timeoutMs / 1000)} s`), run.timeoutMs);
+        const forget = (0,ports_process/* onInterrupt */.nA)(() => killGroup(child.pid));
+        child.stdout.on('data', (chunk) => {
+            if (!stdout.add(chunk))
+                stop(`printed more than ${MAX_OUTPUT / 1024 / 1024} MiB`);
+        });
+        child.stderr.on('data', (chunk) => stderr.add(chunk));
+        child.once('error', (error) => {
+            // A spawn failure (e.g. no git on PATH, or no such folder) has no exit to wait for.
+            if (child.pid === undefined)
+                finish(null, error.message);
+        });
+        child.once('exit', (code, signal) => {
+            // Whatever the command left behind in its group (a helper, a filter) goes with it; and a process that
+            // left the group yet holds the pipes cannot keep the call open.
+            killGroup(child.pid);
+            closeTimer = setTimeout(() => finish(code, signal), CLOSE_WAIT_MS);
+            child.once('close', () => finish(code, signal));
+        });
+        function finish(code, detail) {
+            if (settled)
+                return;
+            settled = true;
+            for (const pending of [timer, closeTimer])
+                clearTimeout(pending);
+            forget();
+            child.stdout.destroy();
+            child.stderr.destroy();
+            const message = stderr.text().trim();
+            if (failure)
+                reject(new Error(`${describe} ${failure}${message ? `: ${message}` : ''}`));
+            else if (code === 1 && run.noMatchExit && !message)
+                resolve('');
+            else if (code !== 0)
+                reject(new Error(`${describe} failed: ${message || `exit ${code ?? detail}`}`));
+            else
+                resolve(stdout.text());
+        }
+    });
+}
+/** One git command, synchronously (for an interrupt), hardened as runGit; its output, or null when it failed. */
+function runGitSync(args, run) {
+    const result = (0,external_node_child_process_.spawnSync)('git', ['--no-pager', ...HARDENING_CONFIG.flatMap((setting) => ['-c', setting]), ...args], {
+        cwd: run.cwd,
+        env: run.env,
+        stdio: ['ignore', 'pipe', 'pipe'],
+        timeout: run.timeoutMs,
+        killSignal: 'SIGKILL',
+        maxBuffer: MAX_ERROR_OUTPUT,
+        windowsHide: true,
+        encoding: 'utf8'
+    });
+    return result.status === 0 ? result.stdout : null;
+}
+/** `ls-tree -r -l -z`: `<mode> <type> <object> <size>\t<path>\0` per entry. */
+function parseTreeEntries(output) {
+    return output.split('\0').filter(Boolean).map((entry) => {
+        const tab = entry.indexOf('\t');
+        const [mode, , , size] = entry.slice(0, tab).trim().split(/\s+/);
+        return { path: entry.slice(tab + 1), mode, size: size === '-' ? null : Number(size) };
+    });
+}
+/**
+ * `grep -n -z` on a commit: `<commit>:<path>\0<line>\0<text>\n` per matching line. Read field by field, not
+ * split on newlines: a path may hold a newline (-z prints it raw), and a line a NUL past the first 8000 bytes
+ * (where -I stops looking).
+ */
+function parseGrep(output, commit) {
+    const prefix = `${commit}:`;
+    const matches = [];
+    let at = 0;
+    while (at < output.length) {
+        const pathEnd = output.indexOf('\0', at);
+        const lineEnd = pathEnd < 0 ? -1 : output.indexOf('\0', pathEnd + 1);
+        if (lineEnd < 0)
+            break;
+        const newline = output.indexOf('\n', lineEnd + 1);
+        const textEnd = newline < 0 ? output.length : newline;
+        const [where, line] = [output.slice(at, pathEnd), output.slice(pathEnd + 1, lineEnd)];
+        if (where.startsWith(prefix) && /^\d+$/.test(line))
+            matches.push({ path: where.slice(prefix.length), line: Number(line), text: output.slice(lineEnd + 1, textEnd) });
+        at = textEnd + 1;
+    }
+    return matches;
+}
+/** git's own words when it could not compile the pattern: `fatal: -e option, '<pattern>': <reason>`. */
+function invalidPattern(error, pattern) {
+    const marker = `-e option, '${pattern}': `;
+    const at = error.message.indexOf(marker);
+    return at < 0 ? null : new InvalidPatternError(error.message.slice(at + marker.length).split('\n')[0].trim());
+}
+/** A stream's bytes up to a limit; `add` says whether the chunk still fit. */
+class Capture {
+    limit;
+    chunks = [];
+    size = 0;
+    constructor(limit) {
+        this.limit = limit;
+    }
+    add(chunk) {
+        this.size += chunk.length;
+        if (this.size > this.limit)
+            return false;
+        this.chunks.push(chunk);
+        return true;
+    }
+    text() {
+        return Buffer.concat(this.chunks).toString('utf8');
+    }
+}
+function killGroup(pid) {
+    if (pid === undefined)
+        return;
+    try {
+        if (process.platform === 'win32')
+            process.kill(pid, 'SIGKILL');
+        else
+            process.kill(-pid, 'SIGKILL');
+    }
+    catch {
+        // ESRCH: the group is gone already.
+    }
 }
 
 ;// CONCATENATED MODULE: ./src/ports/run-log.ts
@@ -42998,7 +43562,7 @@ function expandCommand(template, files, reporterArgs) {
 
 
 /** Longer names than Linux allows (255 bytes) are refused before the system refuses them with a raw error. */
-const MAX_NAME_BYTES = 255;
+const sandbox_writes_MAX_NAME_BYTES = 255;
 /** A path the tool will not write, remove or make a folder at: says which and why. Ends the run. */
 class SandboxPathRefused extends UserFacingError {
     action;
@@ -43093,9 +43657,9 @@ async function walk(root, relativePath, action, missing) {
     const shown = (0,external_node_path_.join)(root, relativePath);
     if ((0,external_node_path_.isAbsolute)(relativePath) || names.includes('..') || names.length === 0)
         throw new SandboxPathRefused(action, shown, `it is not a relative path inside ${root}`);
-    const tooLong = names.find((name) => Buffer.byteLength(name) > MAX_NAME_BYTES);
+    const tooLong = names.find((name) => Buffer.byteLength(name) > sandbox_writes_MAX_NAME_BYTES);
     if (tooLong)
-        throw new SandboxPathRefused(action, shown, `the name ${printable(tooLong.slice(0, 40))}… is longer than ${MAX_NAME_BYTES} bytes`);
+        throw new SandboxPathRefused(action, shown, `the name ${printable(tooLong.slice(0, 40))}… is longer than ${sandbox_writes_MAX_NAME_BYTES} bytes`);
     const rootStats = await lstatOrNull(root);
     if (!rootStats && missing === 'stop')
         throw new MissingFolder(root);
@@ -43357,489 +43921,6 @@ function createRepositoryReader(options) {
 
 // EXTERNAL MODULE: ./node_modules/ajv/dist/ajv.js
 var ajv = __nccwpck_require__(2463);
-// EXTERNAL MODULE: external "node:child_process"
-var external_node_child_process_ = __nccwpck_require__(1421);
-;// CONCATENATED MODULE: ./src/ports/git.ts
-/**
- * Git behind a small interface (as actions/checkout does): argv only, never a shell, hardened against the
- * repository it reads. The repository is untrusted, its `.git/config` too (on a self-hosted runner a pull
- * request's code may have written it), so every call:
- * - runs with an allow-listed environment: no API key, tokens, INPUT_*, ACTIONS_*, NODE_OPTIONS, nor the
- *   parent's GIT_* variables (GIT_DIR, GIT_CONFIG_*, …);
- * - turns off what makes git run programs named in config: fsmonitor, hooks, signature checks, submodule
- *   recursion, auto-gc (by `-c`); the pager, external diffs, textconv and the upload-pack command (by flag);
- *   transports other than http, https and ssh (file too, for a fetch from a local origin); and pins every
- *   program-running key the repository itself configures (filter drivers, ssh command, credential helpers,
- *   askpass, alternate-refs command) back to the user's own (global, system) value or to none;
- * - passes `--end-of-options` before refs, so a ref such as `--upload-pack=…` is never read as an option;
- * - is killed, with everything it started, after a timeout.
- */
-
-
-
-
-
-
-
-/** git grep refused the pattern (a regular expression that does not compile); the message is git's reason. */
-class InvalidPatternError extends Error {
-}
-const GIT_TIMEOUTS = { local: 2 * 60_000, slow: 10 * 60_000 };
-const MAX_OUTPUT = 256 * 1024 * 1024;
-const MAX_ERROR_OUTPUT = 1024 * 1024;
-/** How long stdio may stay open after git exited (a process that left its group may hold it). */
-const CLOSE_WAIT_MS = 2000;
-function createGit(repoDir, options = {}) {
-    const env = gitEnvironment(options.parentEnv ?? process.env);
-    const timeouts = { ...GIT_TIMEOUTS, ...options.timeouts };
-    const overrides = new RepositoryConfigOverrides(env, timeouts.local);
-    const git = async (args, call = {}) => {
-        const cwd = call.cwd ?? repoDir;
-        const config = await overrides.for(cwd, call.fresh ?? false);
-        const protocols = call.protocols ?? REMOTE_PROTOCOLS;
-        return runGit(args, { cwd, env: { ...env, ...call.env, ...configEnvironment(config), GIT_ALLOW_PROTOCOL: protocols }, timeoutMs: call.slow ? timeouts.slow : timeouts.local, noMatchExit: call.noMatchExit });
-    };
-    return {
-        repoDir,
-        async verifyRepository() {
-            const inside = await git(['rev-parse', '--is-inside-work-tree']).catch(() => 'false');
-            if (inside.trim() !== 'true')
-                throw new UserFacingError(`${repoDir} is not a git repository`, 'pass --repo with the folder of a git checkout');
-        },
-        async resolveCommit(ref) {
-            try {
-                return (await git(['rev-parse', '--verify', '--quiet', '--end-of-options', `${ref}^{commit}`])).trim();
-            }
-            catch {
-                throw new UserFacingError(`Commit "${ref}" is not in the repository at ${repoDir}`, 'fetch it first, e.g. git fetch --unshallow or actions/checkout with fetch-depth: 0');
-            }
-        },
-        hasCommit: (ref) => git(['cat-file', '-e', '--end-of-options', `${ref}^{commit}`]).then(() => true, () => false),
-        isShallow: async () => (await git(['rev-parse', '--is-shallow-repository'])).trim() === 'true',
-        async fetchCommits(refs) {
-            const refspec = refs.find(isRefspec);
-            if (refspec !== undefined)
-                throw new UserFacingError(`Refusing to fetch "${refspec}": a refspec would write refs in the repository; give a commit SHA`);
-            const unshallow = (await git(['rev-parse', '--is-shallow-repository'])).trim() === 'true' ? ['--unshallow'] : [];
-            // remote.origin.uploadpack cannot be overridden by config (the first value wins): the option can.
-            const quiet = ['--no-tags', '--quiet', '--no-auto-maintenance', '--recurse-submodules=no', '--upload-pack=git-upload-pack'];
-            const local = isLocalUrl((await git(['remote', 'get-url', 'origin'])).trim());
-            await git(['fetch', ...quiet, ...unshallow, '--end-of-options', 'origin', ...refs], { slow: true, fresh: true, protocols: local ? LOCAL_PROTOCOLS : REMOTE_PROTOCOLS });
-        },
-        mergeBase: async (base, head) => (await git(['merge-base', '--end-of-options', base, head])).trim(),
-        diff: (base, head) => git(['-c', 'core.quotePath=false', 'diff', '--no-color', '--no-ext-diff', '--no-textconv', '-M', '--unified=3', '--end-of-options', `${base}...${head}`, '--']),
-        async fileAt(commit, path) {
-            try {
-                // The blob as committed: cat-file runs no textconv and no filter.
-                return await git(['cat-file', 'blob', '--end-of-options', `${commit}:${path}`]);
-            }
-            catch {
-                return null;
-            }
-        },
-        listFiles: async (commit) => (await git(['ls-tree', '-r', '--name-only', '-z', '--end-of-options', commit])).split('\0').filter(Boolean),
-        treeEntries: async (commit) => parseTreeEntries(await git(['ls-tree', '-r', '-l', '-z', '--full-tree', '--end-of-options', commit])),
-        async grep(commit, pattern, options) {
-            // git grep reads no --end-of-options before its revision (git 2.39: "unable to resolve revision"), so
-            // only a full object name is passed there at all: it cannot be read as an option.
-            if (!/^[0-9a-f]{40,64}$/.test(commit))
-                throw new Error(`git grep needs a full commit id, not ${JSON.stringify(commit)}`);
-            // --no-column: the repository's grep.column would add a field to every match.
-            const args = ['grep', '-n', '-I', '--no-color', '--no-column', '--full-name', '-z', options.regex ? '-E' : '-F'];
-            if (options.ignoreCase)
-                args.push('-i');
-            if (options.maxPerFile)
-                args.push(`--max-count=${options.maxPerFile}`);
-            // -e keeps a pattern that starts with `-` a pattern; `top` searches the whole tree whatever the folder
-            // git runs in, `literal` keeps glob characters in the prefix themselves.
-            args.push('-e', pattern, commit, '--', options.pathPrefix ? `:(top,literal)${options.pathPrefix}` : ':(top)');
-            try {
-                return parseGrep(await git(args, { noMatchExit: true }), commit);
-            }
-            catch (error) {
-                throw invalidPattern(error, pattern) ?? error;
-            }
-        },
-        commitMessages: async (base, head) => (await git(['log', '--no-show-signature', '--format=%B%x00', '--end-of-options', `${base}..${head}`, '--'])).split('\0').map((m) => m.trim()).filter(Boolean),
-        // A checkout: the filter drivers it would run are read again just before.
-        addWorktree: async (dir, commit) => void (await git(['worktree', 'add', '--detach', '--force', '--end-of-options', dir, commit], { slow: true, fresh: true })),
-        async removeWorktree(dir) {
-            await git(['worktree', 'remove', '--force', '--end-of-options', dir]).catch(() => undefined);
-            await git(['worktree', 'prune']).catch(() => undefined);
-        },
-        async attributesAt(commit, paths, names) {
-            const attributes = new Map();
-            if (paths.length === 0)
-                return attributes;
-            // git < 2.40 has no `check-attr --source`: the commit's tree goes into an index of the tool's own, read with --cached.
-            const indexDir = await (0,promises_.mkdtemp)((0,external_node_path_.join)((0,external_node_os_.tmpdir)(), 'rtg-attributes-'));
-            const env = { GIT_INDEX_FILE: (0,external_node_path_.join)(indexDir, 'index') };
-            try {
-                // A split index would write its shared part into the repository's .git: one file, here, is enough.
-                await git(['-c', 'core.splitIndex=false', 'read-tree', '--end-of-options', commit], { env });
-                for (let at = 0; at < paths.length; at += PATHS_PER_CALL) {
-                    const output = await git(['check-attr', '--cached', '-z', ...names, '--', ...paths.slice(at, at + PATHS_PER_CALL)], { env });
-                    const fields = output.split('\0');
-                    for (let index = 0; index + 2 < fields.length; index += 3) {
-                        const [path, name, value] = fields.slice(index, index + 3);
-                        attributes.set(path, { ...attributes.get(path), [name]: value });
-                    }
-                }
-            }
-            finally {
-                await (0,promises_.rm)(indexDir, { recursive: true, force: true });
-            }
-            return attributes;
-        },
-        inTree: (dir, args) => git(args, { cwd: dir }),
-        workTreeRoot: () => git(['rev-parse', '--show-toplevel']).then((root) => root.replace(/\n$/, ''), () => null),
-        // The trailing slash: a pattern such as `out/` matches a folder, and a folder not yet made is not known as one.
-        persistedCredentials: async () => parseRepositoryHeaders(await git(['config', '--list', '--show-scope', '--show-origin', '-z'])),
-        async credentialFreeConfig(dir) {
-            const commonDir = (0,external_node_fs_.realpathSync)((await git(['rev-parse', '--path-format=absolute', '--git-common-dir'])).replace(/\n$/, ''));
-            const copies = [];
-            for (const name of ['config', 'config.worktree']) {
-                const target = (0,external_node_path_.join)(commonDir, name);
-                if (!(await (0,promises_.lstat)(target).then((found) => found.isFile(), () => false)))
-                    continue;
-                const replacement = (0,external_node_path_.join)(dir, `git-${name}`);
-                // Private until it holds no credentials.
-                await (0,promises_.rm)(replacement, { force: true });
-                await (0,promises_.writeFile)(replacement, await (0,promises_.readFile)(target), { mode: 0o600, flag: 'wx' });
-                const names = (await git(['config', '--file', replacement, '--no-includes', '--name-only', '--list', '-z'])).split('\0');
-                for (const key of new Set(names.filter(holdsCredentials)))
-                    await git(['config', '--file', replacement, '--unset-all', key]);
-                await (0,promises_.chmod)(replacement, 0o644);
-                copies.push({ target, replacement });
-            }
-            return copies;
-        },
-        isIgnored: async (folder) => (await git(['check-ignore', '--', `${folder.replace(/\/+$/, '')}/`], { noMatchExit: true })) !== '',
-        forgetWorktreesUnderSync(folder) {
-            const gitSync = (args) => runGitSync(args, { cwd: repoDir, env: { ...env, ...configEnvironment(overrides.lastRead(repoDir)), GIT_ALLOW_PROTOCOL: '' }, timeoutMs: timeouts.local });
-            // -z from git 2.36; before it, a line per field.
-            const listed = gitSync(['worktree', 'list', '--porcelain', '-z']) ?? gitSync(['worktree', 'list', '--porcelain']);
-            if (listed === null)
-                return;
-            const under = (path) => path === folder || path.startsWith(`${folder.replace(/\/+$/, '')}/`);
-            const ours = listed.split(/[\0\n]/).filter((field) => field.startsWith('worktree ')).map((field) => field.slice('worktree '.length)).filter(under);
-            // A locked entry is one prune keeps: a `worktree add` killed half-way leaves its "initializing" lock.
-            for (const dir of ours)
-                gitSync(['worktree', 'unlock', '--end-of-options', dir]);
-            if (ours.length)
-                gitSync(['worktree', 'prune']);
-        }
-    };
-}
-/** Config keys (as git lists them: section and name lower case) that hold credentials or say where git finds them. */
-function holdsCredentials(key) {
-    return /^http\.(.+\.)?extraheader$/.test(key) || /^(credential|url|include|includeif)\./.test(key);
-}
-/** Paths per `check-attr` call: well within the length of a command line. */
-const PATHS_PER_CALL = 500;
-/** `src:dst`, `+src` and `^src` are refspecs, not commits: fetching them could move refs. */
-const isRefspec = (ref) => ref.includes(':') || ref.startsWith('+') || ref.startsWith('^');
-// --- The environment ---------------------------------------------------------------------------------
-/** What git and the programs of the user's own config (ssh, credential helpers, git-lfs) need, and no more. */
-const PASSED_NAMES = new Set([
-    'PATH', 'HOME', 'USER', 'LOGNAME', 'LANG', 'LANGUAGE', 'TZ', 'TMPDIR', 'XDG_CONFIG_HOME',
-    // fetch through the runner's proxy and CA bundle, with its ssh agent
-    'SSH_AUTH_SOCK', 'http_proxy', 'https_proxy', 'HTTP_PROXY', 'HTTPS_PROXY', 'no_proxy', 'NO_PROXY', 'all_proxy', 'ALL_PROXY',
-    'SSL_CERT_FILE', 'SSL_CERT_DIR', 'CURL_CA_BUNDLE'
-]);
-/**
- * The environment of the tool's git: an allow-list of the parent's, so that git and anything it starts never
- * see the API key, tokens, INPUT_*, ACTIONS_*, NODE_OPTIONS or the parent's GIT_* (GIT_DIR, GIT_CONFIG_*,
- * GIT_SSH_COMMAND, …); plus what keeps it from ever waiting for a person.
- */
-function gitEnvironment(parent) {
-    const env = {};
-    for (const [name, value] of Object.entries(parent)) {
-        if (value !== undefined && (PASSED_NAMES.has(name) || name.startsWith('LC_')))
-            env[name] = value;
-    }
-    return { ...env, GIT_TERMINAL_PROMPT: '0', GCM_INTERACTIVE: 'never' };
-}
-// --- Config that runs programs -----------------------------------------------------------------------
-/**
- * Before every command: `-c` settings that turn off what runs a program from config in the commands used
- * here. Hooks include post-checkout (worktree add) and reference-transaction (fetch, worktree add).
- */
-const HARDENING_CONFIG = [
-    'core.fsmonitor=false',
-    'core.hooksPath=/dev/null',
-    'log.showSignature=false', // gpg.program
-    'protocol.ext.allow=never',
-    'submodule.recurse=false',
-    // no background gc or maintenance outliving the command and its timeout
-    'gc.auto=0',
-    'maintenance.auto=false'
-];
-/**
- * The transports git may use. Never ext:: (a command in the URL) nor git:// (core.gitProxy, whose first value
- * wins: no override). A local repository's upload-pack is a command run here, named by remote.*.uploadpack,
- * which config cannot override: so `file` only for a fetch from a local origin, which pins it by option, and
- * never for the lazy fetch of a partial clone, which any command reading a missing object may start.
- */
-const REMOTE_PROTOCOLS = 'http:https:ssh';
-const LOCAL_PROTOCOLS = `file:${REMOTE_PROTOCOLS}`;
-/** A path (`C:\\…` too) or file:// URL, not `scheme://…`, `scheme::…` or scp-like `host:path`. */
-const isLocalUrl = (url) => /^file:\/\//i.test(url) || /^[a-z]:[\\/]/i.test(url) || !/^[^/]*:/.test(url);
-/** Config keys naming a program, and what they are pinned to when the repository sets them and the user does not. */
-const PROGRAM_KEYS = [
-    // .gitattributes (the tree's or .git/info/attributes) picks the driver; only config gives it a command.
-    { key: /^filter\..+\.(clean|smudge|process)$/, neutral: '' },
-    { key: /^core\.sshcommand$/, neutral: 'ssh' },
-    { key: /^core\.askpass$/, neutral: '' },
-    { key: /^core\.alternaterefscommand$/, neutral: '' },
-    // A list: an empty value empties it, then the user's own helpers come back in order.
-    { key: /^credential\.(.+\.)?helper$/, neutral: '', list: true }
-];
-const TRUSTED_SCOPES = new Set(['system', 'global', 'command']);
-/**
- * The overrides for config the repository (its .git/config, config.worktree and the files they include)
- * sets on a program-running key: the user's own value where they have one, else the neutral one. A
- * filter driver left with no command is no longer required, so the checkout goes on without it.
- */
-function repositoryOverrides(entries) {
-    const byKey = new Map();
-    for (const entry of entries)
-        byKey.set(entry.key, [...(byKey.get(entry.key) ?? []), entry]);
-    const overrides = [];
-    const neutralised = new Set();
-    for (const [key, values] of byKey) {
-        const rule = PROGRAM_KEYS.find((candidate) => candidate.key.test(key));
-        if (!rule || values.every((entry) => TRUSTED_SCOPES.has(entry.scope)))
-            continue;
-        const trusted = values.filter((entry) => TRUSTED_SCOPES.has(entry.scope)).map((entry) => entry.value);
-        if (rule.list)
-            overrides.push([key, ''], ...trusted.map((value) => [key, value]));
-        else
-            overrides.push([key, trusted.at(-1) ?? rule.neutral]);
-        const driver = /^filter\.(.+)\.[a-z]+$/.exec(key)?.[1];
-        if (driver !== undefined && trusted.length === 0)
-            neutralised.add(driver);
-    }
-    for (const driver of neutralised) {
-        const userCommand = ['clean', 'smudge', 'process'].some((kind) => byKey.get(`filter.${driver}.${kind}`)?.some((entry) => TRUSTED_SCOPES.has(entry.scope)));
-        if (!userCommand)
-            overrides.push([`filter.${driver}.required`, 'false']);
-    }
-    return overrides;
-}
-/**
- * `git config --list --show-scope -z`: records of scope, then `key\nvalue` (a bare key for a valueless
- * boolean); with `--show-origin`, the origin between them.
- */
-function parseConfigList(output, { withOrigin = false } = {}) {
-    const fields = output.split('\0');
-    const width = withOrigin ? 3 : 2;
-    const entries = [];
-    for (let index = 0; index + width - 1 < fields.length; index += width) {
-        const [key, ...value] = fields[index + width - 1].split('\n');
-        entries.push({ scope: fields[index], ...(withOrigin && { origin: fields[index + 1] }), key, value: value.join('\n') });
-    }
-    return entries;
-}
-/** The extraheaders of the repository's scopes. Keys come lower-cased but for the URL between the dots. */
-function parseRepositoryHeaders(output) {
-    return parseConfigList(output, { withOrigin: true })
-        .filter(({ scope, key }) => ['local', 'worktree'].includes(scope) && /^http\.(.+\.)?extraheader$/.test(key))
-        .map(({ origin = '', key, value }) => ({ file: origin.replace(/^file:/, ''), key, value }));
-}
-/** Overrides go in GIT_CONFIG_COUNT/KEY/VALUE: a key may hold `=` (a filter's name), which `-c` cannot. */
-function configEnvironment(overrides) {
-    const env = { GIT_CONFIG_COUNT: String(overrides.length) };
-    overrides.forEach(([key, value], index) => {
-        env[`GIT_CONFIG_KEY_${index}`] = key;
-        env[`GIT_CONFIG_VALUE_${index}`] = value;
-    });
-    return env;
-}
-/**
- * The overrides of each folder's repository, read once; `fresh` reads them again, for the commands that can
- * run what they neutralise most (checkout, fetch).
- */
-class RepositoryConfigOverrides {
-    env;
-    timeoutMs;
-    known = new Map();
-    resolved = new Map();
-    constructor(env, timeoutMs) {
-        this.env = env;
-        this.timeoutMs = timeoutMs;
-    }
-    /** The overrides last read for the folder, for a synchronous call (none read yet: none). */
-    lastRead(cwd) {
-        return this.resolved.get(cwd) ?? [];
-    }
-    for(cwd, fresh) {
-        const cached = this.known.get(cwd);
-        if (cached && !fresh)
-            return cached;
-        const read = runGit(['config', '--list', '--show-scope', '-z'], { cwd, env: { ...this.env, GIT_ALLOW_PROTOCOL: '' }, timeoutMs: this.timeoutMs }).then((output) => {
-            const overrides = repositoryOverrides(parseConfigList(output));
-            this.resolved.set(cwd, overrides);
-            return overrides;
-        });
-        // A failed read is not kept: the next call tries again (and fails the same way if it must).
-        const kept = read.catch((error) => {
-            if (this.known.get(cwd) === kept)
-                this.known.delete(cwd);
-            throw error;
-        });
-        this.known.set(cwd, kept);
-        return kept;
-    }
-}
-/**
- * One git command with the hardening config, no stdin and its own session (so no terminal to prompt on, and
- * a process group a timeout kills whole: ssh, remote helpers, filters). Errors name the command without the
- * hardening prefix.
- */
-function runGit(args, run) {
-    const describe = `git ${args.join(' ')}`;
-    return new Promise((resolve, reject) => {
-        const child = (0,external_node_child_process_.spawn)('git', ['--no-pager', ...HARDENING_CONFIG.flatMap((setting) => ['-c', setting]), ...args], {
-            cwd: run.cwd,
-            env: run.env,
-            stdio: ['ignore', 'pipe', 'pipe'],
-            detached: true,
-            windowsHide: true
-        });
-        const stdout = new Capture(MAX_OUTPUT);
-        const stderr = new Capture(MAX_ERROR_OUTPUT);
-        let failure = null;
-        let settled = false;
-        let closeTimer;
-        const stop = (why) => {
-            failure ??= why;
-            killGroup(child.pid);
-        };
-        const timer = setTimeout(() => stop(`timed out after ${Math.round(run.timeoutMs / 1000)} s`), run.timeoutMs);
-        const forget = (0,ports_process/* onInterrupt */.nA)(() => killGroup(child.pid));
-        child.stdout.on('data', (chunk) => {
-            if (!stdout.add(chunk))
-                stop(`printed more than ${MAX_OUTPUT / 1024 / 1024} MiB`);
-        });
-        child.stderr.on('data', (chunk) => stderr.add(chunk));
-        child.once('error', (error) => {
-            // A spawn failure (e.g. no git on PATH, or no such folder) has no exit to wait for.
-            if (child.pid === undefined)
-                finish(null, error.message);
-        });
-        child.once('exit', (code, signal) => {
-            // Whatever the command left behind in its group (a helper, a filter) goes with it; and a process that
-            // left the group yet holds the pipes cannot keep the call open.
-            killGroup(child.pid);
-            closeTimer = setTimeout(() => finish(code, signal), CLOSE_WAIT_MS);
-            child.once('close', () => finish(code, signal));
-        });
-        function finish(code, detail) {
-            if (settled)
-                return;
-            settled = true;
-            for (const pending of [timer, closeTimer])
-                clearTimeout(pending);
-            forget();
-            child.stdout.destroy();
-            child.stderr.destroy();
-            const message = stderr.text().trim();
-            if (failure)
-                reject(new Error(`${describe} ${failure}${message ? `: ${message}` : ''}`));
-            else if (code === 1 && run.noMatchExit && !message)
-                resolve('');
-            else if (code !== 0)
-                reject(new Error(`${describe} failed: ${message || `exit ${code ?? detail}`}`));
-            else
-                resolve(stdout.text());
-        }
-    });
-}
-/** One git command, synchronously (for an interrupt), hardened as runGit; its output, or null when it failed. */
-function runGitSync(args, run) {
-    const result = (0,external_node_child_process_.spawnSync)('git', ['--no-pager', ...HARDENING_CONFIG.flatMap((setting) => ['-c', setting]), ...args], {
-        cwd: run.cwd,
-        env: run.env,
-        stdio: ['ignore', 'pipe', 'pipe'],
-        timeout: run.timeoutMs,
-        killSignal: 'SIGKILL',
-        maxBuffer: MAX_ERROR_OUTPUT,
-        windowsHide: true,
-        encoding: 'utf8'
-    });
-    return result.status === 0 ? result.stdout : null;
-}
-/** `ls-tree -r -l -z`: `<mode> <type> <object> <size>\t<path>\0` per entry. */
-function parseTreeEntries(output) {
-    return output.split('\0').filter(Boolean).map((entry) => {
-        const tab = entry.indexOf('\t');
-        const [mode, , , size] = entry.slice(0, tab).trim().split(/\s+/);
-        return { path: entry.slice(tab + 1), mode, size: size === '-' ? null : Number(size) };
-    });
-}
-/**
- * `grep -n -z` on a commit: `<commit>:<path>\0<line>\0<text>\n` per matching line. Read field by field, not
- * split on newlines: a path may hold a newline (-z prints it raw), and a line a NUL past the first 8000 bytes
- * (where -I stops looking).
- */
-function parseGrep(output, commit) {
-    const prefix = `${commit}:`;
-    const matches = [];
-    let at = 0;
-    while (at < output.length) {
-        const pathEnd = output.indexOf('\0', at);
-        const lineEnd = pathEnd < 0 ? -1 : output.indexOf('\0', pathEnd + 1);
-        if (lineEnd < 0)
-            break;
-        const newline = output.indexOf('\n', lineEnd + 1);
-        const textEnd = newline < 0 ? output.length : newline;
-        const [where, line] = [output.slice(at, pathEnd), output.slice(pathEnd + 1, lineEnd)];
-        if (where.startsWith(prefix) && /^\d+$/.test(line))
-            matches.push({ path: where.slice(prefix.length), line: Number(line), text: output.slice(lineEnd + 1, textEnd) });
-        at = textEnd + 1;
-    }
-    return matches;
-}
-/** git's own words when it could not compile the pattern: `fatal: -e option, '<pattern>': <reason>`. */
-function invalidPattern(error, pattern) {
-    const marker = `-e option, '${pattern}': `;
-    const at = error.message.indexOf(marker);
-    return at < 0 ? null : new InvalidPatternError(error.message.slice(at + marker.length).split('\n')[0].trim());
-}
-/** A stream's bytes up to a limit; `add` says whether the chunk still fit. */
-class Capture {
-    limit;
-    chunks = [];
-    size = 0;
-    constructor(limit) {
-        this.limit = limit;
-    }
-    add(chunk) {
-        this.size += chunk.length;
-        if (this.size > this.limit)
-            return false;
-        this.chunks.push(chunk);
-        return true;
-    }
-    text() {
-        return Buffer.concat(this.chunks).toString('utf8');
-    }
-}
-function killGroup(pid) {
-    if (pid === undefined)
-        return;
-    try {
-        if (process.platform === 'win32')
-            process.kill(pid, 'SIGKILL');
-        else
-            process.kill(-pid, 'SIGKILL');
-    }
-    catch {
-        // ESRCH: the group is gone already.
-    }
-}
-
 ;// CONCATENATED MODULE: ./src/context/repository-view.ts
 /**
  * What the model may read of the repository: the tracked files of the head commit (and of the pre-fix
@@ -44290,6 +44371,355 @@ async function describeEntry(folder, rootReal, name) {
     catch {
         return `${shown} (a broken link)`;
     }
+}
+
+;// CONCATENATED MODULE: ./src/deliver/delivery.ts
+/** What the user asked for (`deliver` input, `--deliver` flag). */
+const DELIVER_MODES = ['artifact', 'commit', 'pull-request', 'patch'];
+/**
+ * In the message of every commit the tool makes: a run whose head commit carries it is a run on the tool's
+ * own commit, and delivers nothing again.
+ */
+const delivery_DELIVERY_MARKER = 'Regression-Testgen-Delivery: true';
+
+;// CONCATENATED MODULE: ./src/report/markdown-text.ts
+/**
+ * Untrusted text (test titles, file names, failure lines, the issue, the model's analysis, reasons quoting
+ * them) placed in GitHub markdown as text: it cannot open or close HTML (`</details>`, `<!--`, `<h1>`),
+ * mention anyone, link, show an image, start a block or break out of a table cell. The tool's own fixed
+ * text is not passed through here.
+ */
+
+/** Zero-width space: splits `@name`, `#123` and `http://` for GitHub's autolinkers, shows nothing. */
+const ZERO_WIDTH = '\u200B';
+const HTML = { '&': '&amp;', '<': '&lt;', '>': '&gt;' };
+/**
+ * Prose: one line (nothing can start a block below it), HTML-escaped, markdown punctuation backslash-escaped,
+ * mentions, references and bare links split. Safe in a paragraph and a list item; in a table, through cell.
+ */
+function inertText(text) {
+    // Terminal escape sequences and control characters first, whole: nothing to show on GitHub or a terminal.
+    return forTerminal(text)
+        .replace(/\s+/g, ' ')
+        .trim()
+        .replace(/[&<>]/g, (character) => HTML[character])
+        .replace(/[\\`[\]~*]/g, '\\$&')
+        .replace(/(?<![\p{L}\p{N}])_|_(?![\p{L}\p{N}])/gu, '\\_')
+        .replace(/([@#])(?=[\p{L}\p{N}_-])/gu, `$1${ZERO_WIDTH}`)
+        .replace(/:\/\//g, `:${ZERO_WIDTH}//`)
+        .replace(/\bwww\./gi, (www) => `${www.slice(0, 3)}${ZERO_WIDTH}.`)
+        // What would start a list, a heading or a thematic break at the start of a line.
+        .replace(/^(?=[-+=#])/, '\\')
+        .replace(/^(\d+)([.)])/, '$1\\$2');
+}
+/**
+ * A title or a path as inline code: a fence longer than any run of backticks in it, so it cannot close early;
+ * inside it nothing is markup. One line; pipes are the table cell's to escape (cell).
+ */
+function inlineCode(text) {
+    const longestRun = (text.match(/`+/g) ?? []).reduce((longest, run) => Math.max(longest, run.length), 0);
+    const fence = '`'.repeat(longestRun + 1);
+    const oneLine = text.replace(/\s+/g, ' ');
+    if (oneLine === '')
+        return '` `';
+    // A space each side where the text starts or ends with a backtick or a space, which CommonMark strips again.
+    const pad = longestRun > 0 || /^ | $/.test(oneLine) ? ' ' : '';
+    return `${fence}${pad}${oneLine}${pad}${fence}`;
+}
+/** Markdown (inert or the tool's own) in a table cell: a pipe would end the cell, a line break the row. */
+const cell = (markdown) => markdown.replace(/\|/g, '\\|').replace(/\n+/g, ' ');
+
+;// CONCATENATED MODULE: ./src/deliver/links.ts
+const OWNER_AND_NAME = /^[A-Za-z0-9_.-]+\/[A-Za-z0-9_.-]+$/;
+const HTTP_URL = /^https?:\/\/[A-Za-z0-9.-]+(?::\d+)?$/;
+/** Null unless the environment names a repository on a plain http(s) server: no link is better than a wrong one. */
+function githubLinksFrom(env, pullRequest = null) {
+    const serverUrl = (env.GITHUB_SERVER_URL || 'https://github.com').replace(/\/+$/, '');
+    const repository = env.GITHUB_REPOSITORY ?? '';
+    if (!OWNER_AND_NAME.test(repository) || !HTTP_URL.test(serverUrl))
+        return null;
+    const runId = env.GITHUB_RUN_ID && /^\d+$/.test(env.GITHUB_RUN_ID) ? env.GITHUB_RUN_ID : null;
+    return { serverUrl, repository, runId, pullRequest };
+}
+const runUrl = (links) => (links?.runId ? `${links.serverUrl}/${links.repository}/actions/runs/${links.runId}` : null);
+const pullRequestUrl = (links) => links?.pullRequest ? `${links.serverUrl}/${links.repository}/pull/${links.pullRequest}` : null;
+/** `owner/name#12` (as fetch-linked-issues names a linked issue) → its page; null for anything else. */
+function issueUrl(links, reference) {
+    const match = /^([A-Za-z0-9_.-]+\/[A-Za-z0-9_.-]+)#(\d+)$/.exec(reference);
+    return links && match ? `${links.serverUrl}/${match[1]}/issues/${match[2]}` : null;
+}
+
+;// CONCATENATED MODULE: ./src/deliver/message.ts
+
+
+
+
+/** A commit's first line, and a pull request's title: room for a bug report's usual title after the prefix; GitHub shortens longer ones in lists anyway. */
+const MAX_TITLE_LENGTH = 100;
+const TITLE_PREFIX = 'test: regression tests for ';
+/** Under GitHub's 65,536 characters for a pull request's body, with room for the run's link and the marker. */
+const MAX_BODY_LENGTH = 60_000;
+function deliveryMessage(facts) {
+    return { title: deliveryTitle(facts.report), body: deliveryBody(facts) };
+}
+/** One plain line: no control character, no line break, at most MAX_TITLE_LENGTH characters. */
+function deliveryTitle(report) {
+    const subject = forTerminal(report.bugReport?.title ?? '').replace(/\s+/g, ' ').trim() || `the fix in ${report.repository.head.slice(0, 7)}`;
+    const room = MAX_TITLE_LENGTH - TITLE_PREFIX.length;
+    const characters = [...subject];
+    return TITLE_PREFIX + (characters.length > room ? `${characters.slice(0, room - 1).join('').trimEnd()}…` : subject);
+}
+function deliveryBody(facts) {
+    const { report, files } = facts;
+    const paths = new Set(files.map((file) => file.path));
+    const tests = report.tests.filter((test) => paths.has(test.file));
+    const run = runUrl(facts.links);
+    const sections = [
+        verdictLine(report, tests.length),
+        bugReportLine(facts),
+        scenarios(report, tests),
+        hunks(report, new Set(tests.map((test) => test.name))),
+        fixConcerns(report),
+        ['Files:', ...files.map((file) => `- ${inlineCode(file.path)}`)].join('\n')
+    ];
+    return [bounded(sections.filter(Boolean).join('\n\n')), run && `Run: ${run}`, delivery_DELIVERY_MARKER].filter(Boolean).join('\n\n');
+}
+/** Whole lines up to the limit: the run's link and the marker always follow. */
+function bounded(text) {
+    if (text.length <= MAX_BODY_LENGTH)
+        return text;
+    const kept = text.slice(0, MAX_BODY_LENGTH);
+    return `${kept.slice(0, kept.lastIndexOf('\n'))}\n\n… (cut at ${MAX_BODY_LENGTH} characters: the whole report is in the run's artifact)`;
+}
+function verdictLine(report, testCount) {
+    const failToPass = report.tests.filter((test) => test.kind === 'fail-to-pass').length;
+    const runs = report.runs.head ? ` (${report.runs.head} runs at head, ${report.runs.preFix} on the pre-fix tree)` : '';
+    return `Verdict: **${report.verdict}** — ${failToPass} test(s) fail on the pre-fix code and pass with the fix${runs}; ${testCount} test(s) delivered, generated and proven by regression-testgen.`;
+}
+function bugReportLine({ report, links, issueReferences }) {
+    if (!report.bugReport)
+        return null;
+    const where = report.bugReport.source === 'linked-issues'
+        ? issueReferences.map((reference) => issueUrl(links, reference)).filter(Boolean)
+        : report.bugReport.source === 'pull-request'
+            ? [pullRequestUrl(links)].filter(Boolean)
+            : [];
+    return `Bug report (${report.bugReport.source}): ${inertText(report.bugReport.title)}${where.length ? ` — ${where.join(', ')}` : ''}`;
+}
+/** Each scenario with the delivered tests written for it. */
+function scenarios(report, tests) {
+    const lines = report.scenarios.flatMap((scenario) => {
+        const own = tests.filter((test) => test.scenario === scenario.name);
+        if (own.length === 0)
+            return [];
+        return [`- ${inertText(scenario.name)} (${scenario.priority}, ${inertText(scenario.kind)}): ${own.map((test) => `${inlineCode(test.name)} (${test.kind})`).join(', ')}`];
+    });
+    const unplanned = tests.filter((test) => !report.scenarios.some((scenario) => scenario.name === test.scenario));
+    if (unplanned.length)
+        lines.push(`- Other tests: ${unplanned.map((test) => `${inlineCode(test.name)} (${test.kind})`).join(', ')}`);
+    return lines.length ? ['Scenarios and their tests:', ...lines].join('\n') : null;
+}
+/** Which delivered test fails with each hunk of the fix taken out alone (report.hunks). */
+function hunks(report, delivered) {
+    if (!report.hunks?.length)
+        return null;
+    const lines = report.hunks.map((hunk) => {
+        const guards = hunk.guardedBy?.filter((name) => delivered.has(name)) ?? null;
+        const by = guards === null ? 'not checked' : guards.length ? guards.map(inlineCode).join(', ') : 'no delivered test';
+        return `- ${inlineCode(hunk.file)} lines ${hunk.startLine}–${hunk.endLine}: ${by}`;
+    });
+    return ['The hunks of the fix each test guards (it fails with that hunk alone taken out):', ...lines].join('\n');
+}
+/** Listed, never delivered: their tests fail at head by design. */
+function fixConcerns(report) {
+    if (!report.fixConcerns.length)
+        return null;
+    const lines = report.fixConcerns.map((concern) => `- ${inlineCode(concern.input)}: expected ${inertText(concern.expected)}; the fixed code: ${inertText(concern.actual)} (${inlineCode(concern.where.file)} · ${inlineCode(concern.where.function)})`);
+    return ['The fix may be incomplete (these inputs are not covered by the delivered tests, which pass at head; their failing tests stay in the run\'s artifact):', ...lines].join('\n');
+}
+
+;// CONCATENATED MODULE: ./src/deliver/patch.ts
+/**
+ * suite.patch (issue 24 item 4): a `git apply`-able patch against the head that adds the delivered files,
+ * each a new regular file (mode 100644), in git's own diff format.
+ */
+
+const patch_PATCH_FILE = 'suite.patch';
+function suitePatch(files) {
+    return files.map(newFileDiff).join('');
+}
+function newFileDiff(file) {
+    const a = quotedPath(`a/${file.path}`);
+    const b = quotedPath(`b/${file.path}`);
+    const header = `diff --git ${a} ${b}\nnew file mode 100644\nindex 0000000..${blobId(file.content).slice(0, 12)}\n`;
+    // An empty file is the header alone, as git writes it.
+    if (file.content === '')
+        return header;
+    const lines = file.content.split('\n');
+    const endsWithNewline = lines.at(-1) === '';
+    if (endsWithNewline)
+        lines.pop();
+    const added = lines.map((line) => `+${line}\n`).join('');
+    return `${header}--- /dev/null\n+++ ${b}\n@@ -0,0 +1${lines.length === 1 ? '' : `,${lines.length}`} @@\n${added}${endsWithNewline ? '' : '\\ No newline at end of file\n'}`;
+}
+/** The blob's id, as `git hash-object` gives it: the index line lets `git apply --3way` find the blob. */
+const blobId = (content) => {
+    const bytes = Buffer.from(content, 'utf8');
+    return (0,external_node_crypto_.createHash)('sha1').update(`blob ${bytes.length}\0`).update(bytes).digest('hex');
+};
+/**
+ * A path git would quote (a double quote or a backslash; control characters never pass file-path.ts) is
+ * written in git's C-style quotes; others as they are, UTF-8 included, which `git apply` reads.
+ */
+function quotedPath(path) {
+    if (!/["\\]/.test(path))
+        return path;
+    return `"${path.replace(/["\\]/g, '\\$&')}"`;
+}
+
+;// CONCATENATED MODULE: ./src/deliver/select.ts
+/**
+ * Which generated files are delivered (issue 24 item 1): those whose every test passed every run at head
+ * and none flaky, at a safe path inside what placement accepted and where the repository's own test
+ * command collects it, never under `.github/`, never where the pull request or the head already has
+ * something. Each file left out says why.
+ */
+
+
+/** What a delivered test may be: it passed at head in every run; it failed, or passed, before the fix. */
+const DELIVERABLE = new Set(['fail-to-pass', 'pass-to-pass']);
+function selectDeliverable(suite, facts) {
+    const files = [];
+    const leftOut = [];
+    for (const file of suite) {
+        const reason = select_pathProblem(file.path, facts) ?? testsProblem(file.path, facts.tests);
+        if (reason)
+            leftOut.push({ path: file.path, reason });
+        else
+            files.push(file);
+    }
+    return { files, leftOut };
+}
+function select_pathProblem(path, facts) {
+    if (facts.concernPaths.has(path))
+        return 'a fix-concern test: it fails at head by design (listed in the message, never delivered)';
+    const unsafe = unsafePathProblem(path);
+    if (unsafe)
+        return unsafe;
+    if (external_node_path_.posix.normalize(path) !== path || path.endsWith('/'))
+        return 'the path is not in its plain form';
+    if (path.split('/')[0].toLowerCase() === '.github')
+        return 'under .github/: workflows and repository settings are never delivered';
+    if (facts.changedPaths.has(path))
+        return 'the pull request already has a file at this path';
+    if (facts.headFiles.has(path))
+        return 'a file already exists at this path at head';
+    const parent = fileAbove(path, facts.headFiles);
+    if (parent)
+        return `${parent} is a file (or a symbolic link) at head, not a folder`;
+    if (facts.uncollected.has(path))
+        return "the repository's own test command does not collect it: its CI would never run it";
+    return null;
+}
+/** A folder on the way to `path` that is a tracked file or link at head: writing through it would follow it. */
+function fileAbove(path, headFiles) {
+    const names = path.split('/');
+    for (let depth = 1; depth < names.length; depth++) {
+        const folder = names.slice(0, depth).join('/');
+        if (headFiles.has(folder))
+            return folder;
+    }
+    return null;
+}
+function testsProblem(path, tests) {
+    const own = tests.filter((test) => test.file === path);
+    if (own.length === 0)
+        return 'none of its tests ran';
+    const other = own.find((test) => test.flaky || !DELIVERABLE.has(test.kind));
+    if (!other)
+        return null;
+    const count = own.filter((test) => test.flaky || !DELIVERABLE.has(test.kind)).length;
+    return `${count} of its ${own.length} test(s) neither fail-to-pass nor pass-to-pass (${other.name}: ${other.flaky ? 'flaky' : other.kind})`;
+}
+
+;// CONCATENATED MODULE: ./src/deliver/stage.ts
+/**
+ * The deliver stage (issue 24): once the verdict is in, the proven suite's deliverable files go where the
+ * user asked — nowhere but the artifact, a patch, a commit or a follow-up pull request (through the
+ * destination); a push refused falls back to the patch. It never costs the verdict: a failure here is a
+ * warning, and the suite stays in the artifact.
+ */
+
+
+
+
+
+
+
+/** The reason a run with the default `deliver: artifact` gives. */
+const ARTIFACT_ONLY = 'deliver: artifact — the suite is in the artifact and the output folder (suite/)';
+async function deliverSuite(context) {
+    try {
+        const outcome = await deliver(context);
+        context.log.info(deliveryLine(outcome.record));
+        return outcome;
+    }
+    catch (error) {
+        context.log.warn(`Could not deliver the suite (${describeError(error)}); it stays in the output folder's suite/`);
+        return nothing(`the delivery failed: ${describeError(error)}`);
+    }
+}
+async function deliver(context) {
+    const { report, changeSet, log } = context;
+    if (context.deliver === 'artifact')
+        return nothing(ARTIFACT_ONLY);
+    if (context.mode === 'verify')
+        return nothing("verify mode: the pull request's own tests are already in it");
+    if (report.verdict !== 'fail-to-pass' || !changeSet)
+        return nothing(`the verdict is ${report.verdict}, not fail-to-pass: only a proven suite is delivered (it stays in the artifact)`);
+    if (isOwnCommit(await context.git.commitMessage(changeSet.head)))
+        return nothing("this is regression-testgen's own commit: its suite is already in it");
+    const selection = selectDeliverable(context.suite, {
+        tests: report.tests,
+        concernPaths: new Set(context.concerns.map((file) => file.path)),
+        changedPaths: new Set(changeSet.files.flatMap((file) => [file.path, ...(file.basePath ? [file.basePath] : [])])),
+        headFiles: new Set(await context.git.listFiles(changeSet.head)),
+        uncollected: new Set(report.suite.files.filter((file) => file.collectedByRepoTests === false).map((file) => file.path))
+    });
+    for (const file of selection.leftOut)
+        log.info(`Delivery: ${file.path} left out: ${file.reason}`);
+    const { files } = selection;
+    if (files.length === 0)
+        return nothing(`no file could be delivered: ${selection.leftOut.map((file) => `${file.path} (${file.reason})`).join('; ') || 'the suite is empty'}`);
+    const message = deliveryMessage({ report, files, links: context.links, issueReferences: context.issueReferences });
+    // Written in every mode that delivers: the fallback of a refused push, and the record of what a push added.
+    await (0,promises_.mkdir)(context.outDir, { recursive: true });
+    await (0,promises_.writeFile)((0,external_node_path_.join)(context.outDir, patch_PATCH_FILE), suitePatch(files));
+    const paths = files.map((file) => file.path);
+    const asPatch = (reason) => ({ record: { mode: 'patch', files: paths, url: null, reason }, files });
+    if (context.deliver === 'patch')
+        return asPatch(null);
+    if (!context.destination)
+        return asPatch(`${context.deliver} needs the action (it pushes through the GitHub API); here the suite is a patch`);
+    const mode = context.deliver;
+    const pushed = await context.destination.push({ files, title: message.title, body: message.body, head: changeSet.head }, mode).catch((error) => ({ pushed: false, reason: `the push failed: ${describeError(error)}` }));
+    if (!pushed.pushed) {
+        log.warn(`Could not deliver the suite as a ${mode}: ${pushed.reason}. It is in ${patch_PATCH_FILE} instead`);
+        return asPatch(pushed.reason);
+    }
+    return { record: { mode, files: paths, url: pushed.url, reason: null }, files };
+}
+/** The marker as a trailer line of the head commit's message. */
+const isOwnCommit = (message) => message.split('\n').some((line) => line.trim().toLowerCase() === delivery_DELIVERY_MARKER.toLowerCase());
+const nothing = (reason) => ({ record: { mode: 'none', files: [], url: null, reason }, files: [] });
+/** Where the suite went, for the log. */
+function deliveryLine(record) {
+    const files = `${record.files.length} file(s): ${record.files.join(', ')}`;
+    if (record.mode === 'none')
+        return `Delivery: none (${record.reason})`;
+    if (record.mode === 'patch')
+        return `Delivery: ${patch_PATCH_FILE} in the output folder adds ${files}${record.reason ? ` (not pushed: ${record.reason})` : ''}; apply it at the head with \`git apply ${patch_PATCH_FILE}\``;
+    return `Delivery: ${record.mode === 'commit' ? 'committed' : 'a pull request'} with ${files}: ${record.url}`;
 }
 
 // EXTERNAL MODULE: ./node_modules/parse-diff/index.js
@@ -47190,7 +47620,9 @@ const SANDBOX_FILE_LIMITS = {
     /** Coverage: V8 coverage, istanbul JSON, lcov, coverage.py JSON. */
     coverage: 64 * MB,
     /** The repository's own configuration, read from a tree the tests ran in (package.json, mocha.opts): any owner. */
-    config: 4 * MB
+    config: 4 * MB,
+    /** A generated test file as the repository's formatter or linter left it in the head tree. */
+    suite: 4 * MB
 };
 /** Deeper JSON than any runner writes (V8 coverage and jest reports nest under 10): refused before walking it. */
 const MAX_JSON_DEPTH = 64;
@@ -47674,7 +48106,12 @@ function layoutFor(styleExample, sourcePath) {
     };
 }
 function suffixOf(testFile) {
-    return /(\.(?:test|spec)\.[cm]?[jt]sx?)$/.exec(testFile)?.[1] ?? (testFile.endsWith('.py') ? '.py' : null);
+    return /(\.(?:test|spec)\.[cm]?[jt]sx?)$/.exec(testFile)?.[1] ?? (testFile.endsWith('.py') ? '.py' : null) ?? moduleKindSuffix(testFile);
+}
+/** A test named without `.test` (`test/parse.mjs`) still says its module kind: `.test.mjs`, `.test.cts`. */
+function moduleKindSuffix(testFile) {
+    const kind = /\.([cm][jt]s)$/.exec(testFile)?.[1];
+    return kind ? `.test.${kind}` : null;
 }
 function defaultSuffix(sourceExtension) {
     if (sourceExtension === '.py')
@@ -47705,23 +48142,38 @@ function collectedLayout(layout, stem, collects) {
     return { ...layout, regressionDir: chosen ?? layout.regressionDir };
 }
 
+;// CONCATENATED MODULE: ./src/settled.ts
+/**
+ * Two steps at once (the two trees' runs: their runner starts overlap). An error of either is thrown only
+ * once both have settled, so no step outlives the one that failed (a run still going while the trees go).
+ */
+async function together(first, second) {
+    const [a, b] = await Promise.allSettled([first, second]);
+    if (a.status === 'rejected')
+        throw a.reason;
+    if (b.status === 'rejected')
+        throw b.reason;
+    return [a.value, b.value];
+}
+
 ;// CONCATENATED MODULE: ./src/execute/import-check.ts
 
 
-/**
- * `headRun`: a run at head that already held the files (the preflight's, sharing its runner start); else
- * they run at head here.
- */
-async function checkImports(bench, framework, pack, log, headRun = null) {
+
+/** `done`: the trees whose run already held the files; the others run here, together. */
+async function checkImports(bench, framework, pack, log, done = {}) {
     const files = importCheckFiles(framework, pack);
     if (files.length === 0)
         return pack.imports;
-    const head = headRun ?? (await bench.runAlone('head', files, 'Import check'))[0];
-    const preFix = (await bench.runAlone('preFix', files, 'Import check'))[0];
+    const [head, preFix] = await together(done.head ?? runImportCheck(bench, 'head', files), done.preFix ?? runImportCheck(bench, 'preFix', files));
     const lines = judgeImports(pack.imports, files, head, preFix);
     for (const line of lines)
         log.info(`Import check: ${line.module} as '${line.specifier}': ${describeLoads(line)}`);
     return lines;
+}
+/** The check's files, run in one tree and taken out again. */
+async function runImportCheck(bench, tree, files) {
+    return (await bench.runAlone(tree, files, 'Import check'))[0];
 }
 /** The files the import check runs; none where the adapter has no loading test or there is no way in to check. */
 function importCheckFiles(framework, pack) {
@@ -47811,7 +48263,7 @@ function preflightCandidates(changeSet, headFiles, framework, mode) {
  */
 async function runPreflight(bench, file, beside = null) {
     const run = await runBeside(bench, file, beside);
-    const command = bench.lastCommand;
+    const command = bench.commandOf(run);
     const result = (ok, detail) => ({ run, preflight: { file, command, ok, durationMs: run.durationMs, detail, tried: [{ file, detail }] } });
     const tests = beside ? run.tests.filter((test) => test.file === file) : run.tests;
     const ran = tests.filter((test) => test.status !== 'skipped').length;
@@ -47861,10 +48313,10 @@ async function searchPreflight(bench, candidates, search) {
         if (more)
             search.log.info(`Preflight: ${file} yields no test (${kept.preflight.detail}); trying the next test file`);
     }
-    return together(tried, durationMs);
+    return preflight_together(tried, durationMs);
 }
 /** The last run tried stands for the preflight; its report lists every file tried, and the time they all took. */
-function together(tried, durationMs) {
+function preflight_together(tried, durationMs) {
     const last = tried[tried.length - 1];
     return { run: last.run, preflight: { ...last.preflight, durationMs, tried: tried.map(({ preflight }) => ({ file: preflight.file, detail: preflight.detail })) } };
 }
@@ -59706,6 +60158,8 @@ function wrapperFor(packageDir, framework, testCommand) {
 
 
 
+
+
 const DEFAULT_MODEL = 'claude-sonnet-5-5';
 const DEFAULT_MAX_TOKENS = 16000;
 const DEFAULT_MAX_MODEL_CALLS = 30;
@@ -59768,7 +60222,9 @@ function buildSettings(raw, cwd = process.cwd(), env = process.env) {
         },
         allowUnisolatedTests: raw.allowUnisolatedTests ?? false,
         network: raw.network ?? false,
-        secrets: [apiKey, ...(raw.secrets ?? [])].filter((secret) => secret.length >= MIN_SECRET_LENGTH)
+        secrets: [apiKey, ...(raw.secrets ?? [])].filter((secret) => secret.length >= MIN_SECRET_LENGTH),
+        deliver: oneOf('deliver', raw.deliver ?? 'artifact', DELIVER_MODES),
+        links: githubLinksFrom(env, raw.pullRequestNumber ?? null)
     };
 }
 function missingApiKey(names) {
@@ -60591,6 +61047,48 @@ const PYTEST_DROPPED = new Set([
 /** The option grammars of the runners read by `keptOptions` (mocha and node have their own readers). */
 const OPTION_GRAMMARS = { jest: JEST, vitest: VITEST, ava: AVA, tap: TAP, pytest: PYTEST };
 
+;// CONCATENATED MODULE: ./src/launch/pre-fix-launch.ts
+/**
+ * Whether the pre-fix tree's test command would start its runner as the head's did, so that the head's
+ * launch, moved there, stands for it and the command is not run there again (one start of the test command
+ * fewer). The pre-fix tree differs from head only in the files the fix reverts (its sources and manifests),
+ * so the launch can differ only where one of them decides it.
+ */
+
+
+/** Shell syntax that runs more than one command (`tsc && jest`, `a; b`, a pipe, a substitution): a step the preloads may not see (a native build tool). */
+const MORE_THAN_ONE_COMMAND = /&&|\|\||[;|&`\n]|\$\(/;
+/** A word that names a file to run or read (`scripts/test.js`, `./test.sh`), not a package's bin or a program on PATH. */
+const NAMES_A_FILE = /^(?!.*node_modules\/).*\/|\.(?:[cm]?[jt]sx?|sh|py)$/;
+/**
+ * Null when the head's launch fits the pre-fix tree; else why the test command runs there again: something
+ * ran before the runner (a build: that run is the tree's own build), a reverted file is a manifest (the
+ * scripts, the installed runner), the way to the runner is more than one command or names a file (a script
+ * of the repository's, which may read a reverted file), or a reverted file is named by the launch itself (a
+ * setup file or a configuration a wrapper found there).
+ */
+function whyCaptureAgain(launch, reverted) {
+    if (launch.beforeRunner.length)
+        return `its test command ran ${launch.beforeRunner.map((step) => step.command).join(', ')} before the runner`;
+    const manifest = reverted.find(isManifest);
+    if (manifest)
+        return `the fix changes ${manifest}`;
+    const way = launch.via.slice(0, -1);
+    const compound = way.find((step) => MORE_THAN_ONE_COMMAND.test(step));
+    if (compound)
+        return `\`${compound}\` runs more than one command on the way to the runner`;
+    const script = way.find((step) => step.split(/\s+/).some((word) => NAMES_A_FILE.test(word)));
+    if (script)
+        return `\`${script}\` names a file on the way to the runner (a script of the repository's may read what the fix changes)`;
+    const words = [...way, launch.main ?? '', ...launch.argv, ...launch.execArgv, ...Object.values(launch.env)];
+    const named = reverted.find((path) => words.some((word) => namesPath(word, path)));
+    return named ? `the runner's launch names ${named}, which the fix changes` : null;
+}
+/** `path` as a whole path in a word: `src/setup.ts`, `--config=/tree/src/setup.ts`, not `src/setup.tsx`. */
+function namesPath(word, path) {
+    return new RegExp(`(?:^|[/"'=\\s])(?:\\./)?${escapeRegExp(path)}(?![\\w.-])`).test(word);
+}
+
 ;// CONCATENATED MODULE: ./src/launch/tree-launches.ts
 /**
  * The runner as each tree's own test command starts it. The command runs once per tree in the sandbox,
@@ -60607,11 +61105,20 @@ const OPTION_GRAMMARS = { jest: JEST, vitest: VITEST, ava: AVA, tap: TAP, pytest
 
 
 
-/** Captures at head, then in the pre-fix tree; a pre-fix tree whose command starts no runner fails the run, as its failed build would. */
+
+/**
+ * Captures at head, then in the pre-fix tree unless nothing the fix reverts can change how its runner starts
+ * (pre-fix-launch.ts): then the head's launch, moved there, is the pre-fix tree's. A pre-fix tree whose
+ * command starts no runner fails the run, as its failed build would.
+ */
 async function captureTrees(trees, choice, processes, options) {
     const head = await captureTree(trees.head, 'head', choice, processes, options);
     if ('reason' in head)
         return { choice, ...head };
+    if (!whyCaptureAgain(head.launch, trees.reverted)) {
+        options.log.info(`The pre-fix tree starts its runner as the head does (the fix reverts nothing that decides how): ${choice.command} is not asked again there`);
+        return { choice, head, preFix: await launchIn(head, trees.head, trees.preFix) };
+    }
     const preFix = await captureTree(trees.preFix, 'pre-fix', choice, processes, options, head);
     if (!('reason' in preFix))
         return { choice, head, preFix };
@@ -60684,16 +61191,16 @@ class TestBench {
     options;
     installed = [];
     runs = 0;
-    commandLine = '';
+    /** The command line of each run's last process: runs of the two trees may overlap. */
+    commandLines = new WeakMap();
     processes;
     constructor(trees, framework, sandbox, options) {
         this.trees = trees;
         this.framework = framework;
         this.options = options;
-        // The last command the adapter ran is the runner's own: what a reader needs to run it by hand.
         // Every command the adapter runs is the tests' (or a probe of their runner): network only if the user opted in.
         const network = options.network ?? false;
-        this.processes = { run: (request) => ((this.commandLine = describeCommand(request)), sandbox.processes.run(withPackageBins({ ...request, network }))) };
+        this.processes = { run: (request) => sandbox.processes.run(withPackageBins({ ...request, network })) };
     }
     /** The wrapper CLI the runs go through; null: the runner itself. */
     get wrapper() {
@@ -60703,9 +61210,9 @@ class TestBench {
     set wrapper(wrapper) {
         this.options.wrapper = wrapper;
     }
-    /** The command line of the last process the last run started, as the repository would type it. */
-    get lastCommand() {
-        return this.commandLine;
+    /** The command line of the last process a run started (the runner's own), as the repository would type it: what a reader needs to run it by hand. */
+    commandOf(run) {
+        return this.commandLines.get(run) ?? '';
     }
     /** Replaces the generated files in both trees (the PR's own files are already there). */
     async install(files) {
@@ -60764,12 +61271,15 @@ class TestBench {
         const where = tree === 'head' ? 'at head' : tree === 'preFix' ? 'on the pre-fix tree' : tree.where;
         // Not "Run N …": that line is the run's result, below.
         const starting = `Testing ${files.length} file(s) ${where} (${title.toLowerCase()})`;
-        const runFiles = () => this.framework.run({ treeDir, files: packageFiles, scratchDir, timeoutMs, coverage: options.coverage, shuffle: options.shuffle, command, wrapper }, this.processes);
+        let commandLine = '';
+        const processes = { run: (request) => ((commandLine = describeCommand(request)), this.processes.run(request)) };
+        const runFiles = () => this.framework.run({ treeDir, files: packageFiles, scratchDir, timeoutMs, coverage: options.coverage, shuffle: options.shuffle, command, wrapper }, processes);
         const budget = this.options.budget;
         const result = await withProgress(this.options.log, starting, () => (budget ? budget.charge(runFiles) : runFiles()));
         const run = asSources(repoRelativeRun(withoutTreePaths(result, [treeDir, await (0,promises_.realpath)(treeDir)]), runDir), sources, this.options.compiled?.layout ?? null);
         const coverage = options.coverage ? (run.coverage ? ' (with coverage)' : ' (coverage asked for, none collected)') : '';
         this.logRun(`${title} ${where}${coverage}${run.shuffled ? ' (shuffled)' : ''}`, run);
+        this.commandLines.set(run, commandLine);
         return run;
     }
     /** The files the runner runs (compiled ones where it runs compiled tests), each with the source it stands for. */
@@ -60865,8 +61375,14 @@ async function proveSuite(bench, files, options) {
 async function passAtHeadThenPreFix(bench, candidate, options) {
     const { refiner, timings, report } = options;
     let files = candidate;
+    // The files that run (and are delivered) are the ones the repository's own tools formatted.
+    const install = async (next) => {
+        const tidied = options.tidy ? await options.tidy(next) : next;
+        await bench.install(tidied);
+        return tidied;
+    };
     if (options.installFiles)
-        await bench.install(files);
+        files = await install(files);
     const runAtHead = (run = {}) => timings.time('run-head', () => bench.run('head', paths(files), run));
     const known = options.firstHeadRun;
     const reuse = !options.installFiles && known && samePaths(known.files, paths(files));
@@ -60880,8 +61396,7 @@ async function passAtHeadThenPreFix(bench, candidate, options) {
         if (!repaired || sameFiles(repaired, files))
             break;
         report.rounds.repair++;
-        files = repaired;
-        await bench.install(files);
+        files = await install(repaired);
         headRun = await runAtHead();
     }
     // Passing once is not enough: the gate runs the suite again at head (with coverage, then shuffled where
@@ -60961,6 +61476,409 @@ function proofStrength(proof) {
     if (!tests.some((test) => test.kind === 'fail-to-pass'))
         return NONE;
     return onlyLoadFailures(tests) ? LOAD_ONLY : STRONG;
+}
+
+;// CONCATENATED MODULE: ./src/execute/tidy/scripts.ts
+/** Scripts that say how the repository formats or lints, looked at first; then the rest, in their order. */
+const PREFERRED_SCRIPTS = ['format', 'fmt', 'prettier', 'lint:fix', 'fix', 'lint', 'check', 'pretest', 'test'];
+/** The first script that runs `tool` (by its program's name, as `biome format` or `ruff check` too), and the options it passes. */
+function scriptUse(scripts, tool, subcommand = null) {
+    const names = Object.keys(scripts);
+    const ordered = [...PREFERRED_SCRIPTS.filter((name) => names.includes(name)), ...names.filter((name) => !PREFERRED_SCRIPTS.includes(name))];
+    for (const name of ordered) {
+        const text = scripts[name];
+        if (typeof text !== 'string')
+            continue;
+        for (const command of commands(text)) {
+            const start = command.findIndex((word) => isProgram(word, tool.program));
+            if (start < 0)
+                continue;
+            const rest = command.slice(start + 1);
+            if (subcommand !== null && rest[0] !== subcommand)
+                continue;
+            return { script: name, options: carriedOptions(subcommand === null ? rest : rest.slice(1), tool) };
+        }
+    }
+    return null;
+}
+/** `prettier`, `./node_modules/.bin/prettier`, `node_modules/prettier/bin/prettier.cjs`. */
+function isProgram(word, program) {
+    return word === program || word.endsWith(`/.bin/${program}`) || new RegExp(`(?:^|/)node_modules/${program}/bin/`).test(word);
+}
+function carriedOptions(words, tool) {
+    const options = [];
+    for (let i = 0; i < words.length; i++) {
+        const word = words[i];
+        const [name, inlineValue] = word.startsWith('--') && word.includes('=') ? [word.slice(0, word.indexOf('=')), word] : [word, null];
+        if (tool.carried.withValue.includes(name)) {
+            if (inlineValue !== null)
+                options.push(inlineValue);
+            else if (i + 1 < words.length)
+                options.push(word, words[++i]);
+        }
+        else if (tool.carried.flags.includes(word))
+            options.push(word);
+    }
+    return options;
+}
+/** A script's commands (split at `&&`, `||`, `;`, `|`), each as its words, quotes taken off. */
+function commands(script) {
+    const result = [[]];
+    let word = null;
+    let quote = null;
+    const endWord = () => {
+        if (word !== null)
+            result.at(-1).push(word);
+        word = null;
+    };
+    for (let i = 0; i < script.length; i++) {
+        const char = script[i];
+        if (quote) {
+            if (char === quote)
+                quote = null;
+            else
+                word = (word ?? '') + char;
+        }
+        else if (char === '"' || char === "'") {
+            quote = char;
+            word ??= '';
+        }
+        else if (/\s/.test(char))
+            endWord();
+        else if (char === ';' || char === '&' || char === '|') {
+            endWord();
+            if (result.at(-1).length)
+                result.push([]);
+        }
+        else
+            word = (word ?? '') + char;
+    }
+    endWord();
+    return result.filter((command) => command.length > 0);
+}
+
+;// CONCATENATED MODULE: ./src/execute/tidy/tools.ts
+/**
+ * The formatters and linters a generated file can go through, one entry per tool kind: its program, the
+ * arguments of its write (or fix) run, the exit codes that mean it ran, and for a linter what it still
+ * reports, read from its machine-readable output (never its human one).
+ */
+
+
+const PRETTIER = 'prettier';
+const BIOME = 'biome';
+const ESLINT = 'eslint';
+const RUFF = 'ruff';
+const BLACK = 'black';
+/** `prettier --write`: the repository's configuration is found from the file, as its own run finds it. */
+const prettier = {
+    name: PRETTIER,
+    kind: 'formatter',
+    program: 'prettier',
+    language: 'javascript',
+    args: (options, files) => [...options, '--write', '--log-level', 'warn', '--', ...files],
+    ranCodes: [0],
+    carried: {
+        withValue: ['--config', '--ignore-path', '--plugin', '--parser', '--print-width', '--tab-width', '--trailing-comma', '--quote-props', '--arrow-parens', '--end-of-line', '--config-precedence'],
+        flags: ['--no-config', '--no-editorconfig', '--single-quote', '--jsx-single-quote', '--no-semi', '--use-tabs', '--no-bracket-spacing', '--bracket-same-line']
+    }
+};
+const biome = {
+    name: BIOME,
+    kind: 'formatter',
+    program: 'biome',
+    language: 'javascript',
+    args: (options, files) => ['format', ...options, '--write', ...files],
+    ranCodes: [0],
+    carried: { withValue: ['--config-path'], flags: [] }
+};
+/** `eslint --fix --format json`: one run fixes what it can, and its report lists what is left. */
+const eslint = {
+    name: ESLINT,
+    kind: 'linter',
+    program: 'eslint',
+    language: 'javascript',
+    args: (options, files) => [...options, '--fix', '--format', 'json', '--', ...files],
+    ranCodes: [0, 1],
+    remaining: eslintRemaining,
+    carried: {
+        withValue: ['-c', '--config', '--ext', '--parser', '--parser-options', '--plugin', '--rulesdir', '--rule', '--resolve-plugins-relative-to', '--ignore-path', '--env', '--global', '--flag'],
+        flags: ['--no-eslintrc', '--no-config-lookup', '--no-inline-config']
+    }
+};
+const ruffFormat = {
+    name: RUFF,
+    kind: 'formatter',
+    program: 'ruff',
+    language: 'python',
+    args: (options, files) => ['format', ...options, '--', ...files],
+    ranCodes: [0],
+    carried: { withValue: ['--config', '--line-length', '--target-version'], flags: ['--preview'] }
+};
+const black = {
+    name: BLACK,
+    kind: 'formatter',
+    program: 'black',
+    language: 'python',
+    args: (options, files) => [...options, '--quiet', '--', ...files],
+    ranCodes: [0],
+    carried: { withValue: ['--config', '-l', '--line-length', '-t', '--target-version'], flags: ['-S', '--skip-string-normalization', '--preview', '-C', '--skip-magic-trailing-comma'] }
+};
+/** `ruff check --fix --output-format json`: the problems it lists are those its fixes left. */
+const ruffCheck = {
+    name: RUFF,
+    kind: 'linter',
+    program: 'ruff',
+    language: 'python',
+    args: (options, files) => ['check', ...options, '--fix', '--output-format', 'json', '--', ...files],
+    ranCodes: [0, 1],
+    remaining: ruffRemaining,
+    carried: { withValue: ['--config', '--line-length', '--select', '--ignore', '--extend-select', '--extend-ignore', '--target-version'], flags: ['--preview'] }
+};
+/** Every tool kind, by how the repository names it: the formatter's and the linter's. */
+const TOOLS = { prettier, biome, eslint, ruffFormat, ruffCheck, black };
+/** The files a tool takes: JavaScript/TypeScript ones for the Node tools, Python ones for the Python tools. */
+function takes(tool, path) {
+    return tool.language === 'python' ? path.endsWith('.py') : /\.[cm]?[jt]sx?$/.test(path);
+}
+function eslintRemaining(stdout, files) {
+    const reports = parseSandboxJson('eslint output', stdout.trim());
+    if (!Array.isArray(reports))
+        throw new Error('eslint did not print a JSON array');
+    const remaining = new Map();
+    for (const report of reports) {
+        const file = givenPath(String(report.filePath ?? ''), files);
+        if (!file)
+            continue;
+        remaining.set(file, (report.messages ?? []).map((message) => lintMessage(message.line, message.ruleId, message.message)));
+    }
+    return remaining;
+}
+function ruffRemaining(stdout, files) {
+    const diagnostics = parseSandboxJson('ruff output', stdout.trim() || '[]');
+    if (!Array.isArray(diagnostics))
+        throw new Error('ruff did not print a JSON array');
+    const remaining = new Map(files.map((file) => [file, []]));
+    for (const diagnostic of diagnostics) {
+        const file = givenPath(String(diagnostic.filename ?? ''), files);
+        if (file)
+            remaining.get(file).push(lintMessage(diagnostic.location?.row, diagnostic.code, diagnostic.message));
+    }
+    return remaining;
+}
+/** Linters print absolute paths (through the tree's real path, perhaps): the given path they end with. */
+function givenPath(printed, files) {
+    return files.find((file) => printed === file || printed.endsWith(`/${external_node_path_.posix.normalize(file).replace(/^(\.\.\/)+/, '')}`)) ?? null;
+}
+const lintMessage = (line, rule, message) => ({
+    line: typeof line === 'number' ? line : 0,
+    rule: typeof rule === 'string' && rule ? rule : null,
+    message: String(message ?? '').slice(0, 500)
+});
+
+;// CONCATENATED MODULE: ./src/execute/tidy/detect.ts
+/**
+ * Which formatter and linter the repository uses on its own code, asked of the repository itself: its
+ * configuration files, the `prettier`/`eslintConfig` keys of package.json, its scripts (and the options they
+ * pass), pyproject.toml's `[tool.*]` tables. A tool counts only when it is installed — a bin in the
+ * package's or the root's node_modules at head, a Python tool on the PATH: nothing is ever installed for it.
+ */
+
+
+
+const NO_TIDY = { formatter: null, linter: null };
+const PRETTIER_CONFIGS = ['.prettierrc', ...['json', 'json5', 'yaml', 'yml', 'toml', 'js', 'cjs', 'mjs', 'ts', 'cts', 'mts'].map((ext) => `.prettierrc.${ext}`), ...['js', 'cjs', 'mjs', 'ts', 'cts', 'mts'].map((ext) => `prettier.config.${ext}`)];
+const ESLINT_CONFIGS = [...['js', 'mjs', 'cjs', 'ts', 'mts', 'cts'].map((ext) => `eslint.config.${ext}`), '.eslintrc', ...['js', 'cjs', 'json', 'yaml', 'yml'].map((ext) => `.eslintrc.${ext}`)];
+const BIOME_CONFIGS = ['biome.json', 'biome.jsonc'];
+/** The repository's formatter and linter for the package's generated tests; each null when it has none installed. */
+async function detectTidyTools(repo, packageDir) {
+    const facts = await readFacts(repo, packageDir);
+    const formatters = [prettierUse(facts), biomeUse(facts), blackUse(facts), ruffFormatUse(facts)];
+    const linters = [eslintUse(facts), ruffCheckUse(facts)];
+    const installedOf = (uses) => uses.flatMap((use) => (use ? [plan(use, repo.installed(use.spec, packageDir))] : [])).find((tool) => tool !== null) ?? null;
+    return { formatter: installedOf(formatters), linter: installedOf(linters) };
+}
+const plan = (use, program) => (program ? { ...use, program } : null);
+async function readFacts(repo, packageDir) {
+    const folders = [...new Set([packageDir, ''])];
+    const tracked = new Set(repo.files);
+    const configs = new Set(folders.flatMap((dir) => [...PRETTIER_CONFIGS, ...ESLINT_CONFIGS, ...BIOME_CONFIGS, 'ruff.toml', '.ruff.toml'].filter((name) => tracked.has(external_node_path_.posix.join(dir, name)))));
+    const manifests = await Promise.all(folders.map((dir) => repo.read(external_node_path_.posix.join(dir, 'package.json'))));
+    const parsed = manifests.map(parseManifest);
+    const scripts = Object.assign({}, ...parsed.map((manifest) => manifest.scripts).reverse());
+    const firstText = async (names) => (await Promise.all(folders.flatMap((dir) => names.map((name) => repo.read(external_node_path_.posix.join(dir, name)))))).find((text) => text !== null) ?? null;
+    return {
+        configs,
+        scripts,
+        manifestKeys: new Set(parsed.flatMap((manifest) => manifest.keys)),
+        pyproject: (await firstText(['pyproject.toml'])) ?? '',
+        ruffToml: await firstText(['ruff.toml', '.ruff.toml']),
+        preCommit: (await firstText(['.pre-commit-config.yaml'])) ?? ''
+    };
+}
+function parseManifest(text) {
+    try {
+        const manifest = JSON.parse(text ?? '{}');
+        const scripts = manifest.scripts && typeof manifest.scripts === 'object' ? manifest.scripts : {};
+        return { scripts, keys: Object.keys(manifest) };
+    }
+    catch {
+        return { scripts: {}, keys: [] };
+    }
+}
+/** The script's options when a script runs it; else the configuration that names it; else none. */
+function use(spec, facts, configured, subcommand = null) {
+    const script = scriptUse(facts.scripts, spec, subcommand);
+    if (script)
+        return { spec, options: script.options, evidence: `the "${script.script}" script` };
+    return configured ? { spec, options: [], evidence: configured } : null;
+}
+const configIn = (facts, names) => names.find((name) => facts.configs.has(name)) ?? null;
+const keyIn = (facts, key) => (facts.manifestKeys.has(key) ? `the "${key}" key of package.json` : null);
+const prettierUse = (facts) => use(TOOLS.prettier, facts, configIn(facts, PRETTIER_CONFIGS) ?? keyIn(facts, 'prettier'));
+const biomeUse = (facts) => use(TOOLS.biome, facts, configIn(facts, BIOME_CONFIGS), 'format') ?? use(TOOLS.biome, facts, null, 'check');
+const eslintUse = (facts) => use(TOOLS.eslint, facts, configIn(facts, ESLINT_CONFIGS) ?? keyIn(facts, 'eslintConfig'));
+const blackUse = (facts) => use(TOOLS.black, facts, /^\[tool\.black\]/m.test(facts.pyproject) ? '[tool.black] in pyproject.toml' : null);
+/** ruff formats only where the repository says so: its `[format]` table, or a pre-commit `ruff-format` hook. */
+function ruffFormatUse(facts) {
+    const configured = /^\[tool\.ruff\.format\]/m.test(facts.pyproject) || /^\[format\]/m.test(facts.ruffToml ?? '') || /\bid:\s*ruff-format\b/.test(facts.preCommit);
+    return use(TOOLS.ruffFormat, facts, configured ? 'ruff\'s format settings' : null, 'format');
+}
+function ruffCheckUse(facts) {
+    const configured = /^\[tool\.ruff[\].]/m.test(facts.pyproject) ? '[tool.ruff] in pyproject.toml' : facts.ruffToml !== null ? 'ruff.toml' : /\bid:\s*ruff\b/.test(facts.preCommit) ? '.pre-commit-config.yaml' : null;
+    return use(TOOLS.ruffCheck, facts, configured, 'check');
+}
+
+;// CONCATENATED MODULE: ./src/execute/tidy/tidy.ts
+/**
+ * The repository's own formatter, then its linter's fixes, on the generated files in the head tree, in the
+ * sandbox, before the suite runs there: the files proven are the formatted ones. Each tool is time-boxed and
+ * charged to the test budget; one that fails or times out changes nothing (its writes are undone) and is
+ * reported, never failing the run. The files are read back through the checked sandbox read.
+ */
+
+
+
+
+
+
+/** How long one formatter or linter run may take. */
+const TIDY_TIMEOUT_MS = 60_000;
+/** Whether the plan has anything to run. */
+const hasTools = (plan) => plan.formatter !== null || plan.linter !== null;
+/**
+ * The files as the repository's tools leave them, each with what they did (`tidy`); the files are left
+ * written in the head tree. A file no tool takes comes back as it was, without `tidy`.
+ */
+async function tidySuite(files, deps) {
+    const outcomes = new Map();
+    const outcome = (path) => outcomes.get(path) ?? outcomes.set(path, { formatter: null, linter: null, changed: false, remaining: [], failed: [] }).get(path);
+    let current = files;
+    const write = async (next) => {
+        await writeSuiteFiles(deps.treeRoot, next);
+        for (const dir of new Set(next.map((file) => external_node_path_.posix.dirname(file.path))))
+            await deps.share((0,external_node_path_.join)(deps.treeRoot, dir));
+    };
+    await write(current);
+    for (const tool of [deps.plan.formatter, deps.plan.linter]) {
+        const taken = current.filter((file) => tool && takes(tool.spec, file.path));
+        if (!tool || taken.length === 0)
+            continue;
+        const result = await runTool(tool, taken.map((file) => file.path), deps);
+        if ('failure' in result) {
+            for (const file of taken)
+                outcome(file.path).failed.push(`${tool.spec.name}: ${result.failure}`);
+            deps.log.warn(`Tidy: ${tool.spec.name} failed on the generated tests, which stay as they were: ${result.failure}`);
+            // Whatever it wrote before failing is undone.
+            await write(current);
+            continue;
+        }
+        current = await readBack(current, taken, deps.treeRoot);
+        for (const file of taken) {
+            const entry = outcome(file.path);
+            if (tool.spec.kind === 'formatter')
+                entry.formatter = tool.spec.name;
+            else
+                Object.assign(entry, { linter: tool.spec.name, remaining: result.remaining.get(file.path) ?? [] });
+        }
+    }
+    const tidied = current.map((file, index) => (outcomes.has(file.path) ? { ...file, tidy: { ...outcomes.get(file.path), changed: file.content !== files[index].content } } : file));
+    for (const file of tidied)
+        if (file.tidy)
+            deps.log.info(`Tidy: ${describeTidy(file.path, file.tidy)}`);
+    return tidied;
+}
+async function runTool(tool, paths, deps) {
+    const cwd = (0,external_node_path_.join)(deps.treeRoot, deps.packageDir);
+    const given = paths.map((path) => external_node_path_.posix.relative(deps.packageDir, path));
+    const timeoutMs = deps.timeoutMs ?? TIDY_TIMEOUT_MS;
+    const request = withPackageBins({ command: tool.program, args: tool.spec.args(tool.options, given), cwd, timeoutMs, network: false });
+    const run = () => deps.processes.run(request);
+    const result = await (deps.budget ? deps.budget.charge(run) : run());
+    if (result.timedOut)
+        return { failure: `timed out after ${Math.round(timeoutMs / 1000)} s` };
+    if (result.exitCode === null || !tool.spec.ranCodes.includes(result.exitCode))
+        return { failure: `exit ${result.exitCode ?? result.signal}: ${firstErrorLines(result.output, 4).slice(0, 400)}` };
+    if (!tool.spec.remaining)
+        return { remaining: new Map() };
+    try {
+        const remaining = tool.spec.remaining(result.stdout, given);
+        return { remaining: new Map(paths.map((path, index) => [path, remaining.get(given[index]) ?? []])) };
+    }
+    catch (error) {
+        return { failure: `its report could not be read (${error instanceof Error ? error.message : String(error)})` };
+    }
+}
+/** The files a tool rewrote, read back from the head tree without following a link the sandbox could have put there. */
+async function readBack(current, taken, treeRoot) {
+    const read = new Map();
+    for (const file of taken) {
+        const content = await readSandboxFile(treeRoot, (0,external_node_path_.join)(treeRoot, file.path), 'suite');
+        if (content !== null)
+            read.set(file.path, content);
+    }
+    return current.map((file) => (read.has(file.path) ? { ...file, content: read.get(file.path) } : file));
+}
+/** `test/regression/issue-7.test.js: prettier formatted it (changed), eslint: 1 problem left: line 3 max-len …`. */
+function describeTidy(path, tidy) {
+    const ran = [tidy.formatter, tidy.linter].filter((name) => name !== null).join(' and ');
+    const parts = [ran ? `${ran} ran on it (${tidy.changed ? 'changed' : 'unchanged'})` : 'no tool changed it'];
+    if (tidy.linter)
+        parts.push(tidy.remaining.length ? `${tidy.linter} still reports ${describeMessages(tidy.remaining)}` : `${tidy.linter} reports nothing`);
+    parts.push(...tidy.failed.map((failure) => `failed: ${failure}`));
+    return `${path}: ${parts.join('; ')}`;
+}
+function describeMessages(messages) {
+    return messages.map((message) => `line ${message.line}${message.rule ? ` ${message.rule}` : ''}: ${message.message}`).join('; ');
+}
+
+;// CONCATENATED MODULE: ./src/execute/tidy/repository-tidy.ts
+/** The prove loop's tidy step for one run: the repository's tools, found at head, run on the generated files in the head tree. */
+
+
+
+
+
+/** The step, or null when the repository has no formatter or linter installed (the log says which it found). */
+async function repositoryTidy(setup) {
+    const repo = { ...setup.head, installed: (spec, packageDir) => installedProgram(spec, setup.treeRoot, packageDir) };
+    const plan = await detectTidyTools(repo, setup.packageDir);
+    if (!hasTools(plan))
+        return null;
+    setup.log.info(`Tidy: the generated tests go through ${describePlan(plan)}, before they run`);
+    return (files) => tidySuite(files, { plan, treeRoot: setup.treeRoot, packageDir: setup.packageDir, processes: setup.processes, share: setup.share, budget: setup.budget, log: setup.log });
+}
+/** A Node tool's bin in the package's or the root's node_modules at head; a Python tool on the PATH. */
+function installedProgram(spec, treeRoot, packageDir) {
+    if (spec.language === 'python')
+        return onPath(spec.program, process.env.PATH ?? '');
+    const folders = [...new Set([packageDir, ''])];
+    const bins = folders.map((dir) => (0,external_node_path_.join)(treeRoot, dir, 'node_modules', '.bin', spec.program));
+    return bins.find((bin) => (0,external_node_fs_.existsSync)(bin)) ?? null;
+}
+function describePlan(plan) {
+    const tools = [plan.formatter, plan.linter].flatMap((tool) => (tool ? [`${tool.spec.name}${tool.spec.kind === 'linter' ? ' (its fixes)' : ''}, as ${tool.evidence} says${tool.options.length ? ` (${tool.options.join(' ')})` : ''}`] : []));
+    return tools.join(', then ');
 }
 
 ;// CONCATENATED MODULE: ./src/execute/dependency-change.ts
@@ -65472,7 +66390,8 @@ async function compiledTests(runner, context) {
  * stopped before its runner (the output's tail).
  */
 async function buildAgain(runner, treeRoot, context) {
-    const scratchDir = (0,external_node_path_.join)(context.scratchDir, 'capture-again');
+    // Its own folder per tree: the two trees' runs (and so their rebuilds) may overlap.
+    const scratchDir = (0,external_node_path_.join)(context.scratchDir, `capture-again-${(0,external_node_path_.basename)(treeRoot)}`);
     await makeRunnerFolder(scratchDir);
     const again = await captureLaunch((0,external_node_path_.join)(treeRoot, runner.choice.dir), runner.choice.command, treeProcesses(context.sandbox), { scratchDir, timeoutMs: context.settings.testTimeoutMs, network: true });
     return again.launch ? null : again.outputTail;
@@ -65761,6 +66680,40 @@ async function sizeOf(git, commit, path) {
     }
 }
 
+;// CONCATENATED MODULE: ./src/context/test-extension.ts
+/**
+ * The extension of a generated JavaScript test follows the repository's own tests: an ES module test in a
+ * package that is not `"type": "module"` is `.mjs` where the repository's tests are `.mjs` — a `.js` one would
+ * load only through Node's syntax detection, with a warning (or not at all, before it). Where the repository's
+ * own ES module tests are `.js` (a transform, or the same detection), the suite's are too.
+ */
+
+/** `.test.js` → `.test.mjs` for an ES module test where the repository's tests are `.mjs`; else the suffix as it is. */
+function moduleSuffix(suffix, facts) {
+    if (!suffix.endsWith('.js') || facts.moduleSystem !== 'esm' || facts.packageType === 'module')
+        return suffix;
+    return facts.testFiles.some((file) => file.endsWith('.mjs')) ? `${suffix.slice(0, -'.js'.length)}.mjs` : suffix;
+}
+/** The `"type"` of the package.json nearest `dir` (a repository folder), read at head. */
+async function nearestPackageType(dir, files, read) {
+    for (let folder = dir;; folder = external_node_path_.posix.dirname(folder)) {
+        const manifest = external_node_path_.posix.join(folder === '.' ? '' : folder, 'package.json');
+        if (files.has(manifest))
+            return typeOf(await read(manifest));
+        if (folder === '.' || folder === '' || folder === '/')
+            return undefined;
+    }
+}
+function typeOf(text) {
+    try {
+        const type = JSON.parse(text ?? '{}').type;
+        return typeof type === 'string' ? type : undefined;
+    }
+    catch {
+        return undefined;
+    }
+}
+
 ;// CONCATENATED MODULE: ./src/context/test-excerpts.ts
 /**
  * A long existing test file, shown as the style example the way a large changed module is shown (the rule
@@ -65882,6 +66835,7 @@ function titlesWithin(titles, room) {
 
 
 
+
 /** Changed source files shown; a fix touching more names the rest. */
 const MAX_SOURCES = 12;
 /** Per changed file: its hunks, its changed code after the fix (the rule in budget.ts), and before it. */
@@ -65911,15 +66865,20 @@ async function buildContext(changeSet, git, framework, options = {}) {
         importsChangedCode: (path) => importsAny(reader, changeSet.head, path, sources.map((file) => file.path), headFileSet)
     });
     const usual = layoutFor(example, primary);
-    const layout = collectedLayout(usual, suiteStem(bugReport, changeSet.head), (path) => collection.collects(path));
-    const examplePath = layout.styleExample;
+    const stem = suiteStem(bugReport, changeSet.head);
+    const firstLayout = collectedLayout(usual, stem, (path) => collection.collects(path));
+    const examplePath = firstLayout.styleExample;
     const [styleExample, type] = await Promise.all([
         !examplePath ? null : readStyleExample(reader, examplePath, changedBefore.has(examplePath) ? { commit: changeSet.mergeBase, path: changedBefore.get(examplePath) } : null, changeSet.head, changedNames(sources)),
         packageType(reader, changeSet.head)
     ]);
+    // The extension an ES module test needs where the repository's own tests have it (test-extension.ts).
+    const style = importStyleOf(styleExample?.content ?? null, type);
+    const testFiles = headFiles.filter((file) => framework.isTestFile(file));
+    const suffix = moduleSuffix(firstLayout.testFileSuffix, { moduleSystem: style.moduleSystem, packageType: await nearestPackageType(firstLayout.regressionDir, headFileSet, (path) => reader.text(changeSet.head, path)), testFiles });
+    const layout = suffix === firstLayout.testFileSuffix ? firstLayout : collectedLayout({ ...usual, testFileSuffix: suffix }, stem, (path) => collection.collects(path));
     const styleImports = styleExample ? rebaseImports(styleExample.path, styleExample.content, layout.regressionDir) : [];
     budget.spend(styleCost(styleExample, styleImports));
-    const style = importStyleOf(styleExample?.content ?? null, type);
     // Python imports by module name from the import root; JavaScript by a path relative to the regression folder.
     const importOf = (path) => path.endsWith('.py') ? pythonModuleName(path, (file) => headFileSet.has(file), styleExample ? [styleExample.content] : []) : importSpecifier(layout.regressionDir, path, style);
     // The changed code first, leaving a reserve for the modules around it.
@@ -66195,7 +67154,7 @@ function cacheReadShare(usage) {
 function suiteFileEntry(file, collection, modelWritten) {
     const unconfirmed = modelWritten ? unconfirmedLines(file.content) : [];
     const compiledPath = collection?.compiledPath?.(file.path);
-    return { path: file.path, tests: file.tests, collectedByRepoTests: collection ? collection.collects(file.path) : null, unconfirmed, ...(compiledPath && { compiledPath }) };
+    return { path: file.path, tests: file.tests, collectedByRepoTests: collection ? collection.collects(file.path) : null, unconfirmed, ...(compiledPath && { compiledPath }), ...(file.tidy && { tidy: file.tidy }) };
 }
 const TODO_CONFIRM = /\bTODO\b\W{0,3}confirm/i;
 /** The lines still saying `TODO: confirm`: the model could not see something, and said so. */
@@ -66235,6 +67194,7 @@ function emptyReport(mode, repoDir, base, head) {
         rounds: { repair: 0, strengthen: 0 },
         runs: { head: 0, preFix: 0 },
         testBudget: { minutes: 0, spentMs: 0, skipped: [] },
+        delivery: { mode: 'none', files: [], url: null, reason: 'the run did not get to the delivery' },
         model: modelUsage(null, new UsageLedger()),
         timings: {},
         durationMs: 0
@@ -66412,23 +67372,27 @@ class TestBudget {
     spent = 0;
     longest = 0;
     depth = 0;
+    since = 0;
     skipped = [];
     constructor(minutes, log, now = () => performance.now()) {
         this.minutes = minutes;
         this.log = log;
         this.now = now;
     }
-    /** Runs a step and charges its wall time; a step inside another (a run inside a hunk step) is charged once, with it. */
+    /**
+     * Runs a step and charges its wall time; a step inside another (a run inside a hunk step) or beside it (the
+     * two trees' runs at once) is charged once, with it: from the first start to the last end.
+     */
     async charge(step) {
-        const started = this.now();
-        this.depth++;
+        if (this.depth++ === 0)
+            this.since = this.now();
         try {
             return await step();
         }
         finally {
             this.depth--;
             if (this.depth === 0) {
-                const took = this.now() - started;
+                const took = this.now() - this.since;
                 this.spent += took;
                 this.longest = Math.max(this.longest, took);
             }
@@ -66597,55 +67561,59 @@ const inRanges = (ranges, line) => ranges.some(([first, last]) => line >= first 
 /** `3–7, 12` for people. */
 const describeRanges = (ranges) => ranges.map(([first, last]) => (first === last ? `${first}` : `${first}–${last}`)).join(', ');
 
-;// CONCATENATED MODULE: ./src/report/markdown-text.ts
+;// CONCATENATED MODULE: ./src/report/delivery-line.ts
 /**
- * Untrusted text (test titles, file names, failure lines, the issue, the model's analysis, reasons quoting
- * them) placed in GitHub markdown as text: it cannot open or close HTML (`</details>`, `<!--`, `<h1>`),
- * mention anyone, link, show an image, start a block or break out of a table cell. The tool's own fixed
- * text is not passed through here.
+ * Where the proven suite went, as report.md (and so the job summary and the comment) says it, and the
+ * commands that apply a patch by hand. Untrusted text stays text (markdown-text.ts).
  */
 
-/** Zero-width space: splits `@name`, `#123` and `http://` for GitHub's autolinkers, shows nothing. */
-const ZERO_WIDTH = '\u200B';
-const HTML = { '&': '&amp;', '<': '&lt;', '>': '&gt;' };
-/**
- * Prose: one line (nothing can start a block below it), HTML-escaped, markdown punctuation backslash-escaped,
- * mentions, references and bare links split. Safe in a paragraph and a list item; in a table, through cell.
- */
-function inertText(text) {
-    // Terminal escape sequences and control characters first, whole: nothing to show on GitHub or a terminal.
-    return forTerminal(text)
-        .replace(/\s+/g, ' ')
-        .trim()
-        .replace(/[&<>]/g, (character) => HTML[character])
-        .replace(/[\\`[\]~*]/g, '\\$&')
-        .replace(/(?<![\p{L}\p{N}])_|_(?![\p{L}\p{N}])/gu, '\\_')
-        .replace(/([@#])(?=[\p{L}\p{N}_-])/gu, `$1${ZERO_WIDTH}`)
-        .replace(/:\/\//g, `:${ZERO_WIDTH}//`)
-        .replace(/\bwww\./gi, (www) => `${www.slice(0, 3)}${ZERO_WIDTH}.`)
-        // What would start a list, a heading or a thematic break at the start of a line.
-        .replace(/^(?=[-+=#])/, '\\')
-        .replace(/^(\d+)([.)])/, '$1\\$2');
+
+
+/** A URL the destination gave, as a link only when it is a plain http(s) one. */
+const delivery_line_link = (url, text) => (/^https?:\/\/[^\s()<>[\]]+$/.test(url) ? `[${text}](${url})` : `${text} ${inlineCode(url)}`);
+function delivery_line_deliveryLine(delivery) {
+    if (!delivery)
+        return null;
+    const files = delivery.files.map((path) => inlineCode(path)).join(', ');
+    switch (delivery.mode) {
+        case 'commit':
+            return `📬 **Delivered** as a ${delivery_line_link(delivery.url ?? '', 'commit')} on the pull request's branch: ${files}.`;
+        case 'pull-request':
+            return `📬 **Delivered** as a ${delivery_line_link(delivery.url ?? '', 'pull request')} into this one: ${files}.`;
+        case 'patch':
+            return `📬 **Delivered as a patch**: ${inlineCode(patch_PATCH_FILE)} in the output folder (and the artifact) adds ${files}; \`git apply ${patch_PATCH_FILE}\` at the head.${delivery.reason ? ` Not pushed: ${inertText(delivery.reason)}.` : ''}`;
+        case 'none':
+            return `📭 Not delivered: ${inertText(delivery.reason ?? '')}.`;
+    }
 }
 /**
- * A title or a path as inline code: a fence longer than any run of backticks in it, so it cannot close early;
- * inside it nothing is markup. One line; pipes are the table cell's to escape (cell).
+ * The commands that put a patch into the pull request by hand, folded away. No untrusted text goes into
+ * them (no title, no path): `git apply --index` stages exactly what the patch adds. The artifact's name
+ * holds no quote (input-helper.ts refuses one), so single quotes keep it one word.
  */
-function inlineCode(text) {
-    const longestRun = (text.match(/`+/g) ?? []).reduce((longest, run) => Math.max(longest, run.length), 0);
-    const fence = '`'.repeat(longestRun + 1);
-    const oneLine = text.replace(/\s+/g, ' ');
-    if (oneLine === '')
-        return '` `';
-    // A space each side where the text starts or ends with a backtick or a space, which CommonMark strips again.
-    const pad = longestRun > 0 || /^ | $/.test(oneLine) ? ' ' : '';
-    return `${fence}${pad}${oneLine}${pad}${fence}`;
+function applyCommands(delivery, from) {
+    if (delivery.mode !== 'patch')
+        return null;
+    const download = from.runId
+        ? `gh run download ${from.runId} --name '${from.artifactName}' --dir /tmp/regression-testgen`
+        : `# download the artifact '${from.artifactName}' of this run and unpack it into /tmp/regression-testgen`;
+    return [
+        '<details><summary>Apply the suite to this pull request</summary>',
+        '',
+        '```sh',
+        `gh pr checkout ${from.pullRequest}`,
+        `${download} && git apply --index /tmp/regression-testgen/${PATCH_FILE}`,
+        // The marker: the run on this commit delivers nothing again.
+        `git commit -m "test: regression tests from regression-testgen" -m "${DELIVERY_MARKER}" && git push`,
+        '```',
+        '',
+        '</details>'
+    ].join('\n');
 }
-/** Markdown (inert or the tool's own) in a table cell: a pipe would end the cell, a line break the row. */
-const cell = (markdown) => markdown.replace(/\|/g, '\\|').replace(/\n+/g, ' ');
 
 ;// CONCATENATED MODULE: ./src/report/markdown.ts
 /** report.md: what a reviewer reads — verdict first, then why, then the numbers. */
+
 
 
 
@@ -66674,6 +67642,7 @@ function renderMarkdown(report) {
         '# Regression tests for this fix',
         VERDICT_LINE[report.verdict] + (report.reason ? `\n\nReason: ${inertText(report.reason)}` : ''),
         `${failToPassCount(report)} fail-to-pass of ${report.tests.length} test(s) · mode \`${report.mode}\` · framework ${report.framework ?? 'unknown'}${report.runnerWrapper ? ` (through ${inlineCode(report.runnerWrapper)})` : ''} · \`${report.repository.base.slice(0, 7)}...${report.repository.head.slice(0, 7)}\``,
+        delivery_line_deliveryLine(report.delivery),
         mergeBaseLine(report),
         isolation(report),
         credentialsWarning(report),
@@ -66683,10 +67652,10 @@ function renderMarkdown(report) {
         report.bugReport && `**Bug report** (${report.bugReport.source}): ${inertText(report.bugReport.title)}`,
         rootCauseLine(report),
         // What a reviewer reads at a glance first; the long analysis and the accounting folded away below.
-        scenarios(report),
+        markdown_scenarios(report),
         hunkGuards(report),
         budgetLine(report),
-        fixConcerns(report),
+        markdown_fixConcerns(report),
         tests(report),
         diffCoverage(report),
         generated(report),
@@ -66728,7 +67697,7 @@ function rootCause(report) {
     return ['## Root cause', inertText(report.analysis.summary), ...defects].join('\n\n');
 }
 /** Each scenario with how its tests ran: the proof, scenario by scenario. */
-function scenarios(report) {
+function markdown_scenarios(report) {
     if (report.scenarios.length === 0)
         return null;
     const rows = report.scenarios.map((s) => {
@@ -66806,7 +67775,7 @@ function hunkGuards(report) {
     return [intro, ['| Hunk | Fails without it |', '|---|---|', ...rows].join('\n'), unguardedNote(report)].filter(Boolean).join('\n\n');
 }
 /** Inputs the fixed code still gets wrong, each with the test that fails at head: apart from the suite and the verdict. */
-function fixConcerns(report) {
+function markdown_fixConcerns(report) {
     if (!report.fixConcerns?.length)
         return null;
     const intro = "## The fix may be incomplete\n\nThe model traced input(s) the fixed code still gets wrong, and a test asserting the correct behaviour fails at head for each; one that passed before the fix is an input the fix broke. They are not part of the suite and do not change the verdict; the tests are under `concerns/` in the output folder.";
@@ -66847,12 +67816,22 @@ function generated(report) {
     return `🏭 Generated, by the repository's .gitattributes (\`linguist-generated\` or \`-diff\`), so not part of the fix: kept as at head in the pre-fix tree, left out of diff coverage, the hunks and what the model is shown — ${briefList(report.generatedFiles, inlineCode)}.`;
 }
 function suite(report) {
-    const lines = report.suite.files.map((file) => `- ${inlineCode(file.path)}${file.compiledPath ? ` (runs as ${inlineCode(file.compiledPath)})` : ''}${collectionNote(file.collectedByRepoTests)}${unconfirmedNote(file.unconfirmed)}`);
+    const lines = report.suite.files.map((file) => `- ${inlineCode(file.path)}${file.compiledPath ? ` (runs as ${inlineCode(file.compiledPath)})` : ''}${collectionNote(file.collectedByRepoTests)}${unconfirmedNote(file.unconfirmed)}${tidyNote(file.tidy)}`);
     const refused = [...report.suite.refused, ...report.suite.dropped].map((file) => `- ${inlineCode(file.path)} left out: ${inertText(file.reason)}`);
     const reverted = report.preFixTree ? [`Pre-fix tree: reverted ${report.preFixTree.reverted.map((p) => inlineCode(p)).join(', ') || 'nothing'}; dependencies ${report.preFixTree.dependencies}.`] : [];
     if (lines.length + refused.length + reverted.length === 0)
         return null;
     return ['## Suite', ...lines, ...refused, '', ...reverted].join('\n');
+}
+/** What the repository's own linter still says about the file, and any of its tools that failed on it. */
+function tidyNote(tidy) {
+    if (!tidy)
+        return '';
+    const notes = [
+        ...(tidy.remaining.length ? [`${tidy.linter} still reports ${tidy.remaining.map((message) => inlineCode(`line ${message.line}${message.rule ? ` ${message.rule}` : ''}: ${message.message}`)).join('; ')}`] : []),
+        ...tidy.failed.map((failure) => `${inertText(failure)} (none of its changes kept)`)
+    ];
+    return notes.length ? ` — 🧹 ${notes.join('; ')}` : '';
 }
 /** Lines where the model said it could not see something: a reviewer checks those first. */
 function unconfirmedNote(unconfirmed) {
@@ -66948,42 +67927,6 @@ async function writeReport(outDir, report, suiteFiles, concernFiles = []) {
     await (0,promises_.writeFile)(paths.markdown, boundedMarkdown(renderMarkdown(report), REPORT_LIMIT, WHOLE_REPORT));
     return paths;
 }
-
-;// CONCATENATED MODULE: ./src/suite/file-path.ts
-/** The one rule for a test file path the model proposes: a plain relative path that reads as what it is. */
-
-// Control characters (C0, C1 with NEL), format characters (bidirectional controls, zero-width characters,
-// the BOM, the soft hyphen) and the line and paragraph separators: they hide or reorder what a reader, a
-// log or a terminal shows, and no test file needs them.
-const HIDDEN_OR_CONTROL = /[\p{Cc}\p{Cf}\p{Zl}\p{Zp}]/u;
-/** Why the path may not be used, or null when it is a plain relative path with no `..`. */
-function unsafePathProblem(path) {
-    if (path.trim() === '')
-        return 'the path is empty';
-    const hidden = HIDDEN_OR_CONTROL.exec(path);
-    if (hidden)
-        return `the path has a control, line-breaking, bidirectional or invisible character (${codePoint(hidden[0])})`;
-    if (path.includes('\\'))
-        return 'the path has a backslash';
-    if (external_node_path_.posix.isAbsolute(path) || /^[a-zA-Z]:/.test(path))
-        return 'the path is absolute';
-    if (path.split('/').includes('..'))
-        return 'the path contains ".."';
-    return overLongProblem(path);
-}
-// Linux's NAME_MAX and PATH_MAX, in bytes: a longer name fails every file operation with ENAMETOOLONG.
-const file_path_MAX_NAME_BYTES = 255;
-const MAX_PATH_BYTES = 4096;
-function overLongProblem(path) {
-    const bytes = Buffer.byteLength(path, 'utf8');
-    if (bytes > MAX_PATH_BYTES)
-        return `the path is too long (${bytes} bytes; at most ${MAX_PATH_BYTES})`;
-    const longest = Math.max(...path.split('/').map((name) => Buffer.byteLength(name, 'utf8')));
-    if (longest > file_path_MAX_NAME_BYTES)
-        return `a name in the path is too long (${longest} bytes; at most ${file_path_MAX_NAME_BYTES})`;
-    return null;
-}
-const codePoint = (character) => `U+${character.codePointAt(0).toString(16).toUpperCase().padStart(4, '0')}`;
 
 ;// CONCATENATED MODULE: ./src/suite/placement.ts
 /** Where the suite may go: a safe path (file-path.ts) inside the regression folder, never over an existing file. */
@@ -67475,6 +68418,9 @@ function scenarioOf(name, intents) {
 
 
 
+
+
+
 async function runPipeline(settings, ports) {
     const started = performance.now();
     // The run ends by its deadline: every sandboxed command and model call is bound by it.
@@ -67587,6 +68533,8 @@ async function runPipeline(settings, ports) {
             repairRounds: settings.repairRounds,
             reruns: settings.reruns,
             installFiles: settings.mode === 'generate',
+            // Generate mode only: verify mode's files are the pull request's own, never touched.
+            tidy: settings.mode === 'generate' ? await repositoryTidy({ head: headTree, treeRoot: trees.head, packageDir: tests.workingDirectory, processes: sandbox.processes, share: (dir) => sandbox.share(dir), budget, log: ports.log }) : null,
             // Verify mode on the preflight's own files: its run at head is the suite's first.
             firstHeadRun: headStart && { files: [headStart.preflight.file, ...(headStart.beside?.present ?? [])], run: headStart.run },
             timings,
@@ -67652,9 +68600,26 @@ async function runPipeline(settings, ports) {
     // Everything written or posted from here on (files, summary, comment, annotations) comes from these.
     const redact = redactor(settings.secrets);
     const safeReport = redactDeep(report, redact);
-    const paths = await writeReport(settings.outDir, safeReport, redactDeep(delivered, redact), redactDeep(concernFiles, redact));
+    const [safeSuite, safeConcerns] = [redactDeep(delivered, redact), redactDeep(concernFiles, redact)];
+    // After the verdict, on the redacted files: where the suite goes (a patch, a commit, a pull request, or only the artifact).
+    const delivery = await deliverSuite({
+        mode: settings.mode,
+        deliver: settings.deliver,
+        outDir: settings.outDir,
+        links: settings.links,
+        issueReferences: settings.bugReport.linkedIssues?.map((issue) => issue.reference) ?? [],
+        report: safeReport,
+        suite: safeSuite,
+        concerns: safeConcerns,
+        changeSet: parsedDiff,
+        git: ports.git,
+        destination: ports.destination,
+        log: ports.log
+    });
+    safeReport.delivery = redactDeep(delivery.record, redact);
+    const paths = await writeReport(settings.outDir, safeReport, safeSuite, safeConcerns);
     const exitCode = exitCodeFor(report.verdict, settings.onNoFailToPass, { fixConcerns: report.fixConcerns.length, onFixConcern: settings.onFixConcern });
-    return { report: safeReport, paths, exitCode, changeSet: parsedDiff };
+    return { report: safeReport, paths, exitCode, changeSet: parsedDiff, deliveredFiles: delivery.files };
 }
 /** `fixConcerns`: how many concerns a test confirmed; with on-fix-concern `fail`, any makes a passing run exit 1. */
 function exitCodeFor(verdict, onNoFailToPass, concerns = { fixConcerns: 0, onFixConcern: 'warn' }) {
@@ -67745,15 +68710,17 @@ async function pipeline_generate(settings, ports, changeSet, setup, timings, rep
 /**
  * The context's ways in checked, each by its first spelling, the others only where that does not load
  * (context/way-in.ts checkBySpelling); where the preflight is still to run, its run at head holds the first
- * round's files.
+ * round's files, and their run on the pre-fix tree starts beside it (the two trees' runner starts overlap).
  */
 async function checkedContext(context, { framework, bench, preflight }, timings, log) {
-    const kept = preflight ? await timings.time('preflight', () => preflight(importCheckFiles(framework, { ...context, imports: firstSpellings(context.imports) }))) : null;
-    let headRun = kept?.beside ? kept.run : null;
+    const firstRound = importCheckFiles(framework, { ...context, imports: firstSpellings(context.imports) });
+    const preFixRun = preflight && firstRound.length ? timings.time('import-check', () => runImportCheck(bench, 'preFix', firstRound)) : null;
+    const [kept, preFixFirst] = preflight ? await together(timings.time('preflight', () => preflight(firstRound)), preFixRun) : [null, null];
+    let done = { head: kept?.beside ? kept.run : null, preFix: preFixFirst };
     const round = (imports) => {
-        const run = headRun;
-        headRun = null;
-        return checkImports(bench, framework, { ...context, imports }, log, run);
+        const runs = done ?? {};
+        done = null;
+        return checkImports(bench, framework, { ...context, imports }, log, runs);
     };
     const imports = await timings.time('import-check', () => checkBySpelling(context.imports, round));
     return { ...context, imports, runtime: [...testRuntimeFacts(kept?.run.runtime ?? null), ...context.runtime] };
@@ -68542,7 +69509,7 @@ async function learnPersistedCredentials(settings) {
     const found = await createGit(settings.repoDir).persistedCredentials().catch(() => []);
     return withCredentialsLearned(settings, found);
 }
-function runWithRealPorts(settings, log, dependencyCache = null) {
+function runWithRealPorts(settings, log, dependencyCache = null, destination = null) {
     const ledger = new UsageLedger();
     return runPipeline(settings, {
         git: createGit(settings.repoDir),
@@ -68550,7 +69517,8 @@ function runWithRealPorts(settings, log, dependencyCache = null) {
         model: settings.model ? createModel(settings.model, ledger, log) : null,
         ledger,
         log,
-        dependencyCache
+        dependencyCache,
+        destination
     });
 }
 function createModel(settings, ledger, log) {
@@ -68566,6 +69534,8 @@ function createModel(settings, ledger, log) {
 
 
 // Inlined by the bundler: the bundled CLI has no package.json beside it.
+
+
 
 
 
@@ -68613,6 +69583,10 @@ Options:
   --working-directory DIR         the package whose tests run, inside a monorepo (default: the root)
   --allow-unisolated-tests        run model-written tests as your own user where the sandbox cannot start
   --network                       let the tests reach the network (in the sandbox they reach only loopback)
+  --deliver artifact|patch        where a proven suite goes besides suite/: nowhere (artifact, default), or patch: suite.patch
+                                  in the output folder, to \`git apply\` at the head (commit and pull-request: the action only)
+  --apply                         write the delivered files into the repository's working tree at their paths (implies
+                                  --deliver patch; writes nothing if any path exists or passes through a link), to review with git
   --print                         print report.md to stdout
   -v, --version                   the version
   -h, --help                      this help
@@ -68624,6 +69598,8 @@ Examples:
   regression-testgen verify --repo ../my-lib --base v1.2.0 --head fix-timeout
   # One package of a monorepo (dependencies installed, as for its own tests)
   regression-testgen verify --base main --head HEAD --working-directory packages/core
+  # Prove a suite, then write its files into this working tree to review (git status) and commit yourself
+  ANTHROPIC_API_KEY=sk-ant-... regression-testgen --base main --head HEAD --issue bug.md --apply
   # A Python repository: pytest in the repository's .venv (or the python3 on PATH)
   regression-testgen --base main --head HEAD --issue bug.md --framework pytest
 
@@ -68655,6 +69631,8 @@ const CLI_OPTIONS = {
     'working-directory': { type: 'string' },
     'allow-unisolated-tests': { type: 'boolean' },
     network: { type: 'boolean' },
+    deliver: { type: 'string' },
+    apply: { type: 'boolean' },
     print: { type: 'boolean' },
     version: { type: 'boolean', short: 'v' },
     help: { type: 'boolean', short: 'h' }
@@ -68698,8 +69676,11 @@ async function runCli(argv, env = process.env, log = consoleLogger) {
             workingDirectory: values['working-directory'],
             allowUnisolatedTests: values['allow-unisolated-tests'],
             network: values.network,
+            // --apply writes what the patch adds.
+            deliver: values.deliver ?? (values.apply ? 'patch' : undefined),
             secrets: [env.GITHUB_TOKEN, env.GH_TOKEN].filter((token) => Boolean(token))
         });
+        refuseDelivery(given, values.apply ?? false);
         // Before any work (git, the run log, the sandbox): a missing or empty issue, or an unusable folder, ends the run now.
         await givenIssue(given.bugReport);
         if (given.model?.responseCacheDir)
@@ -68712,7 +69693,9 @@ async function runCli(argv, env = process.env, log = consoleLogger) {
                 console.log(forTerminal(await (0,promises_.readFile)(outcome.paths.markdown, 'utf8')));
             log.info(`report: ${outcome.paths.json}`);
             // Last, where it is seen: the default folder is not where the user ran the command.
-            log.info(`output folder: ${settings.outDir} (report.md, report.json, run.log, suite/)`);
+            log.info(`output folder: ${settings.outDir} (report.md, report.json, run.log, suite/${outcome.report.delivery.mode === 'patch' ? ', suite.patch' : ''})`);
+            if (values.apply)
+                await applyDelivered(settings, outcome, log);
             return outcome.exitCode;
         }
         finally {
@@ -68723,6 +69706,27 @@ async function runCli(argv, env = process.env, log = consoleLogger) {
         log.error(`regression-testgen: ${describeForCommandLine(error)}`);
         return 2;
     }
+}
+/** commit and pull-request push through the GitHub API: the action's. --apply writes what a patch adds. */
+function refuseDelivery(settings, apply) {
+    if (settings.deliver === 'commit' || settings.deliver === 'pull-request') {
+        throw new SettingsError('deliver', `${settings.deliver} needs the action (it pushes through the GitHub API with the workflow's token); on the command line use artifact or patch, and --apply to write the files into the working tree`);
+    }
+    if (apply && settings.deliver !== 'patch')
+        throw new SettingsError('apply', `it writes the files a patch adds: use it with --deliver patch (or no --deliver), not ${settings.deliver}`);
+}
+/** --apply: the delivered files into the working tree, for the user to review; refused whole if any is in the way. */
+async function applyDelivered(settings, outcome, log) {
+    const { delivery } = outcome.report;
+    if (outcome.deliveredFiles.length === 0)
+        return log.info(`--apply: nothing to write (${delivery.reason})`);
+    const git = createGit(settings.repoDir);
+    const root = (await git.workTreeRoot()) ?? settings.repoDir;
+    const checkedOut = await git.resolveCommit('HEAD').catch(() => null);
+    if (checkedOut !== outcome.report.repository.head)
+        log.warn(`--apply: the working tree is at ${checkedOut?.slice(0, 7) ?? 'no commit'}, the suite was proven at ${outcome.report.repository.head.slice(0, 7)}`);
+    const written = await applyToWorkingTree(root, outcome.deliveredFiles);
+    log.info(`--apply: wrote ${written.length} new file(s) into ${root}: ${written.join(', ')}. Review them with \`git status\` (untracked), or \`git add --intent-to-add\` them and \`git diff\``);
 }
 /** parseArgs, with its errors (unknown flag, missing or unexpected value) said in a line that names the flag. */
 function parseCommandLine(argv) {
