@@ -14,7 +14,7 @@ import { removeInside, writeInside } from '../ports/sandbox-writes.js'
 import { changesInstall } from './dependency-change.js'
 import { firstErrorLines } from '../frameworks/output.js'
 import { runTreeCommand } from './tree-command.js'
-import { installDependencies, reuseDependencies, type DependencyOptions, type DependencySource } from './dependencies.js'
+import { checkOutWithDependencies, installDependencies, reuseDependencies, type DependencyOptions, type DependencySource } from './dependencies.js'
 
 /** How the trees are set up: the sandbox that may write them and runs their installs, and how to install. */
 export type TreeOptions = Omit<DependencyOptions, 'processes'> & { sandbox: Sandbox }
@@ -66,15 +66,15 @@ export async function prepareTrees(git: GitCommands, changeSet: ChangeSet, workD
   const addVariant = async (name: string, change: (treeDir: string) => Promise<void>) => {
     const dir = join(workDir, name)
     worktrees.push(dir)
-    await git.addWorktree(dir, changeSet.head)
-    await change(dir)
-    await reuseDependencies(git.repoDir, dir, options.packageDir)
+    await checkOutWithDependencies(git.repoDir, dir, options.packageDir, async () => {
+      await git.addWorktree(dir, changeSet.head)
+      await change(dir)
+    })
     await options.sandbox.share(dir)
     return dir
   }
   try {
-    await git.addWorktree(head, changeSet.head)
-    await reuseDependencies(git.repoDir, head, options.packageDir)
+    await checkOutWithDependencies(git.repoDir, head, options.packageDir, () => git.addWorktree(head, changeSet.head))
     await options.sandbox.share(head)
     return { head, preFix, ...(await addPreFixTree(git, changeSet, preFix, options)), addVariant, dispose }
   } catch (error) {
@@ -85,13 +85,18 @@ export async function prepareTrees(git: GitCommands, changeSet: ChangeSet, workD
 
 /** A worktree at head with the fix taken out, on the repository's installed dependencies where they fit. */
 export async function addPreFixTree(git: GitCommands, changeSet: ChangeSet, dir: string, options: TreeOptions): Promise<Pick<Trees, 'reverted' | 'preFixDependencies' | 'preFixInstallError'>> {
-  await git.addWorktree(dir, changeSet.head)
-  const reverted = await revertFix(git, changeSet, dir)
+  const reverted = filesToRevert(changeSet).map((file) => file.path)
+  const checkOut = async () => {
+    // The merge-base's files are read while git checks the tree out.
+    const [, contents] = await Promise.all([git.addWorktree(dir, changeSet.head), preFixContents(git, changeSet)])
+    await takeOutFix(dir, contents)
+  }
   if (!(await fixChangesInstall(git, changeSet))) {
-    const preFixDependencies = await reuseDependencies(git.repoDir, dir, options.packageDir)
+    const preFixDependencies = await checkOutWithDependencies(git.repoDir, dir, options.packageDir, checkOut)
     await options.sandbox.share(dir)
     return { reverted, preFixDependencies, preFixInstallError: null }
   }
+  await checkOut()
   // The install runs in the sandbox: the tree is shared before it.
   await options.sandbox.share(dir)
   try {
@@ -118,18 +123,23 @@ async function fixChangesInstall(git: GitCommands, changeSet: ChangeSet): Promis
 
 /** Takes the fix out of a checkout of the head: its source files (and manifests) go back to the merge-base. */
 export async function revertFix(git: GitCommands, changeSet: ChangeSet, treeDir: string): Promise<string[]> {
-  const files = filesToRevert(changeSet)
-  for (const file of files) await revert(git, changeSet.mergeBase, treeDir, file)
-  return files.map((file) => file.path)
+  await takeOutFix(treeDir, await preFixContents(git, changeSet))
+  return filesToRevert(changeSet).map((file) => file.path)
 }
 
-async function revert(git: GitCommands, mergeBase: string, treeDir: string, file: ChangedFile): Promise<void> {
-  // Through the checked walk: a link committed in the tree is never written through.
-  if (file.status !== 'deleted') await removeInside(treeDir, file.path)
-  if (file.basePath === null) return
-  const baseContent = await git.fileAt(mergeBase, file.basePath)
-  if (baseContent === null) return
-  await writeInside(treeDir, file.basePath, baseContent)
+/** Each file to revert, with its merge-base content (null: the pre-fix tree has none there). */
+async function preFixContents(git: GitCommands, changeSet: ChangeSet): Promise<Array<{ file: ChangedFile; content: string | null }>> {
+  const contents = []
+  for (const file of filesToRevert(changeSet)) contents.push({ file, content: file.basePath === null ? null : await git.fileAt(changeSet.mergeBase, file.basePath) })
+  return contents
+}
+
+async function takeOutFix(treeDir: string, contents: Array<{ file: ChangedFile; content: string | null }>): Promise<void> {
+  for (const { file, content } of contents) {
+    // Through the checked walk: a link committed in the tree is never written through.
+    if (file.status !== 'deleted') await removeInside(treeDir, file.path)
+    if (file.basePath !== null && content !== null) await writeInside(treeDir, file.basePath, content)
+  }
 }
 
 /** The build-command, in the package folder of each tree, so the tests import this tree's own output. */
