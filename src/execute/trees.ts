@@ -73,10 +73,16 @@ export async function prepareTrees(git: GitCommands, changeSet: ChangeSet, workD
     await options.sandbox.share(dir)
     return dir
   }
-  try {
+  const addHead = async () => {
     await checkOutWithDependencies(git.repoDir, head, options.packageDir, () => git.addWorktree(head, changeSet.head))
     await options.sandbox.share(head)
-    return { head, preFix, ...(await addPreFixTree(git, changeSet, preFix, options)), addVariant, dispose }
+  }
+  try {
+    // Side by side: neither tree reads the other. Both settle before a failure disposes of them.
+    const [headAdded, preFixAdded] = await Promise.allSettled([addHead(), addPreFixTree(git, changeSet, preFix, options)])
+    if (headAdded.status === 'rejected') throw headAdded.reason
+    if (preFixAdded.status === 'rejected') throw preFixAdded.reason
+    return { head, preFix, ...preFixAdded.value, addVariant, dispose }
   } catch (error) {
     await dispose()
     throw error
