@@ -14,7 +14,7 @@ import { removeInside, writeInside } from '../ports/sandbox-writes.js'
 import { changesInstall } from './dependency-change.js'
 import { firstErrorLines } from '../frameworks/output.js'
 import { runTreeCommand } from './tree-command.js'
-import { checkOutWithDependencies, installDependencies, reuseDependencies, type DependencyOptions, type DependencySource } from './dependencies.js'
+import { checkOutWithDependencies, dependencyLinks, installDependencies, reuseDependencies, type DependencyLinks, type DependencyOptions, type DependencySource } from './dependencies.js'
 
 /** How the trees are set up: the sandbox that may write them and runs their installs, and how to install. */
 export type TreeOptions = Omit<DependencyOptions, 'processes'> & { sandbox: Sandbox }
@@ -63,23 +63,25 @@ export async function prepareTrees(git: GitCommands, changeSet: ChangeSet, workD
     options.sandbox.remove(workDir)
     for (const dir of worktrees) await git.removeWorktree(dir)
   }
+  // The node_modules links, made once for all the run's trees.
+  const links = dependencyLinks(git.repoDir, options.packageDir, workDir)
   const addVariant = async (name: string, change: (treeDir: string) => Promise<void>) => {
     const dir = join(workDir, name)
     worktrees.push(dir)
     await checkOutWithDependencies(git.repoDir, dir, options.packageDir, async () => {
       await git.addWorktree(dir, changeSet.head)
       await change(dir)
-    })
+    }, links)
     await options.sandbox.share(dir)
     return dir
   }
   const addHead = async () => {
-    await checkOutWithDependencies(git.repoDir, head, options.packageDir, () => git.addWorktree(head, changeSet.head))
+    await checkOutWithDependencies(git.repoDir, head, options.packageDir, () => git.addWorktree(head, changeSet.head), links)
     await options.sandbox.share(head)
   }
   try {
     // Side by side: neither tree reads the other. Both settle before a failure disposes of them.
-    const [headAdded, preFixAdded] = await Promise.allSettled([addHead(), addPreFixTree(git, changeSet, preFix, options)])
+    const [headAdded, preFixAdded] = await Promise.allSettled([addHead(), addPreFixTree(git, changeSet, preFix, options, links)])
     if (headAdded.status === 'rejected') throw headAdded.reason
     if (preFixAdded.status === 'rejected') throw preFixAdded.reason
     return { head, preFix, ...preFixAdded.value, addVariant, dispose }
@@ -90,7 +92,7 @@ export async function prepareTrees(git: GitCommands, changeSet: ChangeSet, workD
 }
 
 /** A worktree at head with the fix taken out, on the repository's installed dependencies where they fit. */
-export async function addPreFixTree(git: GitCommands, changeSet: ChangeSet, dir: string, options: TreeOptions): Promise<Pick<Trees, 'reverted' | 'preFixDependencies' | 'preFixInstallError'>> {
+export async function addPreFixTree(git: GitCommands, changeSet: ChangeSet, dir: string, options: TreeOptions, links: DependencyLinks | null = null): Promise<Pick<Trees, 'reverted' | 'preFixDependencies' | 'preFixInstallError'>> {
   const reverted = filesToRevert(changeSet).map((file) => file.path)
   const checkOut = async () => {
     // The merge-base's files are read while git checks the tree out.
@@ -98,7 +100,7 @@ export async function addPreFixTree(git: GitCommands, changeSet: ChangeSet, dir:
     await takeOutFix(dir, contents)
   }
   if (!(await fixChangesInstall(git, changeSet))) {
-    const preFixDependencies = await checkOutWithDependencies(git.repoDir, dir, options.packageDir, checkOut)
+    const preFixDependencies = await checkOutWithDependencies(git.repoDir, dir, options.packageDir, checkOut, links)
     await options.sandbox.share(dir)
     return { reverted, preFixDependencies, preFixInstallError: null }
   }

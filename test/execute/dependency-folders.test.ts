@@ -7,7 +7,7 @@ import { lstat, mkdir, mkdtemp, readdir, realpath, rm, symlink, writeFile } from
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import { existsSync } from 'node:fs'
-import { checkOutWithDependencies, installedDependencyFolders, reuseDependencies } from '../../src/execute/dependencies.js'
+import { checkOutWithDependencies, dependencyLinks, installedDependencyFolders, reuseDependencies } from '../../src/execute/dependencies.js'
 import { createSandboxProvider } from '../../src/ports/sandbox.js'
 import { describeWhereSandboxed } from '../support/sandbox-probe.js'
 
@@ -85,6 +85,23 @@ describe('the links made beside the tree while it is checked out, moved in whole
     expect((await readdir(join(tree, 'node_modules'))).sort()).toEqual(['@scope', 'linked-pkg', 'plain'])
     expect(await realpath(join(tree, 'node_modules', 'plain'))).toBe(join(repo, 'node_modules', 'plain'))
     expect(await readdir(join(dir, 'trees'))).toEqual(['head'])
+  })
+
+  test('with the run\'s links: every tree of a workspace gets each folder\'s links as new names for the ones made once', async () => {
+    await mkdir(join(repo, 'packages', 'core', 'node_modules', 'dep-of-core'), { recursive: true })
+    await writeFile(join(repo, 'packages', 'core', 'package.json'), JSON.stringify({ name: 'core' }))
+    const trees = join(dir, 'trees')
+    const links = dependencyLinks(repo, 'packages/core', trees)
+    const [head, preFix] = [join(trees, 'head'), join(trees, 'pre-fix')]
+    const checkOut = (tree: string) => async () => void (await mkdir(join(tree, 'packages', 'core'), { recursive: true }))
+    await Promise.all([head, preFix].map((tree) => checkOutWithDependencies(repo, tree, 'packages/core', checkOut(tree), links)))
+    for (const tree of [head, preFix]) {
+      expect(await realpath(join(tree, 'node_modules', 'plain'))).toBe(join(repo, 'node_modules', 'plain'))
+      expect(await realpath(join(tree, 'packages', 'core', 'node_modules', 'dep-of-core'))).toBe(join(repo, 'packages', 'core', 'node_modules', 'dep-of-core'))
+      // Made once: the two trees' links and the run's are one file.
+      expect((await lstat(join(tree, 'packages', 'core', 'node_modules', 'dep-of-core'))).nlink).toBe(3)
+    }
+    expect((await readdir(trees)).filter((entry) => entry.startsWith('.dependencies-'))).toHaveLength(1)
   })
 
   test('a checkout that fails leaves nothing beside the tree', async () => {
