@@ -53,7 +53,8 @@ export function preFixSources(changeSet: ChangeSet): Map<string, { commit: strin
   return sources
 }
 
-export async function prepareTrees(git: GitCommands, changeSet: ChangeSet, workDir: string, options: TreeOptions): Promise<Trees> {
+export async function prepareTrees(repositoryGit: GitCommands, changeSet: ChangeSet, workDir: string, options: TreeOptions): Promise<Trees> {
+  const git = oneWorktreeAddAtATime(repositoryGit)
   const head = join(workDir, 'head')
   const preFix = join(workDir, 'pre-fix')
   // The tool's git never works in a tree again once the repository's code has run there: the folder goes
@@ -89,6 +90,20 @@ export async function prepareTrees(git: GitCommands, changeSet: ChangeSet, workD
     await dispose()
     throw error
   }
+}
+
+/**
+ * The trees are set up side by side, but git adds one worktree at a time: `git worktree add` reads the
+ * entries of the others (.git/worktrees/), which an add going on at the same time is still writing.
+ */
+function oneWorktreeAddAtATime(git: GitCommands): GitCommands {
+  let adding: Promise<unknown> = Promise.resolve()
+  const addWorktree = (dir: string, commit: string) => {
+    const added = adding.then(() => git.addWorktree(dir, commit))
+    adding = added.catch(() => undefined)
+    return added
+  }
+  return { ...git, addWorktree }
 }
 
 /** A worktree at head with the fix taken out, on the repository's installed dependencies where they fit. */
