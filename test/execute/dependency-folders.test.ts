@@ -6,7 +6,7 @@
 import { lstat, mkdir, mkdtemp, readdir, realpath, rm, symlink, writeFile } from 'node:fs/promises'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
-import { existsSync } from 'node:fs'
+import { existsSync, statSync } from 'node:fs'
 import { checkOutWithDependencies, dependencyLinks, installedDependencyFolders, reuseDependencies } from '../../src/execute/dependencies.js'
 import { createSandboxProvider } from '../../src/ports/sandbox.js'
 import { describeWhereSandboxed } from '../support/sandbox-probe.js'
@@ -102,6 +102,22 @@ describe('the links made beside the tree while it is checked out, moved in whole
       expect((await lstat(join(tree, 'packages', 'core', 'node_modules', 'dep-of-core'))).nlink).toBe(3)
     }
     expect((await readdir(trees)).filter((entry) => entry.startsWith('.dependencies-'))).toHaveLength(1)
+  })
+
+  // Where the run's links are on another file system than the tree (no hard link across): new links.
+  const otherFileSystem = existsSync('/dev/shm') && statSync('/dev/shm').dev !== statSync(tmpdir()).dev
+  ;(otherFileSystem ? test : test.skip)('where a hard link cannot be made, the tree gets links of its own to the same places', async () => {
+    const elsewhereLinks = await mkdtemp('/dev/shm/rtg-dependency-links-')
+    try {
+      const tree = join(dir, 'trees', 'head')
+      const checkOut = async () => void (await mkdir(tree, { recursive: true }))
+      expect(await checkOutWithDependencies(repo, tree, '', checkOut, dependencyLinks(repo, '', elsewhereLinks))).toBe('reused')
+      expect((await readdir(join(tree, 'node_modules'))).sort()).toEqual(['@scope', 'linked-pkg', 'plain'])
+      expect(await realpath(join(tree, 'node_modules', 'plain'))).toBe(join(repo, 'node_modules', 'plain'))
+      expect((await lstat(join(tree, 'node_modules', 'plain'))).nlink).toBe(1)
+    } finally {
+      await rm(elsewhereLinks, { recursive: true, force: true })
+    }
   })
 
   test('a checkout that fails leaves nothing beside the tree', async () => {
