@@ -4,14 +4,14 @@
  */
 import { createHash } from 'node:crypto'
 import { existsSync } from 'node:fs'
-import { readdir, readFile, realpath, symlink } from 'node:fs/promises'
-import { join, sep } from 'node:path'
+import { chmod, link, mkdir, mkdtemp, readdir, readFile, readlink, realpath, rm, symlink } from 'node:fs/promises'
+import { dirname, join, sep } from 'node:path'
 import { UserFacingError } from '../errors.js'
 import { isWithin } from '../paths.js'
 import { expandCommand, type CommandLine } from '../frameworks/command.js'
 import type { Logger } from '../ports/logger.js'
 import type { ProcessRunner } from '../ports/process.js'
-import { makeFolderInside } from '../ports/sandbox-writes.js'
+import { makeFolderInside, moveFolderInside } from '../ports/sandbox-writes.js'
 import { runTreeCommand } from './tree-command.js'
 
 /** 'reused-after-failed-install': the pre-fix tree's own install failed; it runs on the head's dependencies. */
@@ -49,18 +49,99 @@ const INSTALLS: Array<{ lockfile: string } & CommandLine> = [
 const WRITTEN_BY_TOOLS = new Set(['.cache', '.vite', '.vite-temp', '.vitest'])
 
 /**
- * The installed node_modules of the repository root and of the package, in the tree: no copy, no install.
- * The tree's node_modules is a folder of its own whose entries link to the installed ones, so what a tool
- * writes there (vite's `.vite-temp`, a `.cache`) stays in the tree: the checkout is not the tests' to write.
+ * The tree `checkOut` makes (git's checkout, and what changes it), on the installed node_modules of the
+ * repository root and of the package: no copy, no install. The tree's node_modules is a folder of its own
+ * whose entries link to the installed ones, so what a tool writes there (vite's `.vite-temp`, a `.cache`)
+ * stays in the tree: the checkout is not the tests' to write. Those links (hundreds) are made in a folder
+ * beside the tree while git checks it out, then moved in whole; with the run's `links`, as new names for
+ * the links made once for all its trees.
  */
-export async function reuseDependencies(repoDir: string, treeDir: string, packageDir: string): Promise<DependencySource> {
+export async function checkOutWithDependencies(repoDir: string, treeDir: string, packageDir: string, checkOut: () => Promise<void>, links: DependencyLinks | null = null): Promise<DependencySource> {
+  const stage = async () => stageDependencies(links ? await links.made() : await foldersToLink(repoDir, packageDir), dirname(treeDir))
+  const [staged, checkedOut] = await Promise.allSettled([stage(), checkOut()])
+  try {
+    if (checkedOut.status === 'rejected') throw checkedOut.reason
+    if (staged.status === 'rejected') throw staged.reason
+    return await placeDependencies(staged.value, repoDir, treeDir, packageDir)
+  } finally {
+    if (staged.status === 'fulfilled') await rm(staged.value.dir, { recursive: true, force: true })
+  }
+}
+
+/** The installed dependencies into a tree there already (a pre-fix tree whose own install failed). */
+export function reuseDependencies(repoDir: string, treeDir: string, packageDir: string): Promise<DependencySource> {
+  return checkOutWithDependencies(repoDir, treeDir, packageDir, async () => undefined)
+}
+
+/**
+ * The links of a run's trees, made once in a folder of the tool's beside them; each tree's are hard links
+ * to these (a new name, no new file: on a busy disk, making hundreds of files is what a tree costs).
+ */
+export interface DependencyLinks {
+  made(): Promise<FolderToLink[]>
+}
+
+export function dependencyLinks(repoDir: string, packageDir: string, treesDir: string): DependencyLinks {
+  let made: Promise<FolderToLink[]> | null = null
+  const make = async () => {
+    const staged = await stageDependencies(await foldersToLink(repoDir, packageDir), treesDir)
+    return staged.folders.map(({ folder, installed, links }) => ({ folder, installed, made: links }))
+  }
+  return { made: () => (made ??= make()) }
+}
+
+/** A checkout folder with installed dependencies, and the links to them made already (null: none yet). */
+interface FolderToLink {
+  folder: string
+  installed: string
+  made: string | null
+}
+
+async function foldersToLink(repoDir: string, packageDir: string): Promise<FolderToLink[]> {
+  const folders = await foldersWithDependencies(repoDir, packageDir)
+  return folders.map((folder) => ({ folder, installed: join(repoDir, folder, 'node_modules'), made: null })).filter(({ installed }) => existsSync(installed))
+}
+
+/** Folders of links made ahead of the tree, in `dir`: one per checkout folder with installed dependencies. */
+interface StagedDependencies {
+  dir: string
+  folders: Array<{ folder: string; installed: string; links: string }>
+}
+
+async function stageDependencies(toLink: FolderToLink[], besideDir: string): Promise<StagedDependencies> {
+  // Beside the tree: on its file system (a rename moves it), in the tool's folder (the sandbox cannot write it).
+  await mkdir(besideDir, { recursive: true })
+  const staged: StagedDependencies = { dir: await mkdtemp(join(besideDir, '.dependencies-')), folders: [] }
+  try {
+    for (const { folder, installed, made } of toLink) {
+      const links = join(staged.dir, String(staged.folders.length))
+      await mkdir(links)
+      await chmod(links, 0o755)
+      await (made ? linkAgain(made, links) : linkEntries(installed, links))
+      staged.folders.push({ folder, installed, links })
+    }
+    return staged
+  } catch (error) {
+    await rm(staged.dir, { recursive: true, force: true })
+    throw error
+  }
+}
+
+/** Each link of `made` into `target` by a new name (where the file system has no hard links: a new link). */
+async function linkAgain(made: string, target: string): Promise<void> {
+  const entries = await readdir(made)
+  await Promise.all(entries.map((entry) => link(join(made, entry), join(target, entry)).catch(async () => symlink(await readlink(join(made, entry)), join(target, entry)))))
+}
+
+/** Into the tree through the checked walk: after a failed install in the sandbox, its folders may be links. */
+async function placeDependencies(staged: StagedDependencies, repoDir: string, treeDir: string, packageDir: string): Promise<DependencySource> {
   let linked = false
-  for (const folder of await foldersWithDependencies(repoDir, packageDir)) {
-    const installed = join(repoDir, folder, 'node_modules')
-    if (!existsSync(installed)) continue
+  for (const { folder, installed, links } of staged.folders) {
     // A fixture's node_modules that git tracks is in the tree already.
     if (folder !== '' && folder !== packageDir && existsSync(join(treeDir, folder, 'node_modules'))) continue
-    await linkEntries(installed, treeDir, join(folder, 'node_modules'))
+    const path = join(folder, 'node_modules')
+    // A node_modules the commit has (or an empty one) gets the links beside its own entries.
+    if (!(await moveFolderInside(treeDir, path, links))) await linkEntries(installed, await makeFolderInside(treeDir, path, 0o755))
     linked = true
   }
   if (linked) return 'reused'
@@ -123,9 +204,8 @@ function enclosingNodeModules(dir: string): string {
   return at > 0 ? parts.slice(0, at + 1).join(sep) : dir
 }
 
-/** Into the tree through the checked walk: after a failed install in the sandbox, its folders may be links. */
-async function linkEntries(installed: string, treeDir: string, folder: string): Promise<void> {
-  const target = await makeFolderInside(treeDir, folder, 0o755)
+/** A link in `target` to each installed entry but what tools write (each tree gets its own of those). */
+async function linkEntries(installed: string, target: string): Promise<void> {
   // Straight to the real folder: a linked node_modules may pass through folders the sandbox cannot enter.
   const source = await realpath(installed)
   const entries = (await readdir(source)).filter((entry) => !WRITTEN_BY_TOOLS.has(entry))

@@ -14,7 +14,7 @@ import { removeInside, writeInside } from '../ports/sandbox-writes.js'
 import { changesInstall } from './dependency-change.js'
 import { firstErrorLines } from '../frameworks/output.js'
 import { runTreeCommand } from './tree-command.js'
-import { installDependencies, reuseDependencies, type DependencyOptions, type DependencySource } from './dependencies.js'
+import { checkOutWithDependencies, dependencyLinks, installDependencies, reuseDependencies, type DependencyLinks, type DependencyOptions, type DependencySource } from './dependencies.js'
 
 /** How the trees are set up: the sandbox that may write them and runs their installs, and how to install. */
 export type TreeOptions = Omit<DependencyOptions, 'processes'> & { sandbox: Sandbox }
@@ -53,7 +53,8 @@ export function preFixSources(changeSet: ChangeSet): Map<string, { commit: strin
   return sources
 }
 
-export async function prepareTrees(git: GitCommands, changeSet: ChangeSet, workDir: string, options: TreeOptions): Promise<Trees> {
+export async function prepareTrees(repositoryGit: GitCommands, changeSet: ChangeSet, workDir: string, options: TreeOptions): Promise<Trees> {
+  const git = oneWorktreeAddAtATime(repositoryGit)
   const head = join(workDir, 'head')
   const preFix = join(workDir, 'pre-fix')
   // The tool's git never works in a tree again once the repository's code has run there: the folder goes
@@ -63,35 +64,62 @@ export async function prepareTrees(git: GitCommands, changeSet: ChangeSet, workD
     options.sandbox.remove(workDir)
     for (const dir of worktrees) await git.removeWorktree(dir)
   }
+  // The node_modules links, made once for all the run's trees.
+  const links = dependencyLinks(git.repoDir, options.packageDir, workDir)
   const addVariant = async (name: string, change: (treeDir: string) => Promise<void>) => {
     const dir = join(workDir, name)
     worktrees.push(dir)
-    await git.addWorktree(dir, changeSet.head)
-    await change(dir)
-    await reuseDependencies(git.repoDir, dir, options.packageDir)
+    await checkOutWithDependencies(git.repoDir, dir, options.packageDir, async () => {
+      await git.addWorktree(dir, changeSet.head)
+      await change(dir)
+    }, links)
     await options.sandbox.share(dir)
     return dir
   }
-  try {
-    await git.addWorktree(head, changeSet.head)
-    await reuseDependencies(git.repoDir, head, options.packageDir)
+  const addHead = async () => {
+    await checkOutWithDependencies(git.repoDir, head, options.packageDir, () => git.addWorktree(head, changeSet.head), links)
     await options.sandbox.share(head)
-    return { head, preFix, ...(await addPreFixTree(git, changeSet, preFix, options)), addVariant, dispose }
+  }
+  try {
+    // Side by side: neither tree reads the other. Both settle before a failure disposes of them.
+    const [headAdded, preFixAdded] = await Promise.allSettled([addHead(), addPreFixTree(git, changeSet, preFix, options, links)])
+    if (headAdded.status === 'rejected') throw headAdded.reason
+    if (preFixAdded.status === 'rejected') throw preFixAdded.reason
+    return { head, preFix, ...preFixAdded.value, addVariant, dispose }
   } catch (error) {
     await dispose()
     throw error
   }
 }
 
+/**
+ * The trees are set up side by side, but git adds one worktree at a time: `git worktree add` reads the
+ * entries of the others (.git/worktrees/), which an add going on at the same time is still writing.
+ */
+function oneWorktreeAddAtATime(git: GitCommands): GitCommands {
+  let adding: Promise<unknown> = Promise.resolve()
+  const addWorktree = (dir: string, commit: string) => {
+    const added = adding.then(() => git.addWorktree(dir, commit))
+    adding = added.catch(() => undefined)
+    return added
+  }
+  return { ...git, addWorktree }
+}
+
 /** A worktree at head with the fix taken out, on the repository's installed dependencies where they fit. */
-export async function addPreFixTree(git: GitCommands, changeSet: ChangeSet, dir: string, options: TreeOptions): Promise<Pick<Trees, 'reverted' | 'preFixDependencies' | 'preFixInstallError'>> {
-  await git.addWorktree(dir, changeSet.head)
-  const reverted = await revertFix(git, changeSet, dir)
+export async function addPreFixTree(git: GitCommands, changeSet: ChangeSet, dir: string, options: TreeOptions, links: DependencyLinks | null = null): Promise<Pick<Trees, 'reverted' | 'preFixDependencies' | 'preFixInstallError'>> {
+  const reverted = filesToRevert(changeSet).map((file) => file.path)
+  const checkOut = async () => {
+    // The merge-base's files are read while git checks the tree out.
+    const [, contents] = await Promise.all([git.addWorktree(dir, changeSet.head), preFixContents(git, changeSet)])
+    await takeOutFix(dir, contents)
+  }
   if (!(await fixChangesInstall(git, changeSet))) {
-    const preFixDependencies = await reuseDependencies(git.repoDir, dir, options.packageDir)
+    const preFixDependencies = await checkOutWithDependencies(git.repoDir, dir, options.packageDir, checkOut, links)
     await options.sandbox.share(dir)
     return { reverted, preFixDependencies, preFixInstallError: null }
   }
+  await checkOut()
   // The install runs in the sandbox: the tree is shared before it.
   await options.sandbox.share(dir)
   try {
@@ -118,18 +146,23 @@ async function fixChangesInstall(git: GitCommands, changeSet: ChangeSet): Promis
 
 /** Takes the fix out of a checkout of the head: its source files (and manifests) go back to the merge-base. */
 export async function revertFix(git: GitCommands, changeSet: ChangeSet, treeDir: string): Promise<string[]> {
-  const files = filesToRevert(changeSet)
-  for (const file of files) await revert(git, changeSet.mergeBase, treeDir, file)
-  return files.map((file) => file.path)
+  await takeOutFix(treeDir, await preFixContents(git, changeSet))
+  return filesToRevert(changeSet).map((file) => file.path)
 }
 
-async function revert(git: GitCommands, mergeBase: string, treeDir: string, file: ChangedFile): Promise<void> {
-  // Through the checked walk: a link committed in the tree is never written through.
-  if (file.status !== 'deleted') await removeInside(treeDir, file.path)
-  if (file.basePath === null) return
-  const baseContent = await git.fileAt(mergeBase, file.basePath)
-  if (baseContent === null) return
-  await writeInside(treeDir, file.basePath, baseContent)
+/** Each file to revert, with its merge-base content (null: the pre-fix tree has none there). */
+async function preFixContents(git: GitCommands, changeSet: ChangeSet): Promise<Array<{ file: ChangedFile; content: string | null }>> {
+  const contents = []
+  for (const file of filesToRevert(changeSet)) contents.push({ file, content: file.basePath === null ? null : await git.fileAt(changeSet.mergeBase, file.basePath) })
+  return contents
+}
+
+async function takeOutFix(treeDir: string, contents: Array<{ file: ChangedFile; content: string | null }>): Promise<void> {
+  for (const { file, content } of contents) {
+    // Through the checked walk: a link committed in the tree is never written through.
+    if (file.status !== 'deleted') await removeInside(treeDir, file.path)
+    if (file.basePath !== null && content !== null) await writeInside(treeDir, file.basePath, content)
+  }
 }
 
 /** The build-command, in the package folder of each tree, so the tests import this tree's own output. */

@@ -11,7 +11,7 @@
  * command (its PID namespace ends with it), so nothing changes a path between the walk and its use.
  */
 import { constants, type Stats } from 'node:fs'
-import { lstat, mkdir, open, rm, unlink } from 'node:fs/promises'
+import { lstat, mkdir, open, rename, rm, unlink } from 'node:fs/promises'
 import { isAbsolute, join } from 'node:path'
 import { UserFacingError } from '../errors.js'
 
@@ -21,7 +21,7 @@ const MAX_NAME_BYTES = 255
 /** A path the tool will not write, remove or make a folder at: says which and why. Ends the run. */
 export class SandboxPathRefused extends UserFacingError {
   constructor(
-    readonly action: 'write' | 'remove' | 'make the folder',
+    readonly action: 'write' | 'remove' | 'make the folder' | 'move a folder to',
     readonly path: string,
     readonly reason: string
   ) {
@@ -87,6 +87,22 @@ export async function makeFolderInside(root: string, relativePath: string, mode:
     await handle.close()
   }
   return path
+}
+
+/**
+ * Moves `folder` (the tool's own, on the same file system) to `relativePath` under `root`, making missing
+ * folders on the way: one rename, however much it holds. False, and nothing moved, when something is there
+ * already (rename never follows a link there, and would merge into nothing).
+ */
+export async function moveFolderInside(root: string, relativePath: string, folder: string): Promise<boolean> {
+  const { path, parent } = await walk(root, relativePath, 'move a folder to', 'create')
+  if (await lstatOrNull(path)) return false
+  try {
+    await rename(folder, path)
+  } catch (error) {
+    throw new SandboxPathRefused('move a folder to', path, `it could not be moved into ${parent} (${codeOf(error)})`)
+  }
+  return true
 }
 
 /** A folder on the way is missing, and the walk was not to create it. */

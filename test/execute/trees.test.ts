@@ -1,6 +1,6 @@
 /** The two trees, on a real repository: what the pre-fix tree reverts, keeps, links and installs. */
 import { execFileSync } from 'node:child_process'
-import { cpSync, existsSync, lstatSync, mkdtempSync, mkdirSync, readFileSync, rmSync, statSync, writeFileSync } from 'node:fs'
+import { cpSync, existsSync, lstatSync, mkdtempSync, mkdirSync, readdirSync, readFileSync, rmSync, statSync, writeFileSync } from 'node:fs'
 import { tmpdir } from 'node:os'
 import { dirname, join } from 'node:path'
 import { readChangeSet } from '../../src/diff/change-set.js'
@@ -50,7 +50,9 @@ async function trees(repo: { dir: string; base: string; head: string }, cache: D
   const work = mkdtempSync(join(tmpdir(), 'rtg-trees-work-'))
   // The real sandbox where this machine has one: the pre-fix tree's install runs in it.
   const sandbox = await createSandboxProvider().open(work, [repo.dir])
-  return prepareTrees(git, await readChangeSet(git, repo.base, repo.head), join(work, 'trees'), { sandbox, timeoutMs: 120_000, installCommand, packageDir: '', cache, log: linesLogger(log) })
+  dirs.push(work)
+  const prepared = await prepareTrees(git, await readChangeSet(git, repo.base, repo.head), join(work, 'trees'), { sandbox, timeoutMs: 120_000, installCommand, packageDir: '', cache, log: linesLogger(log) })
+  return { ...prepared, sandbox }
 }
 
 /** A dependency cache in a folder: entries are copies of the saved node_modules. */
@@ -112,6 +114,39 @@ test('the pre-fix tree takes the fix out of every kind of source change and keep
   expect(existsSync(head) || existsSync(preFix)).toBe(false)
   expect(repo.git('worktree', 'list').split('\n')).toHaveLength(1)
   expect(repo.git('status', '--porcelain')).toBe('')
+})
+
+// What vite and babel write at the top of node_modules, in the folder the test runs in.
+const TOOL_WRITES = `
+const fs = require('fs')
+fs.mkdirSync('node_modules/.vite-temp')
+fs.writeFileSync('node_modules/.vite-temp/vite.config.ts.timestamp.mjs', process.cwd())
+fs.mkdirSync('node_modules/.cache/babel', { recursive: true })
+fs.writeFileSync('node_modules/.cache/babel/entry.json', process.cwd())
+`
+
+test('what a tool writes at the top of node_modules stays in each tree: the checkout\'s node_modules is not written', async () => {
+  const repo = repoWithFix((write) => write('src/changed.js', 'module.exports = 2\n'))
+  const { head, preFix, addVariant, sandbox, dispose } = await trees(repo)
+  const variant = await addVariant('hunk-1', async () => undefined)
+  for (const tree of [head, preFix, variant]) {
+    const run = await sandbox.processes.run({ command: process.execPath, args: ['-e', TOOL_WRITES], cwd: tree, timeoutMs: 60_000 })
+    expect(run.output).toBe('')
+    expect(run.exitCode).toBe(0)
+    expect(readFileSync(join(tree, 'node_modules', '.vite-temp', 'vite.config.ts.timestamp.mjs'), 'utf8')).toBe(tree)
+    expect(readFileSync(join(tree, 'node_modules', '.cache', 'babel', 'entry.json'), 'utf8')).toBe(tree)
+  }
+  expect(existsSync(join(repo.dir, 'node_modules', '.vite-temp'))).toBe(false)
+  expect(readdirSync(join(repo.dir, 'node_modules', '.cache', 'babel'))).toEqual([])
+  // The links were made once beside the trees, and each tree's are new names for them (hard links): one
+  // file per installed entry for the whole run, not one per tree. Nothing else is left beside the trees.
+  const [made, ...others] = readdirSync(dirname(head)).filter((entry) => !['head', 'hunk-1', 'pre-fix'].includes(entry))
+  expect(others).toEqual([])
+  expect(made).toMatch(/^\.dependencies-/)
+  const link = lstatSync(join(preFix, 'node_modules', 'dep'))
+  expect(link.isSymbolicLink() && link.nlink).toBe(4)
+  for (const tree of [head, variant]) expect(lstatSync(join(tree, 'node_modules', 'dep')).ino).toBe(link.ino)
+  await dispose()
 })
 
 // A change an install reads (the engines it checks), that needs nothing from the registry.
@@ -185,4 +220,5 @@ test('a repository whose dependencies are not installed is a clear error, and no
   rmSync(join(repo.dir, 'node_modules'), { recursive: true })
   await expect(trees(repo)).rejects.toThrow(`Dependencies are not installed in ${repo.dir}`)
   expect(repo.git('worktree', 'list').split('\n')).toHaveLength(1)
+
 })

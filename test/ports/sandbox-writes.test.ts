@@ -7,7 +7,7 @@ import { existsSync } from 'node:fs'
 import { chmod, link, lstat, mkdir, mkdtemp, readdir, readFile, rm, stat, symlink, writeFile } from 'node:fs/promises'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
-import { makeFolderInside, removeInside, SandboxPathRefused, writeInside } from '../../src/ports/sandbox-writes.js'
+import { makeFolderInside, moveFolderInside, removeInside, SandboxPathRefused, writeInside } from '../../src/ports/sandbox-writes.js'
 
 let dir: string
 let root: string
@@ -189,6 +189,39 @@ describe('makeFolderInside', () => {
   it('refuses a root that is itself a link', async () => {
     await symlink(outside, join(dir, 'linked-root'))
     expect(await refusal(makeFolderInside(join(dir, 'linked-root'), 'file-1', 0o777))).toContain('is a symbolic link')
+    await expectOutsideUntouched()
+  })
+})
+
+describe('moveFolderInside', () => {
+  let folder: string
+  beforeEach(async () => {
+    folder = join(dir, 'staged')
+    await mkdir(folder)
+    await writeFile(join(folder, 'entry'), 'moved')
+  })
+
+  it('moves the folder in whole, making the folders on the way', async () => {
+    expect(await moveFolderInside(root, 'packages/core/node_modules', folder)).toBe(true)
+    expect(await readFile(join(root, 'packages', 'core', 'node_modules', 'entry'), 'utf8')).toBe('moved')
+    expect(existsSync(folder)).toBe(false)
+  })
+
+  it('moves nothing onto what is there already: a folder, a planted link (its target untouched)', async () => {
+    await mkdir(join(root, 'file-1'))
+    await symlink(outside, join(root, 'file-2'))
+    expect(await moveFolderInside(root, 'file-1', folder)).toBe(false)
+    expect(await moveFolderInside(root, 'file-2', folder)).toBe(false)
+    expect(await readdir(join(root, 'file-1'))).toEqual([])
+    expect((await lstat(join(root, 'file-2'))).isSymbolicLink()).toBe(true)
+    expect(existsSync(join(folder, 'entry'))).toBe(true)
+    await expectOutsideUntouched()
+  })
+
+  it('refuses a link above where the folder goes', async () => {
+    await symlink(outside, join(root, 'runs'))
+    expect(await refusal(moveFolderInside(root, 'runs/node_modules', folder))).toContain('is a symbolic link')
+    expect(existsSync(join(folder, 'entry'))).toBe(true)
     await expectOutsideUntouched()
   })
 })
