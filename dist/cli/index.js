@@ -43644,6 +43644,23 @@ async function makeFolderInside(root, relativePath, mode) {
     }
     return path;
 }
+/**
+ * Moves `folder` (the tool's own, on the same file system) to `relativePath` under `root`, making missing
+ * folders on the way: one rename, however much it holds. False, and nothing moved, when something is there
+ * already (rename never follows a link there, and would merge into nothing).
+ */
+async function moveFolderInside(root, relativePath, folder) {
+    const { path, parent } = await walk(root, relativePath, 'move a folder to', 'create');
+    if (await lstatOrNull(path))
+        return false;
+    try {
+        await (0,promises_.rename)(folder, path);
+    }
+    catch (error) {
+        throw new SandboxPathRefused('move a folder to', path, `it could not be moved into ${parent} (${sandbox_writes_codeOf(error)})`);
+    }
+    return true;
+}
 /** A folder on the way is missing, and the walk was not to create it. */
 class MissingFolder extends Error {
 }
@@ -43792,20 +43809,79 @@ const INSTALLS = [
 /** What tools write under node_modules (vite's bundled config, caches): each tree gets its own, fresh. */
 const WRITTEN_BY_TOOLS = new Set(['.cache', '.vite', '.vite-temp', '.vitest']);
 /**
- * The installed node_modules of the repository root and of the package, in the tree: no copy, no install.
- * The tree's node_modules is a folder of its own whose entries link to the installed ones, so what a tool
- * writes there (vite's `.vite-temp`, a `.cache`) stays in the tree: the checkout is not the tests' to write.
+ * The tree `checkOut` makes (git's checkout, and what changes it), on the installed node_modules of the
+ * repository root and of the package: no copy, no install. The tree's node_modules is a folder of its own
+ * whose entries link to the installed ones, so what a tool writes there (vite's `.vite-temp`, a `.cache`)
+ * stays in the tree: the checkout is not the tests' to write. Those links (hundreds) are made in a folder
+ * beside the tree while git checks it out, then moved in whole; with the run's `links`, as new names for
+ * the links made once for all its trees.
  */
-async function reuseDependencies(repoDir, treeDir, packageDir) {
+async function checkOutWithDependencies(repoDir, treeDir, packageDir, checkOut, links = null) {
+    const stage = async () => stageDependencies(links ? await links.made() : await foldersToLink(repoDir, packageDir), (0,external_node_path_.dirname)(treeDir));
+    const [staged, checkedOut] = await Promise.allSettled([stage(), checkOut()]);
+    try {
+        if (checkedOut.status === 'rejected')
+            throw checkedOut.reason;
+        if (staged.status === 'rejected')
+            throw staged.reason;
+        return await placeDependencies(staged.value, repoDir, treeDir, packageDir);
+    }
+    finally {
+        if (staged.status === 'fulfilled')
+            await (0,promises_.rm)(staged.value.dir, { recursive: true, force: true });
+    }
+}
+/** The installed dependencies into a tree there already (a pre-fix tree whose own install failed). */
+function reuseDependencies(repoDir, treeDir, packageDir) {
+    return checkOutWithDependencies(repoDir, treeDir, packageDir, async () => undefined);
+}
+function dependencyLinks(repoDir, packageDir, treesDir) {
+    let made = null;
+    const make = async () => {
+        const staged = await stageDependencies(await foldersToLink(repoDir, packageDir), treesDir);
+        return staged.folders.map(({ folder, installed, links }) => ({ folder, installed, made: links }));
+    };
+    return { made: () => (made ??= make()) };
+}
+async function foldersToLink(repoDir, packageDir) {
+    const folders = await foldersWithDependencies(repoDir, packageDir);
+    return folders.map((folder) => ({ folder, installed: (0,external_node_path_.join)(repoDir, folder, 'node_modules'), made: null })).filter(({ installed }) => (0,external_node_fs_.existsSync)(installed));
+}
+async function stageDependencies(toLink, besideDir) {
+    // Beside the tree: on its file system (a rename moves it), in the tool's folder (the sandbox cannot write it).
+    await (0,promises_.mkdir)(besideDir, { recursive: true });
+    const staged = { dir: await (0,promises_.mkdtemp)((0,external_node_path_.join)(besideDir, '.dependencies-')), folders: [] };
+    try {
+        for (const { folder, installed, made } of toLink) {
+            const links = (0,external_node_path_.join)(staged.dir, String(staged.folders.length));
+            await (0,promises_.mkdir)(links);
+            await (0,promises_.chmod)(links, 0o755);
+            await (made ? linkAgain(made, links) : linkEntries(installed, links));
+            staged.folders.push({ folder, installed, links });
+        }
+        return staged;
+    }
+    catch (error) {
+        await (0,promises_.rm)(staged.dir, { recursive: true, force: true });
+        throw error;
+    }
+}
+/** Each link of `made` into `target` by a new name (where the file system has no hard links: a new link). */
+async function linkAgain(made, target) {
+    const entries = await (0,promises_.readdir)(made);
+    await Promise.all(entries.map((entry) => (0,promises_.link)((0,external_node_path_.join)(made, entry), (0,external_node_path_.join)(target, entry)).catch(async () => (0,promises_.symlink)(await (0,promises_.readlink)((0,external_node_path_.join)(made, entry)), (0,external_node_path_.join)(target, entry)))));
+}
+/** Into the tree through the checked walk: after a failed install in the sandbox, its folders may be links. */
+async function placeDependencies(staged, repoDir, treeDir, packageDir) {
     let linked = false;
-    for (const folder of await foldersWithDependencies(repoDir, packageDir)) {
-        const installed = (0,external_node_path_.join)(repoDir, folder, 'node_modules');
-        if (!(0,external_node_fs_.existsSync)(installed))
-            continue;
+    for (const { folder, installed, links } of staged.folders) {
         // A fixture's node_modules that git tracks is in the tree already.
         if (folder !== '' && folder !== packageDir && (0,external_node_fs_.existsSync)((0,external_node_path_.join)(treeDir, folder, 'node_modules')))
             continue;
-        await linkEntries(installed, treeDir, (0,external_node_path_.join)(folder, 'node_modules'));
+        const path = (0,external_node_path_.join)(folder, 'node_modules');
+        // A node_modules the commit has (or an empty one) gets the links beside its own entries.
+        if (!(await moveFolderInside(treeDir, path, links)))
+            await linkEntries(installed, await makeFolderInside(treeDir, path, 0o755));
         linked = true;
     }
     if (linked)
@@ -43865,9 +43941,8 @@ function enclosingNodeModules(dir) {
     const at = parts.lastIndexOf('node_modules');
     return at > 0 ? parts.slice(0, at + 1).join(external_node_path_.sep) : dir;
 }
-/** Into the tree through the checked walk: after a failed install in the sandbox, its folders may be links. */
-async function linkEntries(installed, treeDir, folder) {
-    const target = await makeFolderInside(treeDir, folder, 0o755);
+/** A link in `target` to each installed entry but what tools write (each tree gets its own of those). */
+async function linkEntries(installed, target) {
     // Straight to the real folder: a linked node_modules may pass through folders the sandbox cannot enter.
     const source = await (0,promises_.realpath)(installed);
     const entries = (await (0,promises_.readdir)(source)).filter((entry) => !WRITTEN_BY_TOOLS.has(entry));
@@ -61976,7 +62051,8 @@ function preFixSources(changeSet) {
     }
     return sources;
 }
-async function prepareTrees(git, changeSet, workDir, options) {
+async function prepareTrees(repositoryGit, changeSet, workDir, options) {
+    const git = oneWorktreeAddAtATime(repositoryGit);
     const head = (0,external_node_path_.join)(workDir, 'head');
     const preFix = (0,external_node_path_.join)(workDir, 'pre-fix');
     // The tool's git never works in a tree again once the repository's code has run there: the folder goes
@@ -61987,35 +62063,63 @@ async function prepareTrees(git, changeSet, workDir, options) {
         for (const dir of worktrees)
             await git.removeWorktree(dir);
     };
+    // The node_modules links, made once for all the run's trees.
+    const links = dependencyLinks(git.repoDir, options.packageDir, workDir);
     const addVariant = async (name, change) => {
         const dir = (0,external_node_path_.join)(workDir, name);
         worktrees.push(dir);
-        await git.addWorktree(dir, changeSet.head);
-        await change(dir);
-        await reuseDependencies(git.repoDir, dir, options.packageDir);
+        await checkOutWithDependencies(git.repoDir, dir, options.packageDir, async () => {
+            await git.addWorktree(dir, changeSet.head);
+            await change(dir);
+        }, links);
         await options.sandbox.share(dir);
         return dir;
     };
-    try {
-        await git.addWorktree(head, changeSet.head);
-        await reuseDependencies(git.repoDir, head, options.packageDir);
+    const addHead = async () => {
+        await checkOutWithDependencies(git.repoDir, head, options.packageDir, () => git.addWorktree(head, changeSet.head), links);
         await options.sandbox.share(head);
-        return { head, preFix, ...(await addPreFixTree(git, changeSet, preFix, options)), addVariant, dispose };
+    };
+    try {
+        // Side by side: neither tree reads the other. Both settle before a failure disposes of them.
+        const [headAdded, preFixAdded] = await Promise.allSettled([addHead(), addPreFixTree(git, changeSet, preFix, options, links)]);
+        if (headAdded.status === 'rejected')
+            throw headAdded.reason;
+        if (preFixAdded.status === 'rejected')
+            throw preFixAdded.reason;
+        return { head, preFix, ...preFixAdded.value, addVariant, dispose };
     }
     catch (error) {
         await dispose();
         throw error;
     }
 }
+/**
+ * The trees are set up side by side, but git adds one worktree at a time: `git worktree add` reads the
+ * entries of the others (.git/worktrees/), which an add going on at the same time is still writing.
+ */
+function oneWorktreeAddAtATime(git) {
+    let adding = Promise.resolve();
+    const addWorktree = (dir, commit) => {
+        const added = adding.then(() => git.addWorktree(dir, commit));
+        adding = added.catch(() => undefined);
+        return added;
+    };
+    return { ...git, addWorktree };
+}
 /** A worktree at head with the fix taken out, on the repository's installed dependencies where they fit. */
-async function addPreFixTree(git, changeSet, dir, options) {
-    await git.addWorktree(dir, changeSet.head);
-    const reverted = await revertFix(git, changeSet, dir);
+async function addPreFixTree(git, changeSet, dir, options, links = null) {
+    const reverted = filesToRevert(changeSet).map((file) => file.path);
+    const checkOut = async () => {
+        // The merge-base's files are read while git checks the tree out.
+        const [, contents] = await Promise.all([git.addWorktree(dir, changeSet.head), preFixContents(git, changeSet)]);
+        await takeOutFix(dir, contents);
+    };
     if (!(await fixChangesInstall(git, changeSet))) {
-        const preFixDependencies = await reuseDependencies(git.repoDir, dir, options.packageDir);
+        const preFixDependencies = await checkOutWithDependencies(git.repoDir, dir, options.packageDir, checkOut, links);
         await options.sandbox.share(dir);
         return { reverted, preFixDependencies, preFixInstallError: null };
     }
+    await checkOut();
     // The install runs in the sandbox: the tree is shared before it.
     await options.sandbox.share(dir);
     try {
@@ -62043,21 +62147,24 @@ async function fixChangesInstall(git, changeSet) {
 }
 /** Takes the fix out of a checkout of the head: its source files (and manifests) go back to the merge-base. */
 async function revertFix(git, changeSet, treeDir) {
-    const files = filesToRevert(changeSet);
-    for (const file of files)
-        await revert(git, changeSet.mergeBase, treeDir, file);
-    return files.map((file) => file.path);
+    await takeOutFix(treeDir, await preFixContents(git, changeSet));
+    return filesToRevert(changeSet).map((file) => file.path);
 }
-async function revert(git, mergeBase, treeDir, file) {
-    // Through the checked walk: a link committed in the tree is never written through.
-    if (file.status !== 'deleted')
-        await removeInside(treeDir, file.path);
-    if (file.basePath === null)
-        return;
-    const baseContent = await git.fileAt(mergeBase, file.basePath);
-    if (baseContent === null)
-        return;
-    await writeInside(treeDir, file.basePath, baseContent);
+/** Each file to revert, with its merge-base content (null: the pre-fix tree has none there). */
+async function preFixContents(git, changeSet) {
+    const contents = [];
+    for (const file of filesToRevert(changeSet))
+        contents.push({ file, content: file.basePath === null ? null : await git.fileAt(changeSet.mergeBase, file.basePath) });
+    return contents;
+}
+async function takeOutFix(treeDir, contents) {
+    for (const { file, content } of contents) {
+        // Through the checked walk: a link committed in the tree is never written through.
+        if (file.status !== 'deleted')
+            await removeInside(treeDir, file.path);
+        if (file.basePath !== null && content !== null)
+            await writeInside(treeDir, file.basePath, content);
+    }
 }
 /** The build-command, in the package folder of each tree, so the tests import this tree's own output. */
 async function buildTrees(trees, buildCommand, packageDir, processes, timeoutMs, log) {
