@@ -1,5 +1,5 @@
 /**
- * prettier and eslint for the tests of the tidy step. The versions tested are devDependencies of this
+ * prettier, eslint, biome and xo for the tests of the tidy step. The versions tested are devDependencies of this
  * repository, installed by `npm ci` with the rest, so no test reaches the registry. A test project gets a
  * node_modules of its own holding links to them and their `.bin` entries, as `npm install` would have made
  * it (as test-tap.ts does for tap); node finds their own dependencies from their real folders.
@@ -9,7 +9,7 @@ import { dirname, join } from 'node:path'
 import { fileURLToPath } from 'node:url'
 
 /** The versions tested (package.json devDependencies). */
-export const LINT_TOOL_VERSIONS = { prettier: '3.10.1', eslint: '9.39.5' } as const
+export const LINT_TOOL_VERSIONS = { prettier: '3.10.1', eslint: '9.39.5', '@biomejs/biome': '2.6.8', xo: '2.0.2' } as const
 export type LintTool = keyof typeof LINT_TOOL_VERSIONS
 
 const projectNodeModules = join(dirname(fileURLToPath(import.meta.url)), '..', '..', 'node_modules')
@@ -22,9 +22,12 @@ export async function installLintToolsInto(projectDir: string, tools: LintTool[]
     const folder = join(projectNodeModules, tool)
     const manifest = JSON.parse(await readFile(join(folder, 'package.json'), 'utf8')) as { version: string; bin: string | Record<string, string> }
     if (manifest.version !== LINT_TOOL_VERSIONS[tool]) throw new Error(`${tool} ${LINT_TOOL_VERSIONS[tool]} is a devDependency of this repository, but ${folder} holds ${manifest.version}: run npm ci`)
+    await mkdir(dirname(join(nodeModules, tool)), { recursive: true })
     await symlink(folder, join(nodeModules, tool), 'dir')
-    const bin = typeof manifest.bin === 'string' ? manifest.bin : manifest.bin[tool]
+    // A scoped package's bin is named by its last part (`@biomejs/biome` → `biome`).
+    const binName = tool.split('/').at(-1)!
+    const bin = typeof manifest.bin === 'string' ? manifest.bin : manifest.bin[binName]
     // Relative, through the package's link, as npm links a bin.
-    await symlink(join('..', tool, bin), join(nodeModules, '.bin', tool))
+    await symlink(join('..', tool, bin), join(nodeModules, '.bin', binName))
   }
 }

@@ -37,14 +37,23 @@ export interface RepositoryAtHead {
 const PRETTIER_CONFIGS = ['.prettierrc', ...['json', 'json5', 'yaml', 'yml', 'toml', 'js', 'cjs', 'mjs', 'ts', 'cts', 'mts'].map((ext) => `.prettierrc.${ext}`), ...['js', 'cjs', 'mjs', 'ts', 'cts', 'mts'].map((ext) => `prettier.config.${ext}`)]
 const ESLINT_CONFIGS = [...['js', 'mjs', 'cjs', 'ts', 'mts', 'cts'].map((ext) => `eslint.config.${ext}`), '.eslintrc', ...['js', 'cjs', 'json', 'yaml', 'yml'].map((ext) => `.eslintrc.${ext}`)]
 const BIOME_CONFIGS = ['biome.json', 'biome.jsonc']
+// xo.config.* and the `xo` key (xo 1+); .xo-config* (older xo).
+const XO_CONFIGS = [...['js', 'cjs', 'mjs', 'ts', 'mts'].map((ext) => `xo.config.${ext}`), '.xo-config', '.xo-config.json', '.xo-config.js', '.xo-config.cjs']
 
 /** The repository's formatter and linter for the package's generated tests; each null when it has none installed. */
 export async function detectTidyTools(repo: RepositoryAtHead, packageDir: string): Promise<TidyPlan> {
   const facts = await readFacts(repo, packageDir)
   const formatters = [prettierUse(facts), biomeUse(facts), blackUse(facts), ruffFormatUse(facts)]
-  const linters = [eslintUse(facts), ruffCheckUse(facts)]
+  const linters = [eslintUse(facts), xoUse(facts), biomeLintUse(facts), ruffCheckUse(facts)]
   const installedOf = (uses: Array<Use | null>) => uses.flatMap((use) => (use ? [plan(use, repo.installed(use.spec, packageDir))] : [])).find((tool) => tool !== null) ?? null
-  return { formatter: installedOf(formatters), linter: installedOf(linters) }
+  const formatter = installedOf(formatters)
+  return { formatter, linter: withoutOtherFormatting(installedOf(linters), formatter) }
+}
+
+/** `biome check` formats too: where another tool is the repository's formatter, biome's linter leaves formatting to it. */
+function withoutOtherFormatting(linter: PlannedTool | null, formatter: PlannedTool | null): PlannedTool | null {
+  if (linter?.spec !== TOOLS.biomeLint || formatter?.spec === TOOLS.biome) return linter
+  return { ...linter, options: [...linter.options, '--formatter-enabled=false'] }
 }
 
 interface Use {
@@ -69,7 +78,7 @@ interface Facts {
 async function readFacts(repo: RepositoryAtHead, packageDir: string): Promise<Facts> {
   const folders = [...new Set([packageDir, ''])]
   const tracked = new Set(repo.files)
-  const configs = new Set(folders.flatMap((dir) => [...PRETTIER_CONFIGS, ...ESLINT_CONFIGS, ...BIOME_CONFIGS, 'ruff.toml', '.ruff.toml'].filter((name) => tracked.has(posix.join(dir, name)))))
+  const configs = new Set(folders.flatMap((dir) => [...PRETTIER_CONFIGS, ...ESLINT_CONFIGS, ...BIOME_CONFIGS, ...XO_CONFIGS, 'ruff.toml', '.ruff.toml'].filter((name) => tracked.has(posix.join(dir, name)))))
   const manifests = await Promise.all(folders.map((dir) => repo.read(posix.join(dir, 'package.json'))))
   const parsed = manifests.map(parseManifest)
   const scripts = Object.assign({}, ...parsed.map((manifest) => manifest.scripts).reverse()) as Record<string, unknown>
@@ -107,6 +116,9 @@ const keyIn = (facts: Facts, key: string) => (facts.manifestKeys.has(key) ? `the
 const prettierUse = (facts: Facts) => use(TOOLS.prettier, facts, configIn(facts, PRETTIER_CONFIGS) ?? keyIn(facts, 'prettier'))
 const biomeUse = (facts: Facts) => use(TOOLS.biome, facts, configIn(facts, BIOME_CONFIGS), 'format') ?? use(TOOLS.biome, facts, null, 'check')
 const eslintUse = (facts: Facts) => use(TOOLS.eslint, facts, configIn(facts, ESLINT_CONFIGS) ?? keyIn(facts, 'eslintConfig'))
+/** A script running `biome check`, `biome lint` or `biome ci`; else biome.json (biome's linter is on by default). */
+const biomeLintUse = (facts: Facts) => ['check', 'lint', 'ci'].map((subcommand) => use(TOOLS.biomeLint, facts, null, subcommand)).find((found) => found !== null) ?? use(TOOLS.biomeLint, facts, configIn(facts, BIOME_CONFIGS))
+const xoUse = (facts: Facts) => use(TOOLS.xo, facts, configIn(facts, XO_CONFIGS) ?? keyIn(facts, 'xo'))
 const blackUse = (facts: Facts) => use(TOOLS.black, facts, /^\[tool\.black\]/m.test(facts.pyproject) ? '[tool.black] in pyproject.toml' : null)
 
 /** ruff formats only where the repository says so: its `[format]` table, or a pre-commit `ruff-format` hook. */

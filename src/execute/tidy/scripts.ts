@@ -46,7 +46,7 @@ function carriedOptions(words: string[], tool: ToolSpec): string[] {
     if (tool.carried.withValue.includes(name)) {
       if (inlineValue !== null) options.push(inlineValue)
       else if (i + 1 < words.length) options.push(word, words[++i])
-    } else if (tool.carried.flags.includes(word)) options.push(word)
+    } else if (tool.carried.flags.includes(name)) options.push(word)
   }
   return options
 }

@@ -105,7 +105,8 @@ async function readBack(current: SuiteFile[], taken: SuiteFile[], treeRoot: stri
 
 /** `test/regression/issue-7.test.js: prettier formatted it (changed), eslint: 1 problem left: line 3 max-len …`. */
 export function describeTidy(path: string, tidy: TidyOutcome): string {
-  const ran = [tidy.formatter, tidy.linter].filter((name) => name !== null).join(' and ')
+  // One name where one tool was both (biome, ruff).
+  const ran = [...new Set([tidy.formatter, tidy.linter].filter((name) => name !== null))].join(' and ')
   const parts = [ran ? `${ran} ran on it (${tidy.changed ? 'changed' : 'unchanged'})` : 'no tool changed it']
   if (tidy.linter) parts.push(tidy.remaining.length ? `${tidy.linter} still reports ${describeMessages(tidy.remaining)}` : `${tidy.linter} reports nothing`)
   parts.push(...tidy.failed.map((failure) => `failed: ${failure}`))

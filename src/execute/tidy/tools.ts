@@ -12,10 +12,11 @@ export const BIOME = 'biome'
 export const ESLINT = 'eslint'
 export const RUFF = 'ruff'
 export const BLACK = 'black'
+export const XO = 'xo'
 
 export type ToolKind = 'formatter' | 'linter'
 
-export type ToolName = typeof PRETTIER | typeof BIOME | typeof ESLINT | typeof RUFF | typeof BLACK
+export type ToolName = typeof PRETTIER | typeof BIOME | typeof ESLINT | typeof RUFF | typeof BLACK | typeof XO
 
 /** What a linter still says about each file it checked, by the path it was given. */
 export type Remaining = Map<string, LintMessage[]>
@@ -78,6 +79,34 @@ const eslint: ToolSpec = {
   }
 }
 
+/**
+ * `biome check --write`: biome's lint fixes and its import sorting, as a biome repository's own `biome check`
+ * asks for them; its formatting too, unless another formatter is the repository's (then detect.ts passes
+ * `--formatter-enabled=false`). Exit 1: errors remain. Its JSON report is on stdout.
+ */
+const biomeLint: ToolSpec = {
+  name: BIOME,
+  kind: 'linter',
+  program: 'biome',
+  language: 'javascript',
+  args: (options, files) => ['check', ...options, '--write', '--reporter=json', '--max-diagnostics=none', ...files],
+  ranCodes: [0, 1],
+  remaining: biomeRemaining,
+  carried: { withValue: ['--config-path'], flags: [] }
+}
+
+/** `xo --fix --reporter=json`: xo wraps eslint, and its JSON reporter is eslint's; it finds its own configuration (`xo` in package.json, `xo.config.*`). */
+const xo: ToolSpec = {
+  name: XO,
+  kind: 'linter',
+  program: 'xo',
+  language: 'javascript',
+  args: (options, files) => [...options, '--fix', '--reporter=json', ...files],
+  ranCodes: [0, 1],
+  remaining: eslintRemaining,
+  carried: { withValue: ['--config'], flags: ['--space', '--semicolon', '--no-semicolon', '--prettier', '--react'] }
+}
+
 const ruffFormat: ToolSpec = {
   name: RUFF,
   kind: 'formatter',
@@ -111,7 +140,7 @@ const ruffCheck: ToolSpec = {
 }
 
 /** Every tool kind, by how the repository names it: the formatter's and the linter's. */
-export const TOOLS = { prettier, biome, eslint, ruffFormat, ruffCheck, black } as const
+export const TOOLS = { prettier, biome, eslint, biomeLint, xo, ruffFormat, ruffCheck, black } as const
 
 /** The files a tool takes: JavaScript/TypeScript ones for the Node tools, Python ones for the Python tools. */
 export function takes(tool: ToolSpec, path: string): boolean {
@@ -131,6 +160,25 @@ function eslintRemaining(stdout: string, files: string[]): Remaining {
     const file = givenPath(String(report.filePath ?? ''), files)
     if (!file) continue
     remaining.set(file, (report.messages ?? []).map((message) => lintMessage(message.line, message.ruleId, message.message)))
+  }
+  return remaining
+}
+
+interface BiomeReport {
+  summary?: { changed?: unknown; unchanged?: unknown }
+  diagnostics?: Array<{ category?: unknown; message?: unknown; location?: { path?: unknown; start?: { line?: unknown } } }>
+}
+
+/** biome's JSON reporter (2.x): `{ summary, diagnostics: [{ category, message, location: { path, start: { line } } }] }`. */
+function biomeRemaining(stdout: string, files: string[]): Remaining {
+  const report = parseSandboxJson('biome output', stdout.trim()) as BiomeReport
+  if (!report || typeof report !== 'object' || !Array.isArray(report.diagnostics)) throw new Error('biome did not print its JSON report')
+  // A file its configuration leaves out is never checked: that is no clean result.
+  if (Number(report.summary?.changed ?? 0) + Number(report.summary?.unchanged ?? 0) === 0) throw new Error('biome checked none of the files (its configuration leaves them out)')
+  const remaining: Remaining = new Map(files.map((file) => [file, []]))
+  for (const diagnostic of report.diagnostics) {
+    const file = givenPath(String(diagnostic.location?.path ?? ''), files)
+    if (file) remaining.get(file)!.push(lintMessage(diagnostic.location?.start?.line, diagnostic.category, diagnostic.message))
   }
   return remaining
 }

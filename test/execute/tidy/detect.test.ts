@@ -4,7 +4,7 @@ import { commands, scriptUse } from '../../../src/execute/tidy/scripts.js'
 import { TOOLS } from '../../../src/execute/tidy/tools.js'
 
 /** A repository at head holding `files`, with `installed` programs (by name) at /bin. */
-function repo(files: Record<string, string>, installed: string[] = ['prettier', 'eslint', 'biome', 'ruff', 'black']): RepositoryAtHead {
+function repo(files: Record<string, string>, installed: string[] = ['prettier', 'eslint', 'biome', 'xo', 'ruff', 'black']): RepositoryAtHead {
   return { files: Object.keys(files), read: async (path) => files[path] ?? null, installed: (spec) => (installed.includes(spec.program) ? `/bin/${spec.program}` : null) }
 }
 
@@ -20,7 +20,27 @@ test('configuration files and package.json keys name the tools', async () => {
     formatter: 'prettier (the "prettier" key of package.json)',
     linter: 'eslint (the "eslintConfig" key of package.json)'
   })
-  expect(await names({ 'package.json': manifest({}), 'biome.json': '{}' })).toEqual({ formatter: 'biome (biome.json)', linter: null })
+  expect(await names({ 'package.json': manifest({}), 'biome.json': '{}' })).toEqual({ formatter: 'biome (biome.json)', linter: 'biome (biome.json)' })
+})
+
+test('biome: the formatter and the linter from biome.json or its scripts; its linter leaves formatting to another formatter', async () => {
+  // A `check` script runs both; its options carried, its globs not.
+  expect(await names({ 'package.json': manifest({ scripts: { check: 'biome check --write --config-path tools ./src' } }) })).toEqual({
+    formatter: 'biome (the "check" script) --config-path tools',
+    linter: 'biome (the "check" script) --config-path tools'
+  })
+  expect(await names({ 'package.json': manifest({ scripts: { lint: 'biome lint .' } }) })).toEqual({ formatter: null, linter: 'biome (the "lint" script) --formatter-enabled=false' })
+  expect(await names({ 'package.json': manifest({ scripts: { ci: 'biome ci .' } }), '.prettierrc': '{}' })).toEqual({ formatter: 'prettier (.prettierrc)', linter: 'biome (the "ci" script) --formatter-enabled=false' })
+  expect(await names({ 'package.json': manifest({}), 'biome.jsonc': '{}' }, ['prettier'])).toEqual({ formatter: null, linter: null })
+})
+
+test('xo: a script running it, its `xo` key in package.json, or its xo.config.* / .xo-config*', async () => {
+  expect(await names({ 'package.json': manifest({ scripts: { test: 'xo --space --semicolon=false && ava' } }) })).toEqual({ formatter: null, linter: 'xo (the "test" script) --space --semicolon=false' })
+  expect(await names({ 'package.json': manifest({ xo: { space: true } }) })).toEqual({ formatter: null, linter: 'xo (the "xo" key of package.json)' })
+  expect(await names({ 'package.json': manifest({}), 'xo.config.js': 'export default []\n', '.prettierrc': '{}' })).toEqual({ formatter: 'prettier (.prettierrc)', linter: 'xo (xo.config.js)' })
+  expect(await names({ 'package.json': manifest({}), '.xo-config.json': '{}' })).toEqual({ formatter: null, linter: 'xo (.xo-config.json)' })
+  // xo's own eslint is installed with it, but eslint is not what the repository runs.
+  expect(await names({ 'package.json': manifest({ xo: {} }) }, ['eslint'])).toEqual({ formatter: null, linter: null })
 })
 
 test("a script's options are carried, its globs and its own mode are not", async () => {

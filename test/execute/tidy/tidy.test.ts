@@ -1,6 +1,6 @@
 /**
- * The tidy step for real: a project in a temp folder with its own prettier and eslint configuration and the
- * real prettier and eslint installed (test/support/lint-tools.ts), the step found from the repository as
+ * The tidy step for real: a project in a temp folder with its own prettier and eslint (biome, xo)
+ * configuration and the real tools installed (test/support/lint-tools.ts), the step found from the repository as
  * the pipeline finds it, and run on a generated file in the tree.
  */
 import { lstat, mkdtemp, readFile, rm, symlink, writeFile } from 'node:fs/promises'
@@ -134,4 +134,94 @@ test('a formatter that times out changes nothing and is reported; its time is ch
   expect(await readFile(join(dir, SUITE_PATH), 'utf8')).toBe(WRITTEN)
   expect(tidied.tidy).toEqual({ formatter: null, linter: null, changed: false, remaining: [], failed: ['prettier: timed out after 1 s'] })
   expect(budget.report().spentMs).toBeGreaterThanOrEqual(500)
+})
+
+// biome's own settings: single quotes, no semicolons; its recommended lint rules.
+const BIOME_CONFIG = JSON.stringify({ formatter: { indentStyle: 'space', indentWidth: 2 }, javascript: { formatter: { quoteStyle: 'single', semicolons: 'asNeeded' } }, linter: { rules: { recommended: true } } })
+const BIOME_WRITTEN = [
+  'import { it, expect } from "vitest";',
+  'import { add } from "../../src/add.js";',
+  '',
+  'it("adds two numbers", () => {',
+  '  let sum = add(1, 2);',
+  '  expect(sum == 3).toBe(true);',
+  '});',
+  ''
+].join('\n')
+
+test('biome: formatted by biome.json, its lint fixes and import sorting applied, and what biome still reports is in tidy.remaining', async () => {
+  const { step, log } = await stepFor(project({ 'package.json': JSON.stringify({ name: 'adder', type: 'module', scripts: { check: 'biome check --write .', test: 'vitest run' } }), 'biome.json': BIOME_CONFIG }), ['@biomejs/biome'])
+  expect(log).toContain('Tidy: the generated tests go through biome, as biome.json says, then biome (its fixes), as the "check" script says, before they run')
+  const [tidied] = await step!([{ ...generated, content: BIOME_WRITTEN }])
+
+  const expected = [
+    "import { expect, it } from 'vitest'",
+    "import { add } from '../../src/add.js'",
+    '',
+    "it('adds two numbers', () => {",
+    '  const sum = add(1, 2)',
+    '  expect(sum == 3).toBe(true)',
+    '})',
+    ''
+  ].join('\n')
+  expect(tidied.content).toBe(expected)
+  expect(await readFile(join(dir, SUITE_PATH), 'utf8')).toBe(expected)
+  expect(tidied.tidy).toEqual({
+    formatter: 'biome',
+    linter: 'biome',
+    changed: true,
+    remaining: [{ line: 6, rule: 'lint/suspicious/noDoubleEquals', message: 'Using == may be unsafe if you are relying on type coercion.' }],
+    failed: []
+  })
+  expect(log).toContain(`Tidy: ${SUITE_PATH}: biome ran on it (changed); biome still reports line 6 lint/suspicious/noDoubleEquals: Using == may be unsafe if you are relying on type coercion.`)
+})
+
+test("biome's linter beside prettier leaves the formatting to prettier", async () => {
+  const { step } = await stepFor(project({ '.prettierrc.json': JSON.stringify({ semi: true, singleQuote: false }), 'biome.json': BIOME_CONFIG }), ['prettier', '@biomejs/biome'])
+  const [tidied] = await step!([{ ...generated, content: BIOME_WRITTEN }])
+  // prettier's double quotes and semicolons stay; biome's fixes and import order are applied.
+  expect(tidied.content.split('\n').slice(0, 5)).toEqual(['import { expect, it } from "vitest";', 'import { add } from "../../src/add.js";', '', 'it("adds two numbers", () => {', '  const sum = add(1, 2);'])
+  expect(tidied.tidy).toMatchObject({ formatter: 'prettier', linter: 'biome', remaining: [{ line: 6, rule: 'lint/suspicious/noDoubleEquals' }], failed: [] })
+})
+
+test('biome leaving the generated file out by its configuration is reported as a failure, the file as it was', async () => {
+  const { step } = await stepFor(project({ 'biome.json': JSON.stringify({ files: { includes: ['src/**'] } }) }), ['@biomejs/biome'])
+  const [tidied] = await step!([{ ...generated, content: BIOME_WRITTEN }])
+  expect(tidied.content).toBe(BIOME_WRITTEN)
+  // The formatter says so on its exit 1; the linter's report says it checked nothing.
+  expect(tidied.tidy!.failed).toEqual([expect.stringMatching(/^biome: exit 1: .*No files were processed/), expect.stringMatching(/^biome: .*checked none of the files/)])
+})
+
+test("xo: its --fix applied by the repository's `xo` settings, and the rule it still reports", async () => {
+  const xoSettings = { space: true, rules: { 'max-len': ['error', { code: 60 }] } }
+  const { step, log } = await stepFor(project({ 'package.json': JSON.stringify({ name: 'adder', type: 'module', scripts: { test: 'xo && node --test' }, xo: xoSettings }) }), ['xo'])
+  expect(log).toContain('Tidy: the generated tests go through xo (its fixes), as the "test" script says, before they run')
+  const written = [
+    'import test from "node:test"',
+    'import assert from "node:assert/strict"',
+    'import { add } from "../../src/add.js"',
+    '',
+    'test("adds two numbers", () => {',
+    '  let sum = add(1, 2)',
+    '  assert.equal(sum, 3) // the sum of one and two, as the bug report says it should be',
+    '})',
+    ''
+  ].join('\n')
+  const [tidied] = await step!([{ ...generated, path: 'test/regression/issue-7.test.mjs', content: written }])
+  // xo's own style (semicolons, single quotes, no spaces in braces) and its fixes (const, a capital comment).
+  const expected = [
+    "import test from 'node:test';",
+    "import assert from 'node:assert/strict';",
+    "import {add} from '../../src/add.js';",
+    '',
+    "test('adds two numbers', () => {",
+    '  const sum = add(1, 2);',
+    '  assert.equal(sum, 3); // The sum of one and two, as the bug report says it should be',
+    '});',
+    ''
+  ].join('\n')
+  expect(tidied.content).toBe(expected)
+  expect(await readFile(join(dir, 'test/regression/issue-7.test.mjs'), 'utf8')).toBe(expected)
+  expect(tidied.tidy).toEqual({ formatter: null, linter: 'xo', changed: true, remaining: [{ line: 7, rule: 'max-len', message: 'This line has a length of 86. Maximum allowed is 60.' }], failed: [] })
+  expect(log).toContain('Tidy: test/regression/issue-7.test.mjs: xo ran on it (changed); xo still reports line 7 max-len: This line has a length of 86. Maximum allowed is 60.')
 })
