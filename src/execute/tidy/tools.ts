@@ -166,7 +166,7 @@ function eslintRemaining(stdout: string, files: string[]): Remaining {
 
 interface BiomeReport {
   summary?: { changed?: unknown; unchanged?: unknown }
-  diagnostics?: Array<{ category?: unknown; message?: unknown; location?: { path?: unknown; start?: { line?: unknown } } }>
+  diagnostics?: Array<{ category?: unknown; message?: unknown; location?: { path?: unknown; start?: { line?: unknown } } | null }>
 }
 
 /** biome's JSON reporter (2.x): `{ summary, diagnostics: [{ category, message, location: { path, start: { line } } }] }`. */
@@ -177,7 +177,10 @@ function biomeRemaining(stdout: string, files: string[]): Remaining {
   if (Number(report.summary?.changed ?? 0) + Number(report.summary?.unchanged ?? 0) === 0) throw new Error('biome checked none of the files (its configuration leaves them out)')
   const remaining: Remaining = new Map(files.map((file) => [file, []]))
   for (const diagnostic of report.diagnostics) {
-    const file = givenPath(String(diagnostic.location?.path ?? ''), files)
+    const path = diagnostic.location?.path ?? ''
+    // Another report shape (another major version) is not read as a clean one.
+    if (typeof path !== 'string') throw new Error('biome printed a report of a form not read here (biome 2)')
+    const file = givenPath(path, files)
     if (file) remaining.get(file)!.push(lintMessage(diagnostic.location?.start?.line, diagnostic.category, diagnostic.message))
   }
   return remaining

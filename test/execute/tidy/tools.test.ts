@@ -68,6 +68,8 @@ test('a biome run that checked none of the files, or printed no report, is a fai
   expect(() => TOOLS.biomeLint.remaining!(JSON.stringify(none), ['a.js'])).toThrow(/checked none of the files/)
   expect(() => TOOLS.biomeLint.remaining!('', ['a.js'])).toThrow()
   expect(() => TOOLS.biomeLint.remaining!('[]', ['a.js'])).toThrow(/JSON report/)
+  const otherShape = { ...BIOME_REPORT, diagnostics: [{ ...BIOME_REPORT.diagnostics[0], location: { path: { file: 'test/a.test.js' }, span: [10, 12] } }] }
+  expect(() => TOOLS.biomeLint.remaining!(JSON.stringify(otherShape), ['test/a.test.js'])).toThrow(/form not read/)
 })
 
 test("xo's JSON report is eslint's", () => {
