@@ -61591,7 +61591,7 @@ function carriedOptions(words, tool) {
             else if (i + 1 < words.length)
                 options.push(word, words[++i]);
         }
-        else if (tool.carried.flags.includes(word))
+        else if (tool.carried.flags.includes(name))
             options.push(word);
     }
     return options;
@@ -61645,6 +61645,7 @@ const BIOME = 'biome';
 const ESLINT = 'eslint';
 const RUFF = 'ruff';
 const BLACK = 'black';
+const XO = 'xo';
 /** `prettier --write`: the repository's configuration is found from the file, as its own run finds it. */
 const prettier = {
     name: PRETTIER,
@@ -61681,6 +61682,32 @@ const eslint = {
         flags: ['--no-eslintrc', '--no-config-lookup', '--no-inline-config']
     }
 };
+/**
+ * `biome check --write`: biome's lint fixes and its import sorting, as a biome repository's own `biome check`
+ * asks for them; its formatting too, unless another formatter is the repository's (then detect.ts passes
+ * `--formatter-enabled=false`). Exit 1: errors remain. Its JSON report is on stdout.
+ */
+const biomeLint = {
+    name: BIOME,
+    kind: 'linter',
+    program: 'biome',
+    language: 'javascript',
+    args: (options, files) => ['check', ...options, '--write', '--reporter=json', '--max-diagnostics=none', ...files],
+    ranCodes: [0, 1],
+    remaining: biomeRemaining,
+    carried: { withValue: ['--config-path'], flags: [] }
+};
+/** `xo --fix --reporter=json`: xo wraps eslint, and its JSON reporter is eslint's; it finds its own configuration (`xo` in package.json, `xo.config.*`). */
+const xo = {
+    name: XO,
+    kind: 'linter',
+    program: 'xo',
+    language: 'javascript',
+    args: (options, files) => [...options, '--fix', '--reporter=json', ...files],
+    ranCodes: [0, 1],
+    remaining: eslintRemaining,
+    carried: { withValue: ['--config'], flags: ['--space', '--semicolon', '--no-semicolon', '--prettier', '--react'] }
+};
 const ruffFormat = {
     name: RUFF,
     kind: 'formatter',
@@ -61711,7 +61738,7 @@ const ruffCheck = {
     carried: { withValue: ['--config', '--line-length', '--select', '--ignore', '--extend-select', '--extend-ignore', '--target-version'], flags: ['--preview'] }
 };
 /** Every tool kind, by how the repository names it: the formatter's and the linter's. */
-const TOOLS = { prettier, biome, eslint, ruffFormat, ruffCheck, black };
+const TOOLS = { prettier, biome, eslint, biomeLint, xo, ruffFormat, ruffCheck, black };
 /** The files a tool takes: JavaScript/TypeScript ones for the Node tools, Python ones for the Python tools. */
 function takes(tool, path) {
     return tool.language === 'python' ? path.endsWith('.py') : /\.[cm]?[jt]sx?$/.test(path);
@@ -61726,6 +61753,26 @@ function eslintRemaining(stdout, files) {
         if (!file)
             continue;
         remaining.set(file, (report.messages ?? []).map((message) => lintMessage(message.line, message.ruleId, message.message)));
+    }
+    return remaining;
+}
+/** biome's JSON reporter (2.x): `{ summary, diagnostics: [{ category, message, location: { path, start: { line } } }] }`. */
+function biomeRemaining(stdout, files) {
+    const report = parseSandboxJson('biome output', stdout.trim());
+    if (!report || typeof report !== 'object' || !Array.isArray(report.diagnostics))
+        throw new Error('biome did not print its JSON report');
+    // A file its configuration leaves out is never checked: that is no clean result.
+    if (Number(report.summary?.changed ?? 0) + Number(report.summary?.unchanged ?? 0) === 0)
+        throw new Error('biome checked none of the files (its configuration leaves them out)');
+    const remaining = new Map(files.map((file) => [file, []]));
+    for (const diagnostic of report.diagnostics) {
+        const path = diagnostic.location?.path ?? '';
+        // Another report shape (another major version) is not read as a clean one.
+        if (typeof path !== 'string')
+            throw new Error('biome printed a report of a form not read here (biome 2)');
+        const file = givenPath(path, files);
+        if (file)
+            remaining.get(file).push(lintMessage(diagnostic.location?.start?.line, diagnostic.category, diagnostic.message));
     }
     return remaining;
 }
@@ -61765,19 +61812,28 @@ const NO_TIDY = { formatter: null, linter: null };
 const PRETTIER_CONFIGS = ['.prettierrc', ...['json', 'json5', 'yaml', 'yml', 'toml', 'js', 'cjs', 'mjs', 'ts', 'cts', 'mts'].map((ext) => `.prettierrc.${ext}`), ...['js', 'cjs', 'mjs', 'ts', 'cts', 'mts'].map((ext) => `prettier.config.${ext}`)];
 const ESLINT_CONFIGS = [...['js', 'mjs', 'cjs', 'ts', 'mts', 'cts'].map((ext) => `eslint.config.${ext}`), '.eslintrc', ...['js', 'cjs', 'json', 'yaml', 'yml'].map((ext) => `.eslintrc.${ext}`)];
 const BIOME_CONFIGS = ['biome.json', 'biome.jsonc'];
+// xo.config.* and the `xo` key (xo 1+); .xo-config* (older xo).
+const XO_CONFIGS = [...['js', 'cjs', 'mjs', 'ts', 'mts'].map((ext) => `xo.config.${ext}`), '.xo-config', '.xo-config.json', '.xo-config.js', '.xo-config.cjs'];
 /** The repository's formatter and linter for the package's generated tests; each null when it has none installed. */
 async function detectTidyTools(repo, packageDir) {
     const facts = await readFacts(repo, packageDir);
     const formatters = [prettierUse(facts), biomeUse(facts), blackUse(facts), ruffFormatUse(facts)];
-    const linters = [eslintUse(facts), ruffCheckUse(facts)];
+    const linters = [eslintUse(facts), xoUse(facts), biomeLintUse(facts), ruffCheckUse(facts)];
     const installedOf = (uses) => uses.flatMap((use) => (use ? [plan(use, repo.installed(use.spec, packageDir))] : [])).find((tool) => tool !== null) ?? null;
-    return { formatter: installedOf(formatters), linter: installedOf(linters) };
+    const formatter = installedOf(formatters);
+    return { formatter, linter: withoutOtherFormatting(installedOf(linters), formatter) };
+}
+/** `biome check` formats too: where another tool is the repository's formatter, biome's linter leaves formatting to it. */
+function withoutOtherFormatting(linter, formatter) {
+    if (linter?.spec !== TOOLS.biomeLint || formatter?.spec === TOOLS.biome)
+        return linter;
+    return { ...linter, options: [...linter.options, '--formatter-enabled=false'] };
 }
 const plan = (use, program) => (program ? { ...use, program } : null);
 async function readFacts(repo, packageDir) {
     const folders = [...new Set([packageDir, ''])];
     const tracked = new Set(repo.files);
-    const configs = new Set(folders.flatMap((dir) => [...PRETTIER_CONFIGS, ...ESLINT_CONFIGS, ...BIOME_CONFIGS, 'ruff.toml', '.ruff.toml'].filter((name) => tracked.has(external_node_path_.posix.join(dir, name)))));
+    const configs = new Set(folders.flatMap((dir) => [...PRETTIER_CONFIGS, ...ESLINT_CONFIGS, ...BIOME_CONFIGS, ...XO_CONFIGS, 'ruff.toml', '.ruff.toml'].filter((name) => tracked.has(external_node_path_.posix.join(dir, name)))));
     const manifests = await Promise.all(folders.map((dir) => repo.read(external_node_path_.posix.join(dir, 'package.json'))));
     const parsed = manifests.map(parseManifest);
     const scripts = Object.assign({}, ...parsed.map((manifest) => manifest.scripts).reverse());
@@ -61813,6 +61869,9 @@ const keyIn = (facts, key) => (facts.manifestKeys.has(key) ? `the "${key}" key o
 const prettierUse = (facts) => use(TOOLS.prettier, facts, configIn(facts, PRETTIER_CONFIGS) ?? keyIn(facts, 'prettier'));
 const biomeUse = (facts) => use(TOOLS.biome, facts, configIn(facts, BIOME_CONFIGS), 'format') ?? use(TOOLS.biome, facts, null, 'check');
 const eslintUse = (facts) => use(TOOLS.eslint, facts, configIn(facts, ESLINT_CONFIGS) ?? keyIn(facts, 'eslintConfig'));
+/** A script running `biome check`, `biome lint` or `biome ci`; else biome.json (biome's linter is on by default). */
+const biomeLintUse = (facts) => ['check', 'lint', 'ci'].map((subcommand) => use(TOOLS.biomeLint, facts, null, subcommand)).find((found) => found !== null) ?? use(TOOLS.biomeLint, facts, configIn(facts, BIOME_CONFIGS));
+const xoUse = (facts) => use(TOOLS.xo, facts, configIn(facts, XO_CONFIGS) ?? keyIn(facts, 'xo'));
 const blackUse = (facts) => use(TOOLS.black, facts, /^\[tool\.black\]/m.test(facts.pyproject) ? '[tool.black] in pyproject.toml' : null);
 /** ruff formats only where the repository says so: its `[format]` table, or a pre-commit `ruff-format` hook. */
 function ruffFormatUse(facts) {
@@ -61916,7 +61975,8 @@ async function readBack(current, taken, treeRoot) {
 }
 /** `test/regression/issue-7.test.js: prettier formatted it (changed), eslint: 1 problem left: line 3 max-len …`. */
 function describeTidy(path, tidy) {
-    const ran = [tidy.formatter, tidy.linter].filter((name) => name !== null).join(' and ');
+    // One name where one tool was both (biome, ruff).
+    const ran = [...new Set([tidy.formatter, tidy.linter].filter((name) => name !== null))].join(' and ');
     const parts = [ran ? `${ran} ran on it (${tidy.changed ? 'changed' : 'unchanged'})` : 'no tool changed it'];
     if (tidy.linter)
         parts.push(tidy.remaining.length ? `${tidy.linter} still reports ${describeMessages(tidy.remaining)}` : `${tidy.linter} reports nothing`);
