@@ -19,7 +19,7 @@ import { boundedReader, type FileReader } from './read.js'
 import { capNames, filesNamedIn, rebaseImports, relatedModules, relativeImports, resolveImport } from './related.js'
 import { UNKNOWN_COLLECTION, type Collection } from './collection.js'
 import { collectedLayout, layoutFor, styleExampleTest, suiteStem } from './test-layout.js'
-import { moduleSuffix, nearestPackageType } from './test-extension.js'
+import { manifestType, moduleSuffix, nearestPackageType } from './test-extension.js'
 import { calledNames, definitionLines } from './callees.js'
 import { testsNamingTheChange } from './test-excerpts.js'
 import { commandLineEntries, waysIn, withExampleSources } from './way-in.js'
@@ -287,9 +287,5 @@ function installedVersion(repoDir: string, framework: string): string | null {
 }
 
 async function packageType(reader: FileReader, head: string): Promise<string | undefined> {
-  try {
-    return JSON.parse((await reader.text(head, 'package.json')) ?? '{}').type
-  } catch {
-    return undefined
-  }
+  return manifestType(await reader.text(head, 'package.json'))
 }

@@ -25,12 +25,13 @@ export function moduleSuffix(suffix: string, facts: ModuleFacts): string {
 export async function nearestPackageType(dir: string, files: ReadonlySet<string>, read: (path: string) => Promise<string | null>): Promise<string | undefined> {
   for (let folder = dir; ; folder = posix.dirname(folder)) {
     const manifest = posix.join(folder === '.' ? '' : folder, 'package.json')
-    if (files.has(manifest)) return typeOf(await read(manifest))
+    if (files.has(manifest)) return manifestType(await read(manifest))
     if (folder === '.' || folder === '' || folder === '/') return undefined
   }
 }
 
-function typeOf(text: string | null): string | undefined {
+/** A package.json's `"type"`; undefined when it has none or does not parse. */
+export function manifestType(text: string | null): string | undefined {
   try {
     const type = (JSON.parse(text ?? '{}') as { type?: unknown }).type
     return typeof type === 'string' ? type : undefined

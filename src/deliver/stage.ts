@@ -50,7 +50,7 @@ export const ARTIFACT_ONLY = 'deliver: artifact — the suite is in the artifact
 export async function deliverSuite(context: DeliverContext): Promise<DeliveryOutcome> {
   try {
     const outcome = await deliver(context)
-    context.log.info(deliveryLine(outcome.record))
+    context.log.info(deliveryLogLine(outcome.record))
     return outcome
   } catch (error) {
     context.log.warn(`Could not deliver the suite (${describeError(error)}); it stays in the output folder's suite/`)
@@ -97,7 +97,7 @@ const isOwnCommit = (message: string) => message.split('\n').some((line) => line
 const nothing = (reason: string): DeliveryOutcome => ({ record: { mode: 'none', files: [], url: null, reason }, files: [] })
 
 /** Where the suite went, for the log. */
-export function deliveryLine(record: DeliveryRecord): string {
+function deliveryLogLine(record: DeliveryRecord): string {
   const files = `${record.files.length} file(s): ${record.files.join(', ')}`
   if (record.mode === 'none') return `Delivery: none (${record.reason})`
   if (record.mode === 'patch') return `Delivery: ${PATCH_FILE} in the output folder adds ${files}${record.reason ? ` (not pushed: ${record.reason})` : ''}; apply it at the head with \`git apply ${PATCH_FILE}\``

@@ -10,6 +10,7 @@ import type { Logger } from '../ports/logger.js'
 import { expandCommand } from '../frameworks/command.js'
 import type { Sandbox } from '../ports/sandbox.js'
 import { UserFacingError } from '../errors.js'
+import { together } from '../settled.js'
 import { removeInside, writeInside } from '../ports/sandbox-writes.js'
 import { changesInstall } from './dependency-change.js'
 import { firstErrorLines } from '../frameworks/output.js'
@@ -82,10 +83,8 @@ export async function prepareTrees(repositoryGit: GitCommands, changeSet: Change
   }
   try {
     // Side by side: neither tree reads the other. Both settle before a failure disposes of them.
-    const [headAdded, preFixAdded] = await Promise.allSettled([addHead(), addPreFixTree(git, changeSet, preFix, options, links)])
-    if (headAdded.status === 'rejected') throw headAdded.reason
-    if (preFixAdded.status === 'rejected') throw preFixAdded.reason
-    return { head, preFix, ...preFixAdded.value, addVariant, dispose }
+    const [, preFixAdded] = await together(addHead(), addPreFixTree(git, changeSet, preFix, options, links))
+    return { head, preFix, ...preFixAdded, addVariant, dispose }
   } catch (error) {
     await dispose()
     throw error

@@ -4,7 +4,7 @@
  * a merged pull request or a protected branch is refused, and nothing is overwritten.
  */
 import type { Delivery } from '../deliver/delivery.js'
-import { branchHead, createCommit, type Octokit, type Repository } from './git-commit.js'
+import { branchHead, createCommit, deliveryCommit, type Octokit, type Repository } from './git-commit.js'
 import type { PullRequestInfo } from './pull-request.js'
 import { gitHubAnswer, needing, PushRefused, refusalOf } from './push-refusal.js'
 
@@ -17,7 +17,7 @@ export async function commitOnHeadBranch(octokit: Octokit, repository: Repositor
   refuseElsewhere(repository, pullRequest)
   await refuseProtected(octokit, repository, branch)
   await refuseMoved(octokit, repository, branch, delivery.head)
-  const commit = await needing('contents', () => createCommit(octokit, repository, { files: delivery.files, message: `${delivery.title}\n\n${delivery.body}`, parent: delivery.head }))
+  const commit = await needing('contents', () => createCommit(octokit, repository, deliveryCommit(delivery)))
   try {
     await octokit.rest.git.updateRef({ ...repository, ref: `heads/${branch}`, sha: commit.sha, force: false })
   } catch (error) {

@@ -3,6 +3,7 @@
  * parent's tree, a commit with the parent as its only parent. No branch moves here.
  */
 import type * as github from '@actions/github'
+import type { Delivery } from '../deliver/delivery.js'
 import type { SuiteFile } from '../domain.js'
 
 export type Octokit = ReturnType<typeof github.getOctokit>
@@ -16,6 +17,11 @@ export interface NewCommit {
   files: SuiteFile[]
   message: string
   parent: string
+}
+
+/** The commit a delivery makes, whether on the pull request's branch or the follow-up's: the same files, message and parent. */
+export function deliveryCommit(delivery: Delivery): NewCommit {
+  return { files: delivery.files, message: `${delivery.title}\n\n${delivery.body}`, parent: delivery.head }
 }
 
 /** Regular files only: the suite holds no executables or links. */

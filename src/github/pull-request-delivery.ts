@@ -6,7 +6,7 @@
 import type { Delivery } from '../deliver/delivery.js'
 import { boundedMarkdown, type SizeLimit } from '../report/bounded.js'
 import { DELIVERY_BRANCH_PREFIX } from './constants.js'
-import { branchHead, createCommit, type Octokit, type Repository } from './git-commit.js'
+import { branchHead, createCommit, deliveryCommit, type Octokit, type Repository } from './git-commit.js'
 import type { PullRequestInfo } from './pull-request.js'
 import { needing, PushRefused } from './push-refusal.js'
 
@@ -21,7 +21,7 @@ export async function followUpPullRequest(octokit: Octokit, repository: Reposito
     throw new PushRefused(`the pull request's branch is in ${pullRequest.headRepository ?? 'a deleted fork'}, not ${here}: a pull request into it can only be opened there`)
   }
   const branch = `${DELIVERY_BRANCH_PREFIX}${pullRequest.number}`
-  const commit = await needing('contents', () => createCommit(octokit, repository, { files: delivery.files, message: `${delivery.title}\n\n${delivery.body}`, parent: delivery.head }))
+  const commit = await needing('contents', () => createCommit(octokit, repository, deliveryCommit(delivery)))
   await needing('contents', () => pointBranchAt(octokit, repository, branch, commit.sha))
   const body = boundedMarkdown(delivery.body, BODY_LIMIT, "The whole message is the commit's.")
   try {

@@ -3,6 +3,7 @@
  * -c config/eslint.js"` runs eslint with `--ext .ts -c config/eslint.js`. Only the options the tool's entry
  * carries (tools.ts) are kept; the globs, the check/write mode and the output format are the run's own.
  */
+import { scriptCommands } from '../../frameworks/package-scripts.js'
 import type { ToolSpec } from './tools.js'
 
 /** Scripts that say how the repository formats or lints, looked at first; then the rest, in their order. */
@@ -22,7 +23,7 @@ export function scriptUse(scripts: Record<string, unknown>, tool: ToolSpec, subc
   for (const name of ordered) {
     const text = scripts[name]
     if (typeof text !== 'string') continue
-    for (const command of commands(text)) {
+    for (const command of scriptCommands(text)) {
       const start = command.findIndex((word) => isProgram(word, tool.program))
       if (start < 0) continue
       const rest = command.slice(start + 1)
@@ -49,31 +50,4 @@ function carriedOptions(words: string[], tool: ToolSpec): string[] {
     } else if (tool.carried.flags.includes(name)) options.push(word)
   }
   return options
-}
-
-/** A script's commands (split at `&&`, `||`, `;`, `|`), each as its words, quotes taken off. */
-export function commands(script: string): string[][] {
-  const result: string[][] = [[]]
-  let word: string | null = null
-  let quote: string | null = null
-  const endWord = () => {
-    if (word !== null) result.at(-1)!.push(word)
-    word = null
-  }
-  for (let i = 0; i < script.length; i++) {
-    const char = script[i]
-    if (quote) {
-      if (char === quote) quote = null
-      else word = (word ?? '') + char
-    } else if (char === '"' || char === "'") {
-      quote = char
-      word ??= ''
-    } else if (/\s/.test(char)) endWord()
-    else if (char === ';' || char === '&' || char === '|') {
-      endWord()
-      if (result.at(-1)!.length) result.push([])
-    } else word = (word ?? '') + char
-  }
-  endWord()
-  return result.filter((command) => command.length > 0)
 }

@@ -1,6 +1,7 @@
 /** Which formatter and linter the repository asks for, from its configuration and scripts; only installed ones count. */
 import { detectTidyTools, type RepositoryAtHead } from '../../../src/execute/tidy/detect.js'
-import { commands, scriptUse } from '../../../src/execute/tidy/scripts.js'
+import { scriptCommands } from '../../../src/frameworks/package-scripts.js'
+import { scriptUse } from '../../../src/execute/tidy/scripts.js'
 import { TOOLS } from '../../../src/execute/tidy/tools.js'
 
 /** A repository at head holding `files`, with `installed` programs (by name) at /bin. */
@@ -77,5 +78,5 @@ test('Python: ruff and black from pyproject.toml, ruff.toml and the pre-commit h
 })
 
 test("a script's commands, split as a shell splits them, quotes taken off", () => {
-  expect(commands(`prettier --write "src/**/*.{js,ts}" && eslint 'a b' || tsc; x | y`)).toEqual([['prettier', '--write', 'src/**/*.{js,ts}'], ['eslint', 'a b'], ['tsc'], ['x'], ['y']])
+  expect(scriptCommands(`prettier --write "src/**/*.{js,ts}" && eslint 'a b' || tsc; x | y`)).toEqual([['prettier', '--write', 'src/**/*.{js,ts}'], ['eslint', 'a b'], ['tsc'], ['x'], ['y']])
 })
