@@ -44736,7 +44736,7 @@ const ARTIFACT_ONLY = 'deliver: artifact — the suite is in the artifact and th
 async function deliverSuite(context) {
     try {
         const outcome = await deliver(context);
-        context.log.info(deliveryLine(outcome.record));
+        context.log.info(deliveryLogLine(outcome.record));
         return outcome;
     }
     catch (error) {
@@ -44788,7 +44788,7 @@ async function deliver(context) {
 const isOwnCommit = (message) => message.split('\n').some((line) => line.trim().toLowerCase() === delivery_DELIVERY_MARKER.toLowerCase());
 const nothing = (reason) => ({ record: { mode: 'none', files: [], url: null, reason }, files: [] });
 /** Where the suite went, for the log. */
-function deliveryLine(record) {
+function deliveryLogLine(record) {
     const files = `${record.files.length} file(s): ${record.files.join(', ')}`;
     if (record.mode === 'none')
         return `Delivery: none (${record.reason})`;
@@ -61554,6 +61554,12 @@ function proofStrength(proof) {
 }
 
 ;// CONCATENATED MODULE: ./src/execute/tidy/scripts.ts
+/**
+ * What the repository's package.json scripts pass to a formatter or linter: `"lint": "eslint . --ext .ts
+ * -c config/eslint.js"` runs eslint with `--ext .ts -c config/eslint.js`. Only the options the tool's entry
+ * carries (tools.ts) are kept; the globs, the check/write mode and the output format are the run's own.
+ */
+
 /** Scripts that say how the repository formats or lints, looked at first; then the rest, in their order. */
 const PREFERRED_SCRIPTS = ['format', 'fmt', 'prettier', 'lint:fix', 'fix', 'lint', 'check', 'pretest', 'test'];
 /** The first script that runs `tool` (by its program's name, as `biome format` or `ruff check` too), and the options it passes. */
@@ -61564,7 +61570,7 @@ function scriptUse(scripts, tool, subcommand = null) {
         const text = scripts[name];
         if (typeof text !== 'string')
             continue;
-        for (const command of commands(text)) {
+        for (const command of scriptCommands(text)) {
             const start = command.findIndex((word) => isProgram(word, tool.program));
             if (start < 0)
                 continue;
@@ -61595,41 +61601,6 @@ function carriedOptions(words, tool) {
             options.push(word);
     }
     return options;
-}
-/** A script's commands (split at `&&`, `||`, `;`, `|`), each as its words, quotes taken off. */
-function commands(script) {
-    const result = [[]];
-    let word = null;
-    let quote = null;
-    const endWord = () => {
-        if (word !== null)
-            result.at(-1).push(word);
-        word = null;
-    };
-    for (let i = 0; i < script.length; i++) {
-        const char = script[i];
-        if (quote) {
-            if (char === quote)
-                quote = null;
-            else
-                word = (word ?? '') + char;
-        }
-        else if (char === '"' || char === "'") {
-            quote = char;
-            word ??= '';
-        }
-        else if (/\s/.test(char))
-            endWord();
-        else if (char === ';' || char === '&' || char === '|') {
-            endWord();
-            if (result.at(-1).length)
-                result.push([]);
-        }
-        else
-            word = (word ?? '') + char;
-    }
-    endWord();
-    return result.filter((command) => command.length > 0);
 }
 
 ;// CONCATENATED MODULE: ./src/execute/tidy/tools.ts
@@ -62093,6 +62064,7 @@ function parseObject(text) {
 
 
 
+
 /** What the pre-fix tree takes back: the fix's source files, and manifests (a fix may be a dependency bump). */
 function filesToRevert(changeSet) {
     return changeSet.files.filter((file) => file.role === 'source' || isManifest(file.path));
@@ -62141,12 +62113,8 @@ async function prepareTrees(repositoryGit, changeSet, workDir, options) {
     };
     try {
         // Side by side: neither tree reads the other. Both settle before a failure disposes of them.
-        const [headAdded, preFixAdded] = await Promise.allSettled([addHead(), addPreFixTree(git, changeSet, preFix, options, links)]);
-        if (headAdded.status === 'rejected')
-            throw headAdded.reason;
-        if (preFixAdded.status === 'rejected')
-            throw preFixAdded.reason;
-        return { head, preFix, ...preFixAdded.value, addVariant, dispose };
+        const [, preFixAdded] = await together(addHead(), addPreFixTree(git, changeSet, preFix, options, links));
+        return { head, preFix, ...preFixAdded, addVariant, dispose };
     }
     catch (error) {
         await dispose();
@@ -66866,12 +66834,13 @@ async function nearestPackageType(dir, files, read) {
     for (let folder = dir;; folder = external_node_path_.posix.dirname(folder)) {
         const manifest = external_node_path_.posix.join(folder === '.' ? '' : folder, 'package.json');
         if (files.has(manifest))
-            return typeOf(await read(manifest));
+            return manifestType(await read(manifest));
         if (folder === '.' || folder === '' || folder === '/')
             return undefined;
     }
 }
-function typeOf(text) {
+/** A package.json's `"type"`; undefined when it has none or does not parse. */
+function manifestType(text) {
     try {
         const type = JSON.parse(text ?? '{}').type;
         return typeof type === 'string' ? type : undefined;
@@ -67224,12 +67193,7 @@ function context_installedVersion(repoDir, framework) {
     }
 }
 async function packageType(reader, head) {
-    try {
-        return JSON.parse((await reader.text(head, 'package.json')) ?? '{}').type;
-    }
-    catch {
-        return undefined;
-    }
+    return manifestType(await reader.text(head, 'package.json'));
 }
 
 ;// CONCATENATED MODULE: ./src/model/pricing.ts
@@ -67738,7 +67702,7 @@ const describeRanges = (ranges) => ranges.map(([first, last]) => (first === last
 
 /** A URL the destination gave, as a link only when it is a plain http(s) one. */
 const delivery_line_link = (url, text) => (/^https?:\/\/[^\s()<>[\]]+$/.test(url) ? `[${text}](${url})` : `${text} ${inlineCode(url)}`);
-function delivery_line_deliveryLine(delivery) {
+function deliveryLine(delivery) {
     if (!delivery)
         return null;
     const files = delivery.files.map((path) => inlineCode(path)).join(', ');
@@ -67809,7 +67773,7 @@ function renderMarkdown(report) {
         '# Regression tests for this fix',
         VERDICT_LINE[report.verdict] + (report.reason ? `\n\nReason: ${inertText(report.reason)}` : ''),
         `${failToPassCount(report)} fail-to-pass of ${report.tests.length} test(s) · mode \`${report.mode}\` · framework ${report.framework ?? 'unknown'}${report.runnerWrapper ? ` (through ${inlineCode(report.runnerWrapper)})` : ''} · \`${report.repository.base.slice(0, 7)}...${report.repository.head.slice(0, 7)}\``,
-        delivery_line_deliveryLine(report.delivery),
+        deliveryLine(report.delivery),
         mergeBaseLine(report),
         isolation(report),
         credentialsWarning(report),
