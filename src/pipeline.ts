@@ -140,8 +140,13 @@ export async function runPipeline(settings: Settings, ports: Ports): Promise<Out
     const wrapper = wrapperFor(join(settings.repoDir, settings.tests.workingDirectory), framework, settings.tests.command)
     ports.log.info(`${changeSet.files.length} changed file(s); mode ${settings.mode}`)
     if (settings.mode === 'verify') endIfNotApplicable(nothingToVerify(changeSet))
-    sandbox = await openSandbox(settings, ports, workDir, report)
-    trees = await timings.time('prepare-trees', () => setUpTrees(settings, ports, sandbox!, changeSet, join(workDir, 'trees')))
+    // git checks the trees out while the sandbox opens; they wait for it only to be shared with it. A sandbox
+    // that does not open ends the run once they have settled (they fail then, and remove themselves).
+    const opening = openSandbox(settings, ports, workDir, report)
+    const checkingOut = setUpTrees(settings, ports, opening, changeSet, join(workDir, 'trees'))
+    sandbox = await openedBeside(opening, checkingOut)
+    // What the trees take after the sandbox (an install): the first of the repository's code to run.
+    trees = await timings.time('prepare-trees', () => checkingOut)
     report.preFixTree = { reverted: trees.reverted, dependencies: trees.preFixDependencies }
     const { tests } = settings
     const scratchDir = join(workDir, 'runs')
@@ -325,6 +330,18 @@ async function openSandbox(settings: Settings, ports: Ports, workDir: string, re
   return usePackageManagers(sandbox, settings.repoDir, settings.tests.workingDirectory, join(workDir, 'package-managers'), ports.log)
 }
 
+/** The sandbox once open; else its error, once the trees waiting for it have settled too. */
+async function openedBeside(opening: Promise<Sandbox>, checkingOut: Promise<unknown>): Promise<Sandbox> {
+  // The trees' error, if they fail after the sandbox opened, is theirs to throw where they are awaited.
+  checkingOut.catch(() => undefined)
+  try {
+    return await opening
+  } catch (error) {
+    await checkingOut.catch(() => undefined)
+    throw error
+  }
+}
+
 /** What the tests may reach: only loopback in the sandbox, unless the user let them have the network. */
 function testNetwork(settings: Settings, sandbox: Sandbox): Report['network'] {
   if (settings.network) return { tests: 'open', why: 'network: true (--network) lets them reach it' }
@@ -333,7 +350,7 @@ function testNetwork(settings: Settings, sandbox: Sandbox): Report['network'] {
   return { tests: 'open', why }
 }
 
-async function setUpTrees(settings: Settings, ports: Ports, sandbox: Sandbox, changeSet: ChangeSet, dir: string): Promise<Trees> {
+async function setUpTrees(settings: Settings, ports: Ports, sandbox: Promise<Sandbox>, changeSet: ChangeSet, dir: string): Promise<Trees> {
   const { installCommand, workingDirectory } = settings.tests
   const trees = await prepareTrees(ports.git, changeSet, dir, { sandbox, timeoutMs: settings.testTimeoutMs, installCommand, packageDir: workingDirectory, cache: ports.dependencyCache, log: ports.log })
   ports.log.info(`Pre-fix tree: reverted ${trees.reverted.join(', ') || 'nothing'}; dependencies ${trees.preFixDependencies}`)

@@ -12,6 +12,7 @@ import { expandCommand, type CommandLine } from '../frameworks/command.js'
 import type { Logger } from '../ports/logger.js'
 import type { ProcessRunner } from '../ports/process.js'
 import { makeFolderInside, moveFolderInside } from '../ports/sandbox-writes.js'
+import { eachAtMost } from '../settled.js'
 import { runTreeCommand } from './tree-command.js'
 
 /** 'reused-after-failed-install': the pre-fix tree's own install failed; it runs on the head's dependencies. */
@@ -90,6 +91,12 @@ export function dependencyLinks(repoDir: string, packageDir: string, treesDir: s
   return { made: () => (made ??= make()) }
 }
 
+/**
+ * Links made at once: a file system makes them one after another anyway, and the run's other file accesses
+ * (the sandbox opens meanwhile) get the rest of libuv's threads.
+ */
+const LINKS_AT_ONCE = 2
+
 /** A checkout folder with installed dependencies, and the links to them made already (null: none yet). */
 interface FolderToLink {
   folder: string
@@ -130,7 +137,7 @@ async function stageDependencies(toLink: FolderToLink[], besideDir: string): Pro
 /** Each link of `made` into `target` by a new name (where the file system has no hard links: a new link). */
 async function linkAgain(made: string, target: string): Promise<void> {
   const entries = await readdir(made)
-  await Promise.all(entries.map((entry) => link(join(made, entry), join(target, entry)).catch(async () => symlink(await readlink(join(made, entry)), join(target, entry)))))
+  await eachAtMost(entries, LINKS_AT_ONCE, (entry) => link(join(made, entry), join(target, entry)).catch(async () => symlink(await readlink(join(made, entry)), join(target, entry))))
 }
 
 /** Into the tree through the checked walk: after a failed install in the sandbox, its folders may be links. */
@@ -209,7 +216,7 @@ async function linkEntries(installed: string, target: string): Promise<void> {
   // Straight to the real folder: a linked node_modules may pass through folders the sandbox cannot enter.
   const source = await realpath(installed)
   const entries = (await readdir(source)).filter((entry) => !WRITTEN_BY_TOOLS.has(entry))
-  await Promise.all(entries.map((entry) => symlink(join(source, entry), join(target, entry))))
+  await eachAtMost(entries, LINKS_AT_ONCE, (entry) => symlink(join(source, entry), join(target, entry)))
 }
 
 /** A fresh install at the tree's root, for a pre-fix tree whose manifests differ from the head's. */

@@ -2,6 +2,7 @@
  * The two trees the suite runs in, both git worktrees outside the user's checkout: the head, and the
  * pre-fix tree — the head with the PR's non-test source changes (and manifests) reverted.
  */
+import { rm } from 'node:fs/promises'
 import { join } from 'node:path'
 import type { ChangeSet, ChangedFile } from '../domain.js'
 import { isManifest } from '../diff/classify.js'
@@ -17,8 +18,12 @@ import { firstErrorLines } from '../frameworks/output.js'
 import { runTreeCommand } from './tree-command.js'
 import { checkOutWithDependencies, dependencyLinks, installDependencies, reuseDependencies, type DependencyLinks, type DependencyOptions, type DependencySource } from './dependencies.js'
 
-/** How the trees are set up: the sandbox that may write them and runs their installs, and how to install. */
-export type TreeOptions = Omit<DependencyOptions, 'processes'> & { sandbox: Sandbox }
+/**
+ * How the trees are set up: the sandbox that may write them and runs their installs, and how to install.
+ * The sandbox may still be opening: git checks the trees out meanwhile, and they wait for it only to be
+ * shared with it (or to install in it).
+ */
+export type TreeOptions = Omit<DependencyOptions, 'processes'> & { sandbox: Sandbox | Promise<Sandbox> }
 
 export interface Trees {
   head: string
@@ -62,7 +67,7 @@ export async function prepareTrees(repositoryGit: GitCommands, changeSet: Change
   // first (the sandbox's files with it), then git forgets the worktrees.
   const worktrees = [head, preFix]
   const dispose = async () => {
-    options.sandbox.remove(workDir)
+    await removeTrees(options.sandbox, workDir)
     for (const dir of worktrees) await git.removeWorktree(dir)
   }
   // The node_modules links, made once for all the run's trees.
@@ -74,12 +79,12 @@ export async function prepareTrees(repositoryGit: GitCommands, changeSet: Change
       await git.addWorktree(dir, changeSet.head)
       await change(dir)
     }, links)
-    await options.sandbox.share(dir)
+    await (await options.sandbox).share(dir)
     return dir
   }
   const addHead = async () => {
     await checkOutWithDependencies(git.repoDir, head, options.packageDir, () => git.addWorktree(head, changeSet.head), links)
-    await options.sandbox.share(head)
+    await (await options.sandbox).share(head)
   }
   try {
     // Side by side: neither tree reads the other. Both settle before a failure disposes of them.
@@ -89,6 +94,13 @@ export async function prepareTrees(repositoryGit: GitCommands, changeSet: Change
     await dispose()
     throw error
   }
+}
+
+/** The trees' folder, with what the sandbox wrote there; a sandbox that never opened wrote nothing. */
+async function removeTrees(opening: TreeOptions['sandbox'], dir: string): Promise<void> {
+  const sandbox = await Promise.resolve(opening).catch(() => null)
+  if (sandbox) sandbox.remove(dir)
+  else await rm(dir, { recursive: true, force: true })
 }
 
 /**
@@ -115,19 +127,20 @@ export async function addPreFixTree(git: GitCommands, changeSet: ChangeSet, dir:
   }
   if (!(await fixChangesInstall(git, changeSet))) {
     const preFixDependencies = await checkOutWithDependencies(git.repoDir, dir, options.packageDir, checkOut, links)
-    await options.sandbox.share(dir)
+    await (await options.sandbox).share(dir)
     return { reverted, preFixDependencies, preFixInstallError: null }
   }
   await checkOut()
   // The install runs in the sandbox: the tree is shared before it.
-  await options.sandbox.share(dir)
+  const sandbox = await options.sandbox
+  await sandbox.share(dir)
   try {
-    return { reverted, preFixDependencies: await installDependencies(dir, { ...options, processes: options.sandbox.processes }), preFixInstallError: null }
+    return { reverted, preFixDependencies: await installDependencies(dir, { ...options, processes: sandbox.processes }), preFixInstallError: null }
   } catch (error) {
     if (!(error instanceof UserFacingError)) throw error
     // A lockfile this machine's package manager cannot install (an old format, a registry out of reach):
     // the head's dependencies still test the reverted sources, unless the fix was the dependency change.
-    options.sandbox.remove(join(dir, 'node_modules'))
+    sandbox.remove(join(dir, 'node_modules'))
     await reuseDependencies(git.repoDir, dir, options.packageDir)
     return { reverted, preFixDependencies: 'reused-after-failed-install', preFixInstallError: firstErrorLines(error.message, 4) }
   }

@@ -130,6 +130,7 @@ export function createGit(repoDir: string, options: GitOptions = {}): GitCommand
   const env = gitEnvironment(options.parentEnv ?? process.env)
   const timeouts = { ...GIT_TIMEOUTS, ...options.timeouts }
   const overrides = new RepositoryConfigOverrides(env, timeouts.local)
+  const listed = new Map<string, Promise<string[]>>()
   const git = async (args: string[], call: GitCall = {}) => {
     const cwd = call.cwd ?? repoDir
     const config = await overrides.for(cwd, call.fresh ?? false)
@@ -171,12 +172,18 @@ export function createGit(repoDir: string, options: GitOptions = {}): GitCommand
         return null
       }
     },
-    listFiles: async (commit) => (await git(['ls-tree', '-r', '--name-only', '-z', '--end-of-options', commit])).split('\0').filter(Boolean),
+    listFiles(commit) {
+      // A commit's files never change: each stage asks for the head's, and git lists them once.
+      const list = async () => (await git(['ls-tree', '-r', '--name-only', '-z', '--end-of-options', commit])).split('\0').filter(Boolean)
+      if (!isObjectId(commit)) return list()
+      if (!listed.has(commit)) listed.set(commit, list().catch((error) => { listed.delete(commit); throw error }))
+      return listed.get(commit)!.then((files) => [...files])
+    },
     treeEntries: async (commit) => parseTreeEntries(await git(['ls-tree', '-r', '-l', '-z', '--full-tree', '--end-of-options', commit])),
     async grep(commit, pattern, options) {
       // git grep reads no --end-of-options before its revision (git 2.39: "unable to resolve revision"), so
       // only a full object name is passed there at all: it cannot be read as an option.
-      if (!/^[0-9a-f]{40,64}$/.test(commit)) throw new Error(`git grep needs a full commit id, not ${JSON.stringify(commit)}`)
+      if (!isObjectId(commit)) throw new Error(`git grep needs a full commit id, not ${JSON.stringify(commit)}`)
       // --no-column: the repository's grep.column would add a field to every match.
       const args = ['grep', '-n', '-I', '--no-color', '--no-column', '--full-name', '-z', options.regex ? '-E' : '-F']
       if (options.ignoreCase) args.push('-i')
@@ -196,8 +203,9 @@ export function createGit(repoDir: string, options: GitOptions = {}): GitCommand
     // A checkout: the filter drivers it would run are read again just before.
     addWorktree: async (dir, commit) => void (await git(['worktree', 'add', '--detach', '--force', '--end-of-options', dir, commit], { slow: true, fresh: true })),
     async removeWorktree(dir) {
-      await git(['worktree', 'remove', '--force', '--end-of-options', dir]).catch(() => undefined)
-      await git(['worktree', 'prune']).catch(() => undefined)
+      // `remove` forgets a tree whose folder is gone too; a prune only where it could not.
+      const removed = await git(['worktree', 'remove', '--force', '--end-of-options', dir]).then(() => true, () => false)
+      if (!removed) await git(['worktree', 'prune']).catch(() => undefined)
     },
     async attributesAt(commit, paths, names) {
       const attributes = new Map<string, Record<string, string>>()
@@ -255,6 +263,11 @@ export function createGit(repoDir: string, options: GitOptions = {}): GitCommand
       if (ours.length) gitSync(['worktree', 'prune'])
     }
   }
+}
+
+/** A full object id (SHA-1 or SHA-256): it names the same commit for the whole run, unlike a ref. */
+function isObjectId(name: string): boolean {
+  return /^[0-9a-f]{40}([0-9a-f]{24})?$/.test(name)
 }
 
 /** Config keys (as git lists them: section and name lower case) that hold credentials or say where git finds them. */

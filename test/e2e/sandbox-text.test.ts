@@ -96,6 +96,8 @@ test('a run that refuses to start without a sandbox says nothing of the reposito
     const markdown = await readFile(outcome.paths.markdown, 'utf8')
     expect(markdown).toContain("Nothing of the repository's code ran (no sandbox: not root, and no passwordless sudo to start the sandbox with).")
     expect(markdown).not.toContain('ran as this job')
+    // The trees git checked out while the sandbox was asked for are gone, and git's entries for them.
+    expect(execFileSync('git', ['worktree', 'list'], { cwd: repo.dir, encoding: 'utf8' }).trim().split('\n')).toHaveLength(1)
   } finally {
     await model.close()
     await repo.cleanup()

@@ -220,5 +220,38 @@ test('a repository whose dependencies are not installed is a clear error, and no
   rmSync(join(repo.dir, 'node_modules'), { recursive: true })
   await expect(trees(repo)).rejects.toThrow(`Dependencies are not installed in ${repo.dir}`)
   expect(repo.git('worktree', 'list').split('\n')).toHaveLength(1)
+})
 
+test('git checks the trees out while the sandbox opens; they are shared with it once it has', async () => {
+  const repo = repoWithFix((write) => write('src/changed.js', 'module.exports = 2\n'))
+  const git = createGit(repo.dir)
+  const work = mkdtempSync(join(tmpdir(), 'rtg-trees-work-'))
+  dirs.push(work)
+  const sandbox = await createSandboxProvider().open(work, [repo.dir])
+  let open: () => void = () => undefined
+  const opening = new Promise<typeof sandbox>((resolve) => (open = () => resolve(sandbox)))
+  const shared: string[] = []
+  const watched = opening.then((opened) => ({ ...opened, share: async (dir: string) => (shared.push(dir), opened.share(dir)) }))
+  const preparing = prepareTrees(git, await readChangeSet(git, repo.base, repo.head), join(work, 'trees'), { sandbox: watched, timeoutMs: 120_000, installCommand: null, packageDir: '', cache: null, log: linesLogger([]) })
+  // Both trees checked out (git's worktree entries), none shared yet: the sandbox has not opened.
+  while (repo.git('worktree', 'list').split('\n').length < 3) await new Promise((resolve) => setTimeout(resolve, 10))
+  expect(shared).toEqual([])
+  open()
+  const prepared = await preparing
+  expect(shared.sort()).toEqual([prepared.head, prepared.preFix].sort())
+  expect(readFileSync(join(prepared.preFix, 'src/changed.js'), 'utf8')).toBe('module.exports = 1\n')
+  await prepared.dispose()
+  expect(repo.git('worktree', 'list').split('\n')).toHaveLength(1)
+})
+
+test('a sandbox that does not open fails the trees, and they leave nothing behind', async () => {
+  const repo = repoWithFix((write) => write('src/changed.js', 'module.exports = 2\n'))
+  const git = createGit(repo.dir)
+  const work = mkdtempSync(join(tmpdir(), 'rtg-trees-work-'))
+  dirs.push(work)
+  const failing = new Promise<never>((_, reject) => setTimeout(() => reject(new Error('the sandbox could not start')), 50))
+  const preparing = prepareTrees(git, await readChangeSet(git, repo.base, repo.head), join(work, 'trees'), { sandbox: failing, timeoutMs: 120_000, installCommand: null, packageDir: '', cache: null, log: linesLogger([]) })
+  await expect(preparing).rejects.toThrow('the sandbox could not start')
+  expect(existsSync(join(work, 'trees'))).toBe(false)
+  expect(repo.git('worktree', 'list').split('\n')).toHaveLength(1)
 })

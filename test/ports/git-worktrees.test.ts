@@ -1,4 +1,7 @@
-/** After an interrupt the trees' folder is gone: git forgets their entries, even one a killed `worktree add` left locked. */
+/**
+ * The trees' entries in git: forgotten after an interrupt (the trees' folder gone), even one a killed `worktree add`
+ * left locked, and by their own removal; a commit's files listed once.
+ */
 import { existsSync, readdirSync } from 'node:fs'
 import { mkdtemp, rm, writeFile } from 'node:fs/promises'
 import { tmpdir } from 'node:os'
@@ -34,4 +37,33 @@ test('forgets the removed worktrees under the folder, locked ones too, and keeps
   } finally {
     await rm(join(users, '..'), { recursive: true, force: true })
   }
+})
+
+test("a tree whose folder is gone is forgotten by its removal alone: the user's own missing tree stays listed", async () => {
+  repo.git('init', '-q')
+  const head = await repo.commit({ 'a.txt': 'a\n' })
+  const git = createGit(repo.dir)
+  // The user's own worktree, its folder gone (a drive not mounted): a prune would forget it too.
+  const users = join(await mkdtemp(join(tmpdir(), 'rtg-git-worktrees-user-')), 'users-tree')
+  repo.git('worktree', 'add', '-q', '--detach', users, head)
+  await rm(join(users, '..'), { recursive: true, force: true })
+  await git.addWorktree(join(work, 'trees', 'head'), head)
+  await rm(join(work, 'trees'), { recursive: true, force: true })
+
+  await git.removeWorktree(join(work, 'trees', 'head'))
+
+  expect(entries()).toEqual(['users-tree'])
+})
+
+test("a commit's files are listed once and each caller gets its own list; a branch name is listed again", async () => {
+  repo.git('init', '-q', '-b', 'main')
+  const first = await repo.commit({ 'a.txt': 'a\n' })
+  const git = createGit(repo.dir)
+  const listed = await git.listFiles(first)
+  listed.push('not-in-the-commit.txt')
+  expect(await git.listFiles(first)).toEqual(['a.txt'])
+  expect(await git.listFiles('main')).toEqual(['a.txt'])
+  await repo.commit({ 'b.txt': 'b\n' })
+  expect(await git.listFiles('main')).toEqual(['a.txt', 'b.txt'])
+  expect(await git.listFiles(first)).toEqual(['a.txt'])
 })
