@@ -39,7 +39,7 @@ export function boundedReader(git: GitCommands, limits = { file: MAX_FILE_BYTES,
     return admitted
   }
   const readNow = async (commit: string, path: string): Promise<FileRead> => {
-    const size = sizeOf(git, commit, path)
+    const size = git.blobSize(commit, path)
     if (!(await admit(size))) return { content: null, size: await size }
     const content = await git.fileAt(commit, path)
     return { content, size: content === null ? null : await size }
@@ -50,14 +50,4 @@ export function boundedReader(git: GitCommands, limits = { file: MAX_FILE_BYTES,
     return reads.get(key)!
   }
   return { read, text: async (commit, path) => (await read(commit, path)).content }
-}
-
-/** A blob's size in bytes, or null when the path is no file at that commit. */
-async function sizeOf(git: GitCommands, commit: string, path: string): Promise<number | null> {
-  try {
-    const size = Number((await git.inTree(git.repoDir, ['cat-file', '-s', `${commit}:${path}`])).trim())
-    return Number.isFinite(size) ? size : null
-  } catch {
-    return null
-  }
 }

@@ -18,6 +18,7 @@ import { chmod, lstat, mkdtemp, readFile, rm, writeFile } from 'node:fs/promises
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import { UserFacingError } from '../errors.js'
+import { ObjectBatch, type BatchProcess } from './git-objects.js'
 import { onInterrupt } from './process.js'
 
 export interface GitCommands {
@@ -34,6 +35,8 @@ export interface GitCommands {
   diff(base: string, head: string): Promise<string>
   /** A file's content at a commit, or null when it does not exist there. */
   fileAt(commit: string, path: string): Promise<string | null>
+  /** A file's size in bytes at a commit; null when the path is no file there. */
+  blobSize(commit: string, path: string): Promise<number | null>
   listFiles(commit: string): Promise<string[]>
   /** Every tracked entry of a commit: its mode (`100644`, `120000` a symlink, `160000` a submodule) and size. */
   treeEntries(commit: string): Promise<TreeEntry[]>
@@ -131,6 +134,13 @@ export function createGit(repoDir: string, options: GitOptions = {}): GitCommand
   const timeouts = { ...GIT_TIMEOUTS, ...options.timeouts }
   const overrides = new RepositoryConfigOverrides(env, timeouts.local)
   const listed = new Map<string, Promise<string[]>>()
+  const startBatch = (mode: '--batch' | '--batch-check') => async (): Promise<BatchProcess> => {
+    const config = await overrides.for(repoDir, false)
+    const args = ['--no-pager', ...HARDENING_CONFIG.flatMap((setting) => ['-c', setting]), 'cat-file', mode]
+    return spawn('git', args, { cwd: repoDir, env: { ...env, ...configEnvironment(config), GIT_ALLOW_PROTOCOL: REMOTE_PROTOCOLS }, stdio: ['pipe', 'pipe', 'ignore'], windowsHide: true })
+  }
+  const contents = new ObjectBatch(startBatch('--batch'), true, timeouts.local, MAX_OUTPUT)
+  const sizes = new ObjectBatch(startBatch('--batch-check'), false, timeouts.local)
   const git = async (args: string[], call: GitCall = {}) => {
     const cwd = call.cwd ?? repoDir
     const config = await overrides.for(cwd, call.fresh ?? false)
@@ -165,12 +175,16 @@ export function createGit(repoDir: string, options: GitOptions = {}): GitCommand
     diff: (base, head) =>
       git(['-c', 'core.quotePath=false', 'diff', '--no-color', '--no-ext-diff', '--no-textconv', '-M', '--unified=3', '--end-of-options', `${base}...${head}`, '--']),
     async fileAt(commit, path) {
-      try {
-        // The blob as committed: cat-file runs no textconv and no filter.
-        return await git(['cat-file', 'blob', '--end-of-options', `${commit}:${path}`])
-      } catch {
-        return null
-      }
+      // The blob as committed: cat-file runs no textconv and no filter. A git started for it where the batch failed.
+      const found = await contents.ask(`${commit}:${path}`).catch(() => undefined)
+      if (found !== undefined) return found?.type === 'blob' ? found.content!.toString('utf8') : null
+      return git(['cat-file', 'blob', '--end-of-options', `${commit}:${path}`]).catch(() => null)
+    },
+    async blobSize(commit, path) {
+      const found = await sizes.ask(`${commit}:${path}`).catch(() => undefined)
+      if (found !== undefined) return found?.type === 'blob' ? found.size : null
+      const size = await git(['cat-file', '-s', '--end-of-options', `${commit}:${path}`]).then(Number, () => null)
+      return Number.isFinite(size) ? size : null
     },
     listFiles(commit) {
       // A commit's files never change: each stage asks for the head's, and git lists them once.
