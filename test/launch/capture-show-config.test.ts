@@ -168,3 +168,14 @@ test('a jest whose config throws: the launch and the runner after it are still c
   expect(configLoads(head)).toBe(2)
   expect(existsSync(join(head, MARKER))).toBe(false)
 })
+
+test('a jest that never finishes reading its config: the capture times out with its launch still captured', async () => {
+  // An async config that never settles, with a live handle: jest neither prints nor exits.
+  await tree(head, { 'package.json': packageJson('jest'), 'jest.config.js': countingConfig('() => new Promise(() => setInterval(() => {}, 1000))'), 'checks/a.check.js': markerTest })
+  const result = await captureLaunch(head, undefined, processes, { scratchDir: join(work, 'scratch'), timeoutMs: 3_000, showConfig: true })
+  expect(result.launch).toMatchObject({ runner: 'jest', argv: [] })
+  // Killed before it exited: nothing printed is kept, and the collection will ask jest on its own.
+  expect(result.launch?.shownConfig).toBeUndefined()
+  expect(configLoads(head)).toBe(1)
+  expect(existsSync(join(head, MARKER))).toBe(false)
+})
