@@ -71,6 +71,7 @@ function showJestConfig(file) {
         return true
       }
     }
+    // jest ends through process.exit, also from its own 'exit' listeners (exit-x), with 1 when it fails.
     const exit = process.exit
     process.exit = () => exit.call(process, 0)
     process.on('exit', () => {
