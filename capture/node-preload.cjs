@@ -3,7 +3,8 @@
  * The capture preload (src/launch/capture.ts): loaded through NODE_OPTIONS=--require (and the `node` shim
  * on PATH) into every Node process the repository's test command starts. In a process whose main module
  * is a known test runner's bin, or that node:test runs (`--test`), it appends one JSON line saying how the
- * runner was launched to $RTG_CAPTURE_FILE and exits 0 before any test runs. Every other process gets a
+ * runner was launched to $RTG_CAPTURE_FILE and exits 0 before any test runs (jest, when asked, prints its
+ * configuration first: showJestConfig). Every other process gets a
  * start line and an exit line, so the tool can tell what ran before the runner (the build).
  * Plain CommonJS, no dependencies: it runs in the repository's Node, whatever its version.
  */
@@ -20,6 +21,10 @@ function unsupported() {
   return { ...Object.fromEntries(names.map((name) => [name, name])), ...packages }
 }
 const MARK = '__rtgCapturePreload'
+/** jest's configuration printed when asked for (one project's is a few kB): more is not a configuration the tool can use. */
+const SHOWN_LIMIT_CHARS = 1024 * 1024
+/** How long a jest asked for its configuration may take to print it (a TypeScript config compiles first). */
+const SHOW_CONFIG_LIMIT_MS = 60 * 1000
 
 if (process.env.RTG_CAPTURE_FILE && !globalThis[MARK] && isMainThread()) {
   globalThis[MARK] = true
@@ -36,12 +41,52 @@ function capture(file) {
   const common = { pid: process.pid, at: Date.now(), argv0: process.execPath, main, argv: process.argv.slice(main ? 2 : 1), execArgv: process.execArgv, cwd: process.cwd(), ancestors: ancestors() }
   if (runner) {
     append(file, { kind: 'runner', runner, ...common, env: startEnv })
+    if (runner === 'jest' && process.env.RTG_CAPTURE_SHOW_CONFIG === '1' && showJestConfig(file)) return
     // Before any test file is loaded: the runner's own code has not run yet (a preload runs before the main).
     process.exit(0)
   }
   append(file, { kind: 'process', ...common })
   process.on('exit', () => append(file, { kind: 'exit', pid: process.pid, at: Date.now() }))
   catchProgrammaticJest(file, common)
+}
+
+/**
+ * Asked for (the tool needs jest's resolved configuration, a JavaScript config it cannot read as text):
+ * instead of exiting, this jest goes on as `jest --showConfig`, which prints its configuration and exits
+ * without running a test, so the tool need not start jest again. jest reads its arguments from
+ * process.argv (yargs): the flag goes first, before any `--`. What jest prints (stdout; stderr too, where
+ * jest 22 prints it with `--json`) is kept and appended as one record when the process exits. The launch
+ * is already recorded, and the process still exits 0 whatever jest does, as a stopped runner would: the
+ * command goes on (`jest && mocha`), and a jest that fails or hangs (stopped after SHOW_CONFIG_LIMIT_MS)
+ * costs only the shown configuration.
+ */
+function showJestConfig(file) {
+  try {
+    const shown = { stdout: '', stderr: '' }
+    for (const name of ['stdout', 'stderr']) {
+      process[name].write = function (chunk, encoding, callback) {
+        if (shown[name].length < SHOWN_LIMIT_CHARS) shown[name] += typeof chunk === 'string' ? chunk : Buffer.from(chunk).toString()
+        const done = typeof encoding === 'function' ? encoding : callback
+        if (typeof done === 'function') process.nextTick(done)
+        return true
+      }
+    }
+    // jest ends through process.exit, also from its own 'exit' listeners (exit-x), with 1 when it fails.
+    const exit = process.exit
+    process.exit = () => exit.call(process, 0)
+    process.on('exit', () => {
+      append(file, { kind: 'shown-config', pid: process.pid, stdout: shown.stdout.slice(0, SHOWN_LIMIT_CHARS), stderr: shown.stderr.slice(0, SHOWN_LIMIT_CHARS) })
+      process.exitCode = 0
+    })
+    setTimeout(() => process.exit(0), SHOW_CONFIG_LIMIT_MS).unref()
+    // What jest starts while it reads its configuration is not the test command's.
+    delete process.env.RTG_CAPTURE_FILE
+    process.argv.splice(2, 0, '--showConfig')
+    return true
+  } catch {
+    // Stopped as any runner is; the tool asks jest itself.
+    return false
+  }
 }
 
 /**

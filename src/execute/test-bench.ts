@@ -116,7 +116,7 @@ export class TestBench {
     const { timeoutMs } = this.options
     const launch = this.options.launches?.head ?? null
     const how = this.howToRun(launch)
-    const request = { treeDir: join(this.trees.head, how.runDir), timeoutMs, command: how.command, wrapper: how.wrapper, label: launch?.launch.via.at(-1) }
+    const request = { treeDir: join(this.trees.head, how.runDir), timeoutMs, command: how.command, wrapper: how.wrapper, label: launch?.launch.via.at(-1), shown: launch?.launch.shownConfig }
     return (await this.framework.resolveConfig?.(request, this.processes).catch(() => null)) ?? null
   }
 

@@ -59,6 +59,11 @@ export interface ConfigRequest {
   /** How the log names the command that runs the runner (a captured launch's last step); default: the command. */
   label?: string
   wrapper?: RunnerWrapper | null
+  /**
+   * What the runner printed when the capture asked it already (launch.ts `shownConfig`), untrusted: read
+   * instead of starting the runner again; asked anew only when absent or unusable.
+   */
+  shown?: { stdout: string; stderr: string } | null
 }
 
 export interface ResolvedConfig {

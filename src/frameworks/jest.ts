@@ -94,11 +94,14 @@ export const jestAdapter: FrameworkAdapter = {
 
   async resolveConfig(request, processes) {
     const wrapper = request.wrapper ?? null
+    const asker = request.label ?? (request.command ? request.command.join(' ') : wrapper ? describeWrapper(wrapper) : 'jest')
+    // The capture's jest printed it on its way (jest 22 prints it on stderr under `--json`): no second start.
+    const shown = request.shown && (parseShownConfig(request.shown.stdout) ?? parseShownConfig(request.shown.stderr))
+    if (shown) return { source: `jest's resolved configuration, from ${asker} --showConfig, printed during the capture`, values: await underRootDir(shown, request.treeDir) }
     const asked = request.command ? expandCommand(request.command, [], ['--showConfig']) : await defaultInvocation(request.treeDir, wrapper, [], ['--showConfig'])
     if (!asked) return null
     const result = await processes.run({ ...asked, cwd: request.treeDir, timeoutMs: request.timeoutMs })
     const config = parseShownConfig(result.stdout)
-    const asker = request.label ?? (request.command ? request.command.join(' ') : wrapper ? describeWrapper(wrapper) : 'jest')
     return config && { source: `jest's resolved configuration, from ${asker} --showConfig`, values: await underRootDir(config, request.treeDir) }
   }
 }

@@ -39,6 +39,12 @@ export interface CaptureOptions {
   timeoutMs?: number
   /** May the command reach the network (a build that downloads)? Default: no, loopback only in the sandbox. */
   network?: boolean
+  /**
+   * A jest started through its bin goes on as `jest --showConfig` instead of stopping (the preload's
+   * showJestConfig): the launch carries its resolved configuration, so the collection need not start jest
+   * again. Default: no.
+   */
+  showConfig?: boolean
 }
 
 export type CaptureResult =
@@ -78,7 +84,8 @@ export async function captureLaunch(treeDir: string, command: string | undefined
       RTG_CAPTURE_SHIMS: footprint.shimDir,
       RTG_CAPTURE_PRELOAD: preloadPath,
       RTG_CAPTURE_PYTHON: footprint.pythonDir,
-      RTG_CAPTURE_NODE_OPTIONS: nodeOptions
+      RTG_CAPTURE_NODE_OPTIONS: nodeOptions,
+      RTG_CAPTURE_SHOW_CONFIG: options.showConfig ? '1' : ''
     },
     timeoutMs: options.timeoutMs ?? DEFAULT_CAPTURE_TIMEOUT_MS,
     network: options.network ?? false

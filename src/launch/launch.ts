@@ -34,11 +34,23 @@ export interface Launch {
   /** The commands that led to the runner, outermost first (`npm test`, `ts-scripts test`, `jest`); as far as /proc shows. */
   via: string[]
   beforeRunner: BeforeRunner[]
+  /**
+   * What jest printed for `--showConfig` when the capture asked it to go on that way (capture.ts
+   * `showConfig`): its stdout and stderr, untrusted. Absent when not asked or not printed (a jest run
+   * through `require('jest').run`).
+   */
+  shownConfig?: ShownText
+}
+
+/** A process's output, as the capture kept it. */
+export interface ShownText {
+  stdout: string
+  stderr: string
 }
 
 /** One line of the capture file, as the preloads write it (untrusted: the repository's processes wrote it). */
 export interface CaptureRecord {
-  kind: 'runner' | 'process' | 'exit'
+  kind: 'runner' | 'process' | 'exit' | 'shown-config'
   pid: number
   at: number
   runner?: string
@@ -49,6 +61,9 @@ export interface CaptureRecord {
   cwd?: string
   env?: Record<string, string>
   ancestors?: { pid: number; argv: string[] }[]
+  /** A `shown-config` record's: what the runner printed, written as it exited. */
+  stdout?: string
+  stderr?: string
 }
 
 /** What the capture itself adds to a process, to be left out of what the launch reports. */
@@ -110,7 +125,14 @@ function launchOf(record: CaptureRecord, records: CaptureRecord[], footprint: Ca
     cwd: String(record.cwd ?? ''),
     env: environmentSet(record.env ?? {}, footprint)
   }
-  return { ...launch, via: viaOf(record, launch, footprint.command), beforeRunner: beforeRunner(record, records) }
+  const shownConfig = shownBy(record, records)
+  return { ...launch, via: viaOf(record, launch, footprint.command), beforeRunner: beforeRunner(record, records), ...(shownConfig && { shownConfig }) }
+}
+
+/** What the runner's own process printed when it went on as `--showConfig` (written by that process as it exited). */
+function shownBy(runner: CaptureRecord, records: CaptureRecord[]): ShownText | null {
+  const shown = records.find((record) => record.kind === 'shown-config' && record.pid === runner.pid)
+  return shown ? { stdout: typeof shown.stdout === 'string' ? shown.stdout : '', stderr: typeof shown.stderr === 'string' ? shown.stderr : '' } : null
 }
 
 function strings(value: unknown): string[] {

@@ -69,7 +69,9 @@ export async function prepareTestRuns(context: TestRunsContext): Promise<TestRun
   // The build-command setting runs first; then each tree's own test command shows how its tests run.
   let build: TreeBuild | null = tests.buildCommand && { command: tests.buildCommand, why: 'the build-command setting', detected: false }
   if (build) await buildEachTree(build)
-  const runner = await timings.time('capture', () => captureRunner(settings, log, sandbox, trees, scratchDir))
+  // A collection its files cannot say (a jest.config.js) is asked of jest itself: the head's capture asks it on the way.
+  const showConfig = context.collectionFromFiles.source === null
+  const runner = await timings.time('capture', () => captureRunner(settings, log, sandbox, trees, scratchDir, showConfig))
   report.runner = runner && runnerReport(runner, trees.head)
   if (runner && 'reason' in runner && runner.ranNoRunner && !tests.framework) {
     report.framework = null
@@ -126,11 +128,11 @@ function runnerToCapture(error: unknown): FrameworkAdapter {
 }
 
 /** How each tree's own test command runs its tests (launch/); null when there is no command to ask. */
-async function captureRunner(settings: Settings, log: Logger, sandbox: Sandbox, trees: Trees, scratchDir: string): Promise<CapturedRunner | NotCaptured | null> {
+async function captureRunner(settings: Settings, log: Logger, sandbox: Sandbox, trees: Trees, scratchDir: string, showConfig: boolean): Promise<CapturedRunner | NotCaptured | null> {
   const { tests } = settings
   const choice = commandToCapture(settings.repoDir, tests.workingDirectory, tests.command)
   if (!choice) return null
-  const runner = await captureTrees(trees, choice, treeProcesses(sandbox), { packageDir: tests.workingDirectory, scratchDir, timeoutMs: settings.testTimeoutMs, log })
+  const runner = await captureTrees(trees, choice, treeProcesses(sandbox), { packageDir: tests.workingDirectory, scratchDir, timeoutMs: settings.testTimeoutMs, log, showConfig })
   if ('reason' in runner) {
     // A command that failed before its runner (a lint step, a missing tool) may still have tests the detected runner runs; one that ended well ran its tests some other way.
     const goingOn = tests.framework ? `Going on with the framework setting's ${tests.framework}` : runner.ranNoRunner ? null : "Going on with the runner detected from the repository's files"

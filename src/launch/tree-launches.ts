@@ -52,6 +52,8 @@ export interface CaptureTreesOptions {
   scratchDir: string
   timeoutMs: number
   log: Logger
+  /** jest's resolved configuration is needed (capture.ts `showConfig`): asked of the head's capture only, the one the collection reads. */
+  showConfig?: boolean
 }
 
 /**
@@ -80,7 +82,7 @@ async function captureTree(treeRoot: string, name: string, choice: CommandToCapt
   await makeRunnerFolder(scratchDir)
   // Builds before the runner may fetch (as the tree's build does): the network is theirs; the tests stop before running.
   const captured = await withProgress(options.log, `Asking ${name === 'head' ? 'the head' : 'the pre-fix'} tree how it runs its tests: ${choice.command}`, () =>
-    captureLaunch(join(treeRoot, choice.dir), choice.command, processes, { scratchDir, timeoutMs: options.timeoutMs, network: true })
+    captureLaunch(join(treeRoot, choice.dir), choice.command, processes, { scratchDir, timeoutMs: options.timeoutMs, network: true, showConfig: !like && options.showConfig })
   )
   if (!captured.launch && captured.unsupported) {
     throw new UserFacingError(`The repository's test command (${choice.command}) runs ${captured.unsupported}, which regression-testgen cannot run yet`, `supported: ${ADAPTERS.map((adapter) => adapter.name).join(', ')}`)

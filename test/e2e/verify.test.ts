@@ -23,7 +23,8 @@ test('(e) verify proves the example fix with its own test', async () => {
   expect(run.report.tests[0].message).not.toContain('regression-testgen-')
   // Its jest.config.js cannot be read from the file: jest itself said what it collects (--showConfig).
   expect(run.report.suite.files).toEqual([{ path: 'test/streaming-transport.test.ts', tests: [], collectedByRepoTests: true, unconfirmed: [] }])
-  expect(run.log).toContain("The repository's own tests: jest's resolved configuration, from jest --showConfig")
+  // Printed by the capture's own jest start: no second one for the collection.
+  expect(run.log).toContain("The repository's own tests: jest's resolved configuration, from jest --showConfig, printed during the capture")
   // The preflight ran this very file at head: that run is not repeated; the gate's runs follow.
   expect(run.log).toContain("At head: the preflight's run of test/streaming-transport.test.ts stands for the first run")
   expect(run.log.filter((line) => / at head\b/.test(line) && /^(?:Run|Preflight) /.test(line)).map((line) => line.replace(/:.*/, ''))).toEqual(['Preflight at head', 'Run 1 at head (with coverage)', 'Run 2 at head (shuffled)'])
