@@ -8,7 +8,7 @@ import { mkdir, mkdtemp, rm } from 'node:fs/promises'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import type { ChangeSet, ClassifiedTest, ContextPack, ImportLine, RunResult, SuiteFile, VerdictName } from './domain.js'
-import { installedDependencyFolders, type DependencyCache } from './execute/dependencies.js'
+import { dependencyLinks, installedDependencyFolders, type DependencyCache, type DependencyLinks } from './execute/dependencies.js'
 import type { FrameworkAdapter } from './frameworks/adapter.js'
 import type { RepositoryReader } from './model/ask.js'
 import type { ModelPort, UsageLedger } from './model/model-port.js'
@@ -40,7 +40,7 @@ import { preflightCandidates, preflightFailure, runPreflight, searchPreflight, t
 import { proveSuite } from './execute/prove.js'
 import { repositoryTidy } from './execute/tidy/repository-tidy.js'
 import { TestBench } from './execute/test-bench.js'
-import { preFixSources, prepareTrees, type Trees } from './execute/trees.js'
+import { preFixSources, prepareTrees, type TreeOptions, type Trees } from './execute/trees.js'
 import { wrapperFor } from './frameworks/detect.js'
 import { buildAgain, packageFramework, prepareTestRuns, throughBuild, withUncapturedRunner } from './launch/test-runs.js'
 import type { CapturedRunner } from './launch/tree-launches.js'
@@ -116,9 +116,13 @@ export async function runPipeline(settings: Settings, ports: Ports): Promise<Out
   let concernFiles: SuiteFile[] = []
   let parsedDiff: ChangeSet | null = null
   let trees: Trees | undefined
+  let links: DependencyLinks | undefined
   let collection: Collection | null = null
   try {
     await ports.git.verifyRepository()
+    // The trees' node_modules links, started first: hundreds of new files, made beside fetching and reading the diff.
+    links = dependencyLinks(settings.repoDir, settings.tests.workingDirectory, join(workDir, 'trees'))
+    links.made().catch(() => undefined)
     await timings.time('fetch-history', () => ensureHistory(ports.git, settings.base, settings.head, ports.log))
     const diff = await timings.time('diff', () => readChangeSet(ports.git, settings.base, settings.head))
     parsedDiff = diff
@@ -143,7 +147,7 @@ export async function runPipeline(settings: Settings, ports: Ports): Promise<Out
     // git checks the trees out while the sandbox opens; they wait for it only to be shared with it. A sandbox
     // that does not open ends the run once they have settled (they fail then, and remove themselves).
     const opening = openSandbox(settings, ports, workDir, report)
-    const checkingOut = setUpTrees(settings, ports, opening, changeSet, join(workDir, 'trees'))
+    const checkingOut = setUpTrees(settings, ports, { sandbox: opening, links }, changeSet, join(workDir, 'trees'))
     sandbox = await openedBeside(opening, checkingOut)
     // What the trees take after the sandbox (an install): the first of the repository's code to run.
     trees = await timings.time('prepare-trees', () => checkingOut)
@@ -239,6 +243,8 @@ export async function runPipeline(settings: Settings, ports: Ports): Promise<Out
     // Whatever is left behind, the report is still written; the commands killed at the deadline end first.
     if (deadline.passed()) await deadline.settled()
     deadline.dispose()
+    // Links still being made when the run ended before its trees stop first: the folder goes after them.
+    await links?.stop()
     await Promise.resolve(trees?.dispose())
       .then(removeWorkDir)
       .catch((error) => ports.log.warn(`Could not remove the run's folder ${workDir}: ${describeError(error)}`))
@@ -350,9 +356,9 @@ function testNetwork(settings: Settings, sandbox: Sandbox): Report['network'] {
   return { tests: 'open', why }
 }
 
-async function setUpTrees(settings: Settings, ports: Ports, sandbox: Promise<Sandbox>, changeSet: ChangeSet, dir: string): Promise<Trees> {
+async function setUpTrees(settings: Settings, ports: Ports, made: Pick<TreeOptions, 'sandbox' | 'links'>, changeSet: ChangeSet, dir: string): Promise<Trees> {
   const { installCommand, workingDirectory } = settings.tests
-  const trees = await prepareTrees(ports.git, changeSet, dir, { sandbox, timeoutMs: settings.testTimeoutMs, installCommand, packageDir: workingDirectory, cache: ports.dependencyCache, log: ports.log })
+  const trees = await prepareTrees(ports.git, changeSet, dir, { ...made, timeoutMs: settings.testTimeoutMs, installCommand, packageDir: workingDirectory, cache: ports.dependencyCache, log: ports.log })
   ports.log.info(`Pre-fix tree: reverted ${trees.reverted.join(', ') || 'nothing'}; dependencies ${trees.preFixDependencies}`)
   if (trees.preFixInstallError) {
     ports.log.warn(`The pre-fix tree runs on the head's dependencies: its own install failed (${trees.preFixInstallError}). If the fix is the dependency change, nothing can fail before it; set install-command to install them`)

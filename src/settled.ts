@@ -12,14 +12,15 @@ export async function together<A, B>(first: A | Promise<A>, second: B | Promise<
 /**
  * `work` on every item, at most `limit` at a time. Hundreds of file-system calls at once fill libuv's few
  * threads, and every other file access of the process (the sandbox opening beside them) waits behind them.
- * The first error is thrown once the calls under way have settled; no new one starts after it.
+ * The first error (or the signal's abort) is thrown once the calls under way have settled; no new one starts after it.
  */
-export async function eachAtMost<T>(items: readonly T[], limit: number, work: (item: T) => Promise<unknown>): Promise<void> {
+export async function eachAtMost<T>(items: readonly T[], limit: number, work: (item: T) => Promise<unknown>, signal?: AbortSignal): Promise<void> {
   let next = 0
   let failed = false
   const worker = async () => {
     while (!failed && next < items.length) {
       try {
+        signal?.throwIfAborted()
         await work(items[next++])
       } catch (error) {
         failed = true

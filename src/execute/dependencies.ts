@@ -76,19 +76,29 @@ export function reuseDependencies(repoDir: string, treeDir: string, packageDir: 
 
 /**
  * The links of a run's trees, made once in a folder of the tool's beside them; each tree's are hard links
- * to these (a new name, no new file: on a busy disk, making hundreds of files is what a tree costs).
+ * to these (a new name, no new file: on a busy disk, making hundreds of files is what a tree costs). A run
+ * starts them first thing, beside fetching and reading the diff; one that ends before its trees stops them.
  */
 export interface DependencyLinks {
   made(): Promise<FolderToLink[]>
+  /** No link more; settles once those under way are (the folder is then the run's to remove). */
+  stop(): Promise<void>
 }
 
 export function dependencyLinks(repoDir: string, packageDir: string, treesDir: string): DependencyLinks {
   let made: Promise<FolderToLink[]> | null = null
+  const stopping = new AbortController()
   const make = async () => {
-    const staged = await stageDependencies(await foldersToLink(repoDir, packageDir), treesDir)
+    const staged = await stageDependencies(await foldersToLink(repoDir, packageDir), treesDir, stopping.signal)
     return staged.folders.map(({ folder, installed, links }) => ({ folder, installed, made: links }))
   }
-  return { made: () => (made ??= make()) }
+  return {
+    made: () => (made ??= make()),
+    async stop() {
+      stopping.abort(new Error('the run ended before its trees'))
+      await made?.catch(() => undefined)
+    }
+  }
 }
 
 /**
@@ -115,7 +125,7 @@ interface StagedDependencies {
   folders: Array<{ folder: string; installed: string; links: string }>
 }
 
-async function stageDependencies(toLink: FolderToLink[], besideDir: string): Promise<StagedDependencies> {
+async function stageDependencies(toLink: FolderToLink[], besideDir: string, signal?: AbortSignal): Promise<StagedDependencies> {
   // Beside the tree: on its file system (a rename moves it), in the tool's folder (the sandbox cannot write it).
   await mkdir(besideDir, { recursive: true })
   const staged: StagedDependencies = { dir: await mkdtemp(join(besideDir, '.dependencies-')), folders: [] }
@@ -124,7 +134,7 @@ async function stageDependencies(toLink: FolderToLink[], besideDir: string): Pro
       const links = join(staged.dir, String(staged.folders.length))
       await mkdir(links)
       await chmod(links, 0o755)
-      await (made ? linkAgain(made, links) : linkEntries(installed, links))
+      await (made ? linkAgain(made, links) : linkEntries(installed, links, signal))
       staged.folders.push({ folder, installed, links })
     }
     return staged
@@ -212,11 +222,11 @@ function enclosingNodeModules(dir: string): string {
 }
 
 /** A link in `target` to each installed entry but what tools write (each tree gets its own of those). */
-async function linkEntries(installed: string, target: string): Promise<void> {
+async function linkEntries(installed: string, target: string, signal?: AbortSignal): Promise<void> {
   // Straight to the real folder: a linked node_modules may pass through folders the sandbox cannot enter.
   const source = await realpath(installed)
   const entries = (await readdir(source)).filter((entry) => !WRITTEN_BY_TOOLS.has(entry))
-  await eachAtMost(entries, LINKS_AT_ONCE, (entry) => symlink(join(source, entry), join(target, entry)))
+  await eachAtMost(entries, LINKS_AT_ONCE, (entry) => symlink(join(source, entry), join(target, entry)), signal)
 }
 
 /** A fresh install at the tree's root, for a pre-fix tree whose manifests differ from the head's. */

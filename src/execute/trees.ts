@@ -23,7 +23,11 @@ import { checkOutWithDependencies, dependencyLinks, installDependencies, reuseDe
  * The sandbox may still be opening: git checks the trees out meanwhile, and they wait for it only to be
  * shared with it (or to install in it).
  */
-export type TreeOptions = Omit<DependencyOptions, 'processes'> & { sandbox: Sandbox | Promise<Sandbox> }
+export type TreeOptions = Omit<DependencyOptions, 'processes'> & {
+  sandbox: Sandbox | Promise<Sandbox>
+  /** The node_modules links, made once for all the run's trees (started before the trees, in `workDir`); else made here. */
+  links?: DependencyLinks
+}
 
 export interface Trees {
   head: string
@@ -70,8 +74,7 @@ export async function prepareTrees(repositoryGit: GitCommands, changeSet: Change
     await removeTrees(options.sandbox, workDir)
     for (const dir of worktrees) await git.removeWorktree(dir)
   }
-  // The node_modules links, made once for all the run's trees.
-  const links = dependencyLinks(git.repoDir, options.packageDir, workDir)
+  const links = options.links ?? dependencyLinks(git.repoDir, options.packageDir, workDir)
   const addVariant = async (name: string, change: (treeDir: string) => Promise<void>) => {
     const dir = join(workDir, name)
     worktrees.push(dir)

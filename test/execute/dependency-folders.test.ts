@@ -143,3 +143,21 @@ describe('the links made beside the tree while it is checked out, moved in whole
     expect(await readdir(join(dir, 'target'))).toEqual([])
   })
 })
+
+test('links a run stops before its trees are made no more, and leave nothing in the trees folder', async () => {
+  for (let index = 0; index < 200; index++) await mkdir(join(repo, 'node_modules', `pkg-${index}`))
+  const treesDir = join(dir, 'trees')
+  const links = dependencyLinks(repo, '', treesDir)
+  const made = links.made()
+  await links.stop()
+  await expect(made).rejects.toThrow('the run ended before its trees')
+  expect(await readdir(treesDir)).toEqual([])
+})
+
+test('links made before the run stopped them stay usable by its trees', async () => {
+  const treesDir = join(dir, 'trees')
+  const links = dependencyLinks(repo, '', treesDir)
+  const [staged] = await links.made()
+  await links.stop()
+  expect((await readdir(staged.made!)).sort()).toEqual(['@scope', 'linked-pkg', 'plain'])
+})
