@@ -9,6 +9,7 @@
  * generate runs before and after issue 23 (bench/requests): tokens and estimated cost per stage and per run.
  */
 import { execFile, spawnSync } from 'node:child_process'
+import { readdirSync } from 'node:fs'
 import { mkdir, mkdtemp, rm, writeFile } from 'node:fs/promises'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
@@ -44,7 +45,9 @@ const run = promisify(execFile)
 const median = (values: number[]) => [...values].sort((a, b) => a - b)[Math.floor(values.length / 2)]
 const ms = (value: number) => `${Math.round(value)} ms`.padStart(9)
 
-const repo = await buildFixtureRepo('retry-budget', { withFixTest: false })
+// The example's node_modules as installing its package.json makes it (jest, ts-jest, typescript and what
+// they need), not all of this project's: the trees link each of its entries.
+const repo = await buildFixtureRepo('retry-budget', { withFixTest: false, onlyDeclaredDependencies: true })
 try {
   await pipelinePhases()
   await gateAndHunkTrees()
@@ -80,10 +83,16 @@ async function pipelinePhases(): Promise<void> {
   console.log(`  model phases ${ms(model)} · test runs ${ms(testRuns)} · harness overhead ${ms(overhead)}`)
   console.log(`Harness overhead share: ${((100 * overhead) / total).toFixed(1)}% of the run is outside the model and the test runs (preflight, the gate's runs)`)
   console.log(`Preflight share: ${((100 * phase('preflight')) / total).toFixed(1)}% of the run (one existing test file at head with the import check's, before any model call; the import check's pre-fix run, ${ms(phase('import-check')).trim()}, starts beside it)`)
+  console.log(`Dependency links: ${ms(phase('dependency-links')).trim()} to link the example's ${nodeModulesEntries()} node_modules entries (its package.json's dependencies and theirs) once for the run's trees, beside fetching the history, reading the diff and opening the sandbox; prepare-trees is what the trees took after the sandbox opened`)
   const capture = median(reports.map((report) => report.runner?.durationMs ?? 0))
   console.log(`Capture share: ${((100 * phase('capture')) / total).toFixed(1)}% of the run (\`npm test\` asked at head how it starts its runner, on the pre-fix tree only where the fix reverts what decides it; ${ms(capture)} at head)`)
   // The scripted model answers alike in every run: the first run's tokens are every run's.
   printModelCost(reports[0])
+}
+
+/** The example's installed packages: the entries of its node_modules (this project's own, linked). */
+function nodeModulesEntries(): number {
+  return readdirSync(join(repo.dir, 'node_modules')).length
 }
 
 /**

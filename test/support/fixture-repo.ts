@@ -10,6 +10,7 @@ import { dirname, join, relative, sep } from 'node:path'
 import { fileURLToPath } from 'node:url'
 import { promisify } from 'node:util'
 import { classifyFile } from '../../src/diff/classify.js'
+import { undeclaredEntries } from './declared-dependencies.js'
 
 export interface FixtureRepo {
   dir: string
@@ -30,6 +31,8 @@ export interface FixtureOptions {
   headChanges?: Record<string, string>
   /** Packages of this project's node_modules the fixture goes without (as if not installed: their bins too). */
   withoutPackages?: string[]
+  /** Only what installing its package.json would put in node_modules, not all of this project's (the bench). */
+  onlyDeclaredDependencies?: boolean
   /** Files the base commit has instead (path in the package → content), kept by the fix commit. */
   baseChanges?: Record<string, string>
 }
@@ -81,7 +84,7 @@ async function linkBins(target: string, installed: Record<string, string>, witho
     // npm's links are relative, `../<package>/<path>`.
     const into = (await readlink(join(projectRoot, 'node_modules', '.bin', entry))).split('/')
     const packageName = into[1]?.startsWith('@') ? `${into[1]}/${into[2]}` : into[1]
-    if (!without.includes(packageName)) await symlink(join(projectRoot, 'node_modules', '.bin', entry), join(bins, entry))
+    if (!without.includes(packageName) && !without.includes(packageName.split('/')[0])) await symlink(join(projectRoot, 'node_modules', '.bin', entry), join(bins, entry))
   }
   for (const name of Object.keys(installed)) {
     const { bin } = JSON.parse(await readFile(join(target, name, 'package.json'), 'utf8')) as { bin?: string | Record<string, string> }
@@ -117,7 +120,8 @@ export async function buildFixtureRepo(name: string, options: FixtureOptions = {
   await git('commit', '-q', '-m', meta.fixMessage)
   const head = await git('rev-parse', 'HEAD')
 
-  await linkNodeModules(packageDir, source, meta.installed ?? {}, options.withoutPackages ?? [], meta.installedBins ?? false)
+  const undeclared = options.onlyDeclaredDependencies ? undeclaredEntries(join(packageDir, 'package.json'), join(projectRoot, 'node_modules')) : []
+  await linkNodeModules(packageDir, source, meta.installed ?? {}, [...(options.withoutPackages ?? []), ...undeclared], meta.installedBins ?? false)
   return { dir, base, head, issuePath: join(source, meta.issue), cleanup: () => rm(dir, { recursive: true, force: true }) }
 }
 
