@@ -68820,8 +68820,9 @@ async function runPipeline(settings, ports) {
     try {
         await ports.git.verifyRepository();
         // The trees' node_modules links, started first: hundreds of new files, made beside fetching and reading the diff.
-        links = dependencyLinks(settings.repoDir, settings.tests.workingDirectory, (0,external_node_path_.join)(workDir, 'trees'));
-        links.made().catch(() => undefined);
+        const runLinks = dependencyLinks(settings.repoDir, settings.tests.workingDirectory, (0,external_node_path_.join)(workDir, 'trees'));
+        links = runLinks;
+        timings.time('dependency-links', () => runLinks.made()).catch(() => undefined);
         await timings.time('fetch-history', () => ensureHistory(ports.git, settings.base, settings.head, ports.log));
         const diff = await timings.time('diff', () => readChangeSet(ports.git, settings.base, settings.head));
         parsedDiff = diff;
@@ -68849,7 +68850,7 @@ async function runPipeline(settings, ports) {
         // git checks the trees out while the sandbox opens; they wait for it only to be shared with it. A sandbox
         // that does not open ends the run once they have settled (they fail then, and remove themselves).
         const opening = openSandbox(settings, ports, workDir, report);
-        const checkingOut = setUpTrees(settings, ports, { sandbox: opening, links }, changeSet, (0,external_node_path_.join)(workDir, 'trees'));
+        const checkingOut = setUpTrees(settings, ports, { sandbox: opening, links: runLinks }, changeSet, (0,external_node_path_.join)(workDir, 'trees'));
         sandbox = await openedBeside(opening, checkingOut);
         // What the trees take after the sandbox (an install): the first of the repository's code to run.
         trees = await timings.time('prepare-trees', () => checkingOut);
