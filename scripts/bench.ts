@@ -74,14 +74,15 @@ async function pipelinePhases(): Promise<void> {
   const phases = [...new Set(reports.flatMap((report) => Object.keys(report.timings)))]
   const phase = (name: string) => median(reports.map((report) => report.timings[name] ?? 0))
   const total = median(reports.map((report) => report.durationMs))
-  const model = MODEL_PHASES.reduce((sum, name) => sum + phase(name), 0)
-  const testRuns = TEST_RUN_PHASES.reduce((sum, name) => sum + phase(name), 0)
-  const overhead = total - model - testRuns
+  const sum = (report: Report, names: string[]) => names.reduce((spent, name) => spent + (report.timings[name] ?? 0), 0)
+  // Each run's own overhead (its total less its own model and test runs): medians of different runs' phases do not add up.
+  const overheads = reports.map((report) => report.durationMs - sum(report, MODEL_PHASES) - sum(report, TEST_RUN_PHASES))
+  const shares = reports.map((report, index) => (100 * overheads[index]) / report.durationMs)
   console.log(`Pipeline on the bundled example, median of ${RUNS} run(s) (verdict ${reports[0].verdict}):`)
   for (const name of phases) console.log(`  ${name.padEnd(16)}${ms(phase(name))}`)
   console.log(`  ${'total'.padEnd(16)}${ms(total)}`)
-  console.log(`  model phases ${ms(model)} · test runs ${ms(testRuns)} · harness overhead ${ms(overhead)}`)
-  console.log(`Harness overhead share: ${((100 * overhead) / total).toFixed(1)}% of the run is outside the model and the test runs (preflight, the gate's runs)`)
+  console.log(`  model phases ${ms(median(reports.map((report) => sum(report, MODEL_PHASES))))} · test runs ${ms(median(reports.map((report) => sum(report, TEST_RUN_PHASES))))} · harness overhead ${ms(median(overheads))}`)
+  console.log(`Harness overhead share: ${median(shares).toFixed(1)}% of the run is outside the model and the test runs (preflight, the gate's runs); each run's: ${shares.map((share) => `${share.toFixed(1)}%`).join(', ')}`)
   console.log(`Preflight share: ${((100 * phase('preflight')) / total).toFixed(1)}% of the run (one existing test file at head with the import check's, before any model call; the import check's pre-fix run, ${ms(phase('import-check')).trim()}, starts beside it)`)
   console.log(`Dependency links: ${ms(phase('dependency-links')).trim()} to link the example's ${nodeModulesEntries()} node_modules entries (its package.json's dependencies and theirs) once for the run's trees, beside fetching the history, reading the diff and opening the sandbox; prepare-trees is what the trees took after the sandbox opened`)
   const capture = median(reports.map((report) => report.runner?.durationMs ?? 0))

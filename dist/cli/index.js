@@ -69703,10 +69703,11 @@ async function sandbox_openSandbox(machine, workDir, readable, masks, parentEnv)
     // which may pass through (0710) but not list it; others, another run's sandbox among them, not even pass.
     // Only its home and temp folder are the sandbox's to write; what the tool keeps there (the git config
     // copy, passwd and group) stays the tool's alone.
-    for (const dir of [home, tmp])
-        await shareWithGroup(found, dir);
-    await privileged(found, found.chgrp, [String(found.user.gid), '--', workDir]);
-    await privileged(found, found.chmod, ['0710', '--', workDir]);
+    const runFolder = async () => {
+        await privileged(found, found.chgrp, [String(found.user.gid), '--', workDir]);
+        await privileged(found, found.chmod, ['0710', '--', workDir]);
+    };
+    await Promise.all([shareWithGroup(found, home), shareWithGroup(found, tmp), runFolder()]);
     const folders = makeTraversable(readable);
     const notes = folders.notes;
     // What the sandbox's commands write is owned by its user: the tool reads those files (sandbox-files.ts).
@@ -69715,7 +69716,17 @@ async function sandbox_openSandbox(machine, workDir, readable, masks, parentEnv)
     // The chain itself starts with nothing of the tool's environment; the command gets `env` (see wrap).
     const inner = (0,ports_process/* createProcessRunner */.Ej)({});
     const identity = identityMasks(found.user, workDir, home);
-    const launcher = await withPrivateMounts(await withWorkingLoopback(found, inner, env, workDir), inner, env, workDir, readable, { credentials: masks, identity }, parentEnv);
+    const mounts = { workDir, readable, masks: { credentials: masks, identity }, parentEnv };
+    // Starts the whole chain once, and checks that the sandbox's user can reach the folders it needs: first as
+    // it is where everything works (a runner); only where that fails is each part tried, to find what this
+    // machine lacks, and the chain without it tried again.
+    const reach = (chain) => inner.run(sandbox_wrap(chain, env, { command: 'test', args: ['-x', workDir, ...readable.flatMap((dir) => ['-a', '-x', dir])], cwd: workDir, timeoutMs: sandbox_PROBE_TIMEOUT_MS }));
+    let launcher = withPrivateMountsAssumed(withLoopbackAssumed(found), mounts);
+    let probe = await reach(launcher);
+    if (probe.exitCode !== 0) {
+        launcher = await withPrivateMounts(await withWorkingLoopback(found, inner, env, workDir), inner, env, mounts);
+        probe = await reach(launcher);
+    }
     const processes = { run: (request) => inner.run(sandbox_wrap(launcher, env, request)) };
     const sandbox = {
         isolation: 'sandbox',
@@ -69727,8 +69738,6 @@ async function sandbox_openSandbox(machine, workDir, readable, masks, parentEnv)
         remove: (dir) => removeFolder(dir, launcher, env),
         close: () => folders.restore()
     };
-    // Starts the whole chain once, and checks that the sandbox's user can reach the folders it needs.
-    const probe = await processes.run({ command: 'test', args: ['-x', workDir, ...readable.flatMap((dir) => ['-a', '-x', dir])], cwd: workDir, timeoutMs: sandbox_PROBE_TIMEOUT_MS });
     if (probe.exitCode !== 0) {
         const why = probe.output.trim() || `uid ${launcher.user.uid} cannot read ${readable.join(', ')}`;
         return { ...unisolated(`the sandbox could not start: ${why}`, parentEnv), notes: [...notes, ...folders.restore()] };
@@ -69770,10 +69779,16 @@ function withFinalNewline(text) {
  */
 async function withWorkingLoopback(launcher, inner, env, workDir) {
     if (!launcher.loopbackUp)
-        return { ...launcher, how: `${launcher.how}; the tests keep the network (no \`ip\` from iproute2 to bring up loopback in a network namespace)` };
+        return withLoopbackAssumed(launcher);
     const tried = await inner.run({ ...sandboxCommand(launcher, env, 'true', [], false), cwd: workDir, timeoutMs: sandbox_PROBE_TIMEOUT_MS });
     if (tried.exitCode !== 0)
         return { ...launcher, loopbackUp: null, how: `${launcher.how}; the tests keep the network (no network namespace with loopback here: ${tried.output.trim() || `exit ${tried.exitCode}`})` };
+    return withLoopbackAssumed(launcher);
+}
+/** The launcher as withWorkingLoopback makes it where the namespace with loopback works (or where there is no `ip`). */
+function withLoopbackAssumed(launcher) {
+    if (!launcher.loopbackUp)
+        return { ...launcher, how: `${launcher.how}; the tests keep the network (no \`ip\` from iproute2 to bring up loopback in a network namespace)` };
     return { ...launcher, how: launcher.how.replace(' and IPC namespaces', ', IPC and — for the tests — network namespaces, loopback only') };
 }
 /**
@@ -69781,18 +69796,26 @@ async function withWorkingLoopback(launcher, inner, env, workDir) {
  * masked files (the git config without credentials; passwd and group naming the run's uid), where the
  * mounts work here (tried once); else the shared ones, a nameless uid, and the description says why.
  */
-async function withPrivateMounts(launcher, inner, env, workDir, readable, masks, parentEnv) {
-    const shared = (why) => ({ ...launcher, how: `${launcher.how}; the commands share this machine's /tmp and /dev/shm and can read RUNNER_TEMP and the checkout's git config (${why})` });
+async function withPrivateMounts(launcher, inner, env, mounts) {
+    const mounted = withPrivateMountsAssumed(launcher, mounts);
+    if (!mounted.privateMounts)
+        return mounted;
+    const tried = await inner.run({ ...sandboxCommand(mounted, env, 'true', [], true), cwd: mounts.workDir, timeoutMs: sandbox_PROBE_TIMEOUT_MS });
+    if (tried.exitCode !== 0)
+        return sharedFolders(launcher, `no private mounts here: ${tried.output.trim() || `exit ${tried.exitCode}`}`);
+    return mounted;
+}
+/** The launcher as withPrivateMounts makes it where the mounts work (or where there is no `mount`). */
+function withPrivateMountsAssumed(launcher, { workDir, readable, masks, parentEnv }) {
     if (!launcher.mountTools)
-        return shared('no `mount` from util-linux');
+        return sharedFolders(launcher, 'no `mount` from util-linux');
     const programs = [(0,external_node_path_.dirname)(process.execPath), ...(parentEnv.PATH ?? '').split(external_node_path_.delimiter)];
     const link = privateMountsLink(launcher.mountTools, [workDir, ...readable], [...masks.credentials, ...masks.identity], parentEnv.RUNNER_TEMP, programs);
-    const mounted = { ...launcher, privateMounts: link };
-    const tried = await inner.run({ ...sandboxCommand(mounted, env, 'true', [], true), cwd: workDir, timeoutMs: sandbox_PROBE_TIMEOUT_MS });
-    if (tried.exitCode !== 0)
-        return shared(`no private mounts here: ${tried.output.trim() || `exit ${tried.exitCode}`}`);
     const how = masks.identity.length ? launcher.how.replace(', no passwd entry)', `, named ${launcher.user.name} in its own mount namespace)`) : launcher.how;
-    return { ...mounted, how: `${how}; a private /tmp, /var/tmp and /dev/shm, RUNNER_TEMP hidden${masks.credentials.length ? ', the git config without credentials' : ''}` };
+    return { ...launcher, privateMounts: link, how: `${how}; a private /tmp, /var/tmp and /dev/shm, RUNNER_TEMP hidden${masks.credentials.length ? ', the git config without credentials' : ''}` };
+}
+function sharedFolders(launcher, why) {
+    return { ...launcher, how: `${launcher.how}; the commands share this machine's /tmp and /dev/shm and can read RUNNER_TEMP and the checkout's git config (${why})` };
 }
 /**
  * The command line that runs `request` in the sandbox. Each link dies with its parent: setpriv's
