@@ -5,7 +5,7 @@ import { tmpdir } from 'node:os'
 import { dirname, join } from 'node:path'
 import { readChangeSet } from '../../src/diff/change-set.js'
 import type { DependencyCache } from '../../src/execute/dependencies.js'
-import { preFixSources, prepareTrees } from '../../src/execute/trees.js'
+import { preFixSources, prepareTrees, type TreeOptions } from '../../src/execute/trees.js'
 import { createGit } from '../../src/ports/git.js'
 import { createSandboxProvider } from '../../src/ports/sandbox.js'
 import { linesLogger } from '../support/cli-run.js'
@@ -45,14 +45,27 @@ function repoWithFix(fix: (write: (path: string, content: string) => void, git: 
   return { dir, base, head: git('rev-parse', 'HEAD'), git }
 }
 
-async function trees(repo: { dir: string; base: string; head: string }, cache: DependencyCache | null = null, installCommand: string[] | null = null, log: string[] = []) {
-  const git = createGit(repo.dir)
+type Repo = { dir: string; base: string; head: string }
+
+/** A fresh folder for a run's trees, removed after the tests. */
+function workFolder(): string {
   const work = mkdtempSync(join(tmpdir(), 'rtg-trees-work-'))
+  dirs.push(work)
+  return work
+}
+
+/** The trees of the repository's fix in `work`, with `sandbox` (which may still be opening). */
+async function prepareIn(repo: Repo, work: string, sandbox: TreeOptions['sandbox'], options: { cache?: DependencyCache | null; installCommand?: string[] | null; log?: string[] } = {}) {
+  const git = createGit(repo.dir)
+  const { cache = null, installCommand = null, log = [] } = options
+  return prepareTrees(git, await readChangeSet(git, repo.base, repo.head), join(work, 'trees'), { sandbox, timeoutMs: 120_000, installCommand, packageDir: '', cache, log: linesLogger(log) })
+}
+
+async function trees(repo: Repo, cache: DependencyCache | null = null, installCommand: string[] | null = null, log: string[] = []) {
+  const work = workFolder()
   // The real sandbox where this machine has one: the pre-fix tree's install runs in it.
   const sandbox = await createSandboxProvider().open(work, [repo.dir])
-  dirs.push(work)
-  const prepared = await prepareTrees(git, await readChangeSet(git, repo.base, repo.head), join(work, 'trees'), { sandbox, timeoutMs: 120_000, installCommand, packageDir: '', cache, log: linesLogger(log) })
-  return { ...prepared, sandbox }
+  return { ...(await prepareIn(repo, work, sandbox, { cache, installCommand, log })), sandbox }
 }
 
 /** A dependency cache in a folder: entries are copies of the saved node_modules. */
@@ -224,15 +237,13 @@ test('a repository whose dependencies are not installed is a clear error, and no
 
 test('git checks the trees out while the sandbox opens; they are shared with it once it has', async () => {
   const repo = repoWithFix((write) => write('src/changed.js', 'module.exports = 2\n'))
-  const git = createGit(repo.dir)
-  const work = mkdtempSync(join(tmpdir(), 'rtg-trees-work-'))
-  dirs.push(work)
+  const work = workFolder()
   const sandbox = await createSandboxProvider().open(work, [repo.dir])
   let open: () => void = () => undefined
   const opening = new Promise<typeof sandbox>((resolve) => (open = () => resolve(sandbox)))
   const shared: string[] = []
   const watched = opening.then((opened) => ({ ...opened, share: async (dir: string) => (shared.push(dir), opened.share(dir)) }))
-  const preparing = prepareTrees(git, await readChangeSet(git, repo.base, repo.head), join(work, 'trees'), { sandbox: watched, timeoutMs: 120_000, installCommand: null, packageDir: '', cache: null, log: linesLogger([]) })
+  const preparing = prepareIn(repo, work, watched)
   // Both trees checked out (git's worktree entries), none shared yet: the sandbox has not opened.
   while (repo.git('worktree', 'list').split('\n').length < 3) await new Promise((resolve) => setTimeout(resolve, 10))
   expect(shared).toEqual([])
@@ -246,11 +257,9 @@ test('git checks the trees out while the sandbox opens; they are shared with it 
 
 test('a sandbox that does not open fails the trees, and they leave nothing behind', async () => {
   const repo = repoWithFix((write) => write('src/changed.js', 'module.exports = 2\n'))
-  const git = createGit(repo.dir)
-  const work = mkdtempSync(join(tmpdir(), 'rtg-trees-work-'))
-  dirs.push(work)
+  const work = workFolder()
   const failing = new Promise<never>((_, reject) => setTimeout(() => reject(new Error('the sandbox could not start')), 50))
-  const preparing = prepareTrees(git, await readChangeSet(git, repo.base, repo.head), join(work, 'trees'), { sandbox: failing, timeoutMs: 120_000, installCommand: null, packageDir: '', cache: null, log: linesLogger([]) })
+  const preparing = prepareIn(repo, work, failing)
   await expect(preparing).rejects.toThrow('the sandbox could not start')
   expect(existsSync(join(work, 'trees'))).toBe(false)
   expect(repo.git('worktree', 'list').split('\n')).toHaveLength(1)

@@ -14,14 +14,20 @@ let work = ''
 beforeEach(async () => (work = await mkdtemp(join(tmpdir(), 'rtg-git-worktrees-work-'))))
 afterEach(() => rm(work, { recursive: true, force: true }))
 
+/** A worktree of the user's own, outside the run's folder: `users-tree` in a folder of its own. */
+async function usersOwnTree(commit: string): Promise<string> {
+  const users = join(await mkdtemp(join(tmpdir(), 'rtg-git-worktrees-user-')), 'users-tree')
+  repo.git('worktree', 'add', '-q', '--detach', users, commit)
+  return users
+}
+
 const entries = () => (existsSync(join(repo.dir, '.git', 'worktrees')) ? readdirSync(join(repo.dir, '.git', 'worktrees')).sort() : [])
 
 test('forgets the removed worktrees under the folder, locked ones too, and keeps the user’s own', async () => {
   repo.git('init', '-q')
   const head = await repo.commit({ 'a.txt': 'a\n' })
   const git = createGit(repo.dir)
-  const users = join(await mkdtemp(join(tmpdir(), 'rtg-git-worktrees-user-')), 'users-tree')
-  repo.git('worktree', 'add', '-q', '--detach', users, head)
+  const users = await usersOwnTree(head)
   try {
     await git.addWorktree(join(work, 'trees', 'head'), head)
     await git.addWorktree(join(work, 'trees', 'pre-fix'), head)
@@ -44,8 +50,7 @@ test("a tree whose folder is gone is forgotten by its removal alone: the user's 
   const head = await repo.commit({ 'a.txt': 'a\n' })
   const git = createGit(repo.dir)
   // The user's own worktree, its folder gone (a drive not mounted): a prune would forget it too.
-  const users = join(await mkdtemp(join(tmpdir(), 'rtg-git-worktrees-user-')), 'users-tree')
-  repo.git('worktree', 'add', '-q', '--detach', users, head)
+  const users = await usersOwnTree(head)
   await rm(join(users, '..'), { recursive: true, force: true })
   await git.addWorktree(join(work, 'trees', 'head'), head)
   await rm(join(work, 'trees'), { recursive: true, force: true })
